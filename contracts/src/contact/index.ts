@@ -1,0 +1,2 @@
+export * from './contact.schema';
+export * from './contact.dto';

@@ -1,0 +1,7 @@
+export * from './locales';
+export * from './services';
+export * from './validation';
+export * from './contact';
+export * from './errors';
+export * from './health';
+export * from './mail';

@@ -1,0 +1,2 @@
+export * from './messages';
+export { message, text } from './fields';

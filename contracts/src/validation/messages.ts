@@ -1,0 +1,84 @@
+import type { Locale } from '../locales';
+
+/**
+ * Validation messages are keys, so the browser can show them in the visitor's
+ * language and the API can answer in English (or the request's language) from
+ * the same catalogue.
+ */
+export const VALIDATION_MESSAGE_KEYS = [
+  'required',
+  'minLength',
+  'maxLength',
+  'mustBeText',
+  'firstNameRequired',
+  'lastNameRequired',
+  'emailInvalid',
+  'serviceRequired',
+  'messageMinLength',
+  'localeInvalid',
+] as const;
+export type ValidationMessageKey = (typeof VALIDATION_MESSAGE_KEYS)[number];
+
+/** A message as carried by a schema: its key plus interpolation values. */
+// A type alias (not an interface) so it fits yup's `Record<PropertyKey, unknown>` message type.
+export type ValidationMessage = {
+  key: ValidationMessageKey;
+  values?: Record<string, string | number>;
+};
+
+export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, string>> = {
+  en: {
+    required: 'This field is required',
+    minLength: 'Must be at least {{count}} characters long',
+    maxLength: 'Must be at most {{count}} characters long',
+    mustBeText: 'Must be text',
+    firstNameRequired: 'First name is required',
+    lastNameRequired: 'Last name is required',
+    emailInvalid: 'Please enter a valid email address',
+    serviceRequired: 'Please select a service',
+    messageMinLength: 'Message must be at least 10 characters long',
+    localeInvalid: 'Language must be one of en, fr, ar',
+  },
+  fr: {
+    required: 'Ce champ est obligatoire',
+    minLength: 'Doit contenir au moins {{count}} caractères',
+    maxLength: 'Doit contenir au plus {{count}} caractères',
+    mustBeText: 'Doit être du texte',
+    firstNameRequired: 'Le prénom est obligatoire',
+    lastNameRequired: 'Le nom est obligatoire',
+    emailInvalid: 'Veuillez saisir une adresse e-mail valide',
+    serviceRequired: 'Veuillez sélectionner un service',
+    messageMinLength: 'Le message doit contenir au moins 10 caractères',
+    localeInvalid: 'La langue doit être en, fr ou ar',
+  },
+  ar: {
+    required: 'هذا الحقل مطلوب',
+    minLength: 'يجب أن يحتوي على {{count}} أحرف على الأقل',
+    maxLength: 'يجب ألا يتجاوز {{count}} حرفًا',
+    mustBeText: 'يجب أن يكون نصًا',
+    firstNameRequired: 'الاسم الأول مطلوب',
+    lastNameRequired: 'اسم العائلة مطلوب',
+    emailInvalid: 'يرجى إدخال عنوان بريد إلكتروني صالح',
+    serviceRequired: 'يرجى اختيار خدمة',
+    messageMinLength: 'يجب أن تتكون الرسالة من 10 أحرف على الأقل',
+    localeInvalid: 'يجب أن تكون اللغة en أو fr أو ar',
+  },
+};
+
+/** Renders a schema message in one language, filling `{{name}}` placeholders. */
+export function formatValidationMessage(message: ValidationMessage, locale: Locale): string {
+  const template = VALIDATION_MESSAGES[locale][message.key];
+  return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) =>
+    String(message.values?.[name] ?? whole),
+  );
+}
+
+/** Yup stores whatever a schema gives as message; ours are always ValidationMessage. */
+export function isValidationMessage(value: unknown): value is ValidationMessage {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'key' in value &&
+    (VALIDATION_MESSAGE_KEYS as readonly unknown[]).includes((value as { key: unknown }).key)
+  );
+}

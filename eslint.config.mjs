@@ -1,0 +1,117 @@
+// @ts-check
+import { readdirSync } from 'node:fs';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+
+/**
+ * The import rules of docs/architecture.md, enforced where a path pattern is
+ * enough: contracts import nothing of ours, the frontend only contracts, the
+ * worker only the backend's public entry, and nothing imports worker or frontend.
+ */
+const noOtherWorkspaces = (...names) =>
+  names.map((name) => ({
+    group: [`@agency/${name}`, `@agency/${name}/**`],
+    message: `This workspace may not import @agency/${name} (see docs/architecture.md).`,
+  }));
+const noDeepImports = (name) => ({
+  group: [`@agency/${name}/**`],
+  message: `Import @agency/${name} through its public entry only.`,
+});
+const restrict = (files, patterns) => ({
+  files,
+  rules: { 'no-restricted-imports': ['error', { patterns }] },
+});
+
+const featureNames = (() => {
+  try {
+    return readdirSync(new URL('./frontend/src/features', import.meta.url), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+})();
+/** Features never import each other; app/ composes them. */
+const featureIsolation = featureNames.map((feature) =>
+  restrict(
+    [`frontend/src/features/${feature}/**/*.{ts,tsx}`],
+    [
+      ...noOtherWorkspaces('backend', 'worker', 'frontend', 'e2e'),
+      noDeepImports('contracts'),
+      ...featureNames
+        .filter((other) => other !== feature)
+        .map((other) => ({
+          group: [`**/features/${other}`, `**/features/${other}/**`, `../${other}`, `../${other}/**`],
+          message: `Feature "${feature}" may not import feature "${other}"; compose them in app/.`,
+        })),
+    ],
+  ),
+);
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/coverage/**',
+      '.data/**',
+      'test-results/**',
+      'playwright-report/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+    },
+  },
+  {
+    files: ['frontend/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: reactHooks.configs.recommended.rules,
+  },
+  {
+    files: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'e2e/**/*.ts'],
+    rules: { 'no-console': 'off' },
+  },
+  restrict(['contracts/**/*.ts'], [
+    ...noOtherWorkspaces('backend', 'worker', 'frontend', 'e2e'),
+    { group: ['node:*'], message: 'contracts must stay browser-safe.' },
+  ]),
+  restrict(['frontend/**/*.{ts,tsx}'], [
+    ...noOtherWorkspaces('backend', 'worker', 'frontend', 'e2e'),
+    noDeepImports('contracts'),
+  ]),
+  ...featureIsolation,
+  restrict(['backend/**/*.ts'], [
+    ...noOtherWorkspaces('worker', 'frontend', 'e2e'),
+    noDeepImports('contracts'),
+    {
+      group: ['**/modules/*/*', '!**/modules/*/index'],
+      message: 'Enter another backend module through its index.ts.',
+    },
+  ]),
+  restrict(['backend/src/modules/*/**/*.ts'], [
+    ...noOtherWorkspaces('worker', 'frontend', 'e2e'),
+    noDeepImports('contracts'),
+    {
+      group: ['../*/*', '!../*/index'],
+      message: 'Enter another backend module through its index.ts.',
+    },
+  ]),
+  restrict(['worker/**/*.ts'], [
+    ...noOtherWorkspaces('frontend', 'e2e'),
+    noDeepImports('backend'),
+    noDeepImports('contracts'),
+  ]),
+  prettier,
+);

@@ -1,0 +1,72 @@
+// @ts-check
+/**
+ * One jest run covers every workspace. Node projects share real services that
+ * scripts/jest/global-setup.mjs starts (or takes from MONGODB_URI/REDIS_URL);
+ * each test file then uses its own database name and queue prefix.
+ */
+const swcNode = [
+  '@swc/jest',
+  {
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+    module: { type: 'commonjs' },
+  },
+];
+const swcReact = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', tsx: true },
+      target: 'es2022',
+      transform: { react: { runtime: 'automatic' } },
+    },
+    module: { type: 'commonjs' },
+  },
+];
+const workspaceSources = {
+  '^@agency/contracts$': '<rootDir>/../contracts/src/index.ts',
+  '^@agency/backend$': '<rootDir>/../backend/src/index.ts',
+};
+
+/** @param {string} name @returns {import('jest').Config} */
+const nodeProject = (name) => ({
+  displayName: name,
+  rootDir: `./${name}`,
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/**/*.test.ts'],
+  transform: { '^.+\\.(t|j|mj)s$': swcNode },
+  moduleNameMapper: workspaceSources,
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+});
+
+/** @type {import('jest').Config} */
+export default {
+  globalSetup: '<rootDir>/scripts/jest/global-setup.mjs',
+  globalTeardown: '<rootDir>/scripts/jest/global-teardown.mjs',
+  testTimeout: 30_000,
+  projects: [
+    nodeProject('contracts'),
+    nodeProject('backend'),
+    nodeProject('worker'),
+    {
+      ...nodeProject('scripts'),
+      transform: { '^.+\\.(t|j|mj)s$': swcNode },
+    },
+    {
+      displayName: 'frontend',
+      rootDir: './frontend',
+      testEnvironment: 'jest-fixed-jsdom',
+      testEnvironmentOptions: { customExportConditions: [''] },
+      testMatch: ['<rootDir>/src/**/*.test.{ts,tsx}'],
+      setupFilesAfterEnv: ['<rootDir>/src/testing/setup-tests.ts'],
+      transform: { '^.+\\.(t|j|mj)sx?$': swcReact },
+      // msw 2 and a few of its dependencies ship ESM only.
+      transformIgnorePatterns: [
+        '/node_modules/(?!(msw|@mswjs|@bundled-es-modules|rettime|@open-draft|until-async|outvariant|strict-event-emitter|headers-polyfill)/)',
+      ],
+      moduleNameMapper: {
+        ...workspaceSources,
+        '\\.(css|svg|png|jpg|webp)$': '<rootDir>/src/testing/file-stub.ts',
+      },
+    },
+  ],
+};
