@@ -44,7 +44,12 @@ const featureIsolation = featureNames.map((feature) =>
       ...featureNames
         .filter((other) => other !== feature)
         .map((other) => ({
-          group: [`**/features/${other}`, `**/features/${other}/**`, `../${other}`, `../${other}/**`],
+          group: [
+            `**/features/${other}`,
+            `**/features/${other}/**`,
+            `../${other}`,
+            `../${other}/**`,
+          ],
           message: `Feature "${feature}" may not import feature "${other}"; compose them in app/.`,
         })),
     ],
@@ -83,35 +88,43 @@ export default tseslint.config(
     files: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'e2e/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
-  restrict(['contracts/**/*.ts'], [
-    ...noOtherWorkspaces('backend', 'worker', 'frontend', 'e2e'),
-    { group: ['node:*'], message: 'contracts must stay browser-safe.' },
-  ]),
-  restrict(['frontend/**/*.{ts,tsx}'], [
-    ...noOtherWorkspaces('backend', 'worker', 'frontend', 'e2e'),
-    noDeepImports('contracts'),
-  ]),
+  restrict(
+    ['contracts/**/*.ts'],
+    [
+      ...noOtherWorkspaces('backend', 'worker', 'frontend', 'e2e'),
+      { group: ['node:*'], message: 'contracts must stay browser-safe.' },
+    ],
+  ),
+  restrict(
+    ['frontend/**/*.{ts,tsx}'],
+    [...noOtherWorkspaces('backend', 'worker', 'frontend', 'e2e'), noDeepImports('contracts')],
+  ),
   ...featureIsolation,
-  restrict(['backend/**/*.ts'], [
-    ...noOtherWorkspaces('worker', 'frontend', 'e2e'),
-    noDeepImports('contracts'),
-    {
-      group: ['**/modules/*/*', '!**/modules/*/index'],
-      message: 'Enter another backend module through its index.ts.',
-    },
-  ]),
-  restrict(['backend/src/modules/*/**/*.ts'], [
-    ...noOtherWorkspaces('worker', 'frontend', 'e2e'),
-    noDeepImports('contracts'),
-    {
-      group: ['../*/*', '!../*/index'],
-      message: 'Enter another backend module through its index.ts.',
-    },
-  ]),
-  restrict(['worker/**/*.ts'], [
-    ...noOtherWorkspaces('frontend', 'e2e'),
-    noDeepImports('backend'),
-    noDeepImports('contracts'),
-  ]),
+  restrict(
+    ['backend/**/*.ts'],
+    [
+      ...noOtherWorkspaces('worker', 'frontend', 'e2e'),
+      noDeepImports('contracts'),
+      {
+        regex: '(^|/)modules/[^/]+/(?!index$)[^/]+$',
+        message: 'Enter another backend module through its index.ts.',
+      },
+    ],
+  ),
+  restrict(
+    ['backend/src/modules/*/**/*.ts'],
+    [
+      ...noOtherWorkspaces('worker', 'frontend', 'e2e'),
+      noDeepImports('contracts'),
+      {
+        regex: '^\\.\\./(?!\\.)[^/]+/(?!index$)[^/]+$',
+        message: 'Enter another backend module through its index.ts.',
+      },
+    ],
+  ),
+  restrict(
+    ['worker/**/*.ts'],
+    [...noOtherWorkspaces('frontend', 'e2e'), noDeepImports('backend'), noDeepImports('contracts')],
+  ),
   prettier,
 );

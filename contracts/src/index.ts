@@ -1,5 +1,6 @@
 export * from './locales';
 export * from './services';
+export * from './roles';
 export * from './validation';
 export * from './contact';
 export * from './errors';

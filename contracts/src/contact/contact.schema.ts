@@ -17,6 +17,7 @@ export const contactSchema = object({
   firstName: text(CONTACT_LIMITS.nameMax).required(message('firstNameRequired')),
   lastName: text(CONTACT_LIMITS.nameMax).required(message('lastNameRequired')),
   email: text(CONTACT_LIMITS.emailMax)
+    .typeError(message('emailInvalid'))
     .required(message('emailInvalid'))
     .email(message('emailInvalid')),
   phone: text(CONTACT_LIMITS.phoneMax).optional(),

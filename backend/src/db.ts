@@ -1,0 +1,34 @@
+import mongoose from 'mongoose';
+
+/**
+ * Filters built from request data must never carry query operators: with
+ * sanitizeFilter, `{ email: { $gt: "" } }` is matched literally, not as a query.
+ */
+mongoose.set('sanitizeFilter', true);
+mongoose.set('strictQuery', true);
+
+export async function connectDatabase(uri: string): Promise<typeof mongoose> {
+  return mongoose.connect(uri, { serverSelectionTimeoutMS: 10_000, autoIndex: true });
+}
+
+export async function disconnectDatabase(): Promise<void> {
+  await mongoose.disconnect();
+}
+
+/** Pings MongoDB; false when it does not answer within the timeout. */
+export async function isDatabaseUp(timeoutMs = 2000): Promise<boolean> {
+  const db = mongoose.connection.db;
+  if (mongoose.connection.readyState !== mongoose.ConnectionStates.connected || !db) return false;
+  return withTimeout(db.admin().ping(), timeoutMs).then(
+    () => true,
+    () => false,
+  );
+}
+
+export function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,39 @@
+import { Redis } from 'ioredis';
+
+export type { Redis };
+
+/**
+ * The API produces jobs and must answer quickly even when Redis is away: its
+ * connection does not queue commands while offline, so an enqueue fails fast
+ * and the outbox relay sends the job later. Workers block on Redis, which
+ * BullMQ requires to retry forever (maxRetriesPerRequest: null).
+ */
+export function createRedisConnection(url: string, role: 'producer' | 'consumer'): Redis {
+  return new Redis(url, {
+    maxRetriesPerRequest: role === 'consumer' ? null : 1,
+    enableOfflineQueue: role === 'consumer',
+    connectTimeout: 5000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 5000),
+  });
+}
+
+/** Waits until the connection is ready, or gives up quietly after `timeoutMs`. */
+export async function waitUntilConnected(redis: Redis, timeoutMs: number): Promise<boolean> {
+  if (redis.status === 'ready') return true;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => done(false), timeoutMs);
+    const onReady = () => done(true);
+    function done(ready: boolean) {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ready);
+    }
+    redis.on('ready', onReady);
+  });
+}
+
+export async function isRedisUp(redis: Redis, timeoutMs = 2000): Promise<boolean> {
+  if (redis.status !== 'ready') return false;
+  const timeout = new Promise<false>((resolve) => setTimeout(resolve, timeoutMs, false).unref());
+  return Promise.race([redis.ping().then((reply) => reply === 'PONG'), timeout]).catch(() => false);
+}

@@ -1,0 +1,57 @@
+import { createServer } from 'node:http';
+import { ConfigError, loadApiConfig } from './config';
+import { createLogger } from './logger';
+import { connectDatabase, disconnectDatabase } from './db';
+import { createApp } from './app';
+import { createRedisConnection, waitUntilConnected } from './queues/redis-connection';
+import { createMailQueues } from './queues/mail-queues';
+import { startOutboxRelay } from './queues/outbox-relay';
+import { ensureDemoAdmin } from './modules/users';
+import { runUntilSignalled } from './shutdown';
+
+async function main(): Promise<void> {
+  const config = loadApiConfig();
+  const logger = createLogger('api', config.logLevel);
+
+  await connectDatabase(config.mongodbUri);
+  // Redis may come up later: the API still takes enquiries meanwhile
+  // (stored as pending) and reports Redis as down on /api/health.
+  const redis = createRedisConnection(config.redisUrl, 'producer');
+  redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
+  if (!(await waitUntilConnected(redis, 5000))) logger.warn('redis not reachable yet');
+  const queues = createMailQueues(redis, config.queuePrefix);
+
+  if (config.demo.enabled) {
+    await ensureDemoAdmin(config.demo);
+    logger.warn({ username: config.demo.username }, 'demo mode: demo admin is available');
+  }
+
+  const relay = startOutboxRelay({
+    queues,
+    logger,
+    intervalMs: config.outbox.relayIntervalMs,
+    pendingAgeMs: config.outbox.pendingAgeMs,
+  });
+
+  const app = createApp({ config, logger, queues, redis });
+  const server = createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  logger.info({ host: config.host, port: config.port }, 'api listening');
+
+  runUntilSignalled(logger, async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await relay.stop();
+    await queues.close();
+    redis.disconnect();
+    await disconnectDatabase();
+  });
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    console.error('api failed to start:', error instanceof Error ? error.message : error);
+  }
+  process.exit(1);
+});

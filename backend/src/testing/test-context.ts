@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import type { JobsOptions } from 'bullmq';
+import mongoose from 'mongoose';
+import { createApp } from '../app';
+import { loadApiConfig, type ApiConfig } from '../config';
+import { connectDatabase, disconnectDatabase } from '../db';
+import { createLogger } from '../logger';
+import { createMailQueues, type MailQueues } from '../queues/mail-queues';
+import { createRedisConnection, waitUntilConnected, type Redis } from '../queues/redis-connection';
+
+/**
+ * Real services for one test file: its own MongoDB database and its own
+ * queue prefix on the shared servers that the jest global setup provides.
+ */
+export interface TestContext {
+  config: ApiConfig;
+  redis: Redis;
+  queues: MailQueues;
+  app: ReturnType<typeof createApp>;
+  close(): Promise<void>;
+}
+
+export function uniqueName(label: string): string {
+  return `${label}-${randomBytes(4).toString('hex')}`;
+}
+
+export function databaseUri(baseUri: string, name: string): string {
+  const url = new URL(baseUri);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+// Jest gives each test file its own module registry, so this is one database
+// per file, shared by every context the file creates (mongoose has a single
+// default connection).
+const fileDatabaseName = uniqueName('test').replace('-', '_');
+let openContexts = 0;
+
+export async function createTestContext(
+  options: { env?: Record<string, string>; redisUrl?: string; jobOptions?: JobsOptions } = {},
+): Promise<TestContext> {
+  const baseUri = process.env.MONGODB_URI;
+  const redisUrl = process.env.REDIS_URL;
+  if (!baseUri || !redisUrl) throw new Error('MONGODB_URI and REDIS_URL must be set for tests');
+  const config = loadApiConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    MONGODB_URI: databaseUri(baseUri, fileDatabaseName),
+    REDIS_URL: options.redisUrl ?? redisUrl,
+    QUEUE_PREFIX: uniqueName('test'),
+    CONTACT_RATE_LIMIT_MAX: '1000',
+    ...options.env,
+  });
+  if (openContexts === 0) await connectDatabase(config.mongodbUri);
+  openContexts += 1;
+  const redis = createRedisConnection(config.redisUrl, 'producer');
+  redis.on('error', () => undefined);
+  await waitUntilConnected(redis, options.redisUrl ? 500 : 5000);
+  const queues = createMailQueues(redis, config.queuePrefix, options.jobOptions);
+  const app = createApp({ config, logger: createLogger('api', 'silent'), queues, redis });
+  return {
+    config,
+    redis,
+    queues,
+    app,
+    async close() {
+      if (redis.status === 'ready') await queues.contactNotification.obliterate({ force: true });
+      await queues.close();
+      redis.disconnect();
+      openContexts -= 1;
+      if (openContexts === 0) {
+        await mongoose.connection.db?.dropDatabase().catch(() => undefined);
+        await disconnectDatabase();
+      }
+    },
+  };
+}

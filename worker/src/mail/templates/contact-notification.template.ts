@@ -1,0 +1,51 @@
+import type { ContactDto, ServiceSlug } from '@agency/contracts';
+import { escapeHtml } from './escape-html';
+
+/** The agency's inbox reads English; the visitor's language is stated in the mail. */
+const SERVICE_TITLES: Record<ServiceSlug, string> = {
+  'meta-ads': 'Meta Ads',
+  'social-media': 'Social Media Marketing',
+  'web-design': 'Web Design & Development',
+  branding: 'Branding & Identity',
+  'content-creation': 'Content Creation',
+  analytics: 'Analytics & Optimization',
+};
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export function renderContactNotification(contact: ContactDto): RenderedMail {
+  const name = `${contact.firstName} ${contact.lastName}`;
+  const rows: [string, string][] = [
+    ['First name', contact.firstName],
+    ['Last name', contact.lastName],
+    ['Email', contact.email],
+    ['Phone', contact.phone ?? '-'],
+    ['Service', SERVICE_TITLES[contact.service]],
+    ['Language', contact.locale],
+    ['Received', contact.createdAt],
+    ['Enquiry id', contact.id],
+  ];
+  const text = [
+    `New enquiry from ${name}`,
+    '',
+    ...rows.map(([label, value]) => `${label}: ${value}`),
+    '',
+    'Message:',
+    contact.message,
+  ].join('\n');
+  const html = [
+    `<h1>New enquiry from ${escapeHtml(name)}</h1>`,
+    '<table>',
+    ...rows.map(
+      ([label, value]) => `<tr><th align="left">${label}</th><td>${escapeHtml(value)}</td></tr>`,
+    ),
+    '</table>',
+    '<h2>Message</h2>',
+    `<p style="white-space:pre-wrap">${escapeHtml(contact.message)}</p>`,
+  ].join('\n');
+  return { subject: `New enquiry: ${SERVICE_TITLES[contact.service]} - ${name}`, text, html };
+}
