@@ -1,0 +1,14 @@
+import { ContactSection } from '../features/contact';
+import { AboutSection, HeroSection, PackagesSection } from '../features/home';
+
+/** The home page stacks sections from several features, so it is composed here in app/. */
+export function HomePage() {
+  return (
+    <>
+      <HeroSection />
+      <PackagesSection />
+      <AboutSection />
+      <ContactSection />
+    </>
+  );
+}

@@ -1,0 +1,55 @@
+import { screen, waitFor } from '@testing-library/react';
+import { renderApp } from '../testing/render';
+
+describe('app routes', () => {
+  it('shows the 404 page, with a way home, for an unknown path', async () => {
+    renderApp('/no/such/page');
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Page Not Found' }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to Home' })).toHaveAttribute('href', '/');
+  });
+
+  it.each(['/services', '/services/meta-ads', '/services-dedicated'])(
+    'shows the services page at %s',
+    async (path) => {
+      renderApp(path);
+      expect(
+        await screen.findByRole('heading', { level: 1, name: 'Our Services' }),
+      ).toBeInTheDocument();
+    },
+  );
+
+  it('shows the thank-you steps', async () => {
+    renderApp('/thank-you');
+
+    expect(await screen.findByRole('heading', { name: 'What Happens Next?' })).toBeInTheDocument();
+    for (const step of ['Review', 'Strategy', 'Response']) {
+      expect(screen.getByRole('heading', { name: step })).toBeInTheDocument();
+    }
+    expect(screen.getByRole('link', { name: 'View Our Portfolio' })).toHaveAttribute(
+      'href',
+      '/portfolio',
+    );
+  });
+
+  it('sends /admin to sign-in when no admin token is stored', async () => {
+    const { router } = renderApp('/admin');
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/login'));
+    expect(await screen.findByRole('heading', { name: 'Admin Sign In' })).toBeInTheDocument();
+  });
+
+  it('sends /admin to the dashboard when an admin token is stored', async () => {
+    window.localStorage.setItem('admin_token', 'token');
+    window.localStorage.setItem(
+      'admin_user',
+      JSON.stringify({ username: 'admin', email: 'admin@example.com', role: 'admin' }),
+    );
+    const { router } = renderApp('/admin');
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/dashboard'));
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+  });
+});

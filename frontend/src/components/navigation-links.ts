@@ -1,0 +1,14 @@
+/** A navigation entry is either a route or an in-page anchor of the home page. */
+export type NavigationLink =
+  | { kind: 'route'; to: string; labelKey: string }
+  | { kind: 'anchor'; anchorId: string; labelKey: string };
+
+/** Shared by the navigation bar, its side menu and the footer so they never drift apart. */
+export const PRIMARY_LINKS: readonly NavigationLink[] = [
+  { kind: 'route', to: '/', labelKey: 'nav.home' },
+  // The spec sends every services link to /services-dedicated.
+  { kind: 'route', to: '/services-dedicated', labelKey: 'nav.services' },
+  { kind: 'route', to: '/portfolio', labelKey: 'nav.portfolio' },
+  { kind: 'anchor', anchorId: 'about', labelKey: 'nav.about' },
+  { kind: 'route', to: '/contact', labelKey: 'nav.contact' },
+];

@@ -1,0 +1,187 @@
+import {
+  EMPTY_CONTACT_FORM,
+  SERVICE_SLUGS,
+  contactSchema,
+  isValidationMessage,
+  type ContactFormValues,
+} from '@agency/contracts';
+import SendIcon from '@mui/icons-material/Send';
+import Button from '@mui/material/Button';
+import Grid from '@mui/material/Grid';
+import TextField, { type TextFieldProps } from '@mui/material/TextField';
+import { useFormik } from 'formik';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { useLocale } from '../../../lib/locale';
+import { useToast } from '../../../lib/use-toast';
+import { useSubmitContactMutation } from '../api/contact-api';
+import {
+  CONTACT_FIELDS,
+  serverFieldErrors,
+  toContactRequest,
+  type ContactField,
+} from '../contact-submission';
+
+const AUTOCOMPLETE: Partial<Record<ContactField, string>> = {
+  firstName: 'given-name',
+  lastName: 'family-name',
+  email: 'email',
+  phone: 'tel',
+};
+
+const REQUIRED: ReadonlySet<ContactField> = new Set([
+  'firstName',
+  'lastName',
+  'email',
+  'service',
+  'message',
+]);
+
+/** The enquiry form, validated by the same yup schema the API uses. */
+export function ContactForm() {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const [submitContact, { isLoading: sending }] = useSubmitContactMutation();
+  // Quiet until the first submit, then re-validate as the visitor corrects things (spec 5).
+  const [submitAttempted, setSubmitAttempted] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const focusedAttempt = useRef(0);
+
+  const formik = useFormik<ContactFormValues>({
+    initialValues: EMPTY_CONTACT_FORM,
+    validationSchema: contactSchema,
+    validateOnChange: submitAttempted,
+    validateOnBlur: submitAttempted,
+    onSubmit: async (values, helpers) => {
+      try {
+        await submitContact(await toContactRequest(values, locale)).unwrap();
+      } catch (error) {
+        toast({
+          title: t('contact.form.errorTitle'),
+          description: t('contact.form.errorDescription'),
+          variant: 'destructive',
+        });
+        // The values stay; the API's own field reasons go under the fields they concern.
+        const fieldErrors = serverFieldErrors(error);
+        if (fieldErrors) helpers.setErrors(fieldErrors);
+        return;
+      }
+      helpers.resetForm();
+      setSubmitAttempted(false);
+      await navigate('/thank-you');
+    },
+  });
+
+  const { submitCount, isSubmitting, errors } = formik;
+  // Once per submit attempt, when it has settled: move focus to the first field to fix.
+  useEffect(() => {
+    if (isSubmitting || submitCount === focusedAttempt.current) return;
+    focusedAttempt.current = submitCount;
+    const firstInvalid = CONTACT_FIELDS.find((name) => errors[name]);
+    if (!firstInvalid) return;
+    const element = formRef.current?.elements.namedItem(firstInvalid);
+    if (element instanceof HTMLElement) element.focus();
+  }, [submitCount, isSubmitting, errors]);
+
+  const errorText = (name: ContactField): string | undefined => {
+    // Schema errors are {key, values} message objects (typed by formik as strings);
+    // server errors are already readable text.
+    const raw: unknown = errors[name];
+    if (isValidationMessage(raw)) return t(raw.key, { ns: 'validation', ...raw.values });
+    return typeof raw === 'string' && raw ? raw : undefined;
+  };
+
+  const fieldProps = (name: ContactField): TextFieldProps => {
+    const error = errorText(name);
+    return {
+      id: name,
+      name,
+      label: t(`contact.form.${name}`),
+      value: formik.values[name],
+      onChange: formik.handleChange,
+      onBlur: formik.handleBlur,
+      error: Boolean(error),
+      helperText: error,
+      fullWidth: true,
+      autoComplete: AUTOCOMPLETE[name],
+      slotProps: { htmlInput: { 'aria-required': REQUIRED.has(name) || undefined } },
+    };
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    if (sending) {
+      event.preventDefault();
+      return;
+    }
+    setSubmitAttempted(true);
+    formik.handleSubmit(event);
+  };
+
+  // No accessible name on the form itself: "…message" would collide with the Message
+  // field's label for label-based lookups (screen readers' and the e2e suite's).
+  return (
+    <form ref={formRef} noValidate onSubmit={onSubmit}>
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField {...fieldProps('firstName')} />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField {...fieldProps('lastName')} />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField {...fieldProps('email')} type="email" />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField {...fieldProps('phone')} type="tel" />
+        </Grid>
+        <Grid size={12}>
+          <TextField
+            {...fieldProps('service')}
+            select
+            // A native select works with any keyboard, screen reader and test driver.
+            slotProps={{
+              select: { native: true },
+              inputLabel: { shrink: true },
+              htmlInput: { 'aria-required': true },
+            }}
+          >
+            <option value="">{t('contact.form.servicePlaceholder')}</option>
+            {SERVICE_SLUGS.map((slug) => (
+              <option key={slug} value={slug}>
+                {t(`serviceNames.${slug}`)}
+              </option>
+            ))}
+          </TextField>
+        </Grid>
+        <Grid size={12}>
+          <TextField
+            {...fieldProps('message')}
+            multiline
+            minRows={5}
+            placeholder={t('contact.form.messagePlaceholder')}
+          />
+        </Grid>
+        <Grid size={12}>
+          <Button
+            type="submit"
+            variant="contained"
+            size="large"
+            fullWidth
+            disabled={sending}
+            endIcon={
+              // The paper plane points the way the text reads.
+              <SendIcon
+                sx={{ transform: (theme) => (theme.direction === 'rtl' ? 'scaleX(-1)' : 'none') }}
+              />
+            }
+          >
+            {sending ? t('contact.form.sending') : t('contact.form.submit')}
+          </Button>
+        </Grid>
+      </Grid>
+    </form>
+  );
+}

@@ -1,0 +1,51 @@
+import Box from '@mui/material/Box';
+import Container from '@mui/material/Container';
+import Grid from '@mui/material/Grid';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { ContactForm } from './contact-form';
+import { ContactInfo } from './contact-info';
+
+export interface ContactSectionProps {
+  /** The home page titles this section itself; the contact page has its own h1 above it. */
+  showHeading?: boolean;
+}
+
+/** The enquiry form beside the contact details; the target of every #contact link. */
+export function ContactSection({ showHeading = true }: ContactSectionProps) {
+  const { t } = useTranslation();
+
+  return (
+    <Box
+      component="section"
+      id="contact"
+      aria-labelledby={showHeading ? 'contact-heading' : undefined}
+      sx={{ py: { xs: 6, md: 10 } }}
+    >
+      <Container>
+        {showHeading ? (
+          <Box sx={{ textAlign: 'center', mb: 5 }}>
+            <Typography id="contact-heading" variant="h4" component="h2" gutterBottom>
+              {t('contact.sectionTitle')}
+            </Typography>
+            <Typography sx={{ color: 'text.secondary' }}>{t('contact.sectionSubtitle')}</Typography>
+          </Box>
+        ) : null}
+        <Grid container spacing={4}>
+          <Grid size={{ xs: 12, md: 7 }}>
+            <Paper variant="outlined" sx={{ p: { xs: 2, sm: 4 } }}>
+              <Typography variant="h6" component="h3" sx={{ mb: 2 }}>
+                {t('contact.form.title')}
+              </Typography>
+              <ContactForm />
+            </Paper>
+          </Grid>
+          <Grid size={{ xs: 12, md: 5 }}>
+            <ContactInfo />
+          </Grid>
+        </Grid>
+      </Container>
+    </Box>
+  );
+}

@@ -1,0 +1,64 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Container from '@mui/material/Container';
+import Grid from '@mui/material/Grid';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { useAnchorNavigation } from '../../../lib/scroll';
+
+const ABOUT_STATS = [
+  { value: '150+', labelKey: 'about.stats.projects' },
+  { value: '98%', labelKey: 'about.stats.satisfaction' },
+  { value: '5M+', labelKey: 'about.stats.impressions' },
+  { value: '24/7', labelKey: 'about.stats.support' },
+] as const;
+
+export function AboutSection() {
+  const { t } = useTranslation();
+  const goToAnchor = useAnchorNavigation();
+
+  return (
+    <Box
+      component="section"
+      id="about"
+      aria-labelledby="about-heading"
+      sx={{ py: { xs: 6, md: 10 }, bgcolor: 'action.hover' }}
+    >
+      <Container>
+        <Grid container spacing={6} sx={{ alignItems: 'center' }}>
+          <Grid size={{ xs: 12, md: 6 }}>
+            <Typography id="about-heading" variant="h4" component="h2" gutterBottom>
+              {t('about.title')}
+            </Typography>
+            <Typography sx={{ color: 'text.secondary', mb: 2 }}>
+              {t('about.description1')}
+            </Typography>
+            <Typography sx={{ color: 'text.secondary', mb: 3 }}>
+              {t('about.description2')}
+            </Typography>
+            <Button variant="contained" onClick={() => goToAnchor('contact')}>
+              {t('about.cta')}
+            </Button>
+          </Grid>
+          <Grid size={{ xs: 12, md: 6 }}>
+            <Grid container spacing={2}>
+              {ABOUT_STATS.map(({ value, labelKey }) => (
+                <Grid key={labelKey} size={6}>
+                  <Paper variant="outlined" sx={{ p: 3, textAlign: 'center' }}>
+                    <Typography variant="h4" component="p" color="primary" sx={{ fontWeight: 800 }}>
+                      {value}
+                    </Typography>
+                    <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                      {t(labelKey)}
+                    </Typography>
+                  </Paper>
+                </Grid>
+              ))}
+            </Grid>
+          </Grid>
+        </Grid>
+      </Container>
+    </Box>
+  );
+}

@@ -1,0 +1,72 @@
+import ArrowForwardIcon from '@mui/icons-material/ArrowForward';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Container from '@mui/material/Container';
+import Stack from '@mui/material/Stack';
+import { alpha } from '@mui/material/styles';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router-dom';
+import { useAnchorNavigation } from '../../../lib/scroll';
+
+export function HeroSection() {
+  const { t } = useTranslation();
+  const goToAnchor = useAnchorNavigation();
+
+  return (
+    <Box
+      component="section"
+      aria-labelledby="hero-heading"
+      sx={{
+        py: { xs: 10, md: 16 },
+        background: (theme) =>
+          `radial-gradient(circle at 20% 20%, ${alpha(theme.palette.primary.main, 0.18)}, transparent 55%), radial-gradient(circle at 80% 0%, ${alpha(theme.palette.secondary.main, 0.14)}, transparent 50%)`,
+      }}
+    >
+      <Container maxWidth="md" sx={{ textAlign: 'center' }}>
+        <Chip label={t('hero.badge')} color="primary" variant="outlined" sx={{ mb: 3 }} />
+        <Typography
+          id="hero-heading"
+          variant="h2"
+          component="h1"
+          sx={{ fontSize: { xs: '2.25rem', md: '3.5rem' }, mb: 2 }}
+        >
+          {t('hero.title')}
+        </Typography>
+        <Typography
+          variant="h6"
+          component="p"
+          sx={{ color: 'text.secondary', fontWeight: 400, mb: 5 }}
+        >
+          {t('hero.subtitle')}
+        </Typography>
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={2}
+          sx={{ justifyContent: 'center' }}
+        >
+          <Button
+            variant="contained"
+            size="large"
+            href="#packages"
+            onClick={(event) => {
+              event.preventDefault();
+              goToAnchor('packages');
+            }}
+            endIcon={
+              <ArrowForwardIcon
+                sx={{ transform: (theme) => (theme.direction === 'rtl' ? 'scaleX(-1)' : 'none') }}
+              />
+            }
+          >
+            {t('hero.primary')}
+          </Button>
+          <Button variant="outlined" size="large" component={RouterLink} to="/contact">
+            {t('hero.secondary')}
+          </Button>
+        </Stack>
+      </Container>
+    </Box>
+  );
+}

@@ -1,0 +1,1 @@
+export { PortfolioPage } from './portfolio-page';

@@ -1,0 +1,77 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardActions from '@mui/material/CardActions';
+import CardContent from '@mui/material/CardContent';
+import Container from '@mui/material/Container';
+import Grid from '@mui/material/Grid';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../components/page-header';
+import { useAnchorNavigation } from '../../lib/scroll';
+import { SERVICE_OFFERS, START_NOW_LABEL } from './service-offers';
+
+/** /services, /services/:slug and /services-dedicated all show this page (spec 2). */
+export function ServicesPage() {
+  const { t } = useTranslation();
+  const goToAnchor = useAnchorNavigation();
+
+  return (
+    <>
+      <PageHeader title={t('servicesPage.title')} subtitle={t('servicesPage.subtitle')} />
+      <Container sx={{ py: { xs: 6, md: 8 } }}>
+        <Grid container spacing={3}>
+          {SERVICE_OFFERS.map((offer) => (
+            <Grid key={offer.id} size={{ xs: 12, md: 6 }}>
+              <Card
+                variant="outlined"
+                component="article"
+                aria-labelledby={`service-${offer.id}`}
+                sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}
+              >
+                <CardContent sx={{ flexGrow: 1 }}>
+                  <Typography
+                    id={`service-${offer.id}`}
+                    variant="h5"
+                    component="h2"
+                    gutterBottom
+                    lang="fr"
+                  >
+                    {offer.title}
+                  </Typography>
+                  <Typography variant="overline" component="h3" color="secondary">
+                    {t('servicesPage.problem')}
+                  </Typography>
+                  <Typography variant="body2" sx={{ mb: 2 }} lang="fr">
+                    {offer.problem}
+                  </Typography>
+                  <Typography variant="overline" component="h3" color="secondary">
+                    {t('servicesPage.approach')}
+                  </Typography>
+                  <Box component="ol" sx={{ mt: 0, mb: 2, pl: 3 }} lang="fr">
+                    {offer.approach.map((step) => (
+                      <Typography key={step} component="li" variant="body2">
+                        {step}
+                      </Typography>
+                    ))}
+                  </Box>
+                  <Typography variant="overline" component="h3" color="secondary">
+                    {t('servicesPage.results')}
+                  </Typography>
+                  <Typography variant="body2" lang="fr">
+                    {offer.results}
+                  </Typography>
+                </CardContent>
+                <CardActions sx={{ p: 2 }}>
+                  <Button variant="contained" lang="fr" onClick={() => goToAnchor('contact')}>
+                    {START_NOW_LABEL}
+                  </Button>
+                </CardActions>
+              </Card>
+            </Grid>
+          ))}
+        </Grid>
+      </Container>
+    </>
+  );
+}

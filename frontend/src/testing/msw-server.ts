@@ -1,0 +1,5 @@
+import { setupServer } from 'msw/node';
+import { contactHandlers } from './handlers/contact-handlers';
+
+/** Default handlers of every feature; tests override per case with `server.use(...)`. */
+export const server = setupServer(...contactHandlers);
