@@ -1,0 +1,205 @@
+/**
+ * Checks docker-compose.yml, the file operators run, on a machine without a
+ * Docker engine: Debian's docker-compose validates it (`config -q` reports bad
+ * keys, bad depends_on conditions and missing build contexts) and the rest is
+ * read with the yaml package.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { parse } from 'yaml';
+
+const repoRoot = resolve(__dirname, '..', '..');
+const composePath = join(repoRoot, 'docker-compose.yml');
+const envExamplePath = join(repoRoot, '.env.example');
+
+type Mapping = Record<string, unknown>;
+
+const isMapping = (value: unknown): value is Mapping =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const asMapping = (value: unknown, what: string): Mapping => {
+  if (!isMapping(value)) {
+    throw new Error(`${what} should be a mapping in docker-compose.yml`);
+  }
+  return value;
+};
+
+const asString = (value: unknown, what: string): string => {
+  if (typeof value !== 'string') {
+    throw new Error(`${what} should be a string in docker-compose.yml`);
+  }
+  return value;
+};
+
+const readCompose = (): Mapping => asMapping(parse(readFileSync(composePath, 'utf8')), 'the file');
+
+const service = (compose: Mapping, name: string): Mapping =>
+  asMapping(asMapping(compose.services, 'services')[name], `services.${name}`);
+
+const dependencyCondition = (compose: Mapping, from: string, to: string): unknown => {
+  const dependsOn = asMapping(service(compose, from).depends_on, `services.${from}.depends_on`);
+  return asMapping(dependsOn[to], `services.${from}.depends_on.${to}`).condition;
+};
+
+/** Runs Debian's docker-compose (1.29); it needs no engine for `config`. */
+const dockerCompose = (args: readonly string[]): { status: number | null; output: string } => {
+  const result = spawnSync('docker-compose', args, { cwd: repoRoot, encoding: 'utf8' });
+  if (result.error) {
+    const code = (result.error as NodeJS.ErrnoException).code;
+    throw new Error(
+      code === 'ENOENT'
+        ? 'docker-compose is not installed, so docker-compose.yml cannot be validated: run `apt-get install -y docker-compose`'
+        : `docker-compose could not run: ${result.error.message}`,
+    );
+  }
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+};
+
+describe('docker-compose.yml', () => {
+  it('is accepted by `docker-compose config -q`', () => {
+    const { status, output } = dockerCompose(['-f', 'docker-compose.yml', 'config', '-q']);
+    expect({ status, output }).toEqual({ status: 0, output: '' });
+  });
+
+  it('stays valid with the values of .env.example', () => {
+    const { status, output } = dockerCompose([
+      '--env-file',
+      '.env.example',
+      '-f',
+      'docker-compose.yml',
+      'config',
+      '-q',
+    ]);
+    expect({ status, output }).toEqual({ status: 0, output: '' });
+  });
+
+  it('declares the six services of the stack', () => {
+    const services = asMapping(readCompose().services, 'services');
+    expect(Object.keys(services)).toEqual(
+      expect.arrayContaining(['mongo', 'redis', 'mailpit', 'api', 'worker', 'web']),
+    );
+  });
+
+  it('runs MongoDB 7 and Redis 7, Redis with AOF and without eviction', () => {
+    const compose = readCompose();
+    expect(asString(service(compose, 'mongo').image, 'mongo.image')).toMatch(/^mongo:7/);
+    const redis = service(compose, 'redis');
+    expect(asString(redis.image, 'redis.image')).toMatch(/^redis:7/);
+    const command = Array.isArray(redis.command)
+      ? redis.command.map(String).join(' ')
+      : asString(redis.command, 'redis.command');
+    expect(command).toContain('noeviction');
+    expect(command).toContain('appendonly yes');
+  });
+
+  it('gives every service but the worker a healthcheck', () => {
+    const services = asMapping(readCompose().services, 'services');
+    const withoutHealthcheck = Object.entries(services)
+      .filter(([name]) => name !== 'worker')
+      .filter(([, definition]) => {
+        const healthcheck = asMapping(definition, 'a service').healthcheck;
+        return !isMapping(healthcheck) || healthcheck.disable === true || !healthcheck.test;
+      })
+      .map(([name]) => name);
+    expect(withoutHealthcheck).toEqual([]);
+  });
+
+  it('starts each process once what it needs is healthy', () => {
+    const compose = readCompose();
+    expect(dependencyCondition(compose, 'api', 'mongo')).toBe('service_healthy');
+    expect(dependencyCondition(compose, 'api', 'redis')).toBe('service_healthy');
+    expect(dependencyCondition(compose, 'worker', 'mongo')).toBe('service_healthy');
+    expect(dependencyCondition(compose, 'worker', 'redis')).toBe('service_healthy');
+    expect(['service_started', 'service_healthy']).toContain(
+      dependencyCondition(compose, 'worker', 'mailpit'),
+    );
+    expect(dependencyCondition(compose, 'web', 'api')).toBe('service_healthy');
+  });
+
+  it('builds api, worker and web from Dockerfiles that exist', () => {
+    const services = asMapping(readCompose().services, 'services');
+    const built = Object.entries(services).flatMap(([name, definition]) => {
+      const build = asMapping(definition, name).build;
+      if (build === undefined) return [];
+      const { context = '.', dockerfile = 'Dockerfile' } = isMapping(build)
+        ? build
+        : { context: build };
+      const path = join(
+        repoRoot,
+        asString(context, `${name}.build.context`),
+        asString(dockerfile, `${name}.build.dockerfile`),
+      );
+      return [{ name, path, exists: existsSync(path) }];
+    });
+    expect(built.map(({ name }) => name).sort()).toEqual(['api', 'web', 'worker']);
+    expect(built.filter(({ exists }) => !exists)).toEqual([]);
+  });
+
+  it('declares the named volumes the services mount', () => {
+    const compose = readCompose();
+    const declared = Object.keys(asMapping(compose.volumes, 'volumes'));
+    expect(declared).toEqual(expect.arrayContaining(['mongo-data', 'redis-data']));
+    const mounted = Object.values(asMapping(compose.services, 'services')).flatMap((definition) => {
+      const volumes = asMapping(definition, 'a service').volumes;
+      if (!Array.isArray(volumes)) return [];
+      return volumes.map((volume) =>
+        typeof volume === 'string' ? volume.split(':')[0] : asMapping(volume, 'a volume').source,
+      );
+    });
+    const namedButUndeclared = mounted.filter(
+      (source) =>
+        typeof source === 'string' && /^[\w-]+$/.test(source) && !declared.includes(source),
+    );
+    expect(namedButUndeclared).toEqual([]);
+  });
+
+  it('reaches the API only through web, whose client addresses it trusts', () => {
+    const api = service(readCompose(), 'api');
+    // TRUST_PROXY makes the API believe X-Forwarded-For: safe only while
+    // nothing but nginx can reach it.
+    expect(api).not.toHaveProperty('ports');
+    expect(asMapping(api.environment, 'api.environment').TRUST_PROXY).toBe('true');
+  });
+
+  it('lets the worker scale: no container_name and no host port', () => {
+    const worker = service(readCompose(), 'worker');
+    expect(worker).not.toHaveProperty('container_name');
+    expect(worker).not.toHaveProperty('ports');
+  });
+});
+
+describe('.env.example', () => {
+  const envLines = readFileSync(envExamplePath, 'utf8').split(/\r?\n/);
+  const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=/;
+  const envNames = envLines.flatMap((line) => {
+    const match = assignment.exec(line);
+    return match?.[1] ? [match[1]] : [];
+  });
+
+  it('lists every variable docker-compose.yml reads', () => {
+    const composeText = readFileSync(composePath, 'utf8');
+    // `$${` is compose's escape for a literal `${`, not a variable.
+    const referenced = [...composeText.matchAll(/(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*)/g)].flatMap(
+      (match) => (match[1] ? [match[1]] : []),
+    );
+    expect(referenced.length).toBeGreaterThan(0);
+    expect([...new Set(referenced)].filter((name) => !envNames.includes(name))).toEqual([]);
+  });
+
+  it('explains each variable in a comment line right above it', () => {
+    const uncommented = envLines
+      .map((line, index) => ({ line, previous: index > 0 ? envLines[index - 1] : undefined }))
+      .filter(({ line }) => assignment.test(line))
+      .filter(({ previous }) => !previous || !/^#\s*\S/.test(previous))
+      .map(({ line }) => line);
+    expect(envNames.length).toBeGreaterThan(0);
+    expect(uncommented).toEqual([]);
+  });
+
+  it('defines each variable once', () => {
+    const duplicates = envNames.filter((name, index) => envNames.indexOf(name) !== index);
+    expect(duplicates).toEqual([]);
+  });
+});
