@@ -36,6 +36,18 @@ export function reasonToInstall(rootDir) {
 }
 
 /**
+ * @param {string} rootDir
+ * @param {string[]} args
+ */
+function runNpm(rootDir, args) {
+  return spawnSync('npm', args, {
+    cwd: rootDir,
+    stdio: 'inherit',
+    env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+  });
+}
+
+/**
  * Runs `npm ci` (without browser downloads) when needed; exits on failure.
  * @param {string} [rootDir]
  */
@@ -43,13 +55,15 @@ export function bootstrap(rootDir = REPO_ROOT) {
   const reason = reasonToInstall(rootDir);
   if (!reason) return;
   console.log(`${reason}: running npm ci...`);
-  const result = spawnSync('npm', ['ci'], {
-    cwd: rootDir,
-    stdio: 'inherit',
-    env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
-  });
+  // npm 11 refuses `npm ci` when the lock lacks other platforms' optional
+  // binaries (a registry copy without them wrote it); `npm install --no-save`
+  // then installs the same locked versions without rewriting the lock.
+  let result = runNpm(rootDir, ['ci']);
+  if (result.status !== 0) result = runNpm(rootDir, ['install', '--no-save']);
   if (result.status !== 0) {
-    console.error(`npm ci failed (exit ${result.status ?? result.signal}); fix that and retry.`);
+    console.error(
+      `npm install failed (exit ${result.status ?? result.signal}); fix that and retry.`,
+    );
     process.exit(result.status || 1);
   }
 }
