@@ -33,4 +33,4 @@ export {
   toContactDto,
   type ContactDocument,
 } from './modules/contact';
-export { runUntilSignalled } from './shutdown';
+export { exitOnStartupFailure, runUntilSignalled } from './shutdown';

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { ConfigError, loadApiConfig } from './config';
+import { loadApiConfig } from './config';
 import { createLogger } from './logger';
 import { connectDatabase, disconnectDatabase } from './db';
 import { createApp } from './app';
@@ -7,7 +7,7 @@ import { createRedisConnection, waitUntilConnected } from './queues/redis-connec
 import { createMailQueues } from './queues/mail-queues';
 import { startOutboxRelay } from './queues/outbox-relay';
 import { ensureDemoAdmin } from './modules/users';
-import { runUntilSignalled } from './shutdown';
+import { exitOnStartupFailure, runUntilSignalled } from './shutdown';
 
 async function main(): Promise<void> {
   const config = loadApiConfig();
@@ -47,11 +47,4 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-  } else {
-    console.error('api failed to start:', error instanceof Error ? error.message : error);
-  }
-  process.exit(1);
-});
+main().catch(exitOnStartupFailure('api'));

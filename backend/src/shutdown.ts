@@ -1,3 +1,4 @@
+import { ConfigError } from './config';
 import type { Logger } from './logger';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -30,4 +31,20 @@ export function runUntilSignalled(logger: Logger, stop: () => Promise<void>): vo
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+}
+
+/**
+ * The last word of a process that could not start: one line, the bad setting
+ * named when configuration is at fault, and a non-zero exit.
+ */
+export function exitOnStartupFailure(processName: string) {
+  return (error: unknown): never => {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+    } else {
+      const reason = error instanceof Error ? error.message : String(error);
+      console.error(`${processName} failed to start: ${reason}`);
+    }
+    process.exit(1);
+  };
 }

@@ -1,9 +1,9 @@
 import {
-  ConfigError,
   connectDatabase,
   createLogger,
   createRedisConnection,
   disconnectDatabase,
+  exitOnStartupFailure,
   loadWorkerConfig,
   runUntilSignalled,
 } from '@agency/backend';
@@ -36,11 +36,4 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-  } else {
-    console.error('worker failed to start:', error instanceof Error ? error.message : error);
-  }
-  process.exit(1);
-});
+main().catch(exitOnStartupFailure('worker'));

@@ -11,6 +11,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
+import { StatCard } from '../../components/stat-card';
 import { CONTACT_DETAILS } from '../../lib/contact-details';
 
 const STEPS = ['review', 'strategy', 'response'] as const;
@@ -90,14 +91,7 @@ export function ThankYouPage() {
       <Grid container spacing={2} sx={{ mb: 6 }}>
         {CLAIMS.map(({ value, labelKey }) => (
           <Grid key={labelKey} size={{ xs: 6, md: 3 }}>
-            <Paper variant="outlined" sx={{ p: 2, textAlign: 'center', height: '100%' }}>
-              <Typography variant="h5" component="p" color="primary" sx={{ fontWeight: 800 }}>
-                {value}
-              </Typography>
-              <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-                {t(labelKey)}
-              </Typography>
-            </Paper>
+            <StatCard value={value} label={t(labelKey)} size="medium" />
           </Grid>
         ))}
       </Grid>

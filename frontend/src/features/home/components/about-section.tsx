@@ -2,9 +2,9 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import Grid from '@mui/material/Grid';
-import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { StatCard } from '../../../components/stat-card';
 import { useAnchorNavigation } from '../../../lib/scroll';
 
 const ABOUT_STATS = [
@@ -45,14 +45,7 @@ export function AboutSection() {
             <Grid container spacing={2}>
               {ABOUT_STATS.map(({ value, labelKey }) => (
                 <Grid key={labelKey} size={6}>
-                  <Paper variant="outlined" sx={{ p: 3, textAlign: 'center' }}>
-                    <Typography variant="h4" component="p" color="primary" sx={{ fontWeight: 800 }}>
-                      {value}
-                    </Typography>
-                    <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-                      {t(labelKey)}
-                    </Typography>
-                  </Paper>
+                  <StatCard value={value} label={t(labelKey)} />
                 </Grid>
               ))}
             </Grid>
