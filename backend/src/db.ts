@@ -1,4 +1,5 @@
 import mongoose from 'mongoose';
+import { withTimeout } from './timeout';
 
 /**
  * Filters built from request data must never carry query operators: with
@@ -23,12 +24,4 @@ export async function isDatabaseUp(timeoutMs = 2000): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-export function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -5,7 +5,7 @@ import {
   type ContactNotificationJob,
 } from '@agency/contracts';
 import type { Redis } from './redis-connection';
-import { withTimeout } from '../db';
+import { withTimeout } from '../timeout';
 
 /** Retries with growing pauses ride out an SMTP server that is briefly down. */
 export const MAIL_JOB_OPTIONS: JobsOptions = {

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { withTimeout } from '../timeout';
 
 export type { Redis };
 
@@ -34,6 +35,8 @@ export async function waitUntilConnected(redis: Redis, timeoutMs: number): Promi
 
 export async function isRedisUp(redis: Redis, timeoutMs = 2000): Promise<boolean> {
   if (redis.status !== 'ready') return false;
-  const timeout = new Promise<false>((resolve) => setTimeout(resolve, timeoutMs, false).unref());
-  return Promise.race([redis.ping().then((reply) => reply === 'PONG'), timeout]).catch(() => false);
+  return withTimeout(redis.ping(), timeoutMs).then(
+    (reply) => reply === 'PONG',
+    () => false,
+  );
 }
