@@ -106,7 +106,7 @@ export default tseslint.config(
       ...noOtherWorkspaces('worker', 'frontend', 'e2e'),
       noDeepImports('contracts'),
       {
-        regex: '(^|/)modules/[^/]+/(?!index$)[^/]+$',
+        regex: '(^|/)modules/[^/]+/(?!index$|store$)[^/]+$',
         message: 'Enter another backend module through its index.ts.',
       },
     ],
@@ -117,14 +117,34 @@ export default tseslint.config(
       ...noOtherWorkspaces('worker', 'frontend', 'e2e'),
       noDeepImports('contracts'),
       {
-        regex: '^\\.\\./(?!\\.)[^/]+/(?!index$)[^/]+$',
+        regex: '^\\.\\./(?!\\.)[^/]+/(?!index$|store$)[^/]+$',
         message: 'Enter another backend module through its index.ts.',
       },
     ],
   ),
+  // The worker process loads the backend's store entry only (no Koa, no
+  // router, no argon2). Its tests may drive the whole API to test the pipeline.
   restrict(
     ['worker/**/*.ts'],
-    [...noOtherWorkspaces('frontend', 'e2e'), noDeepImports('backend'), noDeepImports('contracts')],
+    [
+      ...noOtherWorkspaces('frontend', 'e2e'),
+      {
+        regex: '^@agency/backend(?!/store$)',
+        message: 'The worker imports @agency/backend/store only (no HTTP code).',
+      },
+      noDeepImports('contracts'),
+    ],
+  ),
+  restrict(
+    ['worker/src/**/*.test.ts', 'worker/src/testing/**/*.ts'],
+    [
+      ...noOtherWorkspaces('frontend', 'e2e'),
+      {
+        regex: '^@agency/backend/(?!store$)',
+        message: 'Import @agency/backend or @agency/backend/store only.',
+      },
+      noDeepImports('contracts'),
+    ],
   ),
   prettier,
 );

@@ -25,6 +25,7 @@ const swcReact = [
 const workspaceSources = {
   '^@agency/contracts$': '<rootDir>/../contracts/src/index.ts',
   '^@agency/backend$': '<rootDir>/../backend/src/index.ts',
+  '^@agency/backend/store$': '<rootDir>/../backend/src/store.ts',
 };
 
 /** @param {string} name @returns {import('jest').Config} */

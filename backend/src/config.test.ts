@@ -1,4 +1,6 @@
-import { ConfigError, loadApiConfig, loadWorkerConfig } from './config';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { apiEnvSpec, ConfigError, loadApiConfig } from './config';
 
 const base = {
   MONGODB_URI: 'mongodb://127.0.0.1:27017/agency',
@@ -15,7 +17,7 @@ function configErrorOf(load: () => unknown): ConfigError {
   throw new Error('expected a ConfigError');
 }
 
-describe('configuration', () => {
+describe('API configuration', () => {
   it('reads defaults when only the stores are given', () => {
     const config = loadApiConfig(base);
     expect(config).toMatchObject({
@@ -23,8 +25,15 @@ describe('configuration', () => {
       port: 4000,
       queuePrefix: 'agency',
       jsonBodyLimit: '32kb',
+      rateLimit: { windowMs: 600_000, contactMax: 10 },
       demo: { enabled: false },
     });
+  });
+
+  it('treats a blank value as unset and trims the rest', () => {
+    const config = loadApiConfig({ ...base, API_PORT: '  ', QUEUE_PREFIX: ' shop ' });
+    expect(config.port).toBe(4000);
+    expect(config.queuePrefix).toBe('shop');
   });
 
   it.each([
@@ -32,9 +41,17 @@ describe('configuration', () => {
     [{ MONGODB_URI: 'postgres://x' }, 'MONGODB_URI', 'must start with mongodb:'],
     [{ REDIS_URL: 'not a url' }, 'REDIS_URL', 'must be a URL'],
     [{ API_PORT: '70000' }, 'API_PORT', 'must be a whole number from 0 to 65535'],
+    [{ API_PORT: '80.5' }, 'API_PORT', 'must be a whole number'],
     [{ NODE_ENV: 'staging' }, 'NODE_ENV', 'must be one of development, test, production'],
     [{ JSON_BODY_LIMIT: 'lots' }, 'JSON_BODY_LIMIT', 'must be a size'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY', 'Invalid bool'],
+    [{ DEMO_ADMIN_EMAIL: 'nobody' }, 'DEMO_ADMIN_EMAIL', 'must be an e-mail address'],
     [{ DEMO_MODE: 'true', NODE_ENV: 'production' }, 'DEMO_MODE', 'must be false'],
+    [
+      { DEMO_MODE: 'true', DEMO_ADMIN_PASSWORD: 'short' },
+      'DEMO_ADMIN_PASSWORD',
+      'must be at least 8',
+    ],
     [{ QUEUE_PREFIX: 'a:b' }, 'QUEUE_PREFIX', 'must not contain'],
   ])('stops on bad API setting #%#', (change, variable, reason) => {
     const error = configErrorOf(() => loadApiConfig({ ...base, ...change }));
@@ -42,19 +59,27 @@ describe('configuration', () => {
     expect(error.message).toContain(`${variable} ${reason}`);
   });
 
-  it('requires the SMTP server and the agency inbox for the worker', () => {
-    expect(configErrorOf(() => loadWorkerConfig({ ...base, MAIL_TO: 'a@b.co' })).variable).toBe(
-      'SMTP_URL',
+  it('names every bad variable in one message', () => {
+    const error = configErrorOf(() =>
+      loadApiConfig({ REDIS_URL: base.REDIS_URL, API_PORT: '-1', LOG_LEVEL: 'loud' }),
     );
-    expect(
-      configErrorOf(() => loadWorkerConfig({ ...base, SMTP_URL: 'smtp://127.0.0.1:25' })).variable,
-    ).toBe('MAIL_TO');
-    expect(
-      loadWorkerConfig({
-        ...base,
-        SMTP_URL: 'smtp://127.0.0.1:25',
-        MAIL_TO: 'Agency <hi@agency.tn>',
-      }),
-    ).toMatchObject({ mailTo: 'Agency <hi@agency.tn>', concurrency: 5 });
+    expect(error.message).toContain('MONGODB_URI is required but not set');
+    expect(error.message).toContain('API_PORT must be a whole number');
+    expect(error.message).toContain('LOG_LEVEL must be one of');
+  });
+
+  it('documents every API variable in .env.example with its real default', () => {
+    const example = readFileSync(join(__dirname, '../../.env.example'), 'utf8');
+    for (const [name, spec] of Object.entries(apiEnvSpec)) {
+      const line = new RegExp(`^${name}=(.*)$`, 'm').exec(example);
+      expect({ name, documented: line !== null }).toEqual({ name, documented: true });
+      const fallback: unknown = 'default' in spec ? spec.default : undefined;
+      if (fallback !== undefined && line) {
+        expect({ name, value: line[1]?.replace(/^"(.*)"$/, '$1') }).toEqual({
+          name,
+          value: String(fallback),
+        });
+      }
+    }
   });
 });

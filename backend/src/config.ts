@@ -1,101 +1,172 @@
+import {
+  cleanEnv,
+  makeExactValidator,
+  makeValidator,
+  bool,
+  str,
+  type ReporterOptions,
+} from 'envalid';
+
 /**
  * Configuration is read from the environment once, at start, and validated
- * here so that a wrong value stops the process with a message naming the
- * variable instead of failing later on a live request.
+ * against one envalid schema per process, so that a wrong value stops the
+ * process with a message naming the variable instead of failing later on a
+ * live request. Every default lives in these schemas and nowhere else:
+ * `.env.example` documents them (a test keeps the two in step), compose and
+ * the scripts set only what differs in their setting.
  */
 export class ConfigError extends Error {
   constructor(
+    /** The first variable at fault; the message names every one. */
     readonly variable: string,
-    reason: string,
+    reasons: string,
   ) {
-    super(`Invalid configuration: ${variable} ${reason}`);
+    super(`Invalid configuration: ${reasons}`);
     this.name = 'ConfigError';
   }
 }
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
-const NODE_ENVS = ['development', 'test', 'production'] as const;
+/* ---------------------------------------------------------------------------
+ * Validators envalid lacks: bounded integers, URLs of given schemes, mailboxes
+ * ("Name <a@b.c>"), byte sizes as koa-body reads them.
+ * ------------------------------------------------------------------------- */
+
+export function integer(min: number, max: number) {
+  return makeValidator<number>((raw) => {
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      throw new Error(`must be a whole number from ${min} to ${max} (got "${raw}")`);
+    }
+    return value;
+  });
+}
+
+export function urlOf(...protocols: string[]) {
+  return makeValidator<string>((raw) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      throw new Error(`must be a URL (got "${raw}")`);
+    }
+    if (!protocols.includes(parsed.protocol)) {
+      throw new Error(`must start with ${protocols.join(' or ')} (got "${raw}")`);
+    }
+    return raw;
+  });
+}
+
+export const mailbox = makeValidator<string>((raw) => {
+  if (!/^([^<>]*<)?[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>?$/.test(raw)) {
+    throw new Error(`must be an e-mail address (got "${raw}")`);
+  }
+  return raw;
+});
+
+export const byteSize = makeValidator<string>((raw) => {
+  if (!/^\d+(b|kb|mb)?$/i.test(raw)) {
+    throw new Error(`must be a size such as 32kb or 1mb (got "${raw}")`);
+  }
+  return raw;
+});
+
+const queuePrefix = makeValidator<string>((raw) => {
+  if (raw.includes(':')) throw new Error('must not contain ":"');
+  return raw;
+});
+
+function oneOf<T extends string>(choices: readonly T[]) {
+  return makeExactValidator<T>((raw) => {
+    if (!(choices as readonly string[]).includes(raw)) {
+      throw new Error(`must be one of ${choices.join(', ')} (got "${raw}")`);
+    }
+    return raw as T;
+  });
+}
+
+/* ---------------------------------------------------------------------------
+ * Loading
+ * ------------------------------------------------------------------------- */
+
+/** Compose and shells often set `VAR=`: an empty value means "not set". */
+function withoutBlanks(env: Env): Env {
+  const cleaned: Env = {};
+  for (const [name, value] of Object.entries(env)) {
+    const trimmed = value?.trim();
+    if (trimmed) cleaned[name] = trimmed;
+  }
+  return cleaned;
+}
+
+function reasonOf(error: Error): string {
+  // envalid words a missing variable itself; ours already read as "must ...".
+  return error.name === 'EnvMissingError' ? 'is required but not set' : error.message;
+}
+
+function throwConfigError<T>({ errors }: ReporterOptions<T>): void {
+  const entries = Object.entries(errors as Record<string, Error | undefined>).filter(
+    (entry): entry is [string, Error] => entry[1] !== undefined,
+  );
+  const first = entries[0];
+  if (!first) return;
+  throw new ConfigError(
+    first[0],
+    entries.map(([name, error]) => `${name} ${reasonOf(error)}`).join('; '),
+  );
+}
+
+/** Validates `env` against an envalid schema; throws one ConfigError naming every bad variable. */
+export function loadEnv<S>(env: Env, spec: S) {
+  return cleanEnv(withoutBlanks(env), spec, { reporter: throwConfigError });
+}
+
+/* ---------------------------------------------------------------------------
+ * Schemas
+ * ------------------------------------------------------------------------- */
+
+export const NODE_ENVS = ['development', 'test', 'production'] as const;
 export type NodeEnv = (typeof NODE_ENVS)[number];
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-function read(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value === '' ? undefined : value;
-}
+/** What both the API and the worker read: the stores and the queue namespace. */
+export const sharedEnvSpec = {
+  NODE_ENV: oneOf(NODE_ENVS)({ default: 'development' }),
+  LOG_LEVEL: oneOf(LOG_LEVELS)({ default: 'info' }),
+  MONGODB_URI: urlOf('mongodb:', 'mongodb+srv:')(),
+  REDIS_URL: urlOf('redis:', 'rediss:')(),
+  /** BullMQ key prefix; use a hash tag such as {agency} on Redis Cluster. */
+  QUEUE_PREFIX: queuePrefix({ default: 'agency' }),
+};
 
-function required(env: Env, name: string): string {
-  const value = read(env, name);
-  if (value === undefined) throw new ConfigError(name, 'is required but not set');
-  return value;
-}
+export const apiEnvSpec = {
+  ...sharedEnvSpec,
+  API_HOST: str({ default: '127.0.0.1' }),
+  API_PORT: integer(0, 65535)({ default: 4000 }),
+  CORS_ORIGIN: urlOf('http:', 'https:')({ default: 'http://localhost:5173' }),
+  TRUST_PROXY: bool({ default: false }),
+  JSON_BODY_LIMIT: byteSize({ default: '32kb' }),
+  RATE_LIMIT_WINDOW_SECONDS: integer(1, 86_400)({ default: 600 }),
+  CONTACT_RATE_LIMIT_MAX: integer(1, 1_000_000)({ default: 10 }),
+  OUTBOX_RELAY_INTERVAL_SECONDS: integer(1, 86_400)({ default: 30 }),
+  OUTBOX_PENDING_AGE_SECONDS: integer(0, 86_400)({ default: 60 }),
+  DEMO_MODE: bool({ default: false }),
+  DEMO_ADMIN_USERNAME: str({ default: 'demo' }),
+  DEMO_ADMIN_EMAIL: mailbox({ default: 'demo@agency.local' }),
+  DEMO_ADMIN_PASSWORD: str({ default: 'demo-password-change-me' }),
+};
 
-function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
-  const value = read(env, name) ?? fallback;
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new ConfigError(name, `must be one of ${allowed.join(', ')} (got "${value}")`);
-  }
-  return value as T;
-}
+/* ---------------------------------------------------------------------------
+ * The shapes the processes use
+ * ------------------------------------------------------------------------- */
 
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(name, `must be a whole number from ${min} to ${max} (got "${raw}")`);
-  }
-  return value;
-}
-
-function boolean(env: Env, name: string, fallback: boolean): boolean {
-  const raw = read(env, name)?.toLowerCase();
-  if (raw === undefined) return fallback;
-  if (['true', '1', 'yes'].includes(raw)) return true;
-  if (['false', '0', 'no'].includes(raw)) return false;
-  throw new ConfigError(name, `must be true or false (got "${raw}")`);
-}
-
-function url(env: Env, name: string, protocols: readonly string[], fallback?: string): string {
-  const value = fallback === undefined ? required(env, name) : (read(env, name) ?? fallback);
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    throw new ConfigError(name, `must be a URL (got "${value}")`);
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(name, `must start with ${protocols.join(' or ')} (got "${value}")`);
-  }
-  return value;
-}
-
-/** Byte sizes as koa-body takes them: "32kb", "1mb" or a plain number of bytes. */
-function byteSize(env: Env, name: string, fallback: string): string {
-  const value = read(env, name) ?? fallback;
-  if (!/^\d+(b|kb|mb)?$/i.test(value)) {
-    throw new ConfigError(name, `must be a size such as 32kb or 1mb (got "${value}")`);
-  }
-  return value;
-}
-
-function emailAddress(env: Env, name: string, fallback?: string): string {
-  const value = fallback === undefined ? required(env, name) : (read(env, name) ?? fallback);
-  // Accepts "Name <a@b.c>" as well as a bare address.
-  if (!/^([^<>]*<)?[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>?$/.test(value)) {
-    throw new ConfigError(name, `must be an e-mail address (got "${value}")`);
-  }
-  return value;
-}
-
-/** What both the API and the worker need: the stores and the queue namespace. */
 export interface SharedConfig {
   nodeEnv: NodeEnv;
   logLevel: LogLevel;
   mongodbUri: string;
   redisUrl: string;
-  /** BullMQ key prefix; use a hash tag such as {agency} on Redis Cluster. */
   queuePrefix: string;
 }
 
@@ -110,65 +181,50 @@ export interface ApiConfig extends SharedConfig {
   demo: { enabled: boolean; username: string; email: string; password: string };
 }
 
-export interface WorkerConfig extends SharedConfig {
-  smtpUrl: string;
-  mailFrom: string;
-  mailTo: string;
-  concurrency: number;
-}
+type SharedEnv = ReturnType<typeof loadEnv<typeof sharedEnvSpec>>;
 
-function loadSharedConfig(env: Env): SharedConfig {
-  const queuePrefix = read(env, 'QUEUE_PREFIX') ?? 'agency';
-  if (queuePrefix.includes(':')) throw new ConfigError('QUEUE_PREFIX', 'must not contain ":"');
+/** The shared part of a process's configuration, from its cleaned environment. */
+export function toSharedConfig(env: SharedEnv): SharedConfig {
   return {
-    nodeEnv: oneOf(env, 'NODE_ENV', NODE_ENVS, 'development'),
-    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
-    mongodbUri: url(env, 'MONGODB_URI', ['mongodb:', 'mongodb+srv:']),
-    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
-    queuePrefix,
+    nodeEnv: env.NODE_ENV,
+    logLevel: env.LOG_LEVEL,
+    mongodbUri: env.MONGODB_URI,
+    redisUrl: env.REDIS_URL,
+    queuePrefix: env.QUEUE_PREFIX,
   };
 }
 
-export function loadApiConfig(env: Env = process.env): ApiConfig {
-  const shared = loadSharedConfig(env);
-  const demoEnabled = boolean(env, 'DEMO_MODE', false);
-  if (demoEnabled && shared.nodeEnv === 'production') {
-    throw new ConfigError('DEMO_MODE', 'must be false when NODE_ENV is production');
+export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
+  const env = loadEnv(rawEnv, apiEnvSpec);
+  if (env.DEMO_MODE && env.NODE_ENV === 'production') {
+    throw new ConfigError('DEMO_MODE', 'DEMO_MODE must be false when NODE_ENV is production');
   }
-  const demoPassword = read(env, 'DEMO_ADMIN_PASSWORD') ?? 'demo-password-change-me';
-  if (demoEnabled && demoPassword.length < 8) {
-    throw new ConfigError('DEMO_ADMIN_PASSWORD', 'must be at least 8 characters long');
+  if (env.DEMO_MODE && env.DEMO_ADMIN_PASSWORD.length < 8) {
+    throw new ConfigError(
+      'DEMO_ADMIN_PASSWORD',
+      'DEMO_ADMIN_PASSWORD must be at least 8 characters long',
+    );
   }
   return {
-    ...shared,
-    host: read(env, 'API_HOST') ?? '127.0.0.1',
-    port: integer(env, 'API_PORT', 4000, 0, 65535),
-    corsOrigin: url(env, 'CORS_ORIGIN', ['http:', 'https:'], 'http://localhost:5173'),
-    trustProxy: boolean(env, 'TRUST_PROXY', false),
-    jsonBodyLimit: byteSize(env, 'JSON_BODY_LIMIT', '32kb'),
+    ...toSharedConfig(env),
+    host: env.API_HOST,
+    port: env.API_PORT,
+    corsOrigin: env.CORS_ORIGIN,
+    trustProxy: env.TRUST_PROXY,
+    jsonBodyLimit: env.JSON_BODY_LIMIT,
     rateLimit: {
-      windowMs: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 600, 1, 86_400) * 1000,
-      contactMax: integer(env, 'CONTACT_RATE_LIMIT_MAX', 10, 1, 1_000_000),
+      windowMs: env.RATE_LIMIT_WINDOW_SECONDS * 1000,
+      contactMax: env.CONTACT_RATE_LIMIT_MAX,
     },
     outbox: {
-      relayIntervalMs: integer(env, 'OUTBOX_RELAY_INTERVAL_SECONDS', 30, 1, 86_400) * 1000,
-      pendingAgeMs: integer(env, 'OUTBOX_PENDING_AGE_SECONDS', 60, 0, 86_400) * 1000,
+      relayIntervalMs: env.OUTBOX_RELAY_INTERVAL_SECONDS * 1000,
+      pendingAgeMs: env.OUTBOX_PENDING_AGE_SECONDS * 1000,
     },
     demo: {
-      enabled: demoEnabled,
-      username: read(env, 'DEMO_ADMIN_USERNAME') ?? 'demo',
-      email: emailAddress(env, 'DEMO_ADMIN_EMAIL', 'demo@agency.local'),
-      password: demoPassword,
+      enabled: env.DEMO_MODE,
+      username: env.DEMO_ADMIN_USERNAME,
+      email: env.DEMO_ADMIN_EMAIL,
+      password: env.DEMO_ADMIN_PASSWORD,
     },
-  };
-}
-
-export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
-  return {
-    ...loadSharedConfig(env),
-    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
-    mailFrom: emailAddress(env, 'MAIL_FROM', 'Agency <no-reply@agency.local>'),
-    mailTo: emailAddress(env, 'MAIL_TO'),
-    concurrency: integer(env, 'WORKER_CONCURRENCY', 5, 1, 500),
   };
 }

@@ -1,36 +1,9 @@
 /**
- * The backend's public surface: what the worker (and only the worker) may
- * import. Everything else stays internal to the API.
+ * The API's entry: the app builder and its configuration, plus everything the
+ * store entry offers. Only the API process and tests that drive the API use
+ * it; the worker imports `@agency/backend/store`.
  */
-export {
-  ConfigError,
-  loadApiConfig,
-  loadWorkerConfig,
-  type ApiConfig,
-  type SharedConfig,
-  type WorkerConfig,
-} from './config';
-export { createLogger, type Logger } from './logger';
-export { connectDatabase, disconnectDatabase, isDatabaseUp } from './db';
+export * from './store';
+export { loadApiConfig, apiEnvSpec, type ApiConfig } from './config';
 export { createApp, type AppDeps } from './app';
-export {
-  createRedisConnection,
-  isRedisUp,
-  waitUntilConnected,
-  type Redis,
-} from './queues/redis-connection';
-export {
-  createMailQueues,
-  enqueueContactNotifications,
-  MAIL_JOB_OPTIONS,
-  type MailQueues,
-} from './queues/mail-queues';
 export { startOutboxRelay, type OutboxRelay } from './queues/outbox-relay';
-export {
-  findContactById,
-  markContactMailFailed,
-  markContactMailSent,
-  toContactDto,
-  type ContactDocument,
-} from './modules/contact';
-export { exitOnStartupFailure, runUntilSignalled } from './shutdown';

@@ -4,9 +4,9 @@ import {
   createRedisConnection,
   disconnectDatabase,
   exitOnStartupFailure,
-  loadWorkerConfig,
   runUntilSignalled,
-} from '@agency/backend';
+} from '@agency/backend/store';
+import { loadWorkerConfig } from './config';
 import { createMailTransport } from './mail/transport';
 import { startWorkers } from './workers';
 

@@ -1,6 +1,6 @@
 import { Worker, type Job } from 'bullmq';
 import { QUEUE_NAMES, type ContactNotificationJob } from '@agency/contracts';
-import type { Logger, Redis } from '@agency/backend';
+import type { Logger, Redis } from '@agency/backend/store';
 import type { MailTransport } from './mail/transport';
 import {
   contactNotificationProcessor,

@@ -6,7 +6,7 @@ import {
   markContactMailSent,
   toContactDto,
   type Logger,
-} from '@agency/backend';
+} from '@agency/backend/store';
 import type { MailTransport } from '../mail/transport';
 import { renderContactNotification } from '../mail/templates/contact-notification.template';
 

@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError } from '@agency/backend/store';
+import { loadWorkerConfig, workerEnvSpec } from './config';
+
+const base = {
+  MONGODB_URI: 'mongodb://127.0.0.1:27017/agency',
+  REDIS_URL: 'redis://127.0.0.1:6379',
+  SMTP_URL: 'smtp://127.0.0.1:25',
+  MAIL_TO: 'Agency <hi@agency.tn>',
+};
+
+function variableAtFault(env: Record<string, string | undefined>): string {
+  try {
+    loadWorkerConfig(env);
+  } catch (error: unknown) {
+    if (error instanceof ConfigError) return error.variable;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('worker configuration', () => {
+  it('reads the stores, the SMTP server and the agency inbox, with defaults for the rest', () => {
+    expect(loadWorkerConfig(base)).toMatchObject({
+      smtpUrl: 'smtp://127.0.0.1:25',
+      mailTo: 'Agency <hi@agency.tn>',
+      mailFrom: 'Agency <no-reply@agency.local>',
+      concurrency: 5,
+      queuePrefix: 'agency',
+    });
+  });
+
+  it.each([
+    [{ SMTP_URL: undefined }, 'SMTP_URL'],
+    [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
+    [{ MAIL_TO: undefined }, 'MAIL_TO'],
+    [{ WORKER_CONCURRENCY: '0' }, 'WORKER_CONCURRENCY'],
+    [{ REDIS_URL: undefined }, 'REDIS_URL'],
+  ])('stops on a bad setting #%#', (change, variable) => {
+    expect(variableAtFault({ ...base, ...change })).toBe(variable);
+  });
+
+  it('documents every worker variable in .env.example with its real default', () => {
+    const example = readFileSync(join(__dirname, '../../.env.example'), 'utf8');
+    for (const [name, spec] of Object.entries(workerEnvSpec)) {
+      const line = new RegExp(`^${name}=(.*)$`, 'm').exec(example);
+      expect({ name, documented: line !== null }).toEqual({ name, documented: true });
+      const fallback: unknown = 'default' in spec ? spec.default : undefined;
+      if (fallback !== undefined && line) {
+        expect({ name, value: line[1]?.replace(/^"(.*)"$/, '$1') }).toEqual({
+          name,
+          value: String(fallback),
+        });
+      }
+    }
+  });
+});
