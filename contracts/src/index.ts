@@ -3,6 +3,7 @@ export * from './services';
 export * from './roles';
 export * from './validation';
 export * from './contact';
+export * from './newsletter';
 export * from './errors';
 export * from './health';
 export * from './mail';
