@@ -6,6 +6,7 @@ import { loadApiConfig, type ApiConfig } from '../config';
 import { connectDatabase, disconnectDatabase } from '../db';
 import { createLogger } from '../logger';
 import { createMailQueues, type MailQueues } from '../queues/mail-queues';
+import { createCampaignQueue, type CampaignQueue } from '../queues/campaign-queue';
 import { createRedisConnection, waitUntilConnected, type Redis } from '../queues/redis-connection';
 
 /**
@@ -16,6 +17,7 @@ export interface TestContext {
   config: ApiConfig;
   redis: Redis;
   queues: MailQueues;
+  campaignQueue: CampaignQueue;
   app: ReturnType<typeof createApp>;
   close(): Promise<void>;
 }
@@ -57,15 +59,27 @@ export async function createTestContext(
   redis.on('error', () => undefined);
   await waitUntilConnected(redis, options.redisUrl ? 500 : 5000);
   const queues = createMailQueues(redis, config.queuePrefix, options.jobOptions);
-  const app = createApp({ config, logger: createLogger('api', 'silent'), queues, redis });
+  const campaignQueue = createCampaignQueue(redis, config.queuePrefix);
+  const app = createApp({
+    config,
+    logger: createLogger('api', 'silent'),
+    queues,
+    campaignQueue,
+    redis,
+  });
   return {
     config,
     redis,
     queues,
+    campaignQueue,
     app,
     async close() {
-      if (redis.status === 'ready') await queues.contactNotification.obliterate({ force: true });
+      if (redis.status === 'ready') {
+        await queues.contactNotification.obliterate({ force: true });
+        await campaignQueue.dispatch.obliterate({ force: true });
+      }
       await queues.close();
+      await campaignQueue.close();
       redis.disconnect();
       openContexts -= 1;
       if (openContexts === 0) {

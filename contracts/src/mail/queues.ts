@@ -4,6 +4,7 @@
  */
 export const QUEUE_NAMES = {
   contactNotification: 'contact-notification',
+  campaignDispatch: 'campaign-dispatch',
 } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
@@ -14,4 +15,14 @@ export interface ContactNotificationJob {
 /** BullMQ forbids ':' in custom ids; one id per contact makes re-enqueueing idempotent. */
 export function contactNotificationJobId(contactId: string): string {
   return `contact-${contactId}`;
+}
+
+/** One job per campaign send: the worker expands it into the recipients' jobs. */
+export interface CampaignDispatchJob {
+  campaignId: string;
+}
+
+/** One dispatch per campaign: a repeated send request cannot start it twice. */
+export function campaignDispatchJobId(campaignId: string): string {
+  return `campaign-dispatch-${campaignId}`;
 }

@@ -1,2 +1,9 @@
 export { contactRoutes, type ContactRoutesDeps } from './contact.routes';
 export * from './store';
+export {
+  contactCursor,
+  countContacts,
+  getContactDetail,
+  listContacts,
+  setContactStatus,
+} from './contact-admin.service';
