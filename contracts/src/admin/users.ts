@@ -7,7 +7,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from '.
 const username = () =>
   text(USERNAME_MAX_LENGTH)
     .required(message('usernameRequired'))
-    .matches(/^[A-Za-z0-9._-]+$/, message('usernameFormat'));
+    .matches(/^[A-Za-z0-9._-]+$/, { message: message('usernameFormat') });
 
 const email = () => text(254).required(message('emailInvalid')).email(message('emailInvalid'));
 
