@@ -8,7 +8,7 @@ import sanitizeHtml from 'sanitize-html';
 const CAMPAIGN_HTML: sanitizeHtml.IOptions = {
   allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'h1', 'h2', 'center', 'font'],
   allowedAttributes: {
-    a: ['href', 'name', 'target', 'title'],
+    a: ['href', 'name', 'target', 'title', 'rel'],
     img: ['src', 'alt', 'title', 'width', 'height'],
     td: ['colspan', 'rowspan', 'align', 'valign', 'width'],
     th: ['colspan', 'rowspan', 'align', 'valign', 'width'],
