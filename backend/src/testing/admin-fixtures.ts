@@ -100,3 +100,10 @@ export const validCampaign = {
   content: '<h1>Spring</h1><p>Discover <a href="https://agency.tn">our packs</a>.</p>',
   recipientType: 'subscribers',
 } as const;
+
+/** A copy of `record` without some of its keys, as a form that leaves fields out would send. */
+export function without<T extends object, K extends keyof T>(record: T, ...keys: K[]): Omit<T, K> {
+  return Object.fromEntries(
+    Object.entries(record).filter(([key]) => !keys.includes(key as K)),
+  ) as Omit<T, K>;
+}

@@ -6,6 +6,7 @@ import {
   unknownId,
   validCampaign,
   type SignedInUser,
+  without,
 } from '../../testing/admin-fixtures';
 import { CampaignModel } from './campaign.model';
 
@@ -53,7 +54,7 @@ describe('campaign drafts', () => {
   });
 
   it('defaults recipientType to all and reports each invalid field', async () => {
-    const { recipientType: _type, ...rest } = validCampaign;
+    const rest = without(validCampaign, 'recipientType');
     expect((await api().post('/api/admin/campaigns', rest)).body.recipientType).toBe('all');
 
     const invalid = await api().post('/api/admin/campaigns', {

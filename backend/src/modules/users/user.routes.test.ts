@@ -1,6 +1,12 @@
 import { trusted } from 'mongoose';
 import { createTestContext, type TestContext } from '../../testing/test-context';
-import { as, signedInUser, unknownId, type SignedInUser } from '../../testing/admin-fixtures';
+import {
+  as,
+  signedInUser,
+  unknownId,
+  without,
+  type SignedInUser,
+} from '../../testing/admin-fixtures';
 import { UserModel } from './user.model';
 import { verifyPassword } from './password';
 
@@ -43,7 +49,7 @@ describe('POST /api/admin/users', () => {
   });
 
   it('defaults the role to viewer', async () => {
-    const { role: _role, ...withoutRole } = newUser('defaulted');
+    const withoutRole = without(newUser('defaulted'), 'role');
     const response = await api().post('/api/admin/users', withoutRole);
     expect(response.status).toBe(201);
     expect(response.body.role).toBe('viewer');
