@@ -400,6 +400,13 @@ async function main() {
         .project({ _id: 1 })
         .toArray(),
     );
+    const relayScanUnsorted = await median(() =>
+      contacts
+        .find({ mailState: 'pending', updatedAt: { $lte: new Date() } })
+        .limit(500)
+        .project({ _id: 1 })
+        .toArray(),
+    );
     const one = await contacts.findOne({}, { sort: { _id: -1 } });
     const workerFind = await median(() => contacts.findOne({ _id: one?._id }));
     const workerUpdate = await median(() =>
@@ -415,6 +422,11 @@ async function main() {
         name: `outbox relay scan, sorted, ${contactCount} contacts (one call)`,
         p50: relayScan,
         p99: relayScan,
+      },
+      {
+        name: `the same scan without its sort (one call)`,
+        p50: relayScanUnsorted,
+        p99: relayScanUnsorted,
       },
       {
         name: `worker: findById, ${contactCount} contacts (one call)`,
