@@ -1,4 +1,4 @@
-import { trusted, type SortOrder } from 'mongoose';
+import { trusted, type Model, type SortOrder } from 'mongoose';
 import type { ListQuery, Page } from '@agency/contracts';
 
 /** `-createdAt` → `{ createdAt: -1, _id: -1 }`: the id breaks ties so pages never overlap. */
@@ -40,6 +40,27 @@ export function equalityFilter(
     if (typeof value === 'string') filter[field] = value;
   }
   return filter;
+}
+
+/**
+ * One page of a collection in the list's order, and how many documents match
+ * in all: the two queries every list runs, side by side.
+ */
+export async function findPage<Doc>(
+  model: Model<Doc>,
+  filter: Record<string, unknown>,
+  query: Pick<ListQuery, 'page' | 'pageSize' | 'sort'>,
+): Promise<{ docs: (Doc & { _id: unknown })[]; total: number }> {
+  const [docs, total] = await Promise.all([
+    model
+      .find(filter)
+      .sort(sortOf(query.sort))
+      .skip(skipOf(query))
+      .limit(query.pageSize)
+      .lean<(Doc & { _id: unknown })[]>(),
+    model.countDocuments(filter),
+  ]);
+  return { docs, total };
 }
 
 export function skipOf(query: Pick<ListQuery, 'page' | 'pageSize'>): number {

@@ -1,5 +1,5 @@
 import type { ActivityAction, ActivityLogDto, ActivityLogListQuery, Page } from '@agency/contracts';
-import { pageOf, skipOf, sortOf } from '../../list-query';
+import { pageOf, findPage } from '../../list-query';
 import type { AuditEntry } from '../../middleware/audit';
 import { ActivityLogModel, type ActivityLog } from './activity-log.model';
 
@@ -43,13 +43,6 @@ export async function listActivity(query: ActivityLogListQuery): Promise<Page<Ac
     const word = query.search.toLowerCase();
     filter.$or = [{ action: word }, { 'actor.username': word }, { 'target.label': query.search }];
   }
-  const [entries, total] = await Promise.all([
-    ActivityLogModel.find(filter)
-      .sort(sortOf(query.sort))
-      .skip(skipOf(query))
-      .limit(query.pageSize)
-      .lean(),
-    ActivityLogModel.countDocuments(filter),
-  ]);
+  const { docs: entries, total } = await findPage(ActivityLogModel, filter, query);
   return pageOf(entries.map(toActivityLogDto), total, query);
 }

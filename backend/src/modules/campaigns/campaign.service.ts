@@ -6,7 +6,7 @@ import type {
   Page,
 } from '@agency/contracts';
 import { HttpError } from '../../errors';
-import { equalityFilter, isoOrNull, pageOf, searchFilter, skipOf, sortOf } from '../../list-query';
+import { equalityFilter, isoOrNull, pageOf, searchFilter, findPage } from '../../list-query';
 import { enqueueCampaignDispatch, type CampaignQueue } from '../../queues/campaign-queue';
 import { CampaignModel, type Campaign } from './campaign.model';
 import { sanitizeCampaignHtml } from './campaign-html';
@@ -62,14 +62,7 @@ export async function listCampaigns(query: CampaignListQuery): Promise<Page<Camp
     ...equalityFilter(query, ['status']),
     ...searchFilter(query.search, ['name', 'subject']),
   };
-  const [campaigns, total] = await Promise.all([
-    CampaignModel.find(filter)
-      .sort(sortOf(query.sort))
-      .skip(skipOf(query))
-      .limit(query.pageSize)
-      .lean(),
-    CampaignModel.countDocuments(filter),
-  ]);
+  const { docs: campaigns, total } = await findPage(CampaignModel, filter, query);
   return pageOf(campaigns.map(toCampaignDto), total, query);
 }
 

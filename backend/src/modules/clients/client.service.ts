@@ -1,6 +1,7 @@
 import type { ClientDto, ClientInput, ClientListQuery, Page } from '@agency/contracts';
 import { HttpError } from '../../errors';
-import { equalityFilter, pageOf, searchFilter, skipOf, sortOf } from '../../list-query';
+import { equalityFilter, pageOf, searchFilter, findPage } from '../../list-query';
+import { recordChanges } from '../../record-changes';
 import { ClientModel, type Client } from './client.model';
 
 type StoredClient = Client & { _id: unknown };
@@ -24,36 +25,12 @@ function toClientDto(client: StoredClient): ClientDto {
   };
 }
 
-/** The stored fields of an input: absent optional values are removed, not stored empty. */
-function changesOf(input: ClientInput) {
-  const set: Record<string, unknown> = {
-    companyName: input.companyName,
-    contactPerson: input.contactPerson,
-    email: input.email,
-    status: input.status,
-  };
-  const unset: Record<string, 1> = {};
-  for (const field of OPTIONAL_FIELDS) {
-    const value = input[field];
-    if (value === undefined) unset[field] = 1;
-    else set[field] = value;
-  }
-  return { set, unset };
-}
-
 export async function listClients(query: ClientListQuery): Promise<Page<ClientDto>> {
   const filter = {
     ...equalityFilter(query, ['status', 'industry']),
     ...searchFilter(query.search, ['companyName', 'contactPerson', 'email']),
   };
-  const [clients, total] = await Promise.all([
-    ClientModel.find(filter)
-      .sort(sortOf(query.sort))
-      .skip(skipOf(query))
-      .limit(query.pageSize)
-      .lean(),
-    ClientModel.countDocuments(filter),
-  ]);
+  const { docs: clients, total } = await findPage(ClientModel, filter, query);
   return pageOf(clients.map(toClientDto), total, query);
 }
 
@@ -64,15 +41,14 @@ export async function getClient(id: string): Promise<ClientDto> {
 }
 
 export async function createClient(input: ClientInput): Promise<ClientDto> {
-  const client = await ClientModel.create(changesOf(input).set);
+  const client = await ClientModel.create(recordChanges(input, OPTIONAL_FIELDS).create);
   return toClientDto(client.toObject());
 }
 
 export async function updateClient(id: string, input: ClientInput): Promise<ClientDto> {
-  const { set, unset } = changesOf(input);
   const client = await ClientModel.findByIdAndUpdate(
     id,
-    { $set: set, ...(Object.keys(unset).length > 0 && { $unset: unset }) },
+    recordChanges(input, OPTIONAL_FIELDS).update,
     { new: true, runValidators: true },
   ).lean();
   if (!client) throw new HttpError('NOT_FOUND', 'No client with this id');

@@ -8,31 +8,23 @@ import type {
   Page,
 } from '@agency/contracts';
 import { HttpError } from '../../errors';
-import { equalityFilter, isoOrNull, pageOf, searchFilter, skipOf, sortOf } from '../../list-query';
+import {
+  equalityFilter,
+  isoOrNull,
+  pageOf,
+  searchFilter,
+  sortOf,
+  findPage,
+} from '../../list-query';
 import { ContactModel, type Contact } from './contact.model';
+import { toContactDto } from './contact.service';
 
 /** What staff see of contacts; the public module only stores them. */
 type StoredContact = Contact & { _id: unknown };
 
-function toListDto(contact: StoredContact): ContactDto {
-  return {
-    id: String(contact._id),
-    firstName: contact.firstName,
-    lastName: contact.lastName,
-    email: contact.email,
-    ...(contact.phone ? { phone: contact.phone } : {}),
-    service: contact.service as ContactDto['service'],
-    message: contact.message,
-    locale: contact.locale as ContactDto['locale'],
-    status: contact.status as ContactStatus,
-    mailState: contact.mailState as ContactDto['mailState'],
-    createdAt: contact.createdAt.toISOString(),
-  };
-}
-
 function toDetailDto(contact: StoredContact): ContactDetailDto {
   return {
-    ...toListDto(contact),
+    ...toContactDto(contact),
     mailSentAt: isoOrNull(contact.mailSentAt),
     mailError: contact.mailError ?? null,
     updatedAt: contact.updatedAt.toISOString(),
@@ -50,15 +42,8 @@ function filterOf(query: ContactListQuery): Record<string, unknown> {
 
 export async function listContacts(query: ContactListQuery): Promise<Page<ContactDto>> {
   const filter = filterOf(query);
-  const [contacts, total] = await Promise.all([
-    ContactModel.find(filter)
-      .sort(sortOf(query.sort))
-      .skip(skipOf(query))
-      .limit(query.pageSize)
-      .lean(),
-    ContactModel.countDocuments(filter),
-  ]);
-  return pageOf(contacts.map(toListDto), total, query);
+  const { docs: contacts, total } = await findPage(ContactModel, filter, query);
+  return pageOf(contacts.map(toContactDto), total, query);
 }
 
 export async function getContactDetail(id: string): Promise<ContactDetailDto> {

@@ -1,7 +1,8 @@
 import type { ContactDto, LeadDto, LeadInput, LeadListQuery, Page } from '@agency/contracts';
 import { HttpError } from '../../errors';
-import { equalityFilter, pageOf, searchFilter, skipOf, sortOf } from '../../list-query';
+import { equalityFilter, pageOf, searchFilter, findPage } from '../../list-query';
 import { findUserById, userNamesById } from '../users';
+import { recordChanges } from '../../record-changes';
 import { LeadModel, type Lead } from './lead.model';
 
 type StoredLead = Lead & { _id: unknown };
@@ -45,42 +46,21 @@ async function assertAssigneeExists(assigneeId: string | undefined): Promise<voi
   }
 }
 
-/** The stored fields of an input: absent optional values are removed, not stored empty. */
-function changesOf(input: LeadInput) {
-  const set: Record<string, unknown> = {
-    name: input.name,
-    source: input.source,
-    status: input.status,
-  };
-  const unset: Record<string, 1> = {};
-  for (const field of [
-    'email',
-    'phone',
-    'company',
-    'estimatedValue',
-    'notes',
-    'assigneeId',
-  ] as const) {
-    const value = input[field];
-    if (value === undefined) unset[field] = 1;
-    else set[field] = value;
-  }
-  return { set, unset };
-}
+const OPTIONAL_FIELDS = [
+  'email',
+  'phone',
+  'company',
+  'estimatedValue',
+  'notes',
+  'assigneeId',
+] as const;
 
 export async function listLeads(query: LeadListQuery): Promise<Page<LeadDto>> {
   const filter = {
     ...equalityFilter(query, ['status', 'source', 'assigneeId']),
     ...searchFilter(query.search, ['name', 'email', 'company']),
   };
-  const [leads, total] = await Promise.all([
-    LeadModel.find(filter)
-      .sort(sortOf(query.sort))
-      .skip(skipOf(query))
-      .limit(query.pageSize)
-      .lean(),
-    LeadModel.countDocuments(filter),
-  ]);
+  const { docs: leads, total } = await findPage(LeadModel, filter, query);
   return pageOf(await toLeadDtos(leads), total, query);
 }
 
@@ -92,19 +72,16 @@ export async function getLead(id: string): Promise<LeadDto> {
 
 export async function createLead(input: LeadInput): Promise<LeadDto> {
   await assertAssigneeExists(input.assigneeId);
-  const { set } = changesOf(input);
-  const lead = await LeadModel.create(set);
+  const lead = await LeadModel.create(recordChanges(input, OPTIONAL_FIELDS).create);
   return toOneLeadDto(lead.toObject());
 }
 
 export async function updateLead(id: string, input: LeadInput): Promise<LeadDto> {
   await assertAssigneeExists(input.assigneeId);
-  const { set, unset } = changesOf(input);
-  const lead = await LeadModel.findByIdAndUpdate(
-    id,
-    { $set: set, ...(Object.keys(unset).length > 0 && { $unset: unset }) },
-    { new: true, runValidators: true },
-  ).lean();
+  const lead = await LeadModel.findByIdAndUpdate(id, recordChanges(input, OPTIONAL_FIELDS).update, {
+    new: true,
+    runValidators: true,
+  }).lean();
   if (!lead) throw new HttpError('NOT_FOUND', 'No lead with this id');
   return toOneLeadDto(lead);
 }

@@ -15,8 +15,7 @@ import {
   isoOrNull,
   pageOf,
   searchFilter,
-  skipOf,
-  sortOf,
+  findPage,
 } from '../../list-query';
 import { UserModel, type User, type UserDocument } from './user.model';
 import { hashPassword } from './password';
@@ -92,14 +91,7 @@ export async function listUsers(query: UserListQuery): Promise<Page<UserDto>> {
     ...equalityFilter(query, ['role']),
     ...searchFilter(query.search, ['username', 'email']),
   };
-  const [users, total] = await Promise.all([
-    UserModel.find(filter)
-      .sort(sortOf(query.sort))
-      .skip(skipOf(query))
-      .limit(query.pageSize)
-      .lean(),
-    UserModel.countDocuments(filter),
-  ]);
+  const { docs: users, total } = await findPage(UserModel, filter, query);
   return pageOf(users.map(toUserDto), total, query);
 }
 
