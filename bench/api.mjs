@@ -184,15 +184,18 @@ async function loop(task, seconds = DURATION, connections = CONNECTIONS) {
       }
     }),
   );
-  latencies.sort((a, b) => a - b);
+  return summary(latencies, latencies.length / ((performance.now() - started) / 1000));
+}
+
+/**
+ * The rate and the 50th and 99th percentiles of some latencies (ms).
+ * @param {number[]} latencies @param {number} rate
+ */
+function summary(latencies, rate) {
+  const sorted = [...latencies].sort((a, b) => a - b);
   const at = (/** @type {number} */ q) =>
-    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return {
-    rate: latencies.length / ((performance.now() - started) / 1000),
-    p50: at(0.5),
-    p99: at(0.99),
-    note: '',
-  };
+    sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return { rate, p50: at(0.5), p99: at(0.99), note: '' };
 }
 
 /**
@@ -206,10 +209,8 @@ async function repeat(times, task) {
     await task();
     latencies.push(performance.now() - begin);
   }
-  latencies.sort((a, b) => a - b);
-  const at = (/** @type {number} */ q) =>
-    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { rate: 1000 / at(0.5), p50: at(0.5), p99: at(0.99), note: '' };
+  const result = summary(latencies, 0);
+  return { ...result, rate: 1000 / result.p50 };
 }
 
 /**
