@@ -303,7 +303,7 @@ async function main() {
     });
 
     console.log(
-      `autocannon and the bare loops: ${CONNECTIONS} connections (contacts page: ${PAGE_REQUESTS} pages one after another), ${DURATION} s each (parts ${PART_DURATION} s), loopback`,
+      `autocannon and the bare loops: ${CONNECTIONS} connections (contacts page: ${PAGE_REQUESTS} requests one after another), ${DURATION} s each (parts ${PART_DURATION} s), loopback`,
     );
 
     // 1. The enquiry path with its worker.
