@@ -160,8 +160,14 @@ export function ContactForm() {
           <TextField
             {...fieldProps('message')}
             multiline
-            minRows={5}
+            rows={5}
             placeholder={t('contact.form.messagePlaceholder')}
+            // A plain textarea the visitor can resize: MUI's auto-growing one measures
+            // its layout after every render of the form, i.e. on each keystroke in any field.
+            slotProps={{
+              input: { inputComponent: 'textarea' },
+              htmlInput: { 'aria-required': true, style: { resize: 'vertical' } },
+            }}
           />
         </Grid>
         <Grid size={12}>
