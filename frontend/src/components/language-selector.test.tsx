@@ -8,7 +8,7 @@ describe('language selection', () => {
   });
 
   it('switches the page to right-to-left Arabic and remembers the choice', async () => {
-    const { user } = renderApp('/');
+    const { user } = await renderApp('/');
     expect(document.documentElement).toHaveAttribute('dir', 'ltr');
 
     await user.selectOptions(screen.getByLabelText('Language'), 'ar');
@@ -20,7 +20,7 @@ describe('language selection', () => {
   });
 
   it('returns to left-to-right for French', async () => {
-    const { user } = renderApp('/');
+    const { user } = await renderApp('/');
 
     await user.selectOptions(screen.getByLabelText('Language'), 'ar');
     await waitFor(() => expect(document.documentElement).toHaveAttribute('dir', 'rtl'));

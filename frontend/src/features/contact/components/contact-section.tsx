@@ -3,9 +3,10 @@ import Container from '@mui/material/Container';
 import Grid from '@mui/material/Grid';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useTranslation } from 'react-i18next';
 import { ContactForm } from './contact-form';
 import { ContactInfo } from './contact-info';
+import { useNamespace } from '../../../lib/translations';
+import { CONTACT_NAMESPACE } from '../contact-namespace';
 
 export interface ContactSectionProps {
   /** The home page titles this section itself; the contact page has its own h1 above it. */
@@ -14,7 +15,7 @@ export interface ContactSectionProps {
 
 /** The enquiry form beside the contact details; the target of every #contact link. */
 export function ContactSection({ showHeading = true }: ContactSectionProps) {
-  const { t } = useTranslation();
+  const { t } = useNamespace(CONTACT_NAMESPACE);
 
   return (
     <Box
