@@ -29,4 +29,14 @@ describe('language selection', () => {
     await waitFor(() => expect(document.documentElement).toHaveAttribute('lang', 'fr'));
     expect(document.documentElement).toHaveAttribute('dir', 'ltr');
   });
+
+  it('stores no preference until the visitor chooses a language', async () => {
+    const { user } = await renderApp('/');
+    expect(window.localStorage.getItem('i18nextLng')).toBeNull();
+
+    await user.selectOptions(screen.getByLabelText('Language'), 'fr');
+
+    await waitFor(() => expect(window.localStorage.getItem('i18nextLng')).toBe('fr'));
+    expect(await screen.findByRole('link', { name: "Aller à la page d'accueil" })).toBeVisible();
+  });
 });
