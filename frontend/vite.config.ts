@@ -1,8 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import compression from 'compression';
 import { visualizer } from 'rollup-plugin-visualizer';
-import { defineConfig, type Connect, type Plugin, type ProxyOptions } from 'vite';
+import { defineConfig, type Plugin, type ProxyOptions } from 'vite';
 
 // Same-origin `/api` in every environment: dev and preview forward it to the API,
 // so the SPA never needs to know where the backend lives (and cookies stay first-party).
@@ -11,20 +10,22 @@ const apiProxy: Record<string, ProxyOptions> = {
 };
 
 /**
- * `vite preview` (what `npm start` serves) compresses its responses the way
- * nginx does in compose, so the site is measured and used as deployed.
- * API responses pass through the proxy untouched.
+ * `vite preview` (what `npm start` serves) answers `/` with the prerendered
+ * home page, as nginx does in compose. index.html stays the empty shell that
+ * every other client-side route falls back to. (Vite's preview server already
+ * gzips its responses, like nginx.)
  */
-function compressPreviewResponses(): Plugin {
-  const gzip = compression({
-    filter: (request, response) =>
-      !request.url?.startsWith('/api/') && compression.filter(request, response),
-  });
+function servePrerenderedHome(): Plugin {
   return {
-    name: 'agency:compress-preview',
+    name: 'agency:serve-prerendered-home',
     configurePreviewServer(server) {
-      // connect's types predate express 5's request type; at run time this is connect middleware.
-      server.middlewares.use(gzip as unknown as Connect.NextHandleFunction);
+      server.middlewares.use((request, _response, next) => {
+        const [path, query] = (request.url ?? '').split('?');
+        if (path === '/' || path === '/index.html') {
+          request.url = `/home.html${query === undefined ? '' : `?${query}`}`;
+        }
+        next();
+      });
     },
   };
 }
@@ -36,7 +37,7 @@ const analyze = process.env.ANALYZE === '1';
 export default defineConfig({
   plugins: [
     react(),
-    compressPreviewResponses(),
+    servePrerenderedHome(),
     ...(analyze
       ? [visualizer({ filename: 'dist/stats.html', gzipSize: true, template: 'treemap' })]
       : []),
@@ -47,6 +48,8 @@ export default defineConfig({
       '@agency/contracts': fileURLToPath(new URL('../contracts/src/index.ts', import.meta.url)),
     },
   },
+  // The prerender bundle (src/entry-server.tsx) carries its dependencies: it runs once, in Node.
+  ssr: { noExternal: true },
   server: { port: 5173, proxy: apiProxy },
   preview: { port: 4173, proxy: apiProxy },
   build: {

@@ -16,11 +16,13 @@ import en from '../locales/en.json';
 export const SHELL_NAMESPACE = defineNamespace({
   name: 'translation',
   en,
-  load: (locale) => import(`../locales/${locale}.json`),
+  load: (locale) => (locale === 'fr' ? import('../locales/fr.json') : import('../locales/ar.json')),
 });
 
 /** Keeps `<html lang dir>` in step with the language so Arabic reads right to left. */
 function applyDocumentLanguage(language: string): void {
+  // The build-time prerender (entry-server.tsx) has no document.
+  if (typeof document === 'undefined') return;
   const locale = toLocale(language);
   document.documentElement.lang = locale;
   document.documentElement.dir = directionOf(locale);

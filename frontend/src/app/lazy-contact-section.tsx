@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box';
 import { Suspense } from 'react';
+import { useMounted } from '../lib/use-mounted';
 import { lazyWithApi } from './lazy-with-api';
 
 const placeholder = <Box id="contact" component="section" sx={{ minHeight: 900 }} />;
@@ -15,6 +16,9 @@ const ContactSection = lazyWithApi(
  * anchor id, so "contact" links can scroll to it before the form has arrived.
  */
 export function LazyContactSection() {
+  // The form is interactive only: prerendered pages show its placeholder.
+  const mounted = useMounted();
+  if (!mounted) return placeholder;
   return (
     <Suspense fallback={placeholder}>
       <ContactSection />

@@ -1,7 +1,8 @@
-import { lazy, type ComponentType, type ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
+import { preloadableLazy } from '../lib/preloadable-lazy';
 
 /**
- * `React.lazy` for a component that uses the API: its chunk and the API
+ * A lazily loaded component that uses the API: its chunk and the API
  * client (RTK Query) load together, and the component renders once the
  * store is ready for it.
  */
@@ -10,7 +11,7 @@ export function lazyWithApi<Props extends object>(
   /** Shown for the moment the store takes to connect (the same as the Suspense fallback). */
   fallback: ReactNode = null,
 ) {
-  return lazy(async () => {
+  return preloadableLazy(async () => {
     const [{ ApiBoundary }, Component] = await Promise.all([import('./api-boundary'), load()]);
     function WithApi(props: Props) {
       return (
@@ -19,6 +20,6 @@ export function lazyWithApi<Props extends object>(
         </ApiBoundary>
       );
     }
-    return { default: WithApi };
+    return WithApi;
   });
 }

@@ -1,4 +1,5 @@
 import { directionOf } from '@agency/contracts';
+import type { EmotionCache } from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
@@ -6,6 +7,7 @@ import { lazy, Suspense, use, useEffect, useMemo, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { Provider as ReduxProvider } from 'react-redux';
 import { useLocale } from '../lib/locale';
+import { useMounted } from '../lib/use-mounted';
 import { STORAGE_KEYS, writeStorage } from '../lib/storage';
 import { LTR_CACHE, loadRtlCache } from './emotion-caches';
 import { useAppSelector } from './hooks';
@@ -17,12 +19,19 @@ import { createAppTheme } from './theme';
 const Toaster = lazy(() => import('./toaster').then((module) => ({ default: module.Toaster })));
 
 /** Theme, direction and toasts: everything that depends on the language and theme preference. */
-function ThemedProviders({ children }: { children: ReactNode }) {
+function ThemedProviders({
+  children,
+  ltrCache = LTR_CACHE,
+}: {
+  children: ReactNode;
+  ltrCache?: EmotionCache;
+}) {
   const direction = directionOf(useLocale());
   const themeMode = useAppSelector((state) => state.preferences.themeMode);
   const theme = useMemo(() => createAppTheme(themeMode, direction), [themeMode, direction]);
   // Suspends only while the right-to-left styling code loads (first Arabic render).
-  const emotionCache = direction === 'rtl' ? use(loadRtlCache()) : LTR_CACHE;
+  const emotionCache = direction === 'rtl' ? use(loadRtlCache()) : ltrCache;
+  const mounted = useMounted();
 
   useEffect(() => {
     writeStorage(STORAGE_KEYS.theme, themeMode);
@@ -33,9 +42,11 @@ function ThemedProviders({ children }: { children: ReactNode }) {
       <ThemeProvider theme={theme}>
         <CssBaseline />
         {children}
-        <Suspense fallback={null}>
-          <Toaster />
-        </Suspense>
+        {mounted ? (
+          <Suspense fallback={null}>
+            <Toaster />
+          </Suspense>
+        ) : null}
       </ThemeProvider>
     </CacheProvider>
   );
@@ -44,16 +55,18 @@ function ThemedProviders({ children }: { children: ReactNode }) {
 export interface AppProvidersProps {
   store: AppStore;
   children: ReactNode;
+  /** The prerender gives each page a fresh cache, so each page carries all its styles. */
+  emotionCache?: EmotionCache;
 }
 
 /** Every app-wide context, in one place so the app and the tests render the same tree. */
-export function AppProviders({ store, children }: AppProvidersProps) {
+export function AppProviders({ store, children, emotionCache }: AppProvidersProps) {
   return (
     <ReduxProvider store={store}>
       <I18nextProvider i18n={i18n}>
         {/* A first visit in French or Arabic waits here for that language's texts. */}
         <Suspense fallback={null}>
-          <ThemedProviders>{children}</ThemedProviders>
+          <ThemedProviders ltrCache={emotionCache}>{children}</ThemedProviders>
         </Suspense>
       </I18nextProvider>
     </ReduxProvider>

@@ -1,24 +1,25 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { useRoutes, type RouteObject } from 'react-router-dom';
 import { PageLayout } from '../components/page-layout';
 import { PageLoader } from '../components/page-loader';
 import { AdminIndexRedirect } from '../features/admin';
 import { HomePage } from './home-page';
 import { lazyWithApi } from './lazy-with-api';
+import { preloadableLazy } from '../lib/preloadable-lazy';
 import { NotFoundPage } from './not-found-page';
 
 // Every page but home is its own chunk: a visitor downloads the pages they open.
 const ContactPage = lazyWithApi(() =>
   import('../features/contact').then((module) => module.ContactPage),
 );
-const ServicesRoutePage = lazy(() =>
-  import('./services-route-page').then((module) => ({ default: module.ServicesRoutePage })),
+const ServicesRoutePage = preloadableLazy(() =>
+  import('./services-route-page').then((module) => module.ServicesRoutePage),
 );
-const PortfolioPage = lazy(() =>
-  import('../features/portfolio').then((module) => ({ default: module.PortfolioPage })),
+const PortfolioPage = preloadableLazy(() =>
+  import('../features/portfolio').then((module) => module.PortfolioPage),
 );
-const ThankYouPage = lazy(() =>
-  import('../features/thank-you').then((module) => ({ default: module.ThankYouPage })),
+const ThankYouPage = preloadableLazy(() =>
+  import('../features/thank-you').then((module) => module.ThankYouPage),
 );
 // Admin screens are split into their own chunks: visitors never download them.
 const AdminLoginPage = lazyWithApi(() =>

@@ -1,7 +1,8 @@
 import Box from '@mui/material/Box';
 import Toolbar from '@mui/material/Toolbar';
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Outlet } from 'react-router-dom';
+import { preloadableLazy } from '../lib/preloadable-lazy';
 import { NavigationBar } from './navigation-bar';
 import { PageLoader } from './page-loader';
 import { ScrollToHash } from './scroll-to-hash';
@@ -12,7 +13,7 @@ export interface PageLayoutProps {
 }
 
 // Below the fold on every page: it loads just after the page itself.
-const Footer = lazy(() => import('./footer').then((module) => ({ default: module.Footer })));
+const Footer = preloadableLazy(() => import('./footer').then((module) => module.Footer));
 
 /** The public pages' frame: fixed navigation bar, the page, the footer. */
 export function PageLayout({ footerSlot }: PageLayoutProps) {

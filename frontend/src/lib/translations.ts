@@ -16,7 +16,7 @@ type OtherLocale = Exclude<Locale, typeof DEFAULT_LOCALE>;
 export interface Namespace {
   name: string;
   en: Catalogue;
-  /** Usually `import(\`./locales/\${locale}.json\`)`: one chunk per language. */
+  /** Usually one `import()` per language, so each language is its own chunk. */
   load: (locale: OtherLocale) => Promise<{ default: Catalogue }>;
 }
 

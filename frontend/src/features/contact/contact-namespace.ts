@@ -6,7 +6,7 @@ import en from './locales/en.json';
 export const CONTACT_NAMESPACE = defineNamespace({
   name: 'contact',
   en,
-  load: (locale) => import(`./locales/${locale}.json`),
+  load: (locale) => (locale === 'fr' ? import('./locales/fr.json') : import('./locales/ar.json')),
 });
 
 /**

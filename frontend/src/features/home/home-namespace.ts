@@ -5,5 +5,5 @@ import en from './locales/en.json';
 export const HOME_NAMESPACE = defineNamespace({
   name: 'home',
   en,
-  load: (locale) => import(`./locales/${locale}.json`),
+  load: (locale) => (locale === 'fr' ? import('./locales/fr.json') : import('./locales/ar.json')),
 });

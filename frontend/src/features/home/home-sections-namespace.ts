@@ -5,5 +5,6 @@ import en from './locales/sections/en.json';
 export const HOME_SECTIONS_NAMESPACE = defineNamespace({
   name: 'home-sections',
   en,
-  load: (locale) => import(`./locales/sections/${locale}.json`),
+  load: (locale) =>
+    locale === 'fr' ? import('./locales/sections/fr.json') : import('./locales/sections/ar.json'),
 });

@@ -4,5 +4,5 @@ import en from './locales/en.json';
 export const PORTFOLIO_NAMESPACE = defineNamespace({
   name: 'portfolio',
   en,
-  load: (locale) => import(`./locales/${locale}.json`),
+  load: (locale) => (locale === 'fr' ? import('./locales/fr.json') : import('./locales/ar.json')),
 });

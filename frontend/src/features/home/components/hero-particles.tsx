@@ -1,6 +1,7 @@
 import { keyframes } from '@emotion/react';
 import Box from '@mui/material/Box';
 import { useState } from 'react';
+import { useMounted } from '../../../lib/use-mounted';
 
 /** Spec 9: the hero's decorative background has 15 randomly placed particles. */
 export const PARTICLE_COUNT = 15;
@@ -32,6 +33,9 @@ function randomParticles(): Particle[] {
 export function HeroParticles() {
   // Placed once per visit: re-rendering must not make them jump.
   const [particles] = useState(randomParticles);
+  // Random positions cannot match a prerendered page: the browser places them.
+  const mounted = useMounted();
+  if (!mounted) return null;
   return (
     <Box
       aria-hidden

@@ -6,9 +6,9 @@ import Typography from '@mui/material/Typography';
 import { SectionHeading } from '../../../components/section-heading';
 import { FIXED_FRENCH } from '../../../lib/fixed-french';
 import { usePrefersReducedMotion } from '../../../lib/motion';
+import { useInViewOnce } from '../../../lib/use-in-view-once';
 import { visuallyHidden } from '../../../lib/visually-hidden';
 import { formatCount, useCountUp } from '../hooks/use-count-up';
-import { useRevealOnce } from '../hooks/use-reveal-once';
 import {
   IMPACT_INTRO,
   IMPACT_METRICS,
@@ -70,7 +70,7 @@ function MetricCounter({
 /** 'NOTRE IMPACT MESURABLE': counters that run once the grid has slid into view. */
 export function ImpactSection() {
   const animate = !usePrefersReducedMotion();
-  const { ref, revealed } = useRevealOnce<HTMLDivElement>();
+  const { ref, inView: revealed } = useInViewOnce<HTMLDivElement>({ threshold: 0.2 });
 
   return (
     <Box
