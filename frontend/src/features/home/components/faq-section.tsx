@@ -2,11 +2,9 @@ import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import Accordion from '@mui/material/Accordion';
 import AccordionDetails from '@mui/material/AccordionDetails';
 import AccordionSummary from '@mui/material/AccordionSummary';
-import Box from '@mui/material/Box';
-import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { SectionHeading } from '../../../components/section-heading';
+import { PageSection } from '../../../components/page-section';
 import { useNamespace } from '../../../lib/translations';
 import { FAQ_ITEMS } from '../home-content';
 import { HOME_SECTIONS_NAMESPACE } from '../home-sections-namespace';
@@ -19,34 +17,37 @@ export function FaqSection() {
   const [open, setOpen] = useState<FaqItem | null>(null);
 
   return (
-    <Box component="section" id="faq" aria-labelledby="faq-heading" sx={{ py: { xs: 6, md: 10 } }}>
-      <Container maxWidth="md">
-        <SectionHeading id="faq-heading" title={t('faq.title')} subtitle={t('faq.subtitle')} />
-        {FAQ_ITEMS.map((item) => (
-          <Accordion
-            key={item}
-            expanded={open === item}
-            onChange={() => setOpen((current) => (current === item ? null : item))}
-            disableGutters
-            variant="outlined"
-            slotProps={{ heading: { component: 'h3' }, transition: { unmountOnExit: false } }}
-            sx={{ mb: 1.5, borderRadius: 2, '&::before': { display: 'none' } }}
+    <PageSection
+      id="faq"
+      headingId="faq-heading"
+      title={t('faq.title')}
+      subtitle={t('faq.subtitle')}
+      maxWidth="md"
+    >
+      {FAQ_ITEMS.map((item) => (
+        <Accordion
+          key={item}
+          expanded={open === item}
+          onChange={() => setOpen((current) => (current === item ? null : item))}
+          disableGutters
+          variant="outlined"
+          slotProps={{ heading: { component: 'h3' }, transition: { unmountOnExit: false } }}
+          sx={{ mb: 1.5, borderRadius: 2, '&::before': { display: 'none' } }}
+        >
+          <AccordionSummary
+            id={`faq-${item}-question`}
+            aria-controls={`faq-${item}-answer`}
+            expandIcon={<ExpandMoreIcon />}
           >
-            <AccordionSummary
-              id={`faq-${item}-question`}
-              aria-controls={`faq-${item}-answer`}
-              expandIcon={<ExpandMoreIcon />}
-            >
-              <Typography sx={{ fontWeight: 600 }}>{t(`faq.items.${item}.question`)}</Typography>
-            </AccordionSummary>
-            <AccordionDetails>
-              <Typography sx={{ color: 'text.secondary' }}>
-                {t(`faq.items.${item}.answer`)}
-              </Typography>
-            </AccordionDetails>
-          </Accordion>
-        ))}
-      </Container>
-    </Box>
+            <Typography sx={{ fontWeight: 600 }}>{t(`faq.items.${item}.question`)}</Typography>
+          </AccordionSummary>
+          <AccordionDetails>
+            <Typography sx={{ color: 'text.secondary' }}>
+              {t(`faq.items.${item}.answer`)}
+            </Typography>
+          </AccordionDetails>
+        </Accordion>
+      ))}
+    </PageSection>
   );
 }

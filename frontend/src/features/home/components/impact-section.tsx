@@ -1,9 +1,8 @@
 import Box from '@mui/material/Box';
-import Container from '@mui/material/Container';
 import Grid from '@mui/material/Grid';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { SectionHeading } from '../../../components/section-heading';
+import { PageSection } from '../../../components/page-section';
 import { FIXED_FRENCH } from '../../../lib/fixed-french';
 import { usePrefersReducedMotion } from '../../../lib/motion';
 import { useInViewOnce } from '../../../lib/use-in-view-once';
@@ -73,53 +72,47 @@ export function ImpactSection() {
   const { ref, inView: revealed } = useInViewOnce<HTMLDivElement>({ threshold: 0.2 });
 
   return (
-    <Box
-      component="section"
-      aria-labelledby="impact-heading"
-      sx={{ py: { xs: 6, md: 10 }, bgcolor: '#130f24', color: 'common.white' }}
+    <PageSection
+      headingId="impact-heading"
+      eyebrow={IMPACT_TITLE}
+      title={IMPACT_SUBTITLE}
+      subtitle={IMPACT_INTRO}
+      tone="inverse"
+      sx={{ bgcolor: '#130f24', color: 'common.white' }}
       {...FIXED_FRENCH}
     >
-      <Container>
-        <SectionHeading
-          id="impact-heading"
-          eyebrow={IMPACT_TITLE}
-          title={IMPACT_SUBTITLE}
-          subtitle={IMPACT_INTRO}
-          tone="inverse"
-        />
-        <Grid
-          ref={ref}
-          container
-          spacing={3}
-          data-revealed={revealed}
-          sx={{
-            mb: 6,
-            opacity: revealed || !animate ? 1 : 0,
-            transform: revealed || !animate ? 'none' : 'translateY(32px)',
-            transition: `opacity ${IMPACT_ENTRANCE_MS}ms ease-out, transform ${IMPACT_ENTRANCE_MS}ms ease-out`,
-          }}
-        >
-          {IMPACT_METRICS.map((metric, index) => (
-            <Grid key={metric.id} size={{ xs: 12, sm: 6, md: 3 }}>
-              <MetricCounter metric={metric} index={index} start={revealed} animate={animate} />
-            </Grid>
-          ))}
-        </Grid>
-        <Grid container spacing={3}>
-          {IMPACT_SERVICES.map((service) => (
-            <Grid key={service.id} size={{ xs: 12, sm: 6, md: 3 }}>
-              <Box sx={{ p: 3, height: '100%', borderRadius: 3, background: service.gradient }}>
-                <Typography variant="h6" component="h3" gutterBottom>
-                  {service.title}
-                </Typography>
-                <Typography variant="body2" sx={{ opacity: 0.95 }}>
-                  {service.description}
-                </Typography>
-              </Box>
-            </Grid>
-          ))}
-        </Grid>
-      </Container>
-    </Box>
+      <Grid
+        ref={ref}
+        container
+        spacing={3}
+        data-revealed={revealed}
+        sx={{
+          mb: 6,
+          opacity: revealed || !animate ? 1 : 0,
+          transform: revealed || !animate ? 'none' : 'translateY(32px)',
+          transition: `opacity ${IMPACT_ENTRANCE_MS}ms ease-out, transform ${IMPACT_ENTRANCE_MS}ms ease-out`,
+        }}
+      >
+        {IMPACT_METRICS.map((metric, index) => (
+          <Grid key={metric.id} size={{ xs: 12, sm: 6, md: 3 }}>
+            <MetricCounter metric={metric} index={index} start={revealed} animate={animate} />
+          </Grid>
+        ))}
+      </Grid>
+      <Grid container spacing={3}>
+        {IMPACT_SERVICES.map((service) => (
+          <Grid key={service.id} size={{ xs: 12, sm: 6, md: 3 }}>
+            <Box sx={{ p: 3, height: '100%', borderRadius: 3, background: service.gradient }}>
+              <Typography variant="h6" component="h3" gutterBottom>
+                {service.title}
+              </Typography>
+              <Typography variant="body2" sx={{ opacity: 0.95 }}>
+                {service.description}
+              </Typography>
+            </Box>
+          </Grid>
+        ))}
+      </Grid>
+    </PageSection>
   );
 }

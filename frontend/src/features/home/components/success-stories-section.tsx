@@ -1,12 +1,11 @@
 import FormatQuoteIcon from '@mui/icons-material/FormatQuote';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Container from '@mui/material/Container';
 import Grid from '@mui/material/Grid';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
 import { RevealTile } from '../../../components/reveal-tile';
-import { SectionHeading } from '../../../components/section-heading';
+import { PageSection } from '../../../components/page-section';
 import { FIXED_FRENCH } from '../../../lib/fixed-french';
 import { SUCCESS_CTA, SUCCESS_STORIES, SUCCESS_SUBTITLE, SUCCESS_TITLE } from '../success-stories';
 
@@ -22,50 +21,47 @@ const TILE_BACKGROUNDS = [
 /** 'Nos Succès': six client testimonials whose words appear on hover, focus or touch. */
 export function SuccessStoriesSection() {
   return (
-    <Box
-      component="section"
-      aria-labelledby="success-heading"
-      sx={{ py: { xs: 6, md: 10 } }}
+    <PageSection
+      headingId="success-heading"
+      title={SUCCESS_TITLE}
+      subtitle={SUCCESS_SUBTITLE}
       {...FIXED_FRENCH}
     >
-      <Container>
-        <SectionHeading id="success-heading" title={SUCCESS_TITLE} subtitle={SUCCESS_SUBTITLE} />
-        <Grid container spacing={3} component="ul" sx={{ listStyle: 'none', p: 0, m: 0 }}>
-          {SUCCESS_STORIES.map((story, index) => (
-            <Grid key={story.id} component="li" size={{ xs: 12, sm: 6, md: 4 }}>
-              <RevealTile
-                component="article"
-                aria-label={`${story.role}, ${story.period}`}
-                caption={
-                  <Typography variant="body2" component="blockquote" sx={{ m: 0 }}>
-                    « {story.message} »
-                  </Typography>
-                }
-                sx={{
-                  minHeight: 240,
-                  borderRadius: 3,
-                  color: 'common.white',
-                  background: TILE_BACKGROUNDS[index % TILE_BACKGROUNDS.length],
-                  p: 3,
-                }}
-              >
-                <FormatQuoteIcon sx={{ fontSize: 40, opacity: 0.6 }} aria-hidden />
-                <Typography variant="h6" component="h3">
-                  {story.role}
+      <Grid container spacing={3} component="ul" sx={{ listStyle: 'none', p: 0, m: 0 }}>
+        {SUCCESS_STORIES.map((story, index) => (
+          <Grid key={story.id} component="li" size={{ xs: 12, sm: 6, md: 4 }}>
+            <RevealTile
+              component="article"
+              aria-label={`${story.role}, ${story.period}`}
+              caption={
+                <Typography variant="body2" component="blockquote" sx={{ m: 0 }}>
+                  « {story.message} »
                 </Typography>
-                <Typography variant="body2" sx={{ opacity: 0.9 }}>
-                  {story.period}
-                </Typography>
-              </RevealTile>
-            </Grid>
-          ))}
-        </Grid>
-        <Box sx={{ textAlign: 'center', mt: 5 }}>
-          <Button variant="contained" size="large" component={RouterLink} to="/contact">
-            {SUCCESS_CTA}
-          </Button>
-        </Box>
-      </Container>
-    </Box>
+              }
+              sx={{
+                minHeight: 240,
+                borderRadius: 3,
+                color: 'common.white',
+                background: TILE_BACKGROUNDS[index % TILE_BACKGROUNDS.length],
+                p: 3,
+              }}
+            >
+              <FormatQuoteIcon sx={{ fontSize: 40, opacity: 0.6 }} aria-hidden />
+              <Typography variant="h6" component="h3">
+                {story.role}
+              </Typography>
+              <Typography variant="body2" sx={{ opacity: 0.9 }}>
+                {story.period}
+              </Typography>
+            </RevealTile>
+          </Grid>
+        ))}
+      </Grid>
+      <Box sx={{ textAlign: 'center', mt: 5 }}>
+        <Button variant="contained" size="large" component={RouterLink} to="/contact">
+          {SUCCESS_CTA}
+        </Button>
+      </Box>
+    </PageSection>
   );
 }
