@@ -14,10 +14,11 @@ const HomeSections = lazy(() =>
 export function HomePage() {
   const { hash } = useLocation();
   const mounted = useMounted();
-  // The sections are built when the visitor heads for them: scrolling towards them,
-  // or an anchor (#about, #contact...) that points into them. A visitor who only
-  // reads the hero never pays for them.
-  const { ref, inView } = useInViewOnce<HTMLDivElement>({ rootMargin: '800px 0px' });
+  // The sections are built when the visitor heads for them: as soon as the page
+  // below the hero shows (the hero fills the first screen), or an anchor (#about,
+  // #contact...) points into them. The -1px keeps a placeholder that merely
+  // touches the bottom edge from counting as shown.
+  const { ref, inView } = useInViewOnce<HTMLDivElement>({ rootMargin: '0px 0px -1px 0px' });
   const showSections = mounted && (inView || hash !== '');
   // Holds the footer below the fold until then, so nothing visible shifts.
   const placeholder = <Box ref={ref} sx={{ minHeight: '100vh' }} />;

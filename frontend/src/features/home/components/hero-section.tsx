@@ -21,7 +21,11 @@ export function HeroSection() {
       aria-labelledby="hero-heading"
       sx={{
         position: 'relative',
-        py: { xs: 10, md: 16 },
+        // The hero fills the first screen (below the bar); the page goes on below the fold.
+        minHeight: { xs: 'calc(100svh - 56px)', sm: 'calc(100svh - 64px)' },
+        display: 'flex',
+        alignItems: 'center',
+        py: { xs: 8, md: 12 },
         background: (theme) =>
           `radial-gradient(circle at 20% 20%, ${alpha(theme.palette.primary.main, 0.18)}, transparent 55%), radial-gradient(circle at 80% 0%, ${alpha(theme.palette.secondary.main, 0.14)}, transparent 50%)`,
       }}
