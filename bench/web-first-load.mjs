@@ -1,8 +1,8 @@
 // @ts-check
 /**
  * What a visitor's browser downloads before the public site can run: every
- * script and stylesheet index.html references, plus every chunk those scripts
- * import statically (transitively). Dynamic import() chunks are not counted:
+ * script and stylesheet index.html references or inlines, plus every chunk
+ * those scripts import statically (transitively). Dynamic import() chunks are not counted:
  * they load later, on demand.
  */
 import { readFileSync } from 'node:fs';
@@ -68,6 +68,16 @@ export function measureFirstLoad(distDir) {
   };
   for (const script of scripts) visit(script, 'js');
   for (const style of styles) visit(style, 'css');
+  // Stylesheets inlined into index.html (vite.config.ts) are first-load CSS too.
+  [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].forEach((match, index) => {
+    const content = Buffer.from(match[1] ?? '');
+    seen.set(`index.html <style> #${index + 1}`, {
+      file: `index.html <style> #${index + 1}`,
+      kind: 'css',
+      bytes: content.length,
+      gzipBytes: gzipSync(content, { level: 9 }).length,
+    });
+  });
 
   const assets = [...seen.values()];
   /** @param {'js' | 'css'} kind */

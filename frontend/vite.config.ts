@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { visualizer } from 'rollup-plugin-visualizer';
-import { defineConfig, type Plugin, type ProxyOptions } from 'vite';
+import { defineConfig, type IndexHtmlTransformContext, type Plugin, type ProxyOptions } from 'vite';
 
 // Same-origin `/api` in every environment: dev and preview forward it to the API,
 // so the SPA never needs to know where the backend lives (and cookies stay first-party).
@@ -30,6 +30,41 @@ function servePrerenderedHome(): Plugin {
   };
 }
 
+/** The Latin face of Inter: every English and French page needs it from the first paint. */
+const FIRST_PAINT_FONT = /inter-latin-wght-normal-[\w-]+\.woff2$/;
+
+/**
+ * Saves the prerendered pages a round trip before their first paint: the
+ * stylesheet (only @font-face rules; MUI's styles come with the HTML) is
+ * inlined, and the Latin font is preloaded so text does not reflow when it arrives.
+ */
+function inlineFirstPaintAssets(): Plugin {
+  return {
+    name: 'agency:inline-first-paint-assets',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html: string, { bundle }: IndexHtmlTransformContext) {
+        if (!bundle) return html;
+        let page = html;
+        for (const output of Object.values(bundle)) {
+          if (output.type !== 'asset') continue;
+          if (output.fileName.endsWith('.css')) {
+            const link = new RegExp(`<link rel="stylesheet"[^>]*href="/${output.fileName}"[^>]*>`);
+            page = page.replace(link, `<style>${String(output.source)}</style>`);
+          } else if (FIRST_PAINT_FONT.test(output.fileName)) {
+            page = page.replace(
+              '</title>',
+              `</title>\n    <link rel="preload" href="/${output.fileName}" as="font" type="font/woff2" crossorigin>`,
+            );
+          }
+        }
+        return page;
+      },
+    },
+  };
+}
+
 // `ANALYZE=1 npm run build -w frontend` writes dist/stats.html: what each chunk holds.
 const analyze = process.env.ANALYZE === '1';
 
@@ -38,6 +73,7 @@ export default defineConfig({
   plugins: [
     react(),
     servePrerenderedHome(),
+    inlineFirstPaintAssets(),
     ...(analyze
       ? [visualizer({ filename: 'dist/stats.html', gzipSize: true, template: 'treemap' })]
       : []),

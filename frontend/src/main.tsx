@@ -36,12 +36,14 @@ const hydrate =
 
 // As a transition, the first render yields to the browser every few
 // milliseconds instead of blocking it for the whole page.
-startTransition(() => {
-  if (hydrate) {
-    hydrateRoot(container, app);
-    return;
-  }
+if (hydrate) {
+  // The prerendered page is painted first (a frame, then a task), then made live:
+  // scripts that arrive fast must not hold back the page the visitor can already read.
+  requestAnimationFrame(() =>
+    setTimeout(() => startTransition(() => void hydrateRoot(container, app)), 0),
+  );
+} else {
   container.removeAttribute('data-prerendered');
   container.replaceChildren();
-  createRoot(container).render(app);
-});
+  startTransition(() => createRoot(container).render(app));
+}
