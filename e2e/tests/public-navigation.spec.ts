@@ -2,7 +2,13 @@
 // Page functions (evaluate, poll) run in the browser: they use its globals.
 import { expect, test } from '@playwright/test';
 import { appUrl } from '../support/e2e-env';
-import { blockStockPhotos, expectTopAt, openPage, STOCK_PHOTO_HOST } from './public-site-helpers';
+import {
+  blockStockPhotos,
+  expectTopAt,
+  openPage,
+  scrollPastHero,
+  STOCK_PHOTO_HOST,
+} from './public-site-helpers';
 
 /** Spec 9: anchors land 80 px below the top, under the fixed navigation bar. */
 const ANCHOR_OFFSET = 80;
@@ -90,7 +96,7 @@ test.describe('navigation on the public site', () => {
     page,
   }) => {
     await openPage(page, appUrl('/'));
-    await page.evaluate(() => window.scrollTo(0, 600));
+    await scrollPastHero(page);
     const counters = page.getByTestId(/^impact-counter-/);
     await counters.first().scrollIntoViewIfNeeded();
 
@@ -100,6 +106,7 @@ test.describe('navigation on the public site', () => {
   test('with reduced motion, the counters show their figures at once', async ({ page }) => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await openPage(page, appUrl('/'));
+    await scrollPastHero(page);
     const counters = page.getByTestId(/^impact-counter-/);
     await counters.first().scrollIntoViewIfNeeded();
 
@@ -110,6 +117,7 @@ test.describe('navigation on the public site', () => {
     page,
   }) => {
     await openPage(page, appUrl('/'));
+    await scrollPastHero(page);
     const portrait = page.getByRole('img', { name: 'Portrait of Sarah Johnson' });
     await portrait.scrollIntoViewIfNeeded();
 

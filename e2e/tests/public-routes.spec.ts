@@ -96,9 +96,10 @@ for (const language of LANGUAGES) {
 
           await scrollThroughPage(page);
           if (route.name === 'home') {
-            await expect(
-              page.locator('#contact').getByRole('button', { name: /.+/ }).last(),
-            ).toBeVisible();
+            // The contact section is the last to be built, as the visitor reaches it.
+            const contact = page.locator('#contact');
+            await contact.scrollIntoViewIfNeeded();
+            await expect(contact.getByRole('button', { name: /.+/ }).last()).toBeVisible();
           }
           await saveScreenshot(page, language, route.name);
         }

@@ -29,7 +29,8 @@ export async function blockStockPhotos(context: BrowserContext) {
  */
 export async function scrollThroughPage(page: Page) {
   let previousHeight = 0;
-  for (let round = 0; round < 40; round++) {
+  let stableRounds = 0;
+  for (let round = 0; round < 60 && stableRounds < 3; round++) {
     const { height, bottom } = await page.evaluate(() => {
       window.scrollBy(0, window.innerHeight * 0.8);
       return {
@@ -37,7 +38,8 @@ export async function scrollThroughPage(page: Page) {
         bottom: window.scrollY + window.innerHeight,
       };
     });
-    if (bottom >= height - 2 && height === previousHeight) break;
+    // At the bottom and no longer growing for a few frames: everything is built.
+    stableRounds = bottom >= height - 2 && height === previousHeight ? stableRounds + 1 : 0;
     previousHeight = height;
     // Each step lets the sections that came into view build (on a frame, not a clock).
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => done(null))));
@@ -75,4 +77,10 @@ export async function expectTopAt(page: Page, selector: string, top: number) {
 export async function openPage(page: Page, url: string) {
   await page.goto(url);
   await page.waitForLoadState('networkidle');
+}
+
+/** Scrolls just past the hero, as a visitor starting to read the home page does. */
+export async function scrollPastHero(page: Page) {
+  await page.mouse.wheel(0, 900);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
 }
