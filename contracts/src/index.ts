@@ -7,3 +7,4 @@ export * from './newsletter';
 export * from './errors';
 export * from './health';
 export * from './mail';
+export * from './database-uri';
