@@ -78,9 +78,11 @@ export function optionalDependenciesMissingFromLock(lock) {
 export function npmInstallCommand(rootDir) {
   const lock = JSON.parse(readFileSync(join(rootDir, 'package-lock.json'), 'utf8'));
   const missing = optionalDependenciesMissingFromLock(lock);
-  if (missing.length === 0) return { args: ['ci'], why: 'npm ci' };
+  // A fresh install needs no audit report or funding appeal: both cost a registry round trip.
+  const quiet = ['--no-audit', '--no-fund'];
+  if (missing.length === 0) return { args: ['ci', ...quiet], why: 'npm ci' };
   return {
-    args: ['install', '--no-save'],
+    args: ['install', '--no-save', ...quiet],
     why: `npm install --no-save (npm ci would refuse this lock: it lacks ${missing.length} other platforms' optional packages)`,
   };
 }

@@ -22,7 +22,7 @@ describe('installing npm packages on a fresh clone', () => {
       'node_modules/@swc/core': { optionalDependencies: { '@swc/core-linux-x64-gnu': '1.0.0' } },
       'node_modules/@swc/core-linux-x64-gnu': { version: '1.0.0' },
     });
-    expect(npmInstallCommand(root).args).toEqual(['ci']);
+    expect(npmInstallCommand(root).args).toEqual(['ci', '--no-audit', '--no-fund']);
   });
 
   it('says in one line why it installs without npm ci when the lock lacks other platforms', () => {
@@ -38,7 +38,7 @@ describe('installing npm packages on a fresh clone', () => {
       'node_modules/@swc/core-linux-x64-gnu': { version: '1.0.0' },
     });
     const { args, why } = npmInstallCommand(root);
-    expect(args).toEqual(['install', '--no-save']);
+    expect(args).toEqual(['install', '--no-save', '--no-audit', '--no-fund']);
     expect(why).toMatch(/npm ci would refuse this lock: it lacks 2 other platforms' optional/);
     expect(why).not.toContain('\n');
   });
