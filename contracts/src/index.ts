@@ -8,3 +8,4 @@ export * from './errors';
 export * from './health';
 export * from './mail';
 export * from './admin';
+export * from './database-uri';

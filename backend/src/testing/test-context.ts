@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { JobsOptions } from 'bullmq';
 import mongoose from 'mongoose';
+import { withDatabaseName } from '@agency/contracts';
 import { createApp } from '../app';
 import { loadApiConfig, type ApiConfig } from '../config';
 import { connectDatabase, disconnectDatabase } from '../db';
@@ -26,12 +27,6 @@ export function uniqueName(label: string): string {
   return `${label}-${randomBytes(4).toString('hex')}`;
 }
 
-export function databaseUri(baseUri: string, name: string): string {
-  const url = new URL(baseUri);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 // Jest gives each test file its own module registry, so this is one database
 // per file, shared by every context the file creates (mongoose has a single
 // default connection).
@@ -47,7 +42,7 @@ export async function createTestContext(
   const config = loadApiConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
-    MONGODB_URI: databaseUri(baseUri, fileDatabaseName),
+    MONGODB_URI: withDatabaseName(baseUri, fileDatabaseName),
     REDIS_URL: options.redisUrl ?? redisUrl,
     QUEUE_PREFIX: uniqueName('test'),
     CONTACT_RATE_LIMIT_MAX: '1000',

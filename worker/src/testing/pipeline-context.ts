@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { JobsOptions } from 'bullmq';
+import { withDatabaseName } from '@agency/contracts';
 import {
   connectDatabase,
   createApp,
@@ -35,12 +36,10 @@ export async function createPipelineContext(jobOptions?: JobsOptions): Promise<P
   const redisUrl = process.env.REDIS_URL;
   if (!mongodbUri || !redisUrl) throw new Error('MONGODB_URI and REDIS_URL must be set for tests');
   const suffix = randomBytes(4).toString('hex');
-  const database = new URL(mongodbUri);
-  database.pathname = `/pipeline_${suffix}`;
   const config = loadApiConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
-    MONGODB_URI: database.toString(),
+    MONGODB_URI: withDatabaseName(mongodbUri, `pipeline_${suffix}`),
     REDIS_URL: redisUrl,
     QUEUE_PREFIX: `pipeline-${suffix}`,
     CONTACT_RATE_LIMIT_MAX: '1000',
