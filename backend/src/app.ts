@@ -2,6 +2,7 @@ import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import cors from '@koa/cors';
 import helmet from 'koa-helmet';
+import { NEWSLETTER_API_PATHS } from '@agency/contracts';
 import type { ApiConfig } from './config';
 import type { Logger } from './logger';
 import type { MailQueues } from './queues/mail-queues';
@@ -11,11 +12,12 @@ import { errorHandler } from './middleware/error-handler';
 import { requireJson } from './middleware/require-json';
 import { contactRoutes } from './modules/contact';
 import { healthRoutes } from './modules/health';
+import { newsletterRoutes } from './modules/newsletter';
 
 export interface AppDeps {
   config: Pick<
     ApiConfig,
-    'corsOrigin' | 'trustProxy' | 'jsonBodyLimit' | 'rateLimit' | 'queuePrefix'
+    'corsOrigin' | 'trustProxy' | 'jsonBodyLimit' | 'rateLimit' | 'queuePrefix' | 'mailLinkSecret'
   >;
   logger: Logger;
   queues: MailQueues;
@@ -33,7 +35,7 @@ export function createApp({ config, logger, queues, redis }: AppDeps): Koa {
   app.use(errorHandler());
   app.use(helmet());
   app.use(cors({ origin: config.corsOrigin, credentials: true, maxAge: 600 }));
-  app.use(requireJson());
+  app.use(requireJson({ formPaths: [NEWSLETTER_API_PATHS.unsubscribe] }));
   app.use(
     koaBody({
       json: true,
@@ -57,6 +59,18 @@ export function createApp({ config, logger, queues, redis }: AppDeps): Koa {
         name: `${config.queuePrefix}:ratelimit:contact`,
         max: config.rateLimit.contactMax,
         windowMs: config.rateLimit.windowMs,
+      },
+    }),
+    newsletterRoutes({
+      queues,
+      redis,
+      mailLinkSecret: config.mailLinkSecret,
+      rateLimit: {
+        name: `${config.queuePrefix}:ratelimit:newsletter`,
+        windowMs: config.rateLimit.windowMs,
+        perIpMax: config.rateLimit.newsletterMax,
+        perAddressMax: config.rateLimit.newsletterAddressMax,
+        linksPerIpMax: config.rateLimit.newsletterLinksMax,
       },
     }),
   ];

@@ -53,10 +53,33 @@ describe('API configuration', () => {
       'must be at least 8',
     ],
     [{ QUEUE_PREFIX: 'a:b' }, 'QUEUE_PREFIX', 'must not contain'],
+    [{ NODE_ENV: 'production' }, 'MAIL_LINK_SECRET', 'must be a random value of at least 32'],
+    [
+      { NODE_ENV: 'production', MAIL_LINK_SECRET: 'short-secret' },
+      'MAIL_LINK_SECRET',
+      'must be a random value',
+    ],
+    [{ REDIS_REQUEST_TIMEOUT_MS: '5' }, 'REDIS_REQUEST_TIMEOUT_MS', 'must be a whole number'],
   ])('stops on bad API setting #%#', (change, variable, reason) => {
     const error = configErrorOf(() => loadApiConfig({ ...base, ...change }));
     expect(error.variable).toBe(variable);
     expect(error.message).toContain(`${variable} ${reason}`);
+  });
+
+  it('takes a production link key of 32 characters or more', () => {
+    const config = loadApiConfig({
+      ...base,
+      NODE_ENV: 'production',
+      MAIL_LINK_SECRET: 'k'.repeat(32),
+    });
+    expect(config.mailLinkSecret).toBe('k'.repeat(32));
+  });
+
+  it('reads the newsletter limits and the Redis request timeout', () => {
+    expect(loadApiConfig(base)).toMatchObject({
+      rateLimit: { newsletterMax: 10, newsletterAddressMax: 3, newsletterLinksMax: 60 },
+      redisRequestTimeoutMs: 500,
+    });
   });
 
   it('names every bad variable in one message', () => {

@@ -5,7 +5,6 @@ import { connectDatabase, disconnectDatabase } from './db';
 import { createApp } from './app';
 import { createRedisConnection, waitUntilConnected } from './queues/redis-connection';
 import { createMailQueues } from './queues/mail-queues';
-import { startOutboxRelay } from './queues/outbox-relay';
 import { ensureDemoAdmin } from './modules/users';
 import { exitOnStartupFailure, runUntilSignalled } from './shutdown';
 
@@ -16,7 +15,9 @@ async function main(): Promise<void> {
   await connectDatabase(config.mongodbUri);
   // Redis may come up later: the API still takes enquiries meanwhile
   // (stored as pending) and reports Redis as down on /api/health.
-  const redis = createRedisConnection(config.redisUrl, 'producer');
+  const redis = createRedisConnection(config.redisUrl, 'producer', {
+    commandTimeoutMs: config.redisRequestTimeoutMs,
+  });
   redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
   if (!(await waitUntilConnected(redis, 5000))) logger.warn('redis not reachable yet');
   const queues = createMailQueues(redis, config.queuePrefix);
@@ -26,13 +27,6 @@ async function main(): Promise<void> {
     logger.warn({ username: config.demo.username }, 'demo mode: demo admin is available');
   }
 
-  const relay = startOutboxRelay({
-    queues,
-    logger,
-    intervalMs: config.outbox.relayIntervalMs,
-    pendingAgeMs: config.outbox.pendingAgeMs,
-  });
-
   const app = createApp({ config, logger, queues, redis });
   const server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
@@ -40,7 +34,6 @@ async function main(): Promise<void> {
 
   runUntilSignalled(logger, async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await relay.stop();
     await queues.close();
     redis.disconnect();
     await disconnectDatabase();

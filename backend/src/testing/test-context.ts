@@ -49,11 +49,16 @@ export async function createTestContext(
     REDIS_URL: options.redisUrl ?? redisUrl,
     QUEUE_PREFIX: uniqueName('test'),
     CONTACT_RATE_LIMIT_MAX: '1000',
+    NEWSLETTER_RATE_LIMIT_MAX: '1000',
+    NEWSLETTER_ADDRESS_RATE_LIMIT_MAX: '1000',
+    NEWSLETTER_LINK_RATE_LIMIT_MAX: '1000',
     ...options.env,
   });
   if (openContexts === 0) await connectDatabase(config.mongodbUri);
   openContexts += 1;
-  const redis = createRedisConnection(config.redisUrl, 'producer');
+  const redis = createRedisConnection(config.redisUrl, 'producer', {
+    commandTimeoutMs: config.redisRequestTimeoutMs,
+  });
   redis.on('error', () => undefined);
   await waitUntilConnected(redis, options.redisUrl ? 500 : 5000);
   const queues = createMailQueues(redis, config.queuePrefix, options.jobOptions);
@@ -64,7 +69,9 @@ export async function createTestContext(
     queues,
     app,
     async close() {
-      if (redis.status === 'ready') await queues.contactNotification.obliterate({ force: true });
+      if (redis.status === 'ready') {
+        await Promise.all(queues.all().map((queue) => queue.obliterate({ force: true })));
+      }
       await queues.close();
       redis.disconnect();
       openContexts -= 1;

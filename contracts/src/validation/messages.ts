@@ -16,6 +16,8 @@ export const VALIDATION_MESSAGE_KEYS = [
   'serviceRequired',
   'messageMinLength',
   'localeInvalid',
+  'sourceInvalid',
+  'linkTokenRequired',
 ] as const;
 export type ValidationMessageKey = (typeof VALIDATION_MESSAGE_KEYS)[number];
 
@@ -38,6 +40,8 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     serviceRequired: 'Please select a service',
     messageMinLength: 'Message must be at least 10 characters long',
     localeInvalid: 'Language must be one of en, fr, ar',
+    sourceInvalid: 'Unknown subscription form',
+    linkTokenRequired: 'The link is incomplete',
   },
   fr: {
     required: 'Ce champ est obligatoire',
@@ -50,6 +54,8 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     serviceRequired: 'Veuillez sélectionner un service',
     messageMinLength: 'Le message doit contenir au moins 10 caractères',
     localeInvalid: 'La langue doit être en, fr ou ar',
+    sourceInvalid: "Formulaire d'inscription inconnu",
+    linkTokenRequired: 'Le lien est incomplet',
   },
   ar: {
     required: 'هذا الحقل مطلوب',
@@ -62,6 +68,8 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     serviceRequired: 'يرجى اختيار خدمة',
     messageMinLength: 'يجب أن تتكون الرسالة من 10 أحرف على الأقل',
     localeInvalid: 'يجب أن تكون اللغة en أو fr أو ar',
+    sourceInvalid: 'نموذج اشتراك غير معروف',
+    linkTokenRequired: 'الرابط غير مكتمل',
   },
 };
 

@@ -1,2 +1,3 @@
 export { contactRoutes, type ContactRoutesDeps } from './contact.routes';
+export { storeContact } from './contact.service';
 export * from './store';
