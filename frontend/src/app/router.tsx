@@ -18,6 +18,17 @@ const AdminLoginPage = lazy(() =>
     default: module.AdminLoginPage,
   })),
 );
+// Visitors reach these only from a newsletter mail: kept out of the first load.
+const NewsletterConfirmPage = lazy(() =>
+  import('../features/newsletter/newsletter-confirm-page').then((module) => ({
+    default: module.NewsletterConfirmPage,
+  })),
+);
+const NewsletterUnsubscribePage = lazy(() =>
+  import('../features/newsletter/newsletter-unsubscribe-page').then((module) => ({
+    default: module.NewsletterUnsubscribePage,
+  })),
+);
 const AdminDashboardPage = lazy(() =>
   import('../features/admin/admin-dashboard-page').then((module) => ({
     default: module.AdminDashboardPage,
@@ -50,6 +61,22 @@ export const appRoutes: RouteObject[] = [
       { path: 'services-dedicated', element: <ServicesPage /> },
       { path: 'portfolio', element: <PortfolioPage /> },
       { path: 'thank-you', element: <ThankYouPage /> },
+      {
+        path: 'newsletter/confirm',
+        element: (
+          <Lazy>
+            <NewsletterConfirmPage />
+          </Lazy>
+        ),
+      },
+      {
+        path: 'newsletter/unsubscribe',
+        element: (
+          <Lazy>
+            <NewsletterUnsubscribePage />
+          </Lazy>
+        ),
+      },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -1,0 +1,42 @@
+import { expect, test } from '@playwright/test';
+import { appUrl } from '../support/e2e-env';
+
+/**
+ * The newsletter through the real site, proxy and API. The confirmation mail
+ * itself, its links and headers are checked by the worker's jest suite
+ * against a real SMTP server.
+ */
+test.describe('newsletter', () => {
+  test('a visitor subscribes from the banner that closes the home page', async ({ page }) => {
+    const email = `reader.${Date.now()}@example.com`;
+    await page.goto(appUrl('/'));
+    const banner = page.locator('#newsletter');
+
+    await banner.getByRole('textbox', { name: 'Email address' }).fill(email);
+    await banner.getByRole('button', { name: 'Subscribe' }).click();
+
+    await expect(page.getByText('Successfully subscribed!')).toBeVisible();
+    await expect(banner.getByRole('status')).toContainText('Check your inbox');
+    await expect(banner.getByRole('textbox', { name: 'Email address' })).toHaveValue('');
+  });
+
+  test('a confirmation link that is not ours gets a clear page in its language', async ({
+    page,
+  }) => {
+    await page.goto(appUrl('/newsletter/confirm?token=forged&lang=fr'));
+
+    await expect(page.getByRole('heading', { name: "Ce lien n'est pas valide" })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+  });
+
+  test('the List-Unsubscribe address opens the page with the button', async ({ page }) => {
+    await page.goto(appUrl('/api/newsletter/unsubscribe?token=forged&lang=en'));
+
+    await expect(page).toHaveURL(/\/newsletter\/unsubscribe\?token=forged&lang=en$/);
+    await expect(
+      page.getByRole('heading', { name: 'Unsubscribe from our newsletter?' }),
+    ).toBeVisible();
+    await page.getByRole('button', { name: 'Unsubscribe' }).click();
+    await expect(page.getByRole('heading', { name: 'This link is not valid' })).toBeVisible();
+  });
+});
