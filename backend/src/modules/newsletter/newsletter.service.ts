@@ -123,9 +123,12 @@ export async function confirmSubscription(
     },
     { returnDocument: 'after' },
   ).exec();
-  // Null only when a twin click or an unsubscribe changed it in between.
-  if (!confirmed) return confirmSubscription(token, { secret, ip, now });
-  return { outcome: 'confirmed', locale: confirmed.locale as Locale };
+  if (confirmed) return { outcome: 'confirmed', locale: confirmed.locale as Locale };
+  // A twin click confirmed it in between (fine), or an unsubscribe (too late).
+  const current = await findSubscriber(claims.subscriberId);
+  return current?.status === 'confirmed'
+    ? { outcome: 'confirmed', locale: current.locale as Locale }
+    : { outcome: 'expired' };
 }
 
 export type UnsubscribeOutcome =
