@@ -1,16 +1,15 @@
 import { defineConfig } from '@playwright/test';
+import { chromiumPath, E2E_STACK_LINE } from './support/e2e-env';
 
 /**
- * Chromium comes from the system (apt-get install -y chromium): Playwright's
- * own browser downloads are not reachable here. The global setup starts the
- * built app unless E2E_BASE_URL points at a running one.
+ * `npx playwright test -c e2e/playwright.config.ts` starts everything it
+ * needs: the webServer below runs the built app with its own MailDev (and
+ * throw-away MongoDB/Redis unless MONGODB_URI/REDIS_URL are set), waits for
+ * its E2E_STACK line and stops it with SIGTERM at the end. Setting
+ * E2E_BASE_URL tests an app that is already running instead.
  */
-const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-
 export default defineConfig({
   testDir: './tests',
-  globalSetup: './global-setup.ts',
-  globalTeardown: './global-teardown.ts',
   outputDir: '../test-results/e2e',
   workers: 1,
   retries: 0,
@@ -19,6 +18,18 @@ export default defineConfig({
   reporter: 'list',
   timeout: 60_000,
   expect: { timeout: 10_000 },
+  webServer: process.env.E2E_BASE_URL
+    ? undefined
+    : {
+        name: 'e2e stack',
+        command: 'node scripts/e2e-stack.mjs',
+        cwd: '..',
+        wait: { stdout: E2E_STACK_LINE },
+        stdout: 'pipe',
+        // A first run may install Redis or Chromium, or build FerretDB.
+        timeout: 600_000,
+        gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+      },
   use: {
     browserName: 'chromium',
     headless: true,
@@ -26,7 +37,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: chromiumPath,
+      executablePath: chromiumPath(),
       args: [
         '--no-sandbox',
         '--disable-gpu',

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type ProxyOptions } from 'vite';
+import { visualizer } from 'rollup-plugin-visualizer';
+import { defineConfig, type IndexHtmlTransformContext, type Plugin, type ProxyOptions } from 'vite';
 
 // Same-origin `/api` in every environment: dev and preview forward it to the API,
 // so the SPA never needs to know where the backend lives (and cookies stay first-party).
@@ -8,16 +9,95 @@ const apiProxy: Record<string, ProxyOptions> = {
   '/api': { target: process.env.API_PROXY_TARGET ?? 'http://127.0.0.1:4000' },
 };
 
+/**
+ * `vite preview` (what `npm start` serves) answers `/` with the prerendered
+ * home page, as nginx does in compose. index.html stays the empty shell that
+ * every other client-side route falls back to. (Vite's preview server already
+ * gzips its responses, like nginx.)
+ */
+function servePrerenderedHome(): Plugin {
+  return {
+    name: 'agency:serve-prerendered-home',
+    configurePreviewServer(server) {
+      server.middlewares.use((request, _response, next) => {
+        const [path, query] = (request.url ?? '').split('?');
+        if (path === '/' || path === '/index.html') {
+          request.url = `/home.html${query === undefined ? '' : `?${query}`}`;
+        }
+        next();
+      });
+    },
+  };
+}
+
+/** The Latin face of Inter: every English and French page needs it from the first paint. */
+const FIRST_PAINT_FONT = /inter-latin-wght-normal-[\w-]+\.woff2$/;
+
+/**
+ * Saves the prerendered pages a round trip before their first paint: the
+ * stylesheet (only @font-face rules; MUI's styles come with the HTML) is
+ * inlined, and the Latin font is preloaded so text does not reflow when it arrives.
+ */
+function inlineFirstPaintAssets(): Plugin {
+  return {
+    name: 'agency:inline-first-paint-assets',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html: string, { bundle }: IndexHtmlTransformContext) {
+        if (!bundle) return html;
+        let page = html;
+        for (const output of Object.values(bundle)) {
+          if (output.type !== 'asset') continue;
+          if (output.fileName.endsWith('.css')) {
+            const link = new RegExp(`<link rel="stylesheet"[^>]*href="/${output.fileName}"[^>]*>`);
+            page = page.replace(link, `<style>${String(output.source)}</style>`);
+          } else if (FIRST_PAINT_FONT.test(output.fileName)) {
+            page = page.replace(
+              '</title>',
+              `</title>\n    <link rel="preload" href="/${output.fileName}" as="font" type="font/woff2" crossorigin>`,
+            );
+          }
+        }
+        return page;
+      },
+    },
+  };
+}
+
+// `ANALYZE=1 npm run build -w frontend` writes dist/stats.html: what each chunk holds.
+const analyze = process.env.ANALYZE === '1';
+
 // Vite reads the config through a default export.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    servePrerenderedHome(),
+    inlineFirstPaintAssets(),
+    ...(analyze
+      ? [visualizer({ filename: 'dist/stats.html', gzipSize: true, template: 'treemap' })]
+      : []),
+  ],
   resolve: {
     // Bundle the contracts from source: no build step between editing them and the browser.
     alias: {
       '@agency/contracts': fileURLToPath(new URL('../contracts/src/index.ts', import.meta.url)),
     },
   },
+  // The prerender bundle (src/entry-server.tsx) carries its dependencies: it runs once, in Node.
+  ssr: { noExternal: true },
   server: { port: 5173, proxy: apiProxy },
   preview: { port: 4173, proxy: apiProxy },
-  build: { outDir: 'dist', sourcemap: true },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    rolldownOptions: {
+      treeshake: {
+        // The contracts are side-effect free (schemas and constants), but bundled from
+        // source they carry no package.json flag saying so: without this, importing
+        // one constant from their entry would ship every yup schema with the first load.
+        moduleSideEffects: [{ test: /\/contracts\/src\//, sideEffects: false }],
+      },
+    },
+  },
 });

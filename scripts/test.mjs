@@ -1,8 +1,8 @@
 // @ts-check
 /**
- * `npm test`: starts throw-away MongoDB-wire and Redis servers, then runs
- * lint, typecheck, build, jest (all projects) and the Playwright e2e suite,
- * every step even if one fails, and prints a summary.
+ * `npm test`: installs what is missing, starts throw-away MongoDB-wire and
+ * Redis servers, then runs lint, typecheck, build, jest (all projects) and
+ * the Playwright e2e suite, every step even if one fails, and prints a summary.
  *
  *   npm test                                   all steps
  *   npm test -- --only jest|e2e|lint|typecheck|build
@@ -13,35 +13,32 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bootstrap, REPO_ROOT } from './bootstrap.mjs';
+import { fileURLToPath } from 'node:url';
+import { installNpmPackages } from './lib/bootstrap.mjs';
+import { paint, reportFatalError } from './lib/console.mjs';
+import { ensureSystemPrograms } from './lib/system-deps.mjs';
+import { parseTestArgs, stepCommand } from './lib/test-steps.mjs';
 
-bootstrap();
+const rootDir = fileURLToPath(new URL('..', import.meta.url));
 
-const { paint } = await import('./lib/console-style.mjs');
-const { runCommand } = await import('./lib/managed-process.mjs');
-const { startServices } = await import('./lib/services.mjs');
-const { reportFatalError } = await import('./lib/setup-error.mjs');
-const { ensureSystemDependencies } = await import('./lib/system-deps.mjs');
-const { parseTestArgs, stepCommand } = await import('./lib/test-steps.mjs');
-
-/** @typedef {import('./lib/test-steps.mjs').StepName} StepName */
-/** @typedef {{ name: StepName, result: 'passed' | 'failed' | 'skipped', seconds: number }} StepOutcome */
+/** @typedef {{ name: string, result: 'passed' | 'failed' | 'skipped', seconds: number }} StepOutcome */
 
 /** @param {StepOutcome[]} outcomes */
 function printSummary(outcomes) {
-  /** @type {Record<StepOutcome['result'], import('./lib/console-style.mjs').ColorName>} */
-  const colorOf = { passed: 'green', failed: 'red', skipped: 'yellow' };
+  /** @type {Record<StepOutcome['result'], import('./lib/console.mjs').Style>} */
+  const styleOf = { passed: 'green', failed: 'red', skipped: 'yellow' };
   console.log(`\n${'step'.padEnd(12)}${'result'.padEnd(10)}${'seconds'.padStart(8)}`);
   for (const { name, result, seconds } of outcomes) {
-    const cell = paint(colorOf[result], result.padEnd(10));
+    const cell = paint(styleOf[result], result.padEnd(10));
     console.log(`${name.padEnd(12)}${cell}${seconds.toFixed(1).padStart(8)}`);
   }
-  const passed = outcomes.filter((outcome) => outcome.result === 'passed').length;
-  const failed = outcomes.filter((outcome) => outcome.result === 'failed').length;
-  console.log(`steps: ${passed} passed, ${failed} failed`);
+  const count = (/** @type {StepOutcome['result']} */ result) =>
+    outcomes.filter((outcome) => outcome.result === result).length;
+  console.log(`steps: ${count('passed')} passed, ${count('failed')} failed`);
 }
 
 async function main() {
+  /** @type {ReturnType<typeof parseTestArgs>} */
   let parsed;
   try {
     parsed = parseTestArgs(process.argv.slice(2));
@@ -51,13 +48,17 @@ async function main() {
   }
   const { steps, jestArgs } = parsed;
   const needsServices = steps.includes('jest') || steps.includes('e2e');
-
-  const found = ensureSystemDependencies({
-    redis: needsServices && !process.env.REDIS_URL,
-    mongo: needsServices && !process.env.MONGODB_URI,
-    chromium: steps.includes('e2e'),
-    dockerCompose: steps.includes('jest'),
-  });
+  const [, found] = await Promise.all([
+    installNpmPackages(rootDir),
+    ensureSystemPrograms({
+      redis: needsServices && !process.env.REDIS_URL,
+      mongo: needsServices && !process.env.MONGODB_URI,
+      chromium: steps.includes('e2e'),
+      dockerCompose: steps.includes('jest'),
+    }),
+  ]);
+  const { execa } = await import('execa');
+  const { startServices } = await import('./lib/services.mjs');
 
   const stepController = new AbortController();
   let interrupted = false;
@@ -66,7 +67,6 @@ async function main() {
       if (interrupted) process.exit(130);
       interrupted = true;
       console.error(`\n${signal}: stopping the current step, then cleaning up...`);
-      // Steps run in their own process group: a terminal Ctrl-C reaches only us.
       stepController.abort();
     });
   }
@@ -81,12 +81,10 @@ async function main() {
     const stepEnv = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
     if (found.chromium) stepEnv.CHROMIUM_PATH = found.chromium;
     if (needsServices) {
-      services = await startServices({ dataDir, smtp: 'none' });
-      stepEnv.MONGODB_URI = services.mongodbUri;
-      stepEnv.REDIS_URL = services.redisUrl;
+      services = await startServices({ dataDir, mailCatcher: false });
+      Object.assign(stepEnv, { MONGODB_URI: services.mongodbUri, REDIS_URL: services.redisUrl });
       console.log(`MongoDB ${services.mongodbUri}  Redis ${services.redisUrl}`);
     }
-
     for (const name of steps) {
       if (interrupted) {
         outcomes.push({ name, result: 'skipped', seconds: 0 });
@@ -95,10 +93,14 @@ async function main() {
       const [command, args] = stepCommand(name, jestArgs);
       console.log(paint('bold', `\n=== ${name}: ${command} ${args.join(' ')}`));
       const startedAt = performance.now();
-      const exitCode = await runCommand(command, args, {
-        cwd: REPO_ROOT,
+      // The step shares our process group: a terminal's Ctrl-C reaches it as it reaches us.
+      const { exitCode } = await execa(command, args, {
+        cwd: rootDir,
         env: stepEnv,
-        signal: stepController.signal,
+        stdio: 'inherit',
+        reject: false,
+        cancelSignal: stepController.signal,
+        forceKillAfterDelay: 10_000,
       });
       const seconds = (performance.now() - startedAt) / 1000;
       outcomes.push({ name, result: exitCode === 0 ? 'passed' : 'failed', seconds });
@@ -107,7 +109,6 @@ async function main() {
     await services?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
-
   printSummary(outcomes);
   if (interrupted) return 130;
   return outcomes.some((outcome) => outcome.result === 'failed') ? 1 : 0;
@@ -119,5 +120,5 @@ try {
   reportFatalError(error);
   process.exitCode = 1;
 }
-// Services are stopped; don't wait for stray handles.
+// Servers are stopped; don't wait for stray handles.
 process.exit(process.exitCode);

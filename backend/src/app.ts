@@ -1,40 +1,69 @@
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
-import cors from '@koa/cors';
-import helmet from 'koa-helmet';
 import { NEWSLETTER_API_PATHS } from '@agency/contracts';
 import type { ApiConfig } from './config';
 import type { Logger } from './logger';
 import type { MailQueues } from './queues/mail-queues';
+import { createCampaignQueue, type CampaignQueue } from './queues/campaign-queue';
 import type { Redis } from './queues/redis-connection';
 import { requestContext } from './middleware/request-context';
 import { errorHandler } from './middleware/error-handler';
 import { requireJson } from './middleware/require-json';
+import { adminArea, corsPolicy, securityHeaders } from './middleware/security';
 import { contactRoutes } from './modules/contact';
 import { healthRoutes } from './modules/health';
 import { newsletterRoutes } from './modules/newsletter';
+import {
+  createLoginThrottle,
+  createTokenService,
+  loginRoutes,
+  sessionRoutes,
+  unknownUserHash,
+} from './modules/auth';
+import { userRoutes } from './modules/users';
+import { activityLogRoutes, recordActivity } from './modules/activity-log';
+import { adminContactRoutes } from './modules/admin-contacts';
+import { clientRoutes } from './modules/clients';
+import { leadRoutes } from './modules/leads';
+import { campaignRoutes } from './modules/campaigns';
+import { statsRoutes } from './modules/stats';
 
 export interface AppDeps {
   config: Pick<
     ApiConfig,
-    'corsOrigin' | 'trustProxy' | 'jsonBodyLimit' | 'rateLimit' | 'queuePrefix' | 'mailLinkSecret'
+    | 'corsOrigin'
+    | 'trustProxy'
+    | 'jsonBodyLimit'
+    | 'rateLimit'
+    | 'queuePrefix'
+    | 'auth'
+    | 'timeZone'
+    | 'mailLinkSecret'
   >;
   logger: Logger;
   queues: MailQueues;
+  /** Campaign sends; when not given, a queue on `redis` (callers that never send may omit it). */
+  campaignQueue?: CampaignQueue;
   /** The producer connection: rate-limit counters and the health check use it. */
   redis: Redis;
 }
 
 /** Builds the API without listening, so tests can drive `app.callback()`. */
-export function createApp({ config, logger, queues, redis }: AppDeps): Koa {
+export function createApp({ config, logger, queues, campaignQueue, redis }: AppDeps): Koa {
   const app = new Koa({ proxy: config.trustProxy });
   // Errors are answered by errorHandler and logged with the request id there.
   app.silent = true;
 
+  const tokens = createTokenService(config.auth);
+  const throttle = createLoginThrottle(redis, config.queuePrefix, config.auth.loginThrottle);
+  // Computed now, so the first sign-in of an unknown name costs no more than the others.
+  void unknownUserHash();
+
   app.use(requestContext(logger));
   app.use(errorHandler());
-  app.use(helmet());
-  app.use(cors({ origin: config.corsOrigin, credentials: true, maxAge: 600 }));
+  app.use(securityHeaders());
+  app.use(corsPolicy(config.corsOrigin));
+  app.use(adminArea({ resolveSession: tokens.resolve, recordActivity }));
   app.use(requireJson({ formPaths: [NEWSLETTER_API_PATHS.unsubscribe] }));
   app.use(
     koaBody({
@@ -72,6 +101,17 @@ export function createApp({ config, logger, queues, redis }: AppDeps): Koa {
         perAddressMax: config.rateLimit.newsletterAddressMax,
         linksPerIpMax: config.rateLimit.newsletterLinksMax,
       },
+    }),
+    loginRoutes({ tokens, throttle }),
+    sessionRoutes(),
+    statsRoutes({ timeZone: config.timeZone }),
+    adminContactRoutes(),
+    userRoutes(),
+    activityLogRoutes(),
+    clientRoutes(),
+    leadRoutes(),
+    campaignRoutes({
+      campaignQueue: campaignQueue ?? createCampaignQueue(redis, config.queuePrefix),
     }),
   ];
   for (const router of routers) {

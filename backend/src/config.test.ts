@@ -1,10 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { apiEnvSpec, ConfigError, loadApiConfig } from './config';
+import { apiEnvSpec, ConfigError, DEV_JWT_SECRET, loadApiConfig } from './config';
 
 const base = {
   MONGODB_URI: 'mongodb://127.0.0.1:27017/agency',
   REDIS_URL: 'redis://127.0.0.1:6379',
+};
+
+const strongSecret = 'Vq3x9LmT2pZr8sKdW4yHcN7bJfQ1gUeA6oRt';
+const bootstrap = {
+  BOOTSTRAP_ADMIN_USERNAME: 'owner',
+  BOOTSTRAP_ADMIN_EMAIL: 'owner@agency.tn',
+  BOOTSTRAP_ADMIN_PASSWORD: 'a long first password',
 };
 
 function configErrorOf(load: () => unknown): ConfigError {
@@ -27,6 +34,35 @@ describe('API configuration', () => {
       jsonBodyLimit: '32kb',
       rateLimit: { windowMs: 600_000, contactMax: 10 },
       demo: { enabled: false },
+      timeZone: 'Africa/Tunis',
+      auth: {
+        jwtSecret: DEV_JWT_SECRET,
+        tokenTtlSeconds: 8 * 3600,
+        loginThrottle: {
+          accountMaxFailures: 10,
+          accountWindowSeconds: 60,
+          ipMaxFailures: 30,
+          ipWindowSeconds: 900,
+        },
+      },
+    });
+    expect(config.bootstrapAdmin).toBeUndefined();
+  });
+
+  it('takes a strong JWT secret and the first admin in production', () => {
+    const config = loadApiConfig({
+      ...base,
+      ...bootstrap,
+      NODE_ENV: 'production',
+      JWT_SECRET: strongSecret,
+      AGENCY_TIME_ZONE: 'Europe/Paris',
+    });
+    expect(config.auth.jwtSecret).toBe(strongSecret);
+    expect(config.timeZone).toBe('Europe/Paris');
+    expect(config.bootstrapAdmin).toEqual({
+      username: 'owner',
+      email: 'owner@agency.tn',
+      password: 'a long first password',
     });
   });
 
@@ -46,7 +82,11 @@ describe('API configuration', () => {
     [{ JSON_BODY_LIMIT: 'lots' }, 'JSON_BODY_LIMIT', 'must be a size'],
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY', 'Invalid bool'],
     [{ DEMO_ADMIN_EMAIL: 'nobody' }, 'DEMO_ADMIN_EMAIL', 'must be an e-mail address'],
-    [{ DEMO_MODE: 'true', NODE_ENV: 'production' }, 'DEMO_MODE', 'must be false'],
+    [
+      { DEMO_MODE: 'true', NODE_ENV: 'production', JWT_SECRET: strongSecret },
+      'DEMO_MODE',
+      'must be false',
+    ],
     [
       { DEMO_MODE: 'true', DEMO_ADMIN_PASSWORD: 'short' },
       'DEMO_ADMIN_PASSWORD',
@@ -60,6 +100,32 @@ describe('API configuration', () => {
       'must be a random value',
     ],
     [{ REDIS_REQUEST_TIMEOUT_MS: '5' }, 'REDIS_REQUEST_TIMEOUT_MS', 'must be a whole number'],
+    [{ NODE_ENV: 'production' }, 'JWT_SECRET', 'is required but not set'],
+    [{ NODE_ENV: 'production', JWT_SECRET: 'secret' }, 'JWT_SECRET', 'must be at least 32 random'],
+    [
+      { NODE_ENV: 'production', JWT_SECRET: 'a'.repeat(64) },
+      'JWT_SECRET',
+      'must be at least 32 random',
+    ],
+    [
+      { NODE_ENV: 'production', JWT_SECRET: DEV_JWT_SECRET },
+      'JWT_SECRET',
+      'must be set to a secret of your own',
+    ],
+    [{ JWT_EXPIRES_IN_SECONDS: '10' }, 'JWT_EXPIRES_IN_SECONDS', 'must be a whole number from 60'],
+    [{ AGENCY_TIME_ZONE: 'Mars/Olympus' }, 'AGENCY_TIME_ZONE', 'must be an IANA time zone'],
+    [{ LOGIN_MAX_FAILURES_PER_ACCOUNT: '0' }, 'LOGIN_MAX_FAILURES_PER_ACCOUNT', 'must be a whole'],
+    [{ BOOTSTRAP_ADMIN_USERNAME: 'owner' }, 'BOOTSTRAP_ADMIN_EMAIL', 'must be set with the other'],
+    [
+      { ...bootstrap, BOOTSTRAP_ADMIN_PASSWORD: 'too-short' },
+      'BOOTSTRAP_ADMIN_PASSWORD',
+      'must be at least 12 characters',
+    ],
+    [
+      { ...bootstrap, BOOTSTRAP_ADMIN_EMAIL: 'owner' },
+      'BOOTSTRAP_ADMIN_EMAIL',
+      'must be an e-mail',
+    ],
   ])('stops on bad API setting #%#', (change, variable, reason) => {
     const error = configErrorOf(() => loadApiConfig({ ...base, ...change }));
     expect(error.variable).toBe(variable);

@@ -6,6 +6,8 @@ import {
   str,
   type ReporterOptions,
 } from 'envalid';
+import { IANAZone } from 'luxon';
+import { PASSWORD_MIN_LENGTH } from '@agency/contracts';
 
 /**
  * Configuration is read from the environment once, at start, and validated
@@ -68,6 +70,27 @@ export const mailbox = makeValidator<string>((raw) => {
 export const byteSize = makeValidator<string>((raw) => {
   if (!/^\d+(b|kb|mb)?$/i.test(raw)) {
     throw new Error(`must be a size such as 32kb or 1mb (got "${raw}")`);
+  }
+  return raw;
+});
+
+export const timeZone = makeValidator<string>((raw) => {
+  if (!IANAZone.isValidZone(raw)) {
+    throw new Error(`must be an IANA time zone such as Africa/Tunis (got "${raw}")`);
+  }
+  return raw;
+});
+
+/** Signs every admin token: long and random, or anyone could mint tokens. */
+export const JWT_SECRET_MIN_LENGTH = 32;
+/** Known to everyone who reads this file: accepted outside production only. */
+export const DEV_JWT_SECRET = 'development-only-jwt-secret-never-use-in-production';
+
+const jwtSecret = makeValidator<string>((raw) => {
+  if (raw.length < JWT_SECRET_MIN_LENGTH || new Set(raw).size < 10) {
+    throw new Error(
+      `must be at least ${JWT_SECRET_MIN_LENGTH} random characters (generate one with: openssl rand -base64 48)`,
+    );
   }
   return raw;
 });
@@ -165,6 +188,17 @@ export const apiEnvSpec = {
   DEMO_ADMIN_USERNAME: str({ default: 'demo' }),
   DEMO_ADMIN_EMAIL: mailbox({ default: 'demo@agency.local' }),
   DEMO_ADMIN_PASSWORD: str({ default: 'demo-password-change-me' }),
+  // Outside production a fixed development secret applies; production must set its own.
+  JWT_SECRET: jwtSecret({ devDefault: DEV_JWT_SECRET }),
+  JWT_EXPIRES_IN_SECONDS: integer(60, 7 * 86_400)({ default: 8 * 3600 }),
+  AGENCY_TIME_ZONE: timeZone({ default: 'Africa/Tunis' }),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: integer(1, 1000)({ default: 10 }),
+  LOGIN_ACCOUNT_WINDOW_SECONDS: integer(1, 86_400)({ default: 60 }),
+  LOGIN_MAX_FAILURES_PER_IP: integer(1, 1_000_000)({ default: 30 }),
+  LOGIN_IP_WINDOW_SECONDS: integer(1, 86_400)({ default: 900 }),
+  BOOTSTRAP_ADMIN_USERNAME: str({ default: undefined }),
+  BOOTSTRAP_ADMIN_EMAIL: mailbox({ default: undefined }),
+  BOOTSTRAP_ADMIN_PASSWORD: str({ default: undefined }),
 };
 
 /* ---------------------------------------------------------------------------
@@ -197,6 +231,22 @@ export interface ApiConfig extends SharedConfig {
   };
   redisRequestTimeoutMs: number;
   demo: { enabled: boolean; username: string; email: string; password: string };
+  auth: AuthConfig;
+  /** The agency's time zone: "today" and "this week" on the dashboard. */
+  timeZone: string;
+  /** The first admin, created at start when no admin exists (compose). */
+  bootstrapAdmin?: { username: string; email: string; password: string };
+}
+
+export interface AuthConfig {
+  jwtSecret: string;
+  tokenTtlSeconds: number;
+  loginThrottle: {
+    accountMaxFailures: number;
+    accountWindowSeconds: number;
+    ipMaxFailures: number;
+    ipWindowSeconds: number;
+  };
 }
 
 type SharedEnv = ReturnType<typeof loadEnv<typeof sharedEnvSpec>>;
@@ -225,7 +275,12 @@ function assertStrongMailLinkSecret(secret: string): void {
 }
 
 export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
-  const env = loadEnv(rawEnv, apiEnvSpec);
+  // envalid applies devDefault only when NODE_ENV is set; ours defaults to
+  // development, so an unset NODE_ENV must read as development here too.
+  const env = loadEnv(
+    { ...rawEnv, NODE_ENV: rawEnv.NODE_ENV?.trim() || apiEnvSpec.NODE_ENV.default },
+    apiEnvSpec,
+  );
   if (env.DEMO_MODE && env.NODE_ENV === 'production') {
     throw new ConfigError('DEMO_MODE', 'DEMO_MODE must be false when NODE_ENV is production');
   }
@@ -233,6 +288,12 @@ export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
     throw new ConfigError(
       'DEMO_ADMIN_PASSWORD',
       'DEMO_ADMIN_PASSWORD must be at least 8 characters long',
+    );
+  }
+  if (env.NODE_ENV === 'production' && env.JWT_SECRET === DEV_JWT_SECRET) {
+    throw new ConfigError(
+      'JWT_SECRET',
+      'JWT_SECRET must be set to a secret of your own when NODE_ENV is production',
     );
   }
   return {
@@ -256,5 +317,42 @@ export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
       email: env.DEMO_ADMIN_EMAIL,
       password: env.DEMO_ADMIN_PASSWORD,
     },
+    auth: {
+      jwtSecret: env.JWT_SECRET,
+      tokenTtlSeconds: env.JWT_EXPIRES_IN_SECONDS,
+      loginThrottle: {
+        accountMaxFailures: env.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+        accountWindowSeconds: env.LOGIN_ACCOUNT_WINDOW_SECONDS,
+        ipMaxFailures: env.LOGIN_MAX_FAILURES_PER_IP,
+        ipWindowSeconds: env.LOGIN_IP_WINDOW_SECONDS,
+      },
+    },
+    timeZone: env.AGENCY_TIME_ZONE,
+    bootstrapAdmin: bootstrapAdminOf(env),
   };
+}
+
+type ApiEnv = ReturnType<typeof loadEnv<typeof apiEnvSpec>>;
+
+/** All three bootstrap variables, or none: a half-given admin is a mistake. */
+function bootstrapAdminOf(env: ApiEnv): ApiConfig['bootstrapAdmin'] {
+  const { BOOTSTRAP_ADMIN_USERNAME: username, BOOTSTRAP_ADMIN_EMAIL: email } = env;
+  const password = env.BOOTSTRAP_ADMIN_PASSWORD;
+  if (!username && !email && !password) return undefined;
+  const missing = Object.entries({
+    BOOTSTRAP_ADMIN_USERNAME: username,
+    BOOTSTRAP_ADMIN_EMAIL: email,
+    BOOTSTRAP_ADMIN_PASSWORD: password,
+  }).find(([, value]) => !value)?.[0];
+  if (missing || !username || !email || !password) {
+    const name = missing ?? 'BOOTSTRAP_ADMIN_PASSWORD';
+    throw new ConfigError(name, `${name} must be set with the other BOOTSTRAP_ADMIN_* variables`);
+  }
+  if (password.length < PASSWORD_MIN_LENGTH) {
+    throw new ConfigError(
+      'BOOTSTRAP_ADMIN_PASSWORD',
+      `BOOTSTRAP_ADMIN_PASSWORD must be at least ${PASSWORD_MIN_LENGTH} characters long`,
+    );
+  }
+  return { username, email, password };
 }

@@ -5,7 +5,8 @@ import { connectDatabase, disconnectDatabase } from './db';
 import { createApp } from './app';
 import { createRedisConnection, waitUntilConnected } from './queues/redis-connection';
 import { createMailQueues } from './queues/mail-queues';
-import { ensureDemoAdmin } from './modules/users';
+import { createCampaignQueue } from './queues/campaign-queue';
+import { ensureBootstrapAdmin, ensureDemoAdmin } from './modules/users';
 import { exitOnStartupFailure, runUntilSignalled } from './shutdown';
 
 async function main(): Promise<void> {
@@ -21,13 +22,17 @@ async function main(): Promise<void> {
   redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
   if (!(await waitUntilConnected(redis, 5000))) logger.warn('redis not reachable yet');
   const queues = createMailQueues(redis, config.queuePrefix);
+  const campaignQueue = createCampaignQueue(redis, config.queuePrefix);
 
   if (config.demo.enabled) {
     await ensureDemoAdmin(config.demo);
     logger.warn({ username: config.demo.username }, 'demo mode: demo admin is available');
   }
+  if (config.bootstrapAdmin && (await ensureBootstrapAdmin(config.bootstrapAdmin))) {
+    logger.info({ username: config.bootstrapAdmin.username }, 'first admin created');
+  }
 
-  const app = createApp({ config, logger, queues, redis });
+  const app = createApp({ config, logger, queues, campaignQueue, redis });
   const server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   logger.info({ host: config.host, port: config.port }, 'api listening');
@@ -35,6 +40,7 @@ async function main(): Promise<void> {
   runUntilSignalled(logger, async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await queues.close();
+    await campaignQueue.close();
     redis.disconnect();
     await disconnectDatabase();
   });

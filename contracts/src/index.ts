@@ -7,3 +7,5 @@ export * from './newsletter';
 export * from './errors';
 export * from './health';
 export * from './mail';
+export * from './admin';
+export * from './database-uri';

@@ -1,26 +1,64 @@
 /**
- * What the global setup (or the person running the suite) hands to the specs
- * through environment variables.
+ * What the specs know of the app under test. The e2e stack that Playwright's
+ * webServer starts hands it over as one E2E_STACK line of JSON; to test an
+ * app that is already running, set E2E_BASE_URL (and the other E2E_*
+ * variables below that your specs need) instead.
  */
+interface E2eStack {
+  baseUrl: string;
+  apiUrl: string;
+  mailCatcherUrl: string;
+  mailTo: string;
+  demoAdmin?: { username: string; email: string; password: string };
+  chromiumPath?: string;
+}
 
-/** @param name an environment variable the global setup always sets */
-function requiredEnv(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: run the suite through e2e/playwright.config.ts`);
+/** The line of the e2e stack's output that Playwright turns into process.env.E2E_STACK. */
+export const E2E_STACK_LINE = /E2E_STACK=(?<e2e_stack>\{.*\})\n/;
+
+function stack(): Partial<E2eStack> {
+  return process.env.E2E_STACK ? (JSON.parse(process.env.E2E_STACK) as E2eStack) : {};
+}
+
+function setting(variable: string, fromStack: string | undefined): string {
+  const value = process.env[variable] || fromStack;
+  if (!value) {
+    throw new Error(`${variable} is not set: run the suite through e2e/playwright.config.ts`);
+  }
   return value;
 }
 
 /** Absolute URL of a page of the web app under test. */
 export function appUrl(path: string): string {
-  return new URL(path, requiredEnv('E2E_BASE_URL')).toString();
+  return new URL(path, setting('E2E_BASE_URL', stack().baseUrl)).toString();
 }
 
-/** The mail catcher's base URL, when there is one to read mail from. */
-export function mailCatcherUrl(): string | undefined {
-  return process.env.E2E_MAIL_CATCHER_URL || undefined;
+/** Absolute URL of an API route (the web app also proxies /api to it). */
+export function apiUrl(path: string): string {
+  return new URL(path, setting('E2E_API_URL', stack().apiUrl)).toString();
 }
 
-/** Where the stack sends enquiry notifications (its MAIL_TO). */
+/** The MailDev that catches every mail the stack sends (web inbox and REST API). */
+export function mailCatcherUrl(): string {
+  return setting('E2E_MAIL_CATCHER_URL', stack().mailCatcherUrl);
+}
+
+/** Where the stack sends enquiry notifications (the worker's MAIL_TO). */
 export function notificationRecipient(): string {
-  return process.env.E2E_MAIL_TO || 'hello@agency.local';
+  return setting('E2E_MAIL_TO', stack().mailTo);
+}
+
+/** The demo admin the stack seeds (it runs in demo mode), to sign in with. */
+export function demoAdmin(): { username: string; email: string; password: string } {
+  const seeded = stack().demoAdmin;
+  return {
+    username: setting('E2E_ADMIN_USERNAME', seeded?.username),
+    email: setting('E2E_ADMIN_EMAIL', seeded?.email),
+    password: setting('E2E_ADMIN_PASSWORD', seeded?.password),
+  };
+}
+
+/** Chromium from the system: Playwright's own browser downloads are not reachable here. */
+export function chromiumPath(): string {
+  return process.env.CHROMIUM_PATH || stack().chromiumPath || '/usr/bin/chromium';
 }

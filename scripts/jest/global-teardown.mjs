@@ -1,11 +1,8 @@
 // @ts-check
 /** Jest global teardown: stops what global-setup.mjs started and removes its folder. */
-import { rmSync } from 'node:fs';
-import { takeJestServices } from './jest-services-state.mjs';
-
 export default async function globalTeardown() {
-  const started = takeJestServices();
-  if (!started) return;
-  await started.stop();
-  rmSync(started.dataDir, { recursive: true, force: true });
+  const stop = /** @type {Record<symbol, (() => Promise<void>) | undefined>} */ (globalThis)[
+    Symbol.for('agency.jest.stop')
+  ];
+  await stop?.();
 }

@@ -1,217 +1,115 @@
 // @ts-check
 /**
- * The backing services of the stack: a MongoDB-wire server, Redis and
- * (optionally) the mail catcher. Each one given by an environment variable
- * (MONGODB_URI, REDIS_URL, SMTP_URL) is used as is and nothing is started.
+ * The servers under the app: a MongoDB-wire server, Redis and MailDev (the
+ * mail catcher: SMTP, a web inbox and a REST API). Each one the environment
+ * already gives (MONGODB_URI, REDIS_URL, SMTP_URL) is used as is.
  */
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { startMailCatcher } from './mail-catcher.mjs';
-import { startManagedProcess, waitUntilReady } from './managed-process.mjs';
-import { getFreePort, LOOPBACK } from './ports.mjs';
-import { ensureMongoServer, ensureRedisServer } from './system-deps.mjs';
-import { waitForTcpPort } from './wait.mjs';
+import getPort from 'get-port';
+import { startService, stopAll, waitUntilReady } from './processes.mjs';
+import { ensureSystemPrograms } from './system-deps.mjs';
 
-/** @typedef {import('./managed-process.mjs').ManagedProcess} ManagedProcess */
-/** @typedef {import('./system-deps.mjs').MongoServer} MongoServer */
+export const LOOPBACK = '127.0.0.1';
+const MAILDEV_BIN = createRequire(import.meta.url).resolve('maildev/bin/maildev');
+/** Start-up banners and shutdown chatter of Redis and MailDev. */
+const ROUTINE_LINE =
+  /Redis is starting|Redis version=|Configuration loaded|Server initialized|Memory overcommit|signal-handler|User requested shutdown|ready to exit|MailDev (using directory|webapp running|SMTP Server running)|shutting down/;
 
-const READY_TIMEOUT_MS = 60_000;
-export const DEFAULT_DATABASE_NAME = 'agency';
-
-/**
- * @typedef {object} StartServicesOptions
- * @property {string} dataDir where MongoDB/FerretDB and Redis keep their files
- * @property {'catcher' | 'none'} smtp start the mail catcher (unless SMTP_URL is set) or no SMTP at all
- * @property {string} [host] bind address (default 127.0.0.1)
- * @property {{ mongodb?: number, redis?: number, smtp?: number, mailCatcherHttp?: number }} [ports] default: free ports
- * @property {boolean} [echo] print the services' output lines (default true)
- * @property {NodeJS.ProcessEnv} [env] where MONGODB_URI / REDIS_URL / SMTP_URL are read (default process.env)
- */
+/** @param {string[]} path */
+function folder(...path) {
+  mkdirSync(join(...path), { recursive: true });
+  return join(...path);
+}
 
 /**
  * @typedef {object} RunningServices
  * @property {string} mongodbUri
  * @property {string} redisUrl
  * @property {string} [smtpUrl]
- * @property {string} [mailCatcherUrl] the catcher's web page (only when it was started)
- * @property {string[]} started names of what was started here (vs taken from the environment)
- * @property {() => Promise<void>} stop stops what was started here, in reverse order
+ * @property {string} [mailCatcherUrl] MailDev's web inbox and REST API (when started here)
+ * @property {() => Promise<void>} stop stops what was started here, last first
  */
 
 /**
- * The same MongoDB connection string with another database name.
- * @param {string} uri e.g. mongodb://127.0.0.1:27017/agency?directConnection=true
- * @param {string} databaseName
- */
-export function withDatabaseName(uri, databaseName) {
-  const match = /^(mongodb(?:\+srv)?:\/\/[^/?]+)(\/[^?]*)?(\?.*)?$/.exec(uri);
-  if (!match) throw new Error(`Not a MongoDB connection string: ${uri}`);
-  return `${match[1]}/${databaseName}${match[3] ?? ''}`;
-}
-
-/**
- * Hides the password of a connection string before it is printed.
- * @param {string} url
- */
-export function redactCredentials(url) {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*):[^@/?#]*@/i, '$1:***@');
-}
-
-/**
- * @param {MongoServer} server
- * @param {string} dataDir
- * @param {string} host
- * @param {number} port
- * @param {number} debugPort
- * @returns {string[]}
- */
-export function mongoServerArgs(server, dataDir, host, port, debugPort) {
-  if (server.kind === 'mongod') {
-    const dbPath = join(dataDir, 'mongodb');
-    mkdirSync(dbPath, { recursive: true });
-    return ['--dbpath', dbPath, '--port', String(port), '--bind_ip', host, '--quiet'];
-  }
-  const sqliteDir = join(dataDir, 'ferretdb');
-  const stateDir = join(dataDir, 'ferretdb-state');
-  mkdirSync(sqliteDir, { recursive: true });
-  mkdirSync(stateDir, { recursive: true });
-  return [
-    '--handler=sqlite',
-    `--sqlite-url=file:${sqliteDir}/`,
-    `--state-dir=${stateDir}`,
-    `--listen-addr=${host}:${port}`,
-    `--debug-addr=${host}:${debugPort}`,
-    '--telemetry=disable',
-    '--log-level=error',
-  ];
-}
-
-/**
- * @param {string} dataDir
- * @param {string} host
- * @param {number} port
- * @returns {string[]}
- */
-export function redisServerArgs(dataDir, host, port) {
-  const dir = join(dataDir, 'redis');
-  mkdirSync(dir, { recursive: true });
-  return [
-    '--port',
-    String(port),
-    '--bind',
-    host,
-    '--save',
-    '',
-    '--appendonly',
-    'no',
-    '--dir',
-    dir,
-    '--loglevel',
-    'warning',
-  ];
-}
-
-/**
- * @param {{ dataDir: string, host: string, port?: number, echo: boolean }} options
- * @returns {Promise<{ uri: string, process: ManagedProcess }>}
- */
-async function startMongoServer({ dataDir, host, port, echo }) {
-  const server = ensureMongoServer();
-  const listenPort = port ?? (await getFreePort(host));
-  const debugPort = await getFreePort(host);
-  const managed = startManagedProcess({
-    name: server.kind,
-    command: server.path,
-    args: mongoServerArgs(server, dataDir, host, listenPort, debugPort),
-    echo,
-  });
-  await waitUntilReady(managed, (signal) =>
-    waitForTcpPort(listenPort, { host, signal, timeoutMs: READY_TIMEOUT_MS }),
-  );
-  return { uri: `mongodb://${host}:${listenPort}/${DEFAULT_DATABASE_NAME}`, process: managed };
-}
-
-/** Redis's start-up banner and shutdown chatter (logged even at `warning` level). */
-const REDIS_ROUTINE_LINE =
-  /Redis is starting|Redis version=|Configuration loaded|Server initialized|Memory overcommit|signal-handler|User requested shutdown|ready to exit/;
-
-/**
- * @param {{ dataDir: string, host: string, port?: number, echo: boolean }} options
- * @returns {Promise<{ url: string, process: ManagedProcess }>}
- */
-async function startRedisServer({ dataDir, host, port, echo }) {
-  const redisServer = ensureRedisServer();
-  const listenPort = port ?? (await getFreePort(host));
-  const managed = startManagedProcess({
-    name: 'redis',
-    command: redisServer,
-    args: redisServerArgs(dataDir, host, listenPort),
-    echo,
-    isNoise: (line) => REDIS_ROUTINE_LINE.test(line),
-  });
-  await waitUntilReady(managed, (signal) =>
-    waitForTcpPort(listenPort, { host, signal, timeoutMs: READY_TIMEOUT_MS }),
-  );
-  return { url: `redis://${host}:${listenPort}`, process: managed };
-}
-
-/**
- * Starts whatever of MongoDB, Redis and the mail catcher the environment
- * does not already provide.
- * @param {StartServicesOptions} options
+ * Starts whatever of MongoDB, Redis and MailDev the environment lacks.
+ * @param {{ dataDir: string, mailCatcher: boolean, env?: NodeJS.ProcessEnv,
+ *   preferredPorts?: { smtp?: number, mailCatcher?: number } }} options
  * @returns {Promise<RunningServices>}
  */
-export async function startServices({
-  dataDir,
-  smtp,
-  host = LOOPBACK,
-  ports = {},
-  echo = true,
-  env = process.env,
-}) {
-  /** @type {{ name: string, stop: () => Promise<unknown> }[]} */
+export async function startServices({ dataDir, mailCatcher, env = process.env, preferredPorts }) {
+  /** @type {import('./processes.mjs').Service[]} */
   const started = [];
-  const stop = async () => {
-    for (const service of started.splice(0).reverse()) await service.stop();
+  const stop = () => stopAll(started.splice(0).reverse());
+  /** @param {Parameters<typeof startService>[0]} options @param {string[]} resources */
+  const start = async (options, ...resources) => {
+    const service = startService({ ...options, isNoise: (line) => ROUTINE_LINE.test(line) });
+    started.push(service);
+    await waitUntilReady(resources, [service]);
   };
-
+  /** @param {number} [port] the one wanted, if free */
+  const freePort = (port) => getPort({ host: LOOPBACK, port });
   try {
-    let mongodbUri = env.MONGODB_URI;
-    if (!mongodbUri) {
-      const mongo = await startMongoServer({ dataDir, host, port: ports.mongodb, echo });
-      started.push({ name: mongo.process.name, stop: () => mongo.process.stop() });
-      mongodbUri = mongo.uri;
+    const programs = await ensureSystemPrograms({ mongo: !env.MONGODB_URI, redis: !env.REDIS_URL });
+    let { MONGODB_URI: mongodbUri, REDIS_URL: redisUrl, SMTP_URL: smtpUrl } = env;
+    if (!mongodbUri && programs.mongoServer) {
+      const { kind, path } = programs.mongoServer;
+      const [port, debugPort] = [await freePort(), await freePort()];
+      const listen = `${LOOPBACK}:${port}`;
+      const args =
+        kind === 'mongod'
+          ? [
+              '--dbpath',
+              folder(dataDir, 'mongodb'),
+              '--port',
+              `${port}`,
+              '--bind_ip',
+              LOOPBACK,
+              '--quiet',
+            ]
+          : [
+              '--handler=sqlite',
+              `--sqlite-url=file:${folder(dataDir, 'ferretdb')}/`,
+              `--state-dir=${folder(dataDir, 'ferretdb-state')}`,
+              `--listen-addr=${listen}`,
+              `--debug-addr=${LOOPBACK}:${debugPort}`,
+              '--telemetry=disable',
+              '--log-level=error',
+            ];
+      await start({ name: kind, command: path, args, style: 'yellow' }, `tcp:${listen}`);
+      mongodbUri = `mongodb://${listen}/agency`;
     }
-
-    let redisUrl = env.REDIS_URL;
-    if (!redisUrl) {
-      const redis = await startRedisServer({ dataDir, host, port: ports.redis, echo });
-      started.push({ name: 'redis', stop: () => redis.process.stop() });
-      redisUrl = redis.url;
+    if (!redisUrl && programs.redisServer) {
+      const port = await freePort();
+      // No persistence: queues start empty on each run.
+      const args = ['--port', `${port}`, '--bind', LOOPBACK, '--save', '', '--appendonly', 'no'];
+      args.push('--dir', folder(dataDir, 'redis'), '--loglevel', 'warning');
+      await start(
+        { name: 'redis', command: programs.redisServer, args, style: 'red' },
+        `tcp:${LOOPBACK}:${port}`,
+      );
+      redisUrl = `redis://${LOOPBACK}:${port}`;
     }
-
-    let smtpUrl = env.SMTP_URL;
     /** @type {string | undefined} */
     let mailCatcherUrl;
-    if (!smtpUrl && smtp === 'catcher') {
-      const catcher = await startMailCatcher({
-        host,
-        smtpPort: ports.smtp,
-        httpPort: ports.mailCatcherHttp,
-      });
-      started.push({ name: 'mail-catcher', stop: catcher.stop });
-      smtpUrl = catcher.smtpUrl;
-      mailCatcherUrl = catcher.httpUrl;
+    if (!smtpUrl && mailCatcher) {
+      const smtpPort = await freePort(preferredPorts?.smtp);
+      const webPort = await freePort(preferredPorts?.mailCatcher);
+      // Each mail is a file in the data folder, read back at start: the
+      // inbox of `npm start` outlives a restart.
+      const args = [MAILDEV_BIN, '--ip', LOOPBACK, '--smtp', `${smtpPort}`, '--web', `${webPort}`];
+      args.push('--mail-directory', folder(dataDir, 'maildev'));
+      mailCatcherUrl = `http://${LOOPBACK}:${webPort}`;
+      await start(
+        { name: 'maildev', command: process.execPath, args, style: 'blue' },
+        `tcp:${LOOPBACK}:${smtpPort}`,
+        `http-get://${LOOPBACK}:${webPort}/healthz`,
+      );
+      smtpUrl = `smtp://${LOOPBACK}:${smtpPort}`;
     }
-
-    return {
-      mongodbUri,
-      redisUrl,
-      smtpUrl,
-      mailCatcherUrl,
-      started: started.map((service) => service.name),
-      stop,
-    };
+    if (!mongodbUri || !redisUrl) throw new Error('unreachable: the stores were ensured above');
+    return { mongodbUri, redisUrl, smtpUrl, mailCatcherUrl, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -1,20 +1,16 @@
 // @ts-check
 /**
- * Finds, and where possible installs, the programs the local stack and the
- * tests need: Redis, a MongoDB-wire server (mongod, else FerretDB built from
- * the Go module proxy), Chromium and docker-compose. Installs happen only
- * when something is missing, at most once per process, and only as root
- * (apt-get); otherwise a SetupError names the package or variable to set.
+ * The one place that finds, and where it can installs, the programs the
+ * stack and the tests need: Redis, a MongoDB-wire server (mongod, else
+ * FerretDB built from the Go module proxy), Chromium and docker-compose.
+ * `npm start`, `npm test` (so `.ci/run`), the jest setup and the e2e stack
+ * all come through here. Node built-ins only: it runs before npm install.
  */
 import { spawnSync } from 'node:child_process';
 import {
-  accessSync,
-  chmodSync,
-  constants as fsConstants,
   cpSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   renameSync,
   rmSync,
   statSync,
@@ -22,342 +18,164 @@ import {
 } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { SetupError } from './setup-error.mjs';
+import { runQuietly } from './bootstrap.mjs';
+import { SetupError } from './console.mjs';
 
-export const FERRETDB_VERSION = 'v1.24.2';
+const FERRETDB_VERSION = 'v1.24.2';
 const FERRETDB_MODULE = 'github.com/FerretDB/FerretDB';
-
-/**
- * @typedef {'redis' | 'chromium' | 'docker-compose'} AptToolName
- * @typedef {object} AptTool
- * @property {string} label how the user knows it
- * @property {string[]} binaries executable names, first found wins
- * @property {string} aptPackage
- * @property {string} [alternative] what else the user can do instead of installing
- */
-
-/** @type {Record<AptToolName, AptTool>} */
-const APT_TOOLS = {
-  redis: {
-    label: 'Redis',
-    binaries: ['redis-server'],
-    aptPackage: 'redis-server',
-    alternative: 'or set REDIS_URL',
-  },
-  chromium: {
-    label: 'Chromium',
-    binaries: ['chromium', 'chromium-browser'],
-    aptPackage: 'chromium',
-    alternative: 'or set CHROMIUM_PATH',
-  },
-  'docker-compose': {
-    label: 'docker-compose',
-    binaries: ['docker-compose'],
-    aptPackage: 'docker-compose',
-  },
-};
-
-/** Directories searched besides PATH (sbin is often missing from a user's PATH). */
+/** Searched besides PATH: sbin is often missing from a user's PATH. */
 const EXTRA_BIN_DIRS = ['/usr/local/bin', '/usr/bin', '/usr/sbin', '/usr/local/go/bin'];
 
-let aptIndexUpdated = false;
+/**
+ * @typedef {'redis' | 'chromium' | 'dockerCompose'} AptProgram
+ * @type {Record<AptProgram, { binaries: string[], aptPackage: string, instead?: string }>}
+ */
+const APT_PROGRAMS = {
+  redis: { binaries: ['redis-server'], aptPackage: 'redis-server', instead: 'or set REDIS_URL' },
+  chromium: {
+    binaries: ['chromium', 'chromium-browser'],
+    aptPackage: 'chromium',
+    instead: 'or set CHROMIUM_PATH',
+  },
+  dockerCompose: { binaries: ['docker-compose'], aptPackage: 'docker-compose' },
+};
+
+/**
+ * The full path of an executable on PATH or in the usual bin folders, else null.
+ * @param {string} name
+ */
+export function findExecutable(name) {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), ...EXTRA_BIN_DIRS];
+  return dirs.map((dir) => join(dir, name)).find(isExecutable) ?? null;
+}
 
 /** @param {string} path */
-function isExecutableFile(path) {
-  try {
-    accessSync(path, fsConstants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
+function isExecutable(path) {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return Boolean(stat?.isFile() && stat.mode & 0o111);
+}
+
+/** @param {AptProgram} program */
+function findAptProgram(program) {
+  if (program === 'chromium' && process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  return APT_PROGRAMS[program].binaries.map(findExecutable).find(Boolean) ?? null;
 }
 
 /**
- * The full path of an executable on PATH (or in `extraDirs`), else null.
- * @param {string} name
- * @param {string[]} [extraDirs]
- * @returns {string | null}
+ * Installs whichever of these programs are missing, in one apt-get call.
+ * @param {AptProgram[]} programs
  */
-export function findExecutable(name, extraDirs = EXTRA_BIN_DIRS) {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), ...extraDirs].filter(Boolean);
-  for (const dir of dirs) {
-    const candidate = join(dir, name);
-    if (isExecutableFile(candidate)) return candidate;
-  }
-  return null;
-}
-
-export function isRoot() {
-  return process.getuid?.() === 0;
-}
-
-/** Installs through apt-get only as root on a machine that has it. */
-function canInstallWithApt() {
-  return isRoot() && findExecutable('apt-get') !== null;
-}
-
-/**
- * @param {string} command
- * @param {string[]} args
- */
-function runAptGet(command, args) {
-  const result = spawnSync(command, args, {
-    stdio: 'inherit',
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
-  if (result.status !== 0) {
-    throw new SetupError(`${command} ${args.join(' ')} failed (exit ${result.status ?? 'signal'})`);
-  }
-}
-
-/**
- * `apt-get update` (once per process) then `apt-get install` of the packages.
- * @param {string[]} packages
- */
-export function aptInstall(packages) {
-  if (packages.length === 0) return;
+async function installWithApt(programs) {
+  const missing = programs.filter((program) => findAptProgram(program) === null);
+  if (missing.length === 0) return;
+  const packages = missing.map((program) => APT_PROGRAMS[program].aptPackage);
   const aptGet = findExecutable('apt-get');
-  if (!aptGet || !isRoot()) {
-    throw new SetupError(`Installing ${packages.join(' ')} needs root and apt-get`);
+  if (!aptGet || process.getuid?.() !== 0) {
+    const [first] = missing.map((program) => APT_PROGRAMS[program]);
+    throw new SetupError(
+      `${first?.binaries[0]} not found: install ${packages.join(' ')} (apt-get install -y ${packages.join(' ')})` +
+        (first?.instead ? ` ${first.instead}` : ''),
+    );
   }
   console.log(`Installing ${packages.join(' ')} with apt-get...`);
-  if (!aptIndexUpdated) {
-    runAptGet(aptGet, ['update']);
-    aptIndexUpdated = true;
-  }
-  runAptGet(aptGet, ['install', '-y', '--no-install-recommends', ...packages]);
-}
-
-/** @param {AptToolName} name */
-function findAptTool(name) {
-  for (const binary of APT_TOOLS[name].binaries) {
-    const path = findExecutable(binary);
-    if (path) return path;
-  }
-  return null;
-}
-
-/** @param {AptToolName} name */
-function missingToolError(name) {
-  const { label, aptPackage, alternative } = APT_TOOLS[name];
-  return new SetupError(
-    `${label} not found: install ${aptPackage} (apt-get install -y ${aptPackage})` +
-      (alternative ? ` ${alternative}` : ''),
-  );
-}
-
-/**
- * Installs, in one apt-get call, whichever of these tools are missing.
- * @param {AptToolName[]} names
- */
-export function installMissingAptTools(names) {
-  const missing = names.filter((name) => findAptTool(name) === null);
-  if (missing.length === 0) return;
-  const [first] = missing;
-  if (!canInstallWithApt() && first) throw missingToolError(first);
-  aptInstall(missing.map((name) => APT_TOOLS[name].aptPackage));
-}
-
-/**
- * @param {AptToolName} name
- * @returns {string} the executable's path
- */
-function ensureAptTool(name) {
-  installMissingAptTools([name]);
-  const path = findAptTool(name);
-  if (!path) throw missingToolError(name);
-  return path;
-}
-
-/** @returns {string} path of redis-server */
-export function ensureRedisServer() {
-  return ensureAptTool('redis');
-}
-
-/** @returns {string} path of the Chromium executable (CHROMIUM_PATH wins when set) */
-export function ensureChromium() {
-  const configured = process.env.CHROMIUM_PATH;
-  if (configured) {
-    if (!isExecutableFile(configured)) {
-      throw new SetupError(`CHROMIUM_PATH=${configured} is not an executable file`);
-    }
-    return configured;
-  }
-  return ensureAptTool('chromium');
-}
-
-/** @returns {string} path of docker-compose */
-export function ensureDockerCompose() {
-  return ensureAptTool('docker-compose');
-}
-
-/**
- * @typedef {object} MongoServer
- * @property {'mongod' | 'ferretdb'} kind
- * @property {string} path
- */
-
-/** @type {MongoServer | undefined} */
-let mongoServer;
-
-/**
- * A MongoDB-wire server to run: mongod from PATH when there is one, else
- * FerretDB 1.x (found, or built once from the Go module proxy).
- * @returns {MongoServer}
- */
-export function ensureMongoServer() {
-  if (mongoServer) return mongoServer;
-  const mongod = findExecutable('mongod');
-  if (mongod) return (mongoServer = { kind: 'mongod', path: mongod });
-  const ferretdb = findWorkingFerretDb() ?? buildFerretDb();
-  return (mongoServer = { kind: 'ferretdb', path: ferretdb });
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  await runQuietly(aptGet, ['-q', 'update'], { env });
+  await runQuietly(aptGet, ['-q', 'install', '-y', '--no-install-recommends', ...packages], {
+    env,
+  });
+  console.log(`Installed ${packages.join(' ')}.`);
 }
 
 /** @param {string} path */
-function isWorkingFerretDbV1(path) {
+function isFerretDbV1(path) {
   const result = spawnSync(path, ['--version'], { encoding: 'utf8', timeout: 10_000 });
   return result.status === 0 && /version:\s*v1\./.test(result.stdout);
 }
 
-/** @returns {string | null} */
-function findGo() {
-  return findExecutable('go');
-}
-
-/** @param {string} go */
-function goBinDir(go) {
-  const result = spawnSync(go, ['env', 'GOPATH'], { encoding: 'utf8' });
-  const gopath = result.status === 0 ? result.stdout.trim().split(delimiter)[0] : undefined;
+/** @param {string | null} go */
+async function goBinDir(go) {
+  const gopath = go ? (await runQuietly(go, ['env', 'GOPATH'])).trim().split(delimiter)[0] : '';
   return join(gopath || join(homedir(), 'go'), 'bin');
 }
 
-/** @returns {string | null} */
-function findWorkingFerretDb() {
-  const candidates = [
-    findExecutable('ferretdb'),
-    join(process.env.GOPATH?.split(delimiter)[0] || join(homedir(), 'go'), 'bin', 'ferretdb'),
-  ];
-  const go = findGo();
-  if (go) candidates.push(join(goBinDir(go), 'ferretdb'));
-  for (const candidate of candidates) {
-    if (candidate && isExecutableFile(candidate) && isWorkingFerretDbV1(candidate))
-      return candidate;
-  }
-  return null;
-}
-
 /**
- * Module-cache files are read-only; the build needs to write version.txt.
- * @param {string} dir
- */
-function makeTreeWritable(dir) {
-  chmodSync(dir, 0o755);
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) makeTreeWritable(path);
-    else if (entry.isFile()) chmodSync(path, 0o644);
-  }
-}
-
-/**
+ * Builds FerretDB into GOPATH/bin. `go install ...@version` cannot: the proxy
+ * refuses the version list and the module lacks build/version/version.txt,
+ * so a patched copy of the downloaded module is built.
  * @param {string} go
- * @returns {string} the module's source directory in the Go module cache
+ * @param {string} target
  */
-function downloadFerretDbSource(go) {
-  const result = spawnSync(
+async function buildFerretDb(go, target) {
+  console.log(`Building FerretDB ${FERRETDB_VERSION} with Go (once; about a minute)...`);
+  const env = { ...process.env, GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod' };
+  const download = await runQuietly(
     go,
     ['mod', 'download', '-json', `${FERRETDB_MODULE}@${FERRETDB_VERSION}`],
-    { cwd: tmpdir(), encoding: 'utf8', env: { ...process.env, GOTOOLCHAIN: 'local' } },
+    { cwd: tmpdir(), env },
   );
-  /** @type {{ Dir?: string, Error?: string }} */
-  let info = {};
-  try {
-    info = JSON.parse(result.stdout);
-  } catch {
-    // Reported below with stderr.
-  }
-  if (result.status !== 0 || !info.Dir) {
-    const reason = info.Error ?? result.stderr.trim().split('\n').pop() ?? 'unknown error';
-    throw new SetupError(`Could not download FerretDB ${FERRETDB_VERSION} with Go: ${reason}`);
-  }
-  return info.Dir;
-}
-
-/**
- * Builds FerretDB from the Go module proxy into GOPATH/bin. `go install
- * ...@version` cannot be used: the proxy refuses the version list and the
- * module zip lacks build/version/version.txt, so we build a patched copy.
- * @returns {string} path of the built binary
- */
-export function buildFerretDb() {
-  const go = findGo();
-  if (!go) {
-    throw new SetupError(
-      'MongoDB not found: set MONGODB_URI to a running MongoDB, put mongod on PATH, or install Go 1.22+ so FerretDB can be built',
-    );
-  }
-  console.log(`Building FerretDB ${FERRETDB_VERSION} with Go (once; about a minute)...`);
-  const source = downloadFerretDbSource(go);
+  const source = /** @type {{ Dir?: string }} */ (JSON.parse(download)).Dir;
+  if (!source) throw new SetupError(`go mod download gave no folder for ${FERRETDB_MODULE}`);
   const workDir = mkdtempSync(join(tmpdir(), 'ferretdb-build-'));
-  const binDir = goBinDir(go);
-  const target = join(binDir, 'ferretdb');
   const partial = `${target}.partial-${process.pid}`;
   try {
     const copy = join(workDir, 'src');
     cpSync(source, copy, { recursive: true });
-    makeTreeWritable(copy);
+    await runQuietly('chmod', ['-R', 'u+w', copy]);
     writeFileSync(join(copy, 'build', 'version', 'version.txt'), `${FERRETDB_VERSION}\n`);
-    mkdirSync(binDir, { recursive: true });
-    const build = spawnSync(go, ['build', '-o', partial, './cmd/ferretdb'], {
-      cwd: copy,
-      stdio: 'inherit',
-      env: { ...process.env, GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod' },
-    });
-    if (build.status !== 0) {
-      throw new SetupError(`Building FerretDB failed (go build exit ${build.status ?? 'signal'})`);
-    }
+    mkdirSync(join(target, '..'), { recursive: true });
+    await runQuietly(go, ['build', '-o', partial, './cmd/ferretdb'], { cwd: copy, env });
     renameSync(partial, target);
   } finally {
     rmSync(workDir, { recursive: true, force: true });
     rmSync(partial, { force: true });
   }
-  if (!isWorkingFerretDbV1(target)) {
-    throw new SetupError(`The FerretDB built at ${target} does not run (try: ${target} --version)`);
-  }
+  if (!isFerretDbV1(target)) throw new SetupError(`The FerretDB built at ${target} does not run`);
   console.log(`FerretDB ${FERRETDB_VERSION} built: ${target}`);
-  return target;
 }
 
 /**
- * @typedef {object} SystemDependencyChoice
- * @property {boolean} [redis]
- * @property {boolean} [mongo]
- * @property {boolean} [chromium]
- * @property {boolean} [dockerCompose]
+ * mongod from PATH when there is one, else FerretDB 1.x (found, or built).
+ * @returns {Promise<{ kind: 'mongod' | 'ferretdb', path: string }>}
  */
+async function findOrBuildMongoServer() {
+  const mongod = findExecutable('mongod');
+  if (mongod) return { kind: 'mongod', path: mongod };
+  const go = findExecutable('go');
+  const built = join(await goBinDir(go), 'ferretdb');
+  const found = [findExecutable('ferretdb'), built].find((path) => path && isFerretDbV1(path));
+  if (found) return { kind: 'ferretdb', path: found };
+  if (!go) {
+    throw new SetupError(
+      'MongoDB not found: set MONGODB_URI, put mongod on PATH, or install Go 1.22+ so FerretDB can be built',
+    );
+  }
+  await buildFerretDb(go, built);
+  return { kind: 'ferretdb', path: built };
+}
+
+/** @type {Promise<void>} apt-get calls one after the other: apt holds a lock */
+let aptQueue = Promise.resolve();
+/** @type {ReturnType<typeof findOrBuildMongoServer> | undefined} */
+let mongoServer;
 
 /**
- * Ensures the chosen dependencies (all by default), installing the missing
- * apt packages in a single apt-get call.
- * @param {SystemDependencyChoice} [choice]
- * @returns {{ redisServer?: string, mongoServer?: MongoServer, chromium?: string, dockerCompose?: string }}
+ * Makes sure the chosen programs are there: one apt-get call for the missing
+ * packages while FerretDB builds, if it must.
+ * @param {{ redis?: boolean, mongo?: boolean, chromium?: boolean, dockerCompose?: boolean }} choice
  */
-export function ensureSystemDependencies({
-  redis = true,
-  mongo = true,
-  chromium = true,
-  dockerCompose = true,
-} = {}) {
-  /** @type {AptToolName[]} */
-  const aptTools = [];
-  if (redis) aptTools.push('redis');
-  if (chromium && !process.env.CHROMIUM_PATH) aptTools.push('chromium');
-  if (dockerCompose) aptTools.push('docker-compose');
-  installMissingAptTools(aptTools);
+export async function ensureSystemPrograms(choice) {
+  const apt = /** @type {AptProgram[]} */ (['redis', 'chromium', 'dockerCompose']).filter(
+    (program) => choice[program],
+  );
+  aptQueue = aptQueue.then(() => installWithApt(apt));
+  if (choice.mongo) mongoServer ??= findOrBuildMongoServer();
+  const [, mongo] = await Promise.all([aptQueue, choice.mongo ? mongoServer : undefined]);
+  /** @param {AptProgram} program */
+  const path = (program) => (choice[program] ? (findAptProgram(program) ?? undefined) : undefined);
   return {
-    redisServer: redis ? ensureRedisServer() : undefined,
-    mongoServer: mongo ? ensureMongoServer() : undefined,
-    chromium: chromium ? ensureChromium() : undefined,
-    dockerCompose: dockerCompose ? ensureDockerCompose() : undefined,
+    redisServer: path('redis'),
+    mongoServer: mongo,
+    chromium: path('chromium'),
+    dockerCompose: path('dockerCompose'),
   };
 }

@@ -78,7 +78,7 @@ describe('docker-compose.yml', () => {
   it('declares the six services of the stack', () => {
     const services = asMapping(readCompose().services, 'services');
     expect(Object.keys(services)).toEqual(
-      expect.arrayContaining(['mongo', 'redis', 'mailpit', 'api', 'worker', 'web']),
+      expect.arrayContaining(['mongo', 'redis', 'maildev', 'api', 'worker', 'web']),
     );
   });
 
@@ -92,6 +92,21 @@ describe('docker-compose.yml', () => {
       : asString(redis.command, 'redis.command');
     expect(command).toContain('noeviction');
     expect(command).toContain('appendonly yes');
+  });
+
+  it('catches mail with the MailDev that npm start and the e2e suite run, at the same version', () => {
+    const compose = readCompose();
+    const rootManifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
+    const npmVersion = rootManifest.devDependencies.maildev?.replace(/^[~^]/, '');
+    expect(asString(service(compose, 'maildev').image, 'maildev.image')).toBe(
+      `maildev/maildev:${npmVersion}`,
+    );
+    const workerEnv = asMapping(service(compose, 'worker').environment, 'worker.environment');
+    expect(asString(workerEnv.SMTP_URL, 'worker.environment.SMTP_URL')).toContain(
+      'smtp://maildev:1025',
+    );
   });
 
   it('gives every service but the worker a healthcheck', () => {
@@ -113,7 +128,7 @@ describe('docker-compose.yml', () => {
     expect(dependencyCondition(compose, 'worker', 'mongo')).toBe('service_healthy');
     expect(dependencyCondition(compose, 'worker', 'redis')).toBe('service_healthy');
     expect(['service_started', 'service_healthy']).toContain(
-      dependencyCondition(compose, 'worker', 'mailpit'),
+      dependencyCondition(compose, 'worker', 'maildev'),
     );
     expect(dependencyCondition(compose, 'web', 'api')).toBe('service_healthy');
   });

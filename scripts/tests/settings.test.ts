@@ -1,90 +1,59 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import {
-  mongoServerArgs,
-  redactCredentials,
-  redisServerArgs,
-  withDatabaseName,
-} from '../lib/services.mjs';
-import { buildAppEnv, DEFAULT_DEMO_ADMIN } from '../lib/stack.mjs';
+import { appEnvironment, LOCAL_AGENCY_INBOX, wantsDemoMode } from '../lib/app-env.mjs';
+import { redactCredentials } from '../lib/console.mjs';
 import { parseTestArgs } from '../lib/test-steps.mjs';
 
-describe('connection strings', () => {
-  it('swaps the database name and keeps the options', () => {
-    expect(withDatabaseName('mongodb://127.0.0.1:27017/agency', 'agency_e2e')).toBe(
-      'mongodb://127.0.0.1:27017/agency_e2e',
-    );
-    expect(withDatabaseName('mongodb://u:p@a:1,b:2/?replicaSet=rs0', 'x')).toBe(
-      'mongodb://u:p@a:1,b:2/x?replicaSet=rs0',
-    );
-  });
-
-  it('hides passwords before printing', () => {
+describe('printed connection strings', () => {
+  it('hide passwords', () => {
     expect(redactCredentials('redis://:secret@host:6379')).toBe('redis://:***@host:6379');
     expect(redactCredentials('mongodb://user:pw@h/db')).toBe('mongodb://user:***@h/db');
     expect(redactCredentials('mongodb://h:27017/db')).toBe('mongodb://h:27017/db');
   });
 });
 
-describe('service command lines', () => {
-  let dataDir: string;
-  beforeEach(() => {
-    dataDir = mkdtempSync(join(tmpdir(), 'scripts-test-'));
-  });
-  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+describe('the environment of the API and the worker', () => {
+  const run = {
+    apiPort: 4100,
+    webUrl: 'http://127.0.0.1:5173',
+    mongodbUri: 'mongodb://127.0.0.1:27018/agency',
+    redisUrl: 'redis://127.0.0.1:6390',
+    smtpUrl: 'smtp://127.0.0.1:1025',
+    demoMode: true,
+  };
 
-  it('runs Redis without persistence on loopback', () => {
-    const args = redisServerArgs(dataDir, '127.0.0.1', 6390);
-    expect(args.join(' ')).toContain('--port 6390 --bind 127.0.0.1 --save  --appendonly no');
-  });
-
-  it('runs FerretDB on SQLite inside the data folder', () => {
-    const args = mongoServerArgs(
-      { kind: 'ferretdb', path: 'ferretdb' },
-      dataDir,
-      '127.0.0.1',
-      1,
-      2,
-    );
-    expect(args).toEqual(
-      expect.arrayContaining([
-        '--handler=sqlite',
-        `--sqlite-url=file:${join(dataDir, 'ferretdb')}/`,
-        '--listen-addr=127.0.0.1:1',
-        '--debug-addr=127.0.0.1:2',
-      ]),
-    );
-  });
-});
-
-describe('app environment', () => {
-  const base = { mongodbUri: 'mongodb://h/db', redisUrl: 'redis://h', apiPort: 4100 };
-
-  it('passes services, ports and demo credentials', () => {
-    const env = buildAppEnv({
-      ...base,
-      webUrl: 'http://127.0.0.1:5173',
-      demoMode: true,
-      nodeEnv: 'development',
-    });
-    expect(env).toMatchObject({
+  it('adds only what the run decides to the caller environment', () => {
+    const env = appEnvironment({ ...run, baseEnv: { PATH: '/usr/bin' } });
+    expect(env).toEqual({
+      PATH: '/usr/bin',
       API_PORT: '4100',
       CORS_ORIGIN: 'http://127.0.0.1:5173',
+      MONGODB_URI: 'mongodb://127.0.0.1:27018/agency',
+      REDIS_URL: 'redis://127.0.0.1:6390',
+      SMTP_URL: 'smtp://127.0.0.1:1025',
       DEMO_MODE: 'true',
-      DEMO_ADMIN_PASSWORD: process.env.DEMO_ADMIN_PASSWORD || DEFAULT_DEMO_ADMIN.password,
+      // The worker requires one and has no default: MailDev catches it.
+      MAIL_TO: LOCAL_AGENCY_INBOX,
+    });
+  });
+
+  it('keeps the caller settings it does not decide, and the run settings', () => {
+    const env = appEnvironment({
+      ...run,
+      baseEnv: { MAIL_TO: 'ops@example.com', DEMO_ADMIN_PASSWORD: 'mine-12345' },
+      runSettings: { QUEUE_PREFIX: 'agency-e2e' },
+    });
+    expect(env).toMatchObject({
+      MAIL_TO: 'ops@example.com',
+      DEMO_ADMIN_PASSWORD: 'mine-12345',
+      QUEUE_PREFIX: 'agency-e2e',
     });
   });
 
   it('never turns demo mode on in production', () => {
-    const env = buildAppEnv({
-      ...base,
-      webUrl: 'https://example.com',
-      demoMode: true,
-      nodeEnv: 'production',
-      env: { DEMO_MODE: 'true' },
-    });
+    const env = appEnvironment({ ...run, baseEnv: { NODE_ENV: 'production', DEMO_MODE: 'true' } });
     expect(env.DEMO_MODE).toBe('false');
+    expect(wantsDemoMode({ NODE_ENV: 'production' })).toBe(false);
+    expect(wantsDemoMode({ DEMO_MODE: 'false' })).toBe(false);
+    expect(wantsDemoMode({})).toBe(true);
   });
 });
 

@@ -5,7 +5,9 @@ import {
   LOCALES,
   formatValidationMessage,
   isLocale,
+  isRecordId,
   isValidationMessage,
+  message,
   type Locale,
 } from '@agency/contracts';
 import { HttpError } from '../errors';
@@ -22,17 +24,37 @@ function messageOf(issue: ValidationError, locale: Locale): string {
   return typeof raw === 'string' ? raw : formatValidationMessage({ key: 'required' }, locale);
 }
 
+/** Deeper than any form we have; deeper input is refused before it costs anything. */
+const MAX_DEPTH = 20;
+
 /**
- * Validates a request body with a schema from contracts: unknown fields are
- * dropped, every failing field is reported with its reason, nothing is stored.
+ * A copy of parsed JSON (or a parsed query) without keys that name members of
+ * Object.prototype. Yup's object() looks field names up on a plain object, so
+ * a body key such as `constructor`, `toString` or `__proto__` is taken for a
+ * field schema and validation throws a TypeError (an open yup bug) that would
+ * become a 500. No schema of ours has such a field, and unknown keys are
+ * stripped anyway, so dropping them changes nothing else.
  */
-export async function validateBody<T>(ctx: Context, schema: ISchema<T>): Promise<T> {
-  const body: unknown = ctx.request.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new HttpError('BAD_REQUEST', 'The request body must be a JSON object');
+export function withoutPrototypeKeys(value: unknown, depth = 0): unknown {
+  if (depth > MAX_DEPTH) {
+    throw new HttpError('BAD_REQUEST', 'The request body is nested too deeply');
   }
+  if (Array.isArray(value)) return value.map((item) => withoutPrototypeKeys(item, depth + 1));
+  if (typeof value !== 'object' || value === null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (key in Object.prototype) continue;
+    copy[key] = withoutPrototypeKeys(item, depth + 1);
+  }
+  return copy;
+}
+
+async function validateInput<T>(ctx: Context, schema: ISchema<T>, input: unknown): Promise<T> {
   try {
-    return await schema.validate(body, { abortEarly: false, stripUnknown: true });
+    return await schema.validate(withoutPrototypeKeys(input), {
+      abortEarly: false,
+      stripUnknown: true,
+    });
   } catch (caught: unknown) {
     if (!(caught instanceof ValidationError)) throw caught;
     const locale = requestLocale(ctx);
@@ -43,4 +65,32 @@ export async function validateBody<T>(ctx: Context, schema: ISchema<T>): Promise
     }
     throw new HttpError('VALIDATION_FAILED', 'Some fields are invalid', fields);
   }
+}
+
+/**
+ * Validates a request body with a schema from contracts: unknown fields are
+ * dropped, every failing field is reported with its reason, nothing is stored.
+ */
+export async function validateBody<T>(ctx: Context, schema: ISchema<T>): Promise<T> {
+  const body: unknown = ctx.request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new HttpError('BAD_REQUEST', 'The request body must be a JSON object');
+  }
+  return validateInput(ctx, schema, body);
+}
+
+/** Validates the query string of a list (page, pageSize, sort, search, filters). */
+export async function validateQuery<T>(ctx: Context, schema: ISchema<T>): Promise<T> {
+  return validateInput(ctx, schema, ctx.query);
+}
+
+/** The `:id` of a route: a malformed id is a 400 naming the field, never a 500. */
+export function recordIdParam(ctx: Context, name = 'id'): string {
+  const raw: unknown = (ctx.params as Record<string, unknown> | undefined)?.[name];
+  if (!isRecordId(raw)) {
+    throw new HttpError('VALIDATION_FAILED', 'Some fields are invalid', {
+      [name]: formatValidationMessage(message('idInvalid'), requestLocale(ctx)),
+    });
+  }
+  return raw.toLowerCase();
 }

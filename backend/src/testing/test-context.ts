@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { JobsOptions } from 'bullmq';
 import mongoose from 'mongoose';
+import { withDatabaseName } from '@agency/contracts';
 import { createApp } from '../app';
 import { loadApiConfig, type ApiConfig } from '../config';
 import { connectDatabase, disconnectDatabase } from '../db';
 import { createLogger } from '../logger';
 import { createMailQueues, type MailQueues } from '../queues/mail-queues';
+import { createCampaignQueue, type CampaignQueue } from '../queues/campaign-queue';
 import { createRedisConnection, waitUntilConnected, type Redis } from '../queues/redis-connection';
 
 /**
@@ -16,18 +18,13 @@ export interface TestContext {
   config: ApiConfig;
   redis: Redis;
   queues: MailQueues;
+  campaignQueue: CampaignQueue;
   app: ReturnType<typeof createApp>;
   close(): Promise<void>;
 }
 
 export function uniqueName(label: string): string {
   return `${label}-${randomBytes(4).toString('hex')}`;
-}
-
-export function databaseUri(baseUri: string, name: string): string {
-  const url = new URL(baseUri);
-  url.pathname = `/${name}`;
-  return url.toString();
 }
 
 // Jest gives each test file its own module registry, so this is one database
@@ -45,7 +42,7 @@ export async function createTestContext(
   const config = loadApiConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
-    MONGODB_URI: databaseUri(baseUri, fileDatabaseName),
+    MONGODB_URI: withDatabaseName(baseUri, fileDatabaseName),
     REDIS_URL: options.redisUrl ?? redisUrl,
     QUEUE_PREFIX: uniqueName('test'),
     CONTACT_RATE_LIMIT_MAX: '1000',
@@ -62,17 +59,27 @@ export async function createTestContext(
   redis.on('error', () => undefined);
   await waitUntilConnected(redis, options.redisUrl ? 500 : 5000);
   const queues = createMailQueues(redis, config.queuePrefix, options.jobOptions);
-  const app = createApp({ config, logger: createLogger('api', 'silent'), queues, redis });
+  const campaignQueue = createCampaignQueue(redis, config.queuePrefix);
+  const app = createApp({
+    config,
+    logger: createLogger('api', 'silent'),
+    queues,
+    campaignQueue,
+    redis,
+  });
   return {
     config,
     redis,
     queues,
+    campaignQueue,
     app,
     async close() {
       if (redis.status === 'ready') {
         await Promise.all(queues.all().map((queue) => queue.obliterate({ force: true })));
+        await campaignQueue.dispatch.obliterate({ force: true });
       }
       await queues.close();
+      await campaignQueue.close();
       redis.disconnect();
       openContexts -= 1;
       if (openContexts === 0) {

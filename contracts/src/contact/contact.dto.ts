@@ -1,7 +1,8 @@
 import type { Locale } from '../locales';
 import type { ServiceSlug } from '../services';
 
-export const CONTACT_STATUSES = ['new', 'read', 'replied', 'archived'] as const;
+/** Where staff stand with an enquiry: it arrives `new`, then they work it. */
+export const CONTACT_STATUSES = ['new', 'in-progress', 'replied', 'archived'] as const;
 export type ContactStatus = (typeof CONTACT_STATUSES)[number];
 
 /**

@@ -8,6 +8,7 @@ export const QUEUE_NAMES = {
   newsletterConfirmation: 'newsletter-confirmation',
   /** Holds the outbox relay's job scheduler: one pass per interval across every worker. */
   outboxRelay: 'outbox-relay',
+  campaignDispatch: 'campaign-dispatch',
 } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
@@ -38,3 +39,13 @@ export function newsletterConfirmationJobId(subscriberId: string, request: numbe
 }
 
 export const OUTBOX_RELAY_SCHEDULER_ID = 'outbox-relay';
+
+/** One job per campaign send: the worker expands it into the recipients' jobs. */
+export interface CampaignDispatchJob {
+  campaignId: string;
+}
+
+/** One dispatch per campaign: a repeated send request cannot start it twice. */
+export function campaignDispatchJobId(campaignId: string): string {
+  return `campaign-dispatch-${campaignId}`;
+}

@@ -1,2 +1,13 @@
 export * from './messages';
-export { message, text } from './fields';
+export {
+  message,
+  text,
+  optionalText,
+  oneOfText,
+  jsonNumber,
+  queryInteger,
+  urlText,
+  recordId,
+  isRecordId,
+  URL_MAX_LENGTH,
+} from './fields';

@@ -1,25 +1,28 @@
-import { DEFAULT_LOCALE, LOCALES, VALIDATION_MESSAGES, directionOf } from '@agency/contracts';
+import { DEFAULT_LOCALE, LOCALES, directionOf } from '@agency/contracts';
 import i18next from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
+import resourcesToBackend from 'i18next-resources-to-backend';
 import { initReactI18next } from 'react-i18next';
 import { toLocale } from '../lib/locale';
 import { STORAGE_KEYS } from '../lib/storage';
-import ar from '../locales/ar.json';
+import { defineNamespace, readCatalogue } from '../lib/translations';
+import { loadRtlCache } from './emotion-caches';
 import en from '../locales/en.json';
-import fr from '../locales/fr.json';
 
 /**
- * Validation messages come from the contracts catalogue (the API answers from the
- * same one), so the schema's message keys render in the visitor's language.
+ * The app shell's own texts (navigation, footer, 404...). Features declare
+ * their namespaces beside their components (see frontend/README.md).
  */
-const resources = {
-  en: { translation: en, validation: VALIDATION_MESSAGES.en },
-  fr: { translation: fr, validation: VALIDATION_MESSAGES.fr },
-  ar: { translation: ar, validation: VALIDATION_MESSAGES.ar },
-};
+export const SHELL_NAMESPACE = defineNamespace({
+  name: 'translation',
+  en,
+  load: (locale) => (locale === 'fr' ? import('../locales/fr.json') : import('../locales/ar.json')),
+});
 
 /** Keeps `<html lang dir>` in step with the language so Arabic reads right to left. */
 function applyDocumentLanguage(language: string): void {
+  // The build-time prerender (entry-server.tsx) has no document.
+  if (typeof document === 'undefined') return;
   const locale = toLocale(language);
   document.documentElement.lang = locale;
   document.documentElement.dir = directionOf(locale);
@@ -29,23 +32,34 @@ export const i18n = i18next.createInstance();
 
 // Registered before init so the detected language is applied on the first paint too.
 i18n.on('languageChanged', applyDocumentLanguage);
+// Fetched while the Arabic texts load, so the switch to right-to-left does not wait for it.
+i18n.on('languageChanging', (language: string) => {
+  if (directionOf(toLocale(language)) === 'rtl') void loadRtlCache();
+});
 
 void i18n
   .use(LanguageDetector)
   .use(initReactI18next)
+  .use(resourcesToBackend(readCatalogue))
   .init({
-    resources,
-    ns: ['translation', 'validation'],
-    defaultNS: 'translation',
+    // English is bundled (it is every namespace's fallback); French and Arabic
+    // catalogues are fetched from the backend when a visitor uses them.
+    resources: { [DEFAULT_LOCALE]: { [SHELL_NAMESPACE.name]: SHELL_NAMESPACE.en } },
+    partialBundledLanguages: true,
+    ns: [SHELL_NAMESPACE.name],
+    defaultNS: SHELL_NAMESPACE.name,
     fallbackLng: DEFAULT_LOCALE,
     supportedLngs: [...LOCALES],
     load: 'languageOnly',
-    // Resources are bundled, so init can finish synchronously: no flash of raw keys.
+    // With English bundled, an English visitor's first render needs no wait.
     initAsync: false,
     interpolation: { escapeValue: false },
     detection: {
+      // Spec 4: stored preference, then the browser's languages, then <html lang>.
       order: ['localStorage', 'navigator', 'htmlTag'],
       lookupLocalStorage: STORAGE_KEYS.language,
-      caches: ['localStorage'],
+      // Only a language the visitor picks is stored (see LanguageSelector), so a
+      // browser language is never frozen into a "preference" nobody chose.
+      caches: [],
     },
   });

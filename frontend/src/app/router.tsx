@@ -1,48 +1,44 @@
-import Box from '@mui/material/Box';
-import CircularProgress from '@mui/material/CircularProgress';
-import { lazy, Suspense, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { Suspense, type ReactNode } from 'react';
+import { useRoutes, type RouteObject } from 'react-router-dom';
 import { PageLayout } from '../components/page-layout';
+import { PageLoader } from '../components/page-loader';
 import { AdminIndexRedirect } from '../features/admin';
-import { ContactPage } from '../features/contact';
-import { PortfolioPage } from '../features/portfolio';
-import { ServicesPage } from '../features/services';
-import { ThankYouPage } from '../features/thank-you';
 import { HomePage } from './home-page';
+import { lazyWithApi } from './lazy-with-api';
+import { preloadableLazy } from '../lib/preloadable-lazy';
 import { NotFoundPage } from './not-found-page';
 
+// Every page but home is its own chunk: a visitor downloads the pages they open.
+const ContactPage = lazyWithApi(() =>
+  import('../features/contact').then((module) => module.ContactPage),
+);
+const ServicesRoutePage = preloadableLazy(() =>
+  import('./services-route-page').then((module) => module.ServicesRoutePage),
+);
+const PortfolioPage = preloadableLazy(() =>
+  import('../features/portfolio').then((module) => module.PortfolioPage),
+);
+const ThankYouPage = preloadableLazy(() =>
+  import('../features/thank-you').then((module) => module.ThankYouPage),
+);
 // Admin screens are split into their own chunks: visitors never download them.
-const AdminLoginPage = lazy(() =>
-  import('../features/admin/admin-login-page').then((module) => ({
-    default: module.AdminLoginPage,
-  })),
+const AdminLoginPage = lazyWithApi(() =>
+  import('../features/admin/admin-login-page').then((module) => module.AdminLoginPage),
 );
 // Visitors reach these only from a newsletter mail: kept out of the first load.
-const NewsletterConfirmPage = lazy(() =>
-  import('../features/newsletter/newsletter-confirm-page').then((module) => ({
-    default: module.NewsletterConfirmPage,
-  })),
+const NewsletterConfirmPage = lazyWithApi(() =>
+  import('../features/newsletter/newsletter-confirm-page').then(
+    (module) => module.NewsletterConfirmPage,
+  ),
 );
-const NewsletterUnsubscribePage = lazy(() =>
-  import('../features/newsletter/newsletter-unsubscribe-page').then((module) => ({
-    default: module.NewsletterUnsubscribePage,
-  })),
+const NewsletterUnsubscribePage = lazyWithApi(() =>
+  import('../features/newsletter/newsletter-unsubscribe-page').then(
+    (module) => module.NewsletterUnsubscribePage,
+  ),
 );
-const AdminDashboardPage = lazy(() =>
-  import('../features/admin/admin-dashboard-page').then((module) => ({
-    default: module.AdminDashboardPage,
-  })),
+const AdminDashboardPage = lazyWithApi(() =>
+  import('../features/admin/admin-dashboard-page').then((module) => module.AdminDashboardPage),
 );
-
-function PageLoader() {
-  const { t } = useTranslation();
-  return (
-    <Box sx={{ display: 'flex', justifyContent: 'center', py: 16 }}>
-      <CircularProgress aria-label={t('common.loading')} />
-    </Box>
-  );
-}
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<PageLoader />}>{children}</Suspense>;
@@ -51,32 +47,20 @@ function Lazy({ children }: { children: ReactNode }) {
 /** Every route of spec section 2; exported so tests can mount them in a memory router. */
 export const appRoutes: RouteObject[] = [
   {
+    // PageLayout holds the public pages' Suspense boundary, below the navigation bar.
+    // Its `footerSlot` prop is where the newsletter banner joins the footer.
     element: <PageLayout />,
     children: [
       { index: true, element: <HomePage /> },
       { path: 'contact', element: <ContactPage /> },
-      { path: 'services', element: <ServicesPage /> },
+      { path: 'services', element: <ServicesRoutePage /> },
       // The slug is not used: every service shares one page (spec 2).
-      { path: 'services/:slug', element: <ServicesPage /> },
-      { path: 'services-dedicated', element: <ServicesPage /> },
+      { path: 'services/:slug', element: <ServicesRoutePage /> },
+      { path: 'services-dedicated', element: <ServicesRoutePage /> },
       { path: 'portfolio', element: <PortfolioPage /> },
       { path: 'thank-you', element: <ThankYouPage /> },
-      {
-        path: 'newsletter/confirm',
-        element: (
-          <Lazy>
-            <NewsletterConfirmPage />
-          </Lazy>
-        ),
-      },
-      {
-        path: 'newsletter/unsubscribe',
-        element: (
-          <Lazy>
-            <NewsletterUnsubscribePage />
-          </Lazy>
-        ),
-      },
+      { path: 'newsletter/confirm', element: <NewsletterConfirmPage /> },
+      { path: 'newsletter/unsubscribe', element: <NewsletterUnsubscribePage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },
@@ -104,6 +88,11 @@ export const appRoutes: RouteObject[] = [
   },
 ];
 
-export function createAppRouter() {
-  return createBrowserRouter(appRoutes);
+/**
+ * The routes, for a BrowserRouter (main.tsx) or a MemoryRouter (tests). The
+ * declarative router is used rather than a data router: nothing here needs
+ * loaders or actions, and it keeps about 16 KB (gzipped) out of the first load.
+ */
+export function AppRoutes() {
+  return useRoutes(appRoutes);
 }

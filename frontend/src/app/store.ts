@@ -1,11 +1,28 @@
-import { combineReducers, configureStore } from '@reduxjs/toolkit';
-import { api } from '../lib/api';
+import {
+  combineSlices,
+  configureStore,
+  createAction,
+  createDynamicMiddleware,
+} from '@reduxjs/toolkit';
+import type { api } from '../lib/api';
 import { preferencesSlice } from './preferences-slice';
 
-const rootReducer = combineReducers({
-  [api.reducerPath]: api.reducer,
-  [preferencesSlice.name]: preferencesSlice.reducer,
-});
+/**
+ * The RTK Query slice joins the store when the first page that talks to the
+ * API loads (app/api-boundary.tsx): pages that only show content never
+ * download RTK Query.
+ */
+export interface LazyLoadedSlices {
+  api: ReturnType<(typeof api)['reducer']>;
+}
+
+export const rootReducer = combineSlices(preferencesSlice).withLazyLoadedSlices<LazyLoadedSlices>();
+
+/** Where the API's middleware is added on demand; shared by every store. */
+export const dynamicMiddleware = createDynamicMiddleware();
+
+/** Dispatched once the API is injected, so an existing store builds the API's initial state. */
+export const apiConnected = createAction('app/apiConnected');
 
 export type RootState = ReturnType<typeof rootReducer>;
 
@@ -14,7 +31,8 @@ export function makeStore(preloadedState?: Partial<RootState>) {
   return configureStore({
     reducer: rootReducer,
     preloadedState,
-    middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(api.middleware),
+    middleware: (getDefaultMiddleware) =>
+      getDefaultMiddleware().concat(dynamicMiddleware.middleware),
   });
 }
 

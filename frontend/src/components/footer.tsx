@@ -11,6 +11,7 @@ import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import { useAnchorNavigation } from '../lib/scroll';
@@ -24,7 +25,12 @@ const SOCIAL_LINKS = [
   { label: 'Twitter', href: 'https://x.com/', Icon: XIcon },
 ] as const;
 
-export function Footer() {
+export interface FooterProps {
+  /** Shown above the link columns: the newsletter banner's place (spec 2). */
+  slot?: ReactNode;
+}
+
+export function Footer({ slot }: FooterProps) {
   const { t } = useTranslation();
   const goToAnchor = useAnchorNavigation();
 
@@ -34,6 +40,7 @@ export function Footer() {
       sx={{ bgcolor: 'grey.900', color: 'grey.100', pt: 6, pb: 3, mt: 'auto' }}
     >
       <Container>
+        {slot}
         <Grid container spacing={4}>
           <Grid size={{ xs: 12, md: 5 }}>
             <Typography variant="h6" component="p" sx={{ fontWeight: 800, mb: 1 }}>

@@ -1,45 +1,38 @@
-import CloseIcon from '@mui/icons-material/Close';
 import MenuIcon from '@mui/icons-material/Menu';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Divider from '@mui/material/Divider';
-import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
-import List from '@mui/material/List';
-import ListItem from '@mui/material/ListItem';
-import ListItemButton from '@mui/material/ListItemButton';
-import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
 import Toolbar from '@mui/material/Toolbar';
 import useScrollTrigger from '@mui/material/useScrollTrigger';
-import { useState, type MouseEvent } from 'react';
+import { lazy, Suspense, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
-import { useAnchorNavigation } from '../lib/scroll';
+import { scrollToTop, useAnchorNavigation } from '../lib/scroll';
 import { LanguageSelector } from './language-selector';
-import { PRIMARY_LINKS, type NavigationLink } from './navigation-links';
+import { isActiveLink, PRIMARY_LINKS, SIDE_MENU_ID, type NavigationLink } from './navigation-links';
 
 /** Transparent over the hero, opaque once the page has scrolled past this (spec: 20 px). */
-const OPAQUE_AFTER_PX = 20;
+export const OPAQUE_AFTER_PX = 20;
 
-function isActive(link: NavigationLink, pathname: string, hash: string): boolean {
-  if (link.kind === 'anchor') return pathname === '/' && hash === `#${link.anchorId}`;
-  return link.to === '/' ? pathname === '/' && !hash : pathname.startsWith(link.to);
-}
+// Only narrow screens open the side menu, and only on demand: its code loads then.
+const SideMenu = lazy(() => import('./side-menu').then((module) => ({ default: module.SideMenu })));
 
 export function NavigationBar() {
   const { t } = useTranslation();
   const { pathname, hash } = useLocation();
   const goToAnchor = useAnchorNavigation();
   const [menuOpen, setMenuOpen] = useState(false);
+  // Mounted from the first opening on, so closing can play its slide-out.
+  const [menuLoaded, setMenuLoaded] = useState(false);
   const opaque = useScrollTrigger({ disableHysteresis: true, threshold: OPAQUE_AFTER_PX });
 
   const onLogoClick = (event: MouseEvent<HTMLAnchorElement>) => {
     // Already home: the router would do nothing, so bring the visitor back to the top.
     if (pathname === '/' && !hash) {
       event.preventDefault();
-      window.scrollTo({ top: 0, behavior: 'smooth' });
+      scrollToTop();
     }
   };
 
@@ -48,8 +41,13 @@ export function NavigationBar() {
     goToAnchor(anchorId);
   };
 
+  const openMenu = () => {
+    setMenuLoaded(true);
+    setMenuOpen(true);
+  };
+
   const renderDesktopLink = (link: NavigationLink) => {
-    const active = isActive(link, pathname, hash);
+    const active = isActiveLink(link, pathname, hash);
     const sx = { color: active ? 'primary.main' : 'text.primary', fontWeight: active ? 700 : 500 };
     return link.kind === 'route' ? (
       <Button
@@ -81,6 +79,7 @@ export function NavigationBar() {
       position="fixed"
       elevation={opaque ? 4 : 0}
       color="transparent"
+      data-opaque={opaque}
       sx={{
         bgcolor: opaque ? 'background.paper' : 'transparent',
         backdropFilter: opaque ? 'saturate(180%) blur(8px)' : 'none',
@@ -128,48 +127,19 @@ export function NavigationBar() {
           edge="end"
           aria-label={t('nav.openMenu')}
           aria-expanded={menuOpen}
-          aria-controls="navigation-menu"
-          onClick={() => setMenuOpen(true)}
+          aria-controls={menuOpen ? SIDE_MENU_ID : undefined}
+          onClick={openMenu}
           sx={{ display: { md: 'none' } }}
         >
           <MenuIcon />
         </IconButton>
       </Toolbar>
 
-      <Drawer anchor="right" open={menuOpen} onClose={() => setMenuOpen(false)}>
-        <Box id="navigation-menu" sx={{ width: 280, p: 2 }}>
-          <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
-            <IconButton aria-label={t('nav.closeMenu')} onClick={() => setMenuOpen(false)}>
-              <CloseIcon />
-            </IconButton>
-          </Box>
-          <List>
-            {PRIMARY_LINKS.map((link) => (
-              <ListItem key={link.labelKey} disablePadding>
-                {link.kind === 'route' ? (
-                  <ListItemButton
-                    component={RouterLink}
-                    to={link.to}
-                    selected={isActive(link, pathname, hash)}
-                    onClick={() => setMenuOpen(false)}
-                  >
-                    <ListItemText primary={t(link.labelKey)} />
-                  </ListItemButton>
-                ) : (
-                  <ListItemButton onClick={() => onAnchor(link.anchorId)}>
-                    <ListItemText primary={t(link.labelKey)} />
-                  </ListItemButton>
-                )}
-              </ListItem>
-            ))}
-          </List>
-          <Divider sx={{ my: 2 }} />
-          <LanguageSelector fullWidth />
-          <Button variant="contained" fullWidth sx={{ mt: 2 }} onClick={() => onAnchor('contact')}>
-            {t('nav.getInTouch')}
-          </Button>
-        </Box>
-      </Drawer>
+      {menuLoaded ? (
+        <Suspense fallback={null}>
+          <SideMenu open={menuOpen} onClose={() => setMenuOpen(false)} onAnchor={onAnchor} />
+        </Suspense>
+      ) : null}
     </AppBar>
   );
 }

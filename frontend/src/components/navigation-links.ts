@@ -12,3 +12,15 @@ export const PRIMARY_LINKS: readonly NavigationLink[] = [
   { kind: 'anchor', anchorId: 'about', labelKey: 'nav.about' },
   { kind: 'route', to: '/contact', labelKey: 'nav.contact' },
 ];
+
+/** The side menu's id, named by the menu button's aria-controls. */
+export const SIDE_MENU_ID = 'navigation-menu';
+
+/** Whether a link points at the page (or home anchor) the visitor is on. */
+export function isActiveLink(link: NavigationLink, pathname: string, hash: string): boolean {
+  if (link.kind === 'anchor') return pathname === '/' && hash === `#${link.anchorId}`;
+  if (link.to === '/') return pathname === '/' && !hash;
+  // Every services address shows the same page, so the services link is active on all of them.
+  if (link.to === '/services-dedicated') return pathname.startsWith('/services');
+  return pathname.startsWith(link.to);
+}

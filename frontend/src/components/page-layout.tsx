@@ -1,12 +1,22 @@
 import Box from '@mui/material/Box';
 import Toolbar from '@mui/material/Toolbar';
+import { Suspense, type ReactNode } from 'react';
 import { Outlet } from 'react-router-dom';
-import { Footer } from './footer';
+import { preloadableLazy } from '../lib/preloadable-lazy';
 import { NavigationBar } from './navigation-bar';
+import { PageLoader } from './page-loader';
 import { ScrollToHash } from './scroll-to-hash';
 
+export interface PageLayoutProps {
+  /** Rendered at the top of the footer: the place for the newsletter banner. */
+  footerSlot?: ReactNode;
+}
+
+// Below the fold on every page: it loads just after the page itself.
+const Footer = preloadableLazy(() => import('./footer').then((module) => module.Footer));
+
 /** The public pages' frame: fixed navigation bar, the page, the footer. */
-export function PageLayout() {
+export function PageLayout({ footerSlot }: PageLayoutProps) {
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
       <ScrollToHash />
@@ -14,9 +24,14 @@ export function PageLayout() {
       {/* Reserves the fixed bar's height so page content never starts underneath it. */}
       <Toolbar aria-hidden />
       <Box component="main" id="main-content" sx={{ flexGrow: 1 }}>
-        <Outlet />
+        {/* The bar and footer stay on screen while a page's chunk loads. */}
+        <Suspense fallback={<PageLoader />}>
+          <Outlet />
+        </Suspense>
       </Box>
-      <Footer />
+      <Suspense fallback={null}>
+        <Footer slot={footerSlot} />
+      </Suspense>
     </Box>
   );
 }

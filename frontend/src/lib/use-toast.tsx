@@ -1,4 +1,4 @@
-import { useSnackbar, type VariantType } from 'notistack';
+import { enqueueSnackbar, type VariantType } from 'notistack';
 import { useCallback } from 'react';
 import { ToastMessage } from '../components/toast-message';
 
@@ -17,15 +17,19 @@ export interface ToastOptions {
   variant?: ToastVariant;
 }
 
-/** Title-plus-description toasts, the way every message in the spec is worded. */
+/**
+ * Title-plus-description toasts, the way every message in the spec is worded.
+ * They go to the Toaster that app/providers.tsx mounts (loaded after the page).
+ */
 export function useToast(): (options: ToastOptions) => void {
-  const { enqueueSnackbar } = useSnackbar();
-  return useCallback(
-    ({ title, description, variant = 'default' }: ToastOptions) => {
-      enqueueSnackbar(<ToastMessage title={title} description={description} />, {
-        variant: VARIANTS[variant],
-      });
-    },
-    [enqueueSnackbar],
-  );
+  return useCallback(({ title, description, variant = 'default' }: ToastOptions) => {
+    // notistack sets its global sender when the Toaster mounts, moments after the first paint.
+    if (typeof enqueueSnackbar !== 'function') {
+      console.warn(`Toast not shown (the toaster is still loading): ${title}`);
+      return;
+    }
+    enqueueSnackbar(<ToastMessage title={title} description={description} />, {
+      variant: VARIANTS[variant],
+    });
+  }, []);
 }

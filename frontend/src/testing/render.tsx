@@ -1,9 +1,10 @@
-import { render, type RenderResult } from '@testing-library/react';
+import { act, render, type RenderResult } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import type { ReactElement } from 'react';
-import { createMemoryRouter, MemoryRouter, RouterProvider } from 'react-router-dom';
+import { MemoryRouter, useLocation, type Location } from 'react-router-dom';
+import { ApiBoundary } from '../app/api-boundary';
 import { AppProviders } from '../app/providers';
-import { appRoutes } from '../app/router';
+import { AppRoutes } from '../app/router';
 import { makeStore, type AppStore } from '../app/store';
 
 export interface RenderOptions {
@@ -15,32 +16,56 @@ export interface RenderOptions {
 export interface ProvidersRenderResult extends RenderResult {
   store: AppStore;
   user: UserEvent;
+  /** Where the router is now (after navigations the test caused). */
+  location: () => Location;
+}
+
+async function renderInRouter(
+  ui: ReactElement,
+  path: string,
+  store: AppStore,
+): Promise<ProvidersRenderResult> {
+  let current: Location | undefined;
+  function LocationProbe() {
+    current = useLocation();
+    return null;
+  }
+  // No artificial delay between keystrokes: the suites type whole forms.
+  const user = userEvent.setup({ delay: null });
+  // Async act: the page's lazily loaded chunks (and texts) resolve before the test goes on,
+  // as they would before a visitor could use the page.
+  let result: RenderResult | undefined;
+  await act(async () => {
+    result = render(
+      <AppProviders store={store}>
+        <MemoryRouter initialEntries={[path]}>
+          {ui}
+          <LocationProbe />
+        </MemoryRouter>
+      </AppProviders>,
+    );
+  });
+  if (!result) throw new Error('render did not run');
+  const location = () => {
+    if (!current) throw new Error('The router has not rendered yet');
+    return current;
+  };
+  return { ...result, store, user, location };
 }
 
 /** Renders one component inside the app's providers and a memory router. */
 export function renderWithProviders(
   ui: ReactElement,
   { path = '/', store = makeStore() }: RenderOptions = {},
-): ProvidersRenderResult {
-  // No artificial delay between keystrokes: the suites type whole forms.
-  const user = userEvent.setup({ delay: null });
-  const result = render(
-    <AppProviders store={store}>
-      <MemoryRouter initialEntries={[path]}>{ui}</MemoryRouter>
-    </AppProviders>,
-  );
-  return { ...result, store, user };
+): Promise<ProvidersRenderResult> {
+  // The app connects the API where a lazy page needs it; a lone component gets it here.
+  return renderInRouter(<ApiBoundary>{ui}</ApiBoundary>, path, store);
 }
 
 /** Renders the whole app (every route of app/router.tsx) at `path`. */
-export function renderApp(path = '/', { store = makeStore() }: Omit<RenderOptions, 'path'> = {}) {
-  // No artificial delay between keystrokes: the suites type whole forms.
-  const user = userEvent.setup({ delay: null });
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
-  const result = render(
-    <AppProviders store={store}>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return { ...result, store, user, router };
+export function renderApp(
+  path = '/',
+  { store = makeStore() }: Omit<RenderOptions, 'path'> = {},
+): Promise<ProvidersRenderResult> {
+  return renderInRouter(<AppRoutes />, path, store);
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bullmq';
-import { QUEUE_NAMES, type QueueName } from '@agency/contracts';
+import { QUEUE_NAMES, withDatabaseName, type QueueName } from '@agency/contracts';
 import {
   connectDatabase,
   createApp,
@@ -65,12 +65,10 @@ export async function createPipelineContext(
     throw new Error('MONGODB_URI and REDIS_URL must be set for tests');
   }
   const suffix = randomBytes(4).toString('hex');
-  const database = new URL(mongodbUri);
-  database.pathname = `/pipeline_${suffix}`;
   const config = loadApiConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
-    MONGODB_URI: database.toString(),
+    MONGODB_URI: withDatabaseName(mongodbUri, `pipeline_${suffix}`),
     REDIS_URL: options.redisUrl ?? sharedRedisUrl,
     QUEUE_PREFIX: `pipeline-${suffix}`,
     CONTACT_RATE_LIMIT_MAX: '1000',

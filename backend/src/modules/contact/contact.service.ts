@@ -1,10 +1,11 @@
 import { trusted } from 'mongoose';
 import type { ContactDto, ContactInput, Locale, MailState } from '@agency/contracts';
-import { ContactModel, type ContactDocument } from './contact.model';
+import { ContactModel, type Contact, type ContactDocument } from './contact.model';
 
-export function toContactDto(contact: ContactDocument): ContactDto {
+/** Maps a stored contact, a mongoose document or a lean one, to its DTO. */
+export function toContactDto(contact: Contact & { _id: unknown }): ContactDto {
   return {
-    id: contact.id as string,
+    id: String(contact._id),
     firstName: contact.firstName,
     lastName: contact.lastName,
     email: contact.email,

@@ -1,3 +1,10 @@
 export { contactRoutes, type ContactRoutesDeps } from './contact.routes';
 export { storeContact } from './contact.service';
 export * from './store';
+export {
+  contactCursor,
+  countContacts,
+  getContactDetail,
+  listContacts,
+  setContactStatus,
+} from './contact-admin.service';

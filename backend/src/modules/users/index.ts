@@ -1,3 +1,14 @@
-export { ensureDemoAdmin, type DemoAdmin } from './user.service';
-export { UserModel, type User } from './user.model';
+export { userRoutes } from './user.routes';
+export {
+  createUser,
+  ensureBootstrapAdmin,
+  ensureDemoAdmin,
+  findUserById,
+  findUserByLogin,
+  recordSuccessfulLogin,
+  toAuthUserDto,
+  userNamesById,
+  type DemoAdmin,
+} from './user.service';
+export { UserModel, type User, type UserDocument } from './user.model';
 export { hashPassword, verifyPassword } from './password';

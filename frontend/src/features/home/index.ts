@@ -1,3 +1,4 @@
-export { AboutSection } from './components/about-section';
+// The hero is part of the first paint; the sections below it are loaded on
+// demand from './sections' (see app/home-page.tsx), keeping the first load small.
 export { HeroSection } from './components/hero-section';
-export { PackagesSection } from './components/packages-section';
+export { HOME_NAMESPACE } from './home-namespace';

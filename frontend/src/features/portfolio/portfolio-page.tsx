@@ -4,13 +4,14 @@ import CampaignIcon from '@mui/icons-material/Campaign';
 import PhoneIphoneIcon from '@mui/icons-material/PhoneIphone';
 import ShoppingCartIcon from '@mui/icons-material/ShoppingCart';
 import TrendingUpIcon from '@mui/icons-material/TrendingUp';
-import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
 import Grid from '@mui/material/Grid';
 import Typography from '@mui/material/Typography';
 import type SvgIcon from '@mui/material/SvgIcon';
-import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/page-header';
+import { RevealTile } from '../../components/reveal-tile';
+import { useNamespace } from '../../lib/translations';
+import { PORTFOLIO_NAMESPACE } from './portfolio-namespace';
 
 interface Project {
   id: 'ecommerce' | 'social' | 'brand' | 'mobile' | 'meta' | 'corporate';
@@ -33,7 +34,7 @@ const PROJECTS: readonly Project[] = [
 ];
 
 export function PortfolioPage() {
-  const { t } = useTranslation();
+  const { t } = useNamespace(PORTFOLIO_NAMESPACE);
 
   return (
     <>
@@ -42,54 +43,32 @@ export function PortfolioPage() {
         <Grid container spacing={3} component="ul" sx={{ listStyle: 'none', p: 0, m: 0 }}>
           {PROJECTS.map(({ id, Icon, gradient }) => (
             <Grid key={id} size={{ xs: 12, sm: 6, md: 4 }} component="li">
-              <Box
+              <RevealTile
                 component="figure"
-                // Focusable so keyboard users can reveal the text the way a pointer does.
-                tabIndex={0}
+                captionComponent="figcaption"
+                caption={
+                  <>
+                    <Typography variant="h6" component="h2">
+                      {t(`portfolio.items.${id}.title`)}
+                    </Typography>
+                    <Typography variant="body2">
+                      {t(`portfolio.items.${id}.description`)}
+                    </Typography>
+                  </>
+                }
                 sx={{
-                  position: 'relative',
                   m: 0,
                   aspectRatio: '4 / 3',
                   borderRadius: 3,
-                  overflow: 'hidden',
                   background: gradient,
                   color: 'common.white',
                   display: 'flex',
                   alignItems: 'center',
                   justifyContent: 'center',
-                  outlineOffset: 3,
-                  '& .portfolio-caption': {
-                    opacity: 0,
-                    transform: 'translateY(12px)',
-                    transition: 'opacity 250ms ease, transform 250ms ease',
-                  },
-                  '&:hover .portfolio-caption, &:focus-visible .portfolio-caption': {
-                    opacity: 1,
-                    transform: 'none',
-                  },
-                  '@media (hover: none)': {
-                    '& .portfolio-caption': { opacity: 1, transform: 'none' },
-                  },
                 }}
               >
                 <Icon sx={{ fontSize: 72, opacity: 0.85 }} aria-hidden />
-                <Box
-                  component="figcaption"
-                  className="portfolio-caption"
-                  sx={{
-                    position: 'absolute',
-                    insetInline: 0,
-                    bottom: 0,
-                    p: 2,
-                    background: 'linear-gradient(to top, rgba(0,0,0,0.75), transparent)',
-                  }}
-                >
-                  <Typography variant="h6" component="h2">
-                    {t(`portfolio.items.${id}.title`)}
-                  </Typography>
-                  <Typography variant="body2">{t(`portfolio.items.${id}.description`)}</Typography>
-                </Box>
-              </Box>
+              </RevealTile>
             </Grid>
           ))}
         </Grid>

@@ -6,14 +6,16 @@ import CardContent from '@mui/material/CardContent';
 import Container from '@mui/material/Container';
 import Grid from '@mui/material/Grid';
 import Typography from '@mui/material/Typography';
-import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/page-header';
+import { FIXED_FRENCH } from '../../lib/fixed-french';
 import { useAnchorNavigation } from '../../lib/scroll';
 import { SERVICE_OFFERS, START_NOW_LABEL } from './service-offers';
+import { useNamespace } from '../../lib/translations';
+import { SERVICES_NAMESPACE } from './services-namespace';
 
 /** /services, /services/:slug and /services-dedicated all show this page (spec 2). */
 export function ServicesPage() {
-  const { t } = useTranslation();
+  const { t } = useNamespace(SERVICES_NAMESPACE);
   const goToAnchor = useAnchorNavigation();
 
   return (
@@ -35,20 +37,24 @@ export function ServicesPage() {
                     variant="h5"
                     component="h2"
                     gutterBottom
-                    lang="fr"
+                    {...FIXED_FRENCH}
                   >
                     {offer.title}
                   </Typography>
                   <Typography variant="overline" component="h3" color="secondary">
                     {t('servicesPage.problem')}
                   </Typography>
-                  <Typography variant="body2" sx={{ mb: 2 }} lang="fr">
+                  <Typography variant="body2" sx={{ mb: 2 }} {...FIXED_FRENCH}>
                     {offer.problem}
                   </Typography>
                   <Typography variant="overline" component="h3" color="secondary">
                     {t('servicesPage.approach')}
                   </Typography>
-                  <Box component="ol" sx={{ mt: 0, mb: 2, pl: 3 }} lang="fr">
+                  <Box
+                    component="ol"
+                    sx={{ mt: 0, mb: 2, paddingInlineStart: '24px' }}
+                    {...FIXED_FRENCH}
+                  >
                     {offer.approach.map((step) => (
                       <Typography key={step} component="li" variant="body2">
                         {step}
@@ -58,12 +64,20 @@ export function ServicesPage() {
                   <Typography variant="overline" component="h3" color="secondary">
                     {t('servicesPage.results')}
                   </Typography>
-                  <Typography variant="body2" lang="fr">
+                  <Typography variant="body2" {...FIXED_FRENCH}>
                     {offer.results}
                   </Typography>
                 </CardContent>
                 <CardActions sx={{ p: 2 }}>
-                  <Button variant="contained" lang="fr" onClick={() => goToAnchor('contact')}>
+                  <Button
+                    variant="contained"
+                    href="#contact"
+                    {...FIXED_FRENCH}
+                    onClick={(event) => {
+                      event.preventDefault();
+                      goToAnchor('contact');
+                    }}
+                  >
                     {START_NOW_LABEL}
                   </Button>
                 </CardActions>

@@ -9,10 +9,11 @@ import Grid from '@mui/material/Grid';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import { StatCard } from '../../components/stat-card';
 import { CONTACT_DETAILS } from '../../lib/contact-details';
+import { useNamespace } from '../../lib/translations';
+import { THANK_YOU_NAMESPACE } from './thank-you-namespace';
 
 const STEPS = ['review', 'strategy', 'response'] as const;
 
@@ -25,7 +26,7 @@ const CLAIMS = [
 
 /** Where a successful enquiry lands: confirmation, what happens next, ways onward. */
 export function ThankYouPage() {
-  const { t } = useTranslation();
+  const { t } = useNamespace(THANK_YOU_NAMESPACE);
 
   return (
     <Container maxWidth="md" sx={{ py: { xs: 6, md: 10 } }}>

@@ -21,6 +21,8 @@ const field = {
   message: () => screen.getByLabelText('Message'),
 };
 const submitButton = () => screen.getByRole('button', { name: /send message|sending/i });
+// Opening the thank-you page loads its chunk, then renders it: allow for a busy machine.
+const PAGE_CHANGE = { timeout: 5_000 };
 
 async function fill(user: UserEvent, values: Partial<ContactFormValues>) {
   for (const name of ['firstName', 'lastName', 'email', 'phone', 'message'] as const) {
@@ -32,7 +34,7 @@ async function fill(user: UserEvent, values: Partial<ContactFormValues>) {
 
 describe('ContactForm', () => {
   it('shows every required-field message under its field after submitting the empty form', async () => {
-    const { user } = renderWithProviders(<ContactForm />);
+    const { user } = await renderWithProviders(<ContactForm />);
 
     await user.click(submitButton());
 
@@ -52,7 +54,7 @@ describe('ContactForm', () => {
   });
 
   it('stays quiet while typing before the first submit, then re-validates on change', async () => {
-    const { user } = renderWithProviders(<ContactForm />);
+    const { user } = await renderWithProviders(<ContactForm />);
 
     await user.type(field.email(), 'not-an-email');
     expect(screen.queryByText('Please enter a valid email address')).not.toBeInTheDocument();
@@ -67,7 +69,7 @@ describe('ContactForm', () => {
   });
 
   it('moves focus to the first invalid field in form order', async () => {
-    const { user } = renderWithProviders(<ContactForm />);
+    const { user } = await renderWithProviders(<ContactForm />);
 
     await user.type(field.firstName(), 'Ada');
     await user.click(submitButton());
@@ -78,7 +80,7 @@ describe('ContactForm', () => {
   it('reads "Sending..." and is disabled while the request is in flight', async () => {
     const pending = pendingContactRequest();
     server.use(pending.handler);
-    const { user } = renderWithProviders(<ContactForm />);
+    const { user } = await renderWithProviders(<ContactForm />);
 
     await fill(user, buildContactValues());
     await user.click(submitButton());
@@ -93,15 +95,15 @@ describe('ContactForm', () => {
   it('sends the trimmed values and the language, then opens the thank-you page', async () => {
     const recorder = recordContactRequests();
     server.use(recorder.handler);
-    const { user, router } = renderApp('/contact');
+    const { user, location } = await renderApp('/contact');
 
     await fill(user, buildContactValues({ firstName: '  Ada  ', phone: '+216 12 345 678' }));
     await user.click(submitButton());
 
     expect(
-      await screen.findByRole('heading', { level: 1, name: 'Thank You!' }),
+      await screen.findByRole('heading', { level: 1, name: 'Thank You!' }, PAGE_CHANGE),
     ).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/thank-you');
+    expect(location().pathname).toBe('/thank-you');
     expect(recorder.bodies).toEqual([
       {
         firstName: 'Ada',
@@ -118,19 +120,19 @@ describe('ContactForm', () => {
   it('leaves the phone out of the request when it is empty', async () => {
     const recorder = recordContactRequests();
     server.use(recorder.handler);
-    const { user } = renderApp('/contact');
+    const { user } = await renderApp('/contact');
 
     await fill(user, buildContactValues({ phone: '' }));
     await user.click(submitButton());
 
-    await screen.findByRole('heading', { level: 1, name: 'Thank You!' });
+    await screen.findByRole('heading', { level: 1, name: 'Thank You!' }, PAGE_CHANGE);
     expect(recorder.bodies).toHaveLength(1);
     expect(recorder.bodies[0]).not.toHaveProperty('phone');
   });
 
   it('shows the error toast and keeps the values when the server fails', async () => {
     server.use(contactServerError);
-    const { user } = renderWithProviders(<ContactForm />);
+    const { user } = await renderWithProviders(<ContactForm />);
     const values = buildContactValues();
 
     await fill(user, values);
@@ -153,7 +155,7 @@ describe('ContactForm', () => {
 
   it("shows the API's field messages from a 400 VALIDATION_FAILED answer", async () => {
     server.use(contactValidationError({ email: 'This address cannot receive mail' }));
-    const { user } = renderWithProviders(<ContactForm />);
+    const { user } = await renderWithProviders(<ContactForm />);
 
     await fill(user, buildContactValues());
     await user.click(submitButton());
@@ -166,7 +168,7 @@ describe('ContactForm', () => {
   });
 
   it('renders validation messages in the current language', async () => {
-    const { user } = renderWithProviders(<ContactForm />);
+    const { user } = await renderWithProviders(<ContactForm />);
     const { i18n } = await import('../../../app/i18n');
 
     await user.click(submitButton());

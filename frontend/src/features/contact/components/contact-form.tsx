@@ -14,8 +14,10 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useLocale } from '../../../lib/locale';
+import { useNamespace } from '../../../lib/translations';
 import { useToast } from '../../../lib/use-toast';
 import { useSubmitContactMutation } from '../api/contact-api';
+import { CONTACT_NAMESPACE, VALIDATION_NAMESPACE } from '../contact-namespace';
 import {
   CONTACT_FIELDS,
   serverFieldErrors,
@@ -40,7 +42,9 @@ const REQUIRED: ReadonlySet<ContactField> = new Set([
 
 /** The enquiry form, validated by the same yup schema the API uses. */
 export function ContactForm() {
-  const { t } = useTranslation();
+  const { t } = useNamespace(CONTACT_NAMESPACE);
+  const { t: tValidation } = useNamespace(VALIDATION_NAMESPACE);
+  const { t: tShell } = useTranslation();
   const locale = useLocale();
   const navigate = useNavigate();
   const toast = useToast();
@@ -90,7 +94,7 @@ export function ContactForm() {
     // Schema errors are {key, values} message objects (typed by formik as strings);
     // server errors are already readable text.
     const raw: unknown = errors[name];
-    if (isValidationMessage(raw)) return t(raw.key, { ns: 'validation', ...raw.values });
+    if (isValidationMessage(raw)) return tValidation(raw.key, raw.values);
     return typeof raw === 'string' && raw ? raw : undefined;
   };
 
@@ -151,7 +155,7 @@ export function ContactForm() {
             <option value="">{t('contact.form.servicePlaceholder')}</option>
             {SERVICE_SLUGS.map((slug) => (
               <option key={slug} value={slug}>
-                {t(`serviceNames.${slug}`)}
+                {tShell(`serviceNames.${slug}`)}
               </option>
             ))}
           </TextField>
@@ -160,8 +164,14 @@ export function ContactForm() {
           <TextField
             {...fieldProps('message')}
             multiline
-            minRows={5}
+            rows={5}
             placeholder={t('contact.form.messagePlaceholder')}
+            // A plain textarea the visitor can resize: MUI's auto-growing one measures
+            // its layout after every render of the form, i.e. on each keystroke in any field.
+            slotProps={{
+              input: { inputComponent: 'textarea' },
+              htmlInput: { 'aria-required': true, style: { resize: 'vertical' } },
+            }}
           />
         </Grid>
         <Grid size={12}>

@@ -11,8 +11,10 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { CONTACT_DETAILS } from '../../../lib/contact-details';
+import { visuallyHidden } from '../../../lib/visually-hidden';
+import { useNamespace } from '../../../lib/translations';
+import { CONTACT_NAMESPACE } from '../contact-namespace';
 
 function InfoRow({
   icon,
@@ -42,7 +44,7 @@ function InfoRow({
 
 /** Contact points, the chat link and opening hours, shown beside the enquiry form. */
 export function ContactInfo() {
-  const { t } = useTranslation();
+  const { t } = useNamespace(CONTACT_NAMESPACE);
 
   const hours = [
     { day: t('contact.hours.weekdays'), time: t('contact.hours.weekdaysHours') },
@@ -123,12 +125,3 @@ export function ContactInfo() {
     </Stack>
   );
 }
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;

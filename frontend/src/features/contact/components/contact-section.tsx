@@ -3,23 +3,26 @@ import Container from '@mui/material/Container';
 import Grid from '@mui/material/Grid';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useTranslation } from 'react-i18next';
 import { ContactForm } from './contact-form';
 import { ContactInfo } from './contact-info';
+import { useNamespace } from '../../../lib/translations';
+import { CONTACT_NAMESPACE } from '../contact-namespace';
 
 export interface ContactSectionProps {
+  /** The anchor id ("contact" links); none when a wrapper already carries it. */
+  id?: string;
   /** The home page titles this section itself; the contact page has its own h1 above it. */
   showHeading?: boolean;
 }
 
 /** The enquiry form beside the contact details; the target of every #contact link. */
-export function ContactSection({ showHeading = true }: ContactSectionProps) {
-  const { t } = useTranslation();
+export function ContactSection({ id = 'contact', showHeading = true }: ContactSectionProps) {
+  const { t } = useNamespace(CONTACT_NAMESPACE);
 
   return (
     <Box
       component="section"
-      id="contact"
+      id={id || undefined}
       aria-labelledby={showHeading ? 'contact-heading' : undefined}
       sx={{ py: { xs: 6, md: 10 } }}
     >

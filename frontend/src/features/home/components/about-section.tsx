@@ -3,9 +3,10 @@ import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import Grid from '@mui/material/Grid';
 import Typography from '@mui/material/Typography';
-import { useTranslation } from 'react-i18next';
 import { StatCard } from '../../../components/stat-card';
 import { useAnchorNavigation } from '../../../lib/scroll';
+import { useNamespace } from '../../../lib/translations';
+import { HOME_SECTIONS_NAMESPACE } from '../home-sections-namespace';
 
 const ABOUT_STATS = [
   { value: '150+', labelKey: 'about.stats.projects' },
@@ -15,7 +16,7 @@ const ABOUT_STATS = [
 ] as const;
 
 export function AboutSection() {
-  const { t } = useTranslation();
+  const { t } = useNamespace(HOME_SECTIONS_NAMESPACE);
   const goToAnchor = useAnchorNavigation();
 
   return (

@@ -1,17 +1,18 @@
 import ArrowForwardIcon from '@mui/icons-material/ArrowForward';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import Container from '@mui/material/Container';
 import Stack from '@mui/material/Stack';
 import { alpha } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
-import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import { useAnchorNavigation } from '../../../lib/scroll';
+import { useNamespace } from '../../../lib/translations';
+import { HOME_NAMESPACE } from '../home-namespace';
+import { HeroParticles } from './hero-particles';
 
 export function HeroSection() {
-  const { t } = useTranslation();
+  const { t } = useNamespace(HOME_NAMESPACE);
   const goToAnchor = useAnchorNavigation();
 
   return (
@@ -19,13 +20,34 @@ export function HeroSection() {
       component="section"
       aria-labelledby="hero-heading"
       sx={{
-        py: { xs: 10, md: 16 },
+        position: 'relative',
+        // The hero fills the first screen (below the bar); the page goes on below the fold.
+        minHeight: { xs: 'calc(100svh - 56px)', sm: 'calc(100svh - 64px)' },
+        display: 'flex',
+        alignItems: 'center',
+        py: { xs: 8, md: 12 },
         background: (theme) =>
           `radial-gradient(circle at 20% 20%, ${alpha(theme.palette.primary.main, 0.18)}, transparent 55%), radial-gradient(circle at 80% 0%, ${alpha(theme.palette.secondary.main, 0.14)}, transparent 50%)`,
       }}
     >
-      <Container maxWidth="md" sx={{ textAlign: 'center' }}>
-        <Chip label={t('hero.badge')} color="primary" variant="outlined" sx={{ mb: 3 }} />
+      <HeroParticles />
+      <Container maxWidth="md" sx={{ position: 'relative', textAlign: 'center' }}>
+        <Typography
+          component="p"
+          variant="body2"
+          sx={{
+            display: 'inline-block',
+            mb: 3,
+            px: 2,
+            py: 0.5,
+            border: 1,
+            borderRadius: 4,
+            color: 'primary.main',
+            fontWeight: 600,
+          }}
+        >
+          {t('hero.badge')}
+        </Typography>
         <Typography
           id="hero-heading"
           variant="h2"

@@ -12,12 +12,14 @@ import ListItem from '@mui/material/ListItem';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
-import { useTranslation } from 'react-i18next';
+import { FIXED_FRENCH } from '../../../lib/fixed-french';
 import { useAnchorNavigation } from '../../../lib/scroll';
+import { useNamespace } from '../../../lib/translations';
+import { HOME_SECTIONS_NAMESPACE } from '../home-sections-namespace';
 import { PACKAGES, PACKAGE_PRICE_LABEL } from '../packages';
 
 export function PackagesSection() {
-  const { t } = useTranslation();
+  const { t } = useNamespace(HOME_SECTIONS_NAMESPACE);
   const goToAnchor = useAnchorNavigation();
 
   return (
@@ -56,16 +58,20 @@ export function PackagesSection() {
                       sx={{ mb: 1 }}
                     />
                   ) : null}
-                  <Typography variant="h5" component="h3" lang="fr">
+                  <Typography variant="h5" component="h3" {...FIXED_FRENCH}>
                     {pack.name}
                   </Typography>
-                  <Typography variant="body2" sx={{ color: 'text.secondary', my: 1 }} lang="fr">
+                  <Typography
+                    variant="body2"
+                    sx={{ color: 'text.secondary', my: 1 }}
+                    {...FIXED_FRENCH}
+                  >
                     {pack.description}
                   </Typography>
-                  <Typography variant="h6" component="p" color="primary" lang="fr">
+                  <Typography variant="h6" component="p" color="primary" {...FIXED_FRENCH}>
                     {PACKAGE_PRICE_LABEL}
                   </Typography>
-                  <List dense lang="fr">
+                  <List dense {...FIXED_FRENCH}>
                     {pack.features.map((feature) => (
                       <ListItem key={feature} disableGutters>
                         <ListItemIcon sx={{ minWidth: 32 }}>

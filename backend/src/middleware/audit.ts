@@ -1,0 +1,61 @@
+import type { Context, Middleware } from 'koa';
+import type { ActivityAction } from '@agency/contracts';
+import type { SessionUser } from './authenticate';
+
+export interface AuditTarget {
+  type: string;
+  id?: string;
+  label?: string;
+}
+
+export interface AuditEntry {
+  actor: Pick<SessionUser, 'id' | 'username'> | null;
+  action: ActivityAction;
+  target: AuditTarget | null;
+  ip: string;
+}
+
+export type AuditRecorder = (entry: AuditEntry) => Promise<void>;
+
+declare module 'koa' {
+  interface DefaultState {
+    /** What a state-changing admin call did, written to the activity log once it succeeds. */
+    audit?: { action: ActivityAction; target: AuditTarget | null };
+  }
+}
+
+/** Called by a route once its change is made; auditTrail() writes it. */
+export function audit(ctx: Context, action: ActivityAction, target: AuditTarget | null): void {
+  ctx.state.audit = { action, target };
+}
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Writes one activity-log entry for every admin call that changed something
+ * and succeeded. A state-changing route that forgets to say what it did is a
+ * bug: it is logged loudly rather than left out silently.
+ */
+export function auditTrail(record: AuditRecorder): Middleware {
+  return async (ctx, next) => {
+    await next();
+    const entry = ctx.state.audit;
+    if (!entry) {
+      if (STATE_CHANGING.has(ctx.method) && ctx.status < 300 && ctx.state.user) {
+        ctx.state.log.error({ path: ctx.path }, 'state-changing admin call left no audit entry');
+      }
+      return;
+    }
+    const user = ctx.state.user;
+    try {
+      await record({
+        ...entry,
+        actor: user ? { id: user.id, username: user.username } : null,
+        ip: ctx.ip,
+      });
+    } catch (error: unknown) {
+      // The change is made; failing the answer now would invite a repeat.
+      ctx.state.log.error({ err: error, audit: entry }, 'activity log entry could not be written');
+    }
+  };
+}

@@ -1,0 +1,45 @@
+import type { Middleware } from 'koa';
+import cors from '@koa/cors';
+import helmet from 'koa-helmet';
+import { authenticate, type SessionResolver } from './authenticate';
+import { auditTrail, type AuditRecorder } from './audit';
+
+/** Security headers of a JSON API: no sniffing, no framing, HSTS, no referrer. */
+export function securityHeaders(): Middleware {
+  return helmet({
+    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    referrerPolicy: { policy: 'no-referrer' },
+  });
+}
+
+/** Only the website's own origin may call the API from a browser, with credentials. */
+export function corsPolicy(origin: string): Middleware {
+  return cors({
+    origin,
+    credentials: true,
+    maxAge: 600,
+    exposeHeaders: ['Retry-After', 'Content-Disposition', 'X-Request-Id'],
+  });
+}
+
+const ADMIN_PREFIX = '/api/admin/';
+const PUBLIC_ADMIN_PATHS = new Set(['/api/admin/login']);
+
+/**
+ * Everything under /api/admin/ but sign-in needs a valid token, checked
+ * before the body is even read; admin answers are never cached; and every
+ * successful change there is written to the activity log.
+ */
+export function adminArea(options: {
+  resolveSession: SessionResolver;
+  recordActivity: AuditRecorder;
+}): Middleware {
+  const requireSession = authenticate(options.resolveSession);
+  const trail = auditTrail(options.recordActivity);
+  return async (ctx, next) => {
+    if (!ctx.path.startsWith(ADMIN_PREFIX)) return next();
+    ctx.set('Cache-Control', 'no-store');
+    if (PUBLIC_ADMIN_PATHS.has(ctx.path)) return next();
+    return requireSession(ctx, () => trail(ctx, next));
+  };
+}

@@ -1,0 +1,3 @@
+export { activityLogRoutes } from './activity-log.routes';
+export { recordActivity } from './activity-log.service';
+export { ActivityLogModel } from './activity-log.model';

@@ -1,0 +1,54 @@
+import Router from '@koa/router';
+import { contactListQuerySchema, contactStatusSchema } from '@agency/contracts';
+import { audit } from '../../middleware/audit';
+import { authorize } from '../../middleware/authorize';
+import { recordIdParam, validateBody, validateQuery } from '../../middleware/validate';
+import { getContactDetail, listContacts, setContactStatus } from '../contact';
+import { createLeadFromContact } from '../leads';
+import { contactCsvStream, exportFileName } from './contact-export';
+
+/** The enquiries as staff work them: list, read, status, convert to lead, export. */
+export function adminContactRoutes(): Router {
+  const router = new Router({ prefix: '/api/admin/contacts' });
+
+  router.get('/', authorize('contacts:read'), async (ctx) => {
+    ctx.body = await listContacts(await validateQuery(ctx, contactListQuerySchema));
+  });
+
+  // Before "/:id", which would otherwise take "export" for an id.
+  router.get('/export', authorize('contacts:export'), async (ctx) => {
+    const query = await validateQuery(ctx, contactListQuerySchema);
+    audit(ctx, 'contact.export', { type: 'contact', label: ctx.querystring || 'all' });
+    ctx.set('Content-Type', 'text/csv; charset=utf-8');
+    ctx.attachment(exportFileName());
+    ctx.body = contactCsvStream(query, (error) =>
+      ctx.state.log.error({ err: error }, 'contacts export stopped'),
+    );
+  });
+
+  router.get('/:id', authorize('contacts:read'), async (ctx) => {
+    ctx.body = await getContactDetail(recordIdParam(ctx));
+  });
+
+  router.patch('/:id', authorize('contacts:write'), async (ctx) => {
+    const id = recordIdParam(ctx);
+    const { status } = await validateBody(ctx, contactStatusSchema);
+    const contact = await setContactStatus(id, status);
+    audit(ctx, 'contact.status', {
+      type: 'contact',
+      id,
+      label: `${contact.firstName} ${contact.lastName}: ${status}`,
+    });
+    ctx.body = contact;
+  });
+
+  router.post('/:id/convert', authorize('contacts:write'), async (ctx) => {
+    const contact = await getContactDetail(recordIdParam(ctx));
+    const lead = await createLeadFromContact(contact);
+    audit(ctx, 'contact.convert', { type: 'lead', id: lead.id, label: lead.name });
+    ctx.status = 201;
+    ctx.body = lead;
+  });
+
+  return router;
+}

@@ -1,0 +1,1 @@
+export { adminContactRoutes } from './admin-contact.routes';

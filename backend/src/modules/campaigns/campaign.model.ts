@@ -1,0 +1,28 @@
+import { Schema, model, type InferSchemaType } from 'mongoose';
+import { CAMPAIGN_STATUSES, RECIPIENT_TYPES } from '@agency/contracts';
+
+const campaignSchema = new Schema(
+  {
+    name: { type: String, required: true },
+    subject: { type: String, required: true },
+    // Sanitised HTML: what is stored is what may be mailed.
+    content: { type: String, required: true },
+    recipientType: { type: String, required: true, enum: RECIPIENT_TYPES, default: 'all' },
+    status: { type: String, required: true, enum: CAMPAIGN_STATUSES, default: 'draft' },
+    // Counters of the send, kept on this small document so progress is one read.
+    total: { type: Number, required: true, default: 0 },
+    sentCount: { type: Number, required: true, default: 0 },
+    failedCount: { type: Number, required: true, default: 0 },
+    createdBy: { type: Schema.Types.ObjectId },
+    queuedAt: { type: Date },
+    startedAt: { type: Date },
+    finishedAt: { type: Date },
+  },
+  { timestamps: true },
+);
+
+campaignSchema.index({ createdAt: -1 });
+campaignSchema.index({ status: 1, createdAt: -1 });
+
+export type Campaign = InferSchemaType<typeof campaignSchema>;
+export const CampaignModel = model('Campaign', campaignSchema);

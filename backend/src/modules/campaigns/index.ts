@@ -1,0 +1,4 @@
+export { campaignRoutes } from './campaign.routes';
+export { countCampaigns } from './campaign.service';
+export { CampaignModel } from './campaign.model';
+export { sanitizeCampaignHtml } from './campaign-html';

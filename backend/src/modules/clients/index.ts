@@ -1,0 +1,2 @@
+export { clientRoutes } from './client.routes';
+export { ClientModel } from './client.model';

@@ -1,0 +1,3 @@
+export { leadRoutes } from './lead.routes';
+export { createLeadFromContact } from './lead.service';
+export { LeadModel } from './lead.model';

@@ -1,0 +1,2 @@
+export { statsRoutes } from './stats.routes';
+export { dashboardStats, periodStarts } from './stats.service';

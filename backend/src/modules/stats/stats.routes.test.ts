@@ -1,0 +1,74 @@
+import { createTestContext, type TestContext } from '../../testing/test-context';
+import { as, signedInUser, validCampaign, validEnquiry } from '../../testing/admin-fixtures';
+import { ContactModel } from '../contact';
+import { SubscriberModel } from '../newsletter';
+import { CampaignModel } from '../campaigns';
+import { dashboardStats, periodStarts } from './stats.service';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+describe('periodStarts', () => {
+  it('starts today and this week (Monday) in the agency time zone, not in UTC', () => {
+    // Sunday 23:30 UTC is already Monday 00:30 in Tunis (UTC+1).
+    const now = new Date('2026-03-01T23:30:00Z');
+    expect(periodStarts('Africa/Tunis', now)).toEqual({
+      today: new Date('2026-03-01T23:00:00Z'),
+      week: new Date('2026-03-01T23:00:00Z'),
+    });
+    expect(periodStarts('UTC', now)).toEqual({
+      today: new Date('2026-03-01T00:00:00Z'),
+      week: new Date('2026-02-23T00:00:00Z'),
+    });
+  });
+});
+
+describe('GET /api/admin/stats', () => {
+  it('counts contacts, today and this week in Tunis, confirmed subscribers, campaigns and services', async () => {
+    const now = new Date('2026-03-04T10:00:00Z'); // Wednesday
+    const at = (iso: string) => new Date(iso);
+    await ContactModel.insertMany([
+      { ...validEnquiry, service: 'branding', createdAt: at('2026-03-03T23:30:00Z') }, // today in Tunis
+      { ...validEnquiry, service: 'branding', createdAt: at('2026-03-03T22:30:00Z') }, // yesterday in Tunis
+      { ...validEnquiry, service: 'meta-ads', createdAt: at('2026-03-01T23:10:00Z') }, // Monday in Tunis
+      { ...validEnquiry, service: 'meta-ads', createdAt: at('2026-03-01T22:50:00Z') }, // Sunday in Tunis
+    ]);
+    await SubscriberModel.create([
+      { email: 'a@x.tn', status: 'confirmed' },
+      { email: 'b@x.tn', status: 'pending' },
+    ]);
+    await CampaignModel.create([validCampaign, validCampaign]);
+
+    const stats = await dashboardStats('Africa/Tunis', now);
+    expect(stats).toEqual({
+      totalContacts: 4,
+      todayContacts: 1,
+      thisWeekContacts: 3,
+      totalSubscribers: 1,
+      totalCampaigns: 2,
+      contactsByService: [
+        { service: 'meta-ads', count: 2 },
+        { service: 'branding', count: 2 },
+        { service: 'social-media', count: 0 },
+        { service: 'web-design', count: 0 },
+        { service: 'content-creation', count: 0 },
+        { service: 'analytics', count: 0 },
+      ],
+      timeZone: 'Africa/Tunis',
+    });
+
+    const viewer = await signedInUser(ctx, 'viewer');
+    const response = await as(ctx, viewer).get('/api/admin/stats');
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      totalContacts: 4,
+      totalSubscribers: 1,
+      totalCampaigns: 2,
+    });
+  });
+});

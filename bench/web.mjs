@@ -1,0 +1,195 @@
+// @ts-check
+/**
+ * `npm run bench:web`: how heavy and how fast the public site is.
+ *
+ * 1. Builds the SPA (`npm run build -w frontend`).
+ * 2. Measures the first load: gzipped JS and CSS that index.html references,
+ *    with every chunk those scripts import statically.
+ * 3. Serves frontend/dist the way `npm start` does (vite preview with
+ *    frontend/vite.config.ts, which compresses responses) and runs Lighthouse
+ *    (npm `lighthouse`, default mobile settings, Chromium from CHROME_PATH or
+ *    /usr/bin/chromium) three times on /, /services and /portfolio, keeping
+ *    the median performance and accessibility scores.
+ *
+ * Prints one table with the targets; exits 1 if one is missed. Lighthouse
+ * reports are kept in artifacts/lighthouse/ (git-ignored). Scores move with
+ * machine load: the table says when it ran and how busy the machine was.
+ *
+ * Options: --runs N (default 3), --skip-build, --pages /a,/b
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  startManagedProcess,
+  runCommand,
+  waitUntilReady,
+} from '../scripts/lib/managed-process.mjs';
+import { getFreePort, LOOPBACK } from '../scripts/lib/ports.mjs';
+import { findRepoRoot } from '../scripts/lib/repo-root.mjs';
+import { waitForHttpUrl } from '../scripts/lib/wait.mjs';
+import { measureFirstLoad } from './web-first-load.mjs';
+
+const TARGETS = { firstLoadJsKb: 170, performance: 95, accessibility: 95 };
+const DEFAULT_PAGES = ['/', '/services', '/portfolio'];
+const CHROME_FLAGS = '--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage';
+
+const { values: options } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    'skip-build': { type: 'boolean', default: false },
+    pages: { type: 'string', default: DEFAULT_PAGES.join(',') },
+  },
+});
+const runs = Number.parseInt(options.runs, 10);
+const pages = options.pages.split(',').filter(Boolean);
+const rootDir = findRepoRoot();
+const frontendDir = join(rootDir, 'frontend');
+const reportDir = join(rootDir, 'artifacts', 'lighthouse');
+
+/** @param {number[]} values */
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** @param {number} bytes */
+const kb = (bytes) => (bytes / 1024).toFixed(1);
+
+async function build() {
+  const code = await runCommand('npm', ['run', 'build', '-w', 'frontend'], { cwd: rootDir });
+  if (code !== 0) throw new Error(`the frontend build failed (exit code ${code})`);
+}
+
+/** The same server `npm start` runs for the website (scripts/lib/stack.mjs). */
+async function startWebServer() {
+  const port = await getFreePort();
+  const web = startManagedProcess({
+    name: 'web',
+    command: join(frontendDir, 'node_modules', '.bin', 'vite'),
+    args: ['preview', '--port', String(port), '--strictPort', '--host', LOOPBACK],
+    cwd: frontendDir,
+    echo: false,
+  });
+  const url = `http://${LOOPBACK}:${port}`;
+  await waitUntilReady(web, (signal) => waitForHttpUrl(url, { signal, timeoutMs: 30_000 }), 'web');
+  return { url, stop: () => web.stop() };
+}
+
+/**
+ * @param {string} url
+ * @param {string} reportPath
+ * @returns {Promise<{ performance: number, accessibility: number }>}
+ */
+async function lighthouse(url, reportPath) {
+  const code = await runCommand(
+    join(rootDir, 'node_modules', '.bin', 'lighthouse'),
+    [
+      url,
+      '--only-categories=performance,accessibility',
+      '--output=json',
+      `--output-path=${reportPath}`,
+      `--chrome-flags=${CHROME_FLAGS}`,
+      '--quiet',
+    ],
+    {
+      cwd: rootDir,
+      env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH || '/usr/bin/chromium' },
+    },
+  );
+  if (code !== 0) throw new Error(`lighthouse failed on ${url} (exit code ${code})`);
+  const report = JSON.parse(readFileSync(reportPath, 'utf8'));
+  if (report.runtimeError) throw new Error(`lighthouse on ${url}: ${report.runtimeError.message}`);
+  return {
+    performance: Math.round(report.categories.performance.score * 100),
+    accessibility: Math.round(report.categories.accessibility.score * 100),
+  };
+}
+
+/** @param {string[][]} rows */
+function printTable(rows) {
+  const widths =
+    rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  const line = (/** @type {string[]} */ row) =>
+    `| ${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(' | ')} |`;
+  console.log(line(rows[0] ?? []));
+  console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
+  for (const row of rows.slice(1)) console.log(line(row));
+}
+
+async function main() {
+  const started = new Date();
+  const loadBefore = loadavg()[0] ?? 0;
+  if (!options['skip-build']) await build();
+
+  const firstLoad = measureFirstLoad(join(frontendDir, 'dist'));
+  /** @type {{ page: string, performance: number[], accessibility: number[] }[]} */
+  const scores = pages.map((page) => ({ page, performance: [], accessibility: [] }));
+
+  mkdirSync(reportDir, { recursive: true });
+  const server = await startWebServer();
+  try {
+    // Round-robin so a burst of load elsewhere does not hit one page's three runs.
+    for (let run = 1; run <= runs; run++) {
+      for (const entry of scores) {
+        const name =
+          entry.page === '/' ? 'home' : entry.page.replace(/^\//, '').replace(/\W+/g, '-');
+        const result = await lighthouse(
+          new URL(entry.page, server.url).toString(),
+          join(reportDir, `${name}-${run}.json`),
+        );
+        entry.performance.push(result.performance);
+        entry.accessibility.push(result.accessibility);
+        console.log(
+          `run ${run}/${runs} ${entry.page}: performance ${result.performance}, accessibility ${result.accessibility}`,
+        );
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+
+  const loadAfter = loadavg()[0] ?? 0;
+  const jsKb = firstLoad.js.gzipBytes / 1024;
+  /** @type {string[][]} */
+  const rows = [
+    ['measure', 'value', 'target', 'met'],
+    [
+      `first-load JS, gzip (${firstLoad.assets.filter((asset) => asset.kind === 'js').length} files)`,
+      `${kb(firstLoad.js.gzipBytes)} KB (${kb(firstLoad.js.bytes)} KB raw)`,
+      `<= ${TARGETS.firstLoadJsKb} KB`,
+      jsKb <= TARGETS.firstLoadJsKb ? 'yes' : 'NO',
+    ],
+    ['first-load CSS, gzip', `${kb(firstLoad.css.gzipBytes)} KB`, '-', '-'],
+  ];
+  let allMet = jsKb <= TARGETS.firstLoadJsKb;
+  for (const entry of scores) {
+    for (const category of /** @type {const} */ (['performance', 'accessibility'])) {
+      const value = median(entry[category]);
+      const met = value >= TARGETS[category];
+      allMet &&= met;
+      rows.push([
+        `Lighthouse ${category} ${entry.page}`,
+        `${value} (runs: ${entry[category].join(', ')})`,
+        `>= ${TARGETS[category]}`,
+        met ? 'yes' : 'NO',
+      ]);
+    }
+  }
+  console.log(
+    `\nbench:web ${started.toISOString()}, load average ${loadBefore.toFixed(2)} -> ${loadAfter.toFixed(2)} on this machine; Lighthouse median of ${runs}, mobile preset`,
+  );
+  printTable(rows);
+  console.log(
+    allMet
+      ? '\nAll targets met.'
+      : '\nSome targets were missed (scores vary with machine load: re-run when it is idle).',
+  );
+  process.exitCode = allMet ? 0 : 1;
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});

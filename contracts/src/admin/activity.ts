@@ -1,0 +1,44 @@
+import type { InferType } from 'yup';
+import { listQuerySchema } from './list-query';
+import { recordId } from '../validation/fields';
+
+/** What a staff member did; one entry per state-changing call, sign-ins included. */
+export const ACTIVITY_ACTIONS = [
+  'auth.login',
+  'auth.login-failed',
+  'user.create',
+  'user.update',
+  'user.delete',
+  'contact.status',
+  'contact.convert',
+  'contact.export',
+  'client.create',
+  'client.update',
+  'client.delete',
+  'lead.create',
+  'lead.update',
+  'lead.delete',
+  'campaign.create',
+  'campaign.update',
+  'campaign.delete',
+  'campaign.send',
+] as const;
+export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
+
+export interface ActivityLogDto {
+  id: string;
+  /** Who acted; null for a failed sign-in of an unknown user. */
+  actor: { id: string; username: string } | null;
+  action: ActivityAction;
+  /** What was acted on: a record, or a username tried at sign-in. */
+  target: { type: string; id?: string; label?: string } | null;
+  time: string;
+  ip: string;
+}
+
+export const activityLogListQuerySchema = listQuerySchema({
+  sortFields: ['time'] as const,
+  defaultSort: '-time',
+  filters: { actor: recordId().optional() },
+});
+export type ActivityLogListQuery = InferType<typeof activityLogListQuerySchema>;

@@ -1,0 +1,63 @@
+import { object, type InferType } from 'yup';
+import { message, oneOfText, text } from '../validation/fields';
+import { listQuerySchema } from './list-query';
+
+/**
+ * draft → queued (send accepted) → sending → sent, or failed when every
+ * recipient failed; paused and cancelled belong to the sending controls.
+ */
+export const CAMPAIGN_STATUSES = [
+  'draft',
+  'queued',
+  'sending',
+  'paused',
+  'sent',
+  'failed',
+  'cancelled',
+] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+/** Who receives it: enquiry contacts, confirmed subscribers, or both. */
+export const RECIPIENT_TYPES = ['all', 'contacts', 'subscribers'] as const;
+export type RecipientType = (typeof RECIPIENT_TYPES)[number];
+
+export const CAMPAIGN_CONTENT_MAX = 100_000;
+
+/** The campaign modal; the HTML content is sanitised again by the server. */
+export const campaignSchema = object({
+  name: text(200).required(message('required')),
+  subject: text(200).required(message('required')),
+  content: text(CAMPAIGN_CONTENT_MAX).required(message('required')),
+  recipientType: oneOfText(RECIPIENT_TYPES).default('all'),
+});
+export type CampaignInput = InferType<typeof campaignSchema>;
+
+export const CAMPAIGN_SORT_FIELDS = ['name', 'createdAt', 'status'] as const;
+export const campaignListQuerySchema = listQuerySchema({
+  sortFields: CAMPAIGN_SORT_FIELDS,
+  defaultSort: '-createdAt',
+  filters: { status: oneOfText(CAMPAIGN_STATUSES).optional() },
+});
+export type CampaignListQuery = InferType<typeof campaignListQuerySchema>;
+
+export interface CampaignDto {
+  id: string;
+  name: string;
+  subject: string;
+  content: string;
+  recipientType: RecipientType;
+  status: CampaignStatus;
+  /** Recipients counted when dispatch starts; 0 before. */
+  total: number;
+  sentCount: number;
+  failedCount: number;
+  queuedAt: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CampaignSendResponse {
+  campaign: CampaignDto;
+}

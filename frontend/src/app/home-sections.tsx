@@ -1,0 +1,52 @@
+import { startTransition, useEffect, useState, type ComponentType } from 'react';
+import {
+  AboutSection,
+  CaseStudiesSection,
+  ClientsSection,
+  FaqSection,
+  ImpactSection,
+  PackagesSection,
+  ProcessSection,
+  StatsBanner,
+  SuccessStoriesSection,
+  TestimonialsSection,
+} from '../features/home/sections';
+import { LazyContactSection } from './lazy-contact-section';
+
+/** Everything below the hero, in the spec's order (section 2). */
+const SECTIONS: readonly ComponentType[] = [
+  StatsBanner,
+  PackagesSection,
+  ProcessSection,
+  ImpactSection,
+  SuccessStoriesSection,
+  CaseStudiesSection,
+  AboutSection,
+  TestimonialsSection,
+  ClientsSection,
+  FaqSection,
+  LazyContactSection,
+  // The newsletter banner (features/newsletter) goes here, after the contact section (spec 2).
+];
+
+/**
+ * Builds the sections one after the other, each in its own task, so building
+ * the long page never blocks the browser (taps, scrolling) for long.
+ */
+export function HomeSections() {
+  const [shown, setShown] = useState(1);
+
+  useEffect(() => {
+    if (shown >= SECTIONS.length) return undefined;
+    const timer = window.setTimeout(() => startTransition(() => setShown(shown + 1)), 0);
+    return () => window.clearTimeout(timer);
+  }, [shown]);
+
+  return (
+    <>
+      {SECTIONS.slice(0, shown).map((Section, index) => (
+        <Section key={index} />
+      ))}
+    </>
+  );
+}

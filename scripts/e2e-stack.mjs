@@ -1,0 +1,70 @@
+// @ts-check
+/**
+ * The stack the Playwright suite tests, started by the webServer option of
+ * e2e/playwright.config.ts: the built app in demo mode with its own MailDev,
+ * database `agency_e2e` and queue prefix `agency-e2e`, on the MongoDB/Redis
+ * of MONGODB_URI/REDIS_URL or on throw-away ones. When it is up it prints one
+ * `E2E_STACK={...}` line that Playwright hands to the specs; SIGTERM stops it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { reportFatalError } from './lib/console.mjs';
+import { startStack } from './lib/stack.mjs';
+import { ensureSystemPrograms } from './lib/system-deps.mjs';
+
+const rootDir = fileURLToPath(new URL('..', import.meta.url));
+const dataDir = mkdtempSync(join(tmpdir(), 'agency-e2e-'));
+/** @type {(() => Promise<void>) | undefined} */
+let stopStack;
+let stopping = false;
+
+/** @param {number} exitCode */
+async function stop(exitCode) {
+  if (stopping) return;
+  stopping = true;
+  await stopStack?.().catch(reportFatalError);
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(exitCode);
+}
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+  process.once(signal, () => void stop(0));
+}
+
+try {
+  const { chromium } = await ensureSystemPrograms({ chromium: true });
+  const stack = await startStack({
+    rootDir,
+    dataDir,
+    // Its own MailDev even when SMTP_URL is set: the specs read the mail.
+    env: { ...process.env, SMTP_URL: undefined },
+    demoMode: true,
+    databaseName: 'agency_e2e',
+    runSettings: {
+      QUEUE_PREFIX: 'agency-e2e',
+      LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
+      // Every spec sends enquiries from the same address.
+      CONTACT_RATE_LIMIT_MAX: '1000',
+    },
+  });
+  stopStack = stack.stop;
+  const handedToSpecs = {
+    baseUrl: stack.webUrl,
+    apiUrl: stack.apiUrl,
+    mailCatcherUrl: stack.mailCatcherUrl,
+    mailTo: stack.mailTo,
+    demoAdmin: stack.demoAdmin,
+    chromiumPath: chromium,
+  };
+  console.log(
+    `e2e stack: app ${stack.webUrl}, API ${stack.apiUrl}, MailDev ${stack.mailCatcherUrl}`,
+  );
+  console.log(`E2E_STACK=${JSON.stringify(handedToSpecs)}`);
+  const crash = await stack.unexpectedExit;
+  if (!stopping) console.error(`e2e stack: ${crash}`);
+  await stop(1);
+} catch (error) {
+  reportFatalError(error);
+  await stop(1);
+}
