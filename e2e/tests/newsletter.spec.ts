@@ -16,6 +16,8 @@ test.describe('newsletter', () => {
     const banner = page.locator('#newsletter');
     await expect(banner).toHaveCount(1);
     await expect(page.locator('#contact ~ #newsletter')).toHaveCount(1);
+    // The sections may still have been building when the scroll reached the bottom.
+    await banner.scrollIntoViewIfNeeded();
 
     await banner.getByRole('textbox', { name: 'Email address' }).fill(email);
     await banner.getByRole('button', { name: 'Subscribe' }).click();
@@ -30,6 +32,7 @@ test.describe('newsletter', () => {
     await scrollThroughPage(page);
 
     const banner = page.locator('footer #newsletter');
+    await banner.scrollIntoViewIfNeeded();
     await expect(banner.getByRole('heading', { name: 'Stay in the loop' })).toBeVisible();
     await expect(banner.getByRole('button', { name: 'Subscribe' })).toBeEnabled();
   });
