@@ -65,6 +65,8 @@ export default tseslint.config(
       '.data/**',
       'test-results/**',
       'playwright-report/**',
+      '.stryker-tmp/**',
+      'reports/**',
     ],
   },
   js.configs.recommended,
@@ -85,7 +87,7 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   {
-    files: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'e2e/**/*.ts'],
+    files: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'mutation/**/*.mjs', 'e2e/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
   restrict(

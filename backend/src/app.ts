@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
+import { NEWSLETTER_API_PATHS } from '@agency/contracts';
 import type { ApiConfig } from './config';
 import type { Logger } from './logger';
 import type { MailQueues } from './queues/mail-queues';
@@ -11,6 +12,7 @@ import { requireJson } from './middleware/require-json';
 import { adminArea, corsPolicy, securityHeaders } from './middleware/security';
 import { contactRoutes } from './modules/contact';
 import { healthRoutes } from './modules/health';
+import { newsletterRoutes } from './modules/newsletter';
 import {
   createLoginThrottle,
   createTokenService,
@@ -36,6 +38,7 @@ export interface AppDeps {
     | 'queuePrefix'
     | 'auth'
     | 'timeZone'
+    | 'mailLinkSecret'
   >;
   logger: Logger;
   queues: MailQueues;
@@ -61,7 +64,7 @@ export function createApp({ config, logger, queues, campaignQueue, redis }: AppD
   app.use(securityHeaders());
   app.use(corsPolicy(config.corsOrigin));
   app.use(adminArea({ resolveSession: tokens.resolve, recordActivity }));
-  app.use(requireJson());
+  app.use(requireJson({ formPaths: [NEWSLETTER_API_PATHS.unsubscribe] }));
   app.use(
     koaBody({
       json: true,
@@ -85,6 +88,18 @@ export function createApp({ config, logger, queues, campaignQueue, redis }: AppD
         name: `${config.queuePrefix}:ratelimit:contact`,
         max: config.rateLimit.contactMax,
         windowMs: config.rateLimit.windowMs,
+      },
+    }),
+    newsletterRoutes({
+      queues,
+      redis,
+      mailLinkSecret: config.mailLinkSecret,
+      rateLimit: {
+        name: `${config.queuePrefix}:ratelimit:newsletter`,
+        windowMs: config.rateLimit.windowMs,
+        perIpMax: config.rateLimit.newsletterMax,
+        perAddressMax: config.rateLimit.newsletterAddressMax,
+        linksPerIpMax: config.rateLimit.newsletterLinksMax,
       },
     }),
     loginRoutes({ tokens, throttle }),

@@ -8,6 +8,8 @@ const base = {
 };
 
 const strongSecret = 'Vq3x9LmT2pZr8sKdW4yHcN7bJfQ1gUeA6oRt';
+/** The newsletter links' key: 32 characters is the shortest production accepts. */
+const strongLinkKey = 'k'.repeat(32);
 const bootstrap = {
   BOOTSTRAP_ADMIN_USERNAME: 'owner',
   BOOTSTRAP_ADMIN_EMAIL: 'owner@agency.tn',
@@ -55,6 +57,7 @@ describe('API configuration', () => {
       ...bootstrap,
       NODE_ENV: 'production',
       JWT_SECRET: strongSecret,
+      MAIL_LINK_SECRET: strongLinkKey,
       AGENCY_TIME_ZONE: 'Europe/Paris',
     });
     expect(config.auth.jwtSecret).toBe(strongSecret);
@@ -93,6 +96,17 @@ describe('API configuration', () => {
       'must be at least 8',
     ],
     [{ QUEUE_PREFIX: 'a:b' }, 'QUEUE_PREFIX', 'must not contain'],
+    [
+      { NODE_ENV: 'production', JWT_SECRET: strongSecret },
+      'MAIL_LINK_SECRET',
+      'must be a random value of at least 32',
+    ],
+    [
+      { NODE_ENV: 'production', JWT_SECRET: strongSecret, MAIL_LINK_SECRET: 'short-secret' },
+      'MAIL_LINK_SECRET',
+      'must be a random value',
+    ],
+    [{ REDIS_REQUEST_TIMEOUT_MS: '5' }, 'REDIS_REQUEST_TIMEOUT_MS', 'must be a whole number'],
     [{ NODE_ENV: 'production' }, 'JWT_SECRET', 'is required but not set'],
     [{ NODE_ENV: 'production', JWT_SECRET: 'secret' }, 'JWT_SECRET', 'must be at least 32 random'],
     [
@@ -123,6 +137,23 @@ describe('API configuration', () => {
     const error = configErrorOf(() => loadApiConfig({ ...base, ...change }));
     expect(error.variable).toBe(variable);
     expect(error.message).toContain(`${variable} ${reason}`);
+  });
+
+  it('takes a production link key of 32 characters or more', () => {
+    const config = loadApiConfig({
+      ...base,
+      NODE_ENV: 'production',
+      JWT_SECRET: strongSecret,
+      MAIL_LINK_SECRET: strongLinkKey,
+    });
+    expect(config.mailLinkSecret).toBe(strongLinkKey);
+  });
+
+  it('reads the newsletter limits and the Redis request timeout', () => {
+    expect(loadApiConfig(base)).toMatchObject({
+      rateLimit: { newsletterMax: 10, newsletterAddressMax: 3, newsletterLinksMax: 60 },
+      redisRequestTimeoutMs: 500,
+    });
   });
 
   it('names every bad variable in one message', () => {

@@ -154,7 +154,11 @@ export type NodeEnv = (typeof NODE_ENVS)[number];
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** What both the API and the worker read: the stores and the queue namespace. */
+/** Good enough on a laptop; refused in production, where links must not be forgeable. */
+export const DEVELOPMENT_MAIL_LINK_SECRET = 'development-only-mail-link-secret';
+const MAIL_LINK_SECRET_MIN_LENGTH = 32;
+
+/** What both the API and the worker read: the stores, the queue namespace, the link key. */
 export const sharedEnvSpec = {
   NODE_ENV: oneOf(NODE_ENVS)({ default: 'development' }),
   LOG_LEVEL: oneOf(LOG_LEVELS)({ default: 'info' }),
@@ -162,6 +166,8 @@ export const sharedEnvSpec = {
   REDIS_URL: urlOf('redis:', 'rediss:')(),
   /** BullMQ key prefix; use a hash tag such as {agency} on Redis Cluster. */
   QUEUE_PREFIX: queuePrefix({ default: 'agency' }),
+  /** Signs the newsletter's confirmation and unsubscribe links (the worker signs, the API checks). */
+  MAIL_LINK_SECRET: str({ default: DEVELOPMENT_MAIL_LINK_SECRET }),
 };
 
 export const apiEnvSpec = {
@@ -173,8 +179,11 @@ export const apiEnvSpec = {
   JSON_BODY_LIMIT: byteSize({ default: '32kb' }),
   RATE_LIMIT_WINDOW_SECONDS: integer(1, 86_400)({ default: 600 }),
   CONTACT_RATE_LIMIT_MAX: integer(1, 1_000_000)({ default: 10 }),
-  OUTBOX_RELAY_INTERVAL_SECONDS: integer(1, 86_400)({ default: 30 }),
-  OUTBOX_PENDING_AGE_SECONDS: integer(0, 86_400)({ default: 60 }),
+  NEWSLETTER_RATE_LIMIT_MAX: integer(1, 1_000_000)({ default: 10 }),
+  NEWSLETTER_ADDRESS_RATE_LIMIT_MAX: integer(1, 1_000_000)({ default: 3 }),
+  NEWSLETTER_LINK_RATE_LIMIT_MAX: integer(1, 1_000_000)({ default: 60 }),
+  /** Longest wait for any Redis reply on a request's path; past it the API carries on without. */
+  REDIS_REQUEST_TIMEOUT_MS: integer(50, 10_000)({ default: 500 }),
   DEMO_MODE: bool({ default: false }),
   DEMO_ADMIN_USERNAME: str({ default: 'demo' }),
   DEMO_ADMIN_EMAIL: mailbox({ default: 'demo@agency.local' }),
@@ -202,6 +211,7 @@ export interface SharedConfig {
   mongodbUri: string;
   redisUrl: string;
   queuePrefix: string;
+  mailLinkSecret: string;
 }
 
 export interface ApiConfig extends SharedConfig {
@@ -210,8 +220,16 @@ export interface ApiConfig extends SharedConfig {
   corsOrigin: string;
   trustProxy: boolean;
   jsonBodyLimit: string;
-  rateLimit: { windowMs: number; contactMax: number };
-  outbox: { relayIntervalMs: number; pendingAgeMs: number };
+  rateLimit: {
+    windowMs: number;
+    contactMax: number;
+    /** Subscription requests per IP, and per e-mail address, in one window. */
+    newsletterMax: number;
+    newsletterAddressMax: number;
+    /** Confirmation and unsubscribe link uses per IP in one window. */
+    newsletterLinksMax: number;
+  };
+  redisRequestTimeoutMs: number;
   demo: { enabled: boolean; username: string; email: string; password: string };
   auth: AuthConfig;
   /** The agency's time zone: "today" and "this week" on the dashboard. */
@@ -235,13 +253,25 @@ type SharedEnv = ReturnType<typeof loadEnv<typeof sharedEnvSpec>>;
 
 /** The shared part of a process's configuration, from its cleaned environment. */
 export function toSharedConfig(env: SharedEnv): SharedConfig {
+  if (env.NODE_ENV === 'production') assertStrongMailLinkSecret(env.MAIL_LINK_SECRET);
   return {
     nodeEnv: env.NODE_ENV,
     logLevel: env.LOG_LEVEL,
     mongodbUri: env.MONGODB_URI,
     redisUrl: env.REDIS_URL,
     queuePrefix: env.QUEUE_PREFIX,
+    mailLinkSecret: env.MAIL_LINK_SECRET,
   };
+}
+
+/** Anyone who knows the key can confirm or unsubscribe any address: production needs its own. */
+function assertStrongMailLinkSecret(secret: string): void {
+  if (secret === DEVELOPMENT_MAIL_LINK_SECRET || secret.length < MAIL_LINK_SECRET_MIN_LENGTH) {
+    throw new ConfigError(
+      'MAIL_LINK_SECRET',
+      `MAIL_LINK_SECRET must be a random value of at least ${MAIL_LINK_SECRET_MIN_LENGTH} characters in production (for example: openssl rand -hex 32)`,
+    );
+  }
 }
 
 export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
@@ -276,11 +306,11 @@ export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
     rateLimit: {
       windowMs: env.RATE_LIMIT_WINDOW_SECONDS * 1000,
       contactMax: env.CONTACT_RATE_LIMIT_MAX,
+      newsletterMax: env.NEWSLETTER_RATE_LIMIT_MAX,
+      newsletterAddressMax: env.NEWSLETTER_ADDRESS_RATE_LIMIT_MAX,
+      newsletterLinksMax: env.NEWSLETTER_LINK_RATE_LIMIT_MAX,
     },
-    outbox: {
-      relayIntervalMs: env.OUTBOX_RELAY_INTERVAL_SECONDS * 1000,
-      pendingAgeMs: env.OUTBOX_PENDING_AGE_SECONDS * 1000,
-    },
+    redisRequestTimeoutMs: env.REDIS_REQUEST_TIMEOUT_MS,
     demo: {
       enabled: env.DEMO_MODE,
       username: env.DEMO_ADMIN_USERNAME,

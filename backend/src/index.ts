@@ -6,4 +6,3 @@
 export * from './store';
 export { loadApiConfig, apiEnvSpec, type ApiConfig } from './config';
 export { createApp, type AppDeps } from './app';
-export { startOutboxRelay, type OutboxRelay } from './queues/outbox-relay';

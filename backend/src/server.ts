@@ -6,7 +6,6 @@ import { createApp } from './app';
 import { createRedisConnection, waitUntilConnected } from './queues/redis-connection';
 import { createMailQueues } from './queues/mail-queues';
 import { createCampaignQueue } from './queues/campaign-queue';
-import { startOutboxRelay } from './queues/outbox-relay';
 import { ensureBootstrapAdmin, ensureDemoAdmin } from './modules/users';
 import { exitOnStartupFailure, runUntilSignalled } from './shutdown';
 
@@ -17,7 +16,9 @@ async function main(): Promise<void> {
   await connectDatabase(config.mongodbUri);
   // Redis may come up later: the API still takes enquiries meanwhile
   // (stored as pending) and reports Redis as down on /api/health.
-  const redis = createRedisConnection(config.redisUrl, 'producer');
+  const redis = createRedisConnection(config.redisUrl, 'producer', {
+    commandTimeoutMs: config.redisRequestTimeoutMs,
+  });
   redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
   if (!(await waitUntilConnected(redis, 5000))) logger.warn('redis not reachable yet');
   const queues = createMailQueues(redis, config.queuePrefix);
@@ -31,13 +32,6 @@ async function main(): Promise<void> {
     logger.info({ username: config.bootstrapAdmin.username }, 'first admin created');
   }
 
-  const relay = startOutboxRelay({
-    queues,
-    logger,
-    intervalMs: config.outbox.relayIntervalMs,
-    pendingAgeMs: config.outbox.pendingAgeMs,
-  });
-
   const app = createApp({ config, logger, queues, campaignQueue, redis });
   const server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
@@ -45,7 +39,6 @@ async function main(): Promise<void> {
 
   runUntilSignalled(logger, async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await relay.stop();
     await queues.close();
     await campaignQueue.close();
     redis.disconnect();

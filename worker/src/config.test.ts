@@ -28,7 +28,22 @@ describe('worker configuration', () => {
       mailFrom: 'Agency <no-reply@agency.local>',
       concurrency: 5,
       queuePrefix: 'agency',
+      siteUrl: 'http://localhost:5173',
+      outbox: { relayIntervalMs: 30_000, pendingAgeMs: 60_000 },
     });
+  });
+
+  it('links mail to SITE_URL, or to the site origin CORS_ORIGIN names', () => {
+    expect(loadWorkerConfig({ ...base, CORS_ORIGIN: 'https://agency.tn' }).siteUrl).toBe(
+      'https://agency.tn',
+    );
+    expect(
+      loadWorkerConfig({
+        ...base,
+        CORS_ORIGIN: 'https://agency.tn',
+        SITE_URL: 'https://www.agency.tn/',
+      }).siteUrl,
+    ).toBe('https://www.agency.tn');
   });
 
   it.each([
@@ -37,6 +52,9 @@ describe('worker configuration', () => {
     [{ MAIL_TO: undefined }, 'MAIL_TO'],
     [{ WORKER_CONCURRENCY: '0' }, 'WORKER_CONCURRENCY'],
     [{ REDIS_URL: undefined }, 'REDIS_URL'],
+    [{ SITE_URL: 'ftp://agency.tn' }, 'SITE_URL'],
+    [{ OUTBOX_RELAY_INTERVAL_SECONDS: '0' }, 'OUTBOX_RELAY_INTERVAL_SECONDS'],
+    [{ NODE_ENV: 'production' }, 'MAIL_LINK_SECRET'],
   ])('stops on a bad setting #%#', (change, variable) => {
     expect(variableAtFault({ ...base, ...change })).toBe(variable);
   });

@@ -9,6 +9,8 @@ import {
   type SharedConfig,
 } from '@agency/backend/store';
 
+const siteUrl = urlOf('http:', 'https:');
+
 /** The worker's settings: the shared stores plus where and how mail is sent. */
 export const workerEnvSpec = {
   ...sharedEnvSpec,
@@ -16,6 +18,11 @@ export const workerEnvSpec = {
   MAIL_FROM: mailbox({ default: 'Agency <no-reply@agency.local>' }),
   MAIL_TO: mailbox(),
   WORKER_CONCURRENCY: integer(1, 500)({ default: 5 }),
+  /** The public website, for the links in mail; unset means CORS_ORIGIN, the site's own origin. */
+  SITE_URL: siteUrl({ default: undefined }),
+  CORS_ORIGIN: siteUrl({ default: 'http://localhost:5173' }),
+  OUTBOX_RELAY_INTERVAL_SECONDS: integer(1, 86_400)({ default: 30 }),
+  OUTBOX_PENDING_AGE_SECONDS: integer(0, 86_400)({ default: 60 }),
 };
 
 export interface WorkerConfig extends SharedConfig {
@@ -23,6 +30,9 @@ export interface WorkerConfig extends SharedConfig {
   mailFrom: string;
   mailTo: string;
   concurrency: number;
+  /** Origin of the website, without a trailing slash. */
+  siteUrl: string;
+  outbox: { relayIntervalMs: number; pendingAgeMs: number };
 }
 
 export function loadWorkerConfig(rawEnv: Env = process.env): WorkerConfig {
@@ -33,5 +43,10 @@ export function loadWorkerConfig(rawEnv: Env = process.env): WorkerConfig {
     mailFrom: env.MAIL_FROM,
     mailTo: env.MAIL_TO,
     concurrency: env.WORKER_CONCURRENCY,
+    siteUrl: (env.SITE_URL ?? env.CORS_ORIGIN).replace(/\/+$/, ''),
+    outbox: {
+      relayIntervalMs: env.OUTBOX_RELAY_INTERVAL_SECONDS * 1000,
+      pendingAgeMs: env.OUTBOX_PENDING_AGE_SECONDS * 1000,
+    },
   };
 }

@@ -17,16 +17,22 @@ async function main(): Promise<void> {
   const connection = createRedisConnection(config.redisUrl, 'consumer');
   connection.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
   const transport = createMailTransport(config.smtpUrl);
-  const workers = startWorkers({
+  const workers = await startWorkers({
     connection,
     queuePrefix: config.queuePrefix,
     concurrency: config.concurrency,
     transport,
     mailFrom: config.mailFrom,
     mailTo: config.mailTo,
+    siteUrl: config.siteUrl,
+    mailLinkSecret: config.mailLinkSecret,
+    outbox: config.outbox,
     logger,
   });
-  logger.info({ concurrency: config.concurrency }, 'worker started');
+  logger.info(
+    { concurrency: config.concurrency, relayIntervalMs: config.outbox.relayIntervalMs },
+    'worker started',
+  );
 
   runUntilSignalled(logger, async () => {
     await workers.close();

@@ -1,11 +1,15 @@
-import { Worker, type Job } from 'bullmq';
-import { QUEUE_NAMES, type ContactNotificationJob } from '@agency/contracts';
-import type { Logger, Redis } from '@agency/backend/store';
-import type { MailTransport } from './mail/transport';
+import { Queue, Worker, type JobsOptions, type Processor } from 'bullmq';
 import {
-  contactNotificationProcessor,
-  recordContactNotificationFailure,
-} from './jobs/contact-notification.processor';
+  OUTBOX_RELAY_SCHEDULER_ID,
+  QUEUE_NAMES,
+  type OutboxRelayJob,
+  type QueueName,
+} from '@agency/contracts';
+import { createMailQueues, type Logger, type Redis } from '@agency/backend/store';
+import type { MailTransport } from './mail/transport';
+import { contactMailProcessor } from './jobs/contact-mail.processor';
+import { newsletterConfirmationProcessor } from './jobs/newsletter-confirmation.processor';
+import { outboxRelayProcessor } from './jobs/outbox-relay.processor';
 
 export interface WorkersOptions {
   connection: Redis;
@@ -14,7 +18,13 @@ export interface WorkersOptions {
   transport: MailTransport;
   mailFrom: string;
   mailTo: string;
+  /** The public website the newsletter's links open. */
+  siteUrl: string;
+  mailLinkSecret: string;
+  outbox: { relayIntervalMs: number; pendingAgeMs: number };
   logger: Logger;
+  /** Options of the jobs the relay adds; production uses the mail queues' defaults. */
+  mailJobOptions?: JobsOptions;
 }
 
 export interface RunningWorkers {
@@ -22,33 +32,90 @@ export interface RunningWorkers {
   close(): Promise<void>;
 }
 
-function isFinalAttempt(job: Job): boolean {
-  return job.attemptsMade >= (job.opts.attempts ?? 1);
+/** Message-IDs name the sender's own domain, as mail servers expect. */
+function domainOf(mailbox: string): string {
+  return /@([^\s>]+)>?\s*$/.exec(mailbox)?.[1] ?? 'agency.local';
 }
 
-/** One BullMQ Worker per queue; more processes means more throughput. */
-export function startWorkers(options: WorkersOptions): RunningWorkers {
+/**
+ * One BullMQ Worker per mail queue, plus the outbox relay: a job scheduler
+ * (upserted by every copy, stored once in Redis) runs one relay pass per
+ * interval on whichever worker is free. More processes mean more throughput.
+ */
+export async function startWorkers(options: WorkersOptions): Promise<RunningWorkers> {
   const { connection, queuePrefix, concurrency, logger } = options;
-  const contactNotifications = new Worker<ContactNotificationJob>(
-    QUEUE_NAMES.contactNotification,
-    contactNotificationProcessor(options),
-    { connection, prefix: queuePrefix, concurrency },
-  );
-  contactNotifications.on('failed', (job, error) => {
-    if (!job) return;
-    logger.warn(
-      { jobId: job.id, attempt: job.attemptsMade, err: error.message },
-      'enquiry notification failed',
-    );
-    if (isFinalAttempt(job)) {
-      recordContactNotificationFailure(job, error).catch((recordError: unknown) =>
-        logger.error({ err: recordError, jobId: job.id }, 'could not record mail failure'),
+  const messageIdDomain = domainOf(options.mailFrom);
+  const mailDeps = { ...options, messageIdDomain };
+
+  function startWorker<T>(
+    name: QueueName,
+    processor: Processor<T>,
+    workerConcurrency = concurrency,
+  ) {
+    const worker = new Worker<T>(name, processor, {
+      connection,
+      prefix: queuePrefix,
+      concurrency: workerConcurrency,
+    });
+    worker.on('failed', (job, error) => {
+      logger.warn(
+        { queue: name, jobId: job?.id, attempt: job?.attemptsMade, err: error.message },
+        'job failed',
       );
-    }
+    });
+    worker.on('error', (error) => logger.error({ queue: name, err: error }, 'worker error'));
+    return worker;
+  }
+
+  // The relay enqueues through queues of its own, on the worker's connection.
+  const relayTargets = createMailQueues(connection, queuePrefix, options.mailJobOptions);
+  const relayQueue = new Queue<OutboxRelayJob>(QUEUE_NAMES.outboxRelay, {
+    connection,
+    prefix: queuePrefix,
   });
-  contactNotifications.on('error', (error) => logger.error({ err: error }, 'worker error'));
+  relayQueue.on('error', (error) => logger.warn({ err: error.message }, 'relay queue error'));
+
+  const workers = [
+    startWorker(QUEUE_NAMES.contactMail, contactMailProcessor(mailDeps)),
+    startWorker(QUEUE_NAMES.newsletterConfirmation, newsletterConfirmationProcessor(mailDeps)),
+    startWorker(
+      QUEUE_NAMES.outboxRelay,
+      outboxRelayProcessor({
+        queues: relayTargets,
+        pendingAgeMs: options.outbox.pendingAgeMs,
+        logger,
+      }),
+      1,
+    ),
+  ];
+  const scheduleRelay = () =>
+    relayQueue.upsertJobScheduler(
+      OUTBOX_RELAY_SCHEDULER_ID,
+      { every: options.outbox.relayIntervalMs },
+      {
+        name: QUEUE_NAMES.outboxRelay,
+        data: {},
+        // A pass is worth nothing once the next one ran: keep a short history only.
+        opts: { removeOnComplete: { count: 50 }, removeOnFail: { count: 50 } },
+      },
+    );
+  await scheduleRelay();
+  // A Redis that came back without its data (no persistence, a failover to
+  // an empty replica) has forgotten the scheduler: set it again on every
+  // reconnection, or owed mail would wait for the next worker restart.
+  const rescheduleRelay = () => {
+    scheduleRelay().catch((error: unknown) =>
+      logger.warn({ err: error }, 'could not schedule the outbox relay; will retry on reconnect'),
+    );
+  };
+  connection.on('ready', rescheduleRelay);
 
   return {
-    close: () => contactNotifications.close(),
+    async close() {
+      connection.off('ready', rescheduleRelay);
+      await Promise.all(workers.map((worker) => worker.close()));
+      await relayQueue.close();
+      await relayTargets.close();
+    },
   };
 }

@@ -1,13 +1,19 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import {
   QUEUE_NAMES,
-  contactNotificationJobId,
-  type ContactNotificationJob,
+  contactMailJobId,
+  newsletterConfirmationJobId,
+  type ContactMailJob,
+  type NewsletterConfirmationJob,
 } from '@agency/contracts';
 import type { Redis } from './redis-connection';
 import { withTimeout } from '../timeout';
 
-/** Retries with growing pauses ride out an SMTP server that is briefly down. */
+/**
+ * Retries with growing pauses (5 s, 10 s, 20 s ... about 21 minutes in all)
+ * ride out an SMTP server that is briefly down or answers 4xx. A 5xx refusal
+ * is not retried: the worker records it at once.
+ */
 export const MAIL_JOB_OPTIONS: JobsOptions = {
   attempts: 8,
   backoff: { type: 'exponential', delay: 5000 },
@@ -16,10 +22,14 @@ export const MAIL_JOB_OPTIONS: JobsOptions = {
   removeOnFail: { age: 7 * 24 * 3600 },
 };
 
+/** A last guard on top of the connection's own command timeout. */
 const ENQUEUE_TIMEOUT_MS = 2000;
 
 export interface MailQueues {
-  contactNotification: Queue<ContactNotificationJob>;
+  contactMail: Queue<ContactMailJob>;
+  newsletterConfirmation: Queue<NewsletterConfirmationJob>;
+  /** Every queue above, for whoever must clean them all (tests, shutdown). */
+  all(): Queue[];
   close(): Promise<void>;
 }
 
@@ -28,34 +38,77 @@ export function createMailQueues(
   prefix: string,
   jobOptions: JobsOptions = MAIL_JOB_OPTIONS,
 ): MailQueues {
-  const contactNotification = new Queue<ContactNotificationJob>(QUEUE_NAMES.contactNotification, {
-    connection,
-    prefix,
-    defaultJobOptions: jobOptions,
-  });
-  // Without a listener an unreachable Redis would crash the process; the
-  // health check and the outbox relay already report and recover from it.
-  contactNotification.on('error', () => undefined);
+  function mailQueue<T>(name: string): Queue<T> {
+    const queue = new Queue<T>(name, { connection, prefix, defaultJobOptions: jobOptions });
+    // Without a listener an unreachable Redis would crash the process; the
+    // health check and the outbox relay already report and recover from it.
+    queue.on('error', () => undefined);
+    return queue;
+  }
+  const queues = {
+    contactMail: mailQueue<ContactMailJob>(QUEUE_NAMES.contactMail),
+    newsletterConfirmation: mailQueue<NewsletterConfirmationJob>(
+      QUEUE_NAMES.newsletterConfirmation,
+    ),
+  };
+  const all = (): Queue[] => Object.values(queues);
   return {
-    contactNotification,
-    close: () => contactNotification.close(),
+    ...queues,
+    all,
+    close: async () => {
+      await Promise.all(all().map((queue) => queue.close()));
+    },
   };
 }
 
+interface OwedMail<T> {
+  data: T;
+  jobId: string;
+}
+
 /**
- * Enqueues the notification mails of these contacts. The job id is derived
- * from the contact, so enqueueing twice (API, then relay) creates one job.
+ * Adds one job per owed mail. The job id is derived from the mail, so
+ * enqueueing twice (the API, then the relay) creates one job.
  */
-export async function enqueueContactNotifications(
+async function enqueueOwed<T>(queue: Queue<T>, mails: readonly OwedMail<T>[]): Promise<void> {
+  if (mails.length === 0) return;
+  const jobs = mails.map(({ data, jobId }) => ({
+    name: queue.name,
+    data,
+    // Retries, backoff and retention come from the queue's default job options.
+    opts: { jobId },
+  }));
+  // addBulk's types want the queue's own name type; our queues use plain names.
+  await withTimeout(queue.addBulk(jobs as Parameters<Queue<T>['addBulk']>[0]), ENQUEUE_TIMEOUT_MS);
+}
+
+/**
+ * Enqueues the mails these enquiries owe: the agency's notification and the
+ * visitor's acknowledgement travel in one job per enquiry.
+ */
+export function enqueueContactMails(
   queues: MailQueues,
   contactIds: readonly string[],
 ): Promise<void> {
-  if (contactIds.length === 0) return;
-  const jobs = contactIds.map((contactId) => ({
-    name: QUEUE_NAMES.contactNotification,
-    data: { contactId },
-    // Retries, backoff and retention come from the queue's default job options.
-    opts: { jobId: contactNotificationJobId(contactId) },
-  }));
-  await withTimeout(queues.contactNotification.addBulk(jobs), ENQUEUE_TIMEOUT_MS);
+  return enqueueOwed(
+    queues.contactMail,
+    [...new Set(contactIds)].map((contactId) => ({
+      data: { contactId },
+      jobId: contactMailJobId(contactId),
+    })),
+  );
+}
+
+/** Enqueues the double opt-in mail of these subscription requests. */
+export function enqueueNewsletterConfirmations(
+  queues: MailQueues,
+  requests: readonly NewsletterConfirmationJob[],
+): Promise<void> {
+  return enqueueOwed(
+    queues.newsletterConfirmation,
+    requests.map(({ subscriberId, request }) => ({
+      data: { subscriberId, request },
+      jobId: newsletterConfirmationJobId(subscriberId, request),
+    })),
+  );
 }

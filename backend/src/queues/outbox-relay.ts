@@ -1,63 +1,50 @@
-import type { Logger } from '../logger';
-import { findContactIdsAwaitingMail } from '../modules/contact';
-import { enqueueContactNotifications, type MailQueues } from './mail-queues';
+import {
+  findContactIdsAwaitingAcknowledgement,
+  findContactIdsAwaitingMail,
+} from '../modules/contact/store';
+import { findConfirmationsAwaitingMail } from '../modules/newsletter/store';
+import {
+  enqueueContactMails,
+  enqueueNewsletterConfirmations,
+  type MailQueues,
+} from './mail-queues';
 
 export interface OutboxRelayOptions {
-  queues: MailQueues;
-  logger: Logger;
-  intervalMs: number;
-  /** Only documents left `pending` this long are re-enqueued (the API enqueues the rest). */
+  /** Only mail left `pending` this long is enqueued again (the API enqueues the rest). */
   pendingAgeMs: number;
+  /** Most mails of each kind enqueued in one pass; the next pass takes the rest. */
   batchSize?: number;
+  now?: Date;
 }
 
-export interface OutboxRelay {
-  /** One pass; returns how many mails were (re-)enqueued. */
-  runOnce(): Promise<number>;
-  stop(): Promise<void>;
+export interface RelayedMail {
+  /** Enquiries with at least one of their two mails owed. */
+  contacts: number;
+  newsletterConfirmations: number;
 }
 
 /**
- * Re-enqueues mail that is owed but may never have reached Redis (it was
- * down, or the API died between the save and the enqueue). Job ids are
- * deterministic, so a mail already queued is not queued twice.
+ * One pass of the outbox relay: enqueues every mail still owed in MongoDB
+ * that may never have reached Redis (it was down or frozen, or the API died
+ * between the save and the enqueue). Job ids are derived from the mail, so a
+ * mail already queued, running or waiting for a retry is not queued twice.
+ * The worker runs it from a BullMQ job scheduler: one pass per interval
+ * however many API and worker copies run.
  */
-export function startOutboxRelay({
-  queues,
-  logger,
-  intervalMs,
-  pendingAgeMs,
-  batchSize = 500,
-}: OutboxRelayOptions): OutboxRelay {
-  let running: Promise<number> | undefined;
-
-  async function relayPending(): Promise<number> {
-    const olderThan = new Date(Date.now() - pendingAgeMs);
-    const ids = await findContactIdsAwaitingMail(olderThan, batchSize);
-    await enqueueContactNotifications(queues, ids);
-    if (ids.length > 0) logger.info({ count: ids.length }, 'outbox relay enqueued pending mail');
-    return ids.length;
-  }
-
-  function runOnce(): Promise<number> {
-    running ??= relayPending().finally(() => {
-      running = undefined;
-    });
-    return running;
-  }
-
-  const timer = setInterval(() => {
-    runOnce().catch((error: unknown) =>
-      logger.warn({ err: error }, 'outbox relay pass failed; will retry'),
-    );
-  }, intervalMs);
-  timer.unref();
-
-  return {
-    runOnce,
-    async stop() {
-      clearInterval(timer);
-      await running?.catch(() => 0);
-    },
-  };
+export async function relayOwedMail(
+  queues: MailQueues,
+  { pendingAgeMs, batchSize = 500, now = new Date() }: OutboxRelayOptions,
+): Promise<RelayedMail> {
+  const olderThan = new Date(now.getTime() - pendingAgeMs);
+  const [notifications, acknowledgements, confirmations] = await Promise.all([
+    findContactIdsAwaitingMail(olderThan, batchSize),
+    findContactIdsAwaitingAcknowledgement(olderThan, batchSize),
+    findConfirmationsAwaitingMail(olderThan, batchSize),
+  ]);
+  const contacts = [...new Set([...notifications, ...acknowledgements])];
+  await Promise.all([
+    enqueueContactMails(queues, contacts),
+    enqueueNewsletterConfirmations(queues, confirmations),
+  ]);
+  return { contacts: contacts.length, newsletterConfirmations: confirmations.length };
 }

@@ -3,16 +3,29 @@ import { withTimeout } from '../timeout';
 
 export type { Redis };
 
+/** How long an API request waits for any one Redis reply unless told otherwise. */
+export const DEFAULT_REDIS_REQUEST_TIMEOUT_MS = 500;
+
 /**
  * The API produces jobs and must answer quickly even when Redis is away: its
  * connection does not queue commands while offline, so an enqueue fails fast
- * and the outbox relay sends the job later. Workers block on Redis, which
- * BullMQ requires to retry forever (maxRetriesPerRequest: null).
+ * and the outbox relay sends the job later. A frozen Redis (stopped process,
+ * network partition) keeps the socket open and never replies, so every
+ * command also gives up after `commandTimeoutMs`; the rate limiter then lets
+ * the request through and the mail stays owed in MongoDB.
+ * Workers block on Redis, which BullMQ requires to retry forever
+ * (maxRetriesPerRequest: null) and never to time out a blocking command.
  */
-export function createRedisConnection(url: string, role: 'producer' | 'consumer'): Redis {
+export function createRedisConnection(
+  url: string,
+  role: 'producer' | 'consumer',
+  { commandTimeoutMs = DEFAULT_REDIS_REQUEST_TIMEOUT_MS }: { commandTimeoutMs?: number } = {},
+): Redis {
+  const producer = role === 'producer';
   return new Redis(url, {
-    maxRetriesPerRequest: role === 'consumer' ? null : 1,
-    enableOfflineQueue: role === 'consumer',
+    maxRetriesPerRequest: producer ? 1 : null,
+    enableOfflineQueue: !producer,
+    ...(producer ? { commandTimeout: commandTimeoutMs } : {}),
     connectTimeout: 5000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 5000),
   });

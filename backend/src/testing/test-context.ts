@@ -46,11 +46,16 @@ export async function createTestContext(
     REDIS_URL: options.redisUrl ?? redisUrl,
     QUEUE_PREFIX: uniqueName('test'),
     CONTACT_RATE_LIMIT_MAX: '1000',
+    NEWSLETTER_RATE_LIMIT_MAX: '1000',
+    NEWSLETTER_ADDRESS_RATE_LIMIT_MAX: '1000',
+    NEWSLETTER_LINK_RATE_LIMIT_MAX: '1000',
     ...options.env,
   });
   if (openContexts === 0) await connectDatabase(config.mongodbUri);
   openContexts += 1;
-  const redis = createRedisConnection(config.redisUrl, 'producer');
+  const redis = createRedisConnection(config.redisUrl, 'producer', {
+    commandTimeoutMs: config.redisRequestTimeoutMs,
+  });
   redis.on('error', () => undefined);
   await waitUntilConnected(redis, options.redisUrl ? 500 : 5000);
   const queues = createMailQueues(redis, config.queuePrefix, options.jobOptions);
@@ -70,7 +75,7 @@ export async function createTestContext(
     app,
     async close() {
       if (redis.status === 'ready') {
-        await queues.contactNotification.obliterate({ force: true });
+        await Promise.all(queues.all().map((queue) => queue.obliterate({ force: true })));
         await campaignQueue.dispatch.obliterate({ force: true });
       }
       await queues.close();

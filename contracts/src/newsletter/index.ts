@@ -1,1 +1,2 @@
 export * from './newsletter.dto';
+export * from './newsletter.schema';

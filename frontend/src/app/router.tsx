@@ -25,6 +25,21 @@ const ThankYouPage = preloadableLazy(() =>
 const AdminLoginPage = lazyWithApi(() =>
   import('../features/admin/admin-login-page').then((module) => module.AdminLoginPage),
 );
+// Visitors reach these only from a newsletter mail: kept out of the first load.
+const NewsletterConfirmPage = lazyWithApi(() =>
+  import('../features/newsletter/newsletter-confirm-page').then(
+    (module) => module.NewsletterConfirmPage,
+  ),
+);
+const NewsletterUnsubscribePage = lazyWithApi(() =>
+  import('../features/newsletter/newsletter-unsubscribe-page').then(
+    (module) => module.NewsletterUnsubscribePage,
+  ),
+);
+// The footer is lazy; its newsletter banner too, so neither grows the first load.
+const FooterNewsletterBanner = preloadableLazy(() =>
+  import('./lazy-newsletter-banner').then((module) => module.FooterNewsletterBanner),
+);
 const AdminDashboardPage = lazyWithApi(() =>
   import('../features/admin/admin-dashboard-page').then((module) => module.AdminDashboardPage),
 );
@@ -37,8 +52,16 @@ function Lazy({ children }: { children: ReactNode }) {
 export const appRoutes: RouteObject[] = [
   {
     // PageLayout holds the public pages' Suspense boundary, below the navigation bar.
-    // Its `footerSlot` prop is where the newsletter banner joins the footer.
-    element: <PageLayout />,
+    // The newsletter banner joins the footer through `footerSlot` (home shows it among its sections).
+    element: (
+      <PageLayout
+        footerSlot={
+          <Suspense fallback={null}>
+            <FooterNewsletterBanner />
+          </Suspense>
+        }
+      />
+    ),
     children: [
       { index: true, element: <HomePage /> },
       { path: 'contact', element: <ContactPage /> },
@@ -48,6 +71,8 @@ export const appRoutes: RouteObject[] = [
       { path: 'services-dedicated', element: <ServicesRoutePage /> },
       { path: 'portfolio', element: <PortfolioPage /> },
       { path: 'thank-you', element: <ThankYouPage /> },
+      { path: 'newsletter/confirm', element: <NewsletterConfirmPage /> },
+      { path: 'newsletter/unsubscribe', element: <NewsletterUnsubscribePage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

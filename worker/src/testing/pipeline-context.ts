@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { JobsOptions } from 'bullmq';
-import { withDatabaseName } from '@agency/contracts';
+import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bullmq';
+import { QUEUE_NAMES, withDatabaseName, type QueueName } from '@agency/contracts';
 import {
   connectDatabase,
   createApp,
@@ -18,58 +18,115 @@ import { createMailTransport } from '../mail/transport';
 import { startWorkers, type RunningWorkers } from '../workers';
 
 export const AGENCY_INBOX = 'inbox@agency.test';
+export const SITE_URL = 'http://site.test';
+
+export interface WorkerStartOptions {
+  smtpUrl: string;
+  /** How often the outbox relay runs; tests want it quick. */
+  relayIntervalMs?: number;
+  /** How long mail must be owed before the relay enqueues it again. */
+  pendingAgeMs?: number;
+}
 
 /**
- * The whole enquiry pipeline in one test process, on real services: the API
- * app (driven through its callback), its queue, and on demand the worker.
+ * The whole mail pipeline in one test process, on real services: the API app
+ * (driven through its callback), its queues, and on demand the worker.
  */
 export interface PipelineContext {
   config: ApiConfig;
   app: ReturnType<typeof createApp>;
   queues: MailQueues;
-  startWorker(smtpUrl: string): RunningWorkers;
+  startWorker(options: WorkerStartOptions): Promise<RunningWorkers>;
+  /** A QueueEvents on one of this context's queues, ready to be waited on. */
+  queueEvents(name: QueueName): Promise<QueueEvents>;
   close(): Promise<void>;
 }
 
-export async function createPipelineContext(jobOptions?: JobsOptions): Promise<PipelineContext> {
+export interface PipelineOptions {
+  /** Mail job options for both the API and the relay (e.g. fewer, quicker retries). */
+  jobOptions?: JobsOptions;
+  /** A Redis of the test's own, to stop or freeze; the shared one otherwise. */
+  redisUrl?: string;
+  env?: Record<string, string>;
+}
+
+/** BullMQ opens (and closes) its own blocking connection from these options. */
+function connectionOptions(redisUrl: string): ConnectionOptions {
+  const url = new URL(redisUrl);
+  return { host: url.hostname, port: Number(url.port || 6379), maxRetriesPerRequest: null };
+}
+
+export async function createPipelineContext(
+  options: PipelineOptions = {},
+): Promise<PipelineContext> {
   const mongodbUri = process.env.MONGODB_URI;
-  const redisUrl = process.env.REDIS_URL;
-  if (!mongodbUri || !redisUrl) throw new Error('MONGODB_URI and REDIS_URL must be set for tests');
+  const sharedRedisUrl = process.env.REDIS_URL;
+  if (!mongodbUri || !sharedRedisUrl) {
+    throw new Error('MONGODB_URI and REDIS_URL must be set for tests');
+  }
   const suffix = randomBytes(4).toString('hex');
   const config = loadApiConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     MONGODB_URI: withDatabaseName(mongodbUri, `pipeline_${suffix}`),
-    REDIS_URL: redisUrl,
+    REDIS_URL: options.redisUrl ?? sharedRedisUrl,
     QUEUE_PREFIX: `pipeline-${suffix}`,
     CONTACT_RATE_LIMIT_MAX: '1000',
+    NEWSLETTER_RATE_LIMIT_MAX: '1000',
+    NEWSLETTER_ADDRESS_RATE_LIMIT_MAX: '1000',
+    NEWSLETTER_LINK_RATE_LIMIT_MAX: '1000',
+    ...options.env,
   });
   const logger = createLogger('test', 'silent');
   const mongoose = await connectDatabase(config.mongodbUri);
-  const producer = createRedisConnection(config.redisUrl, 'producer');
+  const producer = createRedisConnection(config.redisUrl, 'producer', {
+    commandTimeoutMs: config.redisRequestTimeoutMs,
+  });
+  producer.on('error', () => undefined);
   await waitUntilConnected(producer, 5000);
-  const queues = createMailQueues(producer, config.queuePrefix, jobOptions);
+  const queues = createMailQueues(producer, config.queuePrefix, options.jobOptions);
   const app = createApp({ config, logger, queues, redis: producer });
   const running: { workers: RunningWorkers; connection: Redis; close(): void }[] = [];
+  const events: QueueEvents[] = [];
+
+  function consumerConnection(): Redis {
+    const connection = createRedisConnection(config.redisUrl, 'consumer');
+    connection.on('error', () => undefined);
+    return connection;
+  }
 
   return {
     config,
     app,
     queues,
-    startWorker(smtpUrl) {
-      const connection = createRedisConnection(config.redisUrl, 'consumer');
+    async startWorker({ smtpUrl, relayIntervalMs = 60_000, pendingAgeMs = 0 }) {
+      const connection = consumerConnection();
       const transport = createMailTransport(smtpUrl);
-      const workers = startWorkers({
+      const workers = await startWorkers({
         connection,
         queuePrefix: config.queuePrefix,
         concurrency: 2,
         transport,
         mailFrom: 'Agency <no-reply@agency.test>',
         mailTo: AGENCY_INBOX,
+        siteUrl: SITE_URL,
+        mailLinkSecret: config.mailLinkSecret,
+        outbox: { relayIntervalMs, pendingAgeMs },
         logger,
+        mailJobOptions: options.jobOptions,
       });
       running.push({ workers, connection, close: () => transport.close() });
       return workers;
+    },
+    async queueEvents(name) {
+      const queueEvents = new QueueEvents(name, {
+        connection: connectionOptions(config.redisUrl),
+        prefix: config.queuePrefix,
+      });
+      queueEvents.on('error', () => undefined);
+      events.push(queueEvents);
+      await queueEvents.waitUntilReady();
+      return queueEvents;
     },
     async close() {
       for (const worker of running) {
@@ -77,7 +134,17 @@ export async function createPipelineContext(jobOptions?: JobsOptions): Promise<P
         worker.close();
         worker.connection.disconnect();
       }
-      await queues.contactNotification.obliterate({ force: true });
+      await Promise.all(events.map((queueEvents) => queueEvents.close()));
+      if (producer.status === 'ready') {
+        const relayQueue = new Queue(QUEUE_NAMES.outboxRelay, {
+          connection: producer,
+          prefix: config.queuePrefix,
+        });
+        await Promise.all(
+          [...queues.all(), relayQueue].map((queue) => queue.obliterate({ force: true })),
+        );
+        await relayQueue.close();
+      }
       await queues.close();
       producer.disconnect();
       await mongoose.connection.db?.dropDatabase();

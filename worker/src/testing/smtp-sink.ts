@@ -1,4 +1,5 @@
-import { SMTPServer } from 'smtp-server';
+import { EventEmitter, once } from 'node:events';
+import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
 
 export interface ReceivedMail {
@@ -6,17 +7,58 @@ export interface ReceivedMail {
   mail: ParsedMail;
 }
 
+/** An SMTP reply the sink gives instead of accepting a message. */
+export interface SmtpRefusal {
+  code: number;
+  message: string;
+}
+
+/**
+ * Decides each delivery attempt: undefined accepts it. `attempt` counts the
+ * attempts at this Message-ID, from 1.
+ */
+export type SmtpResponder = (mail: ParsedMail, attempt: number) => SmtpRefusal | undefined;
+
 export interface SmtpSink {
   url: string;
+  /** Every accepted message, in arrival order. */
   received: ReceivedMail[];
-  /** Resolves with the first mail matching `predicate`, or rejects after `timeoutMs`. */
+  /** How many times each Message-ID was offered, refused attempts included. */
+  attempts: Map<string, number>;
+  /** Resolves with the first accepted mail matching `predicate`, as soon as it arrives. */
   waitFor(predicate: (mail: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
+  /** Resolves once `count` mails matching `predicate` have been accepted. */
+  waitForCount(
+    count: number,
+    predicate?: (mail: ReceivedMail) => boolean,
+    timeoutMs?: number,
+  ): Promise<ReceivedMail[]>;
+  setResponder(responder: SmtpResponder | undefined): void;
   close(): Promise<void>;
 }
 
-/** A real SMTP server inside the test that keeps and parses what it receives. */
-export async function startSmtpSink(options: { reject?: boolean } = {}): Promise<SmtpSink> {
+function refusalError({ code, message }: SmtpRefusal): Error {
+  return Object.assign(new Error(message), { responseCode: code });
+}
+
+/**
+ * A real SMTP server inside the test that keeps and parses what it receives,
+ * and can refuse messages with the replies a real server gives (451, 550).
+ */
+export async function startSmtpSink(
+  options: { responder?: SmtpResponder } = {},
+): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
+  const attempts = new Map<string, number>();
+  const arrivals = new EventEmitter();
+  let responder = options.responder;
+
+  function accept(session: SMTPServerSession, mail: ParsedMail): void {
+    const entry = { envelopeTo: session.envelope.rcptTo.map((r) => r.address), mail };
+    received.push(entry);
+    arrivals.emit('mail', entry);
+  }
+
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -24,11 +66,15 @@ export async function startSmtpSink(options: { reject?: boolean } = {}): Promise
     onData(stream, session, callback) {
       simpleParser(stream).then(
         (mail) => {
-          if (options.reject) {
-            callback(new Error('mailbox unavailable'));
+          const id = mail.messageId ?? '';
+          const attempt = (attempts.get(id) ?? 0) + 1;
+          attempts.set(id, attempt);
+          const refusal = responder?.(mail, attempt);
+          if (refusal) {
+            callback(refusalError(refusal));
             return;
           }
-          received.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), mail });
+          accept(session, mail);
           callback();
         },
         (error: Error) => callback(error),
@@ -39,17 +85,37 @@ export async function startSmtpSink(options: { reject?: boolean } = {}): Promise
   const address = server.server.address();
   if (typeof address !== 'object' || address === null) throw new Error('SMTP sink has no port');
 
+  async function waitForCount(
+    count: number,
+    predicate: (mail: ReceivedMail) => boolean = () => true,
+    timeoutMs = 20_000,
+  ): Promise<ReceivedMail[]> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    for (;;) {
+      const matching = received.filter(predicate);
+      if (matching.length >= count) return matching;
+      try {
+        await once(arrivals, 'mail', { signal });
+      } catch {
+        throw new Error(
+          `expected ${count} matching mails within ${timeoutMs} ms, got ${matching.length} (received ${received.length})`,
+        );
+      }
+    }
+  }
+
   return {
     url: `smtp://127.0.0.1:${address.port}`,
     received,
-    async waitFor(predicate, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline) {
-        const match = received.find(predicate);
-        if (match) return match;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      throw new Error(`no matching mail within ${timeoutMs} ms (received ${received.length})`);
+    attempts,
+    async waitFor(predicate, timeoutMs) {
+      const [first] = await waitForCount(1, predicate, timeoutMs);
+      if (!first) throw new Error('unreachable: waitForCount resolved without a mail');
+      return first;
+    },
+    waitForCount,
+    setResponder(next) {
+      responder = next;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

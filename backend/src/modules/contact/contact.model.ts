@@ -22,6 +22,10 @@ const contactSchema = new Schema(
     mailState: { type: String, required: true, enum: MAIL_STATES, default: 'pending' },
     mailSentAt: { type: Date },
     mailError: { type: String },
+    // The same outbox state for the acknowledgement mailed to the visitor.
+    acknowledgementState: { type: String, required: true, enum: MAIL_STATES, default: 'pending' },
+    acknowledgementSentAt: { type: Date },
+    acknowledgementError: { type: String },
   },
   { timestamps: true },
 );
@@ -29,6 +33,7 @@ const contactSchema = new Schema(
 contactSchema.index({ createdAt: -1 });
 contactSchema.index({ status: 1, createdAt: -1 });
 contactSchema.index({ mailState: 1, updatedAt: 1 });
+contactSchema.index({ acknowledgementState: 1, updatedAt: 1 });
 
 export type Contact = InferSchemaType<typeof contactSchema>;
 export type ContactDocument = HydratedDocument<Contact>;

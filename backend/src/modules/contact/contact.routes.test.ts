@@ -1,9 +1,8 @@
 import request from 'supertest';
-import { contactNotificationJobId } from '@agency/contracts';
+import { contactMailJobId } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { createMailQueues } from '../../queues/mail-queues';
-import { startOutboxRelay } from '../../queues/outbox-relay';
-import { createLogger } from '../../logger';
+import { relayOwedMail } from '../../queues/outbox-relay';
 import { ContactModel } from './contact.model';
 
 const validEnquiry = {
@@ -36,19 +35,35 @@ const post = (body: unknown) =>
     );
 
 describe('POST /api/contact', () => {
-  it('stores a valid enquiry as new with its mail owed, then enqueues the notification', async () => {
+  it('stores a valid enquiry as new with both mails owed, then enqueues them', async () => {
     const response = await post({ ...validEnquiry, locale: 'fr' });
 
     expect(response.status).toBe(201);
     expect(response.body).toEqual({ id: expect.stringMatching(/^[0-9a-f]{24}$/) });
     const stored = await ContactModel.findById(response.body.id).lean();
-    expect(stored).toMatchObject({ ...validEnquiry, status: 'new', locale: 'fr' });
+    expect(stored).toMatchObject({
+      ...validEnquiry,
+      status: 'new',
+      locale: 'fr',
+      // No worker runs in this file: both stay owed.
+      mailState: 'pending',
+      acknowledgementState: 'pending',
+    });
     expect(stored?.createdAt).toBeInstanceOf(Date);
-    expect(['pending', 'sent']).toContain(stored?.mailState);
-    const job = await ctx.queues.contactNotification.getJob(
-      contactNotificationJobId(response.body.id),
-    );
+    const job = await ctx.queues.contactMail.getJob(contactMailJobId(response.body.id));
     expect(job?.data).toEqual({ contactId: response.body.id });
+    // Transient SMTP failures are retried with growing pauses.
+    expect(job?.opts).toMatchObject({
+      attempts: 8,
+      backoff: { type: 'exponential', delay: 5000 },
+    });
+  });
+
+  it('takes the mail language from Accept-Language when the form sends none', async () => {
+    const response = await post(validEnquiry).set('Accept-Language', 'ar, fr;q=0.5');
+
+    expect(response.status).toBe(201);
+    expect((await ContactModel.findById(response.body.id).lean())?.locale).toBe('ar');
   });
 
   it('drops fields the form does not have and trims text', async () => {
@@ -195,23 +210,15 @@ describe('POST /api/contact while Redis is unreachable', () => {
 
     // Redis is back: the relay finds the owed mail and queues it exactly once.
     const liveQueues = createMailQueues(ctx.redis, offline.config.queuePrefix);
-    const relay = startOutboxRelay({
-      queues: liveQueues,
-      logger: createLogger('relay', 'silent'),
-      intervalMs: 60_000,
-      pendingAgeMs: 0,
-    });
     try {
-      expect(await relay.runOnce()).toBe(1);
-      expect(await relay.runOnce()).toBe(1);
-      expect(await liveQueues.contactNotification.getJobCounts('waiting')).toEqual({ waiting: 1 });
-      const job = await liveQueues.contactNotification.getJob(
-        contactNotificationJobId(response.body.id),
-      );
+      const pass = () => relayOwedMail(liveQueues, { pendingAgeMs: 0 });
+      expect(await pass()).toEqual({ contacts: 1, newsletterConfirmations: 0 });
+      expect(await pass()).toEqual({ contacts: 1, newsletterConfirmations: 0 });
+      expect(await liveQueues.contactMail.getJobCounts('waiting')).toEqual({ waiting: 1 });
+      const job = await liveQueues.contactMail.getJob(contactMailJobId(response.body.id));
       expect(job?.data).toEqual({ contactId: response.body.id });
     } finally {
-      await relay.stop();
-      await liveQueues.contactNotification.obliterate({ force: true });
+      await liveQueues.contactMail.obliterate({ force: true });
       await liveQueues.close();
     }
   });

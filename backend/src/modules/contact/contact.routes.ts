@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { contactSchema, isLocale, type CreateContactResponse } from '@agency/contracts';
 import { validateBody, requestLocale } from '../../middleware/validate';
 import { rateLimit } from '../../middleware/rate-limit';
-import { enqueueContactNotifications, type MailQueues } from '../../queues/mail-queues';
+import { enqueueContactMails, type MailQueues } from '../../queues/mail-queues';
 import type { Redis } from '../../queues/redis-connection';
 import { storeContact } from './contact.service';
 
@@ -16,9 +16,10 @@ export function contactRoutes({ queues, redis, rateLimit: limit }: ContactRoutes
   const router = new Router();
 
   /**
-   * The enquiry is stored first, with its mail owed; only then is the mail
-   * enqueued. If Redis is away the visitor still gets 201 and the outbox
-   * relay enqueues the mail later.
+   * The enquiry is stored first, with both its mails owed (the agency's
+   * notification and the visitor's acknowledgement); only then are they
+   * enqueued. If Redis is away or frozen the visitor still gets 201 within
+   * the command timeout, and the worker's outbox relay enqueues them later.
    */
   router.post('/api/contact', rateLimit({ redis, ...limit }), async (ctx) => {
     const input = await validateBody(ctx, contactSchema);
@@ -26,9 +27,12 @@ export function contactRoutes({ queues, redis, rateLimit: limit }: ContactRoutes
     const contact = await storeContact(input, locale);
     const id = contact.id as string;
     try {
-      await enqueueContactNotifications(queues, [id]);
+      await enqueueContactMails(queues, [id]);
     } catch (error: unknown) {
-      ctx.state.log.warn({ err: error, contactId: id }, 'enqueue failed; outbox relay will retry');
+      ctx.state.log.warn(
+        { err: error, contactId: id },
+        'enqueue failed; the outbox relay will enqueue it',
+      );
     }
     const body: CreateContactResponse = { id };
     ctx.status = 201;

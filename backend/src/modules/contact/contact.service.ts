@@ -1,5 +1,5 @@
 import { trusted } from 'mongoose';
-import type { ContactDto, ContactInput, Locale } from '@agency/contracts';
+import type { ContactDto, ContactInput, Locale, MailState } from '@agency/contracts';
 import { ContactModel, type Contact, type ContactDocument } from './contact.model';
 
 /** Maps a stored contact, a mongoose document or a lean one, to its DTO. */
@@ -14,12 +14,13 @@ export function toContactDto(contact: Contact & { _id: unknown }): ContactDto {
     message: contact.message,
     locale: contact.locale as Locale,
     status: contact.status as ContactDto['status'],
-    mailState: contact.mailState as ContactDto['mailState'],
+    mailState: contact.mailState as MailState,
+    acknowledgementState: contact.acknowledgementState as MailState,
     createdAt: contact.createdAt.toISOString(),
   };
 }
 
-/** Stores an enquiry with its notification mail owed (`pending`). */
+/** Stores an enquiry with both its mails owed (`pending`): the agency's and the visitor's. */
 export async function storeContact(input: ContactInput, locale: Locale): Promise<ContactDocument> {
   const { phone, ...rest } = input;
   return ContactModel.create({ ...rest, ...(phone ? { phone } : {}), locale });
@@ -29,13 +30,27 @@ export async function findContactById(id: string): Promise<ContactDocument | nul
   return ContactModel.findById(id).exec();
 }
 
-/** Enquiries whose mail is still owed and that nobody touched for `olderThan`. */
-export async function findContactIdsAwaitingMail(
+/** The two mails of an enquiry and the fields holding each one's outbox state. */
+const CONTACT_MAILS = {
+  notification: { state: 'mailState', sentAt: 'mailSentAt', error: 'mailError' },
+  acknowledgement: {
+    state: 'acknowledgementState',
+    sentAt: 'acknowledgementSentAt',
+    error: 'acknowledgementError',
+  },
+} as const;
+type ContactMail = keyof typeof CONTACT_MAILS;
+
+/** Keeps a stored SMTP reply readable without letting one mail bloat its document. */
+const MAIL_ERROR_MAX_LENGTH = 500;
+
+async function findContactIdsOwing(
+  mail: ContactMail,
   olderThan: Date,
   limit: number,
 ): Promise<string[]> {
   const contacts = await ContactModel.find({
-    mailState: 'pending',
+    [CONTACT_MAILS[mail].state]: 'pending',
     // Filters are sanitized globally; this operator is ours, not request data.
     updatedAt: trusted({ $lte: olderThan }),
   })
@@ -47,16 +62,55 @@ export async function findContactIdsAwaitingMail(
   return contacts.map((contact) => String(contact._id));
 }
 
-export async function markContactMailSent(id: string): Promise<void> {
+/** Enquiries whose agency notification is still owed and that nobody touched since `olderThan`. */
+export function findContactIdsAwaitingMail(olderThan: Date, limit: number): Promise<string[]> {
+  return findContactIdsOwing('notification', olderThan, limit);
+}
+
+/** Enquiries whose acknowledgement to the visitor is still owed since `olderThan`. */
+export function findContactIdsAwaitingAcknowledgement(
+  olderThan: Date,
+  limit: number,
+): Promise<string[]> {
+  return findContactIdsOwing('acknowledgement', olderThan, limit);
+}
+
+/*
+ * Only a `pending` mail changes state: a duplicate job finishing after the
+ * first, or a failure recorded late, never overwrites what already happened.
+ */
+
+async function markSent(mail: ContactMail, id: string): Promise<void> {
+  const fields = CONTACT_MAILS[mail];
   await ContactModel.updateOne(
-    { _id: id },
-    { $set: { mailState: 'sent', mailSentAt: new Date() }, $unset: { mailError: 1 } },
+    { _id: id, [fields.state]: 'pending' },
+    {
+      $set: { [fields.state]: 'sent', [fields.sentAt]: new Date() },
+      $unset: { [fields.error]: 1 },
+    },
   ).exec();
 }
 
-export async function markContactMailFailed(id: string, reason: string): Promise<void> {
+async function markFailed(mail: ContactMail, id: string, reason: string): Promise<void> {
+  const fields = CONTACT_MAILS[mail];
   await ContactModel.updateOne(
-    { _id: id, mailState: 'pending' },
-    { $set: { mailState: 'failed', mailError: reason.slice(0, 500) } },
+    { _id: id, [fields.state]: 'pending' },
+    { $set: { [fields.state]: 'failed', [fields.error]: reason.slice(0, MAIL_ERROR_MAX_LENGTH) } },
   ).exec();
+}
+
+export function markContactMailSent(id: string): Promise<void> {
+  return markSent('notification', id);
+}
+
+export function markContactMailFailed(id: string, reason: string): Promise<void> {
+  return markFailed('notification', id, reason);
+}
+
+export function markContactAcknowledgementSent(id: string): Promise<void> {
+  return markSent('acknowledgement', id);
+}
+
+export function markContactAcknowledgementFailed(id: string, reason: string): Promise<void> {
+  return markFailed('acknowledgement', id, reason);
 }

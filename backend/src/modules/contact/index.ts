@@ -1,4 +1,5 @@
 export { contactRoutes, type ContactRoutesDeps } from './contact.routes';
+export { storeContact } from './contact.service';
 export * from './store';
 export {
   contactCursor,

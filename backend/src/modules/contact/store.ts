@@ -1,7 +1,10 @@
 // The module's surface without HTTP: what the worker may reach through src/store.ts.
 export {
   findContactById,
+  findContactIdsAwaitingAcknowledgement,
   findContactIdsAwaitingMail,
+  markContactAcknowledgementFailed,
+  markContactAcknowledgementSent,
   markContactMailFailed,
   markContactMailSent,
   toContactDto,

@@ -1,1 +1,10 @@
+export { newsletterRoutes, type NewsletterRoutesDeps } from './newsletter.routes';
+export {
+  confirmSubscription,
+  requestSubscription,
+  unsubscribe,
+  type ConfirmOutcome,
+  type SubscriptionRequest,
+  type UnsubscribeOutcome,
+} from './newsletter.service';
 export * from './store';

@@ -1,5 +1,32 @@
 import { Schema, model, type HydratedDocument, type InferSchemaType } from 'mongoose';
-import { DEFAULT_LOCALE, LOCALES, SUBSCRIBER_STATUSES } from '@agency/contracts';
+import {
+  DEFAULT_LOCALE,
+  LOCALES,
+  MAIL_STATES,
+  NEWSLETTER_SOURCES,
+  SUBSCRIBER_STATUSES,
+} from '@agency/contracts';
+
+export const UNSUBSCRIBE_METHODS = ['one-click', 'page'] as const;
+export type UnsubscribeMethod = (typeof UNSUBSCRIBE_METHODS)[number];
+
+/**
+ * What the visitor agreed to, and how: the proof of consent a double opt-in
+ * list must be able to show. Replaced by each new subscription request, then
+ * completed by the confirmation click.
+ */
+const consentSchema = new Schema(
+  {
+    requestedAt: { type: Date, required: true },
+    ip: { type: String },
+    locale: { type: String, required: true, enum: LOCALES },
+    source: { type: String, required: true, enum: NEWSLETTER_SOURCES },
+    wordingVersion: { type: String, required: true },
+    confirmedAt: { type: Date },
+    confirmedIp: { type: String },
+  },
+  { _id: false },
+);
 
 const subscriberSchema = new Schema(
   {
@@ -9,11 +36,23 @@ const subscriberSchema = new Schema(
     locale: { type: String, required: true, enum: LOCALES, default: DEFAULT_LOCALE },
     confirmedAt: { type: Date },
     unsubscribedAt: { type: Date },
+    unsubscribeMethod: { type: String, enum: UNSUBSCRIBE_METHODS },
+    consent: { type: consentSchema },
+    // How many times the address asked to subscribe: each request owes its
+    // own confirmation mail, so it is part of that mail's job id.
+    confirmationRequests: { type: Number, required: true, default: 0 },
+    // The outbox state of the latest confirmation mail, kept in the same
+    // document so storing the request and recording "mail owed" is one write.
+    // Absent on addresses that never asked (an unsubscribe from a campaign).
+    mailState: { type: String, enum: MAIL_STATES },
+    mailSentAt: { type: Date },
+    mailError: { type: String },
   },
   { timestamps: true },
 );
 
 subscriberSchema.index({ status: 1, createdAt: -1 });
+subscriberSchema.index({ mailState: 1, updatedAt: 1 });
 
 export type Subscriber = InferSchemaType<typeof subscriberSchema>;
 export type SubscriberDocument = HydratedDocument<Subscriber>;

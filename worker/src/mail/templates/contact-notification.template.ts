@@ -1,21 +1,10 @@
-import type { ContactDto, ServiceSlug } from '@agency/contracts';
+import type { ContactDto } from '@agency/contracts';
 import { escapeHtml } from './escape-html';
+import type { RenderedMail } from './rendered-mail';
+import { SERVICE_TITLES } from './service-titles';
 
 /** The agency's inbox reads English; the visitor's language is stated in the mail. */
-const SERVICE_TITLES: Record<ServiceSlug, string> = {
-  'meta-ads': 'Meta Ads',
-  'social-media': 'Social Media Marketing',
-  'web-design': 'Web Design & Development',
-  branding: 'Branding & Identity',
-  'content-creation': 'Content Creation',
-  analytics: 'Analytics & Optimization',
-};
-
-export interface RenderedMail {
-  subject: string;
-  text: string;
-  html: string;
-}
+const SERVICE_NAMES = SERVICE_TITLES.en;
 
 export function renderContactNotification(contact: ContactDto): RenderedMail {
   const name = `${contact.firstName} ${contact.lastName}`;
@@ -24,7 +13,7 @@ export function renderContactNotification(contact: ContactDto): RenderedMail {
     ['Last name', contact.lastName],
     ['Email', contact.email],
     ['Phone', contact.phone ?? '-'],
-    ['Service', SERVICE_TITLES[contact.service]],
+    ['Service', SERVICE_NAMES[contact.service]],
     ['Language', contact.locale],
     ['Received', contact.createdAt],
     ['Enquiry id', contact.id],
@@ -47,5 +36,5 @@ export function renderContactNotification(contact: ContactDto): RenderedMail {
     '<h2>Message</h2>',
     `<p style="white-space:pre-wrap">${escapeHtml(contact.message)}</p>`,
   ].join('\n');
-  return { subject: `New enquiry: ${SERVICE_TITLES[contact.service]} - ${name}`, text, html };
+  return { subject: `New enquiry: ${SERVICE_NAMES[contact.service]} - ${name}`, text, html };
 }

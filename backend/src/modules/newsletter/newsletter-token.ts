@@ -1,0 +1,87 @@
+import jwt from 'jsonwebtoken';
+
+/**
+ * The newsletter's mail links carry signed tokens (JWS, HS256) instead of
+ * random values stored per subscriber: the worker can put a link in any mail
+ * without a write per recipient (campaigns reach thousands), and an
+ * unsubscribe link works for any address the agency mailed, subscriber or not.
+ * The audience keeps a confirmation token from being used to unsubscribe and
+ * the other way round.
+ */
+const AUDIENCES = {
+  confirm: 'newsletter-confirm',
+  unsubscribe: 'newsletter-unsubscribe',
+} as const;
+
+const ALGORITHM = 'HS256';
+
+/** A confirmation token names the subscriber and when its mail was written. */
+export function signConfirmationToken(
+  subscriberId: string,
+  secret: string,
+  issuedAt: Date = new Date(),
+): string {
+  return jwt.sign({ iat: Math.floor(issuedAt.getTime() / 1000) }, secret, {
+    algorithm: ALGORITHM,
+    audience: AUDIENCES.confirm,
+    subject: subscriberId,
+  });
+}
+
+export interface ConfirmationClaims {
+  subscriberId: string;
+  issuedAt: Date;
+}
+
+/**
+ * The claims of a genuine confirmation token, or undefined for anything else.
+ * Its age is not judged here: the service decides what an old link still does.
+ */
+export function verifyConfirmationToken(
+  token: string,
+  secret: string,
+): ConfirmationClaims | undefined {
+  const claims = verify(token, secret, AUDIENCES.confirm);
+  if (!claims || typeof claims.iat !== 'number') return undefined;
+  return { subscriberId: claims.sub, issuedAt: new Date(claims.iat * 1000) };
+}
+
+/**
+ * An unsubscribe token names the address and never expires: an unsubscribe
+ * link must keep working in any mail ever sent. It is the same for every
+ * mail to one address, so a campaign can compute it once per recipient.
+ */
+export function signUnsubscribeToken(email: string, secret: string): string {
+  return jwt.sign({}, secret, {
+    algorithm: ALGORITHM,
+    audience: AUDIENCES.unsubscribe,
+    subject: normalizeEmail(email),
+    noTimestamp: true,
+  });
+}
+
+/** The address a genuine unsubscribe token names, or undefined. */
+export function verifyUnsubscribeToken(token: string, secret: string): string | undefined {
+  return verify(token, secret, AUDIENCES.unsubscribe)?.sub;
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function verify(
+  token: string,
+  secret: string,
+  audience: string,
+): (jwt.JwtPayload & { sub: string }) | undefined {
+  try {
+    const claims = jwt.verify(token, secret, { algorithms: [ALGORITHM], audience });
+    if (typeof claims !== 'object' || typeof claims.sub !== 'string' || !claims.sub) {
+      return undefined;
+    }
+    return { ...claims, sub: claims.sub };
+  } catch {
+    // Tampered, truncated, signed with another key or meant for another use.
+    return undefined;
+  }
+}

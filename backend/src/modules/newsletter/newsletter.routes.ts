@@ -1,0 +1,163 @@
+import { createHash } from 'node:crypto';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import {
+  DEFAULT_NEWSLETTER_SOURCE,
+  NEWSLETTER_API_PATHS,
+  NEWSLETTER_PAGES,
+  NEWSLETTER_SUBSCRIBE_RESPONSE,
+  isLocale,
+  newsletterSchema,
+  newsletterTokenSchema,
+  type NewsletterConfirmResponse,
+  type NewsletterUnsubscribeResponse,
+} from '@agency/contracts';
+import { HttpError } from '../../errors';
+import { rateLimit, rateLimitBy } from '../../middleware/rate-limit';
+import { requestLocale, validateBody } from '../../middleware/validate';
+import { enqueueNewsletterConfirmations, type MailQueues } from '../../queues/mail-queues';
+import type { Redis } from '../../queues/redis-connection';
+import { normalizeEmail } from './newsletter-token';
+import { confirmSubscription, requestSubscription, unsubscribe } from './newsletter.service';
+
+export interface NewsletterRoutesDeps {
+  queues: MailQueues;
+  redis: Redis;
+  /** Checks the signatures of confirmation and unsubscribe links. */
+  mailLinkSecret: string;
+  rateLimit: {
+    /** Prefix of the limits' Redis keys. */
+    name: string;
+    windowMs: number;
+    /** Subscription requests per IP, and per address, in one window. */
+    perIpMax: number;
+    perAddressMax: number;
+    /** Link clicks (confirm, unsubscribe) per IP in one window. */
+    linksPerIpMax: number;
+  };
+}
+
+/** Redis keys name the address by a digest: the limiter has no need to store e-mails. */
+function addressKey(email: string): string {
+  return createHash('sha256').update(normalizeEmail(email)).digest('hex').slice(0, 32);
+}
+
+/**
+ * The token of a link. The page's button posts it as JSON; a mailbox
+ * provider's one-click POST (RFC 8058) sends the form body
+ * `List-Unsubscribe=One-Click`, which is not ours to read, and the token in
+ * the query of the List-Unsubscribe address. Both are validated alike.
+ */
+async function linkToken(ctx: Context): Promise<string> {
+  if (!ctx.is('application/json')) ctx.request.body = { token: ctx.query.token ?? null };
+  const { token } = await validateBody(ctx, newsletterTokenSchema);
+  return token;
+}
+
+function invalidLink(): HttpError {
+  return new HttpError('NOT_FOUND', 'This link is not valid');
+}
+
+export function newsletterRoutes({
+  queues,
+  redis,
+  mailLinkSecret,
+  rateLimit: limits,
+}: NewsletterRoutesDeps): Router {
+  const router = new Router();
+  const perIp = rateLimit({
+    redis,
+    name: `${limits.name}:subscribe-ip`,
+    max: limits.perIpMax,
+    windowMs: limits.windowMs,
+  });
+  const perAddress = rateLimitBy({
+    redis,
+    name: `${limits.name}:subscribe-address`,
+    max: limits.perAddressMax,
+    windowMs: limits.windowMs,
+  });
+  const linksPerIp = rateLimit({
+    redis,
+    name: `${limits.name}:links-ip`,
+    max: limits.linksPerIpMax,
+    windowMs: limits.windowMs,
+  });
+
+  /**
+   * Stored first (pending, consent recorded, confirmation mail owed), then
+   * enqueued; Redis being away only delays the mail. The answer is the same
+   * 202 whether the address is new, pending or confirmed, so the form tells
+   * nobody who is on the list.
+   */
+  router.post(NEWSLETTER_API_PATHS.subscribe, perIp, async (ctx) => {
+    const input = await validateBody(ctx, newsletterSchema);
+    await perAddress(addressKey(input.email))(ctx, async () => {
+      const owed = await requestSubscription({
+        email: input.email,
+        locale: isLocale(input.locale) ? input.locale : requestLocale(ctx),
+        source: input.source ?? DEFAULT_NEWSLETTER_SOURCE,
+        ip: ctx.ip,
+      });
+      if (owed) {
+        try {
+          await enqueueNewsletterConfirmations(queues, [owed]);
+        } catch (error: unknown) {
+          ctx.state.log.warn(
+            { err: error, subscriberId: owed.subscriberId },
+            'enqueue failed; the outbox relay will enqueue it',
+          );
+        }
+      }
+      ctx.status = 202;
+      ctx.body = NEWSLETTER_SUBSCRIBE_RESPONSE;
+    });
+  });
+
+  /** The confirmation page posts the link's token; clicking twice confirms once. */
+  router.post(NEWSLETTER_API_PATHS.confirm, linksPerIp, async (ctx) => {
+    const { token } = await validateBody(ctx, newsletterTokenSchema);
+    const result = await confirmSubscription(token, { secret: mailLinkSecret, ip: ctx.ip });
+    if (result.outcome === 'invalid') throw invalidLink();
+    if (result.outcome === 'expired') {
+      throw new HttpError(
+        'LINK_EXPIRED',
+        'This confirmation link has expired or is no longer valid; subscribe again to get a new one',
+      );
+    }
+    const body: NewsletterConfirmResponse = { status: 'confirmed', locale: result.locale };
+    ctx.body = body;
+  });
+
+  /**
+   * The List-Unsubscribe address opened in a browser: it must not unsubscribe
+   * by itself (mail scanners follow links), so it shows the page with the
+   * button, which posts back here.
+   */
+  router.get(NEWSLETTER_API_PATHS.unsubscribe, (ctx) => {
+    const page = new URLSearchParams();
+    const { token, lang } = ctx.query;
+    if (typeof token === 'string') page.set('token', token);
+    if (isLocale(lang)) page.set('lang', lang);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.redirect(`${NEWSLETTER_PAGES.unsubscribe}?${page.toString()}`);
+    ctx.status = 303;
+  });
+
+  /**
+   * Unsubscribes at once: the mailbox provider's one-click POST (RFC 8058,
+   * token in the query, form body `List-Unsubscribe=One-Click`) or the
+   * page's button (JSON body). Repeating it changes nothing.
+   */
+  router.post(NEWSLETTER_API_PATHS.unsubscribe, linksPerIp, async (ctx) => {
+    const method = ctx.is('application/json') ? 'page' : 'one-click';
+    const token = await linkToken(ctx);
+    const result = await unsubscribe(token, { secret: mailLinkSecret, method });
+    if (result.outcome === 'invalid') throw invalidLink();
+    const body: NewsletterUnsubscribeResponse = { status: 'unsubscribed', locale: result.locale };
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = body;
+  });
+
+  return router;
+}

@@ -1,0 +1,102 @@
+import {
+  contactMailJobId,
+  newsletterConfirmationJobId,
+  type NewsletterConfirmationJob,
+} from '@agency/contracts';
+import { createTestContext, type TestContext } from '../testing/test-context';
+import { ContactModel, markContactMailSent, storeContact } from '../modules/contact';
+import {
+  SubscriberModel,
+  markConfirmationMailSent,
+  requestSubscription,
+} from '../modules/newsletter';
+import { relayOwedMail } from './outbox-relay';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  await SubscriberModel.init();
+});
+afterAll(async () => {
+  await ctx.close();
+});
+beforeEach(async () => {
+  await ContactModel.deleteMany({});
+  await SubscriberModel.deleteMany({});
+  await Promise.all(ctx.queues.all().map((queue) => queue.obliterate({ force: true })));
+});
+
+const enquiry = {
+  firstName: 'Sami',
+  lastName: 'Bouzid',
+  email: 'sami@example.tn',
+  service: 'meta-ads' as const,
+  message: 'Ads for our new restaurant.',
+};
+
+async function ask(email: string): Promise<NewsletterConfirmationJob> {
+  const owed = await requestSubscription({
+    email,
+    locale: 'fr',
+    source: 'newsletter-banner',
+    ip: '198.51.100.7',
+  });
+  if (!owed) throw new Error('a new address owes a confirmation');
+  return owed;
+}
+
+const pass = () => relayOwedMail(ctx.queues, { pendingAgeMs: 0, now: new Date(Date.now() + 1000) });
+
+describe('one pass of the outbox relay', () => {
+  it('enqueues every owed mail once, however many passes run', async () => {
+    const contactId = (await storeContact(enquiry, 'en')).id as string;
+    const confirmation = await ask('reader@example.tn');
+
+    expect(await pass()).toEqual({ contacts: 1, newsletterConfirmations: 1 });
+    expect(await pass()).toEqual({ contacts: 1, newsletterConfirmations: 1 });
+
+    expect(await ctx.queues.contactMail.getJobCounts('waiting')).toEqual({ waiting: 1 });
+    expect((await ctx.queues.contactMail.getJob(contactMailJobId(contactId)))?.data).toEqual({
+      contactId,
+    });
+    const job = await ctx.queues.newsletterConfirmation.getJob(
+      newsletterConfirmationJobId(confirmation.subscriberId, confirmation.request),
+    );
+    expect(job?.data).toEqual(confirmation);
+  });
+
+  it('still enqueues an enquiry whose acknowledgement alone is owed', async () => {
+    const contactId = (await storeContact(enquiry, 'en')).id as string;
+    await markContactMailSent(contactId);
+
+    expect(await pass()).toEqual({ contacts: 1, newsletterConfirmations: 0 });
+  });
+
+  it('leaves settled mail alone, and mail owed for less than the age', async () => {
+    const contactId = (await storeContact(enquiry, 'en')).id as string;
+    await ContactModel.updateOne(
+      { _id: contactId },
+      { mailState: 'sent', acknowledgementState: 'failed' },
+    );
+    await markConfirmationMailSent(await ask('done@example.tn'));
+    await ask('young@example.tn');
+
+    expect(await relayOwedMail(ctx.queues, { pendingAgeMs: 60_000 })).toEqual({
+      contacts: 0,
+      newsletterConfirmations: 0,
+    });
+    expect(await pass()).toEqual({ contacts: 0, newsletterConfirmations: 1 });
+  });
+
+  it('takes at most a batch of each kind per pass', async () => {
+    for (let index = 0; index < 3; index += 1) await storeContact(enquiry, 'en');
+
+    expect(
+      await relayOwedMail(ctx.queues, {
+        pendingAgeMs: 0,
+        batchSize: 2,
+        now: new Date(Date.now() + 1000),
+      }),
+    ).toEqual({ contacts: 2, newsletterConfirmations: 0 });
+  });
+});

@@ -1,0 +1,32 @@
+import type {
+  NewsletterConfirmResponse,
+  NewsletterInput,
+  NewsletterSubscribeResponse,
+  NewsletterTokenInput,
+  NewsletterUnsubscribeResponse,
+} from '@agency/contracts';
+import { api } from '../../../lib/api';
+
+/** The newsletter's three calls; the body carries the page language, so mail comes in it. */
+export const newsletterApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    subscribeNewsletter: build.mutation<NewsletterSubscribeResponse, NewsletterInput>({
+      query: (body) => ({ url: 'newsletter', method: 'POST', body }),
+      invalidatesTags: ['Subscribers'],
+    }),
+    confirmNewsletter: build.mutation<NewsletterConfirmResponse, NewsletterTokenInput>({
+      query: (body) => ({ url: 'newsletter/confirm', method: 'POST', body }),
+      invalidatesTags: ['Subscribers'],
+    }),
+    unsubscribeNewsletter: build.mutation<NewsletterUnsubscribeResponse, NewsletterTokenInput>({
+      query: (body) => ({ url: 'newsletter/unsubscribe', method: 'POST', body }),
+      invalidatesTags: ['Subscribers'],
+    }),
+  }),
+});
+
+export const {
+  useSubscribeNewsletterMutation,
+  useConfirmNewsletterMutation,
+  useUnsubscribeNewsletterMutation,
+} = newsletterApi;

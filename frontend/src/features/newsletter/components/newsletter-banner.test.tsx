@@ -1,0 +1,75 @@
+import { screen, waitFor } from '@testing-library/react';
+import {
+  NEWSLETTER_URL,
+  newsletterError,
+  pendingSubscription,
+  recordNewsletterRequests,
+} from '../../../testing/handlers/newsletter-handlers';
+import { server } from '../../../testing/msw-server';
+import { renderWithProviders } from '../../../testing/render';
+import { i18n } from '../../../app/i18n';
+import { NewsletterBanner } from './newsletter-banner';
+
+const emailField = () => screen.getByLabelText(/email address|adresse e-mail|البريد الإلكتروني/i);
+const subscribeButton = () => screen.getByRole('button', { name: /subscrib|abonner|اشترك/i });
+
+describe('NewsletterBanner', () => {
+  it('sends the e-mail with the page language, toasts success and resets the field', async () => {
+    const recorder = recordNewsletterRequests();
+    server.use(recorder.handler);
+    await i18n.changeLanguage('fr');
+    const { user } = await renderWithProviders(<NewsletterBanner />);
+
+    await user.type(emailField(), '  amel@example.tn ');
+    await user.click(subscribeButton());
+
+    expect(await screen.findByText('Inscription réussie !')).toBeInTheDocument();
+    expect(screen.getByText('Merci de vous être abonné à notre newsletter.')).toBeInTheDocument();
+    expect(recorder.bodies).toEqual([{ email: 'amel@example.tn', locale: 'fr' }]);
+    expect(emailField()).toHaveValue('');
+    expect(screen.getByRole('status')).toHaveTextContent('valable 7 jours');
+  });
+
+  it('shows the reason under the field and sends nothing for an invalid address', async () => {
+    const recorder = recordNewsletterRequests();
+    server.use(recorder.handler);
+    const { user } = await renderWithProviders(<NewsletterBanner />);
+
+    await user.type(emailField(), 'not-an-email');
+    await user.click(subscribeButton());
+
+    await waitFor(() =>
+      expect(emailField()).toHaveAccessibleDescription('Please enter a valid email address'),
+    );
+    expect(emailField()).toHaveAttribute('aria-invalid', 'true');
+    expect(recorder.bodies).toEqual([]);
+  });
+
+  it('reads "Subscribing..." and is disabled while the request is in flight', async () => {
+    const pending = pendingSubscription();
+    server.use(pending.handler);
+    const { user } = await renderWithProviders(<NewsletterBanner />);
+
+    await user.type(emailField(), 'busy@example.tn');
+    await user.click(subscribeButton());
+
+    const busy = await screen.findByRole('button', { name: 'Subscribing...' });
+    expect(busy).toBeDisabled();
+    pending.release();
+    expect(await screen.findByRole('button', { name: 'Subscribe' })).toBeEnabled();
+  });
+
+  it("toasts the spec's error and keeps the address when the API refuses", async () => {
+    server.use(newsletterError(NEWSLETTER_URL, 429, 'RATE_LIMITED'));
+    const { user } = await renderWithProviders(<NewsletterBanner />);
+
+    await user.type(emailField(), 'again@example.tn');
+    await user.click(subscribeButton());
+
+    expect(await screen.findByText('Subscription failed')).toBeInTheDocument();
+    expect(
+      screen.getByText("Please try again later or check if you're already subscribed."),
+    ).toBeInTheDocument();
+    expect(emailField()).toHaveValue('again@example.tn');
+  });
+});

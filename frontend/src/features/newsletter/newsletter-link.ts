@@ -1,0 +1,34 @@
+import { isLocale, type Locale } from '@agency/contracts';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+
+/** What a link from a newsletter mail tells its page, and what an answer means there. */
+export type LinkOutcome = 'idle' | 'working' | 'done' | 'expired' | 'invalid' | 'failed';
+
+/**
+ * The token and language a mail link carries. The page switches to that
+ * language at once, so the visitor reads it in the language they subscribed in.
+ */
+export function useNewsletterLink(): { token: string | null; language: Locale | null } {
+  const [params] = useSearchParams();
+  const { i18n } = useTranslation();
+  const token = params.get('token');
+  const requested = params.get('lang');
+  const language = isLocale(requested) ? requested : null;
+
+  useEffect(() => {
+    if (language && i18n.resolvedLanguage !== language) void i18n.changeLanguage(language);
+  }, [language, i18n]);
+
+  return { token: token || null, language };
+}
+
+/** 410: the link is too old or the address left; 400/404: not one of ours. */
+export function outcomeOfError(error: unknown): LinkOutcome {
+  const status =
+    typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined;
+  if (status === 410) return 'expired';
+  if (status === 400 || status === 404) return 'invalid';
+  return 'failed';
+}

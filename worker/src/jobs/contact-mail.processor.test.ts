@@ -1,0 +1,152 @@
+import request from 'supertest';
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { ContactMailJob } from '@agency/contracts';
+import { createLogger, findContactById } from '@agency/backend';
+import { createMailTransport, type MailTransport } from '../mail/transport';
+import {
+  AGENCY_INBOX,
+  createPipelineContext,
+  type PipelineContext,
+} from '../testing/pipeline-context';
+import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
+import { contactMailProcessor } from './contact-mail.processor';
+
+const enquiry = {
+  firstName: 'Mehdi',
+  lastName: 'Khelifi',
+  email: 'mehdi@example.tn',
+  service: 'branding',
+  message: 'A logo and a style guide for our start-up.',
+  locale: 'ar',
+};
+
+/**
+ * The processor on its own, called the way BullMQ calls it (a real job from
+ * a real queue), against MongoDB and an SMTP server: the quick check of each
+ * decision it makes. The pipeline tests run it inside a worker.
+ */
+describe('the enquiry mail processor', () => {
+  let ctx: PipelineContext;
+  let smtp: SmtpSink;
+  let transport: MailTransport;
+  let process: (job: Job<ContactMailJob>) => Promise<unknown>;
+
+  beforeAll(async () => {
+    ctx = await createPipelineContext();
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+  beforeEach(async () => {
+    smtp = await startSmtpSink();
+    transport = createMailTransport(smtp.url);
+    process = contactMailProcessor({
+      transport,
+      mailFrom: 'Agency <no-reply@agency.test>',
+      mailTo: AGENCY_INBOX,
+      messageIdDomain: 'agency.test',
+      logger: createLogger('test', 'silent'),
+    });
+  });
+  afterEach(async () => {
+    transport.close();
+    await smtp.close();
+  });
+
+  /** Stores an enquiry through the API and returns a job for it with `attempts` allowed. */
+  async function jobForNewEnquiry(attempts = 3): Promise<Job<ContactMailJob>> {
+    const { body } = await request(ctx.app.callback()).post('/api/contact').send(enquiry);
+    const contactId = String(body.id);
+    return ctx.queues.contactMail.add(
+      'direct',
+      { contactId },
+      { jobId: `direct-${contactId}`, attempts },
+    );
+  }
+
+  it('sends the agency notification, then the visitor acknowledgement, and records both', async () => {
+    const job = await jobForNewEnquiry();
+
+    expect(await process(job)).toEqual({ notification: 'sent', acknowledgement: 'sent' });
+
+    expect(smtp.received.map(({ envelopeTo }) => envelopeTo)).toEqual([
+      [AGENCY_INBOX],
+      [enquiry.email],
+    ]);
+    const [notification, acknowledgement] = smtp.received.map(({ mail }) => mail);
+    expect(notification?.messageId).toBe(`<contact-${job.data.contactId}@agency.test>`);
+    expect(notification?.replyTo?.value).toEqual([
+      { name: 'Mehdi Khelifi', address: 'mehdi@example.tn' },
+    ]);
+    expect(acknowledgement?.messageId).toBe(`<contact-ack-${job.data.contactId}@agency.test>`);
+    expect(acknowledgement?.subject).toBe('لقد تلقينا طلبك');
+    expect(acknowledgement?.replyTo?.text).toBe(AGENCY_INBOX);
+    expect(await findContactById(job.data.contactId)).toMatchObject({
+      mailState: 'sent',
+      acknowledgementState: 'sent',
+    });
+  });
+
+  it('sends nothing again for an enquiry whose mails went out', async () => {
+    const job = await jobForNewEnquiry();
+    await process(job);
+
+    expect(await process(job)).toEqual({ notification: 'skipped', acknowledgement: 'skipped' });
+    expect(smtp.received).toHaveLength(2);
+  });
+
+  it('skips an enquiry that no longer exists', async () => {
+    const job = await ctx.queues.contactMail.add('direct', { contactId: '0'.repeat(24) });
+
+    expect(await process(job)).toBe('skipped');
+    expect(smtp.received).toHaveLength(0);
+  });
+
+  it('leaves a mail refused with 451 owed for the retry, while the other goes out', async () => {
+    smtp.setResponder((mail) =>
+      mail.messageId?.startsWith('<contact-ack-')
+        ? { code: 451, message: '4.7.1 later' }
+        : undefined,
+    );
+    const job = await jobForNewEnquiry(3);
+
+    await expect(process(job)).rejects.toThrow('451 4.7.1 later');
+
+    expect(await findContactById(job.data.contactId)).toMatchObject({
+      mailState: 'sent',
+      acknowledgementState: 'pending',
+    });
+    smtp.setResponder(undefined);
+    expect(await process(job)).toEqual({ notification: 'skipped', acknowledgement: 'sent' });
+  });
+
+  it('records a 451 on the last attempt as failed, with the reply', async () => {
+    smtp.setResponder(() => ({ code: 451, message: '4.7.1 later' }));
+    const job = await jobForNewEnquiry(1);
+
+    await expect(process(job)).rejects.toThrow('451 4.7.1 later');
+
+    const contact = await findContactById(job.data.contactId);
+    expect(contact).toMatchObject({ mailState: 'failed', acknowledgementState: 'failed' });
+    expect(contact?.mailError).toBe('451 4.7.1 later');
+  });
+
+  it('records a 550 as failed at once and ends the job without retry', async () => {
+    smtp.setResponder((mail) =>
+      mail.messageId?.startsWith('<contact-ack-')
+        ? { code: 550, message: '5.1.1 <mehdi@example.tn>: no such user' }
+        : undefined,
+    );
+    const job = await jobForNewEnquiry(8);
+
+    const run = process(job);
+    await expect(run).rejects.toThrow(UnrecoverableError);
+    await expect(run).rejects.toThrow(
+      'acknowledgement: 550 5.1.1 <mehdi@example.tn>: no such user',
+    );
+
+    const contact = await findContactById(job.data.contactId);
+    expect(contact).toMatchObject({ mailState: 'sent', acknowledgementState: 'failed' });
+    expect(contact?.acknowledgementError).toBe('550 5.1.1 <mehdi@example.tn>: no such user');
+  });
+});

@@ -1,0 +1,89 @@
+import type { Job } from 'bullmq';
+import type { ContactMailJob } from '@agency/contracts';
+import {
+  findContactById,
+  markContactAcknowledgementFailed,
+  markContactAcknowledgementSent,
+  markContactMailFailed,
+  markContactMailSent,
+  toContactDto,
+  type Logger,
+} from '@agency/backend/store';
+import type { MailTransport } from '../mail/transport';
+import { renderContactAcknowledgement } from '../mail/templates/contact-acknowledgement.template';
+import { renderContactNotification } from '../mail/templates/contact-notification.template';
+import { deliverOwedMails, type MailOutcome } from './owed-mail';
+
+export interface ContactMailDeps {
+  transport: MailTransport;
+  mailFrom: string;
+  /** The agency's inbox: it gets the notification, and the visitor's replies. */
+  mailTo: string;
+  messageIdDomain: string;
+  logger: Logger;
+}
+
+export type ContactMailResult = Record<'notification' | 'acknowledgement', MailOutcome> | 'skipped';
+
+/**
+ * The two mails of one enquiry: every field to the agency's inbox, then the
+ * acknowledgement to the visitor in their language. Each is sent once: a
+ * retry, a relay or a replayed job skips whatever was already settled.
+ */
+export function contactMailProcessor({
+  transport,
+  mailFrom,
+  mailTo,
+  messageIdDomain,
+  logger,
+}: ContactMailDeps) {
+  return async (job: Job<ContactMailJob>): Promise<ContactMailResult> => {
+    const { contactId } = job.data;
+    const contact = await findContactById(contactId);
+    if (!contact) {
+      logger.warn({ contactId }, 'enquiry no longer exists; nothing to mail');
+      return 'skipped';
+    }
+    const dto = toContactDto(contact);
+    const outcomes = await deliverOwedMails(job, [
+      {
+        name: 'notification',
+        owed: dto.mailState === 'pending',
+        send: () => {
+          const mail = renderContactNotification(dto);
+          return transport.sendMail({
+            from: mailFrom,
+            to: mailTo,
+            replyTo: { name: `${dto.firstName} ${dto.lastName}`, address: dto.email },
+            subject: mail.subject,
+            text: mail.text,
+            html: mail.html,
+            messageId: `<contact-${dto.id}@${messageIdDomain}>`,
+          });
+        },
+        markSent: () => markContactMailSent(contactId),
+        markFailed: (reason) => markContactMailFailed(contactId, reason),
+      },
+      {
+        name: 'acknowledgement',
+        owed: dto.acknowledgementState === 'pending',
+        send: () => {
+          const mail = renderContactAcknowledgement(dto);
+          return transport.sendMail({
+            from: mailFrom,
+            to: dto.email,
+            replyTo: mailTo,
+            subject: mail.subject,
+            text: mail.text,
+            html: mail.html,
+            messageId: `<contact-ack-${dto.id}@${messageIdDomain}>`,
+          });
+        },
+        markSent: () => markContactAcknowledgementSent(contactId),
+        markFailed: (reason) => markContactAcknowledgementFailed(contactId, reason),
+      },
+    ]);
+    logger.info({ contactId, jobId: job.id, ...outcomes }, 'enquiry mails done');
+    return outcomes;
+  };
+}

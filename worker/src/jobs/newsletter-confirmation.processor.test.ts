@@ -1,0 +1,117 @@
+import request from 'supertest';
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { NewsletterConfirmationJob } from '@agency/contracts';
+import { createLogger, findSubscriberByEmail } from '@agency/backend';
+import { createMailTransport, type MailTransport } from '../mail/transport';
+import { SITE_URL, createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
+import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
+import { newsletterConfirmationProcessor } from './newsletter-confirmation.processor';
+
+/** The processor on its own, called with real jobs, against MongoDB and an SMTP server. */
+describe('the newsletter confirmation processor', () => {
+  let ctx: PipelineContext;
+  let smtp: SmtpSink;
+  let transport: MailTransport;
+  let process: (job: Job<NewsletterConfirmationJob>) => Promise<unknown>;
+  let counter = 0;
+
+  beforeAll(async () => {
+    ctx = await createPipelineContext();
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+  beforeEach(async () => {
+    smtp = await startSmtpSink();
+    transport = createMailTransport(smtp.url);
+    process = newsletterConfirmationProcessor({
+      transport,
+      mailFrom: 'Agency <no-reply@agency.test>',
+      siteUrl: SITE_URL,
+      mailLinkSecret: ctx.config.mailLinkSecret,
+      messageIdDomain: 'agency.test',
+      logger: createLogger('test', 'silent'),
+    });
+  });
+  afterEach(async () => {
+    transport.close();
+    await smtp.close();
+  });
+
+  /** Subscribes a fresh address through the API; returns a job for its latest request. */
+  async function subscribe(locale = 'fr', email = `reader${(counter += 1)}@example.tn`) {
+    await request(ctx.app.callback()).post('/api/newsletter').send({ email, locale });
+    const subscriber = await findSubscriberByEmail(email);
+    if (!subscriber) throw new Error('not stored');
+    const data = {
+      subscriberId: subscriber.id as string,
+      request: subscriber.confirmationRequests,
+    };
+    const job = await ctx.queues.newsletterConfirmation.add('direct', data, {
+      jobId: `direct-${data.subscriberId}-${data.request}`,
+      attempts: 3,
+    });
+    return { email, job };
+  }
+
+  it('mails the confirmation with its links and headers, once', async () => {
+    const { email, job } = await subscribe('fr');
+
+    expect(await process(job)).toBe('sent');
+    expect(await process(job)).toBe('skipped');
+
+    expect(smtp.received).toHaveLength(1);
+    const [{ mail, envelopeTo }] = smtp.received as [(typeof smtp.received)[number]];
+    expect(envelopeTo).toEqual([email]);
+    expect(mail.messageId).toBe(`<subscriber-${job.data.subscriberId}-1@agency.test>`);
+    expect(mail.text).toContain(`${SITE_URL}/newsletter/confirm?token=`);
+    expect(mail.text).toContain(`${SITE_URL}/newsletter/unsubscribe?token=`);
+    expect(mail.headerLines.map(({ key }) => key)).toEqual(
+      expect.arrayContaining(['list-unsubscribe', 'list-unsubscribe-post']),
+    );
+    expect(await findSubscriberByEmail(email)).toMatchObject({ mailState: 'sent' });
+  });
+
+  it('sends nothing for a request superseded by a newer one', async () => {
+    const { email, job } = await subscribe('en');
+    await request(ctx.app.callback()).post('/api/newsletter').send({ email, locale: 'en' });
+
+    expect(await process(job)).toBe('skipped');
+    expect(smtp.received).toHaveLength(0);
+  });
+
+  it.each(['confirmed', 'unsubscribed'])(
+    'sends nothing to an address that is %s',
+    async (status) => {
+      const { email, job } = await subscribe('en');
+      const subscriber = await findSubscriberByEmail(email);
+      if (!subscriber) throw new Error('not stored');
+      subscriber.set('status', status);
+      await subscriber.save();
+
+      expect(await process(job)).toBe('skipped');
+      expect(smtp.received).toHaveLength(0);
+    },
+  );
+
+  it('skips a subscriber that no longer exists', async () => {
+    const job = await ctx.queues.newsletterConfirmation.add('direct', {
+      subscriberId: '0'.repeat(24),
+      request: 1,
+    });
+
+    expect(await process(job)).toBe('skipped');
+  });
+
+  it('records a 550 as failed at once, with the reply', async () => {
+    smtp.setResponder(() => ({ code: 550, message: '5.1.1 unknown mailbox' }));
+    const { email, job } = await subscribe('en');
+
+    await expect(process(job)).rejects.toThrow(UnrecoverableError);
+
+    expect(await findSubscriberByEmail(email)).toMatchObject({
+      mailState: 'failed',
+      mailError: '550 5.1.1 unknown mailbox',
+    });
+  });
+});

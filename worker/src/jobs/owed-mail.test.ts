@@ -1,0 +1,78 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import { deliverOwedMails, isFinalAttempt, type OwedMail } from './owed-mail';
+
+function jobAt(attemptsMade: number, attempts?: number): Job {
+  return { attemptsMade, opts: attempts === undefined ? {} : { attempts } } as unknown as Job;
+}
+
+const refused = (responseCode: number, response: string) =>
+  Object.assign(new Error(response), { responseCode, response });
+
+function mail(name: string, send: () => Promise<unknown>, owed = true) {
+  const record: string[] = [];
+  const owedMail: OwedMail<string> = {
+    name,
+    owed,
+    send,
+    markSent: async () => {
+      record.push('sent');
+    },
+    markFailed: async (reason) => {
+      record.push(`failed: ${reason}`);
+    },
+  };
+  return { owedMail, record };
+}
+
+describe('isFinalAttempt', () => {
+  it.each([
+    [0, 3, false],
+    [1, 3, false],
+    [2, 3, true],
+    [0, 1, true],
+    [0, undefined, true],
+  ])('after %i failed attempts of %s: %s', (made, attempts, final) => {
+    expect(isFinalAttempt(jobAt(made, attempts))).toBe(final);
+  });
+});
+
+describe('deliverOwedMails', () => {
+  it('sends what is owed, records it, and skips what is settled', async () => {
+    const owed = mail('notification', async () => undefined);
+    const settled = mail('acknowledgement', async () => undefined, false);
+
+    const outcome = await deliverOwedMails(jobAt(0, 3), [owed.owedMail, settled.owedMail]);
+
+    expect(outcome).toEqual({ notification: 'sent', acknowledgement: 'skipped' });
+    expect(owed.record).toEqual(['sent']);
+    expect(settled.record).toEqual([]);
+  });
+
+  it('records a 5xx at once, still sends the next mail, then ends without retry', async () => {
+    const refusedMail = mail('notification', async () => {
+      throw refused(550, '550 5.1.1 No such user');
+    });
+    const next = mail('acknowledgement', async () => undefined);
+
+    const delivery = deliverOwedMails(jobAt(0, 8), [refusedMail.owedMail, next.owedMail]);
+
+    await expect(delivery).rejects.toThrow(UnrecoverableError);
+    await expect(delivery).rejects.toThrow('notification: 550 5.1.1 No such user');
+    expect(refusedMail.record).toEqual(['failed: 550 5.1.1 No such user']);
+    expect(next.record).toEqual(['sent']);
+  });
+
+  it('leaves a transient failure owed for the retry, except on the last attempt', async () => {
+    const busy = () => mail('notification', async () => Promise.reject(refused(451, '451 busy')));
+
+    const early = busy();
+    await expect(deliverOwedMails(jobAt(0, 3), [early.owedMail])).rejects.toThrow('451 busy');
+    expect(early.record).toEqual([]);
+
+    const last = busy();
+    const delivery = deliverOwedMails(jobAt(2, 3), [last.owedMail]);
+    await expect(delivery).rejects.toThrow('451 busy');
+    await expect(delivery).rejects.not.toThrow(UnrecoverableError);
+    expect(last.record).toEqual(['failed: 451 busy']);
+  });
+});

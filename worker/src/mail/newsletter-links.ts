@@ -1,0 +1,35 @@
+import { NEWSLETTER_API_PATHS, NEWSLETTER_PAGES, type Locale } from '@agency/contracts';
+import type { SendMailOptions } from 'nodemailer';
+
+function siteLink(siteUrl: string, path: string, query: Record<string, string>): string {
+  const url = new URL(path, `${siteUrl}/`);
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+  return url.toString();
+}
+
+/** The site's page that confirms a subscription, opened in the language the visitor chose. */
+export function confirmationPageUrl(siteUrl: string, token: string, locale: Locale): string {
+  return siteLink(siteUrl, NEWSLETTER_PAGES.confirm, { token, lang: locale });
+}
+
+/** The site's page with the unsubscribe button: the link in the mail's footer. */
+export function unsubscribePageUrl(siteUrl: string, token: string, locale: Locale): string {
+  return siteLink(siteUrl, NEWSLETTER_PAGES.unsubscribe, { token, lang: locale });
+}
+
+/**
+ * The List-Unsubscribe headers every newsletter and campaign mail carries.
+ * The address is the API's (through the site's /api): a mailbox provider
+ * POSTs `List-Unsubscribe=One-Click` to it (RFC 8058) and the subscriber is
+ * removed at once; a browser opening it is sent to the page with the button.
+ * When mail is DKIM-signed, the signature must cover both headers.
+ */
+export function listUnsubscribeHeaders(
+  siteUrl: string,
+  token: string,
+): Pick<SendMailOptions, 'list' | 'headers'> {
+  return {
+    list: { unsubscribe: siteLink(siteUrl, NEWSLETTER_API_PATHS.unsubscribe, { token }) },
+    headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+  };
+}
