@@ -49,7 +49,7 @@ export async function updateClient(id: string, input: ClientInput): Promise<Clie
   const client = await ClientModel.findByIdAndUpdate(
     id,
     recordChanges(input, OPTIONAL_FIELDS).update,
-    { new: true, runValidators: true },
+    { returnDocument: 'after', runValidators: true },
   ).lean();
   if (!client) throw new HttpError('NOT_FOUND', 'No client with this id');
   return toClientDto(client);

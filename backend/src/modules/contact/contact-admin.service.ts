@@ -59,7 +59,7 @@ export async function setContactStatus(
   const contact = await ContactModel.findByIdAndUpdate(
     id,
     { $set: { status } },
-    { new: true, runValidators: true },
+    { returnDocument: 'after', runValidators: true },
   ).lean();
   if (!contact) throw new HttpError('NOT_FOUND', 'No contact with this id');
   return toDetailDto(contact);

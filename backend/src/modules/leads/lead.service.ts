@@ -79,7 +79,7 @@ export async function createLead(input: LeadInput): Promise<LeadDto> {
 export async function updateLead(id: string, input: LeadInput): Promise<LeadDto> {
   await assertAssigneeExists(input.assigneeId);
   const lead = await LeadModel.findByIdAndUpdate(id, recordChanges(input, OPTIONAL_FIELDS).update, {
-    new: true,
+    returnDocument: 'after',
     runValidators: true,
   }).lean();
   if (!lead) throw new HttpError('NOT_FOUND', 'No lead with this id');
