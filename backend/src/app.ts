@@ -36,6 +36,7 @@ export interface AppDeps {
     | 'queuePrefix'
     | 'auth'
     | 'timeZone'
+    | 'demo'
   >;
   logger: Logger;
   queues: MailQueues;
@@ -87,8 +88,8 @@ export function createApp({ config, logger, queues, campaignQueue, redis }: AppD
         windowMs: config.rateLimit.windowMs,
       },
     }),
-    loginRoutes({ tokens, throttle }),
-    sessionRoutes(),
+    loginRoutes({ tokens, throttle, demo: config.demo }),
+    sessionRoutes({ tokens, throttle }),
     statsRoutes({ timeZone: config.timeZone }),
     adminContactRoutes(),
     userRoutes(),

@@ -1,8 +1,10 @@
 export { contactRoutes, type ContactRoutesDeps } from './contact.routes';
 export * from './store';
 export {
+  contactArrivalTimes,
   contactCursor,
   countContacts,
+  distinctContactEmails,
   getContactDetail,
   listContacts,
   setContactStatus,

@@ -1,1 +1,2 @@
 export * from './store';
+export { subscriberEmails } from './subscriber-audience';
