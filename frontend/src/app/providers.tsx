@@ -3,14 +3,16 @@ import type { EmotionCache } from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { lazy, Suspense, use, useEffect, useMemo, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { Provider as ReduxProvider } from 'react-redux';
 import { useLocale } from '../lib/locale';
+import { REDUCED_MOTION_QUERY } from '../lib/motion';
 import { useMounted } from '../lib/use-mounted';
 import { STORAGE_KEYS, writeStorage } from '../lib/storage';
 import { LTR_CACHE, loadRtlCache } from './emotion-caches';
-import { useAppSelector } from './hooks';
+import { useAppSelector } from '../lib/hooks';
 import { i18n } from './i18n';
 import type { AppStore } from './store';
 import { createAppTheme } from './theme';
@@ -28,7 +30,12 @@ function ThemedProviders({
 }) {
   const direction = directionOf(useLocale());
   const themeMode = useAppSelector((state) => state.preferences.themeMode);
-  const theme = useMemo(() => createAppTheme(themeMode, direction), [themeMode, direction]);
+  // Not noSsr: the first render matches the prerendered page, then motion follows the preference.
+  const reducedMotion = useMediaQuery(REDUCED_MOTION_QUERY);
+  const theme = useMemo(
+    () => createAppTheme(themeMode, direction, reducedMotion),
+    [themeMode, direction, reducedMotion],
+  );
   // Suspends only while the right-to-left styling code loads (first Arabic render).
   const emotionCache = direction === 'rtl' ? use(loadRtlCache()) : ltrCache;
   const mounted = useMounted();

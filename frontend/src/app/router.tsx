@@ -1,8 +1,6 @@
-import { Suspense, type ReactNode } from 'react';
 import { useRoutes, type RouteObject } from 'react-router-dom';
 import { PageLayout } from '../components/page-layout';
-import { PageLoader } from '../components/page-loader';
-import { AdminIndexRedirect } from '../features/admin';
+import { adminRoutes } from './admin-routes';
 import { HomePage } from './home-page';
 import { lazyWithApi } from './lazy-with-api';
 import { preloadableLazy } from '../lib/preloadable-lazy';
@@ -21,18 +19,6 @@ const PortfolioPage = preloadableLazy(() =>
 const ThankYouPage = preloadableLazy(() =>
   import('../features/thank-you').then((module) => module.ThankYouPage),
 );
-// Admin screens are split into their own chunks: visitors never download them.
-const AdminLoginPage = lazyWithApi(() =>
-  import('../features/admin/admin-login-page').then((module) => module.AdminLoginPage),
-);
-const AdminDashboardPage = lazyWithApi(() =>
-  import('../features/admin/admin-dashboard-page').then((module) => module.AdminDashboardPage),
-);
-
-function Lazy({ children }: { children: ReactNode }) {
-  return <Suspense fallback={<PageLoader />}>{children}</Suspense>;
-}
-
 /** Every route of spec section 2; exported so tests can mount them in a memory router. */
 export const appRoutes: RouteObject[] = [
   {
@@ -51,28 +37,8 @@ export const appRoutes: RouteObject[] = [
       { path: '*', element: <NotFoundPage /> },
     ],
   },
-  {
-    path: 'admin',
-    children: [
-      { index: true, element: <AdminIndexRedirect /> },
-      {
-        path: 'login',
-        element: (
-          <Lazy>
-            <AdminLoginPage />
-          </Lazy>
-        ),
-      },
-      {
-        path: 'dashboard',
-        element: (
-          <Lazy>
-            <AdminDashboardPage />
-          </Lazy>
-        ),
-      },
-    ],
-  },
+  // Admin screens are their own chunks (app/admin-routes.tsx): visitors never download them.
+  adminRoutes,
 ];
 
 /**

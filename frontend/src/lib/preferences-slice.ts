@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { readStorage, STORAGE_KEYS } from '../lib/storage';
+import { readStorage, STORAGE_KEYS } from './storage';
 
 export type ThemeMode = 'light' | 'dark';
 

@@ -1,5 +1,6 @@
 import { setupServer } from 'msw/node';
+import { adminHandlers } from './handlers/admin-handlers';
 import { contactHandlers } from './handlers/contact-handlers';
 
 /** Default handlers of every feature; tests override per case with `server.use(...)`. */
-export const server = setupServer(...contactHandlers);
+export const server = setupServer(...contactHandlers, ...adminHandlers);
