@@ -29,6 +29,8 @@ function isAdminUser(value: unknown): value is AdminUser {
 
 const listeners = new Set<() => void>();
 let expiryNoticeOwed = false;
+/** The last session ended by Sign Out: nothing to come back to after the next sign-in. */
+let endedBySignOut = false;
 
 function notify(): void {
   for (const listener of listeners) listener();
@@ -70,14 +72,29 @@ export function saveAdminSession({ token, user }: AdminSession): void {
     JSON.stringify({ id: user.id, username: user.username, email: user.email, role: user.role }),
   );
   expiryNoticeOwed = false;
+  endedBySignOut = false;
+  notify();
+}
+
+function dropAdminSession(): void {
+  removeStorage(STORAGE_KEYS.adminToken);
+  removeStorage(STORAGE_KEYS.adminUser);
   notify();
 }
 
 /** Sign Out: the session ends because its owner asked. */
 export function clearAdminSession(): void {
-  removeStorage(STORAGE_KEYS.adminToken);
-  removeStorage(STORAGE_KEYS.adminUser);
-  notify();
+  endedBySignOut = true;
+  dropAdminSession();
+}
+
+/**
+ * Whether the session ended by Sign Out (rather than expiring, or never
+ * existing): the frame then sends staff to sign in without remembering the
+ * page they left.
+ */
+export function sessionEndedBySignOut(): boolean {
+  return endedBySignOut;
 }
 
 /**
@@ -88,7 +105,8 @@ export function clearAdminSession(): void {
 export function expireAdminSession(): void {
   if (!readAdminSession()) return;
   expiryNoticeOwed = true;
-  clearAdminSession();
+  endedBySignOut = false;
+  dropAdminSession();
 }
 
 /** True once after an expiry: whoever shows the notice takes it, so it shows once. */

@@ -17,6 +17,7 @@ import { ADMIN_PATHS } from '../../lib/admin-paths';
 import {
   clearAdminSession,
   saveAdminSession,
+  sessionEndedBySignOut,
   takeExpiryNotice,
   useAdminSession,
   type AdminSession,
@@ -44,6 +45,8 @@ export function AdminLayout() {
   const { t } = useNamespace(SHELL_NAMESPACE);
   const toast = useToast();
   const location = useLocation();
+  // Whether this frame opened on a session (rather than on a bookmarked address, signed out).
+  const [openedSignedIn] = useState(() => session !== null);
 
   // An expired token ended the session (lib/api.ts): say so once, whatever the page.
   useEffect(() => {
@@ -57,6 +60,10 @@ export function AdminLayout() {
   }, [session, t, toast]);
 
   if (!session) {
+    // Signed out on purpose: straight to sign-in, which then opens the dashboard.
+    if (openedSignedIn && sessionEndedBySignOut()) {
+      return <Navigate to={ADMIN_PATHS.login} replace />;
+    }
     // Back to /admin (spec 4), remembering the page to return to after signing in.
     const here = `${location.pathname}${location.search}`;
     return <Navigate to={`${ADMIN_PATHS.index}?next=${encodeURIComponent(here)}`} replace />;

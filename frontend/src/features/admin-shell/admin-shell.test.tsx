@@ -76,6 +76,8 @@ describe('Admin frame', () => {
     expect(await screen.findByText('Logged out')).toBeInTheDocument();
     expect(screen.getByText('You have been successfully logged out')).toBeInTheDocument();
     await waitFor(() => expect(location().pathname).toBe('/admin/login'));
+    // Signed out on purpose: the next sign-in starts at the dashboard, not back here.
+    expect(location().search).toBe('');
     expect(window.localStorage.getItem('admin_token')).toBeNull();
     expect(window.localStorage.getItem('admin_user')).toBeNull();
   });
