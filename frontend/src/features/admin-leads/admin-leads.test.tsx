@@ -14,10 +14,16 @@ import { server } from '../../testing/msw-server';
 const leadCards = () => screen.findByRole('list', { name: 'Leads' }, SECTION_LOAD);
 
 describe('Leads', () => {
-  it('lists the leads with their stage, value, source and assignee', async () => {
+  it('lists the leads with their stage, value, source and assignee, and deletes one after confirming', async () => {
+    const removal = recordAdminCalls(
+      'delete',
+      '/leads/:id',
+      () => new HttpResponse(null, { status: 204 }),
+    );
     server.use(
+      removal.handler,
       adminList('/leads', [
-        buildLead({ name: 'Leila Mansour', status: 'proposal', estimatedValue: 12000 }),
+        buildLead({ id: 'l-4', name: 'Leila Mansour', status: 'proposal', estimatedValue: 12000 }),
         buildLead({
           name: 'Youssef Ben Ali',
           company: undefined,
@@ -28,7 +34,7 @@ describe('Leads', () => {
         }),
       ]),
     );
-    await renderAdmin('/admin/leads');
+    const { user } = await renderAdmin('/admin/leads');
 
     const grid = await findTable('Leads');
     const leila = (await within(grid).findByText('Leila Mansour')).closest('[role="row"]');
@@ -41,6 +47,13 @@ describe('Leads', () => {
     expect(youssef).toHaveTextContent('Website enquiry');
     expect(youssef).toHaveTextContent('Not set');
     expect(youssef).toHaveTextContent('karim');
+
+    await user.click(within(grid).getByRole('button', { name: 'Delete Leila Mansour' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete Leila Mansour?' });
+    expect(removal.calls).toHaveLength(0);
+    await user.click(within(confirm).getByRole('button', { name: 'Delete Lead' }));
+    expect(await screen.findByText('Lead deleted successfully')).toBeInTheDocument();
+    expect(removal.calls[0]?.url.pathname).toBe(`${ADMIN}/leads/l-4`);
   });
 
   it('shows loading, empty (with a way to add) and error states', async () => {
@@ -191,26 +204,6 @@ describe('Leads', () => {
     expect(
       await screen.findByText('The enquiry this lead came from was deleted.', {}, SECTION_LOAD),
     ).toBeInTheDocument();
-  });
-
-  it('deletes a lead only after confirming', async () => {
-    server.use(adminList('/leads', [buildLead({ id: 'l-4', name: 'Old Prospect' })]));
-    const { handler, calls } = recordAdminCalls(
-      'delete',
-      '/leads/:id',
-      () => new HttpResponse(null, { status: 204 }),
-    );
-    server.use(handler);
-    const { user } = await renderAdmin('/admin/leads');
-    const grid = await findTable('Leads');
-    await within(grid).findByText('Old Prospect');
-
-    await user.click(within(grid).getByRole('button', { name: 'Delete Old Prospect' }));
-    const confirm = await screen.findByRole('dialog', { name: 'Delete Old Prospect?' });
-    expect(calls).toHaveLength(0);
-    await user.click(within(confirm).getByRole('button', { name: 'Delete Lead' }));
-    expect(await screen.findByText('Lead deleted successfully')).toBeInTheDocument();
-    expect(calls[0]?.url.pathname).toBe(`${ADMIN}/leads/l-4`);
   });
 
   it('lets a viewer read a lead but not add, edit or delete one', async () => {
