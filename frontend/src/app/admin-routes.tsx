@@ -1,14 +1,16 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import type { RouteObject } from 'react-router-dom';
+import { useRoutes, type RouteObject } from 'react-router-dom';
 import { PageLoader } from '../components/page-loader';
 import { AdminIndexRedirect } from '../features/admin-account';
 import { lazyWithApi } from './lazy-with-api';
 
 /*
- * The admin area: nothing below is in the public entry. Sign-in and the
- * frame (which connects the API) are chunks of their own; each section is
- * another, fetched when it is first opened. The sections check the role
- * themselves (they know the permission they need).
+ * The admin area: this module is itself a lazy chunk (app/router.tsx), so
+ * the public entry carries one import of it rather than the preload lists
+ * of every section. Sign-in and the frame (which connects the API) are
+ * chunks of their own; each section is another, fetched when it is first
+ * opened. The sections check the role themselves (they know the permission
+ * they need).
  */
 const AdminLoginPage = lazyWithApi(() =>
   import('../features/admin-account/admin-login-page').then((module) => module.AdminLoginPage),
@@ -44,37 +46,39 @@ function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<PageLoader />}>{children}</Suspense>;
 }
 
-/** /admin and everything under it (spec 2), each section at its own address. */
-export const adminRoutes: RouteObject = {
-  path: 'admin',
-  children: [
-    { index: true, element: <AdminIndexRedirect /> },
-    {
-      path: 'login',
-      element: (
-        <Lazy>
-          <AdminLoginPage />
-        </Lazy>
-      ),
-    },
-    {
-      // The frame holds the sections' Suspense boundary, below its header.
-      element: (
-        <Lazy>
-          <AdminLayout />
-        </Lazy>
-      ),
-      children: [
-        { path: 'dashboard', element: <AdminDashboardPage /> },
-        { path: 'campaigns', element: <AdminCampaignsPage /> },
-        { path: 'users', element: <AdminUsersPage /> },
-        { path: 'contacts/:contactId?', element: <AdminContactsPage /> },
-        { path: 'clients', element: <AdminClientsPage /> },
-        { path: 'leads/:leadId?', element: <AdminLeadsPage /> },
-        { path: 'analytics', element: <AdminAnalyticsPage /> },
-        { path: 'settings', element: <AdminSettingsPage /> },
-        { path: '*', element: <AdminNotFound /> },
-      ],
-    },
-  ],
-};
+/** Everything under /admin (spec 2), each section at its own address. */
+const adminRoutes: RouteObject[] = [
+  { index: true, element: <AdminIndexRedirect /> },
+  {
+    path: 'login',
+    element: (
+      <Lazy>
+        <AdminLoginPage />
+      </Lazy>
+    ),
+  },
+  {
+    // The frame holds the sections' Suspense boundary, below its header.
+    element: (
+      <Lazy>
+        <AdminLayout />
+      </Lazy>
+    ),
+    children: [
+      { path: 'dashboard', element: <AdminDashboardPage /> },
+      { path: 'campaigns', element: <AdminCampaignsPage /> },
+      { path: 'users', element: <AdminUsersPage /> },
+      { path: 'contacts/:contactId?', element: <AdminContactsPage /> },
+      { path: 'clients', element: <AdminClientsPage /> },
+      { path: 'leads/:leadId?', element: <AdminLeadsPage /> },
+      { path: 'analytics', element: <AdminAnalyticsPage /> },
+      { path: 'settings', element: <AdminSettingsPage /> },
+      { path: '*', element: <AdminNotFound /> },
+    ],
+  },
+];
+
+/** The admin area's routes, below the `admin/*` route of app/router.tsx. */
+export function AdminRoutes() {
+  return useRoutes(adminRoutes);
+}

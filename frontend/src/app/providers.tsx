@@ -3,12 +3,11 @@ import type { EmotionCache } from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import { lazy, Suspense, use, useEffect, useMemo, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { Provider as ReduxProvider } from 'react-redux';
 import { useLocale } from '../lib/locale';
-import { REDUCED_MOTION_QUERY } from '../lib/motion';
+import { prefersReducedMotion } from '../lib/motion';
 import { useMounted } from '../lib/use-mounted';
 import { STORAGE_KEYS, writeStorage } from '../lib/storage';
 import { LTR_CACHE, loadRtlCache } from './emotion-caches';
@@ -30,15 +29,17 @@ function ThemedProviders({
 }) {
   const direction = directionOf(useLocale());
   const themeMode = useAppSelector((state) => state.preferences.themeMode);
-  // Not noSsr: the first render matches the prerendered page, then motion follows the preference.
-  const reducedMotion = useMediaQuery(REDUCED_MOTION_QUERY);
+  const mounted = useMounted();
+  // Read once mounted, so the first render matches the prerendered page. Not
+  // useMediaQuery: it would add its code to every visitor's first load, and a
+  // change of the system setting is taken at the next page load.
+  const reducedMotion = mounted && prefersReducedMotion();
   const theme = useMemo(
     () => createAppTheme(themeMode, direction, reducedMotion),
     [themeMode, direction, reducedMotion],
   );
   // Suspends only while the right-to-left styling code loads (first Arabic render).
   const emotionCache = direction === 'rtl' ? use(loadRtlCache()) : ltrCache;
-  const mounted = useMounted();
 
   useEffect(() => {
     writeStorage(STORAGE_KEYS.theme, themeMode);

@@ -1,6 +1,7 @@
+import { lazy, Suspense } from 'react';
 import { useRoutes, type RouteObject } from 'react-router-dom';
 import { PageLayout } from '../components/page-layout';
-import { adminRoutes } from './admin-routes';
+import { PageLoader } from '../components/page-loader';
 import { HomePage } from './home-page';
 import { lazyWithApi } from './lazy-with-api';
 import { preloadableLazy } from '../lib/preloadable-lazy';
@@ -19,6 +20,11 @@ const PortfolioPage = preloadableLazy(() =>
 const ThankYouPage = preloadableLazy(() =>
   import('../features/thank-you').then((module) => module.ThankYouPage),
 );
+// The whole admin area is one chunk (its sections are further chunks): visitors never download it.
+const AdminRoutes = lazy(() =>
+  import('./admin-routes').then((module) => ({ default: module.AdminRoutes })),
+);
+
 /** Every route of spec section 2; exported so tests can mount them in a memory router. */
 export const appRoutes: RouteObject[] = [
   {
@@ -37,8 +43,14 @@ export const appRoutes: RouteObject[] = [
       { path: '*', element: <NotFoundPage /> },
     ],
   },
-  // Admin screens are their own chunks (app/admin-routes.tsx): visitors never download them.
-  adminRoutes,
+  {
+    path: 'admin/*',
+    element: (
+      <Suspense fallback={<PageLoader />}>
+        <AdminRoutes />
+      </Suspense>
+    ),
+  },
 ];
 
 /**
