@@ -19,16 +19,12 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useMemo, useState } from 'react';
-import { ADMIN_COMMON_NAMESPACE } from '../../../components/admin/admin-common-namespace';
-import { AdminDataGrid } from '../../../components/admin/admin-data-grid';
-import { CardList } from '../../../components/admin/card-list';
 import { ConfirmDialog } from '../../../components/admin/confirm-dialog';
 import { EmptyState } from '../../../components/admin/empty-state';
 import { FilterSelect } from '../../../components/admin/filter-select';
-import { LoadError } from '../../../components/admin/load-error';
 import { SearchField } from '../../../components/admin/search-field';
 import { StatusChip } from '../../../components/admin/status-chip';
-import { useIsMobile } from '../../../components/admin/use-is-mobile';
+import { AdminList } from '../../../components/admin/admin-list';
 import { useAdminCan } from '../../../lib/admin-session';
 import { apiErrorMessage } from '../../../lib/api-errors';
 import { useFormatters } from '../../../lib/use-formatters';
@@ -65,10 +61,8 @@ type Editing = { campaign?: CampaignDto } | null;
  */
 export function CampaignManager() {
   const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
-  const { t: tCommon } = useNamespace(ADMIN_COMMON_NAMESPACE);
   const format = useFormatters();
   const toast = useToast();
-  const mobile = useIsMobile();
   const canWrite = useAdminCan('campaigns:write');
   const canSend = useAdminCan('campaigns:send');
   const list = useListParams<'status'>({
@@ -220,68 +214,44 @@ export function CampaignManager() {
     </Button>
   ) : null;
 
-  const filtered = Boolean(list.search || list.filters.status);
-  let body;
-  if (isError && !data) {
-    body = <LoadError onRetry={() => void refetch()} />;
-  } else if (data && data.total === 0 && !filtered) {
-    body = (
-      <EmptyState
-        icon={<EmailIcon />}
-        title={t('empty')}
-        description={t('emptyHint')}
-        action={addButton}
-      />
-    );
-  } else if (mobile) {
-    body = (
-      <CardList
-        label={t('tableLabel')}
-        items={data?.items ?? []}
-        total={data?.total ?? 0}
-        page={list.page}
-        pageSize={list.pageSize}
-        loading={isLoading || isFetching}
-        onPageChange={(page) => list.setPage(page)}
-        itemKey={(campaign) => campaign.id}
-        noItemsLabel={tCommon('list.noResults')}
-        renderItem={(campaign) => (
-          <Card variant="outlined">
-            <CardContent sx={{ pb: 1 }}>
-              <Stack direction="row" sx={{ justifyContent: 'space-between', gap: 1 }}>
-                <Typography sx={{ fontWeight: 700 }}>{campaign.name}</Typography>
-                {statusChip(campaign)}
-              </Stack>
-              <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-                {campaign.subject}
-              </Typography>
-              <Typography variant="body2" sx={{ mb: 1 }}>
-                {t(`recipientsShort.${campaign.recipientType}`)} · {format.date(campaign.createdAt)}
-              </Typography>
-              <CampaignDelivery campaign={campaign} />
-            </CardContent>
-            <CardActions>{actions(campaign)}</CardActions>
-          </Card>
-        )}
-      />
-    );
-  } else {
-    body = (
-      <AdminDataGrid
-        label={t('tableLabel')}
-        rows={data?.items ?? []}
-        columns={columns}
-        total={data?.total ?? 0}
-        loading={isLoading}
-        page={list.page}
-        pageSize={list.pageSize}
-        sort={list.sort}
-        onPageChange={list.setPage}
-        onSortChange={list.setSort}
-        noRowsLabel={tCommon('list.noResults')}
-      />
-    );
-  }
+  const body = (
+    <AdminList
+      label={t('tableLabel')}
+      data={data}
+      isLoading={isLoading}
+      isFetching={isFetching}
+      isError={isError}
+      onRetry={() => void refetch()}
+      list={list}
+      empty={
+        <EmptyState
+          icon={<EmailIcon />}
+          title={t('empty')}
+          description={t('emptyHint')}
+          action={addButton}
+        />
+      }
+      columns={columns}
+      renderCard={(campaign) => (
+        <Card variant="outlined">
+          <CardContent sx={{ pb: 1 }}>
+            <Stack direction="row" sx={{ justifyContent: 'space-between', gap: 1 }}>
+              <Typography sx={{ fontWeight: 700 }}>{campaign.name}</Typography>
+              {statusChip(campaign)}
+            </Stack>
+            <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+              {campaign.subject}
+            </Typography>
+            <Typography variant="body2" sx={{ mb: 1 }}>
+              {t(`recipientsShort.${campaign.recipientType}`)} · {format.date(campaign.createdAt)}
+            </Typography>
+            <CampaignDelivery campaign={campaign} />
+          </CardContent>
+          <CardActions>{actions(campaign)}</CardActions>
+        </Card>
+      )}
+    />
+  );
 
   return (
     <>

@@ -18,15 +18,11 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useMemo, type ReactNode } from 'react';
-import { ADMIN_COMMON_NAMESPACE } from '../../../components/admin/admin-common-namespace';
-import { AdminDataGrid } from '../../../components/admin/admin-data-grid';
-import { CardList } from '../../../components/admin/card-list';
 import { EmptyState } from '../../../components/admin/empty-state';
 import { FilterSelect } from '../../../components/admin/filter-select';
-import { LoadError } from '../../../components/admin/load-error';
 import { SearchField } from '../../../components/admin/search-field';
 import { StatusChip } from '../../../components/admin/status-chip';
-import { useIsMobile } from '../../../components/admin/use-is-mobile';
+import { AdminList } from '../../../components/admin/admin-list';
 import { useFormatters } from '../../../lib/use-formatters';
 import { useListParams } from '../../../lib/use-list-params';
 import { useNamespace } from '../../../lib/translations';
@@ -50,9 +46,7 @@ export interface ClientsListProps {
 /** The agency's clients: search, status and industry filters, table (cards on a phone). */
 export function ClientsList({ canWrite, onEdit, onDelete, addButton }: ClientsListProps) {
   const { t } = useNamespace(CLIENTS_NAMESPACE);
-  const { t: tCommon } = useNamespace(ADMIN_COMMON_NAMESPACE);
   const format = useFormatters();
-  const mobile = useIsMobile();
   const list = useListParams<'status' | 'industry'>({
     sortFields: CLIENT_SORT_FIELDS,
     defaultSort: '-createdAt',
@@ -150,68 +144,44 @@ export function ClientsList({ canWrite, onEdit, onDelete, addButton }: ClientsLi
     [t, format, canWrite, onEdit, onDelete],
   );
 
-  const filtered = Boolean(list.search || list.filters.status || list.filters.industry);
-  let body;
-  if (isError && !data) {
-    body = <LoadError onRetry={() => void refetch()} />;
-  } else if (data && data.total === 0 && !filtered) {
-    body = (
-      <EmptyState
-        icon={<BusinessIcon />}
-        title={t('empty')}
-        description={t('emptyHint')}
-        action={canWrite ? addButton : undefined}
-      />
-    );
-  } else if (mobile) {
-    body = (
-      <CardList
-        label={t('tableLabel')}
-        items={data?.items ?? []}
-        total={data?.total ?? 0}
-        page={list.page}
-        pageSize={list.pageSize}
-        loading={isLoading || isFetching}
-        onPageChange={(page) => list.setPage(page)}
-        itemKey={(client) => client.id}
-        noItemsLabel={tCommon('list.noResults')}
-        renderItem={(client) => (
-          <Card variant="outlined">
-            <CardContent sx={{ pb: 1 }}>
-              <Stack direction="row" sx={{ justifyContent: 'space-between', gap: 1 }}>
-                <Typography sx={{ fontWeight: 700 }}>{client.companyName}</Typography>
-                {statusChip(client)}
-              </Stack>
-              <Typography variant="body2">{client.contactPerson}</Typography>
-              <Typography variant="body2" sx={{ color: 'text.secondary', wordBreak: 'break-all' }}>
-                {client.email}
-              </Typography>
-              <Typography variant="body2" sx={{ mt: 0.5 }}>
-                {industry(client)} · {budget(client)}
-              </Typography>
-            </CardContent>
-            {canWrite ? <CardActions>{actions(client)}</CardActions> : null}
-          </Card>
-        )}
-      />
-    );
-  } else {
-    body = (
-      <AdminDataGrid
-        label={t('tableLabel')}
-        rows={data?.items ?? []}
-        columns={columns}
-        total={data?.total ?? 0}
-        loading={isLoading || isFetching}
-        page={list.page}
-        pageSize={list.pageSize}
-        sort={list.sort}
-        onPageChange={list.setPage}
-        onSortChange={list.setSort}
-        noRowsLabel={tCommon('list.noResults')}
-      />
-    );
-  }
+  const body = (
+    <AdminList
+      label={t('tableLabel')}
+      data={data}
+      isLoading={isLoading}
+      isFetching={isFetching}
+      isError={isError}
+      onRetry={() => void refetch()}
+      list={list}
+      empty={
+        <EmptyState
+          icon={<BusinessIcon />}
+          title={t('empty')}
+          description={t('emptyHint')}
+          action={canWrite ? addButton : undefined}
+        />
+      }
+      columns={columns}
+      renderCard={(client) => (
+        <Card variant="outlined">
+          <CardContent sx={{ pb: 1 }}>
+            <Stack direction="row" sx={{ justifyContent: 'space-between', gap: 1 }}>
+              <Typography sx={{ fontWeight: 700 }}>{client.companyName}</Typography>
+              {statusChip(client)}
+            </Stack>
+            <Typography variant="body2">{client.contactPerson}</Typography>
+            <Typography variant="body2" sx={{ color: 'text.secondary', wordBreak: 'break-all' }}>
+              {client.email}
+            </Typography>
+            <Typography variant="body2" sx={{ mt: 0.5 }}>
+              {industry(client)} · {budget(client)}
+            </Typography>
+          </CardContent>
+          {canWrite ? <CardActions>{actions(client)}</CardActions> : null}
+        </Card>
+      )}
+    />
+  );
 
   return (
     <>

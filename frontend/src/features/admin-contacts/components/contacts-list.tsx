@@ -15,15 +15,12 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { ADMIN_COMMON_NAMESPACE } from '../../../components/admin/admin-common-namespace';
-import { AdminDataGrid } from '../../../components/admin/admin-data-grid';
-import { CardList } from '../../../components/admin/card-list';
 import { ContactStatusChip } from '../../../components/admin/contact-status-chip';
 import { EmptyState } from '../../../components/admin/empty-state';
 import { FilterSelect } from '../../../components/admin/filter-select';
-import { LoadError } from '../../../components/admin/load-error';
 import { SearchField } from '../../../components/admin/search-field';
 import { StatusChip } from '../../../components/admin/status-chip';
-import { useIsMobile } from '../../../components/admin/use-is-mobile';
+import { AdminList } from '../../../components/admin/admin-list';
 import { adminContactPath } from '../../../lib/admin-paths';
 import { useAdminCan } from '../../../lib/admin-session';
 import { apiErrorMessage } from '../../../lib/api-errors';
@@ -49,7 +46,6 @@ export function ContactsList() {
   const toast = useToast();
   const navigate = useNavigate();
   const { search: addressQuery } = useLocation();
-  const mobile = useIsMobile();
   const canExport = useAdminCan('contacts:export');
   const list = useListParams<'status'>({
     sortFields: CONTACT_SORT_FIELDS,
@@ -142,7 +138,6 @@ export function ContactsList() {
     }
   };
 
-  const filtered = Boolean(list.search || list.filters.status);
   const toolbar = (
     <Stack
       direction={{ xs: 'column', sm: 'row' }}
@@ -175,43 +170,20 @@ export function ContactsList() {
     </Stack>
   );
 
-  let body;
-  if (isError && !data) {
-    body = <LoadError onRetry={() => void refetch()} />;
-  } else if (data && data.total === 0 && !filtered) {
-    body = <EmptyState icon={<InboxIcon />} title={t('empty')} description={t('emptyHint')} />;
-  } else if (mobile) {
-    body = (
-      <CardList
-        label={t('tableLabel')}
-        items={data?.items ?? []}
-        total={data?.total ?? 0}
-        page={list.page}
-        pageSize={list.pageSize}
-        loading={isLoading || isFetching}
-        onPageChange={(page) => list.setPage(page)}
-        itemKey={(contact) => contact.id}
-        renderItem={(contact) => <ContactCard contact={contact} />}
-        noItemsLabel={tCommon('list.noResults')}
-      />
-    );
-  } else {
-    body = (
-      <AdminDataGrid
-        label={t('tableLabel')}
-        rows={data?.items ?? []}
-        columns={columns}
-        total={data?.total ?? 0}
-        loading={isLoading || isFetching}
-        page={list.page}
-        pageSize={list.pageSize}
-        sort={list.sort}
-        onPageChange={list.setPage}
-        onSortChange={list.setSort}
-        noRowsLabel={tCommon('list.noResults')}
-      />
-    );
-  }
+  const body = (
+    <AdminList
+      label={t('tableLabel')}
+      data={data}
+      isLoading={isLoading}
+      isFetching={isFetching}
+      isError={isError}
+      onRetry={() => void refetch()}
+      list={list}
+      empty={<EmptyState icon={<InboxIcon />} title={t('empty')} description={t('emptyHint')} />}
+      columns={columns}
+      renderCard={(contact) => <ContactCard contact={contact} />}
+    />
+  );
 
   return (
     <>

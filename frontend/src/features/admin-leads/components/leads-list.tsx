@@ -19,14 +19,10 @@ import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useMemo, type ReactNode } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
-import { ADMIN_COMMON_NAMESPACE } from '../../../components/admin/admin-common-namespace';
-import { AdminDataGrid } from '../../../components/admin/admin-data-grid';
-import { CardList } from '../../../components/admin/card-list';
 import { EmptyState } from '../../../components/admin/empty-state';
-import { LoadError } from '../../../components/admin/load-error';
 import { SearchField } from '../../../components/admin/search-field';
 import { StatusChip } from '../../../components/admin/status-chip';
-import { useIsMobile } from '../../../components/admin/use-is-mobile';
+import { AdminList } from '../../../components/admin/admin-list';
 import { ADMIN_PATHS } from '../../../lib/admin-paths';
 import { useFormatters } from '../../../lib/use-formatters';
 import { useListParams } from '../../../lib/use-list-params';
@@ -59,9 +55,7 @@ export interface LeadsListProps {
 /** The pipeline: one tab per stage (or all), search, and the leads of that stage. */
 export function LeadsList({ canWrite, onDelete, addButton }: LeadsListProps) {
   const { t } = useNamespace(LEADS_NAMESPACE);
-  const { t: tCommon } = useNamespace(ADMIN_COMMON_NAMESPACE);
   const format = useFormatters();
-  const mobile = useIsMobile();
   const { search: addressQuery } = useLocation();
   const list = useListParams<'status'>({
     sortFields: LEAD_SORT_FIELDS,
@@ -160,66 +154,42 @@ export function LeadsList({ canWrite, onDelete, addButton }: LeadsListProps) {
   );
 
   const stageFilter = list.filters.status ?? 'all';
-  const filtered = Boolean(list.search || list.filters.status);
-  let body;
-  if (isError && !data) {
-    body = <LoadError onRetry={() => void refetch()} />;
-  } else if (data && data.total === 0 && !filtered) {
-    body = (
-      <EmptyState
-        icon={<TrendingUpIcon />}
-        title={t('empty')}
-        description={t('emptyHint')}
-        action={canWrite ? addButton : undefined}
-      />
-    );
-  } else if (mobile) {
-    body = (
-      <CardList
-        label={t('tableLabel')}
-        items={data?.items ?? []}
-        total={data?.total ?? 0}
-        page={list.page}
-        pageSize={list.pageSize}
-        loading={isLoading || isFetching}
-        onPageChange={(page) => list.setPage(page)}
-        itemKey={(lead) => lead.id}
-        noItemsLabel={tCommon('list.noResults')}
-        renderItem={(lead) => (
-          <Card variant="outlined">
-            <CardActionArea component={RouterLink} to={`${leadPath(lead)}${addressQuery}`}>
-              <CardContent>
-                <Stack direction="row" sx={{ justifyContent: 'space-between', gap: 1 }}>
-                  <Typography sx={{ fontWeight: 700 }}>{lead.name}</Typography>
-                  {stage(lead)}
-                </Stack>
-                {lead.company ? <Typography variant="body2">{lead.company}</Typography> : null}
-                <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-                  {value(lead)} · {lead.assignee?.username ?? t('unassigned')}
-                </Typography>
-              </CardContent>
-            </CardActionArea>
-          </Card>
-        )}
-      />
-    );
-  } else {
-    body = (
-      <AdminDataGrid
-        label={t('tableLabel')}
-        rows={data?.items ?? []}
-        columns={columns}
-        total={data?.total ?? 0}
-        loading={isLoading || isFetching}
-        page={list.page}
-        pageSize={list.pageSize}
-        sort={list.sort}
-        onPageChange={list.setPage}
-        onSortChange={list.setSort}
-        noRowsLabel={tCommon('list.noResults')}
-      />
-    );
-  }
+  const body = (
+    <AdminList
+      label={t('tableLabel')}
+      data={data}
+      isLoading={isLoading}
+      isFetching={isFetching}
+      isError={isError}
+      onRetry={() => void refetch()}
+      list={list}
+      empty={
+        <EmptyState
+          icon={<TrendingUpIcon />}
+          title={t('empty')}
+          description={t('emptyHint')}
+          action={canWrite ? addButton : undefined}
+        />
+      }
+      columns={columns}
+      renderCard={(lead) => (
+        <Card variant="outlined">
+          <CardActionArea component={RouterLink} to={`${leadPath(lead)}${addressQuery}`}>
+            <CardContent>
+              <Stack direction="row" sx={{ justifyContent: 'space-between', gap: 1 }}>
+                <Typography sx={{ fontWeight: 700 }}>{lead.name}</Typography>
+                {stage(lead)}
+              </Stack>
+              {lead.company ? <Typography variant="body2">{lead.company}</Typography> : null}
+              <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                {value(lead)} · {lead.assignee?.username ?? t('unassigned')}
+              </Typography>
+            </CardContent>
+          </CardActionArea>
+        </Card>
+      )}
+    />
+  );
 
   return (
     <>

@@ -12,14 +12,11 @@ import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useMemo } from 'react';
 import { ADMIN_COMMON_NAMESPACE } from '../../../components/admin/admin-common-namespace';
-import { AdminDataGrid } from '../../../components/admin/admin-data-grid';
-import { CardList } from '../../../components/admin/card-list';
 import { EmptyState } from '../../../components/admin/empty-state';
 import { FilterSelect } from '../../../components/admin/filter-select';
-import { LoadError } from '../../../components/admin/load-error';
 import { SearchField } from '../../../components/admin/search-field';
 import { StatusChip } from '../../../components/admin/status-chip';
-import { useIsMobile } from '../../../components/admin/use-is-mobile';
+import { AdminList } from '../../../components/admin/admin-list';
 import { useFormatters } from '../../../lib/use-formatters';
 import { useListParams } from '../../../lib/use-list-params';
 import { useNamespace } from '../../../lib/translations';
@@ -50,7 +47,6 @@ export function UsersList({ selfId, canWrite, onEdit, onDelete }: UsersListProps
   const { t } = useNamespace(USERS_NAMESPACE);
   const { t: tCommon } = useNamespace(ADMIN_COMMON_NAMESPACE);
   const format = useFormatters();
-  const mobile = useIsMobile();
   const list = useListParams<'role'>({
     sortFields: USER_SORT_FIELDS,
     defaultSort: 'username',
@@ -138,62 +134,38 @@ export function UsersList({ selfId, canWrite, onEdit, onDelete }: UsersListProps
     [t, tCommon, format, selfId, canWrite, onEdit, onDelete],
   );
 
-  const filtered = Boolean(list.search || list.filters.role);
-  let body;
-  if (isError && !data) {
-    body = <LoadError onRetry={() => void refetch()} />;
-  } else if (data && data.total === 0 && !filtered) {
-    body = <EmptyState icon={<GroupIcon />} title={t('empty')} description={t('emptyHint')} />;
-  } else if (mobile) {
-    body = (
-      <CardList
-        label={t('tableLabel')}
-        items={data?.items ?? []}
-        total={data?.total ?? 0}
-        page={list.page}
-        pageSize={list.pageSize}
-        loading={isLoading || isFetching}
-        onPageChange={(page) => list.setPage(page)}
-        itemKey={(user) => user.id}
-        noItemsLabel={tCommon('list.noResults')}
-        renderItem={(user) => (
-          <Card variant="outlined">
-            <CardContent sx={{ pb: 1 }}>
-              <Stack direction="row" sx={{ justifyContent: 'space-between', gap: 1 }}>
-                <Typography sx={{ fontWeight: 700 }}>
-                  {user.username} {user.id === selfId ? t('you') : ''}
-                </Typography>
-                <RoleChip role={user.role} />
-              </Stack>
-              <Typography variant="body2" sx={{ color: 'text.secondary', wordBreak: 'break-all' }}>
-                {user.email}
+  const body = (
+    <AdminList
+      label={t('tableLabel')}
+      data={data}
+      isLoading={isLoading}
+      isFetching={isFetching}
+      isError={isError}
+      onRetry={() => void refetch()}
+      list={list}
+      empty={<EmptyState icon={<GroupIcon />} title={t('empty')} description={t('emptyHint')} />}
+      columns={columns}
+      renderCard={(user) => (
+        <Card variant="outlined">
+          <CardContent sx={{ pb: 1 }}>
+            <Stack direction="row" sx={{ justifyContent: 'space-between', gap: 1 }}>
+              <Typography sx={{ fontWeight: 700 }}>
+                {user.username} {user.id === selfId ? t('you') : ''}
               </Typography>
-              <Typography variant="body2" sx={{ mt: 0.5 }}>
-                {t('columns.lastLogin')}: {lastLogin(user)}
-              </Typography>
-            </CardContent>
-            {canWrite ? <CardActions>{actions(user)}</CardActions> : null}
-          </Card>
-        )}
-      />
-    );
-  } else {
-    body = (
-      <AdminDataGrid
-        label={t('tableLabel')}
-        rows={data?.items ?? []}
-        columns={columns}
-        total={data?.total ?? 0}
-        loading={isLoading || isFetching}
-        page={list.page}
-        pageSize={list.pageSize}
-        sort={list.sort}
-        onPageChange={list.setPage}
-        onSortChange={list.setSort}
-        noRowsLabel={tCommon('list.noResults')}
-      />
-    );
-  }
+              <RoleChip role={user.role} />
+            </Stack>
+            <Typography variant="body2" sx={{ color: 'text.secondary', wordBreak: 'break-all' }}>
+              {user.email}
+            </Typography>
+            <Typography variant="body2" sx={{ mt: 0.5 }}>
+              {t('columns.lastLogin')}: {lastLogin(user)}
+            </Typography>
+          </CardContent>
+          {canWrite ? <CardActions>{actions(user)}</CardActions> : null}
+        </Card>
+      )}
+    />
+  );
 
   return (
     <>
