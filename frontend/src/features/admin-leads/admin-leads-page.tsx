@@ -3,14 +3,12 @@ import AddIcon from '@mui/icons-material/Add';
 import Button from '@mui/material/Button';
 import { useCallback, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
-import { ConfirmDialog } from '../../components/admin/confirm-dialog';
+import { DeleteConfirmDialog } from '../../components/admin/delete-confirm-dialog';
 import { PageHeading } from '../../components/admin/page-heading';
 import { RequirePermission } from '../../components/admin/require-permission';
 import { ADMIN_PATHS } from '../../lib/admin-paths';
 import { useAdminCan } from '../../lib/admin-session';
-import { apiErrorMessage } from '../../lib/api-errors';
 import { useNamespace } from '../../lib/translations';
-import { useToast } from '../../lib/use-toast';
 import { useDeleteLeadMutation } from './api/leads-api';
 import { LeadDialog } from './components/lead-dialog';
 import { LeadsList } from './components/leads-list';
@@ -19,30 +17,14 @@ import { LEADS_NAMESPACE } from './leads-namespace';
 /** /admin/leads, and /admin/leads/:leadId with that lead open. */
 export function AdminLeadsPage() {
   const { t } = useNamespace(LEADS_NAMESPACE);
-  const toast = useToast();
   const navigate = useNavigate();
   const { leadId } = useParams();
   const { search } = useLocation();
   const canWrite = useAdminCan('leads:write');
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<LeadDto | null>(null);
-  const [deleteLead, { isLoading: removing }] = useDeleteLeadMutation();
+  const [deleteLead] = useDeleteLeadMutation();
   const onDelete = useCallback((lead: LeadDto) => setDeleting(lead), []);
-
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      await deleteLead(deleting.id).unwrap();
-      toast({ title: t('toasts.deleted'), variant: 'success' });
-      setDeleting(null);
-    } catch (error: unknown) {
-      toast({
-        title: t('toasts.errorTitle'),
-        description: apiErrorMessage(error) ?? t('toasts.deleteFailed'),
-        variant: 'destructive',
-      });
-    }
-  };
 
   const addButton = (
     <Button variant="contained" startIcon={<AddIcon />} onClick={() => setAdding(true)}>
@@ -66,14 +48,14 @@ export function AdminLeadsPage() {
           onClose={() => void navigate(`${ADMIN_PATHS.leads}${search}`)}
         />
       ) : null}
-      <ConfirmDialog
-        open={Boolean(deleting)}
-        title={t('confirmDelete.title', { name: deleting?.name ?? '' })}
+      <DeleteConfirmDialog
+        item={deleting}
+        title={(item) => t('confirmDelete.title', { name: item.name })}
         description={t('confirmDelete.description')}
         confirmLabel={t('confirmDelete.confirm')}
-        destructive
-        busy={removing}
-        onConfirm={() => void confirmDelete()}
+        remove={deleteLead}
+        deleted={t('toasts.deleted')}
+        failed={{ title: t('toasts.errorTitle'), fallback: t('toasts.deleteFailed') }}
         onClose={() => setDeleting(null)}
       />
     </RequirePermission>

@@ -3,13 +3,11 @@ import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useCallback, useState } from 'react';
-import { ConfirmDialog } from '../../components/admin/confirm-dialog';
+import { DeleteConfirmDialog } from '../../components/admin/delete-confirm-dialog';
 import { PageHeading } from '../../components/admin/page-heading';
 import { RequirePermission } from '../../components/admin/require-permission';
 import { useAdminCan, useAdminSession } from '../../lib/admin-session';
-import { apiErrorMessage } from '../../lib/api-errors';
 import { useNamespace } from '../../lib/translations';
-import { useToast } from '../../lib/use-toast';
 import { useDeleteUserMutation } from './api/users-api';
 import { RecentActivity } from './components/recent-activity';
 import { UserDialog } from './components/user-dialog';
@@ -21,32 +19,16 @@ type Editing = { mode: 'add' } | { mode: 'edit'; user: UserDto } | null;
 /** /admin/users: staff accounts and Recent Activity (the admin role only). */
 export function AdminUsersPage() {
   const { t } = useNamespace(USERS_NAMESPACE);
-  const toast = useToast();
   const session = useAdminSession();
   const canWrite = useAdminCan('users:write');
   const canReadActivity = useAdminCan('activity:read');
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<UserDto | null>(null);
-  const [deleteUser, { isLoading: removing }] = useDeleteUserMutation();
+  const [deleteUser] = useDeleteUserMutation();
   const selfId = session?.user.id;
 
   const onEdit = useCallback((user: UserDto) => setEditing({ mode: 'edit', user }), []);
   const onDelete = useCallback((user: UserDto) => setDeleting(user), []);
-
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      await deleteUser(deleting.id).unwrap();
-      toast({ title: t('toasts.deleted'), variant: 'success' });
-      setDeleting(null);
-    } catch (error: unknown) {
-      toast({
-        title: t('toasts.errorTitle'),
-        description: apiErrorMessage(error) ?? t('toasts.deleteFailed'),
-        variant: 'destructive',
-      });
-    }
-  };
 
   return (
     <RequirePermission permission="users:read">
@@ -78,14 +60,14 @@ export function AdminUsersPage() {
           onClose={() => setEditing(null)}
         />
       ) : null}
-      <ConfirmDialog
-        open={Boolean(deleting)}
-        title={t('confirmDelete.title', { username: deleting?.username ?? '' })}
+      <DeleteConfirmDialog
+        item={deleting}
+        title={(item) => t('confirmDelete.title', { username: item.username })}
         description={t('confirmDelete.description')}
         confirmLabel={t('confirmDelete.confirm')}
-        destructive
-        busy={removing}
-        onConfirm={() => void confirmDelete()}
+        remove={deleteUser}
+        deleted={t('toasts.deleted')}
+        failed={{ title: t('toasts.errorTitle'), fallback: t('toasts.deleteFailed') }}
         onClose={() => setDeleting(null)}
       />
     </RequirePermission>

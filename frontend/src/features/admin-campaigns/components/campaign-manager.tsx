@@ -19,7 +19,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useMemo, useState } from 'react';
-import { ConfirmDialog } from '../../../components/admin/confirm-dialog';
+import { DeleteConfirmDialog } from '../../../components/admin/delete-confirm-dialog';
 import { EmptyState } from '../../../components/admin/empty-state';
 import { FilterSelect } from '../../../components/admin/filter-select';
 import { SearchField } from '../../../components/admin/search-field';
@@ -77,7 +77,7 @@ export function CampaignManager() {
   const [sending, setSending] = useState<CampaignDto | null>(null);
   const [deleting, setDeleting] = useState<CampaignDto | null>(null);
   const [sendCampaign, { isLoading: sendBusy }] = useSendCampaignMutation();
-  const [deleteCampaign, { isLoading: deleteBusy }] = useDeleteCampaignMutation();
+  const [deleteCampaign] = useDeleteCampaignMutation();
 
   const confirmSend = async () => {
     if (!sending) return;
@@ -96,21 +96,6 @@ export function CampaignManager() {
       });
     }
     setSending(null);
-  };
-
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      await deleteCampaign(deleting.id).unwrap();
-      toast({ title: t('toasts.deleted'), variant: 'success' });
-      setDeleting(null);
-    } catch (error: unknown) {
-      toast({
-        title: t('toasts.deleteFailed'),
-        description: apiErrorMessage(error),
-        variant: 'destructive',
-      });
-    }
   };
 
   const statusChip = (campaign: CampaignDto) => (
@@ -285,14 +270,14 @@ export function CampaignManager() {
           onClose={() => setSending(null)}
         />
       ) : null}
-      <ConfirmDialog
-        open={Boolean(deleting)}
-        title={t('confirmDelete.title', { name: deleting?.name ?? '' })}
+      <DeleteConfirmDialog
+        item={deleting}
+        title={(item) => t('confirmDelete.title', { name: item.name })}
         description={t('confirmDelete.description')}
         confirmLabel={t('confirmDelete.confirm')}
-        destructive
-        busy={deleteBusy}
-        onConfirm={() => void confirmDelete()}
+        remove={deleteCampaign}
+        deleted={t('toasts.deleted')}
+        failed={{ title: t('toasts.deleteFailed') }}
         onClose={() => setDeleting(null)}
       />
     </>
