@@ -1,4 +1,5 @@
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
+import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import MenuIcon from '@mui/icons-material/Menu';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
@@ -8,6 +9,7 @@ import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
+import { useTheme } from '@mui/material/styles';
 import { Suspense, useEffect, useState } from 'react';
 import { Link as RouterLink, Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useIsMobile } from '../../components/admin/use-is-mobile';
@@ -98,6 +100,7 @@ function SignedInLayout({ session }: { session: AdminSession }) {
     void navigate(ADMIN_PATHS.index);
   };
 
+  const collapseIcon = useTheme().direction === 'rtl' ? <ChevronRightIcon /> : <ChevronLeftIcon />;
   const compact = !mobile && collapsed;
   const width = compact ? COLLAPSED_WIDTH : SIDEBAR_WIDTH;
   const sidebar = (
@@ -151,9 +154,8 @@ function SignedInLayout({ session }: { session: AdminSession }) {
             onClick={() => (mobile ? setDrawerOpen(true) : setCollapsed((value) => !value))}
           >
             {!mobile && !collapsed ? (
-              <ChevronLeftIcon
-                sx={{ transform: (theme) => (theme.direction === 'rtl' ? 'scaleX(-1)' : 'none') }}
-              />
+              // Towards the sidebar's edge: it is on the right in Arabic.
+              collapseIcon
             ) : (
               <MenuIcon />
             )}

@@ -143,5 +143,8 @@ describe('Admin frame', () => {
     ).toBeInTheDocument();
     expect(document.documentElement).toHaveAttribute('dir', 'rtl');
     expect(await sectionLinks()).toContain('مدير البريد');
+    // The sidebar is on the right: collapsing it points right.
+    const collapse = screen.getByRole('button', { name: 'طي الشريط الجانبي' });
+    expect(collapse.querySelector('[data-testid="ChevronRightIcon"]')).not.toBeNull();
   });
 });
