@@ -10,10 +10,9 @@ import TextField from '@mui/material/TextField';
 import { useFormik } from 'formik';
 import { FormDialog } from '../../../components/admin/form-dialog';
 import { useFormFields } from '../../../components/admin/use-form-fields';
-import { apiErrorMessage, fieldErrorsOf } from '../../../lib/api-errors';
+import { useRecordSubmit } from '../../../components/admin/use-record-submit';
 import { useFormatters } from '../../../lib/use-formatters';
 import { useNamespace } from '../../../lib/translations';
-import { useToast } from '../../../lib/use-toast';
 import {
   useCampaignAudienceQuery,
   useCreateCampaignMutation,
@@ -41,11 +40,25 @@ export interface CampaignDialogProps {
 /** The campaign modal: name, subject, content (10 rows) and recipients. */
 export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
   const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
-  const toast = useToast();
   const format = useFormatters();
   const { data: audience } = useCampaignAudienceQuery(undefined);
   const [createCampaign] = useCreateCampaignMutation();
   const [updateCampaign] = useUpdateCampaignMutation();
+
+  const submit = useRecordSubmit({
+    fields: CAMPAIGN_FIELDS,
+    save: async (values: CampaignFormValues) => {
+      if (campaign) {
+        const body = await campaignSchema.validate(values, { stripUnknown: true });
+        return updateCampaign({ id: campaign.id, body }).unwrap();
+      }
+      const body = await campaignSchema.validate(values, { stripUnknown: true });
+      return createCampaign(body).unwrap();
+    },
+    saved: campaign ? t('toasts.updated') : t('toasts.created'),
+    failed: { title: campaign ? t('toasts.updateFailed') : t('toasts.createFailed') },
+    onSaved: onClose,
+  });
 
   const formik = useFormik<CampaignFormValues>({
     initialValues: {
@@ -55,27 +68,7 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
       recipientType: campaign?.recipientType ?? 'all',
     },
     validationSchema: campaignSchema,
-    onSubmit: async (values, helpers) => {
-      try {
-        const body = await campaignSchema.validate(values, { stripUnknown: true });
-        if (campaign) {
-          await updateCampaign({ id: campaign.id, body }).unwrap();
-          toast({ title: t('toasts.updated'), variant: 'success' });
-        } else {
-          await createCampaign(body).unwrap();
-          toast({ title: t('toasts.created'), variant: 'success' });
-        }
-        onClose();
-      } catch (error: unknown) {
-        const fields = fieldErrorsOf(error, CAMPAIGN_FIELDS);
-        if (fields) helpers.setErrors(fields);
-        toast({
-          title: campaign ? t('toasts.updateFailed') : t('toasts.createFailed'),
-          description: apiErrorMessage(error),
-          variant: 'destructive',
-        });
-      }
-    },
+    onSubmit: submit,
   });
   const field = useFormFields(formik);
 

@@ -11,14 +11,13 @@ import TextField from '@mui/material/TextField';
 import { useFormik } from 'formik';
 import { FormDialog } from '../../../components/admin/form-dialog';
 import { useFormFields } from '../../../components/admin/use-form-fields';
-import { apiErrorMessage, fieldErrorsOf } from '../../../lib/api-errors';
+import { useRecordSubmit } from '../../../components/admin/use-record-submit';
 import {
   optionalNumber,
   schemaValidator,
   type NumberFieldValue,
 } from '../../../lib/form-validation';
 import { useNamespace } from '../../../lib/translations';
-import { useToast } from '../../../lib/use-toast';
 import { useCreateClientMutation, useUpdateClientMutation } from '../api/clients-api';
 import { CLIENTS_NAMESPACE } from '../clients-namespace';
 
@@ -80,36 +79,31 @@ export interface ClientDialogProps {
 /** The spec's client modal, to add a client or edit one. */
 export function ClientDialog({ client, onClose }: ClientDialogProps) {
   const { t } = useNamespace(CLIENTS_NAMESPACE);
-  const toast = useToast();
   const [createClient] = useCreateClientMutation();
   const [updateClient] = useUpdateClientMutation();
+
+  const submit = useRecordSubmit({
+    fields: CLIENT_FIELDS,
+    save: async (values: ClientFormValues) => {
+      if (client) {
+        const body = await clientSchema.validate(toClientInput(values), { stripUnknown: true });
+        return updateClient({ id: client.id, body }).unwrap();
+      }
+      const body = await clientSchema.validate(toClientInput(values), { stripUnknown: true });
+      return createClient(body).unwrap();
+    },
+    saved: client ? t('toasts.updated') : t('toasts.created'),
+    failed: {
+      title: t('toasts.errorTitle'),
+      fallback: client ? t('toasts.updateFailed') : t('toasts.createFailed'),
+    },
+    onSaved: onClose,
+  });
 
   const formik = useFormik<ClientFormValues>({
     initialValues: valuesOf(client),
     validate,
-    onSubmit: async (values, helpers) => {
-      try {
-        const body = await clientSchema.validate(toClientInput(values), { stripUnknown: true });
-        if (client) {
-          await updateClient({ id: client.id, body }).unwrap();
-          toast({ title: t('toasts.updated'), variant: 'success' });
-        } else {
-          await createClient(body).unwrap();
-          toast({ title: t('toasts.created'), variant: 'success' });
-        }
-        onClose();
-      } catch (error: unknown) {
-        const fields = fieldErrorsOf(error, CLIENT_FIELDS);
-        if (fields) helpers.setErrors(fields);
-        toast({
-          title: t('toasts.errorTitle'),
-          description:
-            apiErrorMessage(error) ??
-            (client ? t('toasts.updateFailed') : t('toasts.createFailed')),
-          variant: 'destructive',
-        });
-      }
-    },
+    onSubmit: submit,
   });
   const field = useFormFields(formik);
 

@@ -12,15 +12,14 @@ import TextField from '@mui/material/TextField';
 import { useFormik } from 'formik';
 import { FormDialog } from '../../../components/admin/form-dialog';
 import { useFormFields } from '../../../components/admin/use-form-fields';
+import { useRecordSubmit } from '../../../components/admin/use-record-submit';
 import { useAdminCan, useAdminSession } from '../../../lib/admin-session';
-import { apiErrorMessage, fieldErrorsOf } from '../../../lib/api-errors';
 import {
   optionalNumber,
   schemaValidator,
   type NumberFieldValue,
 } from '../../../lib/form-validation';
 import { useNamespace } from '../../../lib/translations';
-import { useToast } from '../../../lib/use-toast';
 import {
   useAssignableUsersQuery,
   useCreateLeadMutation,
@@ -99,36 +98,32 @@ export interface LeadFormDialogProps {
 /** Add Lead / Edit Lead, with the originating enquiry of a converted lead. */
 export function LeadFormDialog({ lead, onClose }: LeadFormDialogProps) {
   const { t } = useNamespace(LEADS_NAMESPACE);
-  const toast = useToast();
   const [createLead] = useCreateLeadMutation();
   const [updateLead] = useUpdateLeadMutation();
   const assignees = useAssigneeOptions(lead);
 
+  const submit = useRecordSubmit({
+    fields: LEAD_FIELDS,
+    save: async (values: LeadFormValues) => {
+      if (lead) {
+        const body = await leadSchema.validate(toLeadInput(values), { stripUnknown: true });
+        return updateLead({ id: lead.id, body }).unwrap();
+      }
+      const body = await leadSchema.validate(toLeadInput(values), { stripUnknown: true });
+      return createLead(body).unwrap();
+    },
+    saved: lead ? t('toasts.updated') : t('toasts.created'),
+    failed: {
+      title: t('toasts.errorTitle'),
+      fallback: lead ? t('toasts.updateFailed') : t('toasts.createFailed'),
+    },
+    onSaved: onClose,
+  });
+
   const formik = useFormik<LeadFormValues>({
     initialValues: valuesOf(lead),
     validate,
-    onSubmit: async (values, helpers) => {
-      try {
-        const body = await leadSchema.validate(toLeadInput(values), { stripUnknown: true });
-        if (lead) {
-          await updateLead({ id: lead.id, body }).unwrap();
-          toast({ title: t('toasts.updated'), variant: 'success' });
-        } else {
-          await createLead(body).unwrap();
-          toast({ title: t('toasts.created'), variant: 'success' });
-        }
-        onClose();
-      } catch (error: unknown) {
-        const fields = fieldErrorsOf(error, LEAD_FIELDS);
-        if (fields) helpers.setErrors(fields);
-        toast({
-          title: t('toasts.errorTitle'),
-          description:
-            apiErrorMessage(error) ?? (lead ? t('toasts.updateFailed') : t('toasts.createFailed')),
-          variant: 'destructive',
-        });
-      }
-    },
+    onSubmit: submit,
   });
   const field = useFormFields(formik);
 

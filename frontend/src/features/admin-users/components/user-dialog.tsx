@@ -13,9 +13,8 @@ import { ADMIN_COMMON_NAMESPACE } from '../../../components/admin/admin-common-n
 import { FormDialog } from '../../../components/admin/form-dialog';
 import { PasswordField } from '../../../components/admin/password-field';
 import { useFormFields } from '../../../components/admin/use-form-fields';
-import { apiErrorMessage, fieldErrorsOf } from '../../../lib/api-errors';
+import { useRecordSubmit } from '../../../components/admin/use-record-submit';
 import { useNamespace } from '../../../lib/translations';
-import { useToast } from '../../../lib/use-toast';
 import { useCreateUserMutation, useUpdateUserMutation } from '../api/users-api';
 import { USERS_NAMESPACE } from '../users-namespace';
 
@@ -40,11 +39,28 @@ export interface UserDialogProps {
 export function UserDialog({ user, isSelf, onClose }: UserDialogProps) {
   const { t } = useNamespace(USERS_NAMESPACE);
   const { t: tCommon } = useNamespace(ADMIN_COMMON_NAMESPACE);
-  const toast = useToast();
   const [createUser] = useCreateUserMutation();
   const [updateUser] = useUpdateUserMutation();
   const editing = Boolean(user);
   const schema = editing ? userUpdateSchema : userCreateSchema;
+
+  const submit = useRecordSubmit({
+    fields: USER_FIELDS,
+    save: async (values: UserFormValues) => {
+      if (user) {
+        const body = await userUpdateSchema.validate(values, { stripUnknown: true });
+        return updateUser({ id: user.id, body }).unwrap();
+      }
+      const body = await userCreateSchema.validate(values, { stripUnknown: true });
+      return createUser(body).unwrap();
+    },
+    saved: user ? t('toasts.updated') : t('toasts.created'),
+    failed: {
+      title: t('toasts.errorTitle'),
+      fallback: user ? t('toasts.updateFailed') : t('toasts.createFailed'),
+    },
+    onSaved: onClose,
+  });
 
   const formik = useFormik<UserFormValues>({
     initialValues: {
@@ -54,29 +70,7 @@ export function UserDialog({ user, isSelf, onClose }: UserDialogProps) {
       password: '',
     },
     validationSchema: schema,
-    onSubmit: async (values, helpers) => {
-      try {
-        if (user) {
-          const body = await userUpdateSchema.validate(values, { stripUnknown: true });
-          await updateUser({ id: user.id, body }).unwrap();
-          toast({ title: t('toasts.updated'), variant: 'success' });
-        } else {
-          const body = await userCreateSchema.validate(values, { stripUnknown: true });
-          await createUser(body).unwrap();
-          toast({ title: t('toasts.created'), variant: 'success' });
-        }
-        onClose();
-      } catch (error: unknown) {
-        const fields = fieldErrorsOf(error, USER_FIELDS);
-        if (fields) helpers.setErrors(fields);
-        toast({
-          title: t('toasts.errorTitle'),
-          description:
-            apiErrorMessage(error) ?? (user ? t('toasts.updateFailed') : t('toasts.createFailed')),
-          variant: 'destructive',
-        });
-      }
-    },
+    onSubmit: submit,
   });
   const field = useFormFields(formik);
 
