@@ -34,6 +34,12 @@ const featureNames = (() => {
     return [];
   }
 })();
+/** app/ composes; nothing it composes may import it back (typed hooks and shared slices live in lib/). */
+const noAppImports = {
+  group: ['**/app', '**/app/**'],
+  message: 'Only app/ imports app/: move what is shared to lib/ (see docs/architecture.md).',
+};
+
 /** Features never import each other; app/ composes them. */
 const featureIsolation = featureNames.map((feature) =>
   restrict(
@@ -41,6 +47,7 @@ const featureIsolation = featureNames.map((feature) =>
     [
       ...noOtherWorkspaces('backend', 'worker', 'frontend', 'e2e'),
       noDeepImports('contracts'),
+      noAppImports,
       ...featureNames
         .filter((other) => other !== feature)
         .map((other) => ({
@@ -101,6 +108,19 @@ export default tseslint.config(
     ['frontend/**/*.{ts,tsx}'],
     [...noOtherWorkspaces('backend', 'worker', 'frontend', 'e2e'), noDeepImports('contracts')],
   ),
+  {
+    ...restrict(
+      ['frontend/src/lib/**/*.{ts,tsx}', 'frontend/src/components/**/*.{ts,tsx}'],
+      [
+        ...noOtherWorkspaces('backend', 'worker', 'frontend', 'e2e'),
+        noDeepImports('contracts'),
+        noAppImports,
+        { group: ['**/features/**'], message: 'lib/ and components/ never import a feature.' },
+      ],
+    ),
+    // Tests may render a feature's texts through a shared component.
+    ignores: ['**/*.test.{ts,tsx}'],
+  },
   ...featureIsolation,
   restrict(
     ['backend/**/*.ts'],

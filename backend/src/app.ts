@@ -39,6 +39,7 @@ export interface AppDeps {
     | 'auth'
     | 'timeZone'
     | 'mailLinkSecret'
+    | 'demo'
   >;
   logger: Logger;
   queues: MailQueues;
@@ -102,8 +103,8 @@ export function createApp({ config, logger, queues, campaignQueue, redis }: AppD
         linksPerIpMax: config.rateLimit.newsletterLinksMax,
       },
     }),
-    loginRoutes({ tokens, throttle }),
-    sessionRoutes(),
+    loginRoutes({ tokens, throttle, demo: config.demo }),
+    sessionRoutes({ tokens, throttle }),
     statsRoutes({ timeZone: config.timeZone }),
     adminContactRoutes(),
     userRoutes(),

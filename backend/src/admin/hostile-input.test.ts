@@ -157,6 +157,17 @@ const ENDPOINTS: BodyEndpoint[] = [
     auth: false,
   },
   {
+    name: 'own password change',
+    method: 'put',
+    path: () => '/api/admin/me/password',
+    valid: () => ({
+      currentPassword: 'correct horse battery staple',
+      newPassword: 'another long enough password',
+    }),
+    required: ['currentPassword', 'newPassword'],
+    auth: true,
+  },
+  {
     name: 'user create',
     method: 'post',
     path: () => '/api/admin/users',

@@ -23,7 +23,7 @@ export function corsPolicy(origin: string): Middleware {
 }
 
 const ADMIN_PREFIX = '/api/admin/';
-const PUBLIC_ADMIN_PATHS = new Set(['/api/admin/login']);
+const PUBLIC_ADMIN_PATHS = new Set(['/api/admin/login', '/api/admin/login-options']);
 
 /**
  * Everything under /api/admin/ but sign-in needs a valid token, checked

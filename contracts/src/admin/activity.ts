@@ -6,6 +6,7 @@ import { recordId } from '../validation/fields';
 export const ACTIVITY_ACTIONS = [
   'auth.login',
   'auth.login-failed',
+  'auth.password-change',
   'user.create',
   'user.update',
   'user.delete',

@@ -61,3 +61,9 @@ export interface CampaignDto {
 export interface CampaignSendResponse {
   campaign: CampaignDto;
 }
+
+/**
+ * How many distinct addresses each recipient type reaches now: what the send
+ * confirmation shows. An address that unsubscribed is never counted.
+ */
+export type CampaignAudienceDto = Record<RecipientType, number>;

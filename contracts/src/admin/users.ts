@@ -2,7 +2,7 @@ import { object, type InferType } from 'yup';
 import { ROLES, type Role } from '../roles';
 import { message, oneOfText, optionalText, text } from '../validation/fields';
 import { listQuerySchema } from './list-query';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from './auth';
+import { newPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from './auth';
 
 const username = () =>
   text(USERNAME_MAX_LENGTH)
@@ -11,18 +11,12 @@ const username = () =>
 
 const email = () => text(254).required(message('emailInvalid')).email(message('emailInvalid'));
 
-/** Not trimmed: a password is stored exactly as typed. */
-const password = () =>
-  text(PASSWORD_MAX_LENGTH)
-    .transform((_value: unknown, original: unknown) => original)
-    .min(PASSWORD_MIN_LENGTH, message('minLength', { count: PASSWORD_MIN_LENGTH }));
-
 /** The user modal on create: every field, the role defaulting to viewer. */
 export const userCreateSchema = object({
   username: username(),
   email: email(),
   role: oneOfText(ROLES).default('viewer'),
-  password: password().required(message('passwordRequired')),
+  password: newPassword().required(message('passwordRequired')),
 });
 export type UserCreateInput = InferType<typeof userCreateSchema>;
 

@@ -28,6 +28,8 @@ export const VALIDATION_MESSAGE_KEYS = [
   'maxValue',
   'idInvalid',
   'usernameFormat',
+  'currentPasswordWrong',
+  'passwordUnchanged',
 ] as const;
 export type ValidationMessageKey = (typeof VALIDATION_MESSAGE_KEYS)[number];
 
@@ -62,6 +64,8 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     maxValue: 'Must be at most {{max}}',
     idInvalid: 'Must be a valid id',
     usernameFormat: 'Use letters, digits, dots, dashes or underscores only',
+    currentPasswordWrong: 'The current password is not correct',
+    passwordUnchanged: 'The new password must differ from the current one',
   },
   fr: {
     required: 'Ce champ est obligatoire',
@@ -86,6 +90,8 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     maxValue: 'Doit être au plus {{max}}',
     idInvalid: 'Doit être un identifiant valide',
     usernameFormat: 'Lettres, chiffres, points, tirets ou tirets bas uniquement',
+    currentPasswordWrong: "Le mot de passe actuel n'est pas correct",
+    passwordUnchanged: "Le nouveau mot de passe doit être différent de l'actuel",
   },
   ar: {
     required: 'هذا الحقل مطلوب',
@@ -110,6 +116,8 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     maxValue: 'يجب ألا يزيد عن {{max}}',
     idInvalid: 'يجب أن يكون معرّفًا صالحًا',
     usernameFormat: 'أحرف وأرقام ونقاط وشرطات وشرطات سفلية فقط',
+    currentPasswordWrong: 'كلمة المرور الحالية غير صحيحة',
+    passwordUnchanged: 'يجب أن تختلف كلمة المرور الجديدة عن الحالية',
   },
 };
 

@@ -7,10 +7,11 @@ import { lazy, Suspense, use, useEffect, useMemo, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { Provider as ReduxProvider } from 'react-redux';
 import { useLocale } from '../lib/locale';
+import { prefersReducedMotion } from '../lib/motion';
 import { useMounted } from '../lib/use-mounted';
 import { STORAGE_KEYS, writeStorage } from '../lib/storage';
 import { LTR_CACHE, loadRtlCache } from './emotion-caches';
-import { useAppSelector } from './hooks';
+import { useAppSelector } from '../lib/hooks';
 import { i18n } from './i18n';
 import type { AppStore } from './store';
 import { createAppTheme } from './theme';
@@ -28,10 +29,17 @@ function ThemedProviders({
 }) {
   const direction = directionOf(useLocale());
   const themeMode = useAppSelector((state) => state.preferences.themeMode);
-  const theme = useMemo(() => createAppTheme(themeMode, direction), [themeMode, direction]);
+  const mounted = useMounted();
+  // Read once mounted, so the first render matches the prerendered page. Not
+  // useMediaQuery: it would add its code to every visitor's first load, and a
+  // change of the system setting is taken at the next page load.
+  const reducedMotion = mounted && prefersReducedMotion();
+  const theme = useMemo(
+    () => createAppTheme(themeMode, direction, reducedMotion),
+    [themeMode, direction, reducedMotion],
+  );
   // Suspends only while the right-to-left styling code loads (first Arabic render).
   const emotionCache = direction === 'rtl' ? use(loadRtlCache()) : ltrCache;
-  const mounted = useMounted();
 
   useEffect(() => {
     writeStorage(STORAGE_KEYS.theme, themeMode);

@@ -1,8 +1,7 @@
-import { Suspense, type ReactNode } from 'react';
+import { lazy, Suspense } from 'react';
 import { useRoutes, type RouteObject } from 'react-router-dom';
 import { PageLayout } from '../components/page-layout';
 import { PageLoader } from '../components/page-loader';
-import { AdminIndexRedirect } from '../features/admin';
 import { HomePage } from './home-page';
 import { lazyWithApi } from './lazy-with-api';
 import { preloadableLazy } from '../lib/preloadable-lazy';
@@ -21,9 +20,9 @@ const PortfolioPage = preloadableLazy(() =>
 const ThankYouPage = preloadableLazy(() =>
   import('../features/thank-you').then((module) => module.ThankYouPage),
 );
-// Admin screens are split into their own chunks: visitors never download them.
-const AdminLoginPage = lazyWithApi(() =>
-  import('../features/admin/admin-login-page').then((module) => module.AdminLoginPage),
+// The whole admin area is one chunk (its sections are further chunks): visitors never download it.
+const AdminRoutes = lazy(() =>
+  import('./admin-routes').then((module) => ({ default: module.AdminRoutes })),
 );
 // Visitors reach these only from a newsletter mail: kept out of the first load.
 const NewsletterConfirmPage = lazyWithApi(() =>
@@ -40,13 +39,6 @@ const NewsletterUnsubscribePage = lazyWithApi(() =>
 const FooterNewsletterBanner = preloadableLazy(() =>
   import('./lazy-newsletter-banner').then((module) => module.FooterNewsletterBanner),
 );
-const AdminDashboardPage = lazyWithApi(() =>
-  import('../features/admin/admin-dashboard-page').then((module) => module.AdminDashboardPage),
-);
-
-function Lazy({ children }: { children: ReactNode }) {
-  return <Suspense fallback={<PageLoader />}>{children}</Suspense>;
-}
 
 /** Every route of spec section 2; exported so tests can mount them in a memory router. */
 export const appRoutes: RouteObject[] = [
@@ -77,26 +69,12 @@ export const appRoutes: RouteObject[] = [
     ],
   },
   {
-    path: 'admin',
-    children: [
-      { index: true, element: <AdminIndexRedirect /> },
-      {
-        path: 'login',
-        element: (
-          <Lazy>
-            <AdminLoginPage />
-          </Lazy>
-        ),
-      },
-      {
-        path: 'dashboard',
-        element: (
-          <Lazy>
-            <AdminDashboardPage />
-          </Lazy>
-        ),
-      },
-    ],
+    path: 'admin/*',
+    element: (
+      <Suspense fallback={<PageLoader />}>
+        <AdminRoutes />
+      </Suspense>
+    ),
   },
 ];
 

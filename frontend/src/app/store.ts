@@ -5,7 +5,7 @@ import {
   createDynamicMiddleware,
 } from '@reduxjs/toolkit';
 import type { api } from '../lib/api';
-import { preferencesSlice } from './preferences-slice';
+import { preferencesSlice } from '../lib/preferences-slice';
 
 /**
  * The RTK Query slice joins the store when the first page that talks to the

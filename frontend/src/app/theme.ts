@@ -1,13 +1,35 @@
 import { createTheme, type Theme } from '@mui/material/styles';
-import type { ThemeMode } from './preferences-slice';
+import type { ThemeMode } from '../lib/preferences-slice';
 
 /** Bundled with the app (main.tsx imports them): no font is fetched from another host. */
 const LATIN_FONTS = '"Inter Variable", "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 // Cairo carries Arabic and Latin glyphs, so Arabic pages use one consistent face.
 const ARABIC_FONTS = '"Cairo Variable", "Inter Variable", Tahoma, Arial, sans-serif';
 
-/** One theme per (mode, direction): MUI mirrors spacing and icons from `direction`. */
-export function createAppTheme(mode: ThemeMode, direction: 'ltr' | 'rtl'): Theme {
+/** No transition at all: drawers, dialogs and menus appear and go at once. */
+const NO_MOTION = {
+  create: () => 'none',
+  duration: {
+    shortest: 0,
+    shorter: 0,
+    short: 0,
+    standard: 0,
+    complex: 0,
+    enteringScreen: 0,
+    leavingScreen: 0,
+  },
+};
+
+/**
+ * One theme per (mode, direction, motion): MUI mirrors spacing and icons
+ * from `direction`; a visitor who asks for less motion gets none from MUI's
+ * transitions (the stylesheet below stops CSS animations).
+ */
+export function createAppTheme(
+  mode: ThemeMode,
+  direction: 'ltr' | 'rtl',
+  reducedMotion = false,
+): Theme {
   const primary = mode === 'dark' ? '#a78bfa' : '#5b21b6';
   // A coloured ring with a light halo: visible on light pages and on dark bands alike.
   const focusRing = {
@@ -27,6 +49,7 @@ export function createAppTheme(mode: ThemeMode, direction: 'ltr' | 'rtl'): Theme
           : { default: '#faf9fc', paper: '#ffffff' },
     },
     shape: { borderRadius: 12 },
+    ...(reducedMotion ? { transitions: NO_MOTION } : {}),
     typography: {
       fontFamily: direction === 'rtl' ? ARABIC_FONTS : LATIN_FONTS,
       h1: { fontWeight: 800 },

@@ -5,7 +5,8 @@ import {
   type FetchArgs,
   type FetchBaseQueryError,
 } from '@reduxjs/toolkit/query/react';
-import { readStorage, removeStorage, STORAGE_KEYS } from './storage';
+import { expireAdminSession } from './admin-session';
+import { readStorage, STORAGE_KEYS } from './storage';
 
 /** Admin endpoints live under /api/admin; only those carry the staff bearer token. */
 function isAdminCall(args: string | FetchArgs): boolean {
@@ -20,8 +21,10 @@ const rawBaseQuery = fetchBaseQuery({
 });
 
 /**
- * Adds the bearer token to admin calls and, when the API says the token is no
- * longer valid, drops the stored session and sends staff back to sign in.
+ * Adds the bearer token to admin calls and asks for answers (validation
+ * reasons) in the page's language. When the API says the token is no longer
+ * valid, the session ends: the admin area then sends staff to sign in, with
+ * one notice however many calls were refused.
  */
 const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (
   args,
@@ -31,18 +34,16 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
   const admin = isAdminCall(args);
   const token = admin ? readStorage(STORAGE_KEYS.adminToken) : null;
   const request: FetchArgs = typeof args === 'string' ? { url: args } : { ...args };
-  if (token) {
-    const headers = new Headers(request.headers as HeadersInit | undefined);
-    headers.set('Authorization', `Bearer ${token}`);
-    request.headers = headers;
+  const headers = new Headers(request.headers as HeadersInit | undefined);
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  // i18n keeps <html lang> on the visitor's language (app/i18n.ts).
+  if (document.documentElement.lang) {
+    headers.set('Accept-Language', document.documentElement.lang);
   }
+  request.headers = headers;
   const result = await rawBaseQuery(request, api, extraOptions);
   const isLoginCall = request.url.replace(/^\//, '').startsWith('admin/login');
-  if (admin && !isLoginCall && result.error?.status === 401) {
-    removeStorage(STORAGE_KEYS.adminToken);
-    removeStorage(STORAGE_KEYS.adminUser);
-    if (window.location.pathname !== '/admin/login') window.location.assign('/admin/login');
-  }
+  if (admin && !isLoginCall && result.error?.status === 401) expireAdminSession();
   return result;
 };
 
@@ -59,6 +60,7 @@ export const api = createApi({
     'Leads',
     'Campaigns',
     'Stats',
+    'Session',
   ],
   endpoints: () => ({}),
 });

@@ -17,19 +17,35 @@ export interface ToastOptions {
   variant?: ToastVariant;
 }
 
+function show({ title, description, variant = 'default' }: ToastOptions): void {
+  enqueueSnackbar(<ToastMessage title={title} description={description} />, {
+    variant: VARIANTS[variant],
+  });
+}
+
+/** What was said before the Toaster had loaded: shown as soon as it mounts. */
+const pending: ToastOptions[] = [];
+
+/**
+ * Shows the toasts said before the Toaster mounted (app/toaster.tsx calls it
+ * once mounted). A notice can come that early: a stored session that has
+ * expired is refused by the first call the page makes.
+ */
+export function flushPendingToasts(): void {
+  for (const options of pending.splice(0)) show(options);
+}
+
 /**
  * Title-plus-description toasts, the way every message in the spec is worded.
  * They go to the Toaster that app/providers.tsx mounts (loaded after the page).
  */
 export function useToast(): (options: ToastOptions) => void {
-  return useCallback(({ title, description, variant = 'default' }: ToastOptions) => {
+  return useCallback((options: ToastOptions) => {
     // notistack sets its global sender when the Toaster mounts, moments after the first paint.
     if (typeof enqueueSnackbar !== 'function') {
-      console.warn(`Toast not shown (the toaster is still loading): ${title}`);
+      pending.push(options);
       return;
     }
-    enqueueSnackbar(<ToastMessage title={title} description={description} />, {
-      variant: VARIANTS[variant],
-    });
+    show(options);
   }, []);
 }

@@ -3,8 +3,8 @@ import { defineNamespace } from './translations';
 
 /**
  * The schema's message keys, worded from the contracts catalogue the API
- * answers from, so the browser and the API word errors identically. Shared by
- * every form (contact, newsletter), so it lives outside the features.
+ * answers from, so the browser and the API word errors identically. Every
+ * form (contact, newsletter, admin) renders its errors through it.
  */
 export const VALIDATION_NAMESPACE = defineNamespace({
   name: 'validation',

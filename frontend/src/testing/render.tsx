@@ -6,11 +6,26 @@ import { ApiBoundary } from '../app/api-boundary';
 import { AppProviders } from '../app/providers';
 import { AppRoutes } from '../app/router';
 import { makeStore, type AppStore } from '../app/store';
+import createCache, { type EmotionCache } from '@emotion/cache';
+
+/**
+ * An emotion cache that keeps styles out of the document. jsdom parses every
+ * inserted rule and reads them all again for each role query; for the admin
+ * screens (MUI, DataGrid) that was most of the suites' time. Tests that use it
+ * check structure, text and behaviour, not looks (the e2e suite renders for real).
+ */
+function unstyledCache(): EmotionCache {
+  const cache = createCache({ key: 'mui', speedy: true });
+  cache.sheet.insert = () => undefined;
+  return cache;
+}
 
 export interface RenderOptions {
   /** The address the memory router starts at. */
   path?: string;
   store?: AppStore;
+  /** False: render without inserting stylesheets (see unstyledCache). */
+  styles?: boolean;
 }
 
 export interface ProvidersRenderResult extends RenderResult {
@@ -24,6 +39,7 @@ async function renderInRouter(
   ui: ReactElement,
   path: string,
   store: AppStore,
+  styles: boolean,
 ): Promise<ProvidersRenderResult> {
   let current: Location | undefined;
   function LocationProbe() {
@@ -37,7 +53,7 @@ async function renderInRouter(
   let result: RenderResult | undefined;
   await act(async () => {
     result = render(
-      <AppProviders store={store}>
+      <AppProviders store={store} emotionCache={styles ? undefined : unstyledCache()}>
         <MemoryRouter initialEntries={[path]}>
           {ui}
           <LocationProbe />
@@ -56,16 +72,16 @@ async function renderInRouter(
 /** Renders one component inside the app's providers and a memory router. */
 export function renderWithProviders(
   ui: ReactElement,
-  { path = '/', store = makeStore() }: RenderOptions = {},
+  { path = '/', store = makeStore(), styles = true }: RenderOptions = {},
 ): Promise<ProvidersRenderResult> {
   // The app connects the API where a lazy page needs it; a lone component gets it here.
-  return renderInRouter(<ApiBoundary>{ui}</ApiBoundary>, path, store);
+  return renderInRouter(<ApiBoundary>{ui}</ApiBoundary>, path, store, styles);
 }
 
 /** Renders the whole app (every route of app/router.tsx) at `path`. */
 export function renderApp(
   path = '/',
-  { store = makeStore() }: Omit<RenderOptions, 'path'> = {},
+  { store = makeStore(), styles = true }: Omit<RenderOptions, 'path'> = {},
 ): Promise<ProvidersRenderResult> {
-  return renderInRouter(<AppRoutes />, path, store);
+  return renderInRouter(<AppRoutes />, path, store, styles);
 }

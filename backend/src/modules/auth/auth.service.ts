@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import type { LoginInput, LoginSuccessResponse } from '@agency/contracts';
+import type {
+  LoginInput,
+  LoginSuccessResponse,
+  PasswordChangeInput,
+  PasswordChangeResponse,
+  ValidationMessageKey,
+} from '@agency/contracts';
 import { HttpError } from '../../errors';
 import {
+  changeOwnPassword,
   findUserByLogin,
   hashPassword,
   recordSuccessfulLogin,
@@ -31,6 +38,11 @@ export interface LoginDeps {
 
 const INVALID_CREDENTIALS = 'Invalid username or password';
 
+/** The throttle's key of a known account, shared by sign-in and password change. */
+function accountKey(userId: string): string {
+  return `user-${userId}`;
+}
+
 export async function login(
   { tokens, throttle }: LoginDeps,
   input: LoginInput,
@@ -38,7 +50,7 @@ export async function login(
 ): Promise<LoginSuccessResponse> {
   const user = await findUserByLogin(input.username);
   // One counter per account however it is named (username or e-mail).
-  const account = user ? `user-${String(user._id)}` : `name-${input.username.toLowerCase()}`;
+  const account = user ? accountKey(String(user._id)) : `name-${input.username.toLowerCase()}`;
   await throttle.assertAllowed(ip, account);
 
   const valid = user
@@ -66,4 +78,37 @@ export async function login(
   });
   const { token, expiresAt } = tokens.issue(user);
   return { success: true, token, expiresAt: expiresAt.toISOString(), user: toAuthUserDto(user) };
+}
+
+/** Why a password change was refused, as the field it concerns and the reason's message key. */
+export class PasswordChangeRefused extends Error {
+  constructor(
+    readonly field: keyof PasswordChangeInput,
+    readonly reason: ValidationMessageKey,
+  ) {
+    super(reason);
+  }
+}
+
+/**
+ * A signed-in user sets a new password. Wrong current passwords count as
+ * failed sign-ins of the account, so a stolen session cannot be used to guess
+ * the password faster than the sign-in page allows.
+ */
+export async function changePassword(
+  { tokens, throttle }: LoginDeps,
+  userId: string,
+  input: PasswordChangeInput,
+  ip: string,
+): Promise<PasswordChangeResponse> {
+  const account = accountKey(userId);
+  await throttle.assertAllowed(ip, account);
+  const outcome = await changeOwnPassword(userId, input);
+  if (outcome === 'current-password-wrong') {
+    await throttle.recordFailure(ip, account);
+    throw new PasswordChangeRefused('currentPassword', 'currentPasswordWrong');
+  }
+  if (outcome === 'unchanged') throw new PasswordChangeRefused('newPassword', 'passwordUnchanged');
+  const { token, expiresAt } = tokens.issue(outcome);
+  return { token, expiresAt: expiresAt.toISOString(), user: toAuthUserDto(outcome) };
 }

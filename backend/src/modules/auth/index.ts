@@ -1,4 +1,4 @@
-export { loginRoutes, sessionRoutes } from './auth.routes';
+export { loginRoutes, sessionRoutes, type LoginRoutesDeps } from './auth.routes';
 export { createLoginThrottle, type LoginThrottle } from './login-throttle';
 export { createTokenService, type TokenService } from './token.service';
 export { unknownUserHash } from './auth.service';

@@ -5,9 +5,12 @@ import {
   signedInUser,
   unknownId,
   validCampaign,
+  validEnquiry,
   type SignedInUser,
   without,
 } from '../../testing/admin-fixtures';
+import { ContactModel } from '../contact';
+import { SubscriberModel } from '../newsletter';
 import { CampaignModel } from './campaign.model';
 
 let ctx: TestContext;
@@ -160,5 +163,31 @@ describe('POST /api/admin/campaigns/:id/send', () => {
     expect((await api().put(`/api/admin/campaigns/${unknownId()}`, validCampaign)).status).toBe(
       404,
     );
+  });
+});
+
+describe('GET /api/admin/campaigns/audience', () => {
+  it('counts each recipient type once per address, leaving out whoever unsubscribed', async () => {
+    const enquiry = (email: string) => ({ ...validEnquiry, email });
+    await ContactModel.insertMany([
+      enquiry('amira@example.tn'),
+      enquiry('AMIRA@example.tn'), // the same person, enquiring again
+      enquiry('sami@example.tn'),
+      enquiry('left@example.tn'),
+    ]);
+    await SubscriberModel.create([
+      { email: 'sami@example.tn', status: 'confirmed' }, // also a contact
+      { email: 'nour@example.tn', status: 'confirmed' },
+      { email: 'waiting@example.tn', status: 'pending' },
+      { email: 'left@example.tn', status: 'unsubscribed' },
+    ]);
+
+    const response = await as(ctx, await signedInUser(ctx, 'viewer')).get(
+      '/api/admin/campaigns/audience',
+    );
+
+    expect(response.status).toBe(200);
+    // contacts: amira, sami; subscribers: sami, nour; all: amira, sami, nour.
+    expect(response.body).toEqual({ contacts: 2, subscribers: 2, all: 3 });
   });
 });

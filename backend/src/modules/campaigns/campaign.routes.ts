@@ -5,6 +5,7 @@ import { audit } from '../../middleware/audit';
 import { sessionUser } from '../../middleware/authenticate';
 import { authorize } from '../../middleware/authorize';
 import { recordIdParam, validateBody, validateQuery } from '../../middleware/validate';
+import { campaignAudience } from './campaign-audience';
 import {
   createCampaign,
   deleteCampaign,
@@ -27,6 +28,11 @@ export function campaignRoutes({ campaignQueue }: { campaignQueue: CampaignQueue
     audit(ctx, 'campaign.create', { type: 'campaign', id: campaign.id, label: campaign.name });
     ctx.status = 201;
     ctx.body = campaign;
+  });
+
+  // Before "/:id", which would otherwise take "audience" for an id.
+  router.get('/audience', authorize('campaigns:read'), async (ctx) => {
+    ctx.body = await campaignAudience();
   });
 
   router.get('/:id', authorize('campaigns:read'), async (ctx) => {

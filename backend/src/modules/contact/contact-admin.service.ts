@@ -101,3 +101,24 @@ export async function countContacts(since: readonly Date[]): Promise<ContactCoun
     byService: byService.map(({ _id, count }) => ({ service: _id, count })),
   };
 }
+
+/**
+ * When each contact since `since` arrived: only that field is read, for the
+ * dashboard's enquiries-per-day chart (which groups them by local day).
+ */
+export async function contactArrivalTimes(since: Date): Promise<Date[]> {
+  const contacts = await ContactModel.find({ createdAt: trusted({ $gte: since }) })
+    .select({ createdAt: 1, _id: 0 })
+    .lean();
+  return contacts.map((contact) => contact.createdAt);
+}
+
+/** Every address that sent an enquiry, lower-cased, once each. */
+export async function distinctContactEmails(): Promise<Set<string>> {
+  const emails: unknown[] = await ContactModel.distinct('email');
+  return new Set(emails.filter((email) => typeof email === 'string').map(lowerCase));
+}
+
+function lowerCase(text: string): string {
+  return text.toLowerCase();
+}

@@ -2,8 +2,10 @@ export { contactRoutes, type ContactRoutesDeps } from './contact.routes';
 export { storeContact } from './contact.service';
 export * from './store';
 export {
+  contactArrivalTimes,
   contactCursor,
   countContacts,
+  distinctContactEmails,
   getContactDetail,
   listContacts,
   setContactStatus,

@@ -8,3 +8,4 @@ export {
   type UnsubscribeOutcome,
 } from './newsletter.service';
 export * from './store';
+export { subscriberEmails } from './subscriber-audience';

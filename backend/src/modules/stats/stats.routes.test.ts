@@ -3,7 +3,7 @@ import { as, signedInUser, validCampaign, validEnquiry } from '../../testing/adm
 import { ContactModel } from '../contact';
 import { SubscriberModel } from '../newsletter';
 import { CampaignModel } from '../campaigns';
-import { dashboardStats, periodStarts } from './stats.service';
+import { dashboardStats, enquiryTrend, periodStarts } from './stats.service';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -70,5 +70,47 @@ describe('GET /api/admin/stats', () => {
       totalSubscribers: 1,
       totalCampaigns: 2,
     });
+  });
+});
+
+describe('GET /api/admin/stats/enquiries', () => {
+  it('counts enquiries per local day in Tunis over the period, empty days included', async () => {
+    const now = new Date('2026-05-10T09:00:00Z'); // Sunday 10:00 in Tunis
+    await ContactModel.deleteMany({});
+    await ContactModel.insertMany([
+      { ...validEnquiry, createdAt: new Date('2026-05-09T23:30:00Z') }, // 10 May in Tunis
+      { ...validEnquiry, createdAt: new Date('2026-05-10T08:00:00Z') }, // 10 May
+      { ...validEnquiry, createdAt: new Date('2026-05-09T22:30:00Z') }, // 9 May
+      { ...validEnquiry, createdAt: new Date('2026-05-08T12:00:00Z') }, // 8 May
+      { ...validEnquiry, createdAt: new Date('2026-05-07T22:59:00Z') }, // 7 May: before the period
+    ]);
+
+    const trend = await enquiryTrend('Africa/Tunis', 3, now);
+
+    expect(trend).toEqual({
+      timeZone: 'Africa/Tunis',
+      days: [
+        { date: '2026-05-08', count: 1 },
+        { date: '2026-05-09', count: 1 },
+        { date: '2026-05-10', count: 2 },
+      ],
+    });
+  });
+
+  it('answers 30 days by default, takes up to 90, and refuses other periods', async () => {
+    const viewer = await signedInUser(ctx, 'viewer');
+    const get = (query: string) => as(ctx, viewer).get(`/api/admin/stats/enquiries${query}`);
+
+    const standard = await get('');
+    expect(standard.status).toBe(200);
+    expect(standard.body.days).toHaveLength(30);
+    expect(standard.body.timeZone).toBe('Africa/Tunis');
+    expect((await get('?days=90')).body.days).toHaveLength(90);
+
+    for (const days of ['0', '91', 'ten', '1.5']) {
+      const refused = await get(`?days=${days}`);
+      expect(refused.status).toBe(400);
+      expect(Object.keys(refused.body.error.fields as object)).toEqual(['days']);
+    }
   });
 });

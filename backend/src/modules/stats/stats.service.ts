@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
-import { SERVICE_SLUGS, type StatsDto } from '@agency/contracts';
-import { countContacts } from '../contact';
+import { SERVICE_SLUGS, type EnquiryTrendDto, type StatsDto } from '@agency/contracts';
+import { contactArrivalTimes, countContacts } from '../contact';
 import { countConfirmedSubscribers } from '../newsletter';
 import { countCampaigns } from '../campaigns';
 
@@ -34,4 +34,31 @@ export async function dashboardStats(timeZone: string, now = new Date()): Promis
     contactsByService,
     timeZone,
   };
+}
+
+/**
+ * Enquiries per local day over the last `days` days, today included. Grouped
+ * here rather than in the database: FerretDB 1.x lacks the date operators,
+ * and a month of enquiries is a small read of one indexed field.
+ */
+export async function enquiryTrend(
+  timeZone: string,
+  days: number,
+  now = new Date(),
+): Promise<EnquiryTrendDto> {
+  const today = DateTime.fromJSDate(now).setZone(timeZone).startOf('day');
+  const first = today.minus({ days: days - 1 });
+  const counts = new Map<string, number>();
+  for (let day = 0; day < days; day += 1) counts.set(dayKey(first.plus({ days: day })), 0);
+  for (const arrival of await contactArrivalTimes(first.toJSDate())) {
+    const key = dayKey(DateTime.fromJSDate(arrival).setZone(timeZone));
+    const count = counts.get(key);
+    // Arrivals after `now` (clock skew between replicas) fall outside the period.
+    if (count !== undefined) counts.set(key, count + 1);
+  }
+  return { timeZone, days: [...counts].map(([date, count]) => ({ date, count })) };
+}
+
+function dayKey(day: DateTime): string {
+  return day.toFormat('yyyy-MM-dd');
 }

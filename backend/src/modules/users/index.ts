@@ -1,5 +1,6 @@
 export { userRoutes } from './user.routes';
 export {
+  changeOwnPassword,
   createUser,
   ensureBootstrapAdmin,
   ensureDemoAdmin,

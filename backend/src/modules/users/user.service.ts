@@ -2,6 +2,7 @@ import { trusted } from 'mongoose';
 import type {
   AuthUserDto,
   Page,
+  PasswordChangeInput,
   Role,
   UserCreateInput,
   UserDto,
@@ -18,7 +19,7 @@ import {
   findPage,
 } from '../../list-query';
 import { UserModel, type User, type UserDocument } from './user.model';
-import { hashPassword } from './password';
+import { hashPassword, verifyPassword } from './password';
 
 export interface DemoAdmin {
   username: string;
@@ -198,4 +199,22 @@ export async function deleteUser(id: string, actorId: string): Promise<UserDto> 
   if (user.role === 'admin') await assertAnotherAdminExists(id);
   await UserModel.deleteOne({ _id: id }).exec();
   return toUserDto(user);
+}
+
+/**
+ * A user's own password change (Settings). Like an admin's edit, it raises
+ * the token version: every other session of this user ends.
+ */
+export async function changeOwnPassword(
+  id: string,
+  { currentPassword, newPassword }: PasswordChangeInput,
+): Promise<UserDocument | 'current-password-wrong' | 'unchanged'> {
+  const user = await UserModel.findById(id).exec();
+  if (!user) throw new HttpError('NOT_FOUND', 'No user with this id');
+  if (!(await verifyPassword(user.passwordHash, currentPassword))) return 'current-password-wrong';
+  if (currentPassword === newPassword) return 'unchanged';
+  user.passwordHash = await hashPassword(newPassword);
+  user.tokenVersion += 1;
+  await user.save();
+  return user;
 }

@@ -7,5 +7,3 @@ export const CONTACT_NAMESPACE = defineNamespace({
   en,
   load: (locale) => (locale === 'fr' ? import('./locales/fr.json') : import('./locales/ar.json')),
 });
-
-export { VALIDATION_NAMESPACE } from '../../lib/validation-namespace';

@@ -1,10 +1,6 @@
-import {
-  contactSchema,
-  isApiErrorBody,
-  type ContactFormValues,
-  type Locale,
-} from '@agency/contracts';
+import { contactSchema, type ContactFormValues, type Locale } from '@agency/contracts';
 import type { FormikErrors } from 'formik';
+import { fieldErrorsOf } from '../../lib/api-errors';
 import type { ContactRequest } from './api/contact-api';
 
 /** The order fields appear in the form: the first invalid one in this order gets focus. */
@@ -32,17 +28,7 @@ export async function toContactRequest(
   return phone ? { ...rest, phone } : rest;
 }
 
-/** The per-field reasons of a 400 VALIDATION_FAILED answer, for the fields this form has. */
+/** The per-field reasons of an error answer, for the fields this form has. */
 export function serverFieldErrors(error: unknown): FormikErrors<ContactFormValues> | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  if (!('status' in error) || error.status !== 400 || !('data' in error)) return undefined;
-  const { data } = error;
-  if (!isApiErrorBody(data) || data.error.code !== 'VALIDATION_FAILED') return undefined;
-  const fields = data.error.fields ?? {};
-  const errors: FormikErrors<ContactFormValues> = {};
-  for (const name of CONTACT_FIELDS) {
-    const reason = fields[name];
-    if (typeof reason === 'string' && reason) errors[name] = reason;
-  }
-  return Object.keys(errors).length > 0 ? errors : undefined;
+  return fieldErrorsOf(error, CONTACT_FIELDS);
 }

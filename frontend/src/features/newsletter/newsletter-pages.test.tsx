@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import { i18n } from '../../app/i18n';
+import { i18n } from '../../testing/i18n';
 import {
   NEWSLETTER_CONFIRM_URL,
   NEWSLETTER_UNSUBSCRIBE_URL,

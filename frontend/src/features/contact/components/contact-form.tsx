@@ -2,7 +2,6 @@ import {
   EMPTY_CONTACT_FORM,
   SERVICE_SLUGS,
   contactSchema,
-  isValidationMessage,
   type ContactFormValues,
 } from '@agency/contracts';
 import SendIcon from '@mui/icons-material/Send';
@@ -13,11 +12,12 @@ import { useFormik } from 'formik';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { useErrorText } from '../../../lib/api-errors';
 import { useLocale } from '../../../lib/locale';
 import { useNamespace } from '../../../lib/translations';
 import { useToast } from '../../../lib/use-toast';
 import { useSubmitContactMutation } from '../api/contact-api';
-import { CONTACT_NAMESPACE, VALIDATION_NAMESPACE } from '../contact-namespace';
+import { CONTACT_NAMESPACE } from '../contact-namespace';
 import {
   CONTACT_FIELDS,
   serverFieldErrors,
@@ -43,7 +43,7 @@ const REQUIRED: ReadonlySet<ContactField> = new Set([
 /** The enquiry form, validated by the same yup schema the API uses. */
 export function ContactForm() {
   const { t } = useNamespace(CONTACT_NAMESPACE);
-  const { t: tValidation } = useNamespace(VALIDATION_NAMESPACE);
+  const errorMessage = useErrorText();
   const { t: tShell } = useTranslation();
   const locale = useLocale();
   const navigate = useNavigate();
@@ -90,13 +90,7 @@ export function ContactForm() {
     if (element instanceof HTMLElement) element.focus();
   }, [submitCount, isSubmitting, errors]);
 
-  const errorText = (name: ContactField): string | undefined => {
-    // Schema errors are {key, values} message objects (typed by formik as strings);
-    // server errors are already readable text.
-    const raw: unknown = errors[name];
-    if (isValidationMessage(raw)) return tValidation(raw.key, raw.values);
-    return typeof raw === 'string' && raw ? raw : undefined;
-  };
+  const errorText = (name: ContactField): string | undefined => errorMessage(errors[name]);
 
   const fieldProps = (name: ContactField): TextFieldProps => {
     const error = errorText(name);

@@ -7,7 +7,7 @@ import {
 } from '../../../testing/handlers/newsletter-handlers';
 import { server } from '../../../testing/msw-server';
 import { renderWithProviders } from '../../../testing/render';
-import { i18n } from '../../../app/i18n';
+import { i18n } from '../../../testing/i18n';
 import { NewsletterBanner } from './newsletter-banner';
 
 const emailField = () => screen.getByLabelText(/email address|adresse e-mail|البريد الإلكتروني/i);

@@ -1,0 +1,105 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { apiUrl, appUrl } from '../support/e2e-env';
+import { waitForMail } from '../support/mail-catcher-client';
+import {
+  demoAdminToken,
+  runId,
+  sendEnquiryByApi,
+  storeDemoAdminSession,
+  waitForSection,
+} from './admin-helpers';
+
+interface Draft {
+  name: string;
+  subject: string;
+}
+
+/** Writes a campaign to the enquiry contacts through the Mail Manager's modal. */
+async function writeCampaign(page: Page): Promise<Draft> {
+  const id = runId();
+  const draft = { name: `E2E campaign ${id}`, subject: `Our autumn packs ${id}` };
+  await page.goto(appUrl('/admin/campaigns'));
+  await waitForSection(page, 'Mail Manager');
+  await page.getByRole('button', { name: 'New Campaign' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'New Campaign' });
+  await dialog.getByLabel(/^Campaign name/).fill(draft.name);
+  await dialog.getByLabel(/^Email subject/).fill(draft.subject);
+  await dialog.getByLabel(/^Content/).fill(`<p>Three packs for the season (${id}).</p>`);
+  await dialog.getByRole('combobox', { name: 'Recipients' }).click();
+  await page.getByRole('option', { name: /^Enquiry contacts/ }).click();
+  await dialog.getByRole('button', { name: 'Create Campaign' }).click();
+  await expect(page.getByText('Campaign created successfully')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  return draft;
+}
+
+/** Every distinct enquiry address in the store: who a campaign to "contacts" must reach. */
+async function contactAddresses(request: APIRequestContext): Promise<string[]> {
+  const token = await demoAdminToken(request);
+  const response = await request.get(apiUrl('/api/admin/contacts?pageSize=100'), {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(response.status()).toBe(200);
+  const page = (await response.json()) as { items: { email: string }[]; total: number };
+  expect(page.total, 'this spec reads every contact in one page').toBeLessThanOrEqual(100);
+  return [...new Set(page.items.map((contact) => contact.email.toLowerCase()))];
+}
+
+test.describe('Mail Manager', () => {
+  test.beforeAll(async ({ request }) => {
+    await sendEnquiryByApi(request, `campaign-a-${runId()}@example.com`);
+    await sendEnquiryByApi(request, `campaign-b-${runId()}@example.com`);
+  });
+
+  test('a campaign is written as a draft, and Send asks first, naming its audience', async ({
+    page,
+    request,
+  }) => {
+    await storeDemoAdminSession(page, request);
+    const draft = await writeCampaign(page);
+    const row = page.getByRole('row').filter({ hasText: draft.name });
+    await expect(row).toContainText('Draft');
+    await expect(row).toContainText('Not sent yet');
+    const audience = (await contactAddresses(request)).length;
+
+    await row.getByRole('button', { name: `Send ${draft.name}` }).click();
+    const confirm = page.getByRole('dialog', { name: `Send “${draft.name}”?` });
+    await expect(confirm).toContainText(
+      `It will be mailed to ${audience.toLocaleString('en-US')} recipients (contacts).`,
+    );
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(row).toContainText('Draft');
+  });
+
+  // FIXME(campaigns branch): the worker on this branch has no campaign-dispatch
+  // processor yet, so a sent campaign stays 'queued' for ever. Sending is built
+  // on the `campaigns` branch; turn this on once both branches are merged.
+  test.fixme("a campaign is sent, shows its progress, reaches 'sent' and every recipient has the mail", async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    await storeDemoAdminSession(page, request);
+    const draft = await writeCampaign(page);
+    const recipients = await contactAddresses(request);
+    expect(recipients.length).toBeGreaterThanOrEqual(2);
+    const row = page.getByRole('row').filter({ hasText: draft.name });
+
+    await row.getByRole('button', { name: `Send ${draft.name}` }).click();
+    const confirm = page.getByRole('dialog', { name: `Send “${draft.name}”?` });
+    await expect(confirm).toContainText(`It will be mailed to ${recipients.length}`);
+    await confirm.getByRole('button', { name: 'Send Now' }).click();
+    await expect(page.getByText('Campaign sent successfully')).toBeVisible();
+
+    // The row follows the send live until it ends, without a reload.
+    await expect(row).toContainText('Sent', { timeout: 90_000 });
+    await expect(page.getByText(`“${draft.name}” has been sent`)).toBeVisible();
+    await expect(row).toContainText(`${recipients.length} sent · 0 failed`);
+
+    for (const address of recipients) {
+      const mail = await waitForMail(request, { to: address, subject: draft.subject });
+      expect(mail.subject).toBe(draft.subject);
+    }
+  });
+});

@@ -1,0 +1,112 @@
+/// <reference lib="dom" />
+// Page functions (evaluate, poll) run in the browser: they use its globals.
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { apiUrl, appUrl, demoAdmin } from '../support/e2e-env';
+
+/** Where the admin screenshots go for people to look at (git-ignored artifacts/). */
+export const ADMIN_SCREENSHOT_DIR = resolve(
+  __dirname,
+  '..',
+  '..',
+  'artifacts',
+  'screenshots',
+  'admin',
+);
+
+/** The eight sections of the sidebar, by their menu text and address. */
+export const ADMIN_SECTIONS = [
+  { name: 'Dashboard', path: '/admin/dashboard' },
+  { name: 'Mail Manager', path: '/admin/campaigns' },
+  { name: 'User Management', path: '/admin/users' },
+  { name: 'Contacts', path: '/admin/contacts' },
+  { name: 'Clients', path: '/admin/clients' },
+  { name: 'Leads', path: '/admin/leads' },
+  { name: 'Analytics', path: '/admin/analytics' },
+  { name: 'Settings', path: '/admin/settings' },
+] as const;
+
+/** A suffix no other run uses, so what a test creates can be told apart. */
+export function runId(): string {
+  return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+/** Signs in through the sign-in page as the demo admin the stack seeds, and lands on the dashboard. */
+export async function signInAsDemoAdmin(page: Page) {
+  const { username, password } = demoAdmin();
+  await page.goto(appUrl('/admin/login'));
+  await page.getByRole('textbox', { name: 'Username or email' }).fill(username);
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
+  await expect(page.getByText('Welcome back!')).toBeVisible();
+}
+
+/** The demo admin's token from the API, for the calls a spec makes itself. */
+export async function demoAdminToken(request: APIRequestContext): Promise<string> {
+  const { username, password } = demoAdmin();
+  const response = await request.post(apiUrl('/api/admin/login'), {
+    data: { username, password },
+  });
+  expect(response.status()).toBe(200);
+  const body = (await response.json()) as { token: string };
+  return body.token;
+}
+
+/**
+ * Stores the demo admin's session as the sign-in page does (admin_token,
+ * admin_user), without going through the page: for specs about other screens.
+ */
+export async function storeDemoAdminSession(page: Page, request: APIRequestContext) {
+  const { username, password } = demoAdmin();
+  const response = await request.post(apiUrl('/api/admin/login'), {
+    data: { username, password },
+  });
+  expect(response.status()).toBe(200);
+  const { token, user } = (await response.json()) as { token: string; user: unknown };
+  await page.goto(appUrl('/admin/login'));
+  await page.evaluate(
+    ([storedToken, storedUser]) => {
+      window.localStorage.setItem('admin_token', storedToken);
+      window.localStorage.setItem('admin_user', storedUser);
+    },
+    [token, JSON.stringify(user)] as const,
+  );
+}
+
+/** Sends an enquiry through the public API, as the contact form does. */
+export async function sendEnquiryByApi(request: APIRequestContext, email: string) {
+  const response = await request.post(apiUrl('/api/contact'), {
+    data: {
+      firstName: 'Rim',
+      lastName: 'Gharbi',
+      email,
+      service: 'web-design',
+      message: `An e2e enquiry from ${email}: we would like a new website.`,
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+}
+
+/** Waits until the section's heading shows and nothing on the page is still loading. */
+export async function waitForSection(page: Page, heading: string) {
+  await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          document.querySelectorAll(
+            // Determinate bars (service shares, send progress) are content, not loading.
+            'main [role="progressbar"]:not([aria-valuenow]), main .MuiSkeleton-root, main [aria-busy="true"]',
+          ).length,
+      ),
+    )
+    .toBe(0);
+}
+
+/** A full-page screenshot under artifacts/screenshots/admin/. */
+export async function saveScreenshot(page: Page, name: string) {
+  mkdirSync(ADMIN_SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(ADMIN_SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}

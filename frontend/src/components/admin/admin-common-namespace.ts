@@ -1,0 +1,9 @@
+import { defineNamespace } from '../../lib/translations';
+import en from './locales/en.json';
+
+/** Words every admin screen shares: actions, list states, statuses, roles. */
+export const ADMIN_COMMON_NAMESPACE = defineNamespace({
+  name: 'admin-common',
+  en,
+  load: (locale) => (locale === 'fr' ? import('./locales/fr.json') : import('./locales/ar.json')),
+});

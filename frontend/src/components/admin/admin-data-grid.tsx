@@ -1,0 +1,113 @@
+import Box from '@mui/material/Box';
+import {
+  DataGrid,
+  type GridColDef,
+  type GridPaginationModel,
+  type GridSortModel,
+  type GridValidRowModel,
+} from '@mui/x-data-grid';
+import { arSD, frFR } from '@mui/x-data-grid/locales';
+import { useMemo } from 'react';
+import { useLocale } from '../../lib/locale';
+import { PAGE_SIZES } from '../../lib/use-list-params';
+
+const LOCALE_TEXT = {
+  en: undefined,
+  fr: frFR.components.MuiDataGrid.defaultProps.localeText,
+  ar: arSD.components.MuiDataGrid.defaultProps.localeText,
+};
+
+export interface AdminDataGridProps<Row extends GridValidRowModel> {
+  /** The table's accessible name. */
+  label: string;
+  rows: readonly Row[];
+  columns: GridColDef<Row>[];
+  total: number;
+  loading: boolean;
+  page: number;
+  pageSize: number;
+  /** `field` or `-field`, as the API takes it. */
+  sort: string;
+  onPageChange: (page: number, pageSize: number) => void;
+  onSortChange: (sort: string | undefined) => void;
+  /** Shown in the table when this page of the list is empty. */
+  noRowsLabel: string;
+}
+
+function toSortModel(sort: string): GridSortModel {
+  const descending = sort.startsWith('-');
+  return [{ field: descending ? sort.slice(1) : sort, sort: descending ? 'desc' : 'asc' }];
+}
+
+/**
+ * The admin lists' table: MUI X DataGrid with the page, the order and the
+ * search done by the API (`{ items, total }`), in the page's language.
+ */
+export function AdminDataGrid<Row extends GridValidRowModel>({
+  label,
+  rows,
+  columns,
+  total,
+  loading,
+  page,
+  pageSize,
+  sort,
+  onPageChange,
+  onSortChange,
+  noRowsLabel,
+}: AdminDataGridProps<Row>) {
+  const locale = useLocale();
+  const localeText = useMemo(
+    () => ({ ...LOCALE_TEXT[locale], noRowsLabel }),
+    [locale, noRowsLabel],
+  );
+  const paginationModel = useMemo(() => ({ page: page - 1, pageSize }), [page, pageSize]);
+  // Cells that render components (chips, buttons, progress) are centred like text cells.
+  const centredColumns = useMemo(
+    () =>
+      columns.map((column) =>
+        column.renderCell ? { display: 'flex' as const, ...column } : column,
+      ),
+    [columns],
+  );
+  const sortModel = useMemo(() => toSortModel(sort), [sort]);
+
+  return (
+    // A column flex parent without a height: the grid is as tall as its page of rows.
+    <Box sx={{ display: 'flex', flexDirection: 'column', width: '100%' }} aria-busy={loading}>
+      <DataGrid
+        aria-label={label}
+        rows={rows}
+        columns={centredColumns}
+        rowCount={total}
+        loading={loading}
+        slotProps={{
+          loadingOverlay: { variant: 'linear-progress', noRowsVariant: 'linear-progress' },
+        }}
+        paginationMode="server"
+        sortingMode="server"
+        filterMode="server"
+        paginationModel={paginationModel}
+        onPaginationModelChange={({ page: index, pageSize: size }: GridPaginationModel) =>
+          onPageChange(index + 1, size)
+        }
+        pageSizeOptions={[...PAGE_SIZES]}
+        sortModel={sortModel}
+        sortingOrder={['desc', 'asc']}
+        onSortModelChange={(model: GridSortModel) => {
+          const [first] = model;
+          onSortChange(
+            first?.sort ? `${first.sort === 'desc' ? '-' : ''}${first.field}` : undefined,
+          );
+        }}
+        disableColumnFilter
+        disableRowSelectionOnClick
+        // A page holds at most 100 rows: rendering them all keeps the table simple
+        // for screen readers and lets it size itself to its rows.
+        disableVirtualization
+        localeText={localeText}
+        sx={{ bgcolor: 'background.paper' }}
+      />
+    </Box>
+  );
+}

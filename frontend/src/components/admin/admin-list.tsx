@@ -1,0 +1,86 @@
+import type { Page } from '@agency/contracts';
+import type { GridColDef, GridValidRowModel } from '@mui/x-data-grid';
+import type { ReactNode } from 'react';
+import type { ListParams } from '../../lib/use-list-params';
+import { useNamespace } from '../../lib/translations';
+import { ADMIN_COMMON_NAMESPACE } from './admin-common-namespace';
+import { AdminDataGrid } from './admin-data-grid';
+import { CardList } from './card-list';
+import { LoadError } from './load-error';
+import { useIsMobile } from './use-is-mobile';
+
+export interface AdminListProps<Row extends GridValidRowModel & { id: string }> {
+  /** The table's (or the card list's) accessible name. */
+  label: string;
+  /** The page the API answered, and the state of that query (RTK Query's names). */
+  data: Page<Row> | undefined;
+  isLoading: boolean;
+  isFetching: boolean;
+  isError: boolean;
+  onRetry: () => void;
+  /** The page, order, search and filters kept in the address. */
+  list: Pick<ListParams<string>, 'page' | 'pageSize' | 'sort' | 'search' | 'filters'> &
+    Pick<ListParams<string>, 'setPage' | 'setSort'>;
+  /** The empty state shown when nothing exists yet (not when a search finds nothing). */
+  empty: ReactNode;
+  columns: GridColDef<Row>[];
+  /** One record on a phone. */
+  renderCard: (row: Row) => ReactNode;
+}
+
+/**
+ * The body of every admin list: the error state with a retry, the empty
+ * state while nothing exists, then the DataGrid on a desktop or cards under
+ * 768 px, paged, sorted and searched by the API.
+ */
+export function AdminList<Row extends GridValidRowModel & { id: string }>({
+  label,
+  data,
+  isLoading,
+  isFetching,
+  isError,
+  onRetry,
+  list,
+  empty,
+  columns,
+  renderCard,
+}: AdminListProps<Row>) {
+  const { t } = useNamespace(ADMIN_COMMON_NAMESPACE);
+  const mobile = useIsMobile();
+  const filtered = Boolean(list.search || Object.values(list.filters).some(Boolean));
+  const loading = isLoading || isFetching;
+
+  if (isError && !data) return <LoadError onRetry={onRetry} />;
+  if (data && data.total === 0 && !filtered) return <>{empty}</>;
+  if (mobile) {
+    return (
+      <CardList
+        label={label}
+        items={data?.items ?? []}
+        total={data?.total ?? 0}
+        page={list.page}
+        pageSize={list.pageSize}
+        loading={loading}
+        onPageChange={(page) => list.setPage(page)}
+        itemKey={(row) => row.id}
+        renderItem={renderCard}
+        noItemsLabel={t('list.noResults')}
+      />
+    );
+  }
+  return (
+    <AdminDataGrid
+      label={label}
+      rows={data?.items ?? []}
+      columns={columns}
+      total={data?.total ?? 0}
+      loading={loading}
+      page={list.page}
+      pageSize={list.pageSize}
+      sort={list.sort}
+      onPageChange={list.setPage}
+      onSortChange={list.setSort}
+      noRowsLabel={t('list.noResults')}
+    />
+  );
+}

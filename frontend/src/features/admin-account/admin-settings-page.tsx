@@ -1,0 +1,138 @@
+import { passwordChangeSchema } from '@agency/contracts';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useFormik } from 'formik';
+import { ADMIN_COMMON_NAMESPACE } from '../../components/admin/admin-common-namespace';
+import { PageHeading } from '../../components/admin/page-heading';
+import { PasswordField } from '../../components/admin/password-field';
+import { useFormFields } from '../../components/admin/use-form-fields';
+import { fieldErrorsOf } from '../../lib/api-errors';
+import { saveAdminSession, useAdminSession } from '../../lib/admin-session';
+import { schemaValidator } from '../../lib/form-validation';
+import { useNamespace } from '../../lib/translations';
+import { useToast } from '../../lib/use-toast';
+import { ACCOUNT_NAMESPACE } from './account-namespace';
+import { useChangePasswordMutation } from './api/account-api';
+
+interface PasswordFormValues {
+  currentPassword: string;
+  newPassword: string;
+  confirmPassword: string;
+}
+
+const EMPTY: PasswordFormValues = { currentPassword: '', newPassword: '', confirmPassword: '' };
+const PASSWORD_FIELDS = ['currentPassword', 'newPassword'] as const;
+const validateWithSchema = schemaValidator(
+  passwordChangeSchema,
+  ({ currentPassword, newPassword }: PasswordFormValues) => ({ currentPassword, newPassword }),
+);
+
+/** /admin/settings: who you are signed in as, and a new password for yourself. */
+export function AdminSettingsPage() {
+  const { t } = useNamespace(ACCOUNT_NAMESPACE);
+  const { t: tCommon } = useNamespace(ADMIN_COMMON_NAMESPACE);
+  const toast = useToast();
+  const session = useAdminSession();
+  const [changePassword] = useChangePasswordMutation();
+
+  const formik = useFormik<PasswordFormValues>({
+    initialValues: EMPTY,
+    validate: async (values) => {
+      const errors = await validateWithSchema(values);
+      // The confirmation is the form's own check: the API receives one new password.
+      if (values.confirmPassword !== values.newPassword && !errors.newPassword) {
+        errors.confirmPassword = t('settings.passwordsDiffer');
+      }
+      return errors;
+    },
+    onSubmit: async ({ currentPassword, newPassword }, helpers) => {
+      try {
+        const { token, user } = await changePassword({ currentPassword, newPassword }).unwrap();
+        // The change revoked the old token: keep this tab signed in with the new one.
+        saveAdminSession({ token, user });
+        helpers.resetForm();
+        toast({
+          title: t('settings.changedTitle'),
+          description: t('settings.changedDescription'),
+          variant: 'success',
+        });
+      } catch (error: unknown) {
+        const fields = fieldErrorsOf(error, PASSWORD_FIELDS);
+        if (fields) helpers.setErrors(fields);
+        toast({
+          title: t('settings.failedTitle'),
+          description: fields ? Object.values(fields).join(' ') : tCommon('errors.generic'),
+          variant: 'destructive',
+        });
+      }
+    },
+  });
+  const field = useFormFields(formik);
+  const busy = formik.isSubmitting;
+
+  return (
+    <>
+      <PageHeading title={t('settings.title')} subtitle={t('settings.subtitle')} />
+      <Stack spacing={3} sx={{ maxWidth: 560 }}>
+        {session ? (
+          <Paper variant="outlined" sx={{ p: 3 }}>
+            <Typography variant="h6" component="h2" gutterBottom>
+              {t('settings.account')}
+            </Typography>
+            <Stack component="dl" spacing={1} sx={{ m: 0 }}>
+              {[
+                [t('settings.username'), session.user.username],
+                [t('settings.email'), session.user.email],
+                [t('settings.role'), tCommon(`roles.${session.user.role}`)],
+              ].map(([term, value]) => (
+                <Stack key={term} direction="row" spacing={2}>
+                  <Typography component="dt" sx={{ minWidth: 120, color: 'text.secondary' }}>
+                    {term}
+                  </Typography>
+                  <Typography component="dd" sx={{ m: 0, fontWeight: 600, wordBreak: 'break-all' }}>
+                    {value}
+                  </Typography>
+                </Stack>
+              ))}
+            </Stack>
+          </Paper>
+        ) : null}
+        <Paper variant="outlined" sx={{ p: 3 }}>
+          <Stack component="form" noValidate onSubmit={formik.handleSubmit} spacing={2}>
+            <Typography variant="h6" component="h2">
+              {t('settings.passwordTitle')}
+            </Typography>
+            <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+              {t('settings.passwordHint')}
+            </Typography>
+            <PasswordField
+              {...field('currentPassword', t('settings.currentPassword'))}
+              autoComplete="current-password"
+              required
+            />
+            <PasswordField
+              {...field('newPassword', t('settings.newPassword'))}
+              autoComplete="new-password"
+              required
+            />
+            <PasswordField
+              {...field('confirmPassword', t('settings.confirmPassword'))}
+              autoComplete="new-password"
+              required
+            />
+            <Button
+              type="submit"
+              variant="contained"
+              disabled={busy}
+              sx={{ alignSelf: 'flex-start' }}
+            >
+              {busy ? t('settings.submitting') : t('settings.submit')}
+            </Button>
+          </Stack>
+        </Paper>
+      </Stack>
+    </>
+  );
+}

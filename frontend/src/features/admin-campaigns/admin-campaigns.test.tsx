@@ -1,0 +1,292 @@
+import type { CampaignDto } from '@agency/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { buildAudience, buildCampaign, pageOf } from '../../testing/admin-factory';
+import { findTable, renderAdmin, SECTION_LOAD } from '../../testing/admin-render';
+import {
+  ADMIN,
+  adminFailure,
+  adminList,
+  adminPending,
+  recordAdminCalls,
+} from '../../testing/handlers/admin-handlers';
+import { server } from '../../testing/msw-server';
+import { progressPolling } from './hooks/use-campaign-progress';
+
+const campaignCards = () => screen.findByRole('list', { name: 'Campaigns' }, SECTION_LOAD);
+
+describe('Mail Manager', () => {
+  it('lists the campaigns with their status chips and delivery counts', async () => {
+    server.use(
+      adminList('/campaigns', [
+        buildCampaign({ name: 'Spring offer', status: 'draft' }),
+        buildCampaign({
+          name: 'Winter news',
+          status: 'sent',
+          total: 120,
+          sentCount: 118,
+          failedCount: 2,
+        }),
+      ]),
+    );
+    await renderAdmin('/admin/campaigns');
+
+    const grid = await findTable('Campaigns');
+    const spring = (await within(grid).findByText('Spring offer')).closest('[role="row"]');
+    expect(spring).toHaveTextContent('Draft');
+    expect(spring).toHaveTextContent('Not sent yet');
+    expect(spring).toHaveTextContent('Everyone');
+    const winter = within(grid).getByText('Winter news').closest('[role="row"]');
+    expect(winter).toHaveTextContent('Sent');
+    expect(winter).toHaveTextContent('118 sent · 2 failed');
+  });
+
+  it('shows loading, empty (with a way to write one) and error states', async () => {
+    server.use(adminPending('get', '/campaigns'));
+    const loading = await renderAdmin('/admin/campaigns', { mobile: true });
+    expect(await screen.findByRole('progressbar', { name: 'Loading...' })).toBeInTheDocument();
+    loading.unmount();
+
+    server.use(adminList('/campaigns', []));
+    const empty = await renderAdmin('/admin/campaigns', { mobile: true });
+    expect(await screen.findByText('No campaigns yet')).toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: 'New Campaign' })).toHaveLength(2);
+    empty.unmount();
+
+    server.use(adminFailure('get', '/campaigns', 500));
+    await renderAdmin('/admin/campaigns', { mobile: true });
+    expect(await screen.findByText('This list could not be loaded.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+
+  it('creates a campaign from the modal: name, subject, content of 10 rows, recipients', async () => {
+    const { handler, calls } = recordAdminCalls('post', '/campaigns', (body) =>
+      HttpResponse.json(buildCampaign(body as object), { status: 201 }),
+    );
+    server.use(handler);
+    const { user } = await renderAdmin('/admin/campaigns', { mobile: true });
+    await campaignCards();
+
+    await user.click(screen.getByRole('button', { name: 'New Campaign' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New Campaign' });
+    await user.click(within(dialog).getByRole('button', { name: 'Create Campaign' }));
+    expect(await within(dialog).findAllByText(/is required/)).not.toHaveLength(0);
+    expect(calls).toHaveLength(0);
+
+    expect(within(dialog).getByLabelText(/^Content/)).toHaveAttribute('rows', '10');
+    // Pasted: typing each character re-validates the whole form, slowly in jsdom.
+    for (const [label, value] of [
+      [/^Campaign name/, 'Autumn deals'],
+      [/^Email subject/, 'Our autumn packs'],
+      [/^Content/, '<p>Three packs for the season.</p>'],
+    ] as const) {
+      await user.click(within(dialog).getByLabelText(label));
+      await user.paste(value);
+    }
+    await user.click(within(dialog).getByRole('combobox', { name: 'Recipients' }));
+    await user.click(await screen.findByRole('option', { name: /^Newsletter subscribers · 120/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Create Campaign' }));
+
+    expect(await screen.findByText('Campaign created successfully')).toBeInTheDocument();
+    expect(calls[0]?.body).toEqual({
+      name: 'Autumn deals',
+      subject: 'Our autumn packs',
+      content: '<p>Three packs for the season.</p>',
+      recipientType: 'subscribers',
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('offers Send only on drafts, and asks first, naming how many people it will reach', async () => {
+    server.use(
+      adminList('/campaigns', [
+        buildCampaign({ id: 'c-draft', name: 'Spring offer', recipientType: 'contacts' }),
+        buildCampaign({ name: 'Winter news', status: 'sent', total: 3, sentCount: 3 }),
+      ]),
+      http.get(`${ADMIN}/campaigns/audience`, () =>
+        HttpResponse.json(buildAudience({ contacts: 42 })),
+      ),
+    );
+    const { handler, calls } = recordAdminCalls('post', '/campaigns/:id/send', () =>
+      HttpResponse.json(
+        { campaign: buildCampaign({ id: 'c-draft', status: 'queued' }) },
+        { status: 202 },
+      ),
+    );
+    server.use(handler);
+    const { user } = await renderAdmin('/admin/campaigns', { mobile: true });
+    await campaignCards();
+
+    expect(screen.getByRole('button', { name: 'Send Spring offer' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Send Winter news' })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Send Spring offer' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Send “Spring offer”?' });
+    expect(
+      await within(confirm).findByText(
+        'It will be mailed to 42 recipients (contacts). Sending cannot be undone.',
+      ),
+    ).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+
+    await user.click(within(confirm).getByRole('button', { name: 'Send Now' }));
+    expect(await screen.findByText('Campaign sent successfully')).toBeInTheDocument();
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.url.pathname).toBe(`${ADMIN}/campaigns/c-draft/send`);
+  });
+
+  it("says why a send failed, in the server's words", async () => {
+    server.use(
+      adminList('/campaigns', [buildCampaign({ name: 'Spring offer', recipientType: 'all' })]),
+    );
+    server.use(http.get(`${ADMIN}/campaigns/audience`, () => HttpResponse.json(buildAudience())));
+    server.use(
+      adminFailure('post', '/campaigns/:id/send', 409, {
+        message: 'Only a draft campaign can be sent',
+      }),
+    );
+    const { user } = await renderAdmin('/admin/campaigns', { mobile: true });
+    await campaignCards();
+
+    await user.click(screen.getByRole('button', { name: 'Send Spring offer' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Send “Spring offer”?' });
+    await within(confirm).findByText(/It will be mailed to 150 recipients/);
+    await user.click(within(confirm).getByRole('button', { name: 'Send Now' }));
+    const toast = (await screen.findByText('Failed to send campaign')).parentElement as HTMLElement;
+    expect(within(toast).getByText('Only a draft campaign can be sent')).toBeInTheDocument();
+  });
+
+  it('disables Send Now when the audience is empty', async () => {
+    server.use(
+      adminList('/campaigns', [buildCampaign({ name: 'Spring offer', recipientType: 'contacts' })]),
+      http.get(`${ADMIN}/campaigns/audience`, () =>
+        HttpResponse.json(buildAudience({ contacts: 0 })),
+      ),
+    );
+    const { user } = await renderAdmin('/admin/campaigns', { mobile: true });
+    await campaignCards();
+
+    await user.click(screen.getByRole('button', { name: 'Send Spring offer' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Send “Spring offer”?' });
+    expect(
+      await within(confirm).findByText('Nobody would receive it: there are no contacts yet.'),
+    ).toBeInTheDocument();
+    expect(within(confirm).getByRole('button', { name: 'Send Now' })).toBeDisabled();
+  });
+
+  describe('a campaign being sent', () => {
+    const interval = progressPolling.intervalMs;
+    beforeEach(() => {
+      progressPolling.intervalMs = 40;
+    });
+    afterEach(() => {
+      progressPolling.intervalMs = interval;
+    });
+
+    it('shows its live progress (sent / total, failed, rate) until it ends, then says so once', async () => {
+      const sending = (sentCount: number, failedCount: number): Partial<CampaignDto> => ({
+        id: 'c-live',
+        name: 'Spring offer',
+        status: 'sending',
+        total: 100,
+        sentCount,
+        failedCount,
+        startedAt: '2026-05-04T08:00:00.000Z',
+      });
+      const readings: Partial<CampaignDto>[] = [
+        sending(20, 0),
+        sending(40, 1),
+        { ...sending(98, 2), status: 'sent', finishedAt: '2026-05-04T08:01:00.000Z' },
+      ];
+      let read = 0;
+      let released = 1;
+      let finished = false;
+      server.use(
+        http.get(`${ADMIN}/campaigns`, () =>
+          HttpResponse.json(
+            pageOf([buildCampaign(finished ? (readings[2] ?? {}) : sending(0, 0))]),
+          ),
+        ),
+        http.get(`${ADMIN}/campaigns/c-live`, async () => {
+          // Each reading is held until the test has seen the one before it.
+          await until(() => read < released);
+          const reading = readings[Math.min(read, readings.length - 1)] ?? {};
+          read += 1;
+          if (reading.status === 'sent') finished = true;
+          return HttpResponse.json(buildCampaign(reading));
+        }),
+      );
+      await renderAdmin('/admin/campaigns', { mobile: true });
+      await campaignCards();
+
+      const bar = await screen.findByRole('progressbar', {
+        name: 'Sending progress of Spring offer',
+      });
+      await waitFor(() => expect(bar).toHaveAttribute('aria-valuenow', '20'));
+      expect(screen.getByText('20 / 100 · 0 failed')).toBeInTheDocument();
+
+      released = 2;
+      expect(
+        await screen.findByText(/^41 \/ 100 · 1 failed · [\d.]+ mails\/s$/),
+      ).toBeInTheDocument();
+      expect(bar).toHaveAttribute('aria-valuenow', '41');
+
+      released = 3;
+      expect(await screen.findByText('“Spring offer” has been sent')).toBeInTheDocument();
+      expect(screen.getByText('98 delivered, 2 failed.')).toBeInTheDocument();
+      expect(await screen.findByText('98 sent · 2 failed')).toBeInTheDocument();
+      expect(screen.queryByRole('progressbar', { name: /Sending progress/ })).toBeNull();
+      expect(screen.getAllByText('“Spring offer” has been sent')).toHaveLength(1);
+    });
+  });
+
+  it.each(['editor', 'viewer'] as const)(
+    'lets a %s read the campaigns but not write, send or delete them',
+    async (role) => {
+      server.use(adminList('/campaigns', [buildCampaign({ name: 'Spring offer' })]));
+      await renderAdmin('/admin/campaigns', { role, mobile: true });
+      const cards = await campaignCards();
+
+      expect(within(cards).getByText('Spring offer')).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'New Campaign' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Send Spring offer' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Edit Spring offer' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Delete Spring offer' })).not.toBeInTheDocument();
+    },
+  );
+
+  it('lets a manager write, send and delete drafts', async () => {
+    server.use(adminList('/campaigns', [buildCampaign({ name: 'Spring offer' })]));
+    await renderAdmin('/admin/campaigns', { role: 'manager', mobile: true });
+    await campaignCards();
+
+    expect(screen.getByRole('button', { name: 'New Campaign' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send Spring offer' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Edit Spring offer' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Delete Spring offer' })).toBeInTheDocument();
+  });
+
+  it('deletes a campaign only after confirming', async () => {
+    server.use(adminList('/campaigns', [buildCampaign({ id: 'c-old', name: 'Old offer' })]));
+    const { handler, calls } = recordAdminCalls(
+      'delete',
+      '/campaigns/:id',
+      () => new HttpResponse(null, { status: 204 }),
+    );
+    server.use(handler);
+    const { user } = await renderAdmin('/admin/campaigns', { mobile: true });
+    await campaignCards();
+
+    await user.click(screen.getByRole('button', { name: 'Delete Old offer' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete “Old offer”?' });
+    expect(calls).toHaveLength(0);
+    await user.click(within(confirm).getByRole('button', { name: 'Delete Campaign' }));
+    expect(await screen.findByText('Campaign deleted successfully')).toBeInTheDocument();
+    expect(calls[0]?.url.pathname).toBe(`${ADMIN}/campaigns/c-old`);
+  });
+});
+
+/** Resolves once `ready()` holds, checking on each turn of the event loop. */
+async function until(ready: () => boolean): Promise<void> {
+  while (!ready()) await new Promise((resolve) => setTimeout(resolve, 5));
+}

@@ -1,0 +1,77 @@
+import type { CampaignDto } from '@agency/contracts';
+import LinearProgress from '@mui/material/LinearProgress';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useEffect } from 'react';
+import { useFormatters } from '../../../lib/use-formatters';
+import { useNamespace } from '../../../lib/translations';
+import { useToast } from '../../../lib/use-toast';
+import { CAMPAIGNS_NAMESPACE } from '../campaigns-namespace';
+import { isInProgress, useCampaignProgress } from '../hooks/use-campaign-progress';
+
+/** Where a campaign's mail stands: not sent, live progress, or the final counts. */
+export function CampaignDelivery({ campaign: listed }: { campaign: CampaignDto }) {
+  const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
+  const format = useFormatters();
+  const toast = useToast();
+  const { campaign, ratePerSecond, justFinished } = useCampaignProgress(listed);
+  const { sentCount, failedCount, total, status, name } = campaign;
+
+  useEffect(() => {
+    if (!justFinished) return;
+    toast({
+      title: t('toasts.finished', { name }),
+      description: t('toasts.finishedDescription', {
+        sent: format.number(sentCount),
+        failed: format.number(failedCount),
+      }),
+      variant: failedCount > 0 ? 'default' : 'success',
+    });
+    // Once per finished send: the values are those of the reading that ended it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [justFinished]);
+
+  if (status === 'draft') {
+    return (
+      <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+        {t('notSent')}
+      </Typography>
+    );
+  }
+  if (!isInProgress(status)) {
+    return (
+      <Typography variant="body2">
+        {t('counts', { sent: format.number(sentCount), failed: format.number(failedCount) })}
+      </Typography>
+    );
+  }
+
+  const done = sentCount + failedCount;
+  const counted = total > 0;
+  const percent = counted ? Math.min(100, (done / total) * 100) : 0;
+  return (
+    <Stack spacing={0.5} sx={{ width: '100%', py: 0.5 }} aria-live="polite">
+      <LinearProgress
+        variant={counted ? 'determinate' : 'indeterminate'}
+        value={percent}
+        aria-label={t('progress.label', { name })}
+        aria-valuetext={counted ? t('progress.settled', { done, total }) : t('progress.counting')}
+      />
+      <Typography variant="caption">
+        {counted
+          ? [
+              t('progress.settled', { done: format.number(done), total: format.number(total) }),
+              t('progress.failed', { count: failedCount }),
+              ratePerSecond !== null
+                ? t('progress.rate', { rate: ratePerSecond.toFixed(1) })
+                : null,
+            ]
+              .filter(Boolean)
+              .join(' · ')
+          : status === 'queued'
+            ? t('progress.waiting')
+            : t('progress.counting')}
+      </Typography>
+    </Stack>
+  );
+}

@@ -1,0 +1,54 @@
+import type { CampaignDto } from '@agency/contracts';
+import Skeleton from '@mui/material/Skeleton';
+import { ConfirmDialog } from '../../../components/admin/confirm-dialog';
+import { LoadError } from '../../../components/admin/load-error';
+import { useFormatters } from '../../../lib/use-formatters';
+import { useNamespace } from '../../../lib/translations';
+import { useCampaignAudienceQuery } from '../api/campaigns-api';
+import { CAMPAIGNS_NAMESPACE } from '../campaigns-namespace';
+
+export interface SendConfirmDialogProps {
+  campaign: CampaignDto;
+  busy: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+}
+
+/** Asks before a send, saying how many recipients the campaign will reach. */
+export function SendConfirmDialog({ campaign, busy, onConfirm, onClose }: SendConfirmDialogProps) {
+  const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
+  const format = useFormatters();
+  const {
+    data: audience,
+    isError,
+    refetch,
+  } = useCampaignAudienceQuery(undefined, {
+    refetchOnMountOrArgChange: true,
+  });
+  const recipients = t(`recipientsShort.${campaign.recipientType}`).toLowerCase();
+  const count = audience?.[campaign.recipientType];
+
+  let description;
+  if (isError && !audience) {
+    description = <LoadError title={t('confirmSend.countError')} onRetry={() => void refetch()} />;
+  } else if (count === undefined) {
+    description = <Skeleton aria-label={t('confirmSend.counting')} />;
+  } else if (count === 0) {
+    description = t('confirmSend.none', { recipients });
+  } else {
+    description = t('confirmSend.description', { people: format.number(count), recipients });
+  }
+
+  return (
+    <ConfirmDialog
+      open
+      title={t('confirmSend.title', { name: campaign.name })}
+      description={description}
+      confirmLabel={t('confirmSend.confirm')}
+      busy={busy}
+      confirmDisabled={!count}
+      onConfirm={onConfirm}
+      onClose={onClose}
+    />
+  );
+}

@@ -1,0 +1,3 @@
+// Loaded lazily by app/.
+export { AdminCampaignsPage } from './admin-campaigns-page';
+export { CampaignManager } from './components/campaign-manager';

@@ -1,0 +1,34 @@
+import type { ClientDto, ClientInput, ClientListQuery, Page } from '@agency/contracts';
+import { api } from '../../../lib/api';
+
+export const clientsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    clientList: build.query<Page<ClientDto>, Partial<ClientListQuery>>({
+      query: (params) => ({ url: 'admin/clients', params }),
+      providesTags: ['Clients'],
+    }),
+    createClient: build.mutation<ClientDto, ClientInput>({
+      query: (body) => ({ url: 'admin/clients', method: 'POST', body }),
+      invalidatesTags: ['Clients', 'ActivityLogs'],
+    }),
+    updateClient: build.mutation<ClientDto, { id: string; body: ClientInput }>({
+      query: ({ id, body }) => ({
+        url: `admin/clients/${encodeURIComponent(id)}`,
+        method: 'PUT',
+        body,
+      }),
+      invalidatesTags: ['Clients', 'ActivityLogs'],
+    }),
+    deleteClient: build.mutation<null, string>({
+      query: (id) => ({ url: `admin/clients/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: ['Clients', 'ActivityLogs'],
+    }),
+  }),
+});
+
+export const {
+  useClientListQuery,
+  useCreateClientMutation,
+  useUpdateClientMutation,
+  useDeleteClientMutation,
+} = clientsApi;

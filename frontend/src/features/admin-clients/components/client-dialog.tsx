@@ -1,0 +1,178 @@
+import {
+  CLIENT_INDUSTRIES,
+  CLIENT_STATUSES,
+  clientSchema,
+  type ClientDto,
+  type ClientStatus,
+} from '@agency/contracts';
+import Grid from '@mui/material/Grid';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import { useFormik } from 'formik';
+import { FormDialog } from '../../../components/admin/form-dialog';
+import { useFormFields } from '../../../components/admin/use-form-fields';
+import { useRecordSubmit } from '../../../components/admin/use-record-submit';
+import {
+  optionalNumber,
+  schemaValidator,
+  type NumberFieldValue,
+} from '../../../lib/form-validation';
+import { useNamespace } from '../../../lib/translations';
+import { useCreateClientMutation, useUpdateClientMutation } from '../api/clients-api';
+import { CLIENTS_NAMESPACE } from '../clients-namespace';
+
+interface ClientFormValues {
+  companyName: string;
+  contactPerson: string;
+  email: string;
+  phone: string;
+  website: string;
+  /** Sent as a number, or left out when blank (spec 3). */
+  monthlyBudget: NumberFieldValue;
+  industry: string;
+  status: ClientStatus;
+  notes: string;
+}
+
+const CLIENT_FIELDS = [
+  'companyName',
+  'contactPerson',
+  'email',
+  'phone',
+  'website',
+  'monthlyBudget',
+  'industry',
+  'status',
+  'notes',
+] as const;
+
+function valuesOf(client: ClientDto | undefined): ClientFormValues {
+  return {
+    companyName: client?.companyName ?? '',
+    contactPerson: client?.contactPerson ?? '',
+    email: client?.email ?? '',
+    phone: client?.phone ?? '',
+    website: client?.website ?? '',
+    monthlyBudget: client?.monthlyBudget ?? '',
+    industry: client?.industry ?? '',
+    status: client?.status ?? 'active',
+    notes: client?.notes ?? '',
+  };
+}
+
+/** What the API receives: the budget as a JSON number, blanks left for the schema to drop. */
+function toClientInput(values: ClientFormValues) {
+  return {
+    ...values,
+    monthlyBudget: optionalNumber(values.monthlyBudget),
+    industry: values.industry || undefined,
+  };
+}
+
+const validate = schemaValidator(clientSchema, toClientInput);
+
+export interface ClientDialogProps {
+  client?: ClientDto;
+  onClose: () => void;
+}
+
+/** The spec's client modal, to add a client or edit one. */
+export function ClientDialog({ client, onClose }: ClientDialogProps) {
+  const { t } = useNamespace(CLIENTS_NAMESPACE);
+  const [createClient] = useCreateClientMutation();
+  const [updateClient] = useUpdateClientMutation();
+
+  const submit = useRecordSubmit({
+    fields: CLIENT_FIELDS,
+    save: async (values: ClientFormValues) => {
+      if (client) {
+        const body = await clientSchema.validate(toClientInput(values), { stripUnknown: true });
+        return updateClient({ id: client.id, body }).unwrap();
+      }
+      const body = await clientSchema.validate(toClientInput(values), { stripUnknown: true });
+      return createClient(body).unwrap();
+    },
+    saved: client ? t('toasts.updated') : t('toasts.created'),
+    failed: {
+      title: t('toasts.errorTitle'),
+      fallback: client ? t('toasts.updateFailed') : t('toasts.createFailed'),
+    },
+    onSaved: onClose,
+  });
+
+  const formik = useFormik<ClientFormValues>({
+    initialValues: valuesOf(client),
+    validate,
+    onSubmit: submit,
+  });
+  const field = useFormFields(formik);
+
+  return (
+    <FormDialog
+      open
+      title={client ? t('dialog.editTitle') : t('dialog.addTitle')}
+      submitLabel={client ? t('dialog.save') : t('dialog.create')}
+      busy={formik.isSubmitting}
+      onSubmit={formik.handleSubmit}
+      onClose={onClose}
+    >
+      <Grid container spacing={2} sx={{ pt: 1 }}>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField {...field('companyName', t('dialog.companyName'))} required autoFocus />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField {...field('contactPerson', t('dialog.contactPerson'))} required />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField {...field('email', t('dialog.email'))} type="email" required />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField {...field('phone', t('dialog.phone'))} type="tel" />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField
+            {...field('website', t('dialog.website'))}
+            type="url"
+            placeholder="https://"
+            helperText={field('website', '').helperText ?? t('dialog.websiteHint')}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField
+            {...field('monthlyBudget', t('dialog.monthlyBudget'))}
+            type="number"
+            slotProps={{ htmlInput: { min: 0, step: 0.01, inputMode: 'decimal' } }}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField {...field('industry', t('dialog.industry'))} select>
+            <MenuItem value="">{t('dialog.selectIndustry')}</MenuItem>
+            {CLIENT_INDUSTRIES.map((industry) => (
+              <MenuItem key={industry} value={industry}>
+                {t(`industries.${industry}`)}
+              </MenuItem>
+            ))}
+          </TextField>
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField {...field('status', t('dialog.status'))} select>
+            {CLIENT_STATUSES.map((status) => (
+              <MenuItem key={status} value={status}>
+                {t(`status.${status}`)}
+              </MenuItem>
+            ))}
+          </TextField>
+        </Grid>
+        <Grid size={12}>
+          <TextField
+            {...field('notes', t('dialog.notes'))}
+            multiline
+            rows={3}
+            // A plain textarea: MUI's auto-growing one measures its layout on every render.
+            slotProps={{ input: { inputComponent: 'textarea' } }}
+          />
+        </Grid>
+      </Grid>
+    </FormDialog>
+  );
+}

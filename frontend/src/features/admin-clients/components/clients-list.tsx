@@ -1,0 +1,216 @@
+import {
+  CLIENT_INDUSTRIES,
+  CLIENT_SORT_FIELDS,
+  CLIENT_STATUSES,
+  type ClientDto,
+  type ClientListQuery,
+  type ClientStatus,
+} from '@agency/contracts';
+import BusinessIcon from '@mui/icons-material/Business';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import Card from '@mui/material/Card';
+import CardActions from '@mui/material/CardActions';
+import CardContent from '@mui/material/CardContent';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { GridColDef } from '@mui/x-data-grid';
+import { useMemo, type ReactNode } from 'react';
+import { EmptyState } from '../../../components/admin/empty-state';
+import { FilterSelect } from '../../../components/admin/filter-select';
+import { SearchField } from '../../../components/admin/search-field';
+import { StatusChip } from '../../../components/admin/status-chip';
+import { AdminList } from '../../../components/admin/admin-list';
+import { useFormatters } from '../../../lib/use-formatters';
+import { useListParams } from '../../../lib/use-list-params';
+import { useNamespace } from '../../../lib/translations';
+import { useClientListQuery } from '../api/clients-api';
+import { CLIENTS_NAMESPACE } from '../clients-namespace';
+
+const STATUS_COLORS: Record<ClientStatus, 'success' | 'default' | 'info'> = {
+  active: 'success',
+  inactive: 'default',
+  potential: 'info',
+};
+
+export interface ClientsListProps {
+  canWrite: boolean;
+  onEdit: (client: ClientDto) => void;
+  onDelete: (client: ClientDto) => void;
+  /** The Add button, offered in the empty state too. */
+  addButton: ReactNode;
+}
+
+/** The agency's clients: search, status and industry filters, table (cards on a phone). */
+export function ClientsList({ canWrite, onEdit, onDelete, addButton }: ClientsListProps) {
+  const { t } = useNamespace(CLIENTS_NAMESPACE);
+  const format = useFormatters();
+  const list = useListParams<'status' | 'industry'>({
+    sortFields: CLIENT_SORT_FIELDS,
+    defaultSort: '-createdAt',
+    filters: ['status', 'industry'],
+  });
+  const { data, isLoading, isFetching, isError, refetch } = useClientListQuery(
+    list.query as Partial<ClientListQuery>,
+  );
+
+  const budget = (client: ClientDto) =>
+    client.monthlyBudget === undefined ? t('noBudget') : format.money(client.monthlyBudget);
+  const industry = (client: ClientDto) =>
+    client.industry ? t(`industries.${client.industry}`) : t('noIndustry');
+  const statusChip = (client: ClientDto) => (
+    <StatusChip label={t(`status.${client.status}`)} color={STATUS_COLORS[client.status]} />
+  );
+  const actions = (client: ClientDto) =>
+    canWrite ? (
+      <Stack direction="row">
+        <IconButton
+          size="small"
+          aria-label={t('edit', { company: client.companyName })}
+          onClick={() => onEdit(client)}
+        >
+          <EditIcon fontSize="small" />
+        </IconButton>
+        <IconButton
+          size="small"
+          aria-label={t('delete', { company: client.companyName })}
+          onClick={() => onDelete(client)}
+        >
+          <DeleteIcon fontSize="small" />
+        </IconButton>
+      </Stack>
+    ) : null;
+
+  const columns = useMemo<GridColDef<ClientDto>[]>(
+    () => [
+      { field: 'companyName', headerName: t('columns.company'), flex: 1.2, minWidth: 170 },
+      {
+        field: 'contactPerson',
+        headerName: t('columns.contact'),
+        flex: 1,
+        minWidth: 150,
+        sortable: false,
+      },
+      {
+        field: 'email',
+        headerName: t('columns.email'),
+        flex: 1.3,
+        minWidth: 190,
+        sortable: false,
+        renderCell: ({ row }) => <Link href={`mailto:${row.email}`}>{row.email}</Link>,
+      },
+      {
+        field: 'industry',
+        headerName: t('columns.industry'),
+        width: 140,
+        sortable: false,
+        valueGetter: (_value, row) => industry(row),
+      },
+      {
+        field: 'monthlyBudget',
+        headerName: t('columns.budget'),
+        width: 150,
+        align: 'right',
+        headerAlign: 'right',
+        valueFormatter: (_value, row) => budget(row),
+      },
+      {
+        field: 'status',
+        headerName: t('columns.status'),
+        width: 120,
+        renderCell: ({ row }) => statusChip(row),
+      },
+      {
+        field: 'createdAt',
+        headerName: t('columns.added'),
+        width: 130,
+        valueFormatter: (value: string) => format.date(value),
+      },
+      ...(canWrite
+        ? [
+            {
+              field: 'actions',
+              headerName: t('columns.actions'),
+              width: 110,
+              sortable: false,
+              renderCell: ({ row }: { row: ClientDto }) => actions(row),
+            } satisfies GridColDef<ClientDto>,
+          ]
+        : []),
+    ],
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read only these
+    [t, format, canWrite, onEdit, onDelete],
+  );
+
+  const body = (
+    <AdminList
+      label={t('tableLabel')}
+      data={data}
+      isLoading={isLoading}
+      isFetching={isFetching}
+      isError={isError}
+      onRetry={() => void refetch()}
+      list={list}
+      empty={
+        <EmptyState
+          icon={<BusinessIcon />}
+          title={t('empty')}
+          description={t('emptyHint')}
+          action={canWrite ? addButton : undefined}
+        />
+      }
+      columns={columns}
+      renderCard={(client) => (
+        <Card variant="outlined">
+          <CardContent sx={{ pb: 1 }}>
+            <Stack direction="row" sx={{ justifyContent: 'space-between', gap: 1 }}>
+              <Typography sx={{ fontWeight: 700 }}>{client.companyName}</Typography>
+              {statusChip(client)}
+            </Stack>
+            <Typography variant="body2">{client.contactPerson}</Typography>
+            <Typography variant="body2" sx={{ color: 'text.secondary', wordBreak: 'break-all' }}>
+              {client.email}
+            </Typography>
+            <Typography variant="body2" sx={{ mt: 0.5 }}>
+              {industry(client)} · {budget(client)}
+            </Typography>
+          </CardContent>
+          {canWrite ? <CardActions>{actions(client)}</CardActions> : null}
+        </Card>
+      )}
+    />
+  );
+
+  return (
+    <>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} useFlexGap sx={{ mb: 2 }}>
+        <SearchField value={list.search} onSearch={list.setSearch} />
+        <FilterSelect
+          label={t('statusFilter')}
+          value={list.filters.status}
+          onChange={(status) => list.setFilter('status', status)}
+          allLabel={t('allStatuses')}
+          options={CLIENT_STATUSES.map((status) => ({
+            value: status,
+            label: t(`status.${status}`),
+          }))}
+          minWidth={150}
+        />
+        <FilterSelect
+          label={t('industryFilter')}
+          value={list.filters.industry}
+          onChange={(industry) => list.setFilter('industry', industry)}
+          allLabel={t('allIndustries')}
+          options={CLIENT_INDUSTRIES.map((name) => ({
+            value: name,
+            label: t(`industries.${name}`),
+          }))}
+          minWidth={170}
+        />
+      </Stack>
+      {body}
+    </>
+  );
+}

@@ -1,0 +1,2 @@
+// Loaded lazily by app/.
+export { AdminClientsPage } from './admin-clients-page';

@@ -1,0 +1,239 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { buildContact, buildContactDetail, buildLead, pageOf } from '../../testing/admin-factory';
+import { findTable, renderAdmin, SECTION_LOAD } from '../../testing/admin-render';
+import {
+  ADMIN,
+  adminFailure,
+  adminList,
+  adminPending,
+  recordAdminCalls,
+} from '../../testing/handlers/admin-handlers';
+import { server } from '../../testing/msw-server';
+
+// Found by its label: role queries are slow on a page this size.
+const table = () => findTable('Contacts');
+
+// The dialogs and the export behave alike at any width; they are tested over the phone's
+// card list, which renders far faster than the desktop table in jsdom.
+describe('Contacts section', () => {
+  it('shows the enquiries in a table with their status and notification state', async () => {
+    server.use(
+      adminList('/contacts', [
+        buildContact({
+          firstName: 'Amira',
+          lastName: 'Ben Salah',
+          status: 'new',
+          mailState: 'sent',
+        }),
+        buildContact({
+          firstName: 'Karim',
+          lastName: 'Jlassi',
+          status: 'replied',
+          mailState: 'failed',
+        }),
+      ]),
+    );
+    await renderAdmin('/admin/contacts');
+
+    const grid = await table();
+    const amira = (await within(grid).findByText('Amira Ben Salah')).closest('[role="row"]');
+    const karim = within(grid).getByText('Karim Jlassi').closest('[role="row"]');
+    expect(amira).toHaveTextContent('New');
+    expect(amira).toHaveTextContent('Web Design & Development');
+    expect(karim).toHaveTextContent('Replied');
+    expect(karim).toHaveTextContent('Failed');
+  });
+
+  it('shows a loading state while the page of contacts is on its way', async () => {
+    server.use(adminPending('get', '/contacts'));
+    await renderAdmin('/admin/contacts');
+
+    const grid = await table();
+    expect(grid.closest('[aria-busy="true"]')).not.toBeNull();
+  });
+
+  it('says there are no contacts yet when nobody has written', async () => {
+    server.use(adminList('/contacts', []));
+    await renderAdmin('/admin/contacts');
+
+    expect(await screen.findByText('No contacts yet', {}, SECTION_LOAD)).toBeInTheDocument();
+    expect(screen.queryByRole('grid')).not.toBeInTheDocument();
+  });
+
+  it('offers to try again when the list cannot be loaded', async () => {
+    server.use(adminFailure('get', '/contacts', 500));
+    const { user } = await renderAdmin('/admin/contacts');
+
+    expect(
+      await screen.findByText('This list could not be loaded.', {}, SECTION_LOAD),
+    ).toBeInTheDocument();
+    server.use(adminList('/contacts', [buildContact({ firstName: 'Back' })]));
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await within(await table()).findByText('Back Ben Salah')).toBeInTheDocument();
+  });
+
+  it('asks the API for the page, order and search, and keeps them in the address', async () => {
+    const { handler, calls } = recordAdminCalls('get', '/contacts', () =>
+      HttpResponse.json(pageOf([buildContact()], { total: 60 })),
+    );
+    server.use(handler);
+    const { user, location } = await renderAdmin('/admin/contacts');
+    await table();
+    expect(calls[0]?.url.searchParams.get('sort')).toBe('-createdAt');
+
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'amira');
+    await waitFor(() => expect(calls.at(-1)?.url.searchParams.get('search')).toBe('amira'));
+    expect(location().search).toContain('search=amira');
+
+    await user.click(screen.getByRole('button', { name: /next page/i }));
+    await waitFor(() => expect(calls.at(-1)?.url.searchParams.get('page')).toBe('2'));
+    expect(calls.at(-1)?.url.searchParams.get('pageSize')).toBe('25');
+  });
+
+  it('opens an enquiry with every field and where its notification mail stands', async () => {
+    const contact = buildContactDetail({
+      firstName: 'Amira',
+      lastName: 'Ben Salah',
+      phone: '+216 20 123 456',
+      message: 'We need a new website.',
+      mailState: 'failed',
+      mailError: '550 mailbox unavailable',
+    });
+    server.use(http.get(`${ADMIN}/contacts/${contact.id}`, () => HttpResponse.json(contact)));
+    await renderAdmin(`/admin/contacts/${contact.id}`, { mobile: true });
+
+    const dialog = await screen.findByRole(
+      'dialog',
+      { name: 'Enquiry from Amira Ben Salah' },
+      SECTION_LOAD,
+    );
+    for (const text of [
+      'amira@example.tn',
+      '+216 20 123 456',
+      'Web Design & Development',
+      'We need a new website.',
+      'French',
+      'Not delivered: 550 mailbox unavailable',
+    ]) {
+      expect(within(dialog).getByText(text)).toBeInTheDocument();
+    }
+  });
+
+  it('changes the status of an enquiry', async () => {
+    const contact = buildContactDetail();
+    server.use(http.get(`${ADMIN}/contacts/${contact.id}`, () => HttpResponse.json(contact)));
+    const { handler, calls } = recordAdminCalls('patch', `/contacts/${contact.id}`, (body) =>
+      HttpResponse.json({ ...contact, ...(body as object) }),
+    );
+    server.use(handler);
+    const { user } = await renderAdmin(`/admin/contacts/${contact.id}`, {
+      role: 'editor',
+      mobile: true,
+    });
+    const dialog = await screen.findByRole('dialog', {}, SECTION_LOAD);
+
+    await user.click(within(dialog).getByRole('combobox', { name: 'Status' }));
+    await user.click(await screen.findByRole('option', { name: 'Replied' }));
+
+    await waitFor(() => expect(calls[0]?.body).toEqual({ status: 'replied' }));
+    expect(await screen.findByText('Status updated')).toBeInTheDocument();
+  });
+
+  it('converts an enquiry to a lead and opens it', async () => {
+    const contact = buildContactDetail();
+    const lead = buildLead({ source: 'enquiry', contactId: contact.id });
+    server.use(
+      http.get(`${ADMIN}/contacts/${contact.id}`, () => HttpResponse.json(contact)),
+      http.post(`${ADMIN}/contacts/${contact.id}/convert`, () =>
+        HttpResponse.json(lead, { status: 201 }),
+      ),
+      http.get(`${ADMIN}/leads/${lead.id}`, () => HttpResponse.json(lead)),
+    );
+    const { user, location } = await renderAdmin(`/admin/contacts/${contact.id}`, { mobile: true });
+
+    await user.click(await screen.findByRole('button', { name: 'Convert to lead' }, SECTION_LOAD));
+
+    expect(await screen.findByText('Lead created successfully')).toBeInTheDocument();
+    await waitFor(() => expect(location().pathname).toBe(`/admin/leads/${lead.id}`));
+  });
+
+  it('says why a conversion failed', async () => {
+    const contact = buildContactDetail();
+    server.use(
+      http.get(`${ADMIN}/contacts/${contact.id}`, () => HttpResponse.json(contact)),
+      adminFailure('post', `/contacts/${contact.id}/convert`, 409, {
+        message: 'This contact was already converted to a lead',
+      }),
+    );
+    const { user } = await renderAdmin(`/admin/contacts/${contact.id}`, { mobile: true });
+
+    await user.click(await screen.findByRole('button', { name: 'Convert to lead' }, SECTION_LOAD));
+
+    expect(
+      await screen.findByText('This contact was already converted to a lead'),
+    ).toBeInTheDocument();
+  });
+
+  it('lets a viewer read an enquiry but neither change nor convert it, nor export', async () => {
+    const contact = buildContactDetail({ status: 'replied' });
+    server.use(http.get(`${ADMIN}/contacts/${contact.id}`, () => HttpResponse.json(contact)));
+    await renderAdmin(`/admin/contacts/${contact.id}`, { role: 'viewer', mobile: true });
+
+    const dialog = await screen.findByRole('dialog', {}, SECTION_LOAD);
+    expect(await within(dialog).findByText('Replied')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('combobox', { name: 'Status' })).not.toBeInTheDocument();
+    expect(
+      within(dialog).queryByRole('button', { name: 'Convert to lead' }),
+    ).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Export CSV' })).not.toBeInTheDocument();
+  });
+
+  it('downloads the CSV of the filtered list from the API', async () => {
+    const { handler, calls } = recordAdminCalls(
+      'get',
+      '/contacts/export',
+      () =>
+        new HttpResponse('id,email\n', {
+          headers: {
+            'Content-Type': 'text/csv',
+            'Content-Disposition': 'attachment; filename="contacts-2026-05-04.csv"',
+          },
+        }),
+    );
+    server.use(handler);
+    const createObjectURL = jest.fn(() => 'blob:contacts');
+    const revokeObjectURL = jest.fn();
+    Object.assign(URL, { createObjectURL, revokeObjectURL });
+    const clicked: HTMLAnchorElement[] = [];
+    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      clicked.push(this);
+    });
+    try {
+      const { user } = await renderAdmin('/admin/contacts?status=new', {
+        role: 'manager',
+        mobile: true,
+      });
+
+      await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+
+      await waitFor(() => expect(clicked).toHaveLength(1));
+      expect(clicked[0]?.download).toBe('contacts-2026-05-04.csv');
+      expect(calls[0]?.url.searchParams.get('status')).toBe('new');
+      expect(calls[0]?.url.searchParams.has('page')).toBe(false);
+      expect(calls[0]?.headers.get('Authorization')).toBe('Bearer token-of-manager');
+    } finally {
+      click.mockRestore();
+    }
+  });
+
+  it('shows cards instead of a table on a phone', async () => {
+    await renderAdmin('/admin/contacts', { mobile: true });
+
+    const cards = await screen.findByRole('list', { name: 'Contacts' }, SECTION_LOAD);
+    expect(within(cards).getAllByRole('listitem')).toHaveLength(2);
+    expect(screen.queryByRole('grid')).not.toBeInTheDocument();
+  });
+});

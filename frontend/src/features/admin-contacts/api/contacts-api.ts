@@ -1,0 +1,57 @@
+import type {
+  ContactDetailDto,
+  ContactDto,
+  ContactListQuery,
+  ContactStatus,
+  LeadDto,
+  Page,
+} from '@agency/contracts';
+import { api } from '../../../lib/api';
+import { saveDownload } from '../contacts-download';
+
+export type ContactListArgs = Partial<ContactListQuery>;
+
+export const contactsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    contactList: build.query<Page<ContactDto>, ContactListArgs>({
+      query: (params) => ({ url: 'admin/contacts', params }),
+      providesTags: ['Contacts'],
+    }),
+    contactDetail: build.query<ContactDetailDto, string>({
+      query: (id) => `admin/contacts/${encodeURIComponent(id)}`,
+      providesTags: (_result, _error, id) => [{ type: 'Contacts', id }],
+    }),
+    setContactStatus: build.mutation<ContactDetailDto, { id: string; status: ContactStatus }>({
+      query: ({ id, status }) => ({
+        url: `admin/contacts/${encodeURIComponent(id)}`,
+        method: 'PATCH',
+        body: { status },
+      }),
+      invalidatesTags: ['Contacts', 'Stats'],
+    }),
+    convertContact: build.mutation<LeadDto, string>({
+      query: (id) => ({ url: `admin/contacts/${encodeURIComponent(id)}/convert`, method: 'POST' }),
+      invalidatesTags: ['Leads'],
+    }),
+    // The CSV goes straight to a file: the store never holds the (possibly large) body.
+    exportContacts: build.mutation<null, ContactListArgs>({
+      query: (params) => ({
+        url: 'admin/contacts/export',
+        params,
+        responseHandler: async (response) => {
+          if (!response.ok) return response.json() as Promise<unknown>;
+          await saveDownload(response);
+          return null;
+        },
+      }),
+    }),
+  }),
+});
+
+export const {
+  useContactListQuery,
+  useContactDetailQuery,
+  useSetContactStatusMutation,
+  useConvertContactMutation,
+  useExportContactsMutation,
+} = contactsApi;

@@ -1,0 +1,9 @@
+import { defineNamespace } from '../../lib/translations';
+import en from './locales/en.json';
+
+/** The contacts section: list, detail, status, conversion, export. */
+export const CONTACTS_NAMESPACE = defineNamespace({
+  name: 'admin-contacts',
+  en,
+  load: (locale) => (locale === 'fr' ? import('./locales/fr.json') : import('./locales/ar.json')),
+});

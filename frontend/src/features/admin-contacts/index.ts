@@ -1,0 +1,3 @@
+// Loaded lazily by app/.
+export { AdminContactsPage } from './admin-contacts-page';
+export { ContactsList } from './components/contacts-list';

@@ -1,0 +1,171 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { HttpResponse } from 'msw';
+import {
+  buildCampaign,
+  buildContact,
+  buildEnquiryTrend,
+  buildStats,
+  pageOf,
+} from '../../testing/admin-factory';
+import { findElement, renderAdmin, SECTION_LOAD } from '../../testing/admin-render';
+import {
+  adminFailure,
+  adminList,
+  adminPending,
+  recordAdminCalls,
+} from '../../testing/handlers/admin-handlers';
+import { server } from '../../testing/msw-server';
+import { http } from 'msw';
+import { ADMIN } from '../../testing/handlers/admin-handlers';
+
+const figure = (label: string) =>
+  screen.getByRole('heading', { level: 2, name: label }).parentElement as HTMLElement;
+
+describe('Dashboard', () => {
+  it('shows the four figures, the latest five contacts with their status, and the services', async () => {
+    server.use(
+      http.get(`${ADMIN}/stats`, () =>
+        HttpResponse.json(
+          buildStats({
+            totalContacts: 40,
+            todayContacts: 3,
+            totalSubscribers: 120,
+            totalCampaigns: 5,
+            thisWeekContacts: 11,
+            // More than the total (a contact counted while the total was read): capped.
+            contactsByService: [
+              { service: 'web-design', count: 50 },
+              { service: 'meta-ads', count: 10 },
+            ],
+          }),
+        ),
+      ),
+    );
+    const { handler, calls } = recordAdminCalls('get', '/contacts', () =>
+      HttpResponse.json(
+        pageOf(
+          Array.from({ length: 5 }, (_, index) =>
+            buildContact({ firstName: `Person${index}`, status: index === 0 ? 'new' : 'archived' }),
+          ),
+        ),
+      ),
+    );
+    server.use(handler);
+    await renderAdmin('/admin/dashboard');
+
+    await screen.findByText('40', {}, SECTION_LOAD);
+    expect(figure('Total Contacts')).toHaveTextContent('+3 today');
+    expect(figure('Newsletter Subscribers')).toHaveTextContent('120');
+    expect(figure('Email Campaigns')).toHaveTextContent('5');
+    expect(figure("This Week's Contacts")).toHaveTextContent('11');
+
+    const latest = await screen.findByRole('list', { name: 'Latest contacts' });
+    expect(within(latest).getAllByRole('link')).toHaveLength(5);
+    expect(within(latest).getByText('New')).toBeInTheDocument();
+    expect(calls[0]?.url.searchParams.get('pageSize')).toBe('5');
+    expect(calls[0]?.url.searchParams.get('sort')).toBe('-createdAt');
+
+    const bars = screen.getAllByRole('progressbar');
+    const web = bars.find((bar) => bar.getAttribute('aria-label') === 'Web Design & Development');
+    const meta = bars.find((bar) => bar.getAttribute('aria-label') === 'Meta Ads');
+    expect(web).toHaveAttribute('aria-valuenow', '100');
+    expect(meta).toHaveAttribute('aria-valuenow', '25');
+    expect(screen.getByText('50 of 40')).toBeInTheDocument();
+  });
+
+  it('lists three latest contacts on a phone, without the tabs', async () => {
+    const { handler, calls } = recordAdminCalls('get', '/contacts', () =>
+      HttpResponse.json(pageOf([buildContact(), buildContact(), buildContact()])),
+    );
+    server.use(handler);
+    await renderAdmin('/admin/dashboard', { mobile: true });
+
+    const latest = await screen.findByRole('list', { name: 'Latest contacts' }, SECTION_LOAD);
+    expect(within(latest).getAllByRole('link')).toHaveLength(3);
+    expect(calls[0]?.url.searchParams.get('pageSize')).toBe('3');
+    expect(screen.queryByRole('tablist')).not.toBeInTheDocument();
+  });
+
+  it('says so when there are no enquiries yet, and when the figures cannot be loaded', async () => {
+    server.use(adminList('/contacts', []), adminFailure('get', '/stats', 500));
+    const { user } = await renderAdmin('/admin/dashboard', { mobile: true });
+
+    expect(await screen.findByText('No enquiries yet.', {}, SECTION_LOAD)).toBeInTheDocument();
+    expect(await screen.findAllByText('The figures could not be loaded.')).toHaveLength(2);
+    server.resetHandlers();
+    await user.click(screen.getAllByRole('button', { name: 'Try again' })[0] as HTMLElement);
+    expect(await screen.findByText('+3 today')).toBeInTheDocument();
+  });
+
+  it('shows placeholders while the figures load', async () => {
+    server.use(adminPending('get', '/stats'), adminPending('get', '/contacts'));
+    await renderAdmin('/admin/dashboard', { mobile: true });
+
+    await waitFor(() =>
+      expect(document.querySelectorAll('[aria-busy="true"]').length).toBeGreaterThan(0),
+    );
+    expect(figure('Total Contacts')).not.toHaveTextContent(/\d/);
+  });
+
+  it('keeps the chosen tab in the address', async () => {
+    const { user, location } = await renderAdmin('/admin/dashboard');
+
+    await user.click(screen.getByRole('tab', { name: 'Campaigns' }));
+
+    await waitFor(() => expect(location().search).toBe('?tab=campaigns'));
+    expect(
+      await screen.findByRole('tab', { name: 'Campaigns', selected: true }),
+    ).toBeInTheDocument();
+    expect(await findElement('[role="grid"][aria-label="Campaigns"]')).toBeInTheDocument();
+  });
+});
+
+describe('Analytics', () => {
+  const chart = async (title: string) =>
+    (await screen.findByRole('heading', { level: 2, name: title }, SECTION_LOAD))
+      .parentElement as HTMLElement;
+
+  it('charts enquiries per day, by service, and the results of sent campaigns', async () => {
+    server.use(
+      http.get(`${ADMIN}/stats/enquiries`, () => HttpResponse.json(buildEnquiryTrend([1, 0, 4]))),
+      adminList('/campaigns', [
+        buildCampaign({ name: 'Draft only' }),
+        buildCampaign({ name: 'Winter news', status: 'sent', sentCount: 118, failedCount: 2 }),
+      ]),
+    );
+    const { handler, calls } = recordAdminCalls('get', '/stats/enquiries', () =>
+      HttpResponse.json(buildEnquiryTrend([1, 0, 4])),
+    );
+    server.use(handler);
+    await renderAdmin('/admin/analytics', { mobile: true });
+
+    const perDay = within(await chart('Enquiries per day, last 30 days')).getByRole('table');
+    expect(within(perDay).getAllByRole('row')).toHaveLength(4);
+    expect(within(perDay).getByRole('row', { name: 'May 3 4' })).toBeInTheDocument();
+    expect(calls[0]?.url.searchParams.get('days')).toBe('30');
+
+    const byService = within(await chart('Enquiries by service')).getByRole('table');
+    expect(
+      within(byService).getByRole('row', { name: 'Web Design & Development 18' }),
+    ).toBeInTheDocument();
+
+    const results = within(await chart('Campaign results')).getByRole('table');
+    expect(within(results).getByRole('row', { name: 'Winter news 118 2' })).toBeInTheDocument();
+    expect(within(results).queryByText('Draft only')).not.toBeInTheDocument();
+  });
+
+  it('says when there is nothing to chart, and when a chart cannot be loaded', async () => {
+    server.use(
+      http.get(`${ADMIN}/stats/enquiries`, () => HttpResponse.json(buildEnquiryTrend([0, 0]))),
+      adminList('/campaigns', []),
+      adminFailure('get', '/stats', 500),
+    );
+    await renderAdmin('/admin/analytics', { mobile: true });
+
+    expect(
+      await screen.findByText('No enquiries in the last 30 days.', {}, SECTION_LOAD),
+    ).toBeInTheDocument();
+    expect(await screen.findByText('No campaign has been sent yet.')).toBeInTheDocument();
+    expect(await screen.findByText('This chart could not be loaded.')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,176 @@
+import Grid from '@mui/material/Grid';
+import { useTheme } from '@mui/material/styles';
+import { BarChart } from '@mui/x-charts/BarChart';
+import { LineChart } from '@mui/x-charts/LineChart';
+import { useTranslation } from 'react-i18next';
+import { useFormatters } from '../../../lib/use-formatters';
+import { useNamespace } from '../../../lib/translations';
+import {
+  RESULT_STATUSES,
+  useDashboardStatsQuery,
+  useEnquiryTrendQuery,
+  useLatestCampaignsQuery,
+} from '../api/dashboard-api';
+import { DASHBOARD_NAMESPACE } from '../dashboard-namespace';
+import { ChartCard } from './chart-card';
+
+/** The spec's period for enquiries per day. */
+export const TREND_DAYS = 30;
+/** The most recent sends the results chart compares. */
+const RESULT_CAMPAIGNS = 10;
+const CHART_HEIGHT = 280;
+
+type QueryState = { isLoading: boolean; isError: boolean; data?: unknown };
+
+function stateOf(query: QueryState, empty: boolean): 'loading' | 'error' | 'empty' | 'ready' {
+  if (query.isError && !query.data) return 'error';
+  if (query.isLoading || !query.data) return 'loading';
+  return empty ? 'empty' : 'ready';
+}
+
+/** A day key "2026-05-10" as a short local date (read as UTC so it never shifts a day). */
+function dayLabel(day: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale === 'ar' ? 'ar-TN-u-nu-latn' : locale, {
+    day: 'numeric',
+    month: 'short',
+    timeZone: 'UTC',
+  }).format(new Date(`${day}T00:00:00Z`));
+}
+
+function EnquiriesPerDay() {
+  const { t, i18n } = useNamespace(DASHBOARD_NAMESPACE);
+  const theme = useTheme();
+  const query = useEnquiryTrendQuery(TREND_DAYS);
+  const days = query.data?.days ?? [];
+  const labels = days.map(({ date }) => dayLabel(date, i18n.language));
+  const empty = days.every(({ count }) => count === 0);
+  return (
+    <ChartCard
+      title={t('analytics.perDay')}
+      state={stateOf(query, empty)}
+      emptyText={t('analytics.noEnquiries')}
+      errorText={t('analytics.error')}
+      onRetry={() => void query.refetch()}
+      table={{
+        headers: [t('analytics.date'), t('analytics.enquiries')],
+        rows: days.map(({ count }, index) => [labels[index] ?? '', count]),
+      }}
+    >
+      <LineChart
+        height={CHART_HEIGHT}
+        xAxis={[{ scaleType: 'point', data: labels }]}
+        yAxis={[{ tickMinStep: 1 }]}
+        series={[
+          {
+            data: days.map(({ count }) => count),
+            label: t('analytics.enquiries'),
+            color: theme.palette.primary.main,
+          },
+        ]}
+        hideLegend
+      />
+    </ChartCard>
+  );
+}
+
+function EnquiriesByService() {
+  const { t } = useNamespace(DASHBOARD_NAMESPACE);
+  const theme = useTheme();
+  const { t: tShell } = useTranslation();
+  const query = useDashboardStatsQuery(undefined);
+  const services = query.data?.contactsByService ?? [];
+  const names = services.map(({ service }) => tShell(`serviceNames.${service}`));
+  return (
+    <ChartCard
+      title={t('analytics.byService')}
+      state={stateOf(query, (query.data?.totalContacts ?? 0) === 0)}
+      emptyText={t('analytics.noServices')}
+      errorText={t('analytics.error')}
+      onRetry={() => void query.refetch()}
+      table={{
+        headers: [t('analytics.service'), t('analytics.enquiries')],
+        rows: services.map(({ count }, index) => [names[index] ?? '', count]),
+      }}
+    >
+      <BarChart
+        height={CHART_HEIGHT}
+        layout="horizontal"
+        yAxis={[{ scaleType: 'band', data: names, width: 150 }]}
+        xAxis={[{ tickMinStep: 1 }]}
+        series={[
+          {
+            data: services.map(({ count }) => count),
+            label: t('analytics.enquiries'),
+            color: theme.palette.primary.main,
+          },
+        ]}
+        hideLegend
+      />
+    </ChartCard>
+  );
+}
+
+function CampaignResults() {
+  const { t } = useNamespace(DASHBOARD_NAMESPACE);
+  const theme = useTheme();
+  const format = useFormatters();
+  const query = useLatestCampaignsQuery(undefined);
+  const sends = (query.data?.items ?? [])
+    .filter(({ status }) => (RESULT_STATUSES as readonly string[]).includes(status))
+    .slice(0, RESULT_CAMPAIGNS)
+    .reverse();
+  return (
+    <ChartCard
+      title={t('analytics.campaignResults')}
+      state={stateOf(query, sends.length === 0)}
+      emptyText={t('analytics.noCampaigns')}
+      errorText={t('analytics.error')}
+      onRetry={() => void query.refetch()}
+      table={{
+        headers: [t('analytics.campaign'), t('analytics.sent'), t('analytics.failed')],
+        rows: sends.map(({ name, sentCount, failedCount }) => [
+          name,
+          format.number(sentCount),
+          format.number(failedCount),
+        ]),
+      }}
+    >
+      <BarChart
+        height={CHART_HEIGHT}
+        xAxis={[{ scaleType: 'band', data: sends.map(({ name }) => name) }]}
+        yAxis={[{ tickMinStep: 1 }]}
+        series={[
+          {
+            data: sends.map(({ sentCount }) => sentCount),
+            label: t('analytics.sent'),
+            stack: 'result',
+            color: theme.palette.success.main,
+          },
+          {
+            data: sends.map(({ failedCount }) => failedCount),
+            label: t('analytics.failed'),
+            stack: 'result',
+            color: theme.palette.error.main,
+          },
+        ]}
+      />
+    </ChartCard>
+  );
+}
+
+/** Analytics: enquiries per day over 30 days, by service, and campaign results. */
+export function AnalyticsPanel() {
+  return (
+    <Grid container spacing={2}>
+      <Grid size={12}>
+        <EnquiriesPerDay />
+      </Grid>
+      <Grid size={{ xs: 12, lg: 6 }}>
+        <EnquiriesByService />
+      </Grid>
+      <Grid size={{ xs: 12, lg: 6 }}>
+        <CampaignResults />
+      </Grid>
+    </Grid>
+  );
+}

@@ -1,0 +1,82 @@
+import Box from '@mui/material/Box';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Typography from '@mui/material/Typography';
+import { useId, type ReactNode } from 'react';
+import { LoadError } from '../../../components/admin/load-error';
+import { visuallyHidden } from '../../../lib/visually-hidden';
+
+export interface ChartCardProps {
+  title: string;
+  state: 'loading' | 'error' | 'empty' | 'ready';
+  emptyText: string;
+  errorText: string;
+  onRetry: () => void;
+  /** The figures as a table: what a screen reader reads instead of the drawing. */
+  table: { headers: [string, ...string[]]; rows: (string | number)[][] };
+  children: ReactNode;
+}
+
+/** One chart with its title, its states, and its data as an accessible table. */
+export function ChartCard({
+  title,
+  state,
+  emptyText,
+  errorText,
+  onRetry,
+  table,
+  children,
+}: ChartCardProps) {
+  const titleId = useId();
+  return (
+    <Paper
+      variant="outlined"
+      sx={{ p: 2.5, height: '100%' }}
+      component="section"
+      aria-labelledby={titleId}
+    >
+      <Typography id={titleId} variant="h6" component="h2" sx={{ mb: 1 }}>
+        {title}
+      </Typography>
+      {state === 'error' ? <LoadError title={errorText} onRetry={onRetry} /> : null}
+      {state === 'loading' ? <Skeleton variant="rounded" height={260} aria-busy /> : null}
+      {state === 'empty' ? (
+        <Typography sx={{ color: 'text.secondary', py: 6, textAlign: 'center' }}>
+          {emptyText}
+        </Typography>
+      ) : null}
+      {state === 'ready' ? (
+        <>
+          <Box aria-hidden>{children}</Box>
+          <Box component="table" sx={visuallyHidden}>
+            <caption>{title}</caption>
+            <thead>
+              <tr>
+                {table.headers.map((header) => (
+                  <th key={header} scope="col">
+                    {header}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {table.rows.map((row) => (
+                <tr key={String(row[0])}>
+                  {row.map((cell, index) =>
+                    index === 0 ? (
+                      <th key={index} scope="row">
+                        {cell}
+                      </th>
+                    ) : (
+                      <td key={index}>{cell}</td>
+                    ),
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </Box>
+        </>
+      ) : null}
+    </Paper>
+  );
+}

@@ -1,0 +1,9 @@
+import { defineNamespace } from '../../lib/translations';
+import en from './locales/en.json';
+
+/** The dashboard's figures, overview and the Analytics charts. */
+export const DASHBOARD_NAMESPACE = defineNamespace({
+  name: 'admin-dashboard',
+  en,
+  load: (locale) => (locale === 'fr' ? import('./locales/fr.json') : import('./locales/ar.json')),
+});

@@ -1,0 +1,203 @@
+import {
+  LEAD_SOURCES,
+  LEAD_STATUSES,
+  leadSchema,
+  type LeadDto,
+  type LeadSource,
+  type LeadStatus,
+} from '@agency/contracts';
+import Grid from '@mui/material/Grid';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import { useFormik } from 'formik';
+import { FormDialog } from '../../../components/admin/form-dialog';
+import { useFormFields } from '../../../components/admin/use-form-fields';
+import { useRecordSubmit } from '../../../components/admin/use-record-submit';
+import { useAdminCan, useAdminSession } from '../../../lib/admin-session';
+import {
+  optionalNumber,
+  schemaValidator,
+  type NumberFieldValue,
+} from '../../../lib/form-validation';
+import { useNamespace } from '../../../lib/translations';
+import {
+  useAssignableUsersQuery,
+  useCreateLeadMutation,
+  useUpdateLeadMutation,
+} from '../api/leads-api';
+import { LEADS_NAMESPACE } from '../leads-namespace';
+import { LeadEnquiry } from './lead-enquiry';
+
+interface LeadFormValues {
+  name: string;
+  email: string;
+  phone: string;
+  company: string;
+  source: LeadSource;
+  status: LeadStatus;
+  estimatedValue: NumberFieldValue;
+  notes: string;
+  assigneeId: string;
+}
+
+const LEAD_FIELDS = [
+  'name',
+  'email',
+  'phone',
+  'company',
+  'source',
+  'status',
+  'estimatedValue',
+  'notes',
+  'assigneeId',
+] as const;
+
+function valuesOf(lead: LeadDto | undefined): LeadFormValues {
+  return {
+    name: lead?.name ?? '',
+    email: lead?.email ?? '',
+    phone: lead?.phone ?? '',
+    company: lead?.company ?? '',
+    source: lead?.source ?? 'manual',
+    status: lead?.status ?? 'new',
+    estimatedValue: lead?.estimatedValue ?? '',
+    notes: lead?.notes ?? '',
+    assigneeId: lead?.assignee?.id ?? '',
+  };
+}
+
+function toLeadInput(values: LeadFormValues) {
+  return { ...values, estimatedValue: optionalNumber(values.estimatedValue) };
+}
+
+const validate = schemaValidator(leadSchema, toLeadInput);
+
+/** The people a lead can be assigned to: every user for an admin, otherwise oneself. */
+function useAssigneeOptions(lead: LeadDto | undefined) {
+  const { t } = useNamespace(LEADS_NAMESPACE);
+  const session = useAdminSession();
+  const canListUsers = useAdminCan('users:read');
+  const { data: users } = useAssignableUsersQuery(undefined, { skip: !canListUsers });
+  const options = new Map<string, string>();
+  if (canListUsers) {
+    for (const user of users?.items ?? []) options.set(user.id, user.username);
+  } else if (session?.user.id) {
+    options.set(session.user.id, t('dialog.me', { username: session.user.username }));
+  }
+  if (lead?.assignee && !options.has(lead.assignee.id)) {
+    options.set(lead.assignee.id, lead.assignee.username);
+  }
+  return [...options];
+}
+
+export interface LeadFormDialogProps {
+  lead?: LeadDto;
+  onClose: () => void;
+}
+
+/** Add Lead / Edit Lead, with the originating enquiry of a converted lead. */
+export function LeadFormDialog({ lead, onClose }: LeadFormDialogProps) {
+  const { t } = useNamespace(LEADS_NAMESPACE);
+  const [createLead] = useCreateLeadMutation();
+  const [updateLead] = useUpdateLeadMutation();
+  const assignees = useAssigneeOptions(lead);
+
+  const submit = useRecordSubmit({
+    fields: LEAD_FIELDS,
+    save: async (values: LeadFormValues) => {
+      if (lead) {
+        const body = await leadSchema.validate(toLeadInput(values), { stripUnknown: true });
+        return updateLead({ id: lead.id, body }).unwrap();
+      }
+      const body = await leadSchema.validate(toLeadInput(values), { stripUnknown: true });
+      return createLead(body).unwrap();
+    },
+    saved: lead ? t('toasts.updated') : t('toasts.created'),
+    failed: {
+      title: t('toasts.errorTitle'),
+      fallback: lead ? t('toasts.updateFailed') : t('toasts.createFailed'),
+    },
+    onSaved: onClose,
+  });
+
+  const formik = useFormik<LeadFormValues>({
+    initialValues: valuesOf(lead),
+    validate,
+    onSubmit: submit,
+  });
+  const field = useFormFields(formik);
+
+  return (
+    <FormDialog
+      open
+      title={lead ? t('dialog.editTitle') : t('dialog.addTitle')}
+      submitLabel={lead ? t('dialog.save') : t('dialog.create')}
+      busy={formik.isSubmitting}
+      onSubmit={formik.handleSubmit}
+      onClose={onClose}
+    >
+      <Grid container spacing={2} sx={{ pt: 1 }}>
+        {lead?.contactId ? (
+          <Grid size={12}>
+            <LeadEnquiry contactId={lead.contactId} />
+          </Grid>
+        ) : null}
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField {...field('name', t('dialog.name'))} required autoFocus />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField {...field('company', t('dialog.company'))} />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField {...field('email', t('dialog.email'))} type="email" />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField {...field('phone', t('dialog.phone'))} type="tel" />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField {...field('status', t('dialog.status'))} select>
+            {LEAD_STATUSES.map((status) => (
+              <MenuItem key={status} value={status}>
+                {t(`status.${status}`)}
+              </MenuItem>
+            ))}
+          </TextField>
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField {...field('source', t('dialog.source'))} select>
+            {LEAD_SOURCES.map((source) => (
+              <MenuItem key={source} value={source}>
+                {t(`source.${source}`)}
+              </MenuItem>
+            ))}
+          </TextField>
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField
+            {...field('estimatedValue', t('dialog.estimatedValue'))}
+            type="number"
+            slotProps={{ htmlInput: { min: 0, step: 0.01, inputMode: 'decimal' } }}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField {...field('assigneeId', t('dialog.assignee'))} select>
+            <MenuItem value="">{t('unassigned')}</MenuItem>
+            {assignees.map(([id, label]) => (
+              <MenuItem key={id} value={id}>
+                {label}
+              </MenuItem>
+            ))}
+          </TextField>
+        </Grid>
+        <Grid size={12}>
+          <TextField
+            {...field('notes', t('dialog.notes'))}
+            multiline
+            rows={3}
+            slotProps={{ input: { inputComponent: 'textarea' } }}
+          />
+        </Grid>
+      </Grid>
+    </FormDialog>
+  );
+}

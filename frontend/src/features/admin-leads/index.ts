@@ -1,0 +1,2 @@
+// Loaded lazily by app/.
+export { AdminLeadsPage } from './admin-leads-page';

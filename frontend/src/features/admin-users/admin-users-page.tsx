@@ -1,0 +1,75 @@
+import type { UserDto } from '@agency/contracts';
+import PersonAddIcon from '@mui/icons-material/PersonAdd';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import { useCallback, useState } from 'react';
+import { DeleteConfirmDialog } from '../../components/admin/delete-confirm-dialog';
+import { PageHeading } from '../../components/admin/page-heading';
+import { RequirePermission } from '../../components/admin/require-permission';
+import { useAdminCan, useAdminSession } from '../../lib/admin-session';
+import { useNamespace } from '../../lib/translations';
+import { useDeleteUserMutation } from './api/users-api';
+import { RecentActivity } from './components/recent-activity';
+import { UserDialog } from './components/user-dialog';
+import { UsersList } from './components/users-list';
+import { USERS_NAMESPACE } from './users-namespace';
+
+type Editing = { mode: 'add' } | { mode: 'edit'; user: UserDto } | null;
+
+/** /admin/users: staff accounts and Recent Activity (the admin role only). */
+export function AdminUsersPage() {
+  const { t } = useNamespace(USERS_NAMESPACE);
+  const session = useAdminSession();
+  const canWrite = useAdminCan('users:write');
+  const canReadActivity = useAdminCan('activity:read');
+  const [editing, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<UserDto | null>(null);
+  const [deleteUser] = useDeleteUserMutation();
+  const selfId = session?.user.id;
+
+  const onEdit = useCallback((user: UserDto) => setEditing({ mode: 'edit', user }), []);
+  const onDelete = useCallback((user: UserDto) => setDeleting(user), []);
+
+  return (
+    <RequirePermission permission="users:read">
+      <PageHeading
+        title={t('title')}
+        subtitle={t('subtitle')}
+        actions={
+          canWrite ? (
+            <Button
+              variant="contained"
+              startIcon={<PersonAddIcon />}
+              onClick={() => setEditing({ mode: 'add' })}
+            >
+              {t('add')}
+            </Button>
+          ) : null
+        }
+      />
+      <UsersList selfId={selfId} canWrite={canWrite} onEdit={onEdit} onDelete={onDelete} />
+      {canReadActivity ? (
+        <Box sx={{ mt: 3 }}>
+          <RecentActivity />
+        </Box>
+      ) : null}
+      {editing ? (
+        <UserDialog
+          user={editing.mode === 'edit' ? editing.user : undefined}
+          isSelf={editing.mode === 'edit' && editing.user.id === selfId}
+          onClose={() => setEditing(null)}
+        />
+      ) : null}
+      <DeleteConfirmDialog
+        item={deleting}
+        title={(item) => t('confirmDelete.title', { username: item.username })}
+        description={t('confirmDelete.description')}
+        confirmLabel={t('confirmDelete.confirm')}
+        remove={deleteUser}
+        deleted={t('toasts.deleted')}
+        failed={{ title: t('toasts.errorTitle'), fallback: t('toasts.deleteFailed') }}
+        onClose={() => setDeleting(null)}
+      />
+    </RequirePermission>
+  );
+}

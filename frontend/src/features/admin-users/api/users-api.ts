@@ -1,0 +1,49 @@
+import type {
+  ActivityLogDto,
+  Page,
+  UserCreateInput,
+  UserDto,
+  UserListQuery,
+  UserUpdateInput,
+} from '@agency/contracts';
+import { api } from '../../../lib/api';
+
+export const usersApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    userList: build.query<Page<UserDto>, Partial<UserListQuery>>({
+      query: (params) => ({ url: 'admin/users', params }),
+      providesTags: ['Users'],
+    }),
+    createUser: build.mutation<UserDto, UserCreateInput>({
+      query: (body) => ({ url: 'admin/users', method: 'POST', body }),
+      invalidatesTags: ['Users', 'ActivityLogs'],
+    }),
+    updateUser: build.mutation<UserDto, { id: string; body: UserUpdateInput }>({
+      query: ({ id, body }) => ({
+        url: `admin/users/${encodeURIComponent(id)}`,
+        method: 'PUT',
+        body,
+      }),
+      invalidatesTags: ['Users', 'ActivityLogs'],
+    }),
+    deleteUser: build.mutation<null, string>({
+      query: (id) => ({ url: `admin/users/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: ['Users', 'ActivityLogs'],
+    }),
+    recentActivity: build.query<Page<ActivityLogDto>, number>({
+      query: (count) => ({
+        url: 'admin/activity-logs',
+        params: { pageSize: count, sort: '-time' },
+      }),
+      providesTags: ['ActivityLogs'],
+    }),
+  }),
+});
+
+export const {
+  useUserListQuery,
+  useCreateUserMutation,
+  useUpdateUserMutation,
+  useDeleteUserMutation,
+  useRecentActivityQuery,
+} = usersApi;

@@ -1,0 +1,185 @@
+import { ROLES, USER_SORT_FIELDS, type UserDto, type UserListQuery } from '@agency/contracts';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import GroupIcon from '@mui/icons-material/Group';
+import Card from '@mui/material/Card';
+import CardActions from '@mui/material/CardActions';
+import CardContent from '@mui/material/CardContent';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import type { GridColDef } from '@mui/x-data-grid';
+import { useMemo } from 'react';
+import { ADMIN_COMMON_NAMESPACE } from '../../../components/admin/admin-common-namespace';
+import { EmptyState } from '../../../components/admin/empty-state';
+import { FilterSelect } from '../../../components/admin/filter-select';
+import { SearchField } from '../../../components/admin/search-field';
+import { StatusChip } from '../../../components/admin/status-chip';
+import { AdminList } from '../../../components/admin/admin-list';
+import { useFormatters } from '../../../lib/use-formatters';
+import { useListParams } from '../../../lib/use-list-params';
+import { useNamespace } from '../../../lib/translations';
+import { useUserListQuery } from '../api/users-api';
+import { USERS_NAMESPACE } from '../users-namespace';
+
+export interface UsersListProps {
+  /** The signed-in user's id: their own row cannot be deleted. */
+  selfId: string | undefined;
+  canWrite: boolean;
+  onEdit: (user: UserDto) => void;
+  onDelete: (user: UserDto) => void;
+}
+
+function RoleChip({ role }: { role: UserDto['role'] }) {
+  const { t } = useNamespace(ADMIN_COMMON_NAMESPACE);
+  return (
+    <StatusChip
+      label={t(`roles.${role}`)}
+      color={role === 'admin' ? 'secondary' : 'default'}
+      highlighted={role === 'admin'}
+    />
+  );
+}
+
+/** The staff accounts: search, role filter, table (cards on a phone). */
+export function UsersList({ selfId, canWrite, onEdit, onDelete }: UsersListProps) {
+  const { t } = useNamespace(USERS_NAMESPACE);
+  const { t: tCommon } = useNamespace(ADMIN_COMMON_NAMESPACE);
+  const format = useFormatters();
+  const list = useListParams<'role'>({
+    sortFields: USER_SORT_FIELDS,
+    defaultSort: 'username',
+    filters: ['role'],
+  });
+  const { data, isLoading, isFetching, isError, refetch } = useUserListQuery(
+    list.query as Partial<UserListQuery>,
+  );
+
+  const lastLogin = (user: UserDto) =>
+    user.lastLoginAt ? format.dateTime(user.lastLoginAt) : tCommon('never');
+
+  const actions = (user: UserDto) => {
+    if (!canWrite) return null;
+    const self = user.id === selfId;
+    return (
+      <Stack direction="row">
+        <IconButton
+          size="small"
+          aria-label={t('edit', { username: user.username })}
+          onClick={() => onEdit(user)}
+        >
+          <EditIcon fontSize="small" />
+        </IconButton>
+        <Tooltip title={self ? t('ownAccount') : ''}>
+          <span>
+            <IconButton
+              size="small"
+              aria-label={t('delete', { username: user.username })}
+              onClick={() => onDelete(user)}
+              disabled={self}
+            >
+              <DeleteIcon fontSize="small" />
+            </IconButton>
+          </span>
+        </Tooltip>
+      </Stack>
+    );
+  };
+
+  const columns = useMemo<GridColDef<UserDto>[]>(
+    () => [
+      {
+        field: 'username',
+        headerName: t('columns.username'),
+        flex: 1,
+        minWidth: 150,
+        valueFormatter: (value: string, row) =>
+          row.id === selfId ? `${value} ${t('you')}` : value,
+      },
+      { field: 'email', headerName: t('columns.email'), flex: 1.4, minWidth: 200 },
+      {
+        field: 'role',
+        headerName: t('columns.role'),
+        width: 140,
+        renderCell: ({ row }) => <RoleChip role={row.role} />,
+      },
+      {
+        field: 'status',
+        headerName: t('columns.status'),
+        width: 110,
+        sortable: false,
+        // Every account that exists can sign in (spec 3: status always Active).
+        renderCell: () => <StatusChip label={t('active')} color="success" />,
+      },
+      {
+        field: 'lastLoginAt',
+        headerName: t('columns.lastLogin'),
+        width: 190,
+        valueFormatter: (_value, row) => lastLogin(row),
+      },
+      ...(canWrite
+        ? [
+            {
+              field: 'actions',
+              headerName: t('columns.actions'),
+              width: 110,
+              sortable: false,
+              renderCell: ({ row }: { row: UserDto }) => actions(row),
+            } satisfies GridColDef<UserDto>,
+          ]
+        : []),
+    ],
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- actions/lastLogin read only these
+    [t, tCommon, format, selfId, canWrite, onEdit, onDelete],
+  );
+
+  const body = (
+    <AdminList
+      label={t('tableLabel')}
+      data={data}
+      isLoading={isLoading}
+      isFetching={isFetching}
+      isError={isError}
+      onRetry={() => void refetch()}
+      list={list}
+      empty={<EmptyState icon={<GroupIcon />} title={t('empty')} description={t('emptyHint')} />}
+      columns={columns}
+      renderCard={(user) => (
+        <Card variant="outlined">
+          <CardContent sx={{ pb: 1 }}>
+            <Stack direction="row" sx={{ justifyContent: 'space-between', gap: 1 }}>
+              <Typography sx={{ fontWeight: 700 }}>
+                {user.username} {user.id === selfId ? t('you') : ''}
+              </Typography>
+              <RoleChip role={user.role} />
+            </Stack>
+            <Typography variant="body2" sx={{ color: 'text.secondary', wordBreak: 'break-all' }}>
+              {user.email}
+            </Typography>
+            <Typography variant="body2" sx={{ mt: 0.5 }}>
+              {t('columns.lastLogin')}: {lastLogin(user)}
+            </Typography>
+          </CardContent>
+          {canWrite ? <CardActions>{actions(user)}</CardActions> : null}
+        </Card>
+      )}
+    />
+  );
+
+  return (
+    <>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} useFlexGap sx={{ mb: 2 }}>
+        <SearchField value={list.search} onSearch={list.setSearch} />
+        <FilterSelect
+          label={t('roleFilter')}
+          value={list.filters.role}
+          onChange={(role) => list.setFilter('role', role)}
+          allLabel={t('allRoles')}
+          options={ROLES.map((role) => ({ value: role, label: tCommon(`roles.${role}`) }))}
+        />
+      </Stack>
+      {body}
+    </>
+  );
+}

@@ -1,0 +1,2 @@
+// Loaded lazily by app/.
+export { AdminUsersPage } from './admin-users-page';

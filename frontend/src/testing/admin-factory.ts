@@ -1,0 +1,180 @@
+import type {
+  ActivityLogDto,
+  CampaignAudienceDto,
+  CampaignDto,
+  ClientDto,
+  ContactDetailDto,
+  ContactDto,
+  EnquiryTrendDto,
+  LeadDto,
+  Page,
+  Role,
+  StatsDto,
+  UserDto,
+} from '@agency/contracts';
+
+/** Admin API answers for frontend tests: valid records; override only what a test is about. */
+
+let sequence = 0;
+/** A 24-hex id, as the API's ids are. */
+export function testId(): string {
+  sequence += 1;
+  return sequence.toString(16).padStart(24, '0');
+}
+
+const CREATED = '2026-05-04T09:30:00.000Z';
+
+export function pageOf<T>(items: T[], overrides: Partial<Page<T>> = {}): Page<T> {
+  return { items, total: items.length, page: 1, pageSize: 25, ...overrides };
+}
+
+export function buildUser(overrides: Partial<UserDto> = {}): UserDto {
+  const id = overrides.id ?? testId();
+  return {
+    id,
+    username: `user-${id.slice(-4)}`,
+    email: `user-${id.slice(-4)}@agency.test`,
+    role: 'viewer',
+    lastLoginAt: null,
+    createdAt: CREATED,
+    updatedAt: CREATED,
+    ...overrides,
+  };
+}
+
+export function buildContact(overrides: Partial<ContactDto> = {}): ContactDto {
+  return {
+    id: testId(),
+    firstName: 'Amira',
+    lastName: 'Ben Salah',
+    email: 'amira@example.tn',
+    phone: '+216 20 123 456',
+    service: 'web-design',
+    message: 'We need a new website for our bakery chain.',
+    locale: 'fr',
+    status: 'new',
+    mailState: 'sent',
+    acknowledgementState: 'sent',
+    createdAt: CREATED,
+    ...overrides,
+  };
+}
+
+export function buildContactDetail(overrides: Partial<ContactDetailDto> = {}): ContactDetailDto {
+  return {
+    ...buildContact(),
+    mailSentAt: '2026-05-04T09:30:05.000Z',
+    mailError: null,
+    updatedAt: CREATED,
+    ...overrides,
+  };
+}
+
+export function buildClient(overrides: Partial<ClientDto> = {}): ClientDto {
+  return {
+    id: testId(),
+    companyName: 'Carthage Bakeries',
+    contactPerson: 'Sami Trabelsi',
+    email: 'sami@carthage-bakeries.tn',
+    website: 'https://carthage-bakeries.tn',
+    monthlyBudget: 1500.5,
+    industry: 'retail',
+    status: 'active',
+    createdAt: CREATED,
+    updatedAt: CREATED,
+    ...overrides,
+  };
+}
+
+export function buildLead(overrides: Partial<LeadDto> = {}): LeadDto {
+  return {
+    id: testId(),
+    name: 'Leila Mansour',
+    email: 'leila@example.tn',
+    company: 'Mansour Textiles',
+    source: 'manual',
+    status: 'new',
+    estimatedValue: 12000,
+    assignee: null,
+    contactId: null,
+    createdAt: CREATED,
+    updatedAt: CREATED,
+    ...overrides,
+  };
+}
+
+export function buildCampaign(overrides: Partial<CampaignDto> = {}): CampaignDto {
+  return {
+    id: testId(),
+    name: 'Spring offer',
+    subject: 'Our spring packages',
+    content: '<p>Discover our packs.</p>',
+    recipientType: 'all',
+    status: 'draft',
+    total: 0,
+    sentCount: 0,
+    failedCount: 0,
+    queuedAt: null,
+    startedAt: null,
+    finishedAt: null,
+    createdAt: CREATED,
+    updatedAt: CREATED,
+    ...overrides,
+  };
+}
+
+export function buildStats(overrides: Partial<StatsDto> = {}): StatsDto {
+  return {
+    totalContacts: 40,
+    todayContacts: 3,
+    totalSubscribers: 120,
+    totalCampaigns: 5,
+    thisWeekContacts: 11,
+    contactsByService: [
+      { service: 'web-design', count: 18 },
+      { service: 'meta-ads', count: 10 },
+      { service: 'branding', count: 6 },
+      { service: 'social-media', count: 4 },
+      { service: 'content-creation', count: 2 },
+      { service: 'analytics', count: 0 },
+    ],
+    timeZone: 'Africa/Tunis',
+    ...overrides,
+  };
+}
+
+export function buildEnquiryTrend(counts: number[] = [0, 2, 1, 4]): EnquiryTrendDto {
+  return {
+    timeZone: 'Africa/Tunis',
+    days: counts.map((count, index) => ({
+      date: `2026-05-${String(index + 1).padStart(2, '0')}`,
+      count,
+    })),
+  };
+}
+
+export function buildActivity(overrides: Partial<ActivityLogDto> = {}): ActivityLogDto {
+  return {
+    id: testId(),
+    actor: { id: testId(), username: 'nadia' },
+    action: 'client.create',
+    target: { type: 'client', id: testId(), label: 'Carthage Bakeries' },
+    time: CREATED,
+    ip: '127.0.0.1',
+    ...overrides,
+  };
+}
+
+export function buildAudience(overrides: Partial<CampaignAudienceDto> = {}): CampaignAudienceDto {
+  return { all: 150, contacts: 40, subscribers: 120, ...overrides };
+}
+
+/** A signed-in user of this role, as the session stores it. */
+export function sessionUser(role: Role = 'admin') {
+  return {
+    id: '00000000000000000000beef',
+    username: `${role}-user`,
+    email: `${role}@agency.test`,
+    role,
+  };
+}
