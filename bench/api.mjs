@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
 import { SMTPServer } from 'smtp-server';
-import { startServices, withDatabaseName } from '../scripts/lib/services.mjs';
+import { startServices } from '../scripts/lib/services.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(join(root, 'backend', 'package.json'));
@@ -262,7 +262,8 @@ async function main() {
     for (const step of cleanups.splice(0).reverse()) await step();
   };
   try {
-    const services = await startServices({ dataDir, smtp: 'none', echo: false });
+    const services = await startServices({ dataDir, mailCatcher: false });
+    const { withDatabaseName } = await import('@agency/contracts');
     cleanups.push(services.stop);
     const mongodbUri = withDatabaseName(services.mongodbUri, `bench_${Date.now()}`);
     const sink = await startSmtpSink();

@@ -21,14 +21,10 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  startManagedProcess,
-  runCommand,
-  waitUntilReady,
-} from '../scripts/lib/managed-process.mjs';
-import { getFreePort, LOOPBACK } from '../scripts/lib/ports.mjs';
-import { findRepoRoot } from '../scripts/lib/repo-root.mjs';
-import { waitForHttpUrl } from '../scripts/lib/wait.mjs';
+import { execa } from 'execa';
+import getPort from 'get-port';
+import { startService, waitUntilReady } from '../scripts/lib/processes.mjs';
+import { LOOPBACK } from '../scripts/lib/services.mjs';
 import { measureFirstLoad } from './web-first-load.mjs';
 
 const TARGETS = { firstLoadJsKb: 170, performance: 95, accessibility: 95 };
@@ -44,7 +40,7 @@ const { values: options } = parseArgs({
 });
 const runs = Number.parseInt(options.runs, 10);
 const pages = options.pages.split(',').filter(Boolean);
-const rootDir = findRepoRoot();
+const rootDir = join(import.meta.dirname, '..');
 const frontendDir = join(rootDir, 'frontend');
 const reportDir = join(rootDir, 'artifacts', 'lighthouse');
 
@@ -57,6 +53,15 @@ function median(values) {
 /** @param {number} bytes */
 const kb = (bytes) => (bytes / 1024).toFixed(1);
 
+/**
+ * Runs a command with its output on ours; resolves with its exit code.
+ * @param {string} command @param {string[]} args @param {import('execa').Options} [options]
+ */
+async function runCommand(command, args, options = {}) {
+  const result = await execa(command, args, { stdio: 'inherit', reject: false, ...options });
+  return result.exitCode ?? 1;
+}
+
 async function build() {
   const code = await runCommand('npm', ['run', 'build', '-w', 'frontend'], { cwd: rootDir });
   if (code !== 0) throw new Error(`the frontend build failed (exit code ${code})`);
@@ -64,8 +69,8 @@ async function build() {
 
 /** The same server `npm start` runs for the website (scripts/lib/stack.mjs). */
 async function startWebServer() {
-  const port = await getFreePort();
-  const web = startManagedProcess({
+  const port = await getPort({ host: LOOPBACK });
+  const web = startService({
     name: 'web',
     command: join(frontendDir, 'node_modules', '.bin', 'vite'),
     args: ['preview', '--port', String(port), '--strictPort', '--host', LOOPBACK],
@@ -73,7 +78,7 @@ async function startWebServer() {
     echo: false,
   });
   const url = `http://${LOOPBACK}:${port}`;
-  await waitUntilReady(web, (signal) => waitForHttpUrl(url, { signal, timeoutMs: 30_000 }), 'web');
+  await waitUntilReady([`http-get://${LOOPBACK}:${port}/`], [web], 30_000);
   return { url, stop: () => web.stop() };
 }
 
