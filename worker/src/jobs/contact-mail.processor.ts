@@ -1,11 +1,13 @@
 import type { Job } from 'bullmq';
 import type { ContactMailJob } from '@agency/contracts';
 import {
+  contactMailStatuses,
   findContactById,
   markContactAcknowledgementFailed,
   markContactAcknowledgementSent,
   markContactMailFailed,
   markContactMailSent,
+  settleContactMails,
   toContactDto,
   type Logger,
 } from '@agency/backend/store';
@@ -39,50 +41,59 @@ export function contactMailProcessor({
 }: ContactMailDeps) {
   return async (job: Job<ContactMailJob>): Promise<ContactMailResult> => {
     const { contactId } = job.data;
-    const contact = await findContactById(contactId);
+    const [contact, mails] = await Promise.all([
+      findContactById(contactId),
+      contactMailStatuses(contactId),
+    ]);
     if (!contact) {
+      // Its outbox entry was written, then the enquiry was not (the API stopped in between).
       logger.warn({ contactId }, 'enquiry no longer exists; nothing to mail');
+      await settleContactMails(contactId);
       return 'skipped';
     }
-    const dto = toContactDto(contact);
-    const outcomes = await deliverOwedMails(job, [
-      {
-        name: 'notification',
-        owed: dto.mailState === 'pending',
-        send: () => {
-          const mail = renderContactNotification(dto);
-          return transport.sendMail({
-            from: mailFrom,
-            to: mailTo,
-            replyTo: { name: `${dto.firstName} ${dto.lastName}`, address: dto.email },
-            subject: mail.subject,
-            text: mail.text,
-            html: mail.html,
-            messageId: `<contact-${dto.id}@${messageIdDomain}>`,
-          });
+    const dto = toContactDto(contact, mails);
+    const outcomes = await deliverOwedMails(
+      job,
+      [
+        {
+          name: 'notification',
+          owed: dto.mailState === 'pending',
+          send: () => {
+            const mail = renderContactNotification(dto);
+            return transport.sendMail({
+              from: mailFrom,
+              to: mailTo,
+              replyTo: { name: `${dto.firstName} ${dto.lastName}`, address: dto.email },
+              subject: mail.subject,
+              text: mail.text,
+              html: mail.html,
+              messageId: `<contact-${dto.id}@${messageIdDomain}>`,
+            });
+          },
+          markSent: () => markContactMailSent(contactId),
+          markFailed: (reason) => markContactMailFailed(contactId, reason),
         },
-        markSent: () => markContactMailSent(contactId),
-        markFailed: (reason) => markContactMailFailed(contactId, reason),
-      },
-      {
-        name: 'acknowledgement',
-        owed: dto.acknowledgementState === 'pending',
-        send: () => {
-          const mail = renderContactAcknowledgement(dto);
-          return transport.sendMail({
-            from: mailFrom,
-            to: dto.email,
-            replyTo: mailTo,
-            subject: mail.subject,
-            text: mail.text,
-            html: mail.html,
-            messageId: `<contact-ack-${dto.id}@${messageIdDomain}>`,
-          });
+        {
+          name: 'acknowledgement',
+          owed: dto.acknowledgementState === 'pending',
+          send: () => {
+            const mail = renderContactAcknowledgement(dto);
+            return transport.sendMail({
+              from: mailFrom,
+              to: dto.email,
+              replyTo: mailTo,
+              subject: mail.subject,
+              text: mail.text,
+              html: mail.html,
+              messageId: `<contact-ack-${dto.id}@${messageIdDomain}>`,
+            });
+          },
+          markSent: () => markContactAcknowledgementSent(contactId),
+          markFailed: (reason) => markContactAcknowledgementFailed(contactId, reason),
         },
-        markSent: () => markContactAcknowledgementSent(contactId),
-        markFailed: (reason) => markContactAcknowledgementFailed(contactId, reason),
-      },
-    ]);
+      ],
+      () => settleContactMails(contactId),
+    );
     logger.info({ contactId, jobId: job.id, ...outcomes }, 'enquiry mails done');
     return outcomes;
   };
