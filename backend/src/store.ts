@@ -37,6 +37,7 @@ export { relayOwedMail, type OutboxRelayOptions, type RelayedMail } from './queu
 export {
   contactMailStatuses,
   findContactById,
+  findContactForMail,
   markContactAcknowledgementFailed,
   markContactAcknowledgementSent,
   markContactMailFailed,

@@ -129,10 +129,8 @@ describe('enquiry pipeline: API -> MongoDB -> BullMQ -> worker -> SMTP', () => {
       { jobId: `replay-${id}` },
     );
 
-    expect(await replay.waitUntilFinished(contactMailEvents, 20_000)).toEqual({
-      notification: 'skipped',
-      acknowledgement: 'skipped',
-    });
+    // Settled: out of the outbox, so there is nothing left to send.
+    expect(await replay.waitUntilFinished(contactMailEvents, 20_000)).toBe('skipped');
     expect(smtp.received).toHaveLength(2);
   });
 });

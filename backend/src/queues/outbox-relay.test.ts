@@ -8,6 +8,7 @@ import {
   ContactModel,
   markContactAcknowledgementFailed,
   markContactMailSent,
+  oweContactMails,
   settleContactMails,
   storeContact,
 } from '../modules/contact';
@@ -97,6 +98,18 @@ describe('one pass of the outbox relay', () => {
       newsletterConfirmations: 0,
     });
     expect(await pass()).toEqual({ contacts: 0, newsletterConfirmations: 1 });
+  });
+
+  it('drops an entry whose enquiry was never written, and mails nobody for it', async () => {
+    await oweContactMails('0'.repeat(24), {
+      ...enquiry,
+      locale: 'en',
+      createdAt: new Date().toISOString(),
+    });
+
+    expect(await pass()).toEqual({ contacts: 0, newsletterConfirmations: 0 });
+    expect(await OwedMailModel.countDocuments()).toBe(0);
+    expect(await ctx.queues.contactMail.getJobCounts('waiting')).toEqual({ waiting: 0 });
   });
 
   it('takes at most a batch per pass', async () => {

@@ -1,4 +1,5 @@
 import { QUEUE_NAMES, type NewsletterConfirmationJob } from '@agency/contracts';
+import { keepStoredContacts } from '../modules/contact/store';
 import { findOwedMail } from '../modules/mail-outbox/store';
 import {
   enqueueContactMails,
@@ -46,9 +47,12 @@ export async function relayOwedMail(
       confirmations.push({ subscriberId: entry.subscriberId, request: entry.request });
     }
   }
+  // The API enqueued these once both its writes were done; an entry left this
+  // long may belong to an enquiry that was never written.
+  const storedContacts = await keepStoredContacts(contacts);
   await Promise.all([
-    enqueueContactMails(queues, contacts),
+    enqueueContactMails(queues, storedContacts),
     enqueueNewsletterConfirmations(queues, confirmations),
   ]);
-  return { contacts: contacts.length, newsletterConfirmations: confirmations.length };
+  return { contacts: storedContacts.length, newsletterConfirmations: confirmations.length };
 }

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { ContactMailJob } from '@agency/contracts';
-import { createLogger } from '@agency/backend';
+import { createLogger, OwedMailModel } from '@agency/backend';
 import { createMailTransport, type MailTransport } from '../mail/transport';
 import {
   AGENCY_INBOX,
@@ -10,7 +10,7 @@ import {
 } from '../testing/pipeline-context';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
 import { contactMailProcessor } from './contact-mail.processor';
-import { contactMailStates } from '../testing/mail-states';
+import { contactMailStates, outboxEntries } from '../testing/mail-states';
 
 const enquiry = {
   firstName: 'Mehdi',
@@ -91,9 +91,23 @@ describe('the enquiry mail processor', () => {
   it('sends nothing again for an enquiry whose mails went out', async () => {
     const job = await jobForNewEnquiry();
     await process(job);
+    expect(await outboxEntries()).not.toContain(`contact:${job.data.contactId}`);
+
+    expect(await process(job)).toBe('skipped');
+    expect(smtp.received).toHaveLength(2);
+  });
+
+  it('trusts the receipts when it stopped before taking the enquiry out of the outbox', async () => {
+    const job = await jobForNewEnquiry();
+    const entry = await OwedMailModel.findById(`contact:${job.data.contactId}`).lean();
+    if (!entry) throw new Error('a new enquiry is in the outbox');
+    await process(job);
+    // As if the worker had died between the last receipt and the outbox delete.
+    await OwedMailModel.create(entry);
 
     expect(await process(job)).toEqual({ notification: 'skipped', acknowledgement: 'skipped' });
     expect(smtp.received).toHaveLength(2);
+    expect(await outboxEntries()).not.toContain(`contact:${job.data.contactId}`);
   });
 
   it('skips an enquiry that no longer exists', async () => {

@@ -1,14 +1,12 @@
 import type { Job } from 'bullmq';
 import type { ContactMailJob } from '@agency/contracts';
 import {
-  contactMailStatuses,
-  findContactById,
+  findContactForMail,
   markContactAcknowledgementFailed,
   markContactAcknowledgementSent,
   markContactMailFailed,
   markContactMailSent,
   settleContactMails,
-  toContactDto,
   type Logger,
 } from '@agency/backend/store';
 import type { MailTransport } from '../mail/transport';
@@ -41,17 +39,12 @@ export function contactMailProcessor({
 }: ContactMailDeps) {
   return async (job: Job<ContactMailJob>): Promise<ContactMailResult> => {
     const { contactId } = job.data;
-    const [contact, mails] = await Promise.all([
-      findContactById(contactId),
-      contactMailStatuses(contactId),
-    ]);
-    if (!contact) {
-      // Its outbox entry was written, then the enquiry was not (the API stopped in between).
-      logger.warn({ contactId }, 'enquiry no longer exists; nothing to mail');
-      await settleContactMails(contactId);
+    // From the enquiry's outbox entry: the contacts collection is never read or written here.
+    const dto = await findContactForMail(contactId);
+    if (!dto) {
+      logger.info({ contactId }, 'enquiry owes no mail; nothing to send');
       return 'skipped';
     }
-    const dto = toContactDto(contact, mails);
     const outcomes = await deliverOwedMails(
       job,
       [

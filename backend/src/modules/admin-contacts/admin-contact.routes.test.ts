@@ -82,9 +82,16 @@ async function seed() {
   );
   const ids = created.map((contact) => String(contact._id));
   // Where each notification stands lives in the mail outbox and its receipts, as the worker leaves it.
-  for (const [index, { mailState, mailError }] of rows.entries()) {
+  for (const [index, { firstName, lastName, email, mailState, mailError }] of rows.entries()) {
     const id = ids[index] ?? '';
-    await oweContactMails(id);
+    await oweContactMails(id, {
+      ...validEnquiry,
+      firstName,
+      lastName,
+      email,
+      locale: 'en',
+      createdAt: new Date().toISOString(),
+    });
     if (mailState === 'sent') await markContactMailSent(id);
     if (mailState === 'failed') await markContactMailFailed(id, mailError ?? '');
     if (mailState !== 'pending') {

@@ -1,7 +1,8 @@
 import { trusted } from 'mongoose';
-import { QUEUE_NAMES, type MailState } from '@agency/contracts';
+import { QUEUE_NAMES, type ContactDto, type MailState } from '@agency/contracts';
 import {
   findFailedReceipts,
+  findOwedMailById,
   findOwedRefs,
   findReceipt,
   oweMail,
@@ -10,6 +11,7 @@ import {
   type Receipt,
   type ReceiptMail,
 } from '../mail-outbox/store';
+import { ContactModel } from './contact.model';
 
 /** The two mails of an enquiry, and the name each one's receipt carries. */
 export const CONTACT_MAILS = {
@@ -35,9 +37,69 @@ export function contactReceiptId(mail: ContactMail, contactId: string): string {
   return `${CONTACT_MAILS[mail]}:${contactId}`;
 }
 
-/** Records both mails of a new enquiry as owed, before the enquiry itself is written. */
-export function oweContactMails(contactId: string, at?: Date): Promise<void> {
-  return oweMail([{ id: contactOutboxId(contactId), job: QUEUE_NAMES.contactMail, contactId }], at);
+/** What an enquiry's mails are written from, kept in its outbox entry. */
+export type ContactMailPayload = Pick<
+  ContactDto,
+  'firstName' | 'lastName' | 'email' | 'phone' | 'service' | 'message' | 'locale' | 'createdAt'
+>;
+
+/**
+ * Records both mails of a new enquiry as owed, with what they are written
+ * from, before the enquiry itself is written.
+ */
+export function oweContactMails(contactId: string, payload: ContactMailPayload): Promise<void> {
+  return oweMail(
+    [{ id: contactOutboxId(contactId), job: QUEUE_NAMES.contactMail, contactId, payload }],
+    new Date(payload.createdAt),
+  );
+}
+
+const PAYLOAD_TEXTS = ['firstName', 'lastName', 'email', 'service', 'message', 'locale'] as const;
+
+function isContactMailPayload(value: unknown): value is ContactMailPayload {
+  if (typeof value !== 'object' || value === null) return false;
+  const fields = value as Record<string, unknown>;
+  return (
+    PAYLOAD_TEXTS.every((field) => typeof fields[field] === 'string') &&
+    typeof fields.createdAt === 'string' &&
+    (fields.phone === undefined || typeof fields.phone === 'string')
+  );
+}
+
+/**
+ * The enquiry as its mails need it, from its outbox entry: one read by `_id`
+ * in a small collection, never in the contacts. Null once its mails are
+ * settled (or for an entry without its payload).
+ */
+export async function findContactForMail(contactId: string): Promise<ContactDto | null> {
+  const [entry, mails] = await Promise.all([
+    findOwedMailById(contactOutboxId(contactId)),
+    contactMailStatuses(contactId),
+  ]);
+  if (!entry || !isContactMailPayload(entry.payload)) return null;
+  const { phone, ...payload } = entry.payload;
+  return {
+    id: contactId,
+    ...payload,
+    ...(phone ? { phone } : {}),
+    status: 'new',
+    mailState: mails.notification.state,
+    acknowledgementState: mails.acknowledgement.state,
+  };
+}
+
+/**
+ * Of these enquiries owing mail, the ones that exist. An outbox entry whose
+ * enquiry was never written (the API stopped between its two writes, and
+ * the visitor was told it failed) is taken out of the outbox instead. Only
+ * the relay asks, for entries it found old, so these reads stay rare.
+ */
+export async function keepStoredContacts(contactIds: readonly string[]): Promise<string[]> {
+  const found = await Promise.all(
+    contactIds.map(async (id) => ({ id, stored: await ContactModel.exists({ _id: id }) })),
+  );
+  await Promise.all(found.filter(({ stored }) => !stored).map(({ id }) => settleContactMails(id)));
+  return found.filter(({ stored }) => stored).map(({ id }) => id);
 }
 
 /** Every mail of the enquiry has its receipt: its outbox entry goes. */

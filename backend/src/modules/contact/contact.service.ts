@@ -38,8 +38,14 @@ export function toContactDto(
 export async function storeContact(input: ContactInput, locale: Locale): Promise<ContactDocument> {
   const { phone, ...rest } = input;
   const id = new Types.ObjectId();
-  await oweContactMails(id.toHexString());
-  return ContactModel.create({ _id: id, ...rest, ...(phone ? { phone } : {}), locale });
+  const createdAt = new Date();
+  const fields = { ...rest, ...(phone ? { phone } : {}), locale };
+  await oweContactMails(id.toHexString(), {
+    ...fields,
+    service: fields.service as ContactDto['service'],
+    createdAt: createdAt.toISOString(),
+  });
+  return ContactModel.create({ _id: id, ...fields, createdAt });
 }
 
 export async function findContactById(id: string): Promise<ContactDocument | null> {

@@ -2,6 +2,8 @@
 export { findContactById, toContactDto } from './contact.service';
 export {
   contactMailStatuses,
+  findContactForMail,
+  keepStoredContacts,
   markContactAcknowledgementFailed,
   markContactAcknowledgementSent,
   markContactMailFailed,

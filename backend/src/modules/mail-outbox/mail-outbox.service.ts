@@ -1,7 +1,7 @@
 import { trusted } from 'mongoose';
 import { isDuplicateKeyError } from '../../database-errors';
 import { MailReceiptModel, type ReceiptMail, type ReceiptOutcome } from './mail-receipt.model';
-import { OwedMailModel, type OwedMailJob } from './owed-mail.model';
+import { OwedMailModel, type OwedMail, type OwedMailJob } from './owed-mail.model';
 
 /** One owed mail job, as the relay reads it back. */
 export interface OwedMailEntry {
@@ -10,6 +10,8 @@ export interface OwedMailEntry {
   contactId?: string;
   subscriberId?: string;
   request?: number;
+  /** What the mails are written from, when the job needs more than ids. */
+  payload?: Record<string, unknown>;
   createdAt: Date;
 }
 
@@ -50,16 +52,44 @@ export async function findOwedMail(olderThan: Date, limit: number): Promise<Owed
   })
     .sort({ createdAt: 1 })
     .limit(limit)
-    .lean()
+    .lean<StoredOwedMail[]>()
     .exec();
-  return entries.map(({ _id, job, contactId, subscriberId, request, createdAt }) => ({
+  return entries.map(toEntry);
+}
+
+type StoredOwedMail = Pick<
+  OwedMail,
+  'job' | 'contactId' | 'subscriberId' | 'request' | 'payload' | 'createdAt'
+> & { _id: string };
+
+function toEntry({
+  _id,
+  job,
+  contactId,
+  subscriberId,
+  request,
+  payload,
+  createdAt,
+}: StoredOwedMail): OwedMailEntry {
+  return {
     id: _id,
     job,
     ...(contactId ? { contactId } : {}),
     ...(subscriberId ? { subscriberId } : {}),
     ...(request === undefined || request === null ? {} : { request }),
+    ...(isRecord(payload) ? { payload } : {}),
     createdAt,
-  }));
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** One owed job by its id (a read by `_id` in a small collection), or null once settled. */
+export async function findOwedMailById(id: string): Promise<OwedMailEntry | null> {
+  const entry = await OwedMailModel.findById(id).lean<StoredOwedMail>().exec();
+  return entry ? toEntry(entry) : null;
 }
 
 /** The ids (`contactId`s...) of the entries of one kind of job: few, as the outbox is small. */

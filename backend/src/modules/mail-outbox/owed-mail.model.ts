@@ -22,6 +22,12 @@ const owedMailSchema = new Schema(
     contactId: { type: String },
     subscriberId: { type: String },
     request: { type: Number },
+    /**
+     * What the job's mails are written from (an enquiry's fields), so the
+     * worker reads this small collection and not the one that grows with
+     * traffic. Gone with the entry once the mails are settled.
+     */
+    payload: { type: Schema.Types.Mixed },
     createdAt: { type: Date, required: true },
   },
   // No updatedAt and no secondary index: entries are inserted and deleted, never updated.

@@ -1,6 +1,7 @@
 // The module's surface without HTTP: what the worker may reach through src/store.ts.
 export {
   findOwedMail,
+  findOwedMailById,
   findOwedRefs,
   findFailedReceipts,
   findReceipt,
