@@ -559,7 +559,7 @@ async function measureParts({ env, db }) {
         'rate limit + storeContact + enqueue (the route, no validation)',
         async () => {
           const contact = await storeContact(enquiry, 'en');
-          await enqueueContactMails(queues, [String(contact._id)]);
+          await enqueueContactMails(queues, [contact.id]);
         },
         [limiter],
       ),

@@ -60,7 +60,7 @@ const pass = () => relayOwedMail(ctx.queues, { pendingAgeMs: 0, now: new Date(Da
 
 describe('one pass of the outbox relay', () => {
   it('enqueues every owed mail once, however many passes run', async () => {
-    const contactId = (await storeContact(enquiry, 'en')).id as string;
+    const contactId = (await storeContact(enquiry, 'en')).id;
     const confirmation = await ask('reader@example.tn');
 
     expect(await pass()).toEqual({ contacts: 1, newsletterConfirmations: 1 });
@@ -77,14 +77,14 @@ describe('one pass of the outbox relay', () => {
   });
 
   it('still enqueues an enquiry whose acknowledgement alone is owed', async () => {
-    const contactId = (await storeContact(enquiry, 'en')).id as string;
+    const contactId = (await storeContact(enquiry, 'en')).id;
     await markContactMailSent(contactId);
 
     expect(await pass()).toEqual({ contacts: 1, newsletterConfirmations: 0 });
   });
 
   it('leaves settled mail alone, and mail owed for less than the age', async () => {
-    const contactId = (await storeContact(enquiry, 'en')).id as string;
+    const contactId = (await storeContact(enquiry, 'en')).id;
     await markContactMailSent(contactId);
     await markContactAcknowledgementFailed(contactId, '550 no such user');
     await settleContactMails(contactId);

@@ -36,7 +36,7 @@ const enquiry = {
 };
 
 async function stored() {
-  return (await storeContact(enquiry, 'en')).id as string;
+  return (await storeContact(enquiry, 'en')).id;
 }
 const later = () => new Date(Date.now() + 60_000);
 

@@ -1,5 +1,6 @@
 import { Types } from 'mongoose';
 import type { ContactDto, ContactInput, Locale } from '@agency/contracts';
+import { BULK_INSERT, insertBatcher } from '../../batched-insert';
 import { ContactModel, type Contact, type ContactDocument } from './contact.model';
 import { oweContactMails, type ContactMailStatuses } from './contact-mail-state';
 
@@ -27,25 +28,30 @@ export function toContactDto(
   };
 }
 
+// Concurrent enquiries are written together, one insert per batch (see batched-insert.ts).
+const insertContact = insertBatcher((contacts) => ContactModel.insertMany(contacts, BULK_INSERT));
+
 /**
  * Stores an enquiry with both its mails owed: the agency's notification and
  * the visitor's acknowledgement. The outbox entry is written first, under
  * the enquiry's id chosen here: if the process dies between the two
- * writes, an outbox entry without its enquiry is dropped by the worker,
+ * writes, an outbox entry without its enquiry is dropped by the relay,
  * whereas an enquiry without its entry would never be mailed. The visitor
  * hears "stored" only once both writes are done.
  */
-export async function storeContact(input: ContactInput, locale: Locale): Promise<ContactDocument> {
+export async function storeContact(input: ContactInput, locale: Locale): Promise<{ id: string }> {
   const { phone, ...rest } = input;
-  const id = new Types.ObjectId();
+  const id = new Types.ObjectId().toHexString();
   const createdAt = new Date();
-  const fields = { ...rest, ...(phone ? { phone } : {}), locale };
-  await oweContactMails(id.toHexString(), {
-    ...fields,
-    service: fields.service as ContactDto['service'],
-    createdAt: createdAt.toISOString(),
-  });
-  return ContactModel.create({ _id: id, ...fields, createdAt });
+  const fields = {
+    ...rest,
+    ...(phone ? { phone } : {}),
+    service: rest.service as ContactDto['service'],
+    locale,
+  };
+  await oweContactMails(id, { ...fields, createdAt: createdAt.toISOString() });
+  await insertContact({ _id: id, ...fields, createdAt, updatedAt: createdAt });
+  return { id };
 }
 
 export async function findContactById(id: string): Promise<ContactDocument | null> {

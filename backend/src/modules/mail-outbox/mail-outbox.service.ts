@@ -1,5 +1,5 @@
 import { trusted } from 'mongoose';
-import { isDuplicateKeyError } from '../../database-errors';
+import { BULK_INSERT, insertBatcher } from '../../batched-insert';
 import { MailReceiptModel, type ReceiptMail, type ReceiptOutcome } from './mail-receipt.model';
 import { OwedMailModel, type OwedMail, type OwedMailJob } from './owed-mail.model';
 
@@ -32,17 +32,21 @@ export const RECEIPT_ERROR_MAX_LENGTH = 500;
 export async function oweMail(
   entries: readonly Omit<OwedMailEntry, 'createdAt'>[],
   at = new Date(),
-) {
-  if (entries.length === 0) return;
-  try {
-    await OwedMailModel.insertMany(
-      entries.map(({ id, ...entry }) => ({ _id: id, ...entry, createdAt: at })),
-      { ordered: false },
-    );
-  } catch (error: unknown) {
-    if (!isDuplicateKeyError(error)) throw error;
-  }
+): Promise<void> {
+  await Promise.all(
+    entries.map(({ id, ...entry }) => insertOwedMail({ _id: id, ...entry, createdAt: at })),
+  );
 }
+
+// Concurrent requests and jobs write their entries and receipts together,
+// one insert per batch (see batched-insert.ts for why).
+const insertOwedMail = insertBatcher((entries) => OwedMailModel.insertMany(entries, BULK_INSERT), {
+  duplicatesAreInserted: true,
+});
+const insertReceipt = insertBatcher(
+  (receipts) => MailReceiptModel.insertMany(receipts, BULK_INSERT),
+  { duplicatesAreInserted: true },
+);
 
 /** Jobs owed since before `olderThan`, the oldest first, at most `limit`. */
 export async function findOwedMail(olderThan: Date, limit: number): Promise<OwedMailEntry[]> {
@@ -130,16 +134,12 @@ export async function recordReceipt(receipt: {
   at?: Date;
 }): Promise<void> {
   const { id, error, at = new Date(), ...rest } = receipt;
-  try {
-    await MailReceiptModel.create({
-      _id: id,
-      ...rest,
-      at,
-      ...(error === undefined ? {} : { error: error.slice(0, RECEIPT_ERROR_MAX_LENGTH) }),
-    });
-  } catch (failure: unknown) {
-    if (!isDuplicateKeyError(failure)) throw failure;
-  }
+  await insertReceipt({
+    _id: id,
+    ...rest,
+    at,
+    ...(error === undefined ? {} : { error: error.slice(0, RECEIPT_ERROR_MAX_LENGTH) }),
+  });
 }
 
 /** The receipts of the mails of this kind that failed, with the ref (enquiry id...) of each. */
