@@ -1,6 +1,6 @@
 import { Types } from 'mongoose';
 import type { ContactDto, ContactInput, Locale } from '@agency/contracts';
-import { BULK_INSERT, insertBatcher } from '../../batched-insert';
+import { BULK_INSERT, insertBatcher } from '../../batched-writes';
 import { ContactModel, type Contact, type ContactDocument } from './contact.model';
 import { oweContactMails, type ContactMailStatuses } from './contact-mail-state';
 
@@ -28,7 +28,7 @@ export function toContactDto(
   };
 }
 
-// Concurrent enquiries are written together, one insert per batch (see batched-insert.ts).
+// Concurrent enquiries are written together, one insert per batch (see batched-writes.ts).
 const insertContact = insertBatcher((contacts) => ContactModel.insertMany(contacts, BULK_INSERT));
 
 /**

@@ -1,5 +1,5 @@
 import { trusted } from 'mongoose';
-import { BULK_INSERT, insertBatcher } from '../../batched-insert';
+import { BULK_INSERT, deleteBatcher, insertBatcher } from '../../batched-writes';
 import { MailReceiptModel, type ReceiptMail, type ReceiptOutcome } from './mail-receipt.model';
 import { OwedMailModel, type OwedMail, type OwedMailJob } from './owed-mail.model';
 
@@ -39,7 +39,7 @@ export async function oweMail(
 }
 
 // Concurrent requests and jobs write their entries and receipts together,
-// one insert per batch (see batched-insert.ts for why).
+// one insert per batch (see batched-writes.ts for why).
 const insertOwedMail = insertBatcher((entries) => OwedMailModel.insertMany(entries, BULK_INSERT), {
   duplicatesAreInserted: true,
 });
@@ -107,8 +107,14 @@ export async function findOwedRefs(job: OwedMailJob): Promise<string[]> {
 
 /** The job is settled: every mail of it has its receipt, or it owes nothing any more. */
 export async function settleOwedMail(id: string): Promise<void> {
-  await OwedMailModel.deleteOne({ _id: id }).exec();
+  await deleteOwedMail(id);
 }
+
+// Jobs settling together leave the outbox in one delete (see batched-writes.ts).
+const deleteOwedMail = deleteBatcher((ids) =>
+  // Filters are sanitized globally; this operator is ours, not request data.
+  OwedMailModel.deleteMany({ _id: trusted({ $in: ids }) }).exec(),
+);
 
 export async function findReceipt(id: string): Promise<Receipt | null> {
   const receipt = await MailReceiptModel.findById(id).lean().exec();

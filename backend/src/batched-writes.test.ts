@@ -1,6 +1,6 @@
-import { Schema, model } from 'mongoose';
+import { Schema, model, trusted } from 'mongoose';
 import { createTestContext, type TestContext } from './testing/test-context';
-import { BULK_INSERT, insertBatcher } from './batched-insert';
+import { BULK_INSERT, deleteBatcher, insertBatcher } from './batched-writes';
 
 const NoteModel = model(
   'BatchedNote',
@@ -58,5 +58,21 @@ describe('batched inserts', () => {
 
     await expect(insert({ _id: 'once', text: 'late outcome' })).resolves.toBeUndefined();
     expect((await NoteModel.findById('once').lean())?.text).toBe('first outcome');
+  });
+});
+
+describe('batched deletes', () => {
+  it('deletes what concurrent callers ask for in one deleteMany', async () => {
+    await NoteModel.create(['a', 'b', 'c', 'd'].map((id) => ({ _id: id, text: id })));
+    const batches: string[][] = [];
+    const remove = deleteBatcher((ids) => {
+      batches.push(ids);
+      return NoteModel.deleteMany({ _id: trusted({ $in: ids }) }).exec();
+    });
+
+    await Promise.all(['a', 'c', 'd'].map((id) => remove(id)));
+
+    expect(batches).toEqual([['a', 'c', 'd']]);
+    expect(await NoteModel.find().distinct('_id')).toEqual(['b']);
   });
 });

