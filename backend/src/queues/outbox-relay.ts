@@ -1,4 +1,5 @@
-import { QUEUE_NAMES, type NewsletterConfirmationJob } from '@agency/contracts';
+import type { Queue } from 'bullmq';
+import { QUEUE_NAMES, contactMailJobId, type NewsletterConfirmationJob } from '@agency/contracts';
 import { keepStoredContacts } from '../modules/contact/store';
 import { findOwedMail } from '../modules/mail-outbox/store';
 import {
@@ -19,6 +20,16 @@ export interface RelayedMail {
   /** Enquiries with at least one of their two mails owed. */
   contacts: number;
   newsletterConfirmations: number;
+}
+
+/** The ids whose job Redis does not hold (never added, or lost with Redis's data). */
+async function withoutQueuedJob<T>(
+  queue: Queue<T>,
+  ids: readonly string[],
+  jobIdOf: (id: string) => string,
+): Promise<string[]> {
+  const jobs = await Promise.all(ids.map((id) => queue.getJob(jobIdOf(id))));
+  return ids.filter((_id, index) => !jobs[index]);
 }
 
 /**
@@ -47,9 +58,15 @@ export async function relayOwedMail(
       confirmations.push({ subscriberId: entry.subscriberId, request: entry.request });
     }
   }
-  // The API enqueued these once both its writes were done; an entry left this
-  // long may belong to an enquiry that was never written.
-  const storedContacts = await keepStoredContacts(contacts);
+  // An entry whose job is in Redis (waiting, running, retrying) is in hand. One
+  // without may belong to an enquiry that was never written (the API enqueues
+  // only once both its writes are done), so that one is checked in the store.
+  const withoutJob = await withoutQueuedJob(queues.contactMail, contacts, contactMailJobId);
+  const unchecked = new Set(withoutJob);
+  const storedContacts = [
+    ...contacts.filter((id) => !unchecked.has(id)),
+    ...(await keepStoredContacts(withoutJob)),
+  ];
   await Promise.all([
     enqueueContactMails(queues, storedContacts),
     enqueueNewsletterConfirmations(queues, confirmations),
