@@ -35,22 +35,34 @@ export {
 } from './queues/mail-queues';
 export { relayOwedMail, type OutboxRelayOptions, type RelayedMail } from './queues/outbox-relay';
 export {
+  contactMailStatuses,
   findContactById,
+  findContactForMail,
   markContactAcknowledgementFailed,
   markContactAcknowledgementSent,
   markContactMailFailed,
   markContactMailSent,
+  settleContactMails,
   toContactDto,
   type ContactDocument,
+  type ContactMailStatuses,
 } from './modules/contact/store';
 export {
   countConfirmedSubscribers,
+  findConfirmationReceipt,
   findSubscriberByEmail,
   findSubscriberById,
   markConfirmationMailFailed,
   markConfirmationMailSent,
+  settleConfirmationMail,
   signConfirmationToken,
   signUnsubscribeToken,
   type SubscriberDocument,
 } from './modules/newsletter/store';
+export {
+  MailReceiptModel,
+  OwedMailModel,
+  type OwedMailEntry,
+  type Receipt,
+} from './modules/mail-outbox/store';
 export { exitOnStartupFailure, runUntilSignalled } from './shutdown';

@@ -1,10 +1,11 @@
 import request from 'supertest';
 import type { QueueEvents } from 'bullmq';
 import { QUEUE_NAMES, contactMailJobId, newsletterConfirmationJobId } from '@agency/contracts';
-import { findContactById, findSubscriberByEmail } from '@agency/backend';
+import { findSubscriberByEmail } from '@agency/backend';
 import { createPipelineContext, type PipelineContext } from './testing/pipeline-context';
 import { startOwnRedis, type OwnRedis } from './testing/own-redis';
 import { startSmtpSink, type SmtpSink } from './testing/smtp-sink';
+import { confirmationMailState, contactMailStates } from './testing/mail-states';
 
 /** What the issue promises a visitor: an answer within 3 s, whatever Redis does. */
 const ANSWER_WITHIN_MS = 3000;
@@ -96,7 +97,7 @@ describe('mail is never lost or doubled while Redis is away', () => {
     for (const id of contactIds) {
       const job = await ctx.queues.contactMail.getJob(contactMailJobId(id));
       await job?.waitUntilFinished(contactEvents, 20_000);
-      expect(await findContactById(id)).toMatchObject({
+      expect(await contactMailStates(id)).toMatchObject({
         mailState: 'sent',
         acknowledgementState: 'sent',
       });
@@ -107,7 +108,7 @@ describe('mail is never lost or doubled while Redis is away', () => {
         newsletterConfirmationJobId(subscriber?.id as string, 1),
       );
       await job?.waitUntilFinished(confirmationEvents, 20_000);
-      expect((await findSubscriberByEmail(email))?.mailState).toBe('sent');
+      expect((await confirmationMailState(email)).mailState).toBe('sent');
     }
 
     // Nothing is owed any more: further relay passes must not mail anyone again.
@@ -127,7 +128,7 @@ describe('mail is never lost or doubled while Redis is away', () => {
     expect(answers.map(({ status }) => status)).toEqual([201, 201, 202, 202]);
     const contactIds = answers.slice(0, enquiries.length).map(({ body }) => body.id as string);
     for (const id of contactIds) {
-      expect((await findContactById(id))?.mailState).toBe('pending');
+      expect((await contactMailStates(id)).mailState).toBe('pending');
     }
     expect(smtp.received).toHaveLength(0);
 

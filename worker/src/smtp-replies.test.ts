@@ -1,13 +1,13 @@
 import request from 'supertest';
 import type { QueueEvents } from 'bullmq';
 import { QUEUE_NAMES, contactMailJobId } from '@agency/contracts';
-import { findContactById } from '@agency/backend';
 import {
   AGENCY_INBOX,
   createPipelineContext,
   type PipelineContext,
 } from './testing/pipeline-context';
 import { startSmtpSink, type SmtpResponder, type SmtpSink } from './testing/smtp-sink';
+import { contactMailStates } from './testing/mail-states';
 
 const enquiry = {
   firstName: 'Leila',
@@ -74,11 +74,11 @@ describe('SMTP replies', () => {
       [enquiry.email],
     ]);
     expect(smtp.attempts.get(`<contact-ack-${id}@agency.test>`)).toBe(2);
-    expect(await findContactById(id)).toMatchObject({
+    expect(await contactMailStates(id)).toMatchObject({
       mailState: 'sent',
       acknowledgementState: 'sent',
     });
-    expect((await findContactById(id))?.acknowledgementError).toBeUndefined();
+    expect((await contactMailStates(id)).acknowledgementError).toBeUndefined();
   });
 
   it('records a 550 as failed at once, with the reply, and does not retry it', async () => {
@@ -91,10 +91,10 @@ describe('SMTP replies', () => {
     const failed = await ctx.queues.contactMail.getJob(job.id ?? '');
     expect(failed?.attemptsMade).toBe(1);
     expect(smtp.attempts.get(`<contact-ack-${id}@agency.test>`)).toBe(1);
-    const contact = await findContactById(id);
-    expect(contact?.mailState).toBe('sent');
-    expect(contact?.acknowledgementState).toBe('failed');
-    expect(contact?.acknowledgementError).toBe(
+    const contact = await contactMailStates(id);
+    expect(contact.mailState).toBe('sent');
+    expect(contact.acknowledgementState).toBe('failed');
+    expect(contact.acknowledgementError).toBe(
       '550 5.1.1 <leila@example.tn>: Recipient address rejected',
     );
   });
@@ -105,9 +105,9 @@ describe('SMTP replies', () => {
 
     await expect(job.waitUntilFinished(events, 20_000)).rejects.toThrow('451');
     expect(smtp.attempts.get(`<contact-ack-${id}@agency.test>`)).toBe(3);
-    const contact = await findContactById(id);
-    expect(contact?.acknowledgementState).toBe('failed');
-    expect(contact?.acknowledgementError).toContain('451 4.3.0 Mailbox busy');
-    expect(contact?.mailState).toBe('sent');
+    const contact = await contactMailStates(id);
+    expect(contact.acknowledgementState).toBe('failed');
+    expect(contact.acknowledgementError).toContain('451 4.3.0 Mailbox busy');
+    expect(contact.mailState).toBe('sent');
   });
 });

@@ -4,11 +4,20 @@ import {
   type NewsletterConfirmationJob,
 } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../testing/test-context';
-import { ContactModel, markContactMailSent, storeContact } from '../modules/contact';
+import {
+  ContactModel,
+  markContactAcknowledgementFailed,
+  markContactMailSent,
+  oweContactMails,
+  settleContactMails,
+  storeContact,
+} from '../modules/contact';
+import { MailReceiptModel, OwedMailModel } from '../modules/mail-outbox';
 import {
   SubscriberModel,
   markConfirmationMailSent,
   requestSubscription,
+  settleConfirmationMail,
 } from '../modules/newsletter';
 import { relayOwedMail } from './outbox-relay';
 
@@ -23,6 +32,8 @@ afterAll(async () => {
 beforeEach(async () => {
   await ContactModel.deleteMany({});
   await SubscriberModel.deleteMany({});
+  await OwedMailModel.deleteMany({});
+  await MailReceiptModel.deleteMany({});
   await Promise.all(ctx.queues.all().map((queue) => queue.obliterate({ force: true })));
 });
 
@@ -49,7 +60,7 @@ const pass = () => relayOwedMail(ctx.queues, { pendingAgeMs: 0, now: new Date(Da
 
 describe('one pass of the outbox relay', () => {
   it('enqueues every owed mail once, however many passes run', async () => {
-    const contactId = (await storeContact(enquiry, 'en')).id as string;
+    const contactId = (await storeContact(enquiry, 'en')).id;
     const confirmation = await ask('reader@example.tn');
 
     expect(await pass()).toEqual({ contacts: 1, newsletterConfirmations: 1 });
@@ -66,19 +77,20 @@ describe('one pass of the outbox relay', () => {
   });
 
   it('still enqueues an enquiry whose acknowledgement alone is owed', async () => {
-    const contactId = (await storeContact(enquiry, 'en')).id as string;
+    const contactId = (await storeContact(enquiry, 'en')).id;
     await markContactMailSent(contactId);
 
     expect(await pass()).toEqual({ contacts: 1, newsletterConfirmations: 0 });
   });
 
   it('leaves settled mail alone, and mail owed for less than the age', async () => {
-    const contactId = (await storeContact(enquiry, 'en')).id as string;
-    await ContactModel.updateOne(
-      { _id: contactId },
-      { mailState: 'sent', acknowledgementState: 'failed' },
-    );
-    await markConfirmationMailSent(await ask('done@example.tn'));
+    const contactId = (await storeContact(enquiry, 'en')).id;
+    await markContactMailSent(contactId);
+    await markContactAcknowledgementFailed(contactId, '550 no such user');
+    await settleContactMails(contactId);
+    const done = await ask('done@example.tn');
+    await markConfirmationMailSent(done);
+    await settleConfirmationMail(done);
     await ask('young@example.tn');
 
     expect(await relayOwedMail(ctx.queues, { pendingAgeMs: 60_000 })).toEqual({
@@ -88,7 +100,19 @@ describe('one pass of the outbox relay', () => {
     expect(await pass()).toEqual({ contacts: 0, newsletterConfirmations: 1 });
   });
 
-  it('takes at most a batch of each kind per pass', async () => {
+  it('drops an entry whose enquiry was never written, and mails nobody for it', async () => {
+    await oweContactMails('0'.repeat(24), {
+      ...enquiry,
+      locale: 'en',
+      createdAt: new Date().toISOString(),
+    });
+
+    expect(await pass()).toEqual({ contacts: 0, newsletterConfirmations: 0 });
+    expect(await OwedMailModel.countDocuments()).toBe(0);
+    expect(await ctx.queues.contactMail.getJobCounts('waiting')).toEqual({ waiting: 0 });
+  });
+
+  it('takes at most a batch per pass', async () => {
     for (let index = 0; index < 3; index += 1) await storeContact(enquiry, 'en');
 
     expect(

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { ContactMailJob } from '@agency/contracts';
-import { createLogger, findContactById } from '@agency/backend';
+import { createLogger, OwedMailModel } from '@agency/backend';
 import { createMailTransport, type MailTransport } from '../mail/transport';
 import {
   AGENCY_INBOX,
@@ -10,6 +10,7 @@ import {
 } from '../testing/pipeline-context';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
 import { contactMailProcessor } from './contact-mail.processor';
+import { contactMailStates, outboxEntries } from '../testing/mail-states';
 
 const enquiry = {
   firstName: 'Mehdi',
@@ -81,7 +82,7 @@ describe('the enquiry mail processor', () => {
     expect(acknowledgement?.messageId).toBe(`<contact-ack-${job.data.contactId}@agency.test>`);
     expect(acknowledgement?.subject).toBe('لقد تلقينا طلبك');
     expect(acknowledgement?.replyTo?.text).toBe(AGENCY_INBOX);
-    expect(await findContactById(job.data.contactId)).toMatchObject({
+    expect(await contactMailStates(job.data.contactId)).toMatchObject({
       mailState: 'sent',
       acknowledgementState: 'sent',
     });
@@ -90,9 +91,23 @@ describe('the enquiry mail processor', () => {
   it('sends nothing again for an enquiry whose mails went out', async () => {
     const job = await jobForNewEnquiry();
     await process(job);
+    expect(await outboxEntries()).not.toContain(`contact:${job.data.contactId}`);
+
+    expect(await process(job)).toBe('skipped');
+    expect(smtp.received).toHaveLength(2);
+  });
+
+  it('trusts the receipts when it stopped before taking the enquiry out of the outbox', async () => {
+    const job = await jobForNewEnquiry();
+    const entry = await OwedMailModel.findById(`contact:${job.data.contactId}`).lean();
+    if (!entry) throw new Error('a new enquiry is in the outbox');
+    await process(job);
+    // As if the worker had died between the last receipt and the outbox delete.
+    await OwedMailModel.create(entry);
 
     expect(await process(job)).toEqual({ notification: 'skipped', acknowledgement: 'skipped' });
     expect(smtp.received).toHaveLength(2);
+    expect(await outboxEntries()).not.toContain(`contact:${job.data.contactId}`);
   });
 
   it('skips an enquiry that no longer exists', async () => {
@@ -112,7 +127,7 @@ describe('the enquiry mail processor', () => {
 
     await expect(process(job)).rejects.toThrow('451 4.7.1 later');
 
-    expect(await findContactById(job.data.contactId)).toMatchObject({
+    expect(await contactMailStates(job.data.contactId)).toMatchObject({
       mailState: 'sent',
       acknowledgementState: 'pending',
     });
@@ -126,9 +141,9 @@ describe('the enquiry mail processor', () => {
 
     await expect(process(job)).rejects.toThrow('451 4.7.1 later');
 
-    const contact = await findContactById(job.data.contactId);
+    const contact = await contactMailStates(job.data.contactId);
     expect(contact).toMatchObject({ mailState: 'failed', acknowledgementState: 'failed' });
-    expect(contact?.mailError).toBe('451 4.7.1 later');
+    expect(contact.mailError).toBe('451 4.7.1 later');
   });
 
   it('records a 550 as failed at once and ends the job without retry', async () => {
@@ -145,8 +160,8 @@ describe('the enquiry mail processor', () => {
       'acknowledgement: 550 5.1.1 <mehdi@example.tn>: no such user',
     );
 
-    const contact = await findContactById(job.data.contactId);
+    const contact = await contactMailStates(job.data.contactId);
     expect(contact).toMatchObject({ mailState: 'sent', acknowledgementState: 'failed' });
-    expect(contact?.acknowledgementError).toBe('550 5.1.1 <mehdi@example.tn>: no such user');
+    expect(contact.acknowledgementError).toBe('550 5.1.1 <mehdi@example.tn>: no such user');
   });
 });

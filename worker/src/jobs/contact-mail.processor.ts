@@ -1,12 +1,12 @@
 import type { Job } from 'bullmq';
 import type { ContactMailJob } from '@agency/contracts';
 import {
-  findContactById,
+  findContactForMail,
   markContactAcknowledgementFailed,
   markContactAcknowledgementSent,
   markContactMailFailed,
   markContactMailSent,
-  toContactDto,
+  settleContactMails,
   type Logger,
 } from '@agency/backend/store';
 import type { MailTransport } from '../mail/transport';
@@ -39,50 +39,54 @@ export function contactMailProcessor({
 }: ContactMailDeps) {
   return async (job: Job<ContactMailJob>): Promise<ContactMailResult> => {
     const { contactId } = job.data;
-    const contact = await findContactById(contactId);
-    if (!contact) {
-      logger.warn({ contactId }, 'enquiry no longer exists; nothing to mail');
+    // From the enquiry's outbox entry: the contacts collection is never read or written here.
+    const dto = await findContactForMail(contactId);
+    if (!dto) {
+      logger.info({ contactId }, 'enquiry owes no mail; nothing to send');
       return 'skipped';
     }
-    const dto = toContactDto(contact);
-    const outcomes = await deliverOwedMails(job, [
-      {
-        name: 'notification',
-        owed: dto.mailState === 'pending',
-        send: () => {
-          const mail = renderContactNotification(dto);
-          return transport.sendMail({
-            from: mailFrom,
-            to: mailTo,
-            replyTo: { name: `${dto.firstName} ${dto.lastName}`, address: dto.email },
-            subject: mail.subject,
-            text: mail.text,
-            html: mail.html,
-            messageId: `<contact-${dto.id}@${messageIdDomain}>`,
-          });
+    const outcomes = await deliverOwedMails(
+      job,
+      [
+        {
+          name: 'notification',
+          owed: dto.mailState === 'pending',
+          send: () => {
+            const mail = renderContactNotification(dto);
+            return transport.sendMail({
+              from: mailFrom,
+              to: mailTo,
+              replyTo: { name: `${dto.firstName} ${dto.lastName}`, address: dto.email },
+              subject: mail.subject,
+              text: mail.text,
+              html: mail.html,
+              messageId: `<contact-${dto.id}@${messageIdDomain}>`,
+            });
+          },
+          markSent: () => markContactMailSent(contactId),
+          markFailed: (reason) => markContactMailFailed(contactId, reason),
         },
-        markSent: () => markContactMailSent(contactId),
-        markFailed: (reason) => markContactMailFailed(contactId, reason),
-      },
-      {
-        name: 'acknowledgement',
-        owed: dto.acknowledgementState === 'pending',
-        send: () => {
-          const mail = renderContactAcknowledgement(dto);
-          return transport.sendMail({
-            from: mailFrom,
-            to: dto.email,
-            replyTo: mailTo,
-            subject: mail.subject,
-            text: mail.text,
-            html: mail.html,
-            messageId: `<contact-ack-${dto.id}@${messageIdDomain}>`,
-          });
+        {
+          name: 'acknowledgement',
+          owed: dto.acknowledgementState === 'pending',
+          send: () => {
+            const mail = renderContactAcknowledgement(dto);
+            return transport.sendMail({
+              from: mailFrom,
+              to: dto.email,
+              replyTo: mailTo,
+              subject: mail.subject,
+              text: mail.text,
+              html: mail.html,
+              messageId: `<contact-ack-${dto.id}@${messageIdDomain}>`,
+            });
+          },
+          markSent: () => markContactAcknowledgementSent(contactId),
+          markFailed: (reason) => markContactAcknowledgementFailed(contactId, reason),
         },
-        markSent: () => markContactAcknowledgementSent(contactId),
-        markFailed: (reason) => markContactAcknowledgementFailed(contactId, reason),
-      },
-    ]);
+      ],
+      () => settleContactMails(contactId),
+    );
     logger.info({ contactId, jobId: job.id, ...outcomes }, 'enquiry mails done');
     return outcomes;
   };

@@ -1,9 +1,11 @@
 import type { Job } from 'bullmq';
 import type { Locale, NewsletterConfirmationJob } from '@agency/contracts';
 import {
+  findConfirmationReceipt,
   findSubscriberById,
   markConfirmationMailFailed,
   markConfirmationMailSent,
+  settleConfirmationMail,
   signConfirmationToken,
   signUnsubscribeToken,
   type Logger,
@@ -40,39 +42,49 @@ export function newsletterConfirmationProcessor({
 }: NewsletterConfirmationDeps) {
   return async (job: Job<NewsletterConfirmationJob>): Promise<MailOutcome> => {
     const { subscriberId, request } = job.data;
-    const subscriber = await findSubscriberById(subscriberId);
-    if (!subscriber) return 'skipped';
-
-    const { confirmation } = await deliverOwedMails(job, [
-      {
-        name: 'confirmation',
-        // Not when confirmed or left since, superseded by a newer request, or already sent.
-        owed:
-          subscriber.status === 'pending' &&
-          subscriber.confirmationRequests === request &&
-          subscriber.mailState === 'pending',
-        send: () => {
-          const locale = subscriber.locale as Locale;
-          const confirmToken = signConfirmationToken(subscriberId, mailLinkSecret);
-          const unsubscribeToken = signUnsubscribeToken(subscriber.email, mailLinkSecret);
-          const mail = renderNewsletterConfirmation(locale, {
-            confirmUrl: confirmationPageUrl(siteUrl, confirmToken, locale),
-            unsubscribeUrl: unsubscribePageUrl(siteUrl, unsubscribeToken, locale),
-          });
-          return transport.sendMail({
-            from: mailFrom,
-            to: subscriber.email,
-            subject: mail.subject,
-            text: mail.text,
-            html: mail.html,
-            messageId: `<subscriber-${subscriberId}-${request}@${messageIdDomain}>`,
-            ...listUnsubscribeHeaders(siteUrl, unsubscribeToken),
-          });
-        },
-        markSent: () => markConfirmationMailSent(job.data),
-        markFailed: (reason) => markConfirmationMailFailed(job.data, reason),
-      },
+    const [subscriber, receipt] = await Promise.all([
+      findSubscriberById(subscriberId),
+      findConfirmationReceipt(job.data),
     ]);
+    if (!subscriber) {
+      await settleConfirmationMail(job.data);
+      return 'skipped';
+    }
+
+    const { confirmation } = await deliverOwedMails(
+      job,
+      [
+        {
+          name: 'confirmation',
+          // Not when confirmed or left since, superseded by a newer request, or already settled.
+          owed:
+            subscriber.status === 'pending' &&
+            subscriber.confirmationRequests === request &&
+            receipt === null,
+          send: () => {
+            const locale = subscriber.locale as Locale;
+            const confirmToken = signConfirmationToken(subscriberId, mailLinkSecret);
+            const unsubscribeToken = signUnsubscribeToken(subscriber.email, mailLinkSecret);
+            const mail = renderNewsletterConfirmation(locale, {
+              confirmUrl: confirmationPageUrl(siteUrl, confirmToken, locale),
+              unsubscribeUrl: unsubscribePageUrl(siteUrl, unsubscribeToken, locale),
+            });
+            return transport.sendMail({
+              from: mailFrom,
+              to: subscriber.email,
+              subject: mail.subject,
+              text: mail.text,
+              html: mail.html,
+              messageId: `<subscriber-${subscriberId}-${request}@${messageIdDomain}>`,
+              ...listUnsubscribeHeaders(siteUrl, unsubscribeToken),
+            });
+          },
+          markSent: () => markConfirmationMailSent(job.data),
+          markFailed: (reason) => markConfirmationMailFailed(job.data, reason),
+        },
+      ],
+      () => settleConfirmationMail(job.data),
+    );
     logger.info(
       { subscriberId, request, jobId: job.id, confirmation },
       'newsletter confirmation done',

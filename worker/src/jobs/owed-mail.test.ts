@@ -24,6 +24,15 @@ function mail(name: string, send: () => Promise<unknown>, owed = true) {
   return { owedMail, record };
 }
 
+/** The job's outbox entry, as `deliverOwedMails` settles it. */
+function outboxEntry() {
+  const entry = { settled: false, settle: async () => undefined };
+  entry.settle = async () => {
+    entry.settled = true;
+  };
+  return entry;
+}
+
 describe('isFinalAttempt', () => {
   it.each([
     [0, 3, false],
@@ -41,11 +50,18 @@ describe('deliverOwedMails', () => {
     const owed = mail('notification', async () => undefined);
     const settled = mail('acknowledgement', async () => undefined, false);
 
-    const outcome = await deliverOwedMails(jobAt(0, 3), [owed.owedMail, settled.owedMail]);
+    const entry = outboxEntry();
+
+    const outcome = await deliverOwedMails(
+      jobAt(0, 3),
+      [owed.owedMail, settled.owedMail],
+      entry.settle,
+    );
 
     expect(outcome).toEqual({ notification: 'sent', acknowledgement: 'skipped' });
     expect(owed.record).toEqual(['sent']);
     expect(settled.record).toEqual([]);
+    expect(entry.settled).toBe(true);
   });
 
   it('records a 5xx at once, still sends the next mail, then ends without retry', async () => {
@@ -54,25 +70,38 @@ describe('deliverOwedMails', () => {
     });
     const next = mail('acknowledgement', async () => undefined);
 
-    const delivery = deliverOwedMails(jobAt(0, 8), [refusedMail.owedMail, next.owedMail]);
+    const entry = outboxEntry();
+
+    const delivery = deliverOwedMails(
+      jobAt(0, 8),
+      [refusedMail.owedMail, next.owedMail],
+      entry.settle,
+    );
 
     await expect(delivery).rejects.toThrow(UnrecoverableError);
     await expect(delivery).rejects.toThrow('notification: 550 5.1.1 No such user');
     expect(refusedMail.record).toEqual(['failed: 550 5.1.1 No such user']);
     expect(next.record).toEqual(['sent']);
+    expect(entry.settled).toBe(true);
   });
 
   it('leaves a transient failure owed for the retry, except on the last attempt', async () => {
     const busy = () => mail('notification', async () => Promise.reject(refused(451, '451 busy')));
 
     const early = busy();
-    await expect(deliverOwedMails(jobAt(0, 3), [early.owedMail])).rejects.toThrow('451 busy');
+    const earlyEntry = outboxEntry();
+    await expect(
+      deliverOwedMails(jobAt(0, 3), [early.owedMail], earlyEntry.settle),
+    ).rejects.toThrow('451 busy');
     expect(early.record).toEqual([]);
+    expect(earlyEntry.settled).toBe(false);
 
     const last = busy();
-    const delivery = deliverOwedMails(jobAt(2, 3), [last.owedMail]);
+    const lastEntry = outboxEntry();
+    const delivery = deliverOwedMails(jobAt(2, 3), [last.owedMail], lastEntry.settle);
     await expect(delivery).rejects.toThrow('451 busy');
     await expect(delivery).rejects.not.toThrow(UnrecoverableError);
     expect(last.record).toEqual(['failed: 451 busy']);
+    expect(lastEntry.settled).toBe(true);
   });
 });

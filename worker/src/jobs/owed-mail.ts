@@ -8,10 +8,10 @@ export function isFinalAttempt(job: Job): boolean {
   return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }
 
-/** One mail a document owes, and how to record its outcome there. */
+/** One mail a job owes, and how to record its outcome (its receipt). */
 export interface OwedMail<Name extends string> {
   name: Name;
-  /** False once the mail was settled (sent or failed): a replayed job sends nothing. */
+  /** False once the mail has a receipt (sent or failed), or is owed no more: a replayed job sends nothing. */
   owed: boolean;
   send(): Promise<unknown>;
   markSent(): Promise<void>;
@@ -20,18 +20,22 @@ export interface OwedMail<Name extends string> {
 }
 
 /**
- * Sends the mails a document still owes, one after the other (the store
- * updates one document at a time), and records each outcome there before
- * the job settles, so whoever waits on the job finds the document updated.
+ * Sends the mails a job still owes, one after the other, and records each
+ * outcome (a receipt) before the job settles, so whoever waits on the job
+ * finds it recorded.
  *
  * - A transient failure (no connection, a 4xx reply) is thrown back to
  *   BullMQ, which retries the job with exponential backoff; the mails already
  *   sent are skipped then. The last attempt's failure is recorded.
  * - A 5xx reply is recorded at once and the job ends without retrying it.
+ *
+ * Once no mail of the job is owed any more (each sent, failed or skipped),
+ * `settle` takes the job out of the outbox; a job left for a retry stays in.
  */
 export async function deliverOwedMails<Name extends string>(
   job: Job,
   mails: readonly OwedMail<Name>[],
+  settle: () => Promise<void>,
 ): Promise<Record<Name, MailOutcome>> {
   const outcomes = {} as Record<Name, MailOutcome>;
   const refusals: string[] = [];
@@ -55,6 +59,8 @@ export async function deliverOwedMails<Name extends string>(
     await mail.markSent();
     outcomes[mail.name] = 'sent';
   }
+  // A transient failure before the last attempt leaves its mail owed: BullMQ retries it.
+  if (retryable === undefined || isFinalAttempt(job)) await settle();
   if (retryable !== undefined) throw retryable;
   if (refusals.length > 0) throw new UnrecoverableError(refusals.join('; '));
   return outcomes;

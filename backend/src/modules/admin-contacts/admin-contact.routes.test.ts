@@ -8,7 +8,15 @@ import {
   validEnquiry,
   type SignedInUser,
 } from '../../testing/admin-fixtures';
-import { ContactModel } from '../contact';
+import {
+  ContactModel,
+  markContactAcknowledgementSent,
+  markContactMailFailed,
+  markContactMailSent,
+  oweContactMails,
+  settleContactMails,
+} from '../contact';
+import { MailReceiptModel, OwedMailModel } from '../mail-outbox';
 import { LeadModel } from '../leads';
 
 let ctx: TestContext;
@@ -23,12 +31,22 @@ afterAll(async () => {
 beforeEach(async () => {
   await ContactModel.deleteMany({});
   await LeadModel.deleteMany({});
+  await OwedMailModel.deleteMany({});
+  await MailReceiptModel.deleteMany({});
 });
 const api = () => as(ctx, manager);
 
 async function seed() {
   const base = Date.parse('2026-03-01T10:00:00Z');
-  const rows = [
+  const rows: {
+    firstName: string;
+    lastName: string;
+    email: string;
+    service: string;
+    status: string;
+    mailState: 'pending' | 'sent' | 'failed';
+    mailError?: string;
+  }[] = [
     {
       firstName: 'Amira',
       lastName: 'Ben Salah',
@@ -56,13 +74,32 @@ async function seed() {
     },
   ];
   const created = await ContactModel.insertMany(
-    rows.map((row, index) => ({
+    rows.map(({ mailState: _mailState, mailError: _mailError, ...row }, index) => ({
       ...validEnquiry,
       ...row,
       createdAt: new Date(base + index * 60_000),
     })),
   );
-  return created.map((contact) => String(contact._id));
+  const ids = created.map((contact) => String(contact._id));
+  // Where each notification stands lives in the mail outbox and its receipts, as the worker leaves it.
+  for (const [index, { firstName, lastName, email, mailState, mailError }] of rows.entries()) {
+    const id = ids[index] ?? '';
+    await oweContactMails(id, {
+      ...validEnquiry,
+      firstName,
+      lastName,
+      email,
+      locale: 'en',
+      createdAt: new Date().toISOString(),
+    });
+    if (mailState === 'sent') await markContactMailSent(id);
+    if (mailState === 'failed') await markContactMailFailed(id, mailError ?? '');
+    if (mailState !== 'pending') {
+      await markContactAcknowledgementSent(id);
+      await settleContactMails(id);
+    }
+  }
+  return ids;
 }
 
 describe('GET /api/admin/contacts', () => {

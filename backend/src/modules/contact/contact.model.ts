@@ -1,11 +1,5 @@
 import { Schema, model, type InferSchemaType, type HydratedDocument } from 'mongoose';
-import {
-  CONTACT_STATUSES,
-  LOCALES,
-  MAIL_STATES,
-  SERVICE_SLUGS,
-  DEFAULT_LOCALE,
-} from '@agency/contracts';
+import { CONTACT_STATUSES, LOCALES, SERVICE_SLUGS, DEFAULT_LOCALE } from '@agency/contracts';
 
 const contactSchema = new Schema(
   {
@@ -17,23 +11,16 @@ const contactSchema = new Schema(
     message: { type: String, required: true },
     locale: { type: String, required: true, enum: LOCALES, default: DEFAULT_LOCALE },
     status: { type: String, required: true, enum: CONTACT_STATUSES, default: 'new' },
-    // The outbox state of the agency's notification mail, kept in the same
-    // document so storing the enquiry and recording "mail owed" is one write.
-    mailState: { type: String, required: true, enum: MAIL_STATES, default: 'pending' },
-    mailSentAt: { type: Date },
-    mailError: { type: String },
-    // The same outbox state for the acknowledgement mailed to the visitor.
-    acknowledgementState: { type: String, required: true, enum: MAIL_STATES, default: 'pending' },
-    acknowledgementSentAt: { type: Date },
-    acknowledgementError: { type: String },
+    // Where the enquiry's two mails stand is not kept here: the mail outbox
+    // (modules/mail-outbox) owes them and their receipts record how they
+    // ended, so the worker never writes to this collection, which grows with
+    // every enquiry (docs/architecture.md, "The mail outbox").
   },
   { timestamps: true },
 );
 
 contactSchema.index({ createdAt: -1 });
 contactSchema.index({ status: 1, createdAt: -1 });
-contactSchema.index({ mailState: 1, updatedAt: 1 });
-contactSchema.index({ acknowledgementState: 1, updatedAt: 1 });
 
 export type Contact = InferSchemaType<typeof contactSchema>;
 export type ContactDocument = HydratedDocument<Contact>;

@@ -4,6 +4,8 @@ import { createTestContext, type TestContext } from '../../testing/test-context'
 import { createMailQueues } from '../../queues/mail-queues';
 import { relayOwedMail } from '../../queues/outbox-relay';
 import { ContactModel } from './contact.model';
+import { contactMailStatuses } from './contact-mail-state';
+import { OwedMailModel } from '../mail-outbox';
 
 const validEnquiry = {
   firstName: 'Amira',
@@ -23,6 +25,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await ContactModel.deleteMany({});
+  await OwedMailModel.deleteMany({});
 });
 
 const post = (body: unknown) =>
@@ -41,15 +44,14 @@ describe('POST /api/contact', () => {
     expect(response.status).toBe(201);
     expect(response.body).toEqual({ id: expect.stringMatching(/^[0-9a-f]{24}$/) });
     const stored = await ContactModel.findById(response.body.id).lean();
-    expect(stored).toMatchObject({
-      ...validEnquiry,
-      status: 'new',
-      locale: 'fr',
-      // No worker runs in this file: both stay owed.
-      mailState: 'pending',
-      acknowledgementState: 'pending',
-    });
+    expect(stored).toMatchObject({ ...validEnquiry, status: 'new', locale: 'fr' });
     expect(stored?.createdAt).toBeInstanceOf(Date);
+    // No worker runs in this file: both stay owed, in the outbox.
+    expect(await OwedMailModel.findById(`contact:${String(response.body.id)}`)).not.toBeNull();
+    expect(await contactMailStatuses(String(response.body.id))).toEqual({
+      notification: { state: 'pending' },
+      acknowledgement: { state: 'pending' },
+    });
     const job = await ctx.queues.contactMail.getJob(contactMailJobId(response.body.id));
     expect(job?.data).toEqual({ contactId: response.body.id });
     // Transient SMTP failures are retried with growing pauses.
@@ -205,8 +207,11 @@ describe('POST /api/contact while Redis is unreachable', () => {
     const response = await request(offline.app.callback()).post('/api/contact').send(validEnquiry);
 
     expect(response.status).toBe(201);
-    const stored = await ContactModel.findById(response.body.id).lean();
-    expect(stored?.mailState).toBe('pending');
+    expect(await ContactModel.findById(response.body.id).lean()).not.toBeNull();
+    expect(await contactMailStatuses(String(response.body.id))).toEqual({
+      notification: { state: 'pending' },
+      acknowledgement: { state: 'pending' },
+    });
 
     // Redis is back: the relay finds the owed mail and queues it exactly once.
     const liveQueues = createMailQueues(ctx.redis, offline.config.queuePrefix);

@@ -24,8 +24,7 @@ export function contactRoutes({ queues, redis, rateLimit: limit }: ContactRoutes
   router.post('/api/contact', rateLimit({ redis, ...limit }), async (ctx) => {
     const input = await validateBody(ctx, contactSchema);
     const locale = isLocale(input.locale) ? input.locale : requestLocale(ctx);
-    const contact = await storeContact(input, locale);
-    const id = contact.id as string;
+    const { id } = await storeContact(input, locale);
     try {
       await enqueueContactMails(queues, [id]);
     } catch (error: unknown) {

@@ -1,14 +1,16 @@
 import { createTestContext, type TestContext } from '../../testing/test-context';
+import { findOwedMail, MailReceiptModel, OwedMailModel } from '../mail-outbox/store';
 import { ContactModel } from './contact.model';
 import {
-  findContactIdsAwaitingAcknowledgement,
-  findContactIdsAwaitingMail,
+  contactIdFilterForMailState,
+  contactMailStatuses,
   markContactAcknowledgementFailed,
   markContactAcknowledgementSent,
   markContactMailFailed,
   markContactMailSent,
-  storeContact,
-} from './contact.service';
+  settleContactMails,
+} from './contact-mail-state';
+import { storeContact } from './contact.service';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -18,7 +20,11 @@ afterAll(async () => {
   await ctx.close();
 });
 beforeEach(async () => {
-  await ContactModel.deleteMany({});
+  await Promise.all([
+    ContactModel.deleteMany({}),
+    OwedMailModel.deleteMany({}),
+    MailReceiptModel.deleteMany({}),
+  ]);
 });
 
 const enquiry = {
@@ -30,98 +36,112 @@ const enquiry = {
 };
 
 async function stored() {
-  return (await storeContact(enquiry, 'en')).id as string;
+  return (await storeContact(enquiry, 'en')).id;
 }
-const reload = (id: string) => ContactModel.findById(id).lean();
+const later = () => new Date(Date.now() + 60_000);
+
+describe('storing an enquiry', () => {
+  it('stores it with both mails owed, in one outbox entry for its job', async () => {
+    const id = await stored();
+
+    expect(await ContactModel.findById(id).lean()).toMatchObject({ ...enquiry, locale: 'en' });
+    expect(await findOwedMail(later(), 10)).toEqual([
+      expect.objectContaining({ id: `contact:${id}`, job: 'contact-mail', contactId: id }),
+    ]);
+    expect(await contactMailStatuses(id)).toEqual({
+      notification: { state: 'pending' },
+      acknowledgement: { state: 'pending' },
+    });
+  });
+
+  it('leaves the enquiry untouched by everything that happens to its mails', async () => {
+    const id = await stored();
+    const before = await ContactModel.findById(id).lean();
+
+    await markContactMailSent(id);
+    await markContactAcknowledgementFailed(id, '550 no such user');
+    await settleContactMails(id);
+
+    expect(await ContactModel.findById(id).lean()).toEqual(before);
+    expect(await findOwedMail(later(), 10)).toEqual([]);
+  });
+});
 
 describe.each([
   {
     mail: 'notification',
-    state: 'mailState',
-    error: 'mailError',
-    sentAt: 'mailSentAt',
     markSent: markContactMailSent,
     markFailed: markContactMailFailed,
-    awaiting: findContactIdsAwaitingMail,
   },
   {
     mail: 'acknowledgement',
-    state: 'acknowledgementState',
-    error: 'acknowledgementError',
-    sentAt: 'acknowledgementSentAt',
     markSent: markContactAcknowledgementSent,
     markFailed: markContactAcknowledgementFailed,
-    awaiting: findContactIdsAwaitingAcknowledgement,
   },
-] as const)(
-  'the $mail mail of an enquiry',
-  ({ state, error, sentAt, markSent, markFailed, awaiting }) => {
-    it('starts owed, and is owed no more once sent', async () => {
-      const id = await stored();
-      const later = new Date(Date.now() + 60_000);
-      expect(await awaiting(later, 10)).toEqual([id]);
+] as const)('the $mail mail of an enquiry', ({ mail, markSent, markFailed }) => {
+  const statusOf = async (id: string) => (await contactMailStatuses(id))[mail];
 
-      await markSent(id);
+  it('starts owed, and is owed no more once sent', async () => {
+    const id = await stored();
+    expect(await statusOf(id)).toEqual({ state: 'pending' });
 
-      const contact = await reload(id);
-      expect(contact?.[state]).toBe('sent');
-      expect(contact?.[sentAt]).toBeInstanceOf(Date);
-      expect(await awaiting(later, 10)).toEqual([]);
-    });
+    await markSent(id);
 
-    it('records a failure with its reason, shortened to 500 characters', async () => {
-      const id = await stored();
+    expect(await statusOf(id)).toEqual({ state: 'sent', at: expect.any(Date) });
+  });
 
-      await markFailed(id, `550 ${'x'.repeat(600)}`);
+  it('records a failure with its reason, shortened to 500 characters', async () => {
+    const id = await stored();
 
-      const contact = await reload(id);
-      expect(contact?.[state]).toBe('failed');
-      expect(contact?.[error]).toHaveLength(500);
-      expect(contact?.[error]?.startsWith('550 ')).toBe(true);
-    });
+    await markFailed(id, `550 ${'x'.repeat(600)}`);
 
-    it('never lets a late failure overwrite a mail that was sent', async () => {
-      const id = await stored();
-      await markSent(id);
+    const status = await statusOf(id);
+    expect(status.state).toBe('failed');
+    expect(status.error).toHaveLength(500);
+    expect(status.error?.startsWith('550 ')).toBe(true);
+  });
 
-      await markFailed(id, '451 too late');
+  it('never lets a late failure overwrite a mail that was sent', async () => {
+    const id = await stored();
+    await markSent(id);
 
-      const contact = await reload(id);
-      expect(contact?.[state]).toBe('sent');
-      expect(contact?.[error]).toBeUndefined();
-    });
+    await markFailed(id, '451 too late');
 
-    it('never turns a recorded failure into a success', async () => {
-      const id = await stored();
-      await markFailed(id, '550 no such user');
+    expect(await statusOf(id)).toEqual({ state: 'sent', at: expect.any(Date) });
+  });
 
-      await markSent(id);
+  it('never turns a recorded failure into a success', async () => {
+    const id = await stored();
+    await markFailed(id, '550 no such user');
 
-      expect((await reload(id))?.[state]).toBe('failed');
-    });
+    await markSent(id);
 
-    it('leaves mail owed for less than the given age to the API', async () => {
-      const id = await stored();
-      const earlier = new Date(Date.now() - 60_000);
+    expect((await statusOf(id)).state).toBe('failed');
+  });
+});
 
-      expect(await awaiting(earlier, 10)).toEqual([]);
-      expect(await awaiting(new Date(Date.now() + 60_000), 10)).toEqual([id]);
-    });
-  },
-);
+describe("finding enquiries by their notification's state", () => {
+  it('tells pending, sent and failed apart, whatever the acknowledgement did', async () => {
+    const [pending, ackSentOnly, sent, failed] = [
+      await stored(),
+      await stored(),
+      await stored(),
+      await stored(),
+    ];
+    await markContactAcknowledgementSent(ackSentOnly);
+    await markContactMailSent(sent);
+    await markContactAcknowledgementSent(sent);
+    await settleContactMails(sent);
+    await markContactMailFailed(failed, '550 no such user');
 
-describe('finding enquiries that owe mail', () => {
-  it('returns the longest waiting first, at most the limit', async () => {
-    const ids = [await stored(), await stored(), await stored()];
-    const minutesAgo = [1, 3, 2];
-    for (const [index, id] of ids.entries()) {
-      await ContactModel.updateOne(
-        { _id: id },
-        { $set: { updatedAt: new Date(Date.now() - (minutesAgo[index] ?? 0) * 60_000) } },
-        { timestamps: false },
-      );
-    }
+    const idsWith = async (state: 'pending' | 'sent' | 'failed') => {
+      const filter = await contactIdFilterForMailState(state);
+      const contacts = await ContactModel.find(filter).select({ _id: 1 }).lean();
+      return contacts.map((contact) => String(contact._id)).sort();
+    };
 
-    expect(await findContactIdsAwaitingMail(new Date(), 2)).toEqual([ids[1], ids[2]]);
+    expect(await idsWith('pending')).toEqual([pending, ackSentOnly].sort());
+    expect(await idsWith('sent')).toEqual([sent]);
+    expect(await idsWith('failed')).toEqual([failed]);
   });
 });

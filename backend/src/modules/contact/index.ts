@@ -1,5 +1,6 @@
 export { contactRoutes, type ContactRoutesDeps } from './contact.routes';
 export { storeContact } from './contact.service';
+export { oweContactMails } from './contact-mail-state';
 export * from './store';
 export {
   contactArrivalTimes,

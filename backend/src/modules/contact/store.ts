@@ -1,12 +1,14 @@
 // The module's surface without HTTP: what the worker may reach through src/store.ts.
+export { findContactById, toContactDto } from './contact.service';
 export {
-  findContactById,
-  findContactIdsAwaitingAcknowledgement,
-  findContactIdsAwaitingMail,
+  contactMailStatuses,
+  findContactForMail,
+  keepStoredContacts,
   markContactAcknowledgementFailed,
   markContactAcknowledgementSent,
   markContactMailFailed,
   markContactMailSent,
-  toContactDto,
-} from './contact.service';
+  settleContactMails,
+  type ContactMailStatuses,
+} from './contact-mail-state';
 export { ContactModel, type Contact, type ContactDocument } from './contact.model';

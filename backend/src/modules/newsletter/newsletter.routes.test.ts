@@ -5,6 +5,7 @@ import {
   newsletterConfirmationJobId,
 } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
+import { OwedMailModel } from '../mail-outbox/store';
 import { signConfirmationToken, signUnsubscribeToken } from './newsletter-token';
 import { SubscriberModel } from './subscriber.model';
 
@@ -48,7 +49,6 @@ describe('POST /api/newsletter', () => {
     expect(stored).toMatchObject({
       status: 'pending',
       locale: 'fr',
-      mailState: 'pending',
       confirmationRequests: 1,
       consent: {
         ip: expect.stringContaining('127.0.0.1'),
@@ -95,7 +95,6 @@ describe('POST /api/newsletter', () => {
     const stored = await findByEmail(email);
     expect(stored).toMatchObject({
       status: 'pending',
-      mailState: 'pending',
       confirmationRequests: 2,
     });
     expect(stored?.consent?.locale).toBe('fr');
@@ -177,10 +176,12 @@ describe('POST /api/newsletter while Redis is unreachable', () => {
       const response = await subscribe({ email: 'offline@example.tn' }, offline.app);
 
       expect(response.status).toBe(202);
-      expect(await findByEmail('offline@example.tn')).toMatchObject({
-        status: 'pending',
-        mailState: 'pending',
-      });
+      const stored = await findByEmail('offline@example.tn');
+      expect(stored).toMatchObject({ status: 'pending' });
+      // Owed in the outbox, for the relay to enqueue once Redis is back.
+      expect(
+        await OwedMailModel.findById(`newsletter-confirmation:${String(stored?._id)}:1`),
+      ).not.toBeNull();
     } finally {
       await offline.close();
     }

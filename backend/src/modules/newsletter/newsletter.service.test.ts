@@ -1,10 +1,12 @@
 import { createTestContext, type TestContext } from '../../testing/test-context';
+import { findOwedMail, MailReceiptModel, OwedMailModel } from '../mail-outbox/store';
 import {
   countConfirmedSubscribers,
-  findConfirmationsAwaitingMail,
+  findConfirmationReceipt,
   markConfirmationMailFailed,
   markConfirmationMailSent,
   requestSubscription,
+  settleConfirmationMail,
 } from './newsletter.service';
 import { SubscriberModel } from './subscriber.model';
 
@@ -17,7 +19,11 @@ afterAll(async () => {
   await ctx.close();
 });
 beforeEach(async () => {
-  await SubscriberModel.deleteMany({});
+  await Promise.all([
+    SubscriberModel.deleteMany({}),
+    OwedMailModel.deleteMany({}),
+    MailReceiptModel.deleteMany({}),
+  ]);
 });
 
 const ask = (email: string) =>
@@ -56,38 +62,47 @@ describe('newsletter subscribers', () => {
   });
 });
 
+/** The confirmation mails in the outbox, as the relay would enqueue them. */
+async function owedConfirmations(olderThan: Date) {
+  const owed = await findOwedMail(olderThan, 10);
+  return owed.map(({ subscriberId, request }) => ({ subscriberId, request }));
+}
+
 describe('the confirmation mail outbox', () => {
-  it('relays the latest request of each pending address until its mail is settled', async () => {
-    await ask('one@example.tn');
+  it('owes a mail per request until it is settled, and keeps how each ended', async () => {
+    const first = await ask('one@example.tn');
     const latest = await ask('one@example.tn');
     const other = await ask('two@example.tn');
+    if (!first || !latest || !other) throw new Error('both addresses owe a confirmation');
 
-    const owed = await findConfirmationsAwaitingMail(later(), 10);
-    expect(owed).toEqual(expect.arrayContaining([latest, other]));
-    expect(owed).toHaveLength(2);
+    const owed = await owedConfirmations(later());
+    expect(owed).toEqual(expect.arrayContaining([first, latest, other]));
+    expect(owed).toHaveLength(3);
+    expect(await owedConfirmations(new Date(Date.now() - 60_000))).toEqual([]);
 
-    if (!latest || !other) throw new Error('both addresses owe a confirmation');
     await markConfirmationMailSent(latest);
     await markConfirmationMailFailed(other, '550 5.1.1 no such user');
-    expect(await findConfirmationsAwaitingMail(later(), 10)).toEqual([]);
-    expect(await reload(other.subscriberId)).toMatchObject({
-      mailState: 'failed',
-      mailError: '550 5.1.1 no such user',
+    for (const job of [first, latest, other]) await settleConfirmationMail(job);
+
+    expect(await owedConfirmations(later())).toEqual([]);
+    expect(await findConfirmationReceipt(latest)).toMatchObject({ outcome: 'sent' });
+    expect(await findConfirmationReceipt(other)).toMatchObject({
+      outcome: 'failed',
+      error: '550 5.1.1 no such user',
     });
+    expect(await findConfirmationReceipt(first)).toBeNull();
   });
 
-  it('does not relay confirmed or departed addresses, nor mail owed for less than the age', async () => {
+  it('owes nothing for a confirmed address', async () => {
     const confirmed = await ask('confirmed@example.tn');
-    const gone = await ask('gone@example.tn');
     await SubscriberModel.updateOne({ _id: confirmed?.subscriberId }, { status: 'confirmed' });
-    await SubscriberModel.updateOne({ _id: gone?.subscriberId }, { status: 'unsubscribed' });
-    const young = await ask('young@example.tn');
+    await OwedMailModel.deleteMany({});
 
-    expect(await findConfirmationsAwaitingMail(later(), 10)).toEqual([young]);
-    expect(await findConfirmationsAwaitingMail(new Date(Date.now() - 60_000), 10)).toEqual([]);
+    expect(await ask('confirmed@example.tn')).toBeUndefined();
+    expect(await owedConfirmations(later())).toEqual([]);
   });
 
-  it("ignores the outcome of a superseded request's mail", async () => {
+  it("keeps each request's outcome apart", async () => {
     const first = await ask('again@example.tn');
     const second = await ask('again@example.tn');
     if (!first || !second) throw new Error('a pending address owes a confirmation');
@@ -95,8 +110,8 @@ describe('the confirmation mail outbox', () => {
     await markConfirmationMailSent(first);
     await markConfirmationMailFailed(first, '451 late');
 
-    expect(await reload(first.subscriberId)).toMatchObject({ mailState: 'pending' });
-    expect(await findConfirmationsAwaitingMail(later(), 10)).toEqual([second]);
+    expect(await findConfirmationReceipt(first)).toMatchObject({ outcome: 'sent' });
+    expect(await findConfirmationReceipt(second)).toBeNull();
   });
 
   it('never lets a late failure overwrite a mail that was sent', async () => {
@@ -106,7 +121,8 @@ describe('the confirmation mail outbox', () => {
 
     await markConfirmationMailFailed(owed, '451 late');
 
-    expect(await reload(owed.subscriberId)).toMatchObject({ mailState: 'sent' });
-    expect((await reload(owed.subscriberId))?.mailError).toBeUndefined();
+    const receipt = await findConfirmationReceipt(owed);
+    expect(receipt).toMatchObject({ outcome: 'sent' });
+    expect(receipt?.error).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import { isValidObjectId, trusted } from 'mongoose';
 import {
   NEWSLETTER_CONFIRMATION_TTL_MS,
   NEWSLETTER_CONSENT_WORDING_VERSION,
+  QUEUE_NAMES,
   type Locale,
   type NewsletterConfirmationJob,
   type NewsletterSource,
@@ -16,6 +17,15 @@ import {
   verifyConfirmationToken,
   verifyUnsubscribeToken,
 } from './newsletter-token';
+import { isDuplicateKeyError } from '../../database-errors';
+import {
+  findReceipt,
+  oweMail,
+  recordReceipt,
+  settleOwedMail,
+  type Receipt,
+  type ReceiptMail,
+} from '../mail-outbox/store';
 
 /** Addresses that confirmed their subscription and have not left since. */
 export async function countConfirmedSubscribers(): Promise<number> {
@@ -29,14 +39,6 @@ export interface SubscriptionRequest {
   /** The visitor's address, kept as part of the consent record. */
   ip: string;
   at?: Date;
-}
-
-const DUPLICATE_KEY = 11000;
-
-function isDuplicateKeyError(error: unknown): boolean {
-  return (
-    typeof error === 'object' && error !== null && 'code' in error && error.code === DUPLICATE_KEY
-  );
 }
 
 /**
@@ -61,7 +63,6 @@ export async function requestSubscription(
         $set: {
           status: 'pending',
           locale: request.locale,
-          mailState: 'pending',
           consent: {
             requestedAt: at,
             ip: request.ip,
@@ -70,12 +71,18 @@ export async function requestSubscription(
             wordingVersion: NEWSLETTER_CONSENT_WORDING_VERSION,
           },
         },
-        $unset: { mailError: 1, mailSentAt: 1 },
         $inc: { confirmationRequests: 1 },
       },
       { upsert: true, returnDocument: 'after', runValidators: true },
     ).exec();
-    return { subscriberId: subscriber.id as string, request: subscriber.confirmationRequests };
+    const owed = {
+      subscriberId: subscriber.id as string,
+      request: subscriber.confirmationRequests,
+    };
+    // The visitor hears "accepted" only once the mail is owed too: if this
+    // write fails they are told so, and asking again owes a new mail.
+    await oweConfirmationMail(owed);
+    return owed;
   } catch (error: unknown) {
     // Confirmed already (or the same address inserted a moment ago by a twin
     // request, whose own answer owes the mail): nothing more to send.
@@ -161,7 +168,7 @@ export async function unsubscribe(
 }
 
 /* ---------------------------------------------------------------------------
- * The confirmation mail's outbox, driven by the worker
+ * The confirmation mail's outbox entry and receipt, driven by the worker
  * ------------------------------------------------------------------------- */
 
 export async function findSubscriberById(id: string): Promise<SubscriberDocument | null> {
@@ -172,52 +179,53 @@ export async function findSubscriberByEmail(email: string): Promise<SubscriberDo
   return SubscriberModel.findOne({ email: normalizeEmail(email) }).exec();
 }
 
-/** Pending subscriptions whose confirmation mail is owed and untouched since `olderThan`. */
-export async function findConfirmationsAwaitingMail(
-  olderThan: Date,
-  limit: number,
-): Promise<NewsletterConfirmationJob[]> {
-  const subscribers = await SubscriberModel.find({
-    status: 'pending',
-    mailState: 'pending',
-    // Filters are sanitized globally; this operator is ours, not request data.
-    updatedAt: trusted({ $lte: olderThan }),
-  })
-    .sort({ updatedAt: 1 })
-    .limit(limit)
-    .select({ _id: 1, confirmationRequests: 1 })
-    .lean()
-    .exec();
-  return subscribers.map((subscriber) => ({
-    subscriberId: String(subscriber._id),
-    request: subscriber.confirmationRequests,
-  }));
+/** One id for the outbox entry and the receipt of one request's confirmation mail. */
+export function confirmationMailId({ subscriberId, request }: NewsletterConfirmationJob): string {
+  return `${CONFIRMATION_MAIL}:${subscriberId}:${request}`;
 }
 
-const MAIL_ERROR_MAX_LENGTH = 500;
+const CONFIRMATION_MAIL = 'newsletter-confirmation' satisfies ReceiptMail;
+
+function oweConfirmationMail(job: NewsletterConfirmationJob): Promise<void> {
+  return oweMail([
+    { id: confirmationMailId(job), job: QUEUE_NAMES.newsletterConfirmation, ...job },
+  ]);
+}
+
+/** How one request's confirmation mail ended, or null while it is owed. */
+export function findConfirmationReceipt(job: NewsletterConfirmationJob): Promise<Receipt | null> {
+  return findReceipt(confirmationMailId(job));
+}
 
 /*
- * Both marks apply to the request the mail answered and only while its mail
- * is pending: a mail for an older request, a duplicate job or a late failure
- * never overwrites the outcome of the latest one.
+ * Each request's mail has its own receipt, written once: a mail for an older
+ * request, a duplicate job or a late failure never changes the outcome of
+ * another, nor the first outcome of its own.
  */
 
-export async function markConfirmationMailSent({
-  subscriberId,
-  request,
-}: NewsletterConfirmationJob): Promise<void> {
-  await SubscriberModel.updateOne(
-    { _id: subscriberId, confirmationRequests: request, mailState: 'pending' },
-    { $set: { mailState: 'sent', mailSentAt: new Date() }, $unset: { mailError: 1 } },
-  ).exec();
+export async function markConfirmationMailSent(job: NewsletterConfirmationJob): Promise<void> {
+  await recordReceipt({
+    id: confirmationMailId(job),
+    mail: CONFIRMATION_MAIL,
+    ref: job.subscriberId,
+    outcome: 'sent',
+  });
 }
 
 export async function markConfirmationMailFailed(
-  { subscriberId, request }: NewsletterConfirmationJob,
+  job: NewsletterConfirmationJob,
   reason: string,
 ): Promise<void> {
-  await SubscriberModel.updateOne(
-    { _id: subscriberId, confirmationRequests: request, mailState: 'pending' },
-    { $set: { mailState: 'failed', mailError: reason.slice(0, MAIL_ERROR_MAX_LENGTH) } },
-  ).exec();
+  await recordReceipt({
+    id: confirmationMailId(job),
+    mail: CONFIRMATION_MAIL,
+    ref: job.subscriberId,
+    outcome: 'failed',
+    error: reason,
+  });
+}
+
+/** The request's mail is settled (sent, failed, or owed no more): its outbox entry goes. */
+export function settleConfirmationMail(job: NewsletterConfirmationJob): Promise<void> {
+  return settleOwedMail(confirmationMailId(job));
 }

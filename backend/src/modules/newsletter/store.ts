@@ -1,11 +1,13 @@
 // The module's surface without HTTP: what the worker may reach through src/store.ts.
 export {
+  confirmationMailId,
   countConfirmedSubscribers,
-  findConfirmationsAwaitingMail,
+  findConfirmationReceipt,
   findSubscriberByEmail,
   findSubscriberById,
   markConfirmationMailFailed,
   markConfirmationMailSent,
+  settleConfirmationMail,
 } from './newsletter.service';
 export { signConfirmationToken, signUnsubscribeToken } from './newsletter-token';
 export { SubscriberModel, type Subscriber, type SubscriberDocument } from './subscriber.model';

@@ -2,7 +2,6 @@ import { Schema, model, type HydratedDocument, type InferSchemaType } from 'mong
 import {
   DEFAULT_LOCALE,
   LOCALES,
-  MAIL_STATES,
   NEWSLETTER_SOURCES,
   SUBSCRIBER_STATUSES,
 } from '@agency/contracts';
@@ -41,18 +40,14 @@ const subscriberSchema = new Schema(
     // How many times the address asked to subscribe: each request owes its
     // own confirmation mail, so it is part of that mail's job id.
     confirmationRequests: { type: Number, required: true, default: 0 },
-    // The outbox state of the latest confirmation mail, kept in the same
-    // document so storing the request and recording "mail owed" is one write.
-    // Absent on addresses that never asked (an unsubscribe from a campaign).
-    mailState: { type: String, enum: MAIL_STATES },
-    mailSentAt: { type: Date },
-    mailError: { type: String },
+    // Each request's confirmation mail is owed in the mail outbox and its
+    // outcome kept as a receipt (modules/mail-outbox): the worker never
+    // writes here.
   },
   { timestamps: true },
 );
 
 subscriberSchema.index({ status: 1, createdAt: -1 });
-subscriberSchema.index({ mailState: 1, updatedAt: 1 });
 
 export type Subscriber = InferSchemaType<typeof subscriberSchema>;
 export type SubscriberDocument = HydratedDocument<Subscriber>;

@@ -1,0 +1,78 @@
+import { Schema, model, trusted } from 'mongoose';
+import { createTestContext, type TestContext } from './testing/test-context';
+import { BULK_INSERT, deleteBatcher, insertBatcher } from './batched-writes';
+
+const NoteModel = model(
+  'BatchedNote',
+  new Schema({ _id: String, text: { type: String, required: true } }, { versionKey: false }),
+);
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(async () => {
+  await ctx.close();
+});
+beforeEach(async () => {
+  await NoteModel.deleteMany({});
+});
+
+describe('batched inserts', () => {
+  it('writes concurrent documents in one insert, and each caller waits for its own', async () => {
+    const batches: number[] = [];
+    const insert = insertBatcher((notes) => {
+      batches.push(notes.length);
+      return NoteModel.insertMany(notes, BULK_INSERT);
+    });
+
+    await Promise.all(['a', 'b', 'c'].map((id) => insert({ _id: id, text: id })));
+
+    expect(batches).toEqual([3]);
+    expect(await NoteModel.countDocuments()).toBe(3);
+  });
+
+  it('fails only the refused document: a duplicate, or one failing validation', async () => {
+    await NoteModel.create({ _id: 'taken', text: 'first' });
+    const insert = insertBatcher((notes) => NoteModel.insertMany(notes, BULK_INSERT));
+
+    const outcomes = await Promise.allSettled([
+      insert({ _id: 'taken', text: 'second' }),
+      insert({ _id: 'fresh', text: 'fine' }),
+      insert({ _id: 'empty' }),
+    ]);
+
+    expect(outcomes.map(({ status }) => status)).toEqual(['rejected', 'fulfilled', 'rejected']);
+    const [duplicate] = outcomes;
+    expect(duplicate.status === 'rejected' && String(duplicate.reason)).toContain('duplicate key');
+    expect((await NoteModel.findById('taken').lean())?.text).toBe('first');
+    expect(await NoteModel.exists({ _id: 'fresh' })).not.toBeNull();
+    expect(await NoteModel.exists({ _id: 'empty' })).toBeNull();
+  });
+
+  it('can count a document that exists already as written (a receipt written twice)', async () => {
+    await NoteModel.create({ _id: 'once', text: 'first outcome' });
+    const insert = insertBatcher((notes) => NoteModel.insertMany(notes, BULK_INSERT), {
+      duplicatesAreInserted: true,
+    });
+
+    await expect(insert({ _id: 'once', text: 'late outcome' })).resolves.toBeUndefined();
+    expect((await NoteModel.findById('once').lean())?.text).toBe('first outcome');
+  });
+});
+
+describe('batched deletes', () => {
+  it('deletes what concurrent callers ask for in one deleteMany', async () => {
+    await NoteModel.create(['a', 'b', 'c', 'd'].map((id) => ({ _id: id, text: id })));
+    const batches: string[][] = [];
+    const remove = deleteBatcher((ids) => {
+      batches.push(ids);
+      return NoteModel.deleteMany({ _id: trusted({ $in: ids }) }).exec();
+    });
+
+    await Promise.all(['a', 'c', 'd'].map((id) => remove(id)));
+
+    expect(batches).toEqual([['a', 'c', 'd']]);
+    expect(await NoteModel.find().distinct('_id')).toEqual(['b']);
+  });
+});
