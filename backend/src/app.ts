@@ -112,6 +112,8 @@ export function createApp({ config, logger, queues, campaignQueue, redis }: AppD
     leadRoutes(),
     campaignRoutes({
       campaignQueue: campaignQueue ?? createCampaignQueue(redis, config.queuePrefix),
+      redis,
+      queuePrefix: config.queuePrefix,
     }),
   ];
   for (const router of routers) {

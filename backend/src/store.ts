@@ -54,3 +54,4 @@ export {
   type SubscriberDocument,
 } from './modules/newsletter/store';
 export { exitOnStartupFailure, runUntilSignalled } from './shutdown';
+export * from './modules/campaigns/store';

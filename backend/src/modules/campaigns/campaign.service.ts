@@ -16,7 +16,7 @@ type StoredCampaign = Campaign & { _id: unknown };
 /** A send in progress (or waiting to resume) must finish or be cancelled first. */
 const UNDELETABLE: readonly CampaignStatus[] = ['queued', 'sending', 'paused'];
 
-function toCampaignDto(campaign: StoredCampaign): CampaignDto {
+export function toCampaignDto(campaign: StoredCampaign): CampaignDto {
   return {
     id: String(campaign._id),
     name: campaign.name,
