@@ -82,6 +82,19 @@ function limiterOf(settings: CampaignSendSettings) {
     : { max: 1, duration: Math.ceil(1000 / batchesPerSecond) };
 }
 
+/**
+ * A job whose worker died stops renewing its lock: after `lockDurationMs`
+ * another worker takes it over. A campaign batch may be taken over several
+ * times (each crash) rather than fail and leave its recipients unsent.
+ */
+function takeOver(settings: CampaignSendSettings): Partial<WorkerOptions> {
+  return {
+    lockDuration: settings.lockDurationMs,
+    stalledInterval: settings.lockDurationMs,
+    maxStalledCount: 10,
+  };
+}
+
 /** The campaign queues' workers: dispatch, sends, test sends, and the recovery scheduler. */
 export async function startCampaignWorkers(
   options: CampaignWorkersOptions,
@@ -132,11 +145,11 @@ export async function startCampaignWorkers(
         sendJobOptions: sendJobOptions(settings),
         logger,
       }),
-      { lockDuration: settings.lockDurationMs },
+      takeOver(settings),
     ),
     startWorker(CAMPAIGN_QUEUE_NAMES.send, campaignSendProcessor({ ...mailDeps, ledger, logger }), {
       concurrency: settings.concurrency,
-      lockDuration: settings.lockDurationMs,
+      ...takeOver(settings),
       limiter: limiterOf(settings),
     }),
     startWorker(CAMPAIGN_QUEUE_NAMES.test, campaignTestSendProcessor({ ...mailDeps, logger })),

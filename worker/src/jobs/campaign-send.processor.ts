@@ -157,6 +157,10 @@ export function campaignSendProcessor(deps: CampaignSendDeps) {
         `${transientFailures} of ${recipients.length} mails not accepted yet: ${lastTransientReason}`,
       );
     }
+    deps.logger.debug(
+      { campaignId, round, jobId: job.id, recipients: recipients.length },
+      'campaign batch sent',
+    );
     return 'done';
   };
 }
