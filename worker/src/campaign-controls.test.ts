@@ -1,4 +1,4 @@
-import { cancelCampaign, pauseCampaign, resumeCampaign } from '@agency/backend';
+import { campaignControls, type CampaignControls } from '@agency/backend';
 import { createCampaignContext, type CampaignContext } from './testing/campaign-context';
 import { startSmtpSink, type SmtpSink } from './testing/smtp-sink';
 
@@ -17,6 +17,9 @@ afterEach(async () => {
   await smtp.close();
 });
 
+const controls = (): CampaignControls =>
+  campaignControls({ queue: ctx.controlQueue, redis: ctx.redis, prefix: ctx.queuePrefix });
+
 const delivered = () => smtp.received.flatMap((entry) => entry.envelopeTo);
 
 // Slow enough to act half-way: 10 recipients a batch, 10 batches a second at most.
@@ -27,13 +30,13 @@ describe('pause, resume and cancel', () => {
     await ctx.startWorker(smtp.url, SLOW);
     const id = await ctx.queueCampaign({ recipientType: 'contacts' });
     await smtp.waitForCount(30);
-    await pauseCampaign(id);
+    await controls().pause(id);
     await ctx.waitUntilIdle();
     const atPause = delivered().length;
     expect(atPause).toBeLessThan(300);
     expect((await ctx.campaign(id)).status).toBe('paused');
 
-    await resumeCampaign(ctx.controlQueue, id);
+    await controls().resume(id);
     await ctx.waitForStatus(id, ['sent']);
     expect(delivered()).toHaveLength(300);
     expect(new Set(delivered()).size).toBe(300);
@@ -44,7 +47,7 @@ describe('pause, resume and cancel', () => {
     await ctx.startWorker(smtp.url, SLOW);
     const id = await ctx.queueCampaign({ recipientType: 'contacts' });
     await smtp.waitForCount(30);
-    await cancelCampaign(id);
+    await controls().cancel(id);
     await ctx.waitUntilIdle();
     const atCancel = delivered().length;
     expect(atCancel).toBeLessThan(300);

@@ -1,6 +1,6 @@
 import type { ParsedMail } from 'mailparser';
 import { CAMPAIGN_QUEUE_NAMES } from '@agency/contracts';
-import { resendToFailed } from '@agency/backend';
+import { campaignControls } from '@agency/backend';
 import { createCampaignContext, type CampaignContext } from './testing/campaign-context';
 import { startSmtpSink, type SmtpSink } from './testing/smtp-sink';
 
@@ -178,7 +178,11 @@ describe('SMTP faults', () => {
 
     // The addresses were fixed: a resend reaches exactly those three.
     smtp.setResponder(undefined);
-    await resendToFailed(ctx.controlQueue, id);
+    await campaignControls({
+      queue: ctx.controlQueue,
+      redis: ctx.redis,
+      prefix: ctx.queuePrefix,
+    }).resendToFailed(id);
     await ctx.waitForStatus(id, ['sent']);
     expect(recipientsOf(smtp)).toHaveLength(30);
     expect(new Set(recipientsOf(smtp)).size).toBe(30);

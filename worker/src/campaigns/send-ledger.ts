@@ -6,6 +6,8 @@ import {
   type LedgerOutcome,
   type Redis,
   type RoundCounts,
+  withCampaignLock,
+  withCampaignLockOrThrow,
 } from '@agency/backend/store';
 
 /**
@@ -142,6 +144,16 @@ export class SendLedger {
     return roundStateOf(
       await this.redis.hmget(keys.counts, 'sent', 'failed', 'v', 'total', 'dispatched'),
     );
+  }
+
+  /** A write of the campaign document that the next batch would make anyway: skipped when another writer is at it. */
+  writeIfFree(campaignId: string, write: () => Promise<unknown>): Promise<unknown> {
+    return withCampaignLock(this.redis, this.prefix, campaignId, 0, write);
+  }
+
+  /** A write of the campaign document that must happen (start, end): waits for its turn. */
+  writeInTurn<T>(campaignId: string, write: () => Promise<T>): Promise<T> {
+    return withCampaignLockOrThrow(this.redis, this.prefix, campaignId, 10_000, write);
   }
 
   /** A finished round's state is kept a while (for a late replay), then dropped. */

@@ -59,7 +59,7 @@ function recipientsOf(campaign: CampaignForSend, campaignId: string) {
 export function campaignDispatchProcessor(deps: CampaignDispatchDeps) {
   return async (job: Job<CampaignDispatchJob>): Promise<DispatchResult> => {
     const { campaignId } = job.data;
-    const campaign = await beginSending(campaignId);
+    const campaign = await deps.ledger.writeInTurn(campaignId, () => beginSending(campaignId));
     if (!campaign || !SENDING_STATUSES.includes(campaign.status)) return 'skipped';
     const { round, pass } = campaign;
     const keys = deps.ledger.keys(campaignId, round);
@@ -87,7 +87,8 @@ export function campaignDispatchProcessor(deps: CampaignDispatchDeps) {
       );
       batches = [];
       // The progress bar shows the total growing while the dispatch reads on.
-      if (round === 1) await recordTotal(campaignId, total);
+      if (round === 1)
+        await deps.ledger.writeIfFree(campaignId, () => recordTotal(campaignId, total));
       const current = await findCampaignForSend(campaignId);
       return Boolean(current && SENDING_STATUSES.includes(current.status));
     };
@@ -103,7 +104,9 @@ export function campaignDispatchProcessor(deps: CampaignDispatchDeps) {
     if (pending.length > 0) batches.push({ campaignId, round, recipients: pending });
     if (!(await flush())) return 'stopped';
 
-    if (round === 1) await recordTotal(campaignId, total);
+    if (round === 1) {
+      await deps.ledger.writeInTurn(campaignId, () => recordTotal(campaignId, total));
+    }
     const state = await deps.ledger.markDispatched(keys, total);
     // The sends may all have finished before the total was known: settle here then.
     await settleRoundIfDone(deps, campaign, keys, state);

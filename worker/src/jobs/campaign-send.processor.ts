@@ -185,16 +185,14 @@ export async function settleRoundIfDone(
   keys: CampaignRoundKeys,
   state: RoundState,
 ): Promise<void> {
+  const campaignId = String(campaign._id);
   if (!isRoundSettled(state)) {
-    await foldCounters(campaign, state);
+    await deps.ledger.writeIfFree(campaignId, () => foldCounters(campaign, state));
     return;
   }
-  const status = await finishRound(campaign, state);
+  const status = await deps.ledger.writeInTurn(campaignId, () => finishRound(campaign, state));
   if (status) {
     await deps.ledger.expire(keys);
-    deps.logger.info(
-      { campaignId: String(campaign._id), round: campaign.round, status, ...state },
-      'campaign finished',
-    );
+    deps.logger.info({ campaignId, round: campaign.round, status, ...state }, 'campaign finished');
   }
 }

@@ -19,6 +19,7 @@ import type { Redis } from '../../queues/redis-connection';
 import { CampaignModel } from './campaign.model';
 import { CampaignRecipientModel } from './campaign-recipient.model';
 import { campaignRateKey } from './campaign-keys';
+import { withCampaignLockOrThrow } from './campaign-lock';
 import { toCampaignDto } from './campaign.service';
 
 async function notFoundOrConflict(id: string, conflict: string): Promise<never> {
@@ -31,7 +32,7 @@ const unavailable = () =>
   new HttpError('UNAVAILABLE', 'Sending is unavailable right now; please try again shortly');
 
 /** queued or sending -> paused: batches not yet started wait; those being sent finish. */
-export async function pauseCampaign(id: string): Promise<CampaignDto> {
+async function pause(id: string): Promise<CampaignDto> {
   const campaign = await CampaignModel.findOneAndUpdate(
     { _id: id, status: trusted({ $in: ['queued', 'sending'] }) },
     { $set: { status: 'paused', pausedAt: new Date() } },
@@ -46,7 +47,7 @@ export async function pauseCampaign(id: string): Promise<CampaignDto> {
  * recipients again and the send ledger skips whoever already has an outcome.
  * If Redis cannot take the dispatch the campaign stays paused.
  */
-export async function resumeCampaign(queue: CampaignQueue, id: string): Promise<CampaignDto> {
+async function resume(queue: CampaignQueue, id: string): Promise<CampaignDto> {
   const campaign = await CampaignModel.findOneAndUpdate(
     { _id: id, status: 'paused' },
     { $set: { status: 'queued', queuedAt: new Date() }, $inc: { pass: 1 } },
@@ -63,7 +64,7 @@ export async function resumeCampaign(queue: CampaignQueue, id: string): Promise<
 }
 
 /** Stops for good: nothing more is sent; what was sent stays counted. */
-export async function cancelCampaign(id: string): Promise<CampaignDto> {
+async function cancel(id: string): Promise<CampaignDto> {
   const now = new Date();
   const campaign = await CampaignModel.findOneAndUpdate(
     { _id: id, status: trusted({ $in: ['queued', 'sending', 'paused'] }) },
@@ -80,7 +81,7 @@ const RESENDABLE: readonly CampaignStatus[] = ['sent', 'failed'];
  * A new round for the recipients whose mail failed: the campaign is queued
  * again, its failed count starts from zero and the sent count carries over.
  */
-export async function resendToFailed(queue: CampaignQueue, id: string): Promise<CampaignDto> {
+async function resend(queue: CampaignQueue, id: string): Promise<CampaignDto> {
   const current = await CampaignModel.findById(id).lean();
   if (!current) throw new HttpError('NOT_FOUND', 'No campaign with this id');
   if (!RESENDABLE.includes(current.status as CampaignStatus) || current.failedCount === 0) {
@@ -113,6 +114,49 @@ export async function resendToFailed(queue: CampaignQueue, id: string): Promise<
     throw unavailable();
   }
   return toCampaignDto(campaign);
+}
+
+export interface CampaignControls {
+  pause(id: string): Promise<CampaignDto>;
+  resume(id: string): Promise<CampaignDto>;
+  cancel(id: string): Promise<CampaignDto>;
+  resendToFailed(id: string): Promise<CampaignDto>;
+}
+
+/** How long a control waits for the worker's write of the same campaign to finish. */
+const CONTROL_LOCK_WAIT_MS = 3000;
+
+/**
+ * The sending controls, each holding the campaign's write lock so that a
+ * worker's progress write cannot undo it on the embedded store.
+ */
+export function campaignControls({
+  queue,
+  redis,
+  prefix,
+}: {
+  queue: CampaignQueue;
+  redis: Redis;
+  prefix: string;
+}): CampaignControls {
+  const locked =
+    (write: (id: string) => Promise<CampaignDto>) =>
+    async (id: string): Promise<CampaignDto> => {
+      try {
+        return await withCampaignLockOrThrow(redis, prefix, id, CONTROL_LOCK_WAIT_MS, () =>
+          write(id),
+        );
+      } catch (error) {
+        if (error instanceof HttpError) throw error;
+        throw unavailable();
+      }
+    };
+  return {
+    pause: locked(pause),
+    resume: locked((id) => resume(queue, id)),
+    cancel: locked(cancel),
+    resendToFailed: locked((id) => resend(queue, id)),
+  };
 }
 
 export async function sendTestMail(queue: CampaignQueue, id: string, email: string): Promise<void> {

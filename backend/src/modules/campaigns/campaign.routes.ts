@@ -21,12 +21,9 @@ import {
   updateCampaign,
 } from './campaign.service';
 import {
+  campaignControls,
   campaignProgress,
-  cancelCampaign,
   listCampaignRecipients,
-  pauseCampaign,
-  resendToFailed,
-  resumeCampaign,
   sendTestMail,
 } from './campaign-controls.service';
 
@@ -99,10 +96,11 @@ export function campaignRoutes({ campaignQueue, redis, queuePrefix }: CampaignRo
       ctx.status = status;
       ctx.body = { campaign };
     });
-  control('pause', 'campaign.pause', pauseCampaign);
-  control('resume', 'campaign.resume', (id) => resumeCampaign(campaignQueue, id), 202);
-  control('cancel', 'campaign.cancel', cancelCampaign);
-  control('resend-failed', 'campaign.resend', (id) => resendToFailed(campaignQueue, id), 202);
+  const controls = campaignControls({ queue: campaignQueue, redis, prefix: queuePrefix });
+  control('pause', 'campaign.pause', controls.pause);
+  control('resume', 'campaign.resume', controls.resume, 202);
+  control('cancel', 'campaign.cancel', controls.cancel);
+  control('resend-failed', 'campaign.resend', controls.resendToFailed, 202);
 
   // A test to one address: queued like any mail, answered before it is sent (202).
   router.post('/:id/test', authorize('campaigns:send'), async (ctx) => {

@@ -23,3 +23,4 @@ export {
 } from './campaign-keys';
 export { CampaignModel } from './campaign.model';
 export { CampaignRecipientModel } from './campaign-recipient.model';
+export { CampaignBusyError, withCampaignLock, withCampaignLockOrThrow } from './campaign-lock';
