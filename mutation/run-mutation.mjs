@@ -1,28 +1,45 @@
 // @ts-check
 /**
- * `npm run test:mutation`: starts throw-away MongoDB-wire and Redis servers
- * once (the mutants' jest runs reuse them), runs StrykerJS with
- * mutation/stryker.config.mjs, prints its score and fails under 80%.
+ * `npm run test:mutation`: installs what is missing, starts throw-away
+ * MongoDB-wire and Redis servers once (the mutants' jest runs reuse them),
+ * runs StrykerJS with mutation/stryker.config.mjs, then prints the score.
+ * Stryker itself fails the run under 80% (`thresholds.break`).
+ * Extra arguments go to `stryker run` (e.g. `--mutate worker/src/jobs/enquiry-mail.job.ts`).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bootstrap, REPO_ROOT } from '../scripts/bootstrap.mjs';
+import { fileURLToPath } from 'node:url';
+import { installNpmPackages } from '../scripts/lib/bootstrap.mjs';
+import { reportFatalError } from '../scripts/lib/console.mjs';
+import { ensureSystemPrograms } from '../scripts/lib/system-deps.mjs';
 
-bootstrap();
+const rootDir = fileURLToPath(new URL('..', import.meta.url));
+const REPORT = join(rootDir, 'reports', 'mutation', 'mutation.json');
 
-const { runCommand } = await import('../scripts/lib/managed-process.mjs');
-const { startServices } = await import('../scripts/lib/services.mjs');
-const { reportFatalError } = await import('../scripts/lib/setup-error.mjs');
-const { ensureSystemDependencies } = await import('../scripts/lib/system-deps.mjs');
+/**
+ * The mutation score (killed and timed-out mutants over all valid ones) from
+ * Stryker's JSON report, as its clear-text table counts it.
+ * @param {string} file
+ */
+function scoreOf(file) {
+  /** @type {{ files: Record<string, { mutants: { status: string }[] }> }} */
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  const counts = /** @type {Record<string, number>} */ ({});
+  for (const { mutants } of Object.values(report.files)) {
+    for (const { status } of mutants) counts[status] = (counts[status] ?? 0) + 1;
+  }
+  const detected = (counts.Killed ?? 0) + (counts.Timeout ?? 0);
+  const valid = detected + (counts.Survived ?? 0) + (counts.NoCoverage ?? 0);
+  return { score: valid === 0 ? 0 : (100 * detected) / valid, detected, valid, counts };
+}
 
 async function main() {
-  ensureSystemDependencies({
-    redis: !process.env.REDIS_URL,
-    mongo: !process.env.MONGODB_URI,
-    chromium: false,
-    dockerCompose: false,
-  });
+  const needsServices = { mongo: !process.env.MONGODB_URI, redis: !process.env.REDIS_URL };
+  await Promise.all([installNpmPackages(rootDir), ensureSystemPrograms(needsServices)]);
+  const { execa } = await import('execa');
+  const { startServices } = await import('../scripts/lib/services.mjs');
+
   const controller = new AbortController();
   for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
     process.on(signal, () => controller.abort());
@@ -31,21 +48,34 @@ async function main() {
   /** @type {import('../scripts/lib/services.mjs').RunningServices | undefined} */
   let services;
   try {
-    services = await startServices({ dataDir, smtp: 'none', echo: false });
+    services = await startServices({ dataDir, mailCatcher: false });
     console.log(`MongoDB ${services.mongodbUri}  Redis ${services.redisUrl}`);
-    return await runCommand(
+    // A report left by an earlier run must not pass for this one's.
+    rmSync(REPORT, { force: true });
+    const startedAt = performance.now();
+    const { exitCode } = await execa(
       'npx',
       ['stryker', 'run', 'mutation/stryker.config.mjs', ...process.argv.slice(2)],
       {
-        cwd: REPO_ROOT,
-        env: {
-          ...process.env,
-          MONGODB_URI: services.mongodbUri,
-          REDIS_URL: services.redisUrl,
-        },
-        signal: controller.signal,
+        cwd: rootDir,
+        env: { ...process.env, MONGODB_URI: services.mongodbUri, REDIS_URL: services.redisUrl },
+        stdio: 'inherit',
+        reject: false,
+        cancelSignal: controller.signal,
+        forceKillAfterDelay: 10_000,
       },
     );
+    const minutes = (performance.now() - startedAt) / 60_000;
+    try {
+      const { score, detected, valid, counts } = scoreOf(REPORT);
+      console.log(
+        `\nmutation score: ${score.toFixed(2)}% (${detected} of ${valid} mutants detected; ` +
+          `${JSON.stringify(counts)}) in ${minutes.toFixed(1)} min`,
+      );
+    } catch {
+      console.log(`\nno mutation report at ${REPORT}: Stryker stopped before scoring`);
+    }
+    return exitCode ?? 1;
   } finally {
     await services?.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -58,4 +88,5 @@ try {
   reportFatalError(error);
   process.exitCode = 1;
 }
+// Servers are stopped; don't wait for stray handles.
 process.exit(process.exitCode);

@@ -24,7 +24,8 @@ export function uniqueEnquiry(): Enquiry {
 /** Fills the contact form at `contactUrl` as a visitor would and waits for the thank-you page. */
 export async function sendEnquiry(page: Page, contactUrl: string, enquiry: Enquiry) {
   // By role: the form's own name ("Send us a message") also contains "message".
-  const field = (name: string) => page.getByRole('textbox', { name });
+  // Exact: the footer's newsletter field ("Email address") also contains "Email".
+  const field = (name: string) => page.getByRole('textbox', { name, exact: true });
   await page.goto(contactUrl);
   await field('First Name').fill(enquiry.firstName);
   await field('Last Name').fill(enquiry.lastName);

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { appUrl } from '../support/e2e-env';
+import { openPage, scrollThroughPage } from './public-site-helpers';
 
 /**
  * The newsletter through the real site, proxy and API. The confirmation mail
@@ -9,8 +10,14 @@ import { appUrl } from '../support/e2e-env';
 test.describe('newsletter', () => {
   test('a visitor subscribes from the banner that closes the home page', async ({ page }) => {
     const email = `reader.${Date.now()}@example.com`;
-    await page.goto(appUrl('/'));
+    await openPage(page, appUrl('/'));
+    // The banner is built as the visitor heads for it, after the contact section.
+    await scrollThroughPage(page);
     const banner = page.locator('#newsletter');
+    await expect(banner).toHaveCount(1);
+    await expect(page.locator('#contact ~ #newsletter')).toHaveCount(1);
+    // The sections may still have been building when the scroll reached the bottom.
+    await banner.scrollIntoViewIfNeeded();
 
     await banner.getByRole('textbox', { name: 'Email address' }).fill(email);
     await banner.getByRole('button', { name: 'Subscribe' }).click();
@@ -18,6 +25,16 @@ test.describe('newsletter', () => {
     await expect(page.getByText('Successfully subscribed!')).toBeVisible();
     await expect(banner.getByRole('status')).toContainText('Check your inbox');
     await expect(banner.getByRole('textbox', { name: 'Email address' })).toHaveValue('');
+  });
+
+  test('the other public pages carry the banner in their footer', async ({ page }) => {
+    await openPage(page, appUrl('/portfolio'));
+    await scrollThroughPage(page);
+
+    const banner = page.locator('footer #newsletter');
+    await banner.scrollIntoViewIfNeeded();
+    await expect(banner.getByRole('heading', { name: 'Stay in the loop' })).toBeVisible();
+    await expect(banner.getByRole('button', { name: 'Subscribe' })).toBeEnabled();
   });
 
   test('a confirmation link that is not ours gets a clear page in its language', async ({

@@ -12,6 +12,7 @@ import {
   TestimonialsSection,
 } from '../features/home/sections';
 import { LazyContactSection } from './lazy-contact-section';
+import { LazyNewsletterBanner } from './lazy-newsletter-banner';
 
 /** Everything below the hero, in the spec's order (section 2). */
 const SECTIONS: readonly ComponentType[] = [
@@ -26,7 +27,7 @@ const SECTIONS: readonly ComponentType[] = [
   ClientsSection,
   FaqSection,
   LazyContactSection,
-  // The newsletter banner (features/newsletter) goes here, after the contact section (spec 2).
+  LazyNewsletterBanner,
 ];
 
 /**

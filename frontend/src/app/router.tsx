@@ -36,6 +36,10 @@ const NewsletterUnsubscribePage = lazyWithApi(() =>
     (module) => module.NewsletterUnsubscribePage,
   ),
 );
+// The footer is lazy; its newsletter banner too, so neither grows the first load.
+const FooterNewsletterBanner = preloadableLazy(() =>
+  import('./lazy-newsletter-banner').then((module) => module.FooterNewsletterBanner),
+);
 const AdminDashboardPage = lazyWithApi(() =>
   import('../features/admin/admin-dashboard-page').then((module) => module.AdminDashboardPage),
 );
@@ -48,8 +52,16 @@ function Lazy({ children }: { children: ReactNode }) {
 export const appRoutes: RouteObject[] = [
   {
     // PageLayout holds the public pages' Suspense boundary, below the navigation bar.
-    // Its `footerSlot` prop is where the newsletter banner joins the footer.
-    element: <PageLayout />,
+    // The newsletter banner joins the footer through `footerSlot` (home shows it among its sections).
+    element: (
+      <PageLayout
+        footerSlot={
+          <Suspense fallback={null}>
+            <FooterNewsletterBanner />
+          </Suspense>
+        }
+      />
+    ),
     children: [
       { index: true, element: <HomePage /> },
       { path: 'contact', element: <ContactPage /> },

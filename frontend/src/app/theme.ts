@@ -45,6 +45,11 @@ export function createAppTheme(mode: ThemeMode, direction: 'ltr' | 'rtl'): Theme
         styleOverrides: { root: { '&.Mui-focusVisible': focusRing } },
       },
       MuiButton: { defaultProps: { disableElevation: true } },
+      // MUI removes the text fields' outline; keyboard users get the same ring as on
+      // every other control, drawn around the text itself, inside the field's border.
+      MuiInputBase: {
+        styleOverrides: { input: { '&:focus-visible': { ...focusRing, boxShadow: 'none' } } },
+      },
       MuiCssBaseline: {
         styleOverrides: {
           ':focus-visible': focusRing,

@@ -84,6 +84,7 @@ describe('GET /api/admin/contacts', () => {
       locale: 'en',
       status: 'in-progress',
       mailState: 'pending',
+      acknowledgementState: 'pending',
       createdAt: '2026-03-01T10:02:00.000Z',
     });
 

@@ -1,17 +1,18 @@
 import Button from '@mui/material/Button';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import { useConfirmNewsletterMutation } from './api/newsletter-api';
 import { LinkOutcomePanel } from './components/link-outcome-panel';
 import { outcomeOfError, useNewsletterLink, type LinkOutcome } from './newsletter-link';
+import { useNamespace } from '../../lib/translations';
+import { NEWSLETTER_NAMESPACE } from './newsletter-namespace';
 
 /**
  * Where the confirmation mail's link lands: it confirms at once (opening the
  * link is the visitor's consent) and says so in the visitor's language.
  */
 export function NewsletterConfirmPage() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useNamespace(NEWSLETTER_NAMESPACE);
   const { token } = useNewsletterLink();
   const [confirm] = useConfirmNewsletterMutation();
   const [outcome, setOutcome] = useState<LinkOutcome>(token ? 'working' : 'invalid');
@@ -36,7 +37,7 @@ export function NewsletterConfirmPage() {
     void run();
   }, [run]);
 
-  const key = `newsletter.confirm.${outcome}`;
+  const key = `confirm.${outcome}`;
   return (
     <LinkOutcomePanel
       outcome={outcome}
@@ -45,12 +46,12 @@ export function NewsletterConfirmPage() {
     >
       {outcome === 'expired' ? (
         <Button component={RouterLink} to="/#newsletter" variant="contained">
-          {t('newsletter.subscribeAgain')}
+          {t('subscribeAgain')}
         </Button>
       ) : null}
       {outcome === 'failed' ? (
         <Button variant="contained" onClick={() => void run()}>
-          {t('newsletter.retry')}
+          {t('retry')}
         </Button>
       ) : null}
     </LinkOutcomePanel>

@@ -16,7 +16,7 @@ describe('the confirmation page', () => {
     );
     server.use(recorder.handler);
 
-    renderApp('/newsletter/confirm?token=abc.def&lang=ar');
+    await renderApp('/newsletter/confirm?token=abc.def&lang=ar');
 
     expect(await screen.findByRole('heading', { name: 'تم تأكيد الاشتراك' })).toBeInTheDocument();
     expect(recorder.bodies).toEqual([{ token: 'abc.def' }]);
@@ -27,7 +27,7 @@ describe('the confirmation page', () => {
   it('says an expired link has expired and offers to subscribe again', async () => {
     server.use(newsletterError(NEWSLETTER_CONFIRM_URL, 410, 'LINK_EXPIRED'));
 
-    renderApp('/newsletter/confirm?token=old&lang=en');
+    await renderApp('/newsletter/confirm?token=old&lang=en');
 
     expect(
       await screen.findByRole('heading', { name: 'This link has expired' }),
@@ -47,7 +47,7 @@ describe('the confirmation page', () => {
     );
     if (status) server.use(recorder.handler);
 
-    renderApp(path);
+    await renderApp(path);
 
     expect(
       await screen.findByRole('heading', { name: 'This link is not valid' }),
@@ -56,7 +56,7 @@ describe('the confirmation page', () => {
 
   it('offers to try again when the API fails', async () => {
     server.use(newsletterError(NEWSLETTER_CONFIRM_URL, 500, 'INTERNAL'));
-    const { user } = renderApp('/newsletter/confirm?token=abc');
+    const { user } = await renderApp('/newsletter/confirm?token=abc');
     await screen.findByRole('heading', { name: 'We could not confirm your subscription' });
 
     server.resetHandlers();
@@ -74,7 +74,7 @@ describe('the unsubscribe page', () => {
       Response.json({ status: 'unsubscribed', locale: 'fr' }),
     );
     server.use(recorder.handler);
-    const { user } = renderApp('/newsletter/unsubscribe?token=xyz&lang=fr');
+    const { user } = await renderApp('/newsletter/unsubscribe?token=xyz&lang=fr');
 
     expect(
       await screen.findByRole('heading', { name: 'Se désabonner de notre newsletter ?' }),
@@ -89,7 +89,7 @@ describe('the unsubscribe page', () => {
 
   it('says a forged link is not valid', async () => {
     server.use(newsletterError(NEWSLETTER_UNSUBSCRIBE_URL, 404, 'NOT_FOUND'));
-    const { user } = renderApp('/newsletter/unsubscribe?token=forged');
+    const { user } = await renderApp('/newsletter/unsubscribe?token=forged');
 
     await user.click(await screen.findByRole('button', { name: 'Unsubscribe' }));
 

@@ -1,16 +1,17 @@
 import Button from '@mui/material/Button';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useUnsubscribeNewsletterMutation } from './api/newsletter-api';
 import { LinkOutcomePanel } from './components/link-outcome-panel';
 import { outcomeOfError, useNewsletterLink, type LinkOutcome } from './newsletter-link';
+import { useNamespace } from '../../lib/translations';
+import { NEWSLETTER_NAMESPACE } from './newsletter-namespace';
 
 /**
  * Where a mail's unsubscribe link lands. Opening it changes nothing (mail
  * scanners open links); the button unsubscribes at once.
  */
 export function NewsletterUnsubscribePage() {
-  const { t } = useTranslation();
+  const { t } = useNamespace(NEWSLETTER_NAMESPACE);
   const { token } = useNewsletterLink();
   const [unsubscribe] = useUnsubscribeNewsletterMutation();
   const [outcome, setOutcome] = useState<LinkOutcome>(token ? 'idle' : 'invalid');
@@ -26,7 +27,7 @@ export function NewsletterUnsubscribePage() {
     }
   };
 
-  const key = `newsletter.unsubscribe.${outcome}`;
+  const key = `unsubscribe.${outcome}`;
   const canLeave = outcome === 'idle' || outcome === 'working' || outcome === 'failed';
   return (
     <LinkOutcomePanel
@@ -41,9 +42,7 @@ export function NewsletterUnsubscribePage() {
           disabled={outcome === 'working'}
           onClick={() => void leave()}
         >
-          {outcome === 'working'
-            ? t('newsletter.unsubscribing')
-            : t('newsletter.unsubscribeButton')}
+          {outcome === 'working' ? t('unsubscribing') : t('unsubscribeButton')}
         </Button>
       ) : null}
     </LinkOutcomePanel>

@@ -8,9 +8,10 @@ import Container from '@mui/material/Container';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import type { LinkOutcome } from '../newsletter-link';
+import { useNamespace } from '../../../lib/translations';
+import { NEWSLETTER_NAMESPACE } from '../newsletter-namespace';
 
 export interface LinkOutcomePanelProps {
   outcome: LinkOutcome;
@@ -29,12 +30,12 @@ const ICONS: Partial<Record<LinkOutcome, ReactNode>> = {
 
 /** The frame of the pages a newsletter mail links to: where things stand, and a way home. */
 export function LinkOutcomePanel({ outcome, title, description, children }: LinkOutcomePanelProps) {
-  const { t } = useTranslation();
+  const { t } = useNamespace(NEWSLETTER_NAMESPACE);
   return (
     <Container maxWidth="sm" sx={{ py: { xs: 8, md: 12 }, textAlign: 'center' }}>
       <Box sx={{ mb: 2, minHeight: 72 }} aria-live="polite">
         {outcome === 'working' ? (
-          <CircularProgress aria-label={t('common.loading')} />
+          <CircularProgress aria-label={t('loading')} />
         ) : (
           (ICONS[outcome] ?? null)
         )}
@@ -48,7 +49,7 @@ export function LinkOutcomePanel({ outcome, title, description, children }: Link
       <Stack direction="row" spacing={2} sx={{ justifyContent: 'center' }}>
         {children}
         <Button component={RouterLink} to="/" variant="outlined">
-          {t('newsletter.backHome')}
+          {t('backHome')}
         </Button>
       </Stack>
     </Container>

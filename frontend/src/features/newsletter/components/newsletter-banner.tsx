@@ -15,14 +15,18 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useFormik } from 'formik';
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useLocale } from '../../../lib/locale';
 import { useToast } from '../../../lib/use-toast';
 import { useSubscribeNewsletterMutation } from '../api/newsletter-api';
+import { useNamespace } from '../../../lib/translations';
+import { VALIDATION_NAMESPACE } from '../../../lib/validation-namespace';
+import { NEWSLETTER_NAMESPACE } from '../newsletter-namespace';
 
 export interface NewsletterBannerProps {
   /** The page titles the banner unless it sits inside a page that already says what it is. */
   headingLevel?: 'h2' | 'h3';
+  /** The section's anchor; empty when a wrapper already holds `#newsletter` while this loads. */
+  id?: string;
 }
 
 /**
@@ -30,8 +34,12 @@ export interface NewsletterBannerProps {
  * posts the address with the page language; the confirmation mail follows
  * in that language, and nothing is sent until the visitor confirms it.
  */
-export function NewsletterBanner({ headingLevel = 'h2' }: NewsletterBannerProps) {
-  const { t } = useTranslation();
+export function NewsletterBanner({
+  headingLevel = 'h2',
+  id = 'newsletter',
+}: NewsletterBannerProps) {
+  const { t } = useNamespace(NEWSLETTER_NAMESPACE);
+  const { t: tValidation } = useNamespace(VALIDATION_NAMESPACE);
   const locale = useLocale();
   const toast = useToast();
   const [subscribe, { isLoading: subscribing }] = useSubscribeNewsletterMutation();
@@ -52,15 +60,15 @@ export function NewsletterBanner({ headingLevel = 'h2' }: NewsletterBannerProps)
         await subscribe(input).unwrap();
       } catch {
         toast({
-          title: t('newsletter.errorTitle'),
-          description: t('newsletter.errorDescription'),
+          title: t('errorTitle'),
+          description: t('errorDescription'),
           variant: 'destructive',
         });
         return;
       }
       toast({
-        title: t('newsletter.successTitle'),
-        description: t('newsletter.successDescription'),
+        title: t('successTitle'),
+        description: t('successDescription'),
         variant: 'success',
       });
       helpers.resetForm();
@@ -71,7 +79,7 @@ export function NewsletterBanner({ headingLevel = 'h2' }: NewsletterBannerProps)
 
   const rawError: unknown = formik.errors.email;
   const emailError = isValidationMessage(rawError)
-    ? t(rawError.key, { ns: 'validation', ...rawError.values })
+    ? tValidation(rawError.key, rawError.values)
     : undefined;
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -87,15 +95,15 @@ export function NewsletterBanner({ headingLevel = 'h2' }: NewsletterBannerProps)
   return (
     <Box
       component="section"
-      id="newsletter"
+      id={id || undefined}
       aria-labelledby="newsletter-heading"
       sx={{ py: { xs: 6, md: 8 }, bgcolor: 'action.hover' }}
     >
       <Container maxWidth="md" sx={{ textAlign: 'center' }}>
         <Typography id="newsletter-heading" variant="h4" component={headingLevel} gutterBottom>
-          {t('newsletter.title')}
+          {t('title')}
         </Typography>
-        <Typography sx={{ color: 'text.secondary', mb: 3 }}>{t('newsletter.subtitle')}</Typography>
+        <Typography sx={{ color: 'text.secondary', mb: 3 }}>{t('subtitle')}</Typography>
         <form noValidate onSubmit={onSubmit}>
           <Stack
             direction={{ xs: 'column', sm: 'row' }}
@@ -107,13 +115,13 @@ export function NewsletterBanner({ headingLevel = 'h2' }: NewsletterBannerProps)
               name="email"
               type="email"
               autoComplete="email"
-              label={t('newsletter.emailLabel')}
-              placeholder={t('newsletter.emailPlaceholder')}
+              label={t('emailLabel')}
+              placeholder={t('emailPlaceholder')}
               value={formik.values.email}
               onChange={formik.handleChange}
               onBlur={formik.handleBlur}
               error={Boolean(emailError)}
-              helperText={emailError ?? t('newsletter.consent')}
+              helperText={emailError ?? t('consent')}
               slotProps={{ htmlInput: { 'aria-required': true } }}
               sx={{ flexGrow: 1, maxWidth: { sm: 420 } }}
             />
@@ -124,7 +132,7 @@ export function NewsletterBanner({ headingLevel = 'h2' }: NewsletterBannerProps)
               disabled={subscribing}
               sx={{ py: 1.75, whiteSpace: 'nowrap' }}
             >
-              {subscribing ? t('newsletter.subscribing') : t('newsletter.subscribe')}
+              {subscribing ? t('subscribing') : t('subscribe')}
             </Button>
           </Stack>
         </form>
@@ -135,7 +143,7 @@ export function NewsletterBanner({ headingLevel = 'h2' }: NewsletterBannerProps)
             role="status"
             sx={{ mt: 3, textAlign: 'start' }}
           >
-            {t('newsletter.checkInbox', { days: NEWSLETTER_CONFIRMATION_TTL_DAYS })}
+            {t('checkInbox', { days: NEWSLETTER_CONFIRMATION_TTL_DAYS })}
           </Alert>
         ) : null}
       </Container>

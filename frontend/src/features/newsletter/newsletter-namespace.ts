@@ -1,0 +1,9 @@
+import { defineNamespace } from '../../lib/translations';
+import en from './locales/en.json';
+
+/** The newsletter banner's and the mail-link pages' texts. */
+export const NEWSLETTER_NAMESPACE = defineNamespace({
+  name: 'newsletter',
+  en,
+  load: (locale) => (locale === 'fr' ? import('./locales/fr.json') : import('./locales/ar.json')),
+});
