@@ -2,6 +2,9 @@ import { campaignControls, type CampaignControls } from '@agency/backend';
 import { createCampaignContext, type CampaignContext } from './testing/campaign-context';
 import { startSmtpSink, type SmtpSink } from './testing/smtp-sink';
 
+// Whole sends on real services: more than the mutation run's 10 s default.
+jest.setTimeout(60_000);
+
 let ctx: CampaignContext;
 let smtp: SmtpSink;
 
