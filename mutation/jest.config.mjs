@@ -39,6 +39,10 @@ export default {
     '<rootDir>/worker/src/jobs/**/*.test.ts',
     '<rootDir>/worker/src/mail/**/*.test.ts',
     '<rootDir>/worker/src/redis-connections.test.ts',
+    // Campaign sends in one process (the crash tests run a built worker, which no mutant reaches).
+    '<rootDir>/worker/src/campaign-send.test.ts',
+    '<rootDir>/worker/src/campaign-controls.test.ts',
+    '<rootDir>/backend/src/modules/campaigns/**/*.test.ts',
   ],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   testTimeout: 10_000,

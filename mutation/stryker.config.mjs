@@ -24,6 +24,11 @@ export default {
     'backend/src/modules/contact/contact.service.ts',
     'backend/src/modules/newsletter/newsletter.service.ts',
     'backend/src/modules/newsletter/newsletter-token.ts',
+    // Campaign sends: the dispatch and send jobs (under jobs/ above), the
+    // send ledger in Redis, the ledger and counters in MongoDB, the lock.
+    'worker/src/campaigns/send-ledger.ts',
+    'backend/src/modules/campaigns/campaign-delivery.service.ts',
+    'backend/src/modules/campaigns/campaign-lock.ts',
     '!**/*.test.ts',
   ],
   // The sandbox needs the sources the tests load, not the site or the e2e suite.

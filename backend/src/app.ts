@@ -27,6 +27,8 @@ import { clientRoutes } from './modules/clients';
 import { leadRoutes } from './modules/leads';
 import { campaignRoutes } from './modules/campaigns';
 import { statsRoutes } from './modules/stats';
+import { queueBoard } from './modules/queue-board';
+import { createQueueRegistry } from './queues/queue-registry';
 
 export interface AppDeps {
   config: Pick<
@@ -64,6 +66,15 @@ export function createApp({ config, logger, queues, campaignQueue, redis }: AppD
   app.use(errorHandler());
   app.use(securityHeaders());
   app.use(corsPolicy(config.corsOrigin));
+  const queueRegistry = createQueueRegistry(redis, config.queuePrefix);
+  // Before the admin area's bearer check: the board's page also accepts its own cookie.
+  app.use(
+    queueBoard({
+      queues: queueRegistry.queues,
+      resolveSession: tokens.resolve,
+      sessionSeconds: config.auth.tokenTtlSeconds,
+    }),
+  );
   app.use(adminArea({ resolveSession: tokens.resolve, recordActivity }));
   app.use(requireJson({ formPaths: [NEWSLETTER_API_PATHS.unsubscribe] }));
   app.use(
@@ -81,7 +92,7 @@ export function createApp({ config, logger, queues, campaignQueue, redis }: AppD
   );
 
   const routers = [
-    healthRoutes({ redis }),
+    healthRoutes({ redis, queueRegistry }),
     contactRoutes({
       queues,
       redis,
@@ -113,6 +124,8 @@ export function createApp({ config, logger, queues, campaignQueue, redis }: AppD
     leadRoutes(),
     campaignRoutes({
       campaignQueue: campaignQueue ?? createCampaignQueue(redis, config.queuePrefix),
+      redis,
+      queuePrefix: config.queuePrefix,
     }),
   ];
   for (const router of routers) {

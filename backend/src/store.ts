@@ -66,3 +66,4 @@ export {
   type Receipt,
 } from './modules/mail-outbox/store';
 export { exitOnStartupFailure, runUntilSignalled } from './shutdown';
+export * from './modules/campaigns/store';

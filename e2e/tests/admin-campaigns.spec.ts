@@ -72,10 +72,7 @@ test.describe('Mail Manager', () => {
     await expect(row).toContainText('Draft');
   });
 
-  // FIXME(campaigns branch): the worker on this branch has no campaign-dispatch
-  // processor yet, so a sent campaign stays 'queued' for ever. Sending is built
-  // on the `campaigns` branch; turn this on once both branches are merged.
-  test.fixme("a campaign is sent, shows its progress, reaches 'sent' and every recipient has the mail", async ({
+  test("a campaign is sent, shows its progress, reaches 'sent' and every recipient has the mail", async ({
     page,
     request,
   }) => {

@@ -9,6 +9,8 @@ import {
   type SharedConfig,
 } from '@agency/backend/store';
 
+import type { CampaignSendSettings } from './campaigns/campaign-workers';
+
 const siteUrl = urlOf('http:', 'https:');
 
 /** The worker's settings: the shared stores plus where and how mail is sent. */
@@ -23,6 +25,15 @@ export const workerEnvSpec = {
   CORS_ORIGIN: siteUrl({ default: 'http://localhost:5173' }),
   OUTBOX_RELAY_INTERVAL_SECONDS: integer(1, 86_400)({ default: 30 }),
   OUTBOX_PENDING_AGE_SECONDS: integer(0, 86_400)({ default: 60 }),
+  CAMPAIGN_CONCURRENCY: integer(1, 200)({ default: 10 }),
+  CAMPAIGN_BATCH_SIZE: integer(1, 1000)({ default: 50 }),
+  CAMPAIGN_RATE_LIMIT_PER_SECOND: integer(0, 100_000)({ default: 0 }),
+  CAMPAIGN_SMTP_CONNECTIONS: integer(1, 200)({ default: undefined }),
+  CAMPAIGN_RETRY_DELAY_SECONDS: integer(1, 3600)({ default: 5 }),
+  CAMPAIGN_RETRY_ATTEMPTS: integer(1, 50)({ default: 8 }),
+  CAMPAIGN_LOCK_SECONDS: integer(1, 3600)({ default: 30 }),
+  CAMPAIGN_RECOVERY_INTERVAL_SECONDS: integer(1, 86_400)({ default: 30 }),
+  CAMPAIGN_QUEUED_AGE_SECONDS: integer(0, 86_400)({ default: 60 }),
 };
 
 export interface WorkerConfig extends SharedConfig {
@@ -33,6 +44,7 @@ export interface WorkerConfig extends SharedConfig {
   /** Origin of the website, without a trailing slash. */
   siteUrl: string;
   outbox: { relayIntervalMs: number; pendingAgeMs: number };
+  campaigns: CampaignSendSettings & { smtpConnections: number };
 }
 
 export function loadWorkerConfig(rawEnv: Env = process.env): WorkerConfig {
@@ -47,6 +59,17 @@ export function loadWorkerConfig(rawEnv: Env = process.env): WorkerConfig {
     outbox: {
       relayIntervalMs: env.OUTBOX_RELAY_INTERVAL_SECONDS * 1000,
       pendingAgeMs: env.OUTBOX_PENDING_AGE_SECONDS * 1000,
+    },
+    campaigns: {
+      concurrency: env.CAMPAIGN_CONCURRENCY,
+      batchSize: env.CAMPAIGN_BATCH_SIZE,
+      ratePerSecond: env.CAMPAIGN_RATE_LIMIT_PER_SECOND,
+      smtpConnections: env.CAMPAIGN_SMTP_CONNECTIONS ?? env.CAMPAIGN_CONCURRENCY,
+      retryDelayMs: env.CAMPAIGN_RETRY_DELAY_SECONDS * 1000,
+      retryAttempts: env.CAMPAIGN_RETRY_ATTEMPTS,
+      lockDurationMs: env.CAMPAIGN_LOCK_SECONDS * 1000,
+      recoveryIntervalMs: env.CAMPAIGN_RECOVERY_INTERVAL_SECONDS * 1000,
+      queuedAgeMs: env.CAMPAIGN_QUEUED_AGE_SECONDS * 1000,
     },
   };
 }

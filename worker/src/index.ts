@@ -8,6 +8,7 @@ import {
 } from '@agency/backend/store';
 import { loadWorkerConfig } from './config';
 import { createMailTransport } from './mail/transport';
+import { createCampaignTransport } from './campaigns/campaign-transport';
 import { startWorkers } from './workers';
 
 async function main(): Promise<void> {
@@ -17,6 +18,10 @@ async function main(): Promise<void> {
   const connection = createRedisConnection(config.redisUrl, 'consumer');
   connection.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
   const transport = createMailTransport(config.smtpUrl);
+  const campaignTransport = createCampaignTransport(
+    config.smtpUrl,
+    config.campaigns.smtpConnections,
+  );
   const workers = await startWorkers({
     connection,
     queuePrefix: config.queuePrefix,
@@ -28,6 +33,7 @@ async function main(): Promise<void> {
     mailLinkSecret: config.mailLinkSecret,
     outbox: config.outbox,
     logger,
+    campaigns: { ...config.campaigns, transport: campaignTransport },
   });
   logger.info(
     { concurrency: config.concurrency, relayIntervalMs: config.outbox.relayIntervalMs },
@@ -37,6 +43,7 @@ async function main(): Promise<void> {
   runUntilSignalled(logger, async () => {
     await workers.close();
     transport.close();
+    campaignTransport.close();
     connection.disconnect();
     await disconnectDatabase();
   });

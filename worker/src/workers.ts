@@ -10,6 +10,11 @@ import type { MailTransport } from './mail/transport';
 import { contactMailProcessor } from './jobs/contact-mail.processor';
 import { newsletterConfirmationProcessor } from './jobs/newsletter-confirmation.processor';
 import { outboxRelayProcessor } from './jobs/outbox-relay.processor';
+import {
+  DEFAULT_CAMPAIGN_SETTINGS,
+  startCampaignWorkers,
+  type CampaignSendSettings,
+} from './campaigns/campaign-workers';
 
 export interface WorkersOptions {
   connection: Redis;
@@ -25,6 +30,8 @@ export interface WorkersOptions {
   logger: Logger;
   /** Options of the jobs the relay adds; production uses the mail queues' defaults. */
   mailJobOptions?: JobsOptions;
+  /** Campaign sends: their settings and their own SMTP pool (defaults: the shared pool). */
+  campaigns?: Partial<CampaignSendSettings> & { transport?: MailTransport };
 }
 
 export interface RunningWorkers {
@@ -100,6 +107,17 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
       },
     );
   await scheduleRelay();
+  const campaignWorkers = await startCampaignWorkers({
+    connection,
+    queuePrefix,
+    transport: options.campaigns?.transport ?? options.transport,
+    mailFrom: options.mailFrom,
+    siteUrl: options.siteUrl,
+    mailLinkSecret: options.mailLinkSecret,
+    messageIdDomain,
+    logger,
+    settings: { ...DEFAULT_CAMPAIGN_SETTINGS, ...options.campaigns },
+  });
   // A Redis that came back without its data (no persistence, a failover to
   // an empty replica) has forgotten the scheduler: set it again on every
   // reconnection, or owed mail would wait for the next worker restart.
@@ -113,7 +131,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
   return {
     async close() {
       connection.off('ready', rescheduleRelay);
-      await Promise.all(workers.map((worker) => worker.close()));
+      await Promise.all([...workers.map((worker) => worker.close()), campaignWorkers.close()]);
       await relayQueue.close();
       await relayTargets.close();
     },

@@ -1,5 +1,13 @@
 import { Queue } from 'bullmq';
-import { QUEUE_NAMES, campaignDispatchJobId, type CampaignDispatchJob } from '@agency/contracts';
+import { randomUUID } from 'node:crypto';
+import {
+  CAMPAIGN_QUEUE_NAMES,
+  QUEUE_NAMES,
+  campaignDispatchJobId,
+  campaignRoundDispatchJobId,
+  type CampaignDispatchJob,
+  type CampaignTestSendJob,
+} from '@agency/contracts';
 import type { Redis } from './redis-connection';
 import { withTimeout } from '../timeout';
 import { MAIL_JOB_OPTIONS } from './mail-queues';
@@ -8,6 +16,7 @@ const ENQUEUE_TIMEOUT_MS = 2000;
 
 export interface CampaignQueue {
   dispatch: Queue<CampaignDispatchJob>;
+  testSend: Queue<CampaignTestSendJob>;
   close(): Promise<void>;
 }
 
@@ -21,7 +30,49 @@ export function createCampaignQueue(connection: Redis, prefix: string): Campaign
   // Without a listener an unreachable Redis would crash the process; the send
   // route reports it to the user instead.
   dispatch.on('error', () => undefined);
-  return { dispatch, close: () => dispatch.close() };
+  const testSend = new Queue<CampaignTestSendJob>(CAMPAIGN_QUEUE_NAMES.test, {
+    connection,
+    prefix,
+    defaultJobOptions: { ...MAIL_JOB_OPTIONS, attempts: 3 },
+  });
+  testSend.on('error', () => undefined);
+  return {
+    dispatch,
+    testSend,
+    close: async () => {
+      await Promise.all([dispatch.close(), testSend.close()]);
+    },
+  };
+}
+
+/** The dispatch of a resumed pass or of a resend round: a new id for each, idempotent in itself. */
+export async function enqueueRoundDispatch(
+  queue: CampaignQueue,
+  campaignId: string,
+  round: number,
+  pass: number,
+): Promise<void> {
+  await withTimeout(
+    queue.dispatch.add(
+      QUEUE_NAMES.campaignDispatch,
+      { campaignId },
+      { jobId: campaignRoundDispatchJobId(campaignId, round, pass) },
+    ),
+    ENQUEUE_TIMEOUT_MS,
+  );
+}
+
+/** Each test send is its own mail: a fresh id, retried a little only. */
+export async function enqueueTestSend(
+  queue: CampaignQueue,
+  job: CampaignTestSendJob,
+): Promise<void> {
+  await withTimeout(
+    queue.testSend.add(CAMPAIGN_QUEUE_NAMES.test, job, {
+      jobId: `campaign-test-${job.campaignId}-${randomUUID()}`,
+    }),
+    ENQUEUE_TIMEOUT_MS,
+  );
 }
 
 /**

@@ -77,6 +77,7 @@ export async function createTestContext(
       if (redis.status === 'ready') {
         await Promise.all(queues.all().map((queue) => queue.obliterate({ force: true })));
         await campaignQueue.dispatch.obliterate({ force: true });
+        await campaignQueue.testSend.obliterate({ force: true });
       }
       await queues.close();
       await campaignQueue.close();

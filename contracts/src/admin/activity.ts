@@ -23,6 +23,11 @@ export const ACTIVITY_ACTIONS = [
   'campaign.update',
   'campaign.delete',
   'campaign.send',
+  'campaign.pause',
+  'campaign.resume',
+  'campaign.cancel',
+  'campaign.resend',
+  'campaign.test',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

@@ -67,3 +67,49 @@ export interface CampaignSendResponse {
  * confirmation shows. An address that unsubscribed is never counted.
  */
 export type CampaignAudienceDto = Record<RecipientType, number>;
+/** POST /api/admin/campaigns/{id}/test: one address, outside the ledger. */
+export const campaignTestSendSchema = object({
+  email: text(254).required(message('emailInvalid')).email(message('emailInvalid')),
+});
+export type CampaignTestSendInput = InferType<typeof campaignTestSendSchema>;
+
+/** GET /api/admin/campaigns/{id}/progress: what a progress bar needs, one cheap read. */
+export interface CampaignProgressDto {
+  id: string;
+  status: CampaignStatus;
+  total: number;
+  sentCount: number;
+  failedCount: number;
+  /** total - sentCount - failedCount: still to be settled (also the failed being resent). */
+  pendingCount: number;
+  /** (sentCount + failedCount) / total, 0..100, one decimal; 0 while total is 0. */
+  percent: number;
+  /** Recipients settled (sent or failed) per second over the last minute. */
+  ratePerSecond: number;
+  /** Which resend this is: 1 for the first send. */
+  round: number;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export const LEDGER_STATES = ['pending', 'sent', 'failed'] as const;
+export type LedgerState = (typeof LEDGER_STATES)[number];
+
+/** One recipient's line in a campaign's ledger. */
+export interface CampaignRecipientDto {
+  email: string;
+  state: LedgerState;
+  /** The SMTP server's reply when it refused the mail. */
+  reason: string | null;
+  /** Attempts of the latest round; more than 1 means it was retried or in flight at a crash. */
+  attempts: number;
+  round: number;
+  at: string;
+}
+
+export const campaignRecipientQuerySchema = listQuerySchema({
+  sortFields: ['email'] as const,
+  defaultSort: 'email',
+  filters: { state: oneOfText(LEDGER_STATES).optional() },
+});
+export type CampaignRecipientQuery = InferType<typeof campaignRecipientQuerySchema>;

@@ -49,3 +49,68 @@ export interface CampaignDispatchJob {
 export function campaignDispatchJobId(campaignId: string): string {
   return `campaign-dispatch-${campaignId}`;
 }
+
+/**
+ * The sends of one campaign, a few recipients per job: the dispatch job adds
+ * them in bulk. Each recipient is a snapshot taken at dispatch (the address,
+ * the name for personalisation, the language of the footer), so a send
+ * never reads the growing contacts collection again.
+ */
+export interface CampaignRecipient {
+  /** The normalised address: one mail per key per campaign. */
+  key: string;
+  email: string;
+  firstName: string;
+  locale: string;
+}
+
+export interface CampaignSendJob {
+  campaignId: string;
+  /** 1 for the first send, then one more for each "resend to the failed". */
+  round: number;
+  recipients: CampaignRecipient[];
+}
+
+/** A test send of a campaign to one address: outside the ledger and the counters. */
+export interface CampaignTestSendJob {
+  campaignId: string;
+  email: string;
+}
+
+export const CAMPAIGN_QUEUE_NAMES = {
+  send: 'campaign-send',
+  test: 'campaign-test-send',
+  /** Holds the job scheduler that re-adds the dispatch of a campaign left `queued`. */
+  recovery: 'campaign-recovery',
+} as const;
+
+export const CAMPAIGN_RECOVERY_SCHEDULER_ID = 'campaign-recovery';
+
+/**
+ * The dispatch of one pass over one round. Round 1 pass 1 keeps the id the
+ * send route has always used; a resume is a new pass and a resend a new
+ * round, each a new id, and each idempotent in itself.
+ */
+export function campaignRoundDispatchJobId(
+  campaignId: string,
+  round: number,
+  pass: number,
+): string {
+  return round === 1 && pass === 1
+    ? campaignDispatchJobId(campaignId)
+    : `campaign-dispatch-${campaignId}-r${round}-p${pass}`;
+}
+
+/**
+ * One batch of one pass of one round. The batch part is a digest of the
+ * recipients' keys, so a dispatch that runs again after a crash adds the same
+ * ids, and a recipient is never in two batches of one pass.
+ */
+export function campaignSendJobId(
+  campaignId: string,
+  round: number,
+  pass: number,
+  batchDigest: string,
+): string {
+  return `campaign-${campaignId}-r${round}-p${pass}-${batchDigest}`;
+}

@@ -81,6 +81,9 @@ export async function startSmtpSink(
       );
     },
   });
+  // A client that dies mid-session (a worker killed in a test) resets its
+  // connection: that is the client's failure, not the sink's.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.server.address();
   if (typeof address !== 'object' || address === null) throw new Error('SMTP sink has no port');

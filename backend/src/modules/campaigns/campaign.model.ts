@@ -17,6 +17,17 @@ const campaignSchema = new Schema(
     queuedAt: { type: Date },
     startedAt: { type: Date },
     finishedAt: { type: Date },
+    // Which send this is: 1, then one more per "resend to the failed".
+    round: { type: Number, required: true, default: 1 },
+    // Which pass over the round: a resume after a pause is a new pass (new job ids).
+    pass: { type: Number, required: true, default: 1 },
+    // Sent in the rounds before this one: sentCount = this + the round's own sent.
+    roundBaseSent: { type: Number, required: true, default: 0 },
+    // The version of the round's counters last folded in from Redis: an older
+    // fold arriving late never overwrites a newer one.
+    countersVersion: { type: Number, required: true, default: 0 },
+    pausedAt: { type: Date },
+    cancelledAt: { type: Date },
   },
   { timestamps: true },
 );

@@ -11,7 +11,10 @@ import {
 } from '../../testing/admin-fixtures';
 import { ContactModel } from '../contact';
 import { SubscriberModel } from '../newsletter';
+import { Types } from 'mongoose';
 import { CampaignModel } from './campaign.model';
+import { streamRecipients } from './campaign-delivery.service';
+import { CampaignRecipientModel } from './campaign-recipient.model';
 
 let ctx: TestContext;
 let manager: SignedInUser;
@@ -189,5 +192,182 @@ describe('GET /api/admin/campaigns/audience', () => {
     expect(response.status).toBe(200);
     // contacts: amira, sami; subscribers: sami, nour; all: amira, sami, nour.
     expect(response.body).toEqual({ contacts: 2, subscribers: 2, all: 3 });
+    // The count a sender confirms is the list a send walks.
+    for (const type of ['contacts', 'subscribers', 'all'] as const) {
+      const walked: string[] = [];
+      for await (const recipient of streamRecipients(type)) walked.push(recipient.key);
+      expect({ type, count: walked.length }).toEqual({ type, count: response.body[type] });
+    }
+  });
+});
+
+describe('sending controls', () => {
+  async function queuedCampaign(): Promise<string> {
+    const draft = await api().post('/api/admin/campaigns', validCampaign);
+    const id = draft.body.id as string;
+    expect((await api().post(`/api/admin/campaigns/${id}/send`)).status).toBe(202);
+    return id;
+  }
+
+  it('pauses a campaign being sent, resumes it as a new pass, and refuses both out of turn', async () => {
+    const id = await queuedCampaign();
+    expect((await api().post(`/api/admin/campaigns/${id}/resume`)).status).toBe(409);
+    const paused = await api().post(`/api/admin/campaigns/${id}/pause`);
+    expect(paused.status).toBe(200);
+    expect(paused.body.campaign.status).toBe('paused');
+    expect((await api().post(`/api/admin/campaigns/${id}/pause`)).status).toBe(409);
+
+    const resumed = await api().post(`/api/admin/campaigns/${id}/resume`);
+    expect(resumed.status).toBe(202);
+    expect(resumed.body.campaign.status).toBe('queued');
+    const job = await ctx.campaignQueue.dispatch.getJob(`campaign-dispatch-${id}-r1-p2`);
+    expect(job?.data).toEqual({ campaignId: id });
+    expect((await CampaignModel.findById(id).lean())?.pass).toBe(2);
+  });
+
+  it('cancels for good, with a finish time', async () => {
+    const id = await queuedCampaign();
+    const cancelled = await api().post(`/api/admin/campaigns/${id}/cancel`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.campaign).toMatchObject({
+      status: 'cancelled',
+      finishedAt: expect.any(String),
+    });
+    expect((await api().post(`/api/admin/campaigns/${id}/cancel`)).status).toBe(409);
+    expect((await api().post(`/api/admin/campaigns/${id}/resume`)).status).toBe(409);
+    const draft = await api().post('/api/admin/campaigns', validCampaign);
+    expect((await api().post(`/api/admin/campaigns/${draft.body.id}/cancel`)).status).toBe(409);
+    expect((await api().post(`/api/admin/campaigns/${unknownId()}/cancel`)).status).toBe(404);
+  });
+
+  it('resends to the failed only of a finished campaign, as a new round', async () => {
+    const id = await queuedCampaign();
+    await CampaignModel.updateOne(
+      { _id: id },
+      { $set: { status: 'sent', total: 10, sentCount: 7, failedCount: 3, finishedAt: new Date() } },
+    );
+    const resent = await api().post(`/api/admin/campaigns/${id}/resend-failed`);
+    expect(resent.status).toBe(202);
+    expect(resent.body.campaign).toMatchObject({
+      status: 'queued',
+      sentCount: 7,
+      failedCount: 0,
+      finishedAt: null,
+    });
+    const stored = await CampaignModel.findById(id).lean();
+    expect(stored).toMatchObject({ round: 2, pass: 1, roundBaseSent: 7 });
+    expect(await ctx.campaignQueue.dispatch.getJob(`campaign-dispatch-${id}-r2-p1`)).toBeDefined();
+    // Nothing failed, or not finished: nothing to resend.
+    expect((await api().post(`/api/admin/campaigns/${id}/resend-failed`)).status).toBe(409);
+    await CampaignModel.updateOne({ _id: id }, { $set: { status: 'sent', failedCount: 0 } });
+    expect((await api().post(`/api/admin/campaigns/${id}/resend-failed`)).status).toBe(409);
+  });
+
+  it('queues a test send to one valid address', async () => {
+    const draft = await api().post('/api/admin/campaigns', validCampaign);
+    const id = draft.body.id as string;
+    const response = await api().post(`/api/admin/campaigns/${id}/test`, {
+      email: 'boss@agency.test',
+    });
+    expect(response.status).toBe(202);
+    const [job] = await ctx.campaignQueue.testSend.getJobs(['waiting']);
+    expect(job?.data).toEqual({ campaignId: id, email: 'boss@agency.test' });
+    const invalid = await api().post(`/api/admin/campaigns/${id}/test`, { email: { $gt: '' } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error.fields.email).toBeDefined();
+    expect(
+      (await api().post(`/api/admin/campaigns/${unknownId()}/test`, { email: 'a@b.tn' })).status,
+    ).toBe(404);
+  });
+
+  it('answers the progress a dashboard polls, with the rate over the last minute', async () => {
+    const id = await queuedCampaign();
+    const startedAt = new Date(Date.now() - 30_000);
+    await CampaignModel.updateOne(
+      { _id: id },
+      { $set: { status: 'sending', startedAt, total: 200, sentCount: 90, failedCount: 10 } },
+    );
+    // Samples the worker writes: 60 settled 20 s ago, 40 just now, 500 long ago (out of the minute).
+    const key = `${ctx.config.queuePrefix}:campaign:${id}:rate`;
+    const now = Date.now();
+    await ctx.redis.zadd(
+      key,
+      now - 20_000,
+      `${now - 20_000}:60:1:x`,
+      now,
+      `${now}:40:2:x`,
+      now - 90_000,
+      `${now - 90_000}:500:0:x`,
+    );
+    const response = await api().get(`/api/admin/campaigns/${id}/progress`);
+    expect(response.status).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.body).toMatchObject({
+      id,
+      status: 'sending',
+      total: 200,
+      sentCount: 90,
+      failedCount: 10,
+      pendingCount: 100,
+      percent: 50,
+      round: 1,
+      startedAt: startedAt.toISOString(),
+      finishedAt: null,
+    });
+    // 100 settled over the 30 s since the start.
+    expect(response.body.ratePerSecond).toBeCloseTo(100 / 30, 0);
+    expect((await api().get(`/api/admin/campaigns/${unknownId()}/progress`)).status).toBe(404);
+  });
+
+  it('lists the ledger by state', async () => {
+    const id = await queuedCampaign();
+    const campaign = new Types.ObjectId(id);
+    const at = new Date();
+    await CampaignRecipientModel.insertMany([
+      { _id: `${id}:1:pending:a@x.tn`, campaign, round: 1, state: 'pending', email: 'a@x.tn', at },
+      {
+        _id: `${id}:1:a@x.tn`,
+        campaign,
+        round: 1,
+        state: 'failed',
+        email: 'a@x.tn',
+        reason: '550 no',
+        attempts: 1,
+        at,
+      },
+      {
+        _id: `${id}:1:b@x.tn`,
+        campaign,
+        round: 1,
+        state: 'sent',
+        email: 'b@x.tn',
+        attempts: 2,
+        at,
+      },
+    ]);
+    const failed = await api().get(`/api/admin/campaigns/${id}/recipients`);
+    expect(failed.status).toBe(200);
+    expect(failed.body).toMatchObject({
+      total: 1,
+      items: [{ email: 'a@x.tn', state: 'failed', reason: '550 no', attempts: 1, round: 1 }],
+    });
+    const sent = await api().get(`/api/admin/campaigns/${id}/recipients?state=sent`);
+    expect(sent.body.items).toEqual([expect.objectContaining({ email: 'b@x.tn', attempts: 2 })]);
+    expect((await api().get(`/api/admin/campaigns/${id}/recipients?state=lost`)).status).toBe(400);
+  });
+
+  it('lets a viewer read progress but not pause, resume, cancel, resend or test', async () => {
+    const id = await queuedCampaign();
+    const viewer = await signedInUser(ctx, 'viewer');
+    expect((await as(ctx, viewer).get(`/api/admin/campaigns/${id}/progress`)).status).toBe(200);
+    for (const action of ['pause', 'resume', 'cancel', 'resend-failed', 'test']) {
+      expect({
+        action,
+        code: (
+          await as(ctx, viewer).post(`/api/admin/campaigns/${id}/${action}`, { email: 'a@b.tn' })
+        ).status,
+      }).toEqual({ action, code: 403 });
+    }
+    expect((await as(ctx, null).get(`/api/admin/campaigns/${id}/progress`)).status).toBe(401);
   });
 });

@@ -1,6 +1,13 @@
 import Router from '@koa/router';
-import { campaignListQuerySchema, campaignSchema } from '@agency/contracts';
+import {
+  campaignListQuerySchema,
+  campaignRecipientQuerySchema,
+  campaignSchema,
+  campaignTestSendSchema,
+  type ActivityAction,
+} from '@agency/contracts';
 import type { CampaignQueue } from '../../queues/campaign-queue';
+import type { Redis } from '../../queues/redis-connection';
 import { audit } from '../../middleware/audit';
 import { sessionUser } from '../../middleware/authenticate';
 import { authorize } from '../../middleware/authorize';
@@ -14,8 +21,21 @@ import {
   sendCampaign,
   updateCampaign,
 } from './campaign.service';
+import {
+  campaignControls,
+  campaignProgress,
+  listCampaignRecipients,
+  sendTestMail,
+} from './campaign-controls.service';
 
-export function campaignRoutes({ campaignQueue }: { campaignQueue: CampaignQueue }): Router {
+export interface CampaignRoutesDeps {
+  campaignQueue: CampaignQueue;
+  /** Where the worker samples the send rate; read for the progress. */
+  redis: Redis;
+  queuePrefix: string;
+}
+
+export function campaignRoutes({ campaignQueue, redis, queuePrefix }: CampaignRoutesDeps): Router {
   const router = new Router({ prefix: '/api/admin/campaigns' });
 
   router.get('/', authorize('campaigns:read'), async (ctx) => {
@@ -58,6 +78,44 @@ export function campaignRoutes({ campaignQueue }: { campaignQueue: CampaignQueue
     audit(ctx, 'campaign.send', { type: 'campaign', id: campaign.id, label: campaign.name });
     ctx.status = 202;
     ctx.body = { campaign };
+  });
+
+  router.get('/:id/progress', authorize('campaigns:read'), async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await campaignProgress(redis, queuePrefix, recordIdParam(ctx));
+  });
+
+  router.get('/:id/recipients', authorize('campaigns:read'), async (ctx) => {
+    const query = await validateQuery(ctx, campaignRecipientQuerySchema);
+    ctx.body = await listCampaignRecipients(recordIdParam(ctx), query);
+  });
+
+  const control = (
+    path: string,
+    action: ActivityAction,
+    run: (id: string) => Promise<{ id: string; name: string }>,
+    status = 200,
+  ) =>
+    router.post(`/:id/${path}`, authorize('campaigns:send'), async (ctx) => {
+      const campaign = await run(recordIdParam(ctx));
+      audit(ctx, action, { type: 'campaign', id: campaign.id, label: campaign.name });
+      ctx.status = status;
+      ctx.body = { campaign };
+    });
+  const controls = campaignControls({ queue: campaignQueue, redis, prefix: queuePrefix });
+  control('pause', 'campaign.pause', controls.pause);
+  control('resume', 'campaign.resume', controls.resume, 202);
+  control('cancel', 'campaign.cancel', controls.cancel);
+  control('resend-failed', 'campaign.resend', controls.resendToFailed, 202);
+
+  // A test to one address: queued like any mail, answered before it is sent (202).
+  router.post('/:id/test', authorize('campaigns:send'), async (ctx) => {
+    const id = recordIdParam(ctx);
+    const { email } = await validateBody(ctx, campaignTestSendSchema);
+    await sendTestMail(campaignQueue, id, email);
+    audit(ctx, 'campaign.test', { type: 'campaign', id, label: email });
+    ctx.status = 202;
+    ctx.body = { queued: true, email };
   });
 
   return router;

@@ -16,7 +16,7 @@ type StoredCampaign = Campaign & { _id: unknown };
 /** A send in progress (or waiting to resume) must finish or be cancelled first. */
 const UNDELETABLE: readonly CampaignStatus[] = ['queued', 'sending', 'paused'];
 
-function toCampaignDto(campaign: StoredCampaign): CampaignDto {
+export function toCampaignDto(campaign: StoredCampaign): CampaignDto {
   return {
     id: String(campaign._id),
     name: campaign.name,
@@ -89,7 +89,7 @@ export async function updateCampaign(id: string, input: CampaignInput): Promise<
   const campaign = await CampaignModel.findOneAndUpdate(
     { _id: id, status: 'draft' },
     { $set: draftFieldsOf(input) },
-    { new: true, runValidators: true },
+    { returnDocument: 'after', runValidators: true },
   ).lean();
   if (!campaign) return notFoundOrConflict(id, 'Only a draft campaign can be edited');
   return toCampaignDto(campaign);
@@ -116,7 +116,7 @@ export async function sendCampaign(queue: CampaignQueue, id: string): Promise<Ca
   const campaign = await CampaignModel.findOneAndUpdate(
     { _id: id, status: 'draft' },
     { $set: { status: 'queued', queuedAt: new Date() } },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean();
   if (!campaign) return notFoundOrConflict(id, 'Only a draft campaign can be sent');
   try {

@@ -16,6 +16,7 @@ import {
   sortOf,
   findPage,
 } from '../../list-query';
+import { normalizeEmail } from '../newsletter/store';
 import { ContactModel, type Contact } from './contact.model';
 import { toContactDto } from './contact.service';
 import {
@@ -139,12 +140,8 @@ export async function contactArrivalTimes(since: Date): Promise<Date[]> {
   return contacts.map((contact) => contact.createdAt);
 }
 
-/** Every address that sent an enquiry, lower-cased, once each. */
+/** Every address that sent an enquiry, normalised as campaigns key it, once each. */
 export async function distinctContactEmails(): Promise<Set<string>> {
   const emails: unknown[] = await ContactModel.distinct('email');
-  return new Set(emails.filter((email) => typeof email === 'string').map(lowerCase));
-}
-
-function lowerCase(text: string): string {
-  return text.toLowerCase();
+  return new Set(emails.filter((email) => typeof email === 'string').map(normalizeEmail));
 }

@@ -48,7 +48,13 @@ describe('GET /api/health', () => {
   it('answers 200 while MongoDB and Redis are up, 503 naming Redis once it stops', async () => {
     const healthy = await request(ctx.app.callback()).get('/api/health');
     expect(healthy.status).toBe(200);
-    expect(healthy.body).toEqual({ status: 'ok', services: { mongodb: 'up', redis: 'up' } });
+    expect(healthy.body).toEqual({
+      status: 'ok',
+      services: { mongodb: 'up', redis: 'up' },
+      queues: expect.objectContaining({
+        'campaign-send': { waiting: 0, active: 0, delayed: 0, failed: 0 },
+      }),
+    });
 
     const stopped = new Promise((resolve) => redis.once('exit', resolve));
     redis.kill('SIGTERM');

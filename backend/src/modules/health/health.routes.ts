@@ -1,16 +1,32 @@
 import Router from '@koa/router';
-import type { HealthDto } from '@agency/contracts';
+import type { HealthWithQueuesDto } from '@agency/contracts';
 import { isDatabaseUp } from '../../db';
 import { isRedisUp, type Redis } from '../../queues/redis-connection';
+import type { QueueRegistry } from '../../queues/queue-registry';
 
-/** 200 when MongoDB and Redis both answer, 503 (with which one is down) otherwise. */
-export function healthRoutes({ redis }: { redis: Redis }): Router {
+/** Queue depths are a nicety of the answer: never worth a slow health check. */
+const QUEUE_DEPTHS_TIMEOUT_MS = 500;
+
+/**
+ * 200 when MongoDB and Redis both answer, 503 (with which one is down)
+ * otherwise; with the depth of every queue when Redis is up.
+ */
+export function healthRoutes({
+  redis,
+  queueRegistry,
+}: {
+  redis: Redis;
+  queueRegistry?: QueueRegistry;
+}): Router {
   const router = new Router();
   router.get('/api/health', async (ctx) => {
     const [mongodb, redisUp] = await Promise.all([isDatabaseUp(), isRedisUp(redis)]);
-    const body: HealthDto = {
+    const queues =
+      redisUp && queueRegistry ? await queueRegistry.depths(QUEUE_DEPTHS_TIMEOUT_MS) : undefined;
+    const body: HealthWithQueuesDto = {
       status: mongodb && redisUp ? 'ok' : 'degraded',
       services: { mongodb: mongodb ? 'up' : 'down', redis: redisUp ? 'up' : 'down' },
+      ...(queues ? { queues } : {}),
     };
     ctx.status = body.status === 'ok' ? 200 : 503;
     ctx.set('Cache-Control', 'no-store');

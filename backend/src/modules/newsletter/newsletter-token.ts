@@ -65,6 +65,7 @@ export function verifyUnsubscribeToken(token: string, secret: string): string | 
   return verify(token, secret, AUDIENCES.unsubscribe)?.sub;
 }
 
+/** One key per mailbox, for subscribers and campaign recipients alike. */
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }

@@ -9,5 +9,5 @@ export {
   markConfirmationMailSent,
   settleConfirmationMail,
 } from './newsletter.service';
-export { signConfirmationToken, signUnsubscribeToken } from './newsletter-token';
+export { normalizeEmail, signConfirmationToken, signUnsubscribeToken } from './newsletter-token';
 export { SubscriberModel, type Subscriber, type SubscriberDocument } from './subscriber.model';

@@ -1,0 +1,256 @@
+import { Types, trusted } from 'mongoose';
+import type {
+  CampaignDto,
+  CampaignProgressDto,
+  CampaignRecipientDto,
+  CampaignRecipientQuery,
+  CampaignStatus,
+  LedgerState,
+  Page,
+} from '@agency/contracts';
+import { HttpError } from '../../errors';
+import { isoOrNull, pageOf, skipOf } from '../../list-query';
+import {
+  enqueueRoundDispatch,
+  enqueueTestSend,
+  type CampaignQueue,
+} from '../../queues/campaign-queue';
+import type { Redis } from '../../queues/redis-connection';
+import { CampaignModel } from './campaign.model';
+import { CampaignRecipientModel } from './campaign-recipient.model';
+import { campaignRateKey } from './campaign-keys';
+import { withCampaignLockOrThrow } from './campaign-lock';
+import { toCampaignDto } from './campaign.service';
+
+async function notFoundOrConflict(id: string, conflict: string): Promise<never> {
+  const exists = await CampaignModel.exists({ _id: id });
+  if (!exists) throw new HttpError('NOT_FOUND', 'No campaign with this id');
+  throw new HttpError('CONFLICT', conflict);
+}
+
+const unavailable = () =>
+  new HttpError('UNAVAILABLE', 'Sending is unavailable right now; please try again shortly');
+
+/** queued or sending -> paused: batches not yet started wait; those being sent finish. */
+async function pause(id: string): Promise<CampaignDto> {
+  const campaign = await CampaignModel.findOneAndUpdate(
+    { _id: id, status: trusted({ $in: ['queued', 'sending'] }) },
+    { $set: { status: 'paused', pausedAt: new Date() } },
+    { returnDocument: 'after' },
+  ).lean();
+  if (!campaign) return notFoundOrConflict(id, 'Only a campaign being sent can be paused');
+  return toCampaignDto(campaign);
+}
+
+/**
+ * paused -> queued, as a new pass over the round: its dispatch streams the
+ * recipients again and the send ledger skips whoever already has an outcome.
+ * If Redis cannot take the dispatch the campaign stays paused.
+ */
+async function resume(queue: CampaignQueue, id: string): Promise<CampaignDto> {
+  const campaign = await CampaignModel.findOneAndUpdate(
+    { _id: id, status: 'paused' },
+    { $set: { status: 'queued', queuedAt: new Date() }, $inc: { pass: 1 } },
+    { returnDocument: 'after' },
+  ).lean();
+  if (!campaign) return notFoundOrConflict(id, 'Only a paused campaign can be resumed');
+  try {
+    await enqueueRoundDispatch(queue, id, campaign.round, campaign.pass);
+  } catch {
+    await CampaignModel.updateOne({ _id: id, status: 'queued' }, { $set: { status: 'paused' } });
+    throw unavailable();
+  }
+  return toCampaignDto(campaign);
+}
+
+/** Stops for good: nothing more is sent; what was sent stays counted. */
+async function cancel(id: string): Promise<CampaignDto> {
+  const now = new Date();
+  const campaign = await CampaignModel.findOneAndUpdate(
+    { _id: id, status: trusted({ $in: ['queued', 'sending', 'paused'] }) },
+    { $set: { status: 'cancelled', cancelledAt: now, finishedAt: now } },
+    { returnDocument: 'after' },
+  ).lean();
+  if (!campaign) return notFoundOrConflict(id, 'Only a campaign being sent can be cancelled');
+  return toCampaignDto(campaign);
+}
+
+const RESENDABLE: readonly CampaignStatus[] = ['sent', 'failed'];
+
+/**
+ * A new round for the recipients whose mail failed: the campaign is queued
+ * again, its failed count starts from zero and the sent count carries over.
+ */
+async function resend(queue: CampaignQueue, id: string): Promise<CampaignDto> {
+  const current = await CampaignModel.findById(id).lean();
+  if (!current) throw new HttpError('NOT_FOUND', 'No campaign with this id');
+  if (!RESENDABLE.includes(current.status as CampaignStatus) || current.failedCount === 0) {
+    throw new HttpError(
+      'CONFLICT',
+      'Only a finished campaign with failed recipients can be resent',
+    );
+  }
+  const campaign = await CampaignModel.findOneAndUpdate(
+    { _id: id, status: current.status, round: current.round },
+    {
+      $set: {
+        status: 'queued',
+        queuedAt: new Date(),
+        round: current.round + 1,
+        pass: 1,
+        roundBaseSent: current.sentCount,
+        failedCount: 0,
+        countersVersion: 0,
+      },
+      $unset: { finishedAt: 1 },
+    },
+    { returnDocument: 'after' },
+  ).lean();
+  if (!campaign) throw new HttpError('CONFLICT', 'The campaign changed; try again');
+  try {
+    await enqueueRoundDispatch(queue, id, campaign.round, campaign.pass);
+  } catch {
+    // The dispatch is re-added by the worker's recovery pass; say so rather than undo.
+    throw unavailable();
+  }
+  return toCampaignDto(campaign);
+}
+
+export interface CampaignControls {
+  pause(id: string): Promise<CampaignDto>;
+  resume(id: string): Promise<CampaignDto>;
+  cancel(id: string): Promise<CampaignDto>;
+  resendToFailed(id: string): Promise<CampaignDto>;
+}
+
+/** How long a control waits for the worker's write of the same campaign to finish. */
+const CONTROL_LOCK_WAIT_MS = 3000;
+
+/**
+ * The sending controls, each holding the campaign's write lock so that a
+ * worker's progress write cannot undo it on the embedded store.
+ */
+export function campaignControls({
+  queue,
+  redis,
+  prefix,
+}: {
+  queue: CampaignQueue;
+  redis: Redis;
+  prefix: string;
+}): CampaignControls {
+  const locked =
+    (write: (id: string) => Promise<CampaignDto>) =>
+    async (id: string): Promise<CampaignDto> => {
+      try {
+        return await withCampaignLockOrThrow(redis, prefix, id, CONTROL_LOCK_WAIT_MS, () =>
+          write(id),
+        );
+      } catch (error) {
+        if (error instanceof HttpError) throw error;
+        throw unavailable();
+      }
+    };
+  return {
+    pause: locked(pause),
+    resume: locked((id) => resume(queue, id)),
+    cancel: locked(cancel),
+    resendToFailed: locked((id) => resend(queue, id)),
+  };
+}
+
+export async function sendTestMail(queue: CampaignQueue, id: string, email: string): Promise<void> {
+  if (!(await CampaignModel.exists({ _id: id }))) {
+    throw new HttpError('NOT_FOUND', 'No campaign with this id');
+  }
+  try {
+    await enqueueTestSend(queue, { campaignId: id, email });
+  } catch {
+    throw unavailable();
+  }
+}
+
+const RATE_WINDOW_MS = 60_000;
+
+/** Recipients settled per second over the last minute (or since the start, if sooner). */
+async function rateOf(
+  redis: Redis,
+  prefix: string,
+  id: string,
+  startedAt: Date | null | undefined,
+): Promise<number> {
+  const now = Date.now();
+  let samples: string[];
+  try {
+    samples = await redis.zrangebyscore(campaignRateKey(prefix, id), now - RATE_WINDOW_MS, '+inf');
+  } catch {
+    return 0;
+  }
+  const settled = samples.reduce((sum, sample) => sum + Number(sample.split(':')[1] ?? 0), 0);
+  const since = startedAt
+    ? Math.max(startedAt.getTime(), now - RATE_WINDOW_MS)
+    : now - RATE_WINDOW_MS;
+  const seconds = Math.max((now - since) / 1000, 1);
+  return Math.round((settled / seconds) * 10) / 10;
+}
+
+export async function campaignProgress(
+  redis: Redis,
+  prefix: string,
+  id: string,
+): Promise<CampaignProgressDto> {
+  const campaign = await CampaignModel.findById(id).lean();
+  if (!campaign) throw new HttpError('NOT_FOUND', 'No campaign with this id');
+  const settled = campaign.sentCount + campaign.failedCount;
+  const active = ['queued', 'sending'].includes(campaign.status);
+  return {
+    id,
+    status: campaign.status as CampaignStatus,
+    total: campaign.total,
+    sentCount: campaign.sentCount,
+    failedCount: campaign.failedCount,
+    pendingCount: Math.max(campaign.total - settled, 0),
+    percent: campaign.total > 0 ? Math.round((settled / campaign.total) * 1000) / 10 : 0,
+    ratePerSecond: active ? await rateOf(redis, prefix, id, campaign.startedAt) : 0,
+    round: campaign.round,
+    startedAt: isoOrNull(campaign.startedAt),
+    finishedAt: isoOrNull(campaign.finishedAt),
+  };
+}
+
+/**
+ * One page of the ledger: `failed` lists the current round's failures (with
+ * the server's reply), `sent` every delivery, `pending` the recipients as
+ * dispatched in the current round.
+ */
+export async function listCampaignRecipients(
+  id: string,
+  query: CampaignRecipientQuery,
+): Promise<Page<CampaignRecipientDto>> {
+  const campaign = await CampaignModel.findById(id, { round: 1 }).lean();
+  if (!campaign) throw new HttpError('NOT_FOUND', 'No campaign with this id');
+  const state: LedgerState = query.state ?? 'failed';
+  const filter: Record<string, unknown> = { campaign: new Types.ObjectId(id), state };
+  if (state !== 'sent') filter.round = campaign.round;
+  const descending = query.sort.startsWith('-');
+  const [facts, total] = await Promise.all([
+    CampaignRecipientModel.find(filter)
+      .sort({ email: descending ? -1 : 1, _id: 1 })
+      .skip(skipOf(query))
+      .limit(query.pageSize)
+      .lean(),
+    CampaignRecipientModel.countDocuments(filter),
+  ]);
+  return pageOf(
+    facts.map((fact) => ({
+      email: fact.email,
+      state: fact.state as LedgerState,
+      reason: fact.reason ?? null,
+      attempts: fact.attempts ?? 0,
+      round: fact.round,
+      at: fact.at.toISOString(),
+    })),
+    total,
+    query,
+  );
+}

@@ -1,0 +1,58 @@
+// @ts-check
+/**
+ * The SMTP sink of `npm run bench:mail`, in a process of its own so that its
+ * work is not timed as the sender's: accepts every message, keeps each RCPT
+ * TO and the time of the first and last accepted message. Driven over IPC:
+ * { type: 'report' } answers the figures, { type: 'reset' } starts again.
+ */
+import { SMTPServer } from 'smtp-server';
+
+/** @type {Map<string, number>} */
+let rcpt = new Map();
+let accepted = 0;
+let firstAt = 0;
+let lastAt = 0;
+
+const server = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS', 'AUTH'],
+  logger: false,
+  // The bench sends from one host over a few connections for a long time.
+  maxClients: 1000,
+  onRcptTo(address, _session, callback) {
+    rcpt.set(address.address, (rcpt.get(address.address) ?? 0) + 1);
+    callback();
+  },
+  onData(stream, _session, callback) {
+    stream.on('end', () => {
+      const now = performance.timeOrigin + performance.now();
+      if (accepted === 0) firstAt = now;
+      lastAt = now;
+      accepted += 1;
+      callback();
+    });
+    stream.resume();
+  },
+});
+server.on('error', () => undefined);
+
+server.listen(0, '127.0.0.1', () => {
+  const address = server.server.address();
+  process.send?.({
+    type: 'ready',
+    port: typeof address === 'object' && address ? address.port : 0,
+  });
+});
+
+process.on('message', (/** @type {{ type: string }} */ message) => {
+  if (message.type === 'reset') {
+    rcpt = new Map();
+    accepted = 0;
+    firstAt = 0;
+    lastAt = 0;
+    process.send?.({ type: 'reset' });
+  } else if (message.type === 'report') {
+    process.send?.({ type: 'report', accepted, firstAt, lastAt, rcpt: [...rcpt] });
+  }
+});
+process.on('disconnect', () => server.close(() => process.exit(0)));

@@ -1,0 +1,369 @@
+// @ts-check
+/**
+ * `npm run bench:mail`: a campaign to 20,000 recipients through the real API,
+ * queue and worker processes into a local SMTP sink, next to a plain pooled
+ * Nodemailer loop into the same sink in the same run (the reference: compare
+ * ratios within one run, the machine's load moves absolute numbers).
+ *
+ * Prints the enqueue rate (the dispatch job's recipients per second), the
+ * delivery rate (first to last message at the sink, and from the send
+ * request to the last message), its ratio to the reference, the workers'
+ * peak RSS (VmHWM) and the duplicates and missing recipients counted from
+ * the sink's RCPT TO log, with the targets.
+ *
+ *   npm run build && npm run bench:mail [-- --recipients 20000 --workers 2
+ *     --concurrency 20 --batch 50 --connections 10 --ref-connections 10]
+ * Uses MONGODB_URI / REDIS_URL when set (use throw-away ones), else starts both.
+ */
+import { fork, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createRequire } from 'node:module';
+import { startServices } from '../scripts/lib/services.mjs';
+
+const root = resolve(import.meta.dirname, '..');
+const require = createRequire(join(root, 'worker', 'package.json'));
+const { withDatabaseName } = require('@agency/contracts');
+const { values: args } = parseArgs({
+  options: {
+    recipients: { type: 'string', default: '20000' },
+    workers: { type: 'string', default: '2' },
+    concurrency: { type: 'string', default: '20' },
+    batch: { type: 'string', default: '50' },
+    connections: { type: 'string', default: '' },
+    'ref-connections': { type: 'string', default: '10' },
+  },
+});
+const RECIPIENTS = Number(args.recipients);
+const WORKERS = Number(args.workers);
+const REF_CONNECTIONS = Number(args['ref-connections']);
+const TARGETS = { ratio: 2.0, rssMb: 150 };
+const DEMO = { username: 'bench', email: 'bench@agency.local', password: 'bench-password-1234' };
+const CONTENT =
+  '<h1>Our spring packages</h1><p>Dear {{firstName}},</p>' +
+  '<p>This season we help small businesses grow on Facebook, Instagram and TikTok: ' +
+  'ten visuals and two videos a month, two Meta Ads campaigns and a simple monthly report.</p>' +
+  '<p><a href="https://agency.example/packs">See the packs</a></p>';
+
+for (const file of ['backend/dist/server.js', 'worker/dist/index.js']) {
+  if (!existsSync(join(root, file))) {
+    console.error(`${file} is missing: run npm run build first`);
+    process.exit(1);
+  }
+}
+
+/** @returns {Promise<number>} */
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        address && typeof address === 'object'
+          ? resolvePort(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** @typedef {{ accepted: number, firstAt: number, lastAt: number, rcpt: [string, number][] }} SinkReport */
+
+async function startSink() {
+  const child = fork(join(root, 'bench', 'mail-sink.mjs'), [], { stdio: 'inherit' });
+  /** @param {string} type @returns {Promise<any>} */
+  const ask = (type) =>
+    new Promise((done) => {
+      const onMessage = (/** @type {{ type: string }} */ message) => {
+        if (message.type !== type) return;
+        child.off('message', onMessage);
+        done(message);
+      };
+      child.on('message', onMessage);
+      if (type !== 'ready') child.send({ type });
+    });
+  const { port } = await ask('ready');
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    /** @returns {Promise<SinkReport>} */
+    report: () => ask('report'),
+    reset: () => ask('reset'),
+    close: () => {
+      child.disconnect();
+    },
+  };
+}
+
+/** @param {string} name @param {string} script @param {NodeJS.ProcessEnv} env */
+function startNode(name, script, env) {
+  const child = spawn(process.execPath, [join(root, script)], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let errors = '';
+  child.stderr.on('data', (chunk) => (errors += chunk));
+  child.on('exit', (code) => {
+    if (code && code !== 0 && !child.killed) console.error(`${name} exited ${code}: ${errors}`);
+  });
+  return {
+    pid: child.pid,
+    /** The process's peak resident set (VmHWM), in MB. */
+    peakRssMb() {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** @param {() => Promise<boolean>} check @param {number} timeoutMs @param {number} everyMs */
+async function until(check, timeoutMs, everyMs = 200) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((done) => setTimeout(done, everyMs));
+  }
+  throw new Error(`gave up after ${timeoutMs} ms`);
+}
+
+const email = (/** @type {number} */ index) => `r${index}@bench.example`;
+
+/** @param {SinkReport} report */
+function tally(report) {
+  const counts = new Map(report.rcpt);
+  let duplicates = 0;
+  for (const count of counts.values()) duplicates += Math.max(count - 1, 0);
+  let missing = 0;
+  for (let index = 0; index < RECIPIENTS; index += 1) if (!counts.has(email(index))) missing += 1;
+  return { duplicates, missing };
+}
+
+/** The reference: one process, a pooled transport, every message through sendMail. */
+async function referenceLoop(/** @type {string} */ smtpUrl) {
+  const nodemailer = require('nodemailer');
+  const transport = nodemailer.createTransport(
+    `${smtpUrl}?pool=true&maxConnections=${REF_CONNECTIONS}&maxMessages=10000`,
+  );
+  const started = performance.timeOrigin + performance.now();
+  let next = 0;
+  const sender = async () => {
+    while (next < RECIPIENTS) {
+      const index = next++;
+      await transport.sendMail({
+        from: 'Agency <no-reply@agency.local>',
+        to: email(index),
+        subject: `Hello Contact ${index}`,
+        html: CONTENT.replace('{{firstName}}', `Contact ${index}`),
+        text: `Dear Contact ${index}, our spring packages are here.`,
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: REF_CONNECTIONS * 2 }, sender));
+  transport.close();
+  return started;
+}
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'agency-bench-mail-'));
+  /** @type {(() => unknown)[]} */
+  const cleanups = [() => rmSync(dataDir, { recursive: true, force: true })];
+  try {
+    const services = await startServices({ dataDir, mailCatcher: false });
+    cleanups.push(services.stop);
+    const stamp = Date.now();
+    const mongodbUri = withDatabaseName(services.mongodbUri, `bench_mail_${stamp}`);
+    const sink = await startSink();
+    cleanups.push(sink.close);
+
+    // 1. The reference loop into the sink.
+    const refStarted = await referenceLoop(sink.url);
+    const reference = await sink.report();
+    const referenceTally = tally(reference);
+    await sink.reset();
+
+    // 2. The recipients, stored as contacts whose own mails are done.
+    const mongoose = require('mongoose');
+    await mongoose.connect(mongodbUri);
+    cleanups.push(() => mongoose.disconnect());
+    const contacts = mongoose.connection.db.collection('contacts');
+    for (let from = 0; from < RECIPIENTS; from += 5000) {
+      const now = new Date();
+      await contacts.insertMany(
+        Array.from({ length: Math.min(5000, RECIPIENTS - from) }, (_, offset) => ({
+          firstName: `Contact ${from + offset}`,
+          lastName: 'Bench',
+          email: email(from + offset),
+          service: 'web-design',
+          message: 'A bench recipient',
+          locale: 'en',
+          status: 'new',
+          mailState: 'sent',
+          acknowledgementState: 'sent',
+          createdAt: now,
+          updatedAt: now,
+        })),
+      );
+    }
+
+    // 3. The API and the workers.
+    const apiPort = await freePort();
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    const env = {
+      ...process.env,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      MONGODB_URI: mongodbUri,
+      REDIS_URL: services.redisUrl,
+      QUEUE_PREFIX: `benchmail${stamp}`,
+      API_HOST: '127.0.0.1',
+      API_PORT: String(apiPort),
+      SMTP_URL: sink.url,
+      MAIL_TO: 'inbox@agency.local',
+      DEMO_MODE: 'true',
+      DEMO_ADMIN_USERNAME: DEMO.username,
+      DEMO_ADMIN_EMAIL: DEMO.email,
+      DEMO_ADMIN_PASSWORD: DEMO.password,
+      CAMPAIGN_CONCURRENCY: args.concurrency,
+      CAMPAIGN_BATCH_SIZE: args.batch,
+      ...(args.connections ? { CAMPAIGN_SMTP_CONNECTIONS: args.connections } : {}),
+    };
+    const api = startNode('api', 'backend/dist/server.js', env);
+    cleanups.push(api.stop);
+    await until(
+      async () => (await fetch(`${apiUrl}/api/health`).catch(() => null))?.ok === true,
+      60_000,
+    );
+    const workers = Array.from({ length: WORKERS }, (_, index) =>
+      startNode(`worker ${index + 1}`, 'worker/dist/index.js', env),
+    );
+    for (const worker of workers) cleanups.push(worker.stop);
+    // The workers are up once each has registered on the send queue.
+    const { Queue } = require('bullmq');
+    const { Redis } = require('ioredis');
+    const connection = new Redis(services.redisUrl, { maxRetriesPerRequest: null });
+    cleanups.push(() => connection.disconnect());
+    const sendQueue = new Queue('campaign-send', { connection, prefix: env.QUEUE_PREFIX });
+    const dispatchQueue = new Queue('campaign-dispatch', { connection, prefix: env.QUEUE_PREFIX });
+    cleanups.push(() => Promise.all([sendQueue.close(), dispatchQueue.close()]));
+    await until(async () => (await sendQueue.getWorkersCount()) >= WORKERS, 60_000);
+
+    // 4. The campaign, through the API as the dashboard sends it.
+    const login = await fetch(`${apiUrl}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: DEMO.username, password: DEMO.password }),
+    }).then((response) => response.json());
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${login.token}` };
+    const draft = await fetch(`${apiUrl}/api/admin/campaigns`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        name: 'Bench',
+        subject: 'Hello {{firstName}}',
+        content: CONTENT,
+        recipientType: 'contacts',
+      }),
+    }).then((response) => response.json());
+    const sendStarted = performance.timeOrigin + performance.now();
+    const sent = await fetch(`${apiUrl}/api/admin/campaigns/${draft.id}/send`, {
+      method: 'POST',
+      headers,
+    });
+    if (sent.status !== 202) throw new Error(`send answered ${sent.status}`);
+    /** @type {any} */
+    let progress;
+    await until(
+      async () => {
+        progress = await fetch(`${apiUrl}/api/admin/campaigns/${draft.id}/progress`, {
+          headers,
+        }).then((response) => response.json());
+        return ['sent', 'failed'].includes(progress.status);
+      },
+      15 * 60_000,
+      250,
+    );
+    const campaign = await sink.report();
+    const campaignTally = tally(campaign);
+    const dispatch = await dispatchQueue.getJob(`campaign-dispatch-${draft.id}`);
+    const enqueueSeconds = (dispatch.finishedOn - dispatch.processedOn) / 1000;
+    const peakRss = workers.map((worker) => worker.peakRssMb());
+
+    // 5. The table.
+    const rate = (/** @type {number} */ count, /** @type {number} */ ms) =>
+      Math.round(count / (ms / 1000));
+    const refRate = rate(reference.accepted, reference.lastAt - refStarted);
+    const firstToLast = rate(campaign.accepted, campaign.lastAt - campaign.firstAt);
+    const startToLast = rate(campaign.accepted, campaign.lastAt - sendStarted);
+    const ratio = startToLast / refRate;
+    const rows = [
+      ['reference: pooled Nodemailer loop', `${refRate} msg/s`, `${REF_CONNECTIONS} connections`],
+      [
+        'campaign: enqueue (dispatch)',
+        `${Math.round(RECIPIENTS / enqueueSeconds)} recipients/s`,
+        `${enqueueSeconds.toFixed(1)} s`,
+      ],
+      ['campaign: delivery, first to last message', `${firstToLast} msg/s`, ''],
+      [
+        'campaign: delivery, send request to last message',
+        `${startToLast} msg/s`,
+        `${((campaign.lastAt - sendStarted) / 1000).toFixed(1)} s`,
+      ],
+      [
+        'ratio to the reference (send request to last)',
+        `${ratio.toFixed(2)}x`,
+        `target >= ${TARGETS.ratio}x: ${ratio >= TARGETS.ratio ? 'met' : 'MISSED'}`,
+      ],
+      [
+        'worker peak RSS (VmHWM), largest',
+        `${Math.max(...peakRss).toFixed(0)} MB`,
+        `target <= ${TARGETS.rssMb} MB: ${Math.max(...peakRss) <= TARGETS.rssMb ? 'met' : 'MISSED'}`,
+      ],
+      [
+        'duplicates (sink RCPT TO)',
+        String(campaignTally.duplicates),
+        campaignTally.duplicates === 0 ? 'met' : 'MISSED',
+      ],
+      [
+        'missing (sink RCPT TO)',
+        String(campaignTally.missing),
+        campaignTally.missing === 0 ? 'met' : 'MISSED',
+      ],
+      [
+        'reference duplicates / missing',
+        `${referenceTally.duplicates} / ${referenceTally.missing}`,
+        '',
+      ],
+      [
+        'campaign status, sent / failed',
+        `${progress.status}, ${progress.sentCount} / ${progress.failedCount}`,
+        '',
+      ],
+    ];
+    console.log(
+      `\nbench:mail, ${RECIPIENTS} recipients, ${WORKERS} worker processes, concurrency ${args.concurrency}, batch ${args.batch}\n`,
+    );
+    console.table(rows.map(([what, figure, note]) => ({ what, figure, note })));
+  } finally {
+    for (const step of cleanups.splice(0).reverse()) {
+      try {
+        await step();
+      } catch {
+        // Cleaning up after a failure: keep going.
+      }
+    }
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,266 @@
+import { randomBytes } from 'node:crypto';
+import { EventEmitter, once } from 'node:events';
+import { Queue, QueueEvents } from 'bullmq';
+import {
+  CAMPAIGN_QUEUE_NAMES,
+  QUEUE_NAMES,
+  campaignDispatchJobId,
+  withDatabaseName,
+  type CampaignStatus,
+  type RecipientType,
+} from '@agency/contracts';
+import mongoose, { Types } from 'mongoose';
+import {
+  CampaignModel,
+  CampaignRecipientModel,
+  connectDatabase,
+  createLogger,
+  createRedisConnection,
+  disconnectDatabase,
+  waitUntilConnected,
+  type Redis,
+} from '@agency/backend/store';
+
+// Registered by the backend's store under these names; the store exports no model of theirs.
+const ContactModel = () => mongoose.model('Contact');
+const SubscriberModel = () => mongoose.model('Subscriber');
+import { createCampaignQueue, type CampaignQueue } from '@agency/backend';
+import { createCampaignTransport } from '../campaigns/campaign-transport';
+import {
+  DEFAULT_CAMPAIGN_SETTINGS,
+  startCampaignWorkers,
+  type CampaignSendSettings,
+  type RunningCampaignWorkers,
+} from '../campaigns/campaign-workers';
+
+export const TEST_SITE_URL = 'http://site.test';
+export const TEST_LINK_SECRET = 'campaign-test-link-secret-of-32-characters!';
+
+export interface SeedContact {
+  email: string;
+  firstName?: string;
+  locale?: string;
+}
+
+export interface SeedSubscriber {
+  email: string;
+  status: 'pending' | 'confirmed' | 'unsubscribed';
+  locale?: string;
+}
+
+export interface CampaignContext {
+  mongodbUri: string;
+  redisUrl: string;
+  queuePrefix: string;
+  redis: Redis;
+  dispatchQueue: Queue;
+  sendQueue: Queue;
+  testQueue: Queue;
+  /** The queues the API's send controls add to (resume, resend). */
+  controlQueue: CampaignQueue;
+  seedContacts(contacts: readonly SeedContact[]): Promise<void>;
+  seedSubscribers(subscribers: readonly SeedSubscriber[]): Promise<void>;
+  /** A campaign marked queued with its dispatch job added, as the send route leaves it. */
+  queueCampaign(fields?: {
+    recipientType?: RecipientType;
+    subject?: string;
+    content?: string;
+    addDispatch?: boolean;
+  }): Promise<string>;
+  startWorker(
+    smtpUrl: string,
+    settings?: Partial<CampaignSendSettings>,
+  ): Promise<RunningCampaignWorkers>;
+  /** Resolves once the campaign is in one of `statuses`, re-checking on every job event. */
+  waitForStatus(id: string, statuses: readonly CampaignStatus[], timeoutMs?: number): Promise<void>;
+  /** Resolves once no send or dispatch job is waiting, delayed or active. */
+  waitUntilIdle(timeoutMs?: number): Promise<void>;
+  campaign(id: string): Promise<Record<string, unknown>>;
+  ledger(id: string): Promise<
+    {
+      email: string;
+      state: string;
+      round: number;
+      attempts?: number | null;
+      reason?: string | null;
+    }[]
+  >;
+  close(): Promise<void>;
+}
+
+const NAMES = ['Amira', 'Sami', 'Leila', 'Karim', 'Nour', 'Youssef'];
+
+export function contactDocument(contact: SeedContact, index: number) {
+  return {
+    firstName: contact.firstName ?? NAMES[index % NAMES.length],
+    lastName: 'Test',
+    email: contact.email,
+    service: 'web-design',
+    message: 'A campaign test recipient',
+    locale: contact.locale ?? 'en',
+    // Their own mails are done: only the campaign mails them here.
+    mailState: 'sent',
+    acknowledgementState: 'sent',
+  };
+}
+
+export async function createCampaignContext(): Promise<CampaignContext> {
+  const baseUri = process.env.MONGODB_URI;
+  const redisUrl = process.env.REDIS_URL;
+  if (!baseUri || !redisUrl) throw new Error('MONGODB_URI and REDIS_URL must be set for tests');
+  const suffix = randomBytes(4).toString('hex');
+  const mongodbUri = withDatabaseName(baseUri, `campaign_${suffix}`);
+  const queuePrefix = `campaign-${suffix}`;
+  const connected = await connectDatabase(mongodbUri);
+  const redis = createRedisConnection(redisUrl, 'consumer');
+  redis.on('error', () => undefined);
+  await waitUntilConnected(redis, 5000);
+  const queue = (name: string) => new Queue(name, { connection: redis, prefix: queuePrefix });
+  const dispatchQueue = queue(QUEUE_NAMES.campaignDispatch);
+  const sendQueue = queue(CAMPAIGN_QUEUE_NAMES.send);
+  const testQueue = queue(CAMPAIGN_QUEUE_NAMES.test);
+  const recoveryQueue = queue(CAMPAIGN_QUEUE_NAMES.recovery);
+  const controlQueue = createCampaignQueue(redis, queuePrefix);
+  const logger = createLogger('test', process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'silent');
+  const running: { workers: RunningCampaignWorkers; connection: Redis; close(): void }[] = [];
+
+  const url = new URL(redisUrl);
+  const connection = { host: url.hostname, port: Number(url.port || 6379) };
+  const jobEvents = new EventEmitter();
+  const events = [QUEUE_NAMES.campaignDispatch, CAMPAIGN_QUEUE_NAMES.send].map((name) => {
+    const queueEvents = new QueueEvents(name, { connection, prefix: queuePrefix });
+    queueEvents.on('error', () => undefined);
+    for (const event of ['completed', 'failed', 'drained', 'delayed', 'active'] as const) {
+      queueEvents.on(event, () => jobEvents.emit('job'));
+    }
+    return queueEvents;
+  });
+  await Promise.all(events.map((queueEvents) => queueEvents.waitUntilReady()));
+
+  async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, what: string) {
+    const signal = AbortSignal.timeout(timeoutMs);
+    for (;;) {
+      if (await check()) return;
+      try {
+        // A job event, or at the latest a second: the store may change without one.
+        await Promise.race([
+          once(jobEvents, 'job', { signal }),
+          new Promise((resolve) => setTimeout(resolve, 1000).unref()),
+        ]);
+      } catch {
+        throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+      }
+      if (signal.aborted) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    }
+  }
+
+  return {
+    mongodbUri,
+    redisUrl,
+    queuePrefix,
+    redis,
+    dispatchQueue,
+    sendQueue,
+    testQueue,
+    controlQueue,
+    async seedContacts(contacts) {
+      await ContactModel().insertMany(contacts.map(contactDocument), { lean: true });
+    },
+    async seedSubscribers(subscribers) {
+      await SubscriberModel().insertMany(
+        subscribers.map((subscriber) => ({
+          email: subscriber.email,
+          status: subscriber.status,
+          locale: subscriber.locale ?? 'en',
+        })),
+      );
+    },
+    async queueCampaign(fields = {}) {
+      const campaign = await CampaignModel.create({
+        name: 'Spring offer',
+        subject: fields.subject ?? 'Hello {{firstName}}',
+        content: fields.content ?? '<p>Dear {{firstName}}, our spring packages are here.</p>',
+        recipientType: fields.recipientType ?? 'all',
+        status: 'queued',
+        queuedAt: new Date(),
+      });
+      const id = String(campaign._id);
+      if (fields.addDispatch !== false) {
+        await dispatchQueue.add(
+          QUEUE_NAMES.campaignDispatch,
+          { campaignId: id },
+          { jobId: campaignDispatchJobId(id) },
+        );
+      }
+      return id;
+    },
+    async startWorker(smtpUrl, settings = {}) {
+      const workerConnection = createRedisConnection(redisUrl, 'consumer');
+      workerConnection.on('error', () => undefined);
+      const merged = { ...DEFAULT_CAMPAIGN_SETTINGS, retryDelayMs: 100, ...settings };
+      const transport = createCampaignTransport(smtpUrl, merged.concurrency);
+      const workers = await startCampaignWorkers({
+        connection: workerConnection,
+        queuePrefix,
+        transport,
+        mailFrom: 'Agency <no-reply@agency.test>',
+        siteUrl: TEST_SITE_URL,
+        mailLinkSecret: TEST_LINK_SECRET,
+        messageIdDomain: 'agency.test',
+        logger,
+        settings: merged,
+      });
+      running.push({ workers, connection: workerConnection, close: () => transport.close() });
+      return workers;
+    },
+    waitForStatus(id, statuses, timeoutMs = 30_000) {
+      return waitUntil(
+        async () => {
+          const campaign = await CampaignModel.findById(id, { status: 1 }).lean();
+          return statuses.includes(campaign?.status as CampaignStatus);
+        },
+        timeoutMs,
+        `campaign ${id} to be ${statuses.join(' or ')}`,
+      );
+    },
+    waitUntilIdle(timeoutMs = 30_000) {
+      return waitUntil(
+        async () => {
+          const counts = await Promise.all(
+            [dispatchQueue, sendQueue].map((q) =>
+              q.getJobCounts('waiting', 'delayed', 'active', 'prioritized'),
+            ),
+          );
+          return counts.every((count) => Object.values(count).every((n) => n === 0));
+        },
+        timeoutMs,
+        'the campaign queues to be idle',
+      );
+    },
+    async campaign(id) {
+      const campaign = await CampaignModel.findById(id).lean();
+      if (!campaign) throw new Error(`no campaign ${id}`);
+      return campaign as unknown as Record<string, unknown>;
+    },
+    async ledger(id) {
+      return CampaignRecipientModel.find({ campaign: new Types.ObjectId(id) }).lean();
+    },
+    async close() {
+      for (const worker of running) {
+        await worker.workers.close();
+        worker.close();
+        worker.connection.disconnect();
+      }
+      await Promise.all(events.map((queueEvents) => queueEvents.close()));
+      const queues = [dispatchQueue, sendQueue, testQueue, recoveryQueue];
+      await Promise.all(queues.map((q) => q.obliterate({ force: true })));
+      await Promise.all(queues.map((q) => q.close()));
+      await controlQueue.close();
+      const leftovers = await redis.keys(`${queuePrefix}:campaign:*`);
+      if (leftovers.length > 0) await redis.del(...leftovers);
+      redis.disconnect();
+      await connected.connection.db?.dropDatabase();
+      await disconnectDatabase();
+    },
+  };
+}
