@@ -178,6 +178,29 @@ describe('docker-compose.yml', () => {
     expect(asMapping(api.environment, 'api.environment').TRUST_PROXY).toBe('true');
   });
 
+  it('writes out a default only where this setting differs from the configuration schemas', () => {
+    // The schemas in backend/src/config.ts and worker/src/config.ts hold every
+    // default; a copy here would drift from them. Blank (`${VAR:-}`) means
+    // "the schema's default".
+    const composeText = readFileSync(composePath, 'utf8');
+    const withDefault = [...composeText.matchAll(/(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*):-([^}]+)\}/g)]
+      .map((match) => match[1])
+      .filter((name): name is string => name !== undefined);
+    const differsInCompose = [
+      'NODE_ENV', // production
+      'MONGODB_URI', // the mongo service
+      'REDIS_URL', // the redis service
+      'SMTP_URL', // the maildev service
+      'MAIL_TO', // required, no schema default
+      'CORS_ORIGIN', // the web service's origin
+      'WEB_PORT', // host ports: compose only
+      'MAIL_INBOX_PORT',
+    ];
+    expect([...new Set(withDefault)].filter((name) => !differsInCompose.includes(name))).toEqual(
+      [],
+    );
+  });
+
   it('lets the worker scale: no container_name and no host port', () => {
     const worker = service(readCompose(), 'worker');
     expect(worker).not.toHaveProperty('container_name');
