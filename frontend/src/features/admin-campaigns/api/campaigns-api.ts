@@ -3,10 +3,20 @@ import type {
   CampaignDto,
   CampaignInput,
   CampaignListQuery,
+  CampaignProgressDto,
+  CampaignRecipientDto,
+  CampaignRecipientQuery,
   CampaignSendResponse,
+  CampaignTestSendInput,
   Page,
 } from '@agency/contracts';
 import { api } from '../../../lib/api';
+
+/** The sending controls: each is `POST /api/admin/campaigns/{id}/{control}`. */
+export const CAMPAIGN_CONTROLS = ['pause', 'resume', 'cancel', 'resend-failed'] as const;
+export type CampaignControl = (typeof CAMPAIGN_CONTROLS)[number];
+
+const campaignPath = (id: string) => `admin/campaigns/${encodeURIComponent(id)}`;
 
 export const campaignsApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -14,9 +24,18 @@ export const campaignsApi = api.injectEndpoints({
       query: (params) => ({ url: 'admin/campaigns', params }),
       providesTags: ['Campaigns'],
     }),
-    /** One campaign as it stands now: polled while it is being sent. */
-    campaignProgress: build.query<CampaignDto, string>({
-      query: (id) => `admin/campaigns/${encodeURIComponent(id)}`,
+    /** Where a send stands (counts, percent, the server's rate): polled while it runs. */
+    campaignProgress: build.query<CampaignProgressDto, string>({
+      query: (id) => `${campaignPath(id)}/progress`,
+      providesTags: ['Campaigns'],
+    }),
+    /** One page of a campaign's ledger, in one state. */
+    campaignRecipients: build.query<
+      Page<CampaignRecipientDto>,
+      { id: string } & Pick<CampaignRecipientQuery, 'state' | 'page' | 'pageSize' | 'sort'>
+    >({
+      query: ({ id, ...params }) => ({ url: `${campaignPath(id)}/recipients`, params }),
+      providesTags: ['Campaigns'],
     }),
     campaignAudience: build.query<CampaignAudienceDto, undefined>({
       query: () => 'admin/campaigns/audience',
@@ -29,19 +48,33 @@ export const campaignsApi = api.injectEndpoints({
     }),
     updateCampaign: build.mutation<CampaignDto, { id: string; body: CampaignInput }>({
       query: ({ id, body }) => ({
-        url: `admin/campaigns/${encodeURIComponent(id)}`,
+        url: campaignPath(id),
         method: 'PUT',
         body,
       }),
       invalidatesTags: ['Campaigns', 'ActivityLogs'],
     }),
     deleteCampaign: build.mutation<null, string>({
-      query: (id) => ({ url: `admin/campaigns/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      query: (id) => ({ url: campaignPath(id), method: 'DELETE' }),
       invalidatesTags: ['Campaigns', 'Stats', 'ActivityLogs'],
     }),
     sendCampaign: build.mutation<CampaignSendResponse, string>({
-      query: (id) => ({ url: `admin/campaigns/${encodeURIComponent(id)}/send`, method: 'POST' }),
+      query: (id) => ({ url: `${campaignPath(id)}/send`, method: 'POST' }),
       invalidatesTags: ['Campaigns', 'ActivityLogs'],
+    }),
+    controlCampaign: build.mutation<CampaignSendResponse, { id: string; control: CampaignControl }>(
+      {
+        query: ({ id, control }) => ({ url: `${campaignPath(id)}/${control}`, method: 'POST' }),
+        invalidatesTags: ['Campaigns', 'ActivityLogs'],
+      },
+    ),
+    /** A test to one address, outside the ledger: nothing the lists show changes. */
+    sendCampaignTest: build.mutation<
+      { queued: true; email: string },
+      { id: string; body: CampaignTestSendInput }
+    >({
+      query: ({ id, body }) => ({ url: `${campaignPath(id)}/test`, method: 'POST', body }),
+      invalidatesTags: ['ActivityLogs'],
     }),
   }),
 });
@@ -54,4 +87,7 @@ export const {
   useUpdateCampaignMutation,
   useDeleteCampaignMutation,
   useSendCampaignMutation,
+  useCampaignRecipientsQuery,
+  useControlCampaignMutation,
+  useSendCampaignTestMutation,
 } = campaignsApi;
