@@ -252,6 +252,44 @@ describe('Mail Manager', () => {
       expect(screen.getAllByText('“Spring offer” has been sent')).toHaveLength(1);
     });
 
+    it('follows a send that ends before the list is read again, and says when it ended', async () => {
+      // Three recipients are mailed sooner than the list can be read again:
+      // every read after the send already says "sent".
+      let sent = false;
+      const finished = { status: 'sent', total: 3, sentCount: 3, failedCount: 0 } as const;
+      server.use(
+        http.get(`${ADMIN}/campaigns`, () =>
+          HttpResponse.json(
+            pageOf([
+              buildCampaign({ id: 'c-fast', name: 'Spring offer', ...(sent ? finished : {}) }),
+            ]),
+          ),
+        ),
+        http.get(`${ADMIN}/campaigns/audience`, () => HttpResponse.json(buildAudience())),
+        http.post(`${ADMIN}/campaigns/c-fast/send`, () => {
+          sent = true;
+          return HttpResponse.json(
+            { campaign: buildCampaign({ id: 'c-fast', name: 'Spring offer', status: 'queued' }) },
+            { status: 202 },
+          );
+        }),
+        http.get(`${ADMIN}/campaigns/c-fast/progress`, () =>
+          HttpResponse.json(buildProgress({ id: 'c-fast', ...finished, percent: 100 })),
+        ),
+      );
+      const { user } = await renderAdmin('/admin/campaigns', { mobile: true });
+      await campaignCards();
+
+      await user.click(screen.getByRole('button', { name: 'Send Spring offer' }));
+      const confirm = await screen.findByRole('dialog', { name: 'Send “Spring offer”?' });
+      await within(confirm).findByText(/It will be mailed to 150 recipients/);
+      await user.click(within(confirm).getByRole('button', { name: 'Send Now' }));
+
+      expect(await screen.findByText('“Spring offer” has been sent')).toBeInTheDocument();
+      expect(screen.getByText('3 delivered, 0 failed.')).toBeInTheDocument();
+      expect(await screen.findByText('3 sent · 0 failed')).toBeInTheDocument();
+    });
+
     it('says a paused campaign is paused, with its bar where it stopped', async () => {
       server.use(
         adminList('/campaigns', [

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { buildContactDetail, buildLead, pageOf } from '../../testing/admin-factory';
 import { findTable, renderAdmin, SECTION_LOAD } from '../../testing/admin-render';
@@ -244,7 +244,7 @@ describe('Leads', () => {
       const remove = within(cards).getByRole('button', { name: 'Delete Leila Mansour' });
       // A button of its own beside the card's link, reached and pressed from the keyboard.
       expect(remove.closest('a')).toBeNull();
-      remove.focus();
+      act(() => remove.focus());
       expect(remove).toHaveFocus();
       await user.keyboard('{Enter}');
       const confirm = await screen.findByRole('dialog', { name: 'Delete Leila Mansour?' });

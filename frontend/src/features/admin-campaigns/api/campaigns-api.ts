@@ -1,3 +1,4 @@
+import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import type {
   CampaignAudienceDto,
   CampaignDto,
@@ -58,16 +59,6 @@ export const campaignsApi = api.injectEndpoints({
       query: (id) => ({ url: campaignPath(id), method: 'DELETE' }),
       invalidatesTags: ['Campaigns', 'Stats', 'ActivityLogs'],
     }),
-    sendCampaign: build.mutation<CampaignSendResponse, string>({
-      query: (id) => ({ url: `${campaignPath(id)}/send`, method: 'POST' }),
-      invalidatesTags: ['Campaigns', 'ActivityLogs'],
-    }),
-    controlCampaign: build.mutation<CampaignSendResponse, { id: string; control: CampaignControl }>(
-      {
-        query: ({ id, control }) => ({ url: `${campaignPath(id)}/${control}`, method: 'POST' }),
-        invalidatesTags: ['Campaigns', 'ActivityLogs'],
-      },
-    ),
     /** A test to one address, outside the ledger: nothing the lists show changes. */
     sendCampaignTest: build.mutation<
       { queued: true; email: string },
@@ -79,6 +70,27 @@ export const campaignsApi = api.injectEndpoints({
   }),
 });
 
+/**
+ * Send and the sending controls, apart from the reads above because they
+ * write the status they answer with into those reads' cache.
+ */
+export const campaignSendingApi = campaignsApi.injectEndpoints({
+  endpoints: (build) => ({
+    sendCampaign: build.mutation<CampaignSendResponse, string>({
+      query: (id) => ({ url: `${campaignPath(id)}/send`, method: 'POST' }),
+      invalidatesTags: ['ActivityLogs'],
+      onQueryStarted: (_id, lifecycle) => showNewStatus(lifecycle),
+    }),
+    controlCampaign: build.mutation<CampaignSendResponse, { id: string; control: CampaignControl }>(
+      {
+        query: ({ id, control }) => ({ url: `${campaignPath(id)}/${control}`, method: 'POST' }),
+        invalidatesTags: ['ActivityLogs'],
+        onQueryStarted: (_arg, lifecycle) => showNewStatus(lifecycle),
+      },
+    ),
+  }),
+});
+
 export const {
   useCampaignListQuery,
   useCampaignProgressQuery,
@@ -86,8 +98,45 @@ export const {
   useCreateCampaignMutation,
   useUpdateCampaignMutation,
   useDeleteCampaignMutation,
-  useSendCampaignMutation,
   useCampaignRecipientsQuery,
-  useControlCampaignMutation,
   useSendCampaignTestMutation,
 } = campaignsApi;
+export const { useSendCampaignMutation, useControlCampaignMutation } = campaignSendingApi;
+
+/** The store as this feature's endpoints see it. */
+type CampaignsState = Parameters<typeof campaignsApi.util.selectCachedArgsForQuery>[0];
+
+interface StatusChangeLifecycle {
+  dispatch: ThunkDispatch<CampaignsState, unknown, UnknownAction>;
+  getState: () => unknown;
+  queryFulfilled: Promise<{ data: CampaignSendResponse }>;
+}
+
+/**
+ * Shows the status a send or control answered with in the lists already
+ * read, instead of reading them again: a small campaign can be sent before
+ * a new read of the list, which would then never show it in progress (nor
+ * say when it ended). The progress poll takes it from there.
+ */
+async function showNewStatus({ dispatch, getState, queryFulfilled }: StatusChangeLifecycle) {
+  let campaign: CampaignDto;
+  try {
+    ({ campaign } = (await queryFulfilled).data);
+  } catch {
+    return; // The caller says why it failed; nothing changed.
+  }
+  const state = getState() as CampaignsState;
+  for (const args of campaignsApi.util.selectCachedArgsForQuery(state, 'campaignList')) {
+    dispatch(
+      campaignsApi.util.updateQueryData('campaignList', args, (page) => {
+        const index = page.items.findIndex((item) => item.id === campaign.id);
+        if (index >= 0) page.items[index] = campaign;
+      }),
+    );
+  }
+  dispatch(
+    campaignsApi.util.updateQueryData('campaignProgress', campaign.id, (progress) => {
+      progress.status = campaign.status;
+    }),
+  );
+}
