@@ -6,23 +6,18 @@ import {
   type SortKey,
 } from '@agency/contracts';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
-import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
-import { useId, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { AdminList } from '../../../components/admin/admin-list';
 import { EmptyState } from '../../../components/admin/empty-state';
 import { StatusChip } from '../../../components/admin/status-chip';
-import { useIsMobile } from '../../../components/admin/use-is-mobile';
+import { ViewDialog } from '../../../components/admin/view-dialog';
 import { useFormatters } from '../../../lib/use-formatters';
 import { useNamespace } from '../../../lib/translations';
 import { useCampaignRecipientsQuery } from '../api/campaigns-api';
@@ -49,8 +44,6 @@ export interface CampaignRecipientsDialogProps {
 export function CampaignRecipientsDialog({ campaign, onClose }: CampaignRecipientsDialogProps) {
   const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
   const format = useFormatters();
-  const mobile = useIsMobile();
-  const titleId = useId();
   const [state, setState] = useState<LedgerState>(campaign.failedCount > 0 ? 'failed' : 'sent');
   const [paging, setPaging] = useState({ page: 1, pageSize: 25 });
   const [sort, setSort] = useState<SortKey<'email'>>('email');
@@ -111,78 +104,65 @@ export function CampaignRecipientsDialog({ campaign, onClose }: CampaignRecipien
   );
 
   return (
-    <Dialog
-      open
-      onClose={onClose}
-      aria-labelledby={titleId}
-      fullWidth
-      maxWidth="lg"
-      fullScreen={mobile}
-    >
-      <DialogTitle id={titleId}>{t('ledger.title', { name: campaign.name })}</DialogTitle>
-      <DialogContent dividers>
-        <Tabs
-          value={state}
-          onChange={(_event, next: LedgerState) => {
-            setState(next);
-            setPaging((current) => ({ ...current, page: 1 }));
-          }}
-          aria-label={t('ledger.filter')}
-          variant="scrollable"
-          allowScrollButtonsMobile
-          sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}
-        >
-          {LEDGER_STATES.map((value) => (
-            <Tab key={value} value={value} label={t(`ledger.tab.${value}`)} />
-          ))}
-        </Tabs>
-        <AdminList<RecipientRow>
-          label={t('ledger.tableLabel')}
-          data={page}
-          isLoading={isLoading}
-          isFetching={isFetching}
-          isError={isError}
-          onRetry={() => void refetch()}
-          list={{
-            ...paging,
-            sort,
-            search: '',
-            // Each state has its own empty state: the list is never "filtered" to nothing.
-            filters: {},
-            setPage: (next, pageSize) =>
-              setPaging((current) => ({ page: next, pageSize: pageSize ?? current.pageSize })),
-            setSort: (next) => setSort(next === '-email' ? '-email' : 'email'),
-          }}
-          empty={
-            <EmptyState
-              icon={<CheckCircleIcon />}
-              title={t(`ledger.empty.${state}`)}
-              description={t('ledger.emptyHint')}
-            />
-          }
-          columns={columns}
-          renderCard={(row) => (
-            <Card variant="outlined">
-              <CardContent>
-                <Stack direction="row" sx={{ justifyContent: 'space-between', gap: 1 }}>
-                  <Typography sx={{ fontWeight: 700, wordBreak: 'break-all' }}>
-                    {row.email}
-                  </Typography>
-                  {stateChip(row)}
-                </Stack>
-                {row.reason ? <Typography variant="body2">{row.reason}</Typography> : null}
-                <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-                  {format.dateTime(row.at)} ·{' '}
-                  {t('ledger.attempts', { attempts: format.number(row.attempts) })}
+    <ViewDialog title={t('ledger.title', { name: campaign.name })} maxWidth="lg" onClose={onClose}>
+      <Tabs
+        value={state}
+        onChange={(_event, next: LedgerState) => {
+          setState(next);
+          setPaging((current) => ({ ...current, page: 1 }));
+        }}
+        aria-label={t('ledger.filter')}
+        variant="scrollable"
+        allowScrollButtonsMobile
+        sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}
+      >
+        {LEDGER_STATES.map((value) => (
+          <Tab key={value} value={value} label={t(`ledger.tab.${value}`)} />
+        ))}
+      </Tabs>
+      <AdminList<RecipientRow>
+        label={t('ledger.tableLabel')}
+        data={page}
+        isLoading={isLoading}
+        isFetching={isFetching}
+        isError={isError}
+        onRetry={() => void refetch()}
+        list={{
+          ...paging,
+          sort,
+          search: '',
+          // Each state has its own empty state: the list is never "filtered" to nothing.
+          filters: {},
+          setPage: (next, pageSize) =>
+            setPaging((current) => ({ page: next, pageSize: pageSize ?? current.pageSize })),
+          setSort: (next) => setSort(next === '-email' ? '-email' : 'email'),
+        }}
+        empty={
+          <EmptyState
+            icon={<CheckCircleIcon />}
+            title={t(`ledger.empty.${state}`)}
+            description={t('ledger.emptyHint')}
+          />
+        }
+        columns={columns}
+        renderCard={(row) => (
+          <Card variant="outlined">
+            <CardContent>
+              <Stack direction="row" sx={{ justifyContent: 'space-between', gap: 1 }}>
+                <Typography sx={{ fontWeight: 700, wordBreak: 'break-all' }}>
+                  {row.email}
                 </Typography>
-              </CardContent>
-            </Card>
-          )}
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('ledger.close')}</Button>
-      </DialogActions>
-    </Dialog>
+                {stateChip(row)}
+              </Stack>
+              {row.reason ? <Typography variant="body2">{row.reason}</Typography> : null}
+              <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                {format.dateTime(row.at)} ·{' '}
+                {t('ledger.attempts', { attempts: format.number(row.attempts) })}
+              </Typography>
+            </CardContent>
+          </Card>
+        )}
+      />
+    </ViewDialog>
   );
 }

@@ -3,10 +3,10 @@ import {
   type CampaignDto,
   type CampaignTestSendInput,
 } from '@agency/contracts';
-import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useFormik } from 'formik';
+import { DialogFields } from '../../../components/admin/dialog-fields';
 import { FormDialog } from '../../../components/admin/form-dialog';
 import { useFormFields } from '../../../components/admin/use-form-fields';
 import { useRecordSubmit } from '../../../components/admin/use-record-submit';
@@ -56,7 +56,7 @@ export function TestSendDialog({ campaign, onClose }: TestSendDialogProps) {
       onSubmit={formik.handleSubmit}
       onClose={onClose}
     >
-      <Stack spacing={2} sx={{ pt: 1 }}>
+      <DialogFields>
         <Typography variant="body2" sx={{ color: 'text.secondary' }}>
           {t('testSend.description')}
         </Typography>
@@ -67,7 +67,7 @@ export function TestSendDialog({ campaign, onClose }: TestSendDialogProps) {
           required
           autoFocus
         />
-      </Stack>
+      </DialogFields>
     </FormDialog>
   );
 }
