@@ -99,4 +99,31 @@ test.describe('Mail Manager', () => {
       expect(mail.subject).toBe(draft.subject);
     }
   });
+
+  test('a test of a draft reaches the address typed in, and the draft stays a draft', async ({
+    page,
+    request,
+  }) => {
+    await storeDemoAdminSession(page, request);
+    const draft = await writeCampaign(page);
+    const row = page.getByRole('row').filter({ hasText: draft.name });
+    const address = `proof-${runId()}@example.com`;
+
+    await row.getByRole('button', { name: `Send a test of ${draft.name}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Send a test of “${draft.name}”` });
+    const email = dialog.getByRole('textbox', { name: /^Email address/ });
+    await email.fill('not-an-address');
+    await dialog.getByRole('button', { name: 'Send Test' }).click();
+    await expect(dialog.getByText('Please enter a valid email address')).toBeVisible();
+
+    await email.fill(address);
+    await email.press('Enter');
+    await expect(page.getByText('Test e-mail sent')).toBeVisible();
+    await expect(dialog).toBeHidden();
+
+    const mail = await waitForMail(request, { to: address, subject: draft.subject });
+    expect(mail.subject).toBe(`[Test] ${draft.subject}`);
+    await expect(row).toContainText('Draft');
+    await expect(row).toContainText('Not sent yet');
+  });
 });

@@ -2,6 +2,8 @@ import type {
   ActivityLogDto,
   CampaignAudienceDto,
   CampaignDto,
+  CampaignProgressDto,
+  CampaignRecipientDto,
   ClientDto,
   ContactDetailDto,
   ContactDto,
@@ -161,6 +163,39 @@ export function buildActivity(overrides: Partial<ActivityLogDto> = {}): Activity
     target: { type: 'client', id: testId(), label: 'Carthage Bakeries' },
     time: CREATED,
     ip: '127.0.0.1',
+    ...overrides,
+  };
+}
+
+/** A send's progress as GET /campaigns/{id}/progress answers it (a send just started). */
+export function buildProgress(overrides: Partial<CampaignProgressDto> = {}): CampaignProgressDto {
+  return {
+    id: testId(),
+    status: 'sending',
+    total: 0,
+    sentCount: 0,
+    failedCount: 0,
+    pendingCount: 0,
+    percent: 0,
+    ratePerSecond: 0,
+    round: 1,
+    startedAt: '2026-05-04T08:00:00.000Z',
+    finishedAt: null,
+    ...overrides,
+  };
+}
+
+/** One line of a campaign's ledger: a recipient the SMTP server refused. */
+export function buildRecipient(
+  overrides: Partial<CampaignRecipientDto> = {},
+): CampaignRecipientDto {
+  return {
+    email: `recipient-${testId().slice(-4)}@example.com`,
+    state: 'failed',
+    reason: '550 5.1.1 Mailbox unavailable',
+    attempts: 1,
+    round: 1,
+    at: '2026-05-04T08:00:30.000Z',
     ...overrides,
   };
 }

@@ -43,3 +43,32 @@ export function useRecordSubmit<Values, Field extends keyof Values & string>({
     }
   };
 }
+
+/** An RTK Query mutation's trigger, as a save step calls it. */
+type SaveTrigger<Arg> = (arg: Arg) => { unwrap: () => Promise<unknown> };
+
+export interface SaveRecordOptions<Body> {
+  /** The record being edited; none when a new one is written. */
+  record: { id: string } | undefined;
+  values: unknown;
+  /** The input's one schema in contracts: it checks, converts and strips the values. */
+  schema: { validate: (values: unknown, options: { stripUnknown: true }) => Promise<Body> };
+  create: SaveTrigger<Body>;
+  update: SaveTrigger<{ id: string; body: Body }>;
+}
+
+/**
+ * The record modals' save step: the body is what the contracts schema makes
+ * of the values (the API checks it again), then the record being edited is
+ * updated, or a new one created.
+ */
+export async function saveRecord<Body>({
+  record,
+  values,
+  schema,
+  create,
+  update,
+}: SaveRecordOptions<Body>): Promise<unknown> {
+  const body = await schema.validate(values, { stripUnknown: true });
+  return record ? update({ id: record.id, body }).unwrap() : create(body).unwrap();
+}

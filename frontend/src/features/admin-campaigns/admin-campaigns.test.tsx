@@ -1,7 +1,7 @@
-import type { CampaignDto } from '@agency/contracts';
+import type { CampaignProgressDto } from '@agency/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { buildAudience, buildCampaign, pageOf } from '../../testing/admin-factory';
+import { buildAudience, buildCampaign, buildProgress, pageOf } from '../../testing/admin-factory';
 import { findTable, renderAdmin, SECTION_LOAD } from '../../testing/admin-render';
 import {
   ADMIN,
@@ -183,20 +183,24 @@ describe('Mail Manager', () => {
       progressPolling.intervalMs = interval;
     });
 
-    it('shows its live progress (sent / total, failed, rate) until it ends, then says so once', async () => {
-      const sending = (sentCount: number, failedCount: number): Partial<CampaignDto> => ({
-        id: 'c-live',
-        name: 'Spring offer',
+    it("shows its live progress from the server (bar, sent / total, failed, what is left, the server's rate) until it ends, then says so once", async () => {
+      const sending = (
+        sentCount: number,
+        failedCount: number,
+        ratePerSecond: number,
+      ): Partial<CampaignProgressDto> => ({
         status: 'sending',
         total: 100,
         sentCount,
         failedCount,
-        startedAt: '2026-05-04T08:00:00.000Z',
+        pendingCount: 100 - sentCount - failedCount,
+        percent: sentCount + failedCount,
+        ratePerSecond,
       });
-      const readings: Partial<CampaignDto>[] = [
-        sending(20, 0),
-        sending(40, 1),
-        { ...sending(98, 2), status: 'sent', finishedAt: '2026-05-04T08:01:00.000Z' },
+      const readings: Partial<CampaignProgressDto>[] = [
+        sending(20, 0, 0),
+        sending(40, 1, 12.5),
+        { ...sending(98, 2, 0), status: 'sent', finishedAt: '2026-05-04T08:01:00.000Z' },
       ];
       let read = 0;
       let released = 1;
@@ -204,16 +208,24 @@ describe('Mail Manager', () => {
       server.use(
         http.get(`${ADMIN}/campaigns`, () =>
           HttpResponse.json(
-            pageOf([buildCampaign(finished ? (readings[2] ?? {}) : sending(0, 0))]),
+            pageOf([
+              buildCampaign({
+                id: 'c-live',
+                name: 'Spring offer',
+                ...(finished
+                  ? { status: 'sent', total: 100, sentCount: 98, failedCount: 2 }
+                  : { status: 'sending' }),
+              }),
+            ]),
           ),
         ),
-        http.get(`${ADMIN}/campaigns/c-live`, async () => {
+        http.get(`${ADMIN}/campaigns/c-live/progress`, async () => {
           // Each reading is held until the test has seen the one before it.
           await until(() => read < released);
           const reading = readings[Math.min(read, readings.length - 1)] ?? {};
           read += 1;
           if (reading.status === 'sent') finished = true;
-          return HttpResponse.json(buildCampaign(reading));
+          return HttpResponse.json(buildProgress({ id: 'c-live', ...reading }));
         }),
       );
       await renderAdmin('/admin/campaigns', { mobile: true });
@@ -223,13 +235,14 @@ describe('Mail Manager', () => {
         name: 'Sending progress of Spring offer',
       });
       await waitFor(() => expect(bar).toHaveAttribute('aria-valuenow', '20'));
-      expect(screen.getByText('20 / 100 · 0 failed')).toBeInTheDocument();
+      expect(screen.getByText('20 / 100 · 0 failed · 80 to go · 0 mails/s')).toBeInTheDocument();
 
       released = 2;
       expect(
-        await screen.findByText(/^41 \/ 100 · 1 failed · [\d.]+ mails\/s$/),
+        await screen.findByText('41 / 100 · 1 failed · 59 to go · 12.5 mails/s'),
       ).toBeInTheDocument();
       expect(bar).toHaveAttribute('aria-valuenow', '41');
+      expect(bar).toHaveAttribute('aria-valuetext', '41%');
 
       released = 3;
       expect(await screen.findByText('“Spring offer” has been sent')).toBeInTheDocument();
@@ -237,6 +250,71 @@ describe('Mail Manager', () => {
       expect(await screen.findByText('98 sent · 2 failed')).toBeInTheDocument();
       expect(screen.queryByRole('progressbar', { name: /Sending progress/ })).toBeNull();
       expect(screen.getAllByText('“Spring offer” has been sent')).toHaveLength(1);
+    });
+
+    it('follows a send that ends before the list is read again, and says when it ended', async () => {
+      // Three recipients are mailed sooner than the list can be read again:
+      // every read after the send already says "sent".
+      let sent = false;
+      const finished = { status: 'sent', total: 3, sentCount: 3, failedCount: 0 } as const;
+      server.use(
+        http.get(`${ADMIN}/campaigns`, () =>
+          HttpResponse.json(
+            pageOf([
+              buildCampaign({ id: 'c-fast', name: 'Spring offer', ...(sent ? finished : {}) }),
+            ]),
+          ),
+        ),
+        http.get(`${ADMIN}/campaigns/audience`, () => HttpResponse.json(buildAudience())),
+        http.post(`${ADMIN}/campaigns/c-fast/send`, () => {
+          sent = true;
+          return HttpResponse.json(
+            { campaign: buildCampaign({ id: 'c-fast', name: 'Spring offer', status: 'queued' }) },
+            { status: 202 },
+          );
+        }),
+        http.get(`${ADMIN}/campaigns/c-fast/progress`, () =>
+          HttpResponse.json(buildProgress({ id: 'c-fast', ...finished, percent: 100 })),
+        ),
+      );
+      const { user } = await renderAdmin('/admin/campaigns', { mobile: true });
+      await campaignCards();
+
+      await user.click(screen.getByRole('button', { name: 'Send Spring offer' }));
+      const confirm = await screen.findByRole('dialog', { name: 'Send “Spring offer”?' });
+      await within(confirm).findByText(/It will be mailed to 150 recipients/);
+      await user.click(within(confirm).getByRole('button', { name: 'Send Now' }));
+
+      expect(await screen.findByText('“Spring offer” has been sent')).toBeInTheDocument();
+      expect(screen.getByText('3 delivered, 0 failed.')).toBeInTheDocument();
+      expect(await screen.findByText('3 sent · 0 failed')).toBeInTheDocument();
+    });
+
+    it('says a paused campaign is paused, with its bar where it stopped', async () => {
+      server.use(
+        adminList('/campaigns', [
+          buildCampaign({ id: 'c-paused', name: 'Spring offer', status: 'paused' }),
+        ]),
+        http.get(`${ADMIN}/campaigns/c-paused/progress`, () =>
+          HttpResponse.json(
+            buildProgress({
+              id: 'c-paused',
+              status: 'paused',
+              total: 10,
+              sentCount: 4,
+              pendingCount: 6,
+              percent: 40,
+            }),
+          ),
+        ),
+      );
+      await renderAdmin('/admin/campaigns', { mobile: true });
+      await campaignCards();
+
+      expect(await screen.findByText('4 / 10 · 0 failed · 6 to go · Paused')).toBeInTheDocument();
+      expect(
+        screen.getByRole('progressbar', { name: 'Sending progress of Spring offer' }),
+      ).toHaveAttribute('aria-valuenow', '40');
     });
   });
 

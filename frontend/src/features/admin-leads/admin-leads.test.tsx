@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { buildContactDetail, buildLead, pageOf } from '../../testing/admin-factory';
 import { findTable, renderAdmin, SECTION_LOAD } from '../../testing/admin-render';
@@ -225,5 +225,43 @@ describe('Leads', () => {
     expect(within(dialog).getByText('Call in June')).toBeInTheDocument();
     expect(within(dialog).queryByRole('textbox')).toBeNull();
     expect(within(dialog).queryByRole('button', { name: 'Save Changes' })).toBeNull();
+  });
+
+  describe('on a phone (375 px)', () => {
+    it('deletes a lead from its card, by keyboard, after confirming', async () => {
+      const removal = recordAdminCalls(
+        'delete',
+        '/leads/:id',
+        () => new HttpResponse(null, { status: 204 }),
+      );
+      server.use(
+        removal.handler,
+        adminList('/leads', [buildLead({ id: 'l-6', name: 'Leila Mansour' })]),
+      );
+      const { user } = await renderAdmin('/admin/leads', { mobile: true });
+      const cards = await leadCards();
+
+      const remove = within(cards).getByRole('button', { name: 'Delete Leila Mansour' });
+      // A button of its own beside the card's link, reached and pressed from the keyboard.
+      expect(remove.closest('a')).toBeNull();
+      act(() => remove.focus());
+      expect(remove).toHaveFocus();
+      await user.keyboard('{Enter}');
+      const confirm = await screen.findByRole('dialog', { name: 'Delete Leila Mansour?' });
+      expect(removal.calls).toHaveLength(0);
+      await user.click(within(confirm).getByRole('button', { name: 'Delete Lead' }));
+
+      expect(await screen.findByText('Lead deleted successfully')).toBeInTheDocument();
+      expect(removal.calls[0]?.url.pathname).toBe(`${ADMIN}/leads/l-6`);
+    });
+
+    it('shows no delete on the cards of a viewer', async () => {
+      server.use(adminList('/leads', [buildLead({ name: 'Leila Mansour' })]));
+      await renderAdmin('/admin/leads', { role: 'viewer', mobile: true });
+      const cards = await leadCards();
+
+      expect(within(cards).getByText('Leila Mansour')).toBeInTheDocument();
+      expect(within(cards).queryByRole('button', { name: 'Delete Leila Mansour' })).toBeNull();
+    });
   });
 });

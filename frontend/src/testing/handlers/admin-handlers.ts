@@ -16,6 +16,7 @@ import {
   buildContactDetail,
   buildEnquiryTrend,
   buildLead,
+  buildProgress,
   buildStats,
   buildUser,
   pageOf,
@@ -152,6 +153,10 @@ export const adminHandlers: HttpHandler[] = [
     ),
   ),
   http.get(`${ADMIN}/campaigns/audience`, () => HttpResponse.json(buildAudience())),
+  http.get(`${ADMIN}/campaigns/:id/progress`, ({ params }) =>
+    HttpResponse.json(buildProgress({ id: String(params.id) })),
+  ),
+  http.get(`${ADMIN}/campaigns/:id/recipients`, () => HttpResponse.json(pageOf([]))),
   http.get(`${ADMIN}/campaigns/:id`, ({ params }) =>
     HttpResponse.json(buildCampaign({ id: String(params.id) })),
   ),

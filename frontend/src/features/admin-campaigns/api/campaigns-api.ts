@@ -1,12 +1,23 @@
+import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import type {
   CampaignAudienceDto,
   CampaignDto,
   CampaignInput,
   CampaignListQuery,
+  CampaignProgressDto,
+  CampaignRecipientDto,
+  CampaignRecipientQuery,
   CampaignSendResponse,
+  CampaignTestSendInput,
   Page,
 } from '@agency/contracts';
 import { api } from '../../../lib/api';
+
+/** The sending controls: each is `POST /api/admin/campaigns/{id}/{control}`. */
+export const CAMPAIGN_CONTROLS = ['pause', 'resume', 'cancel', 'resend-failed'] as const;
+export type CampaignControl = (typeof CAMPAIGN_CONTROLS)[number];
+
+const campaignPath = (id: string) => `admin/campaigns/${encodeURIComponent(id)}`;
 
 export const campaignsApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -14,9 +25,18 @@ export const campaignsApi = api.injectEndpoints({
       query: (params) => ({ url: 'admin/campaigns', params }),
       providesTags: ['Campaigns'],
     }),
-    /** One campaign as it stands now: polled while it is being sent. */
-    campaignProgress: build.query<CampaignDto, string>({
-      query: (id) => `admin/campaigns/${encodeURIComponent(id)}`,
+    /** Where a send stands (counts, percent, the server's rate): polled while it runs. */
+    campaignProgress: build.query<CampaignProgressDto, string>({
+      query: (id) => `${campaignPath(id)}/progress`,
+      providesTags: ['Campaigns'],
+    }),
+    /** One page of a campaign's ledger, in one state. */
+    campaignRecipients: build.query<
+      Page<CampaignRecipientDto>,
+      { id: string } & Pick<CampaignRecipientQuery, 'state' | 'page' | 'pageSize' | 'sort'>
+    >({
+      query: ({ id, ...params }) => ({ url: `${campaignPath(id)}/recipients`, params }),
+      providesTags: ['Campaigns'],
     }),
     campaignAudience: build.query<CampaignAudienceDto, undefined>({
       query: () => 'admin/campaigns/audience',
@@ -29,20 +49,45 @@ export const campaignsApi = api.injectEndpoints({
     }),
     updateCampaign: build.mutation<CampaignDto, { id: string; body: CampaignInput }>({
       query: ({ id, body }) => ({
-        url: `admin/campaigns/${encodeURIComponent(id)}`,
+        url: campaignPath(id),
         method: 'PUT',
         body,
       }),
       invalidatesTags: ['Campaigns', 'ActivityLogs'],
     }),
     deleteCampaign: build.mutation<null, string>({
-      query: (id) => ({ url: `admin/campaigns/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      query: (id) => ({ url: campaignPath(id), method: 'DELETE' }),
       invalidatesTags: ['Campaigns', 'Stats', 'ActivityLogs'],
     }),
-    sendCampaign: build.mutation<CampaignSendResponse, string>({
-      query: (id) => ({ url: `admin/campaigns/${encodeURIComponent(id)}/send`, method: 'POST' }),
-      invalidatesTags: ['Campaigns', 'ActivityLogs'],
+    /** A test to one address, outside the ledger: nothing the lists show changes. */
+    sendCampaignTest: build.mutation<
+      { queued: true; email: string },
+      { id: string; body: CampaignTestSendInput }
+    >({
+      query: ({ id, body }) => ({ url: `${campaignPath(id)}/test`, method: 'POST', body }),
+      invalidatesTags: ['ActivityLogs'],
     }),
+  }),
+});
+
+/**
+ * Send and the sending controls, apart from the reads above because they
+ * write the status they answer with into those reads' cache.
+ */
+export const campaignSendingApi = campaignsApi.injectEndpoints({
+  endpoints: (build) => ({
+    sendCampaign: build.mutation<CampaignSendResponse, string>({
+      query: (id) => ({ url: `${campaignPath(id)}/send`, method: 'POST' }),
+      invalidatesTags: ['ActivityLogs'],
+      onQueryStarted: (_id, lifecycle) => showNewStatus(lifecycle),
+    }),
+    controlCampaign: build.mutation<CampaignSendResponse, { id: string; control: CampaignControl }>(
+      {
+        query: ({ id, control }) => ({ url: `${campaignPath(id)}/${control}`, method: 'POST' }),
+        invalidatesTags: ['ActivityLogs'],
+        onQueryStarted: (_arg, lifecycle) => showNewStatus(lifecycle),
+      },
+    ),
   }),
 });
 
@@ -53,5 +98,45 @@ export const {
   useCreateCampaignMutation,
   useUpdateCampaignMutation,
   useDeleteCampaignMutation,
-  useSendCampaignMutation,
+  useCampaignRecipientsQuery,
+  useSendCampaignTestMutation,
 } = campaignsApi;
+export const { useSendCampaignMutation, useControlCampaignMutation } = campaignSendingApi;
+
+/** The store as this feature's endpoints see it. */
+type CampaignsState = Parameters<typeof campaignsApi.util.selectCachedArgsForQuery>[0];
+
+interface StatusChangeLifecycle {
+  dispatch: ThunkDispatch<CampaignsState, unknown, UnknownAction>;
+  getState: () => unknown;
+  queryFulfilled: Promise<{ data: CampaignSendResponse }>;
+}
+
+/**
+ * Shows the status a send or control answered with in the lists already
+ * read, instead of reading them again: a small campaign can be sent before
+ * a new read of the list, which would then never show it in progress (nor
+ * say when it ended). The progress poll takes it from there.
+ */
+async function showNewStatus({ dispatch, getState, queryFulfilled }: StatusChangeLifecycle) {
+  let campaign: CampaignDto;
+  try {
+    ({ campaign } = (await queryFulfilled).data);
+  } catch {
+    return; // The caller says why it failed; nothing changed.
+  }
+  const state = getState() as CampaignsState;
+  for (const args of campaignsApi.util.selectCachedArgsForQuery(state, 'campaignList')) {
+    dispatch(
+      campaignsApi.util.updateQueryData('campaignList', args, (page) => {
+        const index = page.items.findIndex((item) => item.id === campaign.id);
+        if (index >= 0) page.items[index] = campaign;
+      }),
+    );
+  }
+  dispatch(
+    campaignsApi.util.updateQueryData('campaignProgress', campaign.id, (progress) => {
+      progress.status = campaign.status;
+    }),
+  );
+}

@@ -9,23 +9,27 @@ import { useToast } from '../../../lib/use-toast';
 import { CAMPAIGNS_NAMESPACE } from '../campaigns-namespace';
 import { isInProgress, useCampaignProgress } from '../hooks/use-campaign-progress';
 
-/** Where a campaign's mail stands: not sent, live progress, or the final counts. */
+/**
+ * Where a campaign's mail stands: not sent, live progress (a bar, the counts,
+ * what is left and the server's rate), or the final counts.
+ */
 export function CampaignDelivery({ campaign: listed }: { campaign: CampaignDto }) {
   const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
   const format = useFormatters();
   const toast = useToast();
-  const { campaign, ratePerSecond, justFinished } = useCampaignProgress(listed);
+  const { campaign, percent, ratePerSecond, pendingCount, justFinished } =
+    useCampaignProgress(listed);
   const { sentCount, failedCount, total, status, name } = campaign;
 
   useEffect(() => {
     if (!justFinished) return;
     toast({
-      title: t('toasts.finished', { name }),
+      title: t(`toasts.ended.${status}`, { name }),
       description: t('toasts.finishedDescription', {
         sent: format.number(sentCount),
         failed: format.number(failedCount),
       }),
-      variant: failedCount > 0 ? 'default' : 'success',
+      variant: status === 'sent' && failedCount === 0 ? 'success' : 'default',
     });
     // Once per finished send: the values are those of the reading that ended it.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -48,29 +52,37 @@ export function CampaignDelivery({ campaign: listed }: { campaign: CampaignDto }
 
   const done = sentCount + failedCount;
   const counted = total > 0;
-  const percent = counted ? Math.min(100, (done / total) * 100) : 0;
+  const details = [
+    t('progress.settled', { done: format.number(done), total: format.number(total) }),
+    t('progress.failed', { count: format.number(failedCount) }),
+    pendingCount ? t('progress.pending', { pending: format.number(pendingCount) }) : null,
+    status === 'paused'
+      ? t('progress.paused')
+      : ratePerSecond !== null
+        ? t('progress.rate', { rate: format.number(ratePerSecond) })
+        : null,
+  ];
   return (
     <Stack spacing={0.5} sx={{ width: '100%', py: 0.5 }} aria-live="polite">
       <LinearProgress
         variant={counted ? 'determinate' : 'indeterminate'}
-        value={percent}
+        color={status === 'paused' ? 'warning' : 'primary'}
+        value={percent ?? 0}
         aria-label={t('progress.label', { name })}
-        aria-valuetext={counted ? t('progress.settled', { done, total }) : t('progress.counting')}
+        aria-valuetext={
+          counted
+            ? t('progress.percent', { percent: format.number(percent ?? 0) })
+            : t('progress.counting')
+        }
       />
       <Typography variant="caption">
         {counted
-          ? [
-              t('progress.settled', { done: format.number(done), total: format.number(total) }),
-              t('progress.failed', { count: failedCount }),
-              ratePerSecond !== null
-                ? t('progress.rate', { rate: ratePerSecond.toFixed(1) })
-                : null,
-            ]
-              .filter(Boolean)
-              .join(' · ')
+          ? details.filter(Boolean).join(' · ')
           : status === 'queued'
             ? t('progress.waiting')
-            : t('progress.counting')}
+            : status === 'paused'
+              ? t('progress.paused')
+              : t('progress.counting')}
       </Typography>
     </Stack>
   );

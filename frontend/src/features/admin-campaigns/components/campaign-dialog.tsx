@@ -5,12 +5,12 @@ import {
   type RecipientType,
 } from '@agency/contracts';
 import MenuItem from '@mui/material/MenuItem';
-import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useFormik } from 'formik';
+import { DialogFields } from '../../../components/admin/dialog-fields';
 import { FormDialog } from '../../../components/admin/form-dialog';
 import { useFormFields } from '../../../components/admin/use-form-fields';
-import { useRecordSubmit } from '../../../components/admin/use-record-submit';
+import { saveRecord, useRecordSubmit } from '../../../components/admin/use-record-submit';
 import { useFormatters } from '../../../lib/use-formatters';
 import { useNamespace } from '../../../lib/translations';
 import {
@@ -47,14 +47,14 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
 
   const submit = useRecordSubmit({
     fields: CAMPAIGN_FIELDS,
-    save: async (values: CampaignFormValues) => {
-      if (campaign) {
-        const body = await campaignSchema.validate(values, { stripUnknown: true });
-        return updateCampaign({ id: campaign.id, body }).unwrap();
-      }
-      const body = await campaignSchema.validate(values, { stripUnknown: true });
-      return createCampaign(body).unwrap();
-    },
+    save: (values: CampaignFormValues) =>
+      saveRecord({
+        record: campaign,
+        values: values,
+        schema: campaignSchema,
+        create: createCampaign,
+        update: updateCampaign,
+      }),
     saved: campaign ? t('toasts.updated') : t('toasts.created'),
     failed: { title: campaign ? t('toasts.updateFailed') : t('toasts.createFailed') },
     onSaved: onClose,
@@ -81,7 +81,7 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
       onSubmit={formik.handleSubmit}
       onClose={onClose}
     >
-      <Stack spacing={2} sx={{ pt: 1 }}>
+      <DialogFields>
         <TextField {...field('name', t('dialog.name'))} required autoFocus />
         <TextField {...field('subject', t('dialog.subject'))} required />
         <TextField
@@ -111,7 +111,7 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
             </MenuItem>
           ))}
         </TextField>
-      </Stack>
+      </DialogFields>
     </FormDialog>
   );
 }

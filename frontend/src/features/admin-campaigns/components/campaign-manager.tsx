@@ -9,22 +9,29 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import EmailIcon from '@mui/icons-material/Email';
+import ForwardToInboxIcon from '@mui/icons-material/ForwardToInbox';
+import GroupsIcon from '@mui/icons-material/Groups';
+import PauseIcon from '@mui/icons-material/Pause';
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import ReplayIcon from '@mui/icons-material/Replay';
 import SendIcon from '@mui/icons-material/Send';
+import StopCircleIcon from '@mui/icons-material/StopCircle';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
-import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useMemo, useState } from 'react';
+import { ConfirmDialog } from '../../../components/admin/confirm-dialog';
 import { DeleteConfirmDialog } from '../../../components/admin/delete-confirm-dialog';
 import { EmptyState } from '../../../components/admin/empty-state';
 import { FilterSelect } from '../../../components/admin/filter-select';
 import { SearchField } from '../../../components/admin/search-field';
 import { StatusChip } from '../../../components/admin/status-chip';
 import { AdminList } from '../../../components/admin/admin-list';
+import { actionsColumn, RowActions } from '../../../components/admin/row-actions';
 import { useAdminCan } from '../../../lib/admin-session';
 import { apiErrorMessage } from '../../../lib/api-errors';
 import { useFormatters } from '../../../lib/use-formatters';
@@ -37,10 +44,13 @@ import {
   useSendCampaignMutation,
 } from '../api/campaigns-api';
 import { CAMPAIGNS_NAMESPACE } from '../campaigns-namespace';
+import { useCampaignControl } from '../hooks/use-campaign-control';
 import { isInProgress } from '../hooks/use-campaign-progress';
 import { CampaignDelivery } from './campaign-delivery';
 import { CampaignDialog } from './campaign-dialog';
+import { CampaignRecipientsDialog } from './campaign-recipients-dialog';
 import { SendConfirmDialog } from './send-confirm-dialog';
+import { TestSendDialog } from './test-send-dialog';
 
 const STATUS_COLORS: Record<CampaignStatus, 'default' | 'info' | 'warning' | 'success' | 'error'> =
   {
@@ -54,10 +64,19 @@ const STATUS_COLORS: Record<CampaignStatus, 'default' | 'info' | 'warning' | 'su
   };
 
 type Editing = { campaign?: CampaignDto } | null;
+/** The controls that cannot be taken back, asked about first. */
+type Confirming = { campaign: CampaignDto; control: 'cancel' | 'resend-failed' } | null;
+
+/** Resend to the failed exists on a finished campaign that has failures. */
+function canResend(campaign: CampaignDto): boolean {
+  return (campaign.status === 'sent' || campaign.status === 'failed') && campaign.failedCount > 0;
+}
 
 /**
  * The Mail Manager's list: status chips, delivery counts and live progress,
- * the campaign modal, and Send (drafts only) behind a confirmation.
+ * the campaign modal, Send (drafts only) behind a confirmation, the sending
+ * controls (pause, resume, cancel, resend to the failed, a test) for the
+ * roles that may send, and each campaign's recipients.
  */
 export function CampaignManager() {
   const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
@@ -78,6 +97,16 @@ export function CampaignManager() {
   const [deleting, setDeleting] = useState<CampaignDto | null>(null);
   const [sendCampaign, { isLoading: sendBusy }] = useSendCampaignMutation();
   const [deleteCampaign] = useDeleteCampaignMutation();
+  const [testing, setTesting] = useState<CampaignDto | null>(null);
+  const [confirming, setConfirming] = useState<Confirming>(null);
+  const [ledger, setLedger] = useState<CampaignDto | null>(null);
+  const control = useCampaignControl();
+
+  const confirmControl = async () => {
+    if (!confirming) return;
+    await control.run(confirming.campaign, confirming.control);
+    setConfirming(null);
+  };
 
   const confirmSend = async () => {
     if (!sending) return;
@@ -107,40 +136,75 @@ export function CampaignManager() {
   );
 
   const actions = (campaign: CampaignDto) => {
-    const draft = campaign.status === 'draft';
+    const { name, status } = campaign;
+    const draft = status === 'draft';
+    const running = status === 'queued' || status === 'sending';
     return (
-      <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+      <RowActions
+        actions={[
+          canSend &&
+            running && {
+              label: t('controls.pause.action', { name }),
+              icon: <PauseIcon fontSize="small" />,
+              onClick: () => void control.run(campaign, 'pause'),
+              disabled: control.busy,
+            },
+          canSend &&
+            status === 'paused' && {
+              label: t('controls.resume.action', { name }),
+              icon: <PlayArrowIcon fontSize="small" />,
+              onClick: () => void control.run(campaign, 'resume'),
+              disabled: control.busy,
+            },
+          canSend &&
+            isInProgress(status) && {
+              label: t('controls.cancel.action', { name }),
+              icon: <StopCircleIcon fontSize="small" />,
+              onClick: () => setConfirming({ campaign, control: 'cancel' }),
+            },
+          canSend &&
+            canResend(campaign) && {
+              label: t('controls.resend-failed.action', { name }),
+              icon: <ReplayIcon fontSize="small" />,
+              onClick: () => setConfirming({ campaign, control: 'resend-failed' }),
+            },
+          canSend && {
+            label: t('testSend.action', { name }),
+            icon: <ForwardToInboxIcon fontSize="small" />,
+            onClick: () => setTesting(campaign),
+          },
+          !draft && {
+            label: t('ledger.action', { name }),
+            icon: <GroupsIcon fontSize="small" />,
+            onClick: () => setLedger(campaign),
+          },
+          draft &&
+            canWrite && {
+              label: t('edit', { name }),
+              icon: <EditIcon fontSize="small" />,
+              onClick: () => setEditing({ campaign }),
+            },
+          canWrite &&
+            !isInProgress(status) && {
+              label: t('delete', { name }),
+              icon: <DeleteIcon fontSize="small" />,
+              onClick: () => setDeleting(campaign),
+            },
+        ]}
+      >
         {/* Send exists only on drafts (spec 4), for roles that may send. */}
         {draft && canSend ? (
           <Button
             size="small"
             variant="contained"
             startIcon={<SendIcon />}
-            aria-label={t('sendName', { name: campaign.name })}
+            aria-label={t('sendName', { name })}
             onClick={() => setSending(campaign)}
           >
             {t('send')}
           </Button>
         ) : null}
-        {draft && canWrite ? (
-          <IconButton
-            size="small"
-            aria-label={t('edit', { name: campaign.name })}
-            onClick={() => setEditing({ campaign })}
-          >
-            <EditIcon fontSize="small" />
-          </IconButton>
-        ) : null}
-        {canWrite && !isInProgress(campaign.status) ? (
-          <IconButton
-            size="small"
-            aria-label={t('delete', { name: campaign.name })}
-            onClick={() => setDeleting(campaign)}
-          >
-            <DeleteIcon fontSize="small" />
-          </IconButton>
-        ) : null}
-      </Stack>
+      </RowActions>
     );
   };
 
@@ -181,16 +245,10 @@ export function CampaignManager() {
         width: 120,
         valueFormatter: (value: string) => format.date(value),
       },
-      {
-        field: 'actions',
-        headerName: t('columns.actions'),
-        width: 160,
-        sortable: false,
-        renderCell: ({ row }) => actions(row),
-      },
+      actionsColumn(t('columns.actions'), actions, 230),
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read only these
-    [t, format, canWrite, canSend],
+    [t, format, canWrite, canSend, control.busy],
   );
 
   const addButton = canWrite ? (
@@ -279,6 +337,30 @@ export function CampaignManager() {
         deleted={t('toasts.deleted')}
         failed={{ title: t('toasts.deleteFailed') }}
         onClose={() => setDeleting(null)}
+      />
+      {testing ? <TestSendDialog campaign={testing} onClose={() => setTesting(null)} /> : null}
+      {ledger ? (
+        <CampaignRecipientsDialog campaign={ledger} onClose={() => setLedger(null)} />
+      ) : null}
+      <ConfirmDialog
+        open={Boolean(confirming)}
+        title={
+          confirming
+            ? t(`controls.${confirming.control}.confirmTitle`, { name: confirming.campaign.name })
+            : ''
+        }
+        description={
+          confirming
+            ? t(`controls.${confirming.control}.confirmDescription`, {
+                failed: format.number(confirming.campaign.failedCount),
+              })
+            : ''
+        }
+        confirmLabel={confirming ? t(`controls.${confirming.control}.confirm`) : ''}
+        destructive={confirming?.control === 'cancel'}
+        busy={control.busy}
+        onConfirm={() => void confirmControl()}
+        onClose={() => setConfirming(null)}
       />
     </>
   );

@@ -1,5 +1,5 @@
-import type { CampaignDto, CampaignStatus } from '@agency/contracts';
-import { useEffect, useRef, useState } from 'react';
+import type { CampaignDto, CampaignProgressDto, CampaignStatus } from '@agency/contracts';
+import { useEffect, useState } from 'react';
 import { api } from '../../../lib/api';
 import { useAppDispatch } from '../../../lib/hooks';
 import { useCampaignProgressQuery } from '../api/campaigns-api';
@@ -15,46 +15,62 @@ export function isInProgress(status: CampaignStatus): boolean {
 }
 
 export interface CampaignProgress {
+  /** The listed campaign with the latest counts and status of its send. */
   campaign: CampaignDto;
-  /** Recipients settled (sent or failed) per second between the last two readings. */
+  /** Settled (sent or failed) over total, 0..100; null while the recipients are being counted. */
+  percent: number | null;
+  /** Recipients settled per second over the last minute, as the server measured it. */
   ratePerSecond: number | null;
+  /** Recipients still to be settled. */
+  pendingCount: number | null;
   /** The send ended while this view watched it (show it once). */
   justFinished: boolean;
 }
 
 /**
- * The live state of a campaign being sent: GET /api/admin/campaigns/{id}
- * every few seconds while it is queued, sending or paused, the rate
- * computed from successive readings. When it ends, the lists and figures
- * that show it are refreshed.
+ * The live state of a campaign being sent: GET /api/admin/campaigns/{id}/progress
+ * every few seconds while it is queued, sending or paused. When it ends, the
+ * lists and figures that show it are refreshed.
  */
 export function useCampaignProgress(listed: CampaignDto): CampaignProgress {
   const dispatch = useAppDispatch();
   const watching = isInProgress(listed.status);
-  const { data, fulfilledTimeStamp } = useCampaignProgressQuery(listed.id, {
+  const { data } = useCampaignProgressQuery(listed.id, {
     skip: !watching,
     pollingInterval: watching ? progressPolling.intervalMs : 0,
     refetchOnMountOrArgChange: true,
   });
-  const campaign = watching && data ? data : listed;
-  const previous = useRef<{ settled: number; at: number } | null>(null);
-  const [ratePerSecond, setRate] = useState<number | null>(null);
-
-  useEffect(() => {
-    if (!data || !fulfilledTimeStamp) return;
-    const settled = data.sentCount + data.failedCount;
-    const before = previous.current;
-    if (before && fulfilledTimeStamp > before.at) {
-      setRate(Math.max(0, (settled - before.settled) / ((fulfilledTimeStamp - before.at) / 1000)));
-    }
-    previous.current = { settled, at: fulfilledTimeStamp };
-  }, [data, fulfilledTimeStamp]);
+  // The reading cached when a watch starts belongs to an earlier send (a
+  // resend reuses the id): it is ignored until the first new one arrives.
+  const [stale, setStale] = useState<CampaignProgressDto | undefined>(undefined);
+  const [wasWatching, setWasWatching] = useState(watching);
+  if (watching !== wasWatching) {
+    setWasWatching(watching);
+    if (watching) setStale(data);
+  }
+  const reading = watching && data !== stale ? data : undefined;
 
   // The listed row still says "sending" until the list is read again.
-  const justFinished = watching && data !== undefined && !isInProgress(data.status);
+  const justFinished = reading !== undefined && !isInProgress(reading.status);
   useEffect(() => {
     if (justFinished) dispatch(api.util.invalidateTags(['Campaigns', 'Stats']));
   }, [justFinished, dispatch]);
 
-  return { campaign, ratePerSecond, justFinished };
+  if (!reading) {
+    return {
+      campaign: listed,
+      percent: null,
+      ratePerSecond: null,
+      pendingCount: null,
+      justFinished: false,
+    };
+  }
+  const { status, total, sentCount, failedCount, startedAt, finishedAt } = reading;
+  return {
+    campaign: { ...listed, status, total, sentCount, failedCount, startedAt, finishedAt },
+    percent: total > 0 ? reading.percent : null,
+    ratePerSecond: reading.ratePerSecond,
+    pendingCount: reading.pendingCount,
+    justFinished,
+  };
 }

@@ -5,13 +5,14 @@ import {
   type ClientDto,
   type ClientStatus,
 } from '@agency/contracts';
-import Grid from '@mui/material/Grid';
+import Box from '@mui/material/Box';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { useFormik } from 'formik';
+import { DialogFields, FULL_ROW } from '../../../components/admin/dialog-fields';
 import { FormDialog } from '../../../components/admin/form-dialog';
 import { useFormFields } from '../../../components/admin/use-form-fields';
-import { useRecordSubmit } from '../../../components/admin/use-record-submit';
+import { saveRecord, useRecordSubmit } from '../../../components/admin/use-record-submit';
 import {
   optionalNumber,
   schemaValidator,
@@ -84,14 +85,14 @@ export function ClientDialog({ client, onClose }: ClientDialogProps) {
 
   const submit = useRecordSubmit({
     fields: CLIENT_FIELDS,
-    save: async (values: ClientFormValues) => {
-      if (client) {
-        const body = await clientSchema.validate(toClientInput(values), { stripUnknown: true });
-        return updateClient({ id: client.id, body }).unwrap();
-      }
-      const body = await clientSchema.validate(toClientInput(values), { stripUnknown: true });
-      return createClient(body).unwrap();
-    },
+    save: (values: ClientFormValues) =>
+      saveRecord({
+        record: client,
+        values: toClientInput(values),
+        schema: clientSchema,
+        create: createClient,
+        update: updateClient,
+      }),
     saved: client ? t('toasts.updated') : t('toasts.created'),
     failed: {
       title: t('toasts.errorTitle'),
@@ -116,54 +117,38 @@ export function ClientDialog({ client, onClose }: ClientDialogProps) {
       onSubmit={formik.handleSubmit}
       onClose={onClose}
     >
-      <Grid container spacing={2} sx={{ pt: 1 }}>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField {...field('companyName', t('dialog.companyName'))} required autoFocus />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField {...field('contactPerson', t('dialog.contactPerson'))} required />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField {...field('email', t('dialog.email'))} type="email" required />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField {...field('phone', t('dialog.phone'))} type="tel" />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField
-            {...field('website', t('dialog.website'))}
-            type="url"
-            placeholder="https://"
-            helperText={field('website', '').helperText ?? t('dialog.websiteHint')}
-          />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField
-            {...field('monthlyBudget', t('dialog.monthlyBudget'))}
-            type="number"
-            slotProps={{ htmlInput: { min: 0, step: 0.01, inputMode: 'decimal' } }}
-          />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField {...field('industry', t('dialog.industry'))} select>
-            <MenuItem value="">{t('dialog.selectIndustry')}</MenuItem>
-            {CLIENT_INDUSTRIES.map((industry) => (
-              <MenuItem key={industry} value={industry}>
-                {t(`industries.${industry}`)}
-              </MenuItem>
-            ))}
-          </TextField>
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField {...field('status', t('dialog.status'))} select>
-            {CLIENT_STATUSES.map((status) => (
-              <MenuItem key={status} value={status}>
-                {t(`status.${status}`)}
-              </MenuItem>
-            ))}
-          </TextField>
-        </Grid>
-        <Grid size={12}>
+      <DialogFields columns={2}>
+        <TextField {...field('companyName', t('dialog.companyName'))} required autoFocus />
+        <TextField {...field('contactPerson', t('dialog.contactPerson'))} required />
+        <TextField {...field('email', t('dialog.email'))} type="email" required />
+        <TextField {...field('phone', t('dialog.phone'))} type="tel" />
+        <TextField
+          {...field('website', t('dialog.website'))}
+          type="url"
+          placeholder="https://"
+          helperText={field('website', '').helperText ?? t('dialog.websiteHint')}
+        />
+        <TextField
+          {...field('monthlyBudget', t('dialog.monthlyBudget'))}
+          type="number"
+          slotProps={{ htmlInput: { min: 0, step: 0.01, inputMode: 'decimal' } }}
+        />
+        <TextField {...field('industry', t('dialog.industry'))} select>
+          <MenuItem value="">{t('dialog.selectIndustry')}</MenuItem>
+          {CLIENT_INDUSTRIES.map((industry) => (
+            <MenuItem key={industry} value={industry}>
+              {t(`industries.${industry}`)}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField {...field('status', t('dialog.status'))} select>
+          {CLIENT_STATUSES.map((status) => (
+            <MenuItem key={status} value={status}>
+              {t(`status.${status}`)}
+            </MenuItem>
+          ))}
+        </TextField>
+        <Box sx={FULL_ROW}>
           <TextField
             {...field('notes', t('dialog.notes'))}
             multiline
@@ -171,8 +156,8 @@ export function ClientDialog({ client, onClose }: ClientDialogProps) {
             // A plain textarea: MUI's auto-growing one measures its layout on every render.
             slotProps={{ input: { inputComponent: 'textarea' } }}
           />
-        </Grid>
-      </Grid>
+        </Box>
+      </DialogFields>
     </FormDialog>
   );
 }

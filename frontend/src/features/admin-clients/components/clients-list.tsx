@@ -12,7 +12,6 @@ import EditIcon from '@mui/icons-material/Edit';
 import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
-import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -23,6 +22,7 @@ import { FilterSelect } from '../../../components/admin/filter-select';
 import { SearchField } from '../../../components/admin/search-field';
 import { StatusChip } from '../../../components/admin/status-chip';
 import { AdminList } from '../../../components/admin/admin-list';
+import { actionsColumn, RowActions } from '../../../components/admin/row-actions';
 import { useFormatters } from '../../../lib/use-formatters';
 import { useListParams } from '../../../lib/use-list-params';
 import { useNamespace } from '../../../lib/translations';
@@ -63,25 +63,22 @@ export function ClientsList({ canWrite, onEdit, onDelete, addButton }: ClientsLi
   const statusChip = (client: ClientDto) => (
     <StatusChip label={t(`status.${client.status}`)} color={STATUS_COLORS[client.status]} />
   );
-  const actions = (client: ClientDto) =>
-    canWrite ? (
-      <Stack direction="row">
-        <IconButton
-          size="small"
-          aria-label={t('edit', { company: client.companyName })}
-          onClick={() => onEdit(client)}
-        >
-          <EditIcon fontSize="small" />
-        </IconButton>
-        <IconButton
-          size="small"
-          aria-label={t('delete', { company: client.companyName })}
-          onClick={() => onDelete(client)}
-        >
-          <DeleteIcon fontSize="small" />
-        </IconButton>
-      </Stack>
-    ) : null;
+  const actions = (client: ClientDto) => (
+    <RowActions
+      actions={[
+        {
+          label: t('edit', { company: client.companyName }),
+          icon: <EditIcon fontSize="small" />,
+          onClick: () => onEdit(client),
+        },
+        {
+          label: t('delete', { company: client.companyName }),
+          icon: <DeleteIcon fontSize="small" />,
+          onClick: () => onDelete(client),
+        },
+      ]}
+    />
+  );
 
   const columns = useMemo<GridColDef<ClientDto>[]>(
     () => [
@@ -128,17 +125,7 @@ export function ClientsList({ canWrite, onEdit, onDelete, addButton }: ClientsLi
         width: 130,
         valueFormatter: (value: string) => format.date(value),
       },
-      ...(canWrite
-        ? [
-            {
-              field: 'actions',
-              headerName: t('columns.actions'),
-              width: 110,
-              sortable: false,
-              renderCell: ({ row }: { row: ClientDto }) => actions(row),
-            } satisfies GridColDef<ClientDto>,
-          ]
-        : []),
+      ...(canWrite ? [actionsColumn(t('columns.actions'), actions)] : []),
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read only these
     [t, format, canWrite, onEdit, onDelete],

@@ -2,24 +2,20 @@ import { CONTACT_STATUSES, type ContactDetailDto, type ContactStatus } from '@ag
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useId, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { ADMIN_COMMON_NAMESPACE } from '../../../components/admin/admin-common-namespace';
 import { ContactStatusChip } from '../../../components/admin/contact-status-chip';
 import { LoadError } from '../../../components/admin/load-error';
 import { StatusChip } from '../../../components/admin/status-chip';
-import { useIsMobile } from '../../../components/admin/use-is-mobile';
+import { ViewDialog } from '../../../components/admin/view-dialog';
 import { ADMIN_PATHS } from '../../../lib/admin-paths';
 import { useAdminCan } from '../../../lib/admin-session';
 import { apiErrorMessage, errorStatusOf } from '../../../lib/api-errors';
@@ -164,8 +160,6 @@ export function ContactDetailDialog({ contactId, onClose }: ContactDetailDialogP
   const { t: tCommon } = useNamespace(ADMIN_COMMON_NAMESPACE);
   const toast = useToast();
   const navigate = useNavigate();
-  const mobile = useIsMobile();
-  const titleId = useId();
   const canWrite = useAdminCan('contacts:write');
   const { data: contact, isLoading, isError, error, refetch } = useContactDetailQuery(contactId);
   const [convert, { isLoading: converting }] = useConvertContactMutation();
@@ -211,18 +205,11 @@ export function ContactDetailDialog({ contactId, onClose }: ContactDetailDialogP
   }
 
   return (
-    <Dialog
-      open
-      onClose={onClose}
-      aria-labelledby={titleId}
-      fullWidth
+    <ViewDialog
+      title={contact ? t('detail.title', { name }) : t('title')}
       maxWidth="md"
-      fullScreen={mobile}
-    >
-      <DialogTitle id={titleId}>{contact ? t('detail.title', { name }) : t('title')}</DialogTitle>
-      <DialogContent dividers>{content}</DialogContent>
-      <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
-        {canWrite && contact ? (
+      actions={
+        canWrite && contact ? (
           <Button
             startIcon={<SwapHorizIcon />}
             variant="outlined"
@@ -231,11 +218,11 @@ export function ContactDetailDialog({ contactId, onClose }: ContactDetailDialogP
           >
             {converting ? t('detail.converting') : t('detail.convert')}
           </Button>
-        ) : null}
-        <Button variant="contained" onClick={onClose}>
-          {tCommon('actions.close')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+        ) : null
+      }
+      onClose={onClose}
+    >
+      {content}
+    </ViewDialog>
   );
 }

@@ -8,7 +8,6 @@ import DownloadIcon from '@mui/icons-material/Download';
 import InboxIcon from '@mui/icons-material/Inbox';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useMemo } from 'react';
@@ -21,6 +20,7 @@ import { FilterSelect } from '../../../components/admin/filter-select';
 import { SearchField } from '../../../components/admin/search-field';
 import { StatusChip } from '../../../components/admin/status-chip';
 import { AdminList } from '../../../components/admin/admin-list';
+import { actionsColumn, RowActions } from '../../../components/admin/row-actions';
 import { adminContactPath } from '../../../lib/admin-paths';
 import { useAdminCan } from '../../../lib/admin-session';
 import { apiErrorMessage } from '../../../lib/api-errors';
@@ -101,21 +101,21 @@ export function ContactsList() {
         width: 170,
         valueFormatter: (value: string) => format.dateTime(value),
       },
-      {
-        field: 'actions',
-        headerName: t('columns.actions'),
-        width: 80,
-        sortable: false,
-        renderCell: ({ row }) => (
-          <IconButton
-            size="small"
-            aria-label={t('view', { name: `${row.firstName} ${row.lastName}` })}
-            onClick={() => open(row)}
-          >
-            <VisibilityIcon fontSize="small" />
-          </IconButton>
+      actionsColumn<ContactDto>(
+        t('columns.actions'),
+        (row) => (
+          <RowActions
+            actions={[
+              {
+                label: t('view', { name: `${row.firstName} ${row.lastName}` }),
+                icon: <VisibilityIcon fontSize="small" />,
+                onClick: () => open(row),
+              },
+            ]}
+          />
         ),
-      },
+        80,
+      ),
     ],
     // `open` only reads the address; rebuilding columns per render would reset the grid.
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -47,7 +47,10 @@ export function ChartCard({
       ) : null}
       {state === 'ready' ? (
         <>
-          <Box aria-hidden>{children}</Box>
+          {/* A long axis label is cut at the card's edge rather than widening a phone's page. */}
+          <Box aria-hidden sx={{ overflow: 'hidden' }}>
+            {children}
+          </Box>
           <Box component="table" sx={visuallyHidden}>
             <caption>{title}</caption>
             <thead>

@@ -1,17 +1,10 @@
 import type { LeadDto } from '@agency/contracts';
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useId } from 'react';
-import { ADMIN_COMMON_NAMESPACE } from '../../../components/admin/admin-common-namespace';
 import { LoadError } from '../../../components/admin/load-error';
-import { useIsMobile } from '../../../components/admin/use-is-mobile';
+import { ViewDialog } from '../../../components/admin/view-dialog';
 import { useAdminCan } from '../../../lib/admin-session';
 import { errorStatusOf } from '../../../lib/api-errors';
 import { useFormatters } from '../../../lib/use-formatters';
@@ -68,10 +61,7 @@ export interface LeadDialogProps {
 /** Opens a lead by id: its form for those who may edit it, its details for the others. */
 export function LeadDialog({ leadId, onClose }: LeadDialogProps) {
   const { t } = useNamespace(LEADS_NAMESPACE);
-  const { t: tCommon } = useNamespace(ADMIN_COMMON_NAMESPACE);
   const canWrite = useAdminCan('leads:write');
-  const mobile = useIsMobile();
-  const titleId = useId();
   const { data: lead, isError, error, refetch } = useLeadQuery(leadId ?? '', { skip: !leadId });
 
   if (!leadId) return <LeadFormDialog onClose={onClose} />;
@@ -91,21 +81,8 @@ export function LeadDialog({ leadId, onClose }: LeadDialogProps) {
     content = <Skeleton variant="rounded" height={200} aria-busy />;
   }
   return (
-    <Dialog
-      open
-      onClose={onClose}
-      aria-labelledby={titleId}
-      fullWidth
-      maxWidth="sm"
-      fullScreen={mobile}
-    >
-      <DialogTitle id={titleId}>{lead?.name ?? t('dialog.viewTitle')}</DialogTitle>
-      <DialogContent dividers>{content}</DialogContent>
-      <DialogActions>
-        <Button variant="contained" onClick={onClose}>
-          {tCommon('actions.close')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <ViewDialog title={lead?.name ?? t('dialog.viewTitle')} maxWidth="sm" onClose={onClose}>
+      {content}
+    </ViewDialog>
   );
 }

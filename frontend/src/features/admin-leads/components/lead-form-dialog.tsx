@@ -6,13 +6,14 @@ import {
   type LeadSource,
   type LeadStatus,
 } from '@agency/contracts';
-import Grid from '@mui/material/Grid';
+import Box from '@mui/material/Box';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { useFormik } from 'formik';
+import { DialogFields, FULL_ROW } from '../../../components/admin/dialog-fields';
 import { FormDialog } from '../../../components/admin/form-dialog';
 import { useFormFields } from '../../../components/admin/use-form-fields';
-import { useRecordSubmit } from '../../../components/admin/use-record-submit';
+import { saveRecord, useRecordSubmit } from '../../../components/admin/use-record-submit';
 import { useAdminCan, useAdminSession } from '../../../lib/admin-session';
 import {
   optionalNumber,
@@ -104,14 +105,14 @@ export function LeadFormDialog({ lead, onClose }: LeadFormDialogProps) {
 
   const submit = useRecordSubmit({
     fields: LEAD_FIELDS,
-    save: async (values: LeadFormValues) => {
-      if (lead) {
-        const body = await leadSchema.validate(toLeadInput(values), { stripUnknown: true });
-        return updateLead({ id: lead.id, body }).unwrap();
-      }
-      const body = await leadSchema.validate(toLeadInput(values), { stripUnknown: true });
-      return createLead(body).unwrap();
-    },
+    save: (values: LeadFormValues) =>
+      saveRecord({
+        record: lead,
+        values: toLeadInput(values),
+        schema: leadSchema,
+        create: createLead,
+        update: updateLead,
+      }),
     saved: lead ? t('toasts.updated') : t('toasts.created'),
     failed: {
       title: t('toasts.errorTitle'),
@@ -136,68 +137,52 @@ export function LeadFormDialog({ lead, onClose }: LeadFormDialogProps) {
       onSubmit={formik.handleSubmit}
       onClose={onClose}
     >
-      <Grid container spacing={2} sx={{ pt: 1 }}>
+      <DialogFields columns={2}>
         {lead?.contactId ? (
-          <Grid size={12}>
+          <Box sx={FULL_ROW}>
             <LeadEnquiry contactId={lead.contactId} />
-          </Grid>
+          </Box>
         ) : null}
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField {...field('name', t('dialog.name'))} required autoFocus />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField {...field('company', t('dialog.company'))} />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField {...field('email', t('dialog.email'))} type="email" />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField {...field('phone', t('dialog.phone'))} type="tel" />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField {...field('status', t('dialog.status'))} select>
-            {LEAD_STATUSES.map((status) => (
-              <MenuItem key={status} value={status}>
-                {t(`status.${status}`)}
-              </MenuItem>
-            ))}
-          </TextField>
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField {...field('source', t('dialog.source'))} select>
-            {LEAD_SOURCES.map((source) => (
-              <MenuItem key={source} value={source}>
-                {t(`source.${source}`)}
-              </MenuItem>
-            ))}
-          </TextField>
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField
-            {...field('estimatedValue', t('dialog.estimatedValue'))}
-            type="number"
-            slotProps={{ htmlInput: { min: 0, step: 0.01, inputMode: 'decimal' } }}
-          />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField {...field('assigneeId', t('dialog.assignee'))} select>
-            <MenuItem value="">{t('unassigned')}</MenuItem>
-            {assignees.map(([id, label]) => (
-              <MenuItem key={id} value={id}>
-                {label}
-              </MenuItem>
-            ))}
-          </TextField>
-        </Grid>
-        <Grid size={12}>
+        <TextField {...field('name', t('dialog.name'))} required autoFocus />
+        <TextField {...field('company', t('dialog.company'))} />
+        <TextField {...field('email', t('dialog.email'))} type="email" />
+        <TextField {...field('phone', t('dialog.phone'))} type="tel" />
+        <TextField {...field('status', t('dialog.status'))} select>
+          {LEAD_STATUSES.map((status) => (
+            <MenuItem key={status} value={status}>
+              {t(`status.${status}`)}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField {...field('source', t('dialog.source'))} select>
+          {LEAD_SOURCES.map((source) => (
+            <MenuItem key={source} value={source}>
+              {t(`source.${source}`)}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          {...field('estimatedValue', t('dialog.estimatedValue'))}
+          type="number"
+          slotProps={{ htmlInput: { min: 0, step: 0.01, inputMode: 'decimal' } }}
+        />
+        <TextField {...field('assigneeId', t('dialog.assignee'))} select>
+          <MenuItem value="">{t('unassigned')}</MenuItem>
+          {assignees.map(([id, label]) => (
+            <MenuItem key={id} value={id}>
+              {label}
+            </MenuItem>
+          ))}
+        </TextField>
+        <Box sx={FULL_ROW}>
           <TextField
             {...field('notes', t('dialog.notes'))}
             multiline
             rows={3}
             slotProps={{ input: { inputComponent: 'textarea' } }}
           />
-        </Grid>
-      </Grid>
+        </Box>
+      </DialogFields>
     </FormDialog>
   );
 }

@@ -10,8 +10,8 @@ import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import TrendingUpIcon from '@mui/icons-material/TrendingUp';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
+import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
-import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
@@ -23,6 +23,7 @@ import { EmptyState } from '../../../components/admin/empty-state';
 import { SearchField } from '../../../components/admin/search-field';
 import { StatusChip } from '../../../components/admin/status-chip';
 import { AdminList } from '../../../components/admin/admin-list';
+import { actionsColumn, RowActions } from '../../../components/admin/row-actions';
 import { ADMIN_PATHS } from '../../../lib/admin-paths';
 import { useFormatters } from '../../../lib/use-formatters';
 import { useListParams } from '../../../lib/use-list-params';
@@ -76,6 +77,25 @@ export function LeadsList({ canWrite, onDelete, addButton }: LeadsListProps) {
     />
   );
 
+  const remove = (lead: LeadDto) =>
+    canWrite && {
+      label: t('delete', { name: lead.name }),
+      icon: <DeleteIcon fontSize="small" />,
+      onClick: () => onDelete(lead),
+    };
+  const actions = (lead: LeadDto) => (
+    <RowActions
+      actions={[
+        {
+          label: t('open', { name: lead.name }),
+          icon: <OpenInNewIcon fontSize="small" />,
+          to: `${leadPath(lead)}${addressQuery}`,
+        },
+        remove(lead),
+      ]}
+    />
+  );
+
   const columns = useMemo<GridColDef<LeadDto>[]>(
     () => [
       { field: 'name', headerName: t('columns.name'), flex: 1.1, minWidth: 150 },
@@ -121,33 +141,7 @@ export function LeadsList({ canWrite, onDelete, addButton }: LeadsListProps) {
         width: 130,
         valueFormatter: (date: string) => format.date(date),
       },
-      {
-        field: 'actions',
-        headerName: t('columns.actions'),
-        width: 110,
-        sortable: false,
-        renderCell: ({ row }) => (
-          <Stack direction="row">
-            <IconButton
-              size="small"
-              component={RouterLink}
-              to={`${leadPath(row)}${addressQuery}`}
-              aria-label={t('open', { name: row.name })}
-            >
-              <OpenInNewIcon fontSize="small" />
-            </IconButton>
-            {canWrite ? (
-              <IconButton
-                size="small"
-                aria-label={t('delete', { name: row.name })}
-                onClick={() => onDelete(row)}
-              >
-                <DeleteIcon fontSize="small" />
-              </IconButton>
-            ) : null}
-          </Stack>
-        ),
-      },
+      actionsColumn(t('columns.actions'), actions),
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read only these
     [t, format, canWrite, onDelete, addressQuery],
@@ -186,6 +180,12 @@ export function LeadsList({ canWrite, onDelete, addButton }: LeadsListProps) {
               </Typography>
             </CardContent>
           </CardActionArea>
+          {/* Beside the card's link, not inside it: a button may not sit in a link. */}
+          {canWrite ? (
+            <CardActions sx={{ justifyContent: 'flex-end' }}>
+              <RowActions actions={[remove(lead)]} />
+            </CardActions>
+          ) : null}
         </Card>
       )}
     />

@@ -6,10 +6,10 @@ import {
   type UserDto,
 } from '@agency/contracts';
 import MenuItem from '@mui/material/MenuItem';
-import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useFormik } from 'formik';
 import { ADMIN_COMMON_NAMESPACE } from '../../../components/admin/admin-common-namespace';
+import { DialogFields } from '../../../components/admin/dialog-fields';
 import { FormDialog } from '../../../components/admin/form-dialog';
 import { PasswordField } from '../../../components/admin/password-field';
 import { useFormFields } from '../../../components/admin/use-form-fields';
@@ -83,7 +83,7 @@ export function UserDialog({ user, isSelf, onClose }: UserDialogProps) {
       onSubmit={formik.handleSubmit}
       onClose={onClose}
     >
-      <Stack spacing={2} sx={{ pt: 1 }}>
+      <DialogFields>
         <TextField
           {...field('username', t('dialog.username'))}
           required
@@ -117,7 +117,7 @@ export function UserDialog({ user, isSelf, onClose }: UserDialogProps) {
             (editing ? t('dialog.passwordKeep') : t('dialog.passwordHint'))
           }
         />
-      </Stack>
+      </DialogFields>
     </FormDialog>
   );
 }

@@ -5,9 +5,7 @@ import GroupIcon from '@mui/icons-material/Group';
 import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
-import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useMemo } from 'react';
@@ -17,6 +15,7 @@ import { FilterSelect } from '../../../components/admin/filter-select';
 import { SearchField } from '../../../components/admin/search-field';
 import { StatusChip } from '../../../components/admin/status-chip';
 import { AdminList } from '../../../components/admin/admin-list';
+import { actionsColumn, RowActions } from '../../../components/admin/row-actions';
 import { useFormatters } from '../../../lib/use-formatters';
 import { useListParams } from '../../../lib/use-list-params';
 import { useNamespace } from '../../../lib/translations';
@@ -59,33 +58,24 @@ export function UsersList({ selfId, canWrite, onEdit, onDelete }: UsersListProps
   const lastLogin = (user: UserDto) =>
     user.lastLoginAt ? format.dateTime(user.lastLoginAt) : tCommon('never');
 
-  const actions = (user: UserDto) => {
-    if (!canWrite) return null;
-    const self = user.id === selfId;
-    return (
-      <Stack direction="row">
-        <IconButton
-          size="small"
-          aria-label={t('edit', { username: user.username })}
-          onClick={() => onEdit(user)}
-        >
-          <EditIcon fontSize="small" />
-        </IconButton>
-        <Tooltip title={self ? t('ownAccount') : ''}>
-          <span>
-            <IconButton
-              size="small"
-              aria-label={t('delete', { username: user.username })}
-              onClick={() => onDelete(user)}
-              disabled={self}
-            >
-              <DeleteIcon fontSize="small" />
-            </IconButton>
-          </span>
-        </Tooltip>
-      </Stack>
-    );
-  };
+  const actions = (user: UserDto) => (
+    <RowActions
+      actions={[
+        {
+          label: t('edit', { username: user.username }),
+          icon: <EditIcon fontSize="small" />,
+          onClick: () => onEdit(user),
+        },
+        {
+          label: t('delete', { username: user.username }),
+          icon: <DeleteIcon fontSize="small" />,
+          onClick: () => onDelete(user),
+          disabled: user.id === selfId,
+          disabledReason: t('ownAccount'),
+        },
+      ]}
+    />
+  );
 
   const columns = useMemo<GridColDef<UserDto>[]>(
     () => [
@@ -118,17 +108,7 @@ export function UsersList({ selfId, canWrite, onEdit, onDelete }: UsersListProps
         width: 190,
         valueFormatter: (_value, row) => lastLogin(row),
       },
-      ...(canWrite
-        ? [
-            {
-              field: 'actions',
-              headerName: t('columns.actions'),
-              width: 110,
-              sortable: false,
-              renderCell: ({ row }: { row: UserDto }) => actions(row),
-            } satisfies GridColDef<UserDto>,
-          ]
-        : []),
+      ...(canWrite ? [actionsColumn(t('columns.actions'), actions)] : []),
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps -- actions/lastLogin read only these
     [t, tCommon, format, selfId, canWrite, onEdit, onDelete],
