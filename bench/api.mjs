@@ -14,9 +14,7 @@
  *   npm run bench:api [-- --duration 10 --connections 50]
  * Uses MONGODB_URI / REDIS_URL when set (use throw-away ones), else starts both.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,6 +22,7 @@ import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
 import { SMTPServer } from 'smtp-server';
 import { startServices } from '../scripts/lib/services.mjs';
+import { freePort, startNode } from './lib/processes.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(join(root, 'backend', 'package.json'));
@@ -65,22 +64,6 @@ for (const file of ['backend/dist/server.js', 'worker/dist/index.js']) {
   }
 }
 
-/** @returns {Promise<number>} */
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        address && typeof address === 'object'
-          ? resolvePort(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
 /** An SMTP server that accepts and drops every message, so the worker's sends succeed. */
 async function startSmtpSink() {
   const port = await freePort();
@@ -97,27 +80,6 @@ async function startSmtpSink() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     close: () => new Promise((done) => server.close(() => done(undefined))),
-  };
-}
-
-/** @param {string} name @param {string} script @param {NodeJS.ProcessEnv} env */
-function startNode(name, script, env) {
-  const child = spawn(process.execPath, [join(root, script)], {
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let errors = '';
-  child.stderr.on('data', (chunk) => (errors += chunk));
-  child.on('exit', (code) => {
-    if (code && code !== 0 && !child.killed) console.error(`${name} exited ${code}: ${errors}`);
-  });
-  return {
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((done) => child.once('exit', done));
-      child.kill('SIGTERM');
-      await exited;
-    },
   };
 }
 

@@ -15,14 +15,14 @@
  *     --concurrency 20 --batch 50 --connections 10 --ref-connections 10]
  * Uses MONGODB_URI / REDIS_URL when set (use throw-away ones), else starts both.
  */
-import { fork, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { fork } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import { startServices } from '../scripts/lib/services.mjs';
+import { freePort, startNode } from './lib/processes.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(join(root, 'worker', 'package.json'));
@@ -55,22 +55,6 @@ for (const file of ['backend/dist/server.js', 'worker/dist/index.js']) {
   }
 }
 
-/** @returns {Promise<number>} */
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        address && typeof address === 'object'
-          ? resolvePort(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
 /** @typedef {{ accepted: number, firstAt: number, lastAt: number, rcpt: [string, number][] }} SinkReport */
 
 async function startSink() {
@@ -94,33 +78,6 @@ async function startSink() {
     reset: () => ask('reset'),
     close: () => {
       child.disconnect();
-    },
-  };
-}
-
-/** @param {string} name @param {string} script @param {NodeJS.ProcessEnv} env */
-function startNode(name, script, env) {
-  const child = spawn(process.execPath, [join(root, script)], {
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let errors = '';
-  child.stderr.on('data', (chunk) => (errors += chunk));
-  child.on('exit', (code) => {
-    if (code && code !== 0 && !child.killed) console.error(`${name} exited ${code}: ${errors}`);
-  });
-  return {
-    pid: child.pid,
-    /** The process's peak resident set (VmHWM), in MB. */
-    peakRssMb() {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
-    },
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((done) => child.once('exit', done));
-      child.kill('SIGTERM');
-      await exited;
     },
   };
 }
@@ -296,6 +253,8 @@ async function main() {
     const dispatch = await dispatchQueue.getJob(`campaign-dispatch-${draft.id}`);
     const enqueueSeconds = (dispatch.finishedOn - dispatch.processedOn) / 1000;
     const peakRss = workers.map((worker) => worker.peakRssMb());
+    const workerCpu = workers.reduce((sum, worker) => sum + worker.cpuSeconds(), 0);
+    const apiCpu = api.cpuSeconds();
 
     // 5. The table.
     const rate = (/** @type {number} */ count, /** @type {number} */ ms) =>
@@ -326,6 +285,11 @@ async function main() {
         'worker peak RSS (VmHWM), largest',
         `${Math.max(...peakRss).toFixed(0)} MB`,
         `target <= ${TARGETS.rssMb} MB: ${Math.max(...peakRss) <= TARGETS.rssMb ? 'met' : 'MISSED'}`,
+      ],
+      [
+        'workers: CPU per message (all processes)',
+        `${Math.round((workerCpu * 1e6) / campaign.accepted)} µs`,
+        `${workerCpu.toFixed(1)} s in all; the API ${apiCpu.toFixed(1)} s`,
       ],
       [
         'duplicates (sink RCPT TO)',

@@ -104,6 +104,27 @@ export class SendLedger {
     return this.redis.hincrby(keys.attempts, recipientKey, 1);
   }
 
+  /**
+   * The previous mail's outcome and the next mail's attempt in one round
+   * trip: a batch pays one Redis exchange per mail rather than two, and the
+   * order (outcome, then attempt) keeps the in-flight window one mail wide.
+   */
+  async settleAndStart(
+    keys: CampaignRoundKeys,
+    previous: { key: string; outcome: LedgerOutcome } | undefined,
+    nextKey: string,
+  ): Promise<number> {
+    if (!previous) return this.startAttempt(keys, nextKey);
+    const replies = await this.redis
+      .multi()
+      .hsetnx(keys.outcomes, previous.key, encodeOutcome(previous.outcome))
+      .hincrby(keys.attempts, nextKey, 1)
+      .exec();
+    const [error, attempts] = replies?.[1] ?? [new Error('the attempt was not counted'), null];
+    if (error) throw error;
+    return Number(attempts);
+  }
+
   /** Written as soon as SMTP answers; the first outcome of a recipient wins. */
   async settle(
     keys: CampaignRoundKeys,

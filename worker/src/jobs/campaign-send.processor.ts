@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Job } from 'bullmq';
-import type { CampaignRecipient, CampaignSendJob } from '@agency/contracts';
+import type { CampaignRecipient, CampaignSendJob, Locale } from '@agency/contracts';
 import {
   SENDING_STATUSES,
   appendOutcomeFacts,
@@ -14,13 +14,10 @@ import {
   type Logger,
 } from '@agency/backend/store';
 import type { MailTransport } from '../mail/transport';
-import { listUnsubscribeHeaders, unsubscribePageUrl } from '../mail/newsletter-links';
+import { oneClickUnsubscribeUrl, unsubscribePageUrl } from '../mail/newsletter-links';
 import { isPermanentSmtpFailure, smtpFailureReason } from '../mail/smtp-failure';
-import {
-  compileCampaignMail,
-  localeOf,
-  type CompiledCampaignMail,
-} from '../mail/templates/campaign.template';
+import { compileCampaignMail, localeOf } from '../mail/templates/campaign.template';
+import { compileCampaignMime, type CampaignMime } from '../campaigns/campaign-mime';
 import { isRoundSettled, type RoundState, type SendLedger } from '../campaigns/send-ledger';
 
 export interface CampaignMailDeps {
@@ -41,18 +38,41 @@ export type BatchResult = 'done' | 'skipped';
 /** Thrown when some mails of a batch met a passing refusal (4xx, no connection): BullMQ retries the batch. */
 export class TransientSendError extends Error {}
 
+/** A campaign compiled once: its templates, then one MIME frame per language as recipients need it. */
+export interface CompiledCampaign {
+  mimeOf(locale: Locale): CampaignMime;
+}
+
+export function compileCampaign(
+  campaign: { subject: string; content: string },
+  mailFrom: string,
+): CompiledCampaign {
+  const mail = compileCampaignMail(campaign);
+  const frames = new Map<Locale, CampaignMime>();
+  return {
+    mimeOf(locale) {
+      let frame = frames.get(locale);
+      if (!frame) {
+        frame = compileCampaignMime(mail, locale, mailFrom);
+        frames.set(locale, frame);
+      }
+      return frame;
+    },
+  };
+}
+
 /** One campaign's compiled mail per process, rebuilt if the campaign changes (it cannot once queued). */
-function compiledMailCache() {
-  const cache = new Map<string, { updatedAt: number; mail: CompiledCampaignMail }>();
-  return (campaign: CampaignForSend): CompiledCampaignMail => {
+function compiledCampaignCache(mailFrom: string) {
+  const cache = new Map<string, { updatedAt: number; compiled: CompiledCampaign }>();
+  return (campaign: CampaignForSend): CompiledCampaign => {
     const id = String(campaign._id);
     const updatedAt = campaign.updatedAt.getTime();
     const hit = cache.get(id);
-    if (hit && hit.updatedAt === updatedAt) return hit.mail;
-    const mail = compileCampaignMail(campaign);
+    if (hit && hit.updatedAt === updatedAt) return hit.compiled;
+    const compiled = compileCampaign(campaign, mailFrom);
     if (cache.size > 20) cache.clear();
-    cache.set(id, { updatedAt, mail });
-    return mail;
+    cache.set(id, { updatedAt, compiled });
+    return compiled;
   };
 }
 
@@ -67,29 +87,27 @@ export function campaignMessageId(
   return `<campaign-${campaignId}-r${round}-${digest}@${domain}>`;
 }
 
-/** Sends one campaign mail: personalised, with the localised footer and the List-Unsubscribe headers. */
+/**
+ * Sends one campaign mail: personalised, with the localised footer and the
+ * List-Unsubscribe headers, as a raw message built into the campaign's
+ * frame for the recipient's language.
+ */
 export function sendCampaignMail(
   deps: CampaignMailDeps,
-  mail: CompiledCampaignMail,
+  campaign: CompiledCampaign,
   recipient: Pick<CampaignRecipient, 'email' | 'firstName' | 'locale'>,
   messageId: string,
 ): Promise<unknown> {
   const locale = localeOf(recipient.locale);
   const token = signUnsubscribeToken(recipient.email, deps.mailLinkSecret);
-  const rendered = mail.render(
-    locale,
-    { firstName: recipient.firstName, email: recipient.email },
-    unsubscribePageUrl(deps.siteUrl, token, locale),
-  );
-  return deps.transport.sendMail({
-    from: deps.mailFrom,
+  const message = campaign.mimeOf(locale).build({
     to: recipient.email,
-    subject: rendered.subject,
-    text: rendered.text,
-    html: rendered.html,
+    values: { firstName: recipient.firstName, email: recipient.email },
+    unsubscribePageUrl: unsubscribePageUrl(deps.siteUrl, token, locale),
+    listUnsubscribeUrl: oneClickUnsubscribeUrl(deps.siteUrl, token),
     messageId,
-    ...listUnsubscribeHeaders(deps.siteUrl, token),
   });
+  return deps.transport.sendMail(message);
 }
 
 interface Settled {
@@ -100,7 +118,8 @@ interface Settled {
 
 /**
  * Sends one batch of a campaign. Before each mail the ledger notes an
- * attempt; as soon as SMTP answers it notes the outcome. A batch that runs
+ * attempt; once SMTP has answered it notes the outcome (in the same Redis
+ * exchange as the next mail's attempt). A batch that runs
  * again (a crash, a retry after a 4xx) skips whoever already has an outcome,
  * so the only mails that can go twice are those in flight at a crash: at
  * most one per batch being sent, and the ledger shows them (attempts > 1).
@@ -108,7 +127,7 @@ interface Settled {
  * in Redis, and the counters folded into the campaign.
  */
 export function campaignSendProcessor(deps: CampaignSendDeps) {
-  const compiled = compiledMailCache();
+  const compiled = compiledCampaignCache(deps.mailFrom);
   return async (job: Job<CampaignSendJob>): Promise<BatchResult> => {
     const { campaignId, round, recipients } = job.data;
     const campaign = await findCampaignForSend(campaignId);
@@ -127,13 +146,16 @@ export function campaignSendProcessor(deps: CampaignSendDeps) {
     let transientFailures = 0;
     let lastTransientReason = '';
 
+    // The last answered mail's outcome, written with the next mail's attempt.
+    let unwritten: Settled | undefined;
     for (const [index, recipient] of recipients.entries()) {
       const already = known[index];
       if (already) {
         settled.push({ recipient, key: recipient.key, outcome: already });
         continue;
       }
-      const attempts = await deps.ledger.startAttempt(keys, recipient.key);
+      const attempts = await deps.ledger.settleAndStart(keys, unwritten, recipient.key);
+      unwritten = undefined;
       const messageId = campaignMessageId(campaignId, round, recipient.key, deps.messageIdDomain);
       let outcome: LedgerOutcome;
       try {
@@ -147,9 +169,10 @@ export function campaignSendProcessor(deps: CampaignSendDeps) {
         }
         outcome = { state: 'failed', reason: smtpFailureReason(error), attempts };
       }
-      await deps.ledger.settle(keys, recipient.key, outcome);
-      settled.push({ recipient, key: recipient.key, outcome });
+      unwritten = { recipient, key: recipient.key, outcome };
+      settled.push(unwritten);
     }
+    if (unwritten) await deps.ledger.settle(keys, unwritten.key, unwritten.outcome);
 
     await recordBatch(deps, campaign, keys, settled);
     if (transientFailures > 0) {

@@ -2,10 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
 import type { CampaignTestSendJob } from '@agency/contracts';
 import { findCampaignForSend, type Logger } from '@agency/backend/store';
-import { compileCampaignMail } from '../mail/templates/campaign.template';
 import { isPermanentSmtpFailure } from '../mail/smtp-failure';
 import { UnrecoverableError } from 'bullmq';
-import { sendCampaignMail, type CampaignMailDeps } from './campaign-send.processor';
+import {
+  compileCampaign,
+  sendCampaignMail,
+  type CampaignMailDeps,
+} from './campaign-send.processor';
 
 export const TEST_SUBJECT_PREFIX = '[Test] ';
 
@@ -17,10 +20,10 @@ export function campaignTestSendProcessor(deps: CampaignMailDeps & { logger: Log
   return async (job: Job<CampaignTestSendJob>): Promise<'sent' | 'skipped'> => {
     const campaign = await findCampaignForSend(job.data.campaignId);
     if (!campaign) return 'skipped';
-    const mail = compileCampaignMail({
-      subject: `${TEST_SUBJECT_PREFIX}${campaign.subject}`,
-      content: campaign.content,
-    });
+    const mail = compileCampaign(
+      { subject: `${TEST_SUBJECT_PREFIX}${campaign.subject}`, content: campaign.content },
+      deps.mailFrom,
+    );
     try {
       await sendCampaignMail(
         deps,

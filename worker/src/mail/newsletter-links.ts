@@ -17,6 +17,11 @@ export function unsubscribePageUrl(siteUrl: string, token: string, locale: Local
   return siteLink(siteUrl, NEWSLETTER_PAGES.unsubscribe, { token, lang: locale });
 }
 
+/** The API's one-click unsubscribe address (through the site's /api), for List-Unsubscribe. */
+export function oneClickUnsubscribeUrl(siteUrl: string, token: string): string {
+  return siteLink(siteUrl, NEWSLETTER_API_PATHS.unsubscribe, { token });
+}
+
 /**
  * The List-Unsubscribe headers every newsletter and campaign mail carries.
  * The address is the API's (through the site's /api): a mailbox provider
@@ -29,7 +34,7 @@ export function listUnsubscribeHeaders(
   token: string,
 ): Pick<SendMailOptions, 'list' | 'headers'> {
   return {
-    list: { unsubscribe: siteLink(siteUrl, NEWSLETTER_API_PATHS.unsubscribe, { token }) },
+    list: { unsubscribe: oneClickUnsubscribeUrl(siteUrl, token) },
     headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
   };
 }

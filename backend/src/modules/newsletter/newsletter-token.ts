@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 
 /**
@@ -14,6 +15,18 @@ const AUDIENCES = {
 } as const;
 
 const ALGORITHM = 'HS256';
+
+let lastKey: { secret: string; key: KeyObject } | undefined;
+
+/**
+ * Given a string, jsonwebtoken first tries to read it as a PEM private key
+ * (about half a millisecond, a third of a campaign mail's CPU) before using
+ * it as the HMAC secret; a key object made once skips that.
+ */
+function hmacKeyOf(secret: string): KeyObject {
+  if (lastKey?.secret !== secret) lastKey = { secret, key: createSecretKey(Buffer.from(secret)) };
+  return lastKey.key;
+}
 
 /** A confirmation token names the subscriber and when its mail was written. */
 export function signConfirmationToken(
@@ -52,7 +65,7 @@ export function verifyConfirmationToken(
  * mail to one address, so a campaign can compute it once per recipient.
  */
 export function signUnsubscribeToken(email: string, secret: string): string {
-  return jwt.sign({}, secret, {
+  return jwt.sign({}, hmacKeyOf(secret), {
     algorithm: ALGORITHM,
     audience: AUDIENCES.unsubscribe,
     subject: normalizeEmail(email),

@@ -1,0 +1,68 @@
+// @ts-check
+/**
+ * What the bench scripts share to run the stack's own processes: a free
+ * loopback port, and a built entry point (backend or worker) started as a
+ * child process whose peak memory can be read and which stops politely.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..', '..');
+
+/** @returns {Promise<number>} */
+export function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        address && typeof address === 'object'
+          ? resolvePort(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/**
+ * Starts `node <script>` (a path from the repository's root) with `env`; its
+ * stderr is printed only if it exits with an error the bench did not cause.
+ * @param {string} name @param {string} script @param {NodeJS.ProcessEnv} env
+ */
+export function startNode(name, script, env) {
+  // BENCH_CPU_PROF_DIR=<dir>: each process writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_CPU_PROF_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, join(root, script)], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let errors = '';
+  child.stderr.on('data', (chunk) => (errors += chunk));
+  child.on('exit', (code) => {
+    if (code && code !== 0 && !child.killed) console.error(`${name} exited ${code}: ${errors}`);
+  });
+  return {
+    pid: child.pid,
+    /** The process's peak resident set (VmHWM), in MB. */
+    peakRssMb() {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+    },
+    /** CPU seconds the process has used so far (user + system), from /proc. */
+    cpuSeconds() {
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
+      return (Number(fields?.[11] ?? 0) + Number(fields?.[12] ?? 0)) / 100;
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
