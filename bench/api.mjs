@@ -153,12 +153,45 @@ async function waitForHealth(url) {
   throw new Error(`${url} never answered 200`);
 }
 
+/**
+ * How many commands of each kind the store has served, API and worker
+ * together (`serverStatus`, which MongoDB and FerretDB both report).
+ * @param {any} db @returns {Promise<Record<string, number>>}
+ */
+async function storeCommands(db) {
+  const status = await db.admin().command({ serverStatus: 1 });
+  /** @type {Record<string, { total?: number }>} */
+  const commands = status.metrics?.commands ?? {};
+  return Object.fromEntries(
+    Object.entries(commands).map(([name, counts]) => [name, Number(counts.total ?? 0)]),
+  );
+}
+
+/** @param {Record<string, number>} before @param {Record<string, number>} after */
+function commandsSince(before, after) {
+  return Object.fromEntries(
+    ['insert', 'find', 'update', 'delete', 'findAndModify'].map((name) => [
+      name,
+      (after[name] ?? 0) - (before[name] ?? 0),
+    ]),
+  );
+}
+
+/** @param {Record<string, number>} commands @param {number} enquiries */
+function perEnquiry(commands, enquiries) {
+  return Object.entries(commands)
+    .filter(([, count]) => count > 0)
+    .map(([name, count]) => `${name} ${(count / Math.max(1, enquiries)).toFixed(2)}`)
+    .join(', ');
+}
+
 /** @param {import('autocannon').Options} options */
 async function cannon(options) {
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options });
   const ok = result['2xx'];
   const failures = result.non2xx + result.errors + result.timeouts;
   return {
+    ok,
     rate: ok / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -317,16 +350,21 @@ async function main() {
     // costs each insert, so "the same work" means the same indexes.
     const bare = await collectionLikeContacts(db, 'bench_bare_contacts');
     const bareInsert = await loop(() => bare.insertOne(bareDocument()));
+    const commandsBefore = await storeCommands(db);
     const submit = await cannon({
       url: `${apiUrl}/api/contact`,
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(enquiry),
     });
+    const commandsDuringBurst = commandsSince(commandsBefore, await storeCommands(db));
 
     // 2. The contacts page over 10,000 stored contacts, once the worker has
-    // mailed the enquiries above (its updates would compete for the store).
+    // mailed the enquiries above (its writes would compete for the store).
+    const drainStarted = performance.now();
     await waitForDrain(env);
+    const drainSeconds = (performance.now() - drainStarted) / 1000;
+    const commandsToDrain = commandsSince(commandsBefore, await storeCommands(db));
     // The same route with no worker writing beside it, on a store of the same size.
     await worker.stop();
     const noWorker = await cannon({
@@ -390,6 +428,14 @@ async function main() {
         note: `${(page.p50 / barePage.p50).toFixed(2)}x the bare p50 time (target <= 1.25x) ${page.note}`,
       },
     ]);
+
+    console.log(
+      `\nStore commands per enquiry (API and worker, commands of a batch count once), ${submit.ok} enquiries:`,
+    );
+    console.log(`  during the 10 s burst: ${perEnquiry(commandsDuringBurst, submit.ok)}`);
+    console.log(
+      `  until the worker drained its queue (${drainSeconds.toFixed(1)} s after the burst): ${perEnquiry(commandsToDrain, submit.ok)}`,
+    );
 
     // 3. Where the time of POST /api/contact goes.
     await api.stop();
@@ -544,7 +590,7 @@ async function measureParts({ env, db }) {
       await measure('koa-ratelimit on Redis alone', async () => undefined, [limiter]),
       await measure('BullMQ enqueue alone (addBulk of one job)', async () => {
         counter += 1;
-        await enqueueContactMails(queues, [`bench${counter}`]);
+        await enqueueContactMails(queues, [{ contactId: `bench${counter}` }]);
       }),
       await measure('mongoose ContactModel.create alone', async () => {
         await ContactModel.create({ ...enquiry, locale: 'en' });
@@ -559,7 +605,7 @@ async function measureParts({ env, db }) {
         'rate limit + storeContact + enqueue (the route, no validation)',
         async () => {
           const contact = await storeContact(enquiry, 'en');
-          await enqueueContactMails(queues, [contact.id]);
+          await enqueueContactMails(queues, [{ contactId: contact.id, mail: contact.mail }]);
         },
         [limiter],
       ),
