@@ -11,7 +11,7 @@
  *    concurrency (rate limiter, enqueue, mongoose insert), the API without
  *    its worker, and the store calls of the worker and the outbox relay.
  *
- *   npm run bench:api [-- --duration 10 --connections 50]
+ *   npm run bench:api [-- --duration 10 --connections 50 --profile artifacts/profiles]
  * Uses MONGODB_URI / REDIS_URL when set (use throw-away ones), else starts both.
  */
 import { spawn } from 'node:child_process';
@@ -33,6 +33,10 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '50' },
     'part-duration': { type: 'string', default: '5' },
     'page-requests': { type: 'string', default: '7' },
+    // Writes a V8 CPU profile of the API and of the worker into this folder.
+    profile: { type: 'string' },
+    // Internal: run only the SMTP sink, on this port (see startSmtpSink).
+    'smtp-sink-port': { type: 'string' },
   },
 });
 const DURATION = Number(args.duration);
@@ -81,9 +85,33 @@ function freePort() {
   });
 }
 
-/** An SMTP server that accepts and drops every message, so the worker's sends succeed. */
+/**
+ * An SMTP server that accepts and drops every message, so the worker's sends
+ * succeed. It runs in a process of its own, as a mail server would: in this
+ * process it would take event-loop time from autocannon, the load generator.
+ */
 async function startSmtpSink() {
   const port = await freePort();
+  const child = spawn(process.execPath, [import.meta.filename, '--smtp-sink-port', String(port)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise((listening, failed) => {
+    child.once('exit', (code) => failed(new Error(`the SMTP sink exited ${code}`)));
+    child.stdout.once('data', () => listening(undefined));
+  });
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    close: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** The sink's own process: listens on `port`, says so on stdout, drops every message. */
+async function runSmtpSink(/** @type {number} */ port) {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -94,15 +122,20 @@ async function startSmtpSink() {
     },
   });
   await new Promise((done) => server.listen(port, '127.0.0.1', () => done(undefined)));
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    close: () => new Promise((done) => server.close(() => done(undefined))),
-  };
+  process.stdout.write('listening\n');
+  process.once('SIGTERM', () => server.close(() => process.exit(0)));
 }
 
 /** @param {string} name @param {string} script @param {NodeJS.ProcessEnv} env */
 function startNode(name, script, env) {
-  const child = spawn(process.execPath, [join(root, script)], {
+  const profile = args.profile
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${resolve(args.profile)}`,
+        `--cpu-prof-name=${name}.cpuprofile`,
+      ]
+    : [];
+  const child = spawn(process.execPath, [...profile, join(root, script)], {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -618,7 +651,8 @@ async function measureParts({ env, db }) {
   }
 }
 
-main().catch((error) => {
+const run = args['smtp-sink-port'] ? runSmtpSink(Number(args['smtp-sink-port'])) : main();
+run.catch((error) => {
   console.error(error);
   process.exitCode = 1;
 });
