@@ -11,9 +11,10 @@
  *    concurrency (rate limiter, enqueue, mongoose insert), the API without
  *    its worker, and the store calls of the worker and the outbox relay.
  *
- *   npm run bench:api [-- --duration 10 --connections 50]
+ *   npm run bench:api [-- --duration 10 --connections 50 --profile artifacts/profiles]
  * Uses MONGODB_URI / REDIS_URL when set (use throw-away ones), else starts both.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -32,8 +33,15 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '50' },
     'part-duration': { type: 'string', default: '5' },
     'page-requests': { type: 'string', default: '7' },
+    // Writes a V8 CPU profile of the API and of the worker into this folder.
+    profile: { type: 'string' },
+    // Internal: run only the SMTP sink, on this port (see startSmtpSink).
+    'smtp-sink-port': { type: 'string' },
   },
 });
+// The shared process helper writes each process's CPU profile into this folder.
+if (args.profile) process.env.BENCH_CPU_PROF_DIR = resolve(args.profile);
+
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const PART_DURATION = Number(args['part-duration']);
@@ -64,9 +72,33 @@ for (const file of ['backend/dist/server.js', 'worker/dist/index.js']) {
   }
 }
 
-/** An SMTP server that accepts and drops every message, so the worker's sends succeed. */
+/**
+ * An SMTP server that accepts and drops every message, so the worker's sends
+ * succeed. It runs in a process of its own, as a mail server would: in this
+ * process it would take event-loop time from autocannon, the load generator.
+ */
 async function startSmtpSink() {
   const port = await freePort();
+  const child = spawn(process.execPath, [import.meta.filename, '--smtp-sink-port', String(port)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise((listening, failed) => {
+    child.once('exit', (code) => failed(new Error(`the SMTP sink exited ${code}`)));
+    child.stdout.once('data', () => listening(undefined));
+  });
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    close: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** The sink's own process: listens on `port`, says so on stdout, drops every message. */
+async function runSmtpSink(/** @type {number} */ port) {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -77,10 +109,8 @@ async function startSmtpSink() {
     },
   });
   await new Promise((done) => server.listen(port, '127.0.0.1', () => done(undefined)));
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    close: () => new Promise((done) => server.close(() => done(undefined))),
-  };
+  process.stdout.write('listening\n');
+  process.once('SIGTERM', () => server.close(() => process.exit(0)));
 }
 
 /** Waits (up to 3 minutes) until the enquiry notification queue is empty. */
@@ -115,12 +145,45 @@ async function waitForHealth(url) {
   throw new Error(`${url} never answered 200`);
 }
 
+/**
+ * How many commands of each kind the store has served, API and worker
+ * together (`serverStatus`, which MongoDB and FerretDB both report).
+ * @param {any} db @returns {Promise<Record<string, number>>}
+ */
+async function storeCommands(db) {
+  const status = await db.admin().command({ serverStatus: 1 });
+  /** @type {Record<string, { total?: number }>} */
+  const commands = status.metrics?.commands ?? {};
+  return Object.fromEntries(
+    Object.entries(commands).map(([name, counts]) => [name, Number(counts.total ?? 0)]),
+  );
+}
+
+/** @param {Record<string, number>} before @param {Record<string, number>} after */
+function commandsSince(before, after) {
+  return Object.fromEntries(
+    ['insert', 'find', 'update', 'delete', 'findAndModify'].map((name) => [
+      name,
+      (after[name] ?? 0) - (before[name] ?? 0),
+    ]),
+  );
+}
+
+/** @param {Record<string, number>} commands @param {number} enquiries */
+function perEnquiry(commands, enquiries) {
+  return Object.entries(commands)
+    .filter(([, count]) => count > 0)
+    .map(([name, count]) => `${name} ${(count / Math.max(1, enquiries)).toFixed(2)}`)
+    .join(', ');
+}
+
 /** @param {import('autocannon').Options} options */
 async function cannon(options) {
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options });
   const ok = result['2xx'];
   const failures = result.non2xx + result.errors + result.timeouts;
   return {
+    ok,
     rate: ok / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -279,16 +342,21 @@ async function main() {
     // costs each insert, so "the same work" means the same indexes.
     const bare = await collectionLikeContacts(db, 'bench_bare_contacts');
     const bareInsert = await loop(() => bare.insertOne(bareDocument()));
+    const commandsBefore = await storeCommands(db);
     const submit = await cannon({
       url: `${apiUrl}/api/contact`,
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(enquiry),
     });
+    const commandsDuringBurst = commandsSince(commandsBefore, await storeCommands(db));
 
     // 2. The contacts page over 10,000 stored contacts, once the worker has
-    // mailed the enquiries above (its updates would compete for the store).
+    // mailed the enquiries above (its writes would compete for the store).
+    const drainStarted = performance.now();
     await waitForDrain(env);
+    const drainSeconds = (performance.now() - drainStarted) / 1000;
+    const commandsToDrain = commandsSince(commandsBefore, await storeCommands(db));
     // The same route with no worker writing beside it, on a store of the same size.
     await worker.stop();
     const noWorker = await cannon({
@@ -352,6 +420,14 @@ async function main() {
         note: `${(page.p50 / barePage.p50).toFixed(2)}x the bare p50 time (target <= 1.25x) ${page.note}`,
       },
     ]);
+
+    console.log(
+      `\nStore commands per enquiry (API and worker, commands of a batch count once), ${submit.ok} enquiries:`,
+    );
+    console.log(`  during the 10 s burst: ${perEnquiry(commandsDuringBurst, submit.ok)}`);
+    console.log(
+      `  until the worker drained its queue (${drainSeconds.toFixed(1)} s after the burst): ${perEnquiry(commandsToDrain, submit.ok)}`,
+    );
 
     // 3. Where the time of POST /api/contact goes.
     await api.stop();
@@ -506,7 +582,7 @@ async function measureParts({ env, db }) {
       await measure('koa-ratelimit on Redis alone', async () => undefined, [limiter]),
       await measure('BullMQ enqueue alone (addBulk of one job)', async () => {
         counter += 1;
-        await enqueueContactMails(queues, [`bench${counter}`]);
+        await enqueueContactMails(queues, [{ contactId: `bench${counter}` }]);
       }),
       await measure('mongoose ContactModel.create alone', async () => {
         await ContactModel.create({ ...enquiry, locale: 'en' });
@@ -521,7 +597,7 @@ async function measureParts({ env, db }) {
         'rate limit + storeContact + enqueue (the route, no validation)',
         async () => {
           const contact = await storeContact(enquiry, 'en');
-          await enqueueContactMails(queues, [contact.id]);
+          await enqueueContactMails(queues, [{ contactId: contact.id, mail: contact.mail }]);
         },
         [limiter],
       ),
@@ -534,7 +610,8 @@ async function measureParts({ env, db }) {
   }
 }
 
-main().catch((error) => {
+const run = args['smtp-sink-port'] ? runSmtpSink(Number(args['smtp-sink-port'])) : main();
+run.catch((error) => {
   console.error(error);
   process.exitCode = 1;
 });

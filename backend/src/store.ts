@@ -35,6 +35,7 @@ export {
 } from './queues/mail-queues';
 export { relayOwedMail, type OutboxRelayOptions, type RelayedMail } from './queues/outbox-relay';
 export {
+  contactForMail,
   contactMailStatuses,
   findContactById,
   findContactForMail,

@@ -88,14 +88,12 @@ async function enqueueOwed<T>(queue: Queue<T>, mails: readonly OwedMail<T>[]): P
  */
 export function enqueueContactMails(
   queues: MailQueues,
-  contactIds: readonly string[],
+  jobs: readonly ContactMailJob[],
 ): Promise<void> {
+  const byContact = new Map(jobs.map((job) => [job.contactId, job]));
   return enqueueOwed(
     queues.contactMail,
-    [...new Set(contactIds)].map((contactId) => ({
-      data: { contactId },
-      jobId: contactMailJobId(contactId),
-    })),
+    [...byContact.values()].map((data) => ({ data, jobId: contactMailJobId(data.contactId) })),
   );
 }
 

@@ -19,7 +19,9 @@ import {
   requestSubscription,
   settleConfirmationMail,
 } from '../modules/newsletter';
+import { Worker } from 'bullmq';
 import { relayOwedMail } from './outbox-relay';
+import { createRedisConnection } from './redis-connection';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -54,6 +56,27 @@ async function ask(email: string): Promise<NewsletterConfirmationJob> {
   });
   if (!owed) throw new Error('a new address owes a confirmation');
   return owed;
+}
+
+/** Completes the next waiting enquiry mail job, as a worker that sent both mails would. */
+async function completeNextJob(): Promise<void> {
+  const connection = createRedisConnection(ctx.config.redisUrl, 'consumer');
+  const worker = new Worker(ctx.queues.contactMail.name, undefined, {
+    connection,
+    prefix: ctx.config.queuePrefix,
+  });
+  try {
+    const job = await worker.getNextJob('test-token');
+    if (!job) throw new Error('a job waits');
+    await job.moveToCompleted(
+      { notification: 'sent', acknowledgement: 'sent' },
+      'test-token',
+      false,
+    );
+  } finally {
+    await worker.close();
+    connection.disconnect();
+  }
 }
 
 const pass = () => relayOwedMail(ctx.queues, { pendingAgeMs: 0, now: new Date(Date.now() + 1000) });
@@ -110,6 +133,58 @@ describe('one pass of the outbox relay', () => {
     expect(await pass()).toEqual({ contacts: 0, newsletterConfirmations: 0 });
     expect(await OwedMailModel.countDocuments()).toBe(0);
     expect(await ctx.queues.contactMail.getJobCounts('waiting')).toEqual({ waiting: 0 });
+  });
+
+  it('takes the enquiries whose job completed out of the outbox, and no other', async () => {
+    const delivered = (await storeContact(enquiry, 'en')).id;
+    const waiting = (await storeContact(enquiry, 'en')).id;
+    await ctx.queues.contactMail.add(
+      'direct',
+      { contactId: delivered },
+      {
+        jobId: contactMailJobId(delivered),
+      },
+    );
+    await completeNextJob();
+    await ctx.queues.contactMail.add(
+      'direct',
+      { contactId: waiting },
+      {
+        jobId: contactMailJobId(waiting),
+      },
+    );
+
+    expect(await pass()).toEqual({ contacts: 1, newsletterConfirmations: 0 });
+
+    const left = await OwedMailModel.find().select({ _id: 1 }).lean();
+    expect(left.map(({ _id }) => _id)).toEqual([`contact:${waiting}`]);
+  });
+
+  it('reads on past a whole batch of completed jobs, and stops at one that is in hand', async () => {
+    const ids: string[] = [];
+    for (let index = 0; index < 4; index += 1) {
+      const { id } = await storeContact(enquiry, 'en');
+      ids.push(id);
+      await ctx.queues.contactMail.add(
+        'direct',
+        { contactId: id },
+        { jobId: contactMailJobId(id) },
+      );
+      if (index < 2) await completeNextJob();
+    }
+
+    expect(await relayOwedMail(ctx.queues, { pendingAgeMs: 0, batchSize: 2 })).toEqual({
+      contacts: 2,
+      newsletterConfirmations: 0,
+    });
+
+    const left = await OwedMailModel.find().select({ _id: 1 }).lean();
+    expect(left.map(({ _id }) => _id).sort()).toEqual(
+      ids
+        .slice(2)
+        .map((id) => `contact:${id}`)
+        .sort(),
+    );
   });
 
   it('takes at most a batch per pass', async () => {

@@ -1,6 +1,9 @@
+import type { ContactDto } from '../contact/contact.dto';
+
 /**
  * Queue names and job payloads shared by the API (producer) and the worker
- * (consumer). Jobs carry ids only: the worker loads the current document.
+ * (consumer). Jobs carry ids; the worker loads what it needs, except where a
+ * job says otherwise.
  */
 export const QUEUE_NAMES = {
   /** Both mails of an enquiry, in one job so one writer updates the enquiry at a time. */
@@ -15,7 +18,20 @@ export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 /** The agency's notification and the visitor's acknowledgement, whichever are still owed. */
 export interface ContactMailJob {
   contactId: string;
+  /**
+   * What both mails are written from, on the job the API adds right after
+   * storing the enquiry: its first run sends without reading the store. A
+   * job without it (added by the outbox relay) reads the enquiry's outbox
+   * entry, and every retry or replay reads the receipts first.
+   */
+  mail?: ContactMailContent;
 }
+
+/** The enquiry as its two mails need it. */
+export type ContactMailContent = Pick<
+  ContactDto,
+  'firstName' | 'lastName' | 'email' | 'phone' | 'service' | 'message' | 'locale' | 'createdAt'
+>;
 
 export interface NewsletterConfirmationJob {
   subscriberId: string;

@@ -88,25 +88,81 @@ describe('the enquiry mail processor', () => {
     });
   });
 
-  it('sends nothing again for an enquiry whose mails went out', async () => {
+  it('sends nothing again for an enquiry whose mails went out, and leaves its outbox entry to the relay', async () => {
     const job = await jobForNewEnquiry();
     await process(job);
-    expect(await outboxEntries()).not.toContain(`contact:${job.data.contactId}`);
+    // The relay takes it out once it sees the job completed (one delete per pass).
+    expect(await outboxEntries()).toContain(`contact:${job.data.contactId}`);
+
+    expect(await process(job)).toEqual({ notification: 'skipped', acknowledgement: 'skipped' });
+    expect(smtp.received).toHaveLength(2);
+  });
+
+  it('sends nothing again once the relay took the enquiry out of the outbox', async () => {
+    const job = await jobForNewEnquiry();
+    await process(job);
+    await OwedMailModel.deleteOne({ _id: `contact:${job.data.contactId}` });
 
     expect(await process(job)).toBe('skipped');
     expect(smtp.received).toHaveLength(2);
   });
 
-  it('trusts the receipts when it stopped before taking the enquiry out of the outbox', async () => {
-    const job = await jobForNewEnquiry();
-    const entry = await OwedMailModel.findById(`contact:${job.data.contactId}`).lean();
-    if (!entry) throw new Error('a new enquiry is in the outbox');
+  /** The API's own job for a new enquiry: it carries what the mails are written from. */
+  async function apiJobForNewEnquiry(): Promise<Job<ContactMailJob>> {
+    const { body } = await request(ctx.app.callback()).post('/api/contact').send(enquiry);
+    const job = await ctx.queues.contactMail.getJob(`contact-${String(body.id)}`);
+    if (!job?.data.mail) throw new Error('the API enqueues the enquiry with its mail content');
+    return job;
+  }
+
+  it('sends a new enquiry from its job alone, on the first run, without reading the store', async () => {
+    const job = await apiJobForNewEnquiry();
+    // Nothing left in the store to read: the first run must not need it.
+    await OwedMailModel.deleteOne({ _id: `contact:${job.data.contactId}` });
+
+    expect(await process(job)).toEqual({ notification: 'sent', acknowledgement: 'sent' });
+    expect(smtp.received.map(({ envelopeTo }) => envelopeTo)).toEqual([
+      [AGENCY_INBOX],
+      [enquiry.email],
+    ]);
+    expect(smtp.received[1]?.mail.subject).toBe('لقد تلقينا طلبك');
+  });
+
+  it('reads the receipts before sending again when the job carrying the enquiry is retried', async () => {
+    smtp.setResponder((mail) =>
+      mail.messageId?.startsWith('<contact-ack-')
+        ? { code: 451, message: '4.7.1 later' }
+        : undefined,
+    );
+    const job = await apiJobForNewEnquiry();
+    await expect(process(job)).rejects.toThrow('451 4.7.1 later');
+    smtp.setResponder(undefined);
+    // As BullMQ hands the job back for its retry.
+    job.attemptsMade = 1;
+
+    expect(await process(job)).toEqual({ notification: 'skipped', acknowledgement: 'sent' });
+    expect(smtp.received.map(({ envelopeTo }) => envelopeTo)).toEqual([
+      [AGENCY_INBOX],
+      [enquiry.email],
+    ]);
+  });
+
+  it('reads the receipts before sending again when the job carrying the enquiry is replayed after a stall', async () => {
+    const job = await apiJobForNewEnquiry();
     await process(job);
-    // As if the worker had died between the last receipt and the outbox delete.
-    await OwedMailModel.create(entry);
+    // As BullMQ hands back the job of a worker that died before completing it.
+    job.stalledCounter = 1;
 
     expect(await process(job)).toEqual({ notification: 'skipped', acknowledgement: 'skipped' });
     expect(smtp.received).toHaveLength(2);
+  });
+
+  it('takes out of the outbox an enquiry whose mail ended refused', async () => {
+    smtp.setResponder(() => ({ code: 550, message: '5.1.1 no such user' }));
+    const job = await jobForNewEnquiry(8);
+
+    await expect(process(job)).rejects.toThrow(UnrecoverableError);
+
     expect(await outboxEntries()).not.toContain(`contact:${job.data.contactId}`);
   });
 

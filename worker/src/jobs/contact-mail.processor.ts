@@ -1,6 +1,7 @@
 import type { Job } from 'bullmq';
 import type { ContactMailJob } from '@agency/contracts';
 import {
+  contactForMail,
   findContactForMail,
   markContactAcknowledgementFailed,
   markContactAcknowledgementSent,
@@ -12,7 +13,7 @@ import {
 import type { MailTransport } from '../mail/transport';
 import { renderContactAcknowledgement } from '../mail/templates/contact-acknowledgement.template';
 import { renderContactNotification } from '../mail/templates/contact-notification.template';
-import { deliverOwedMails, type MailOutcome } from './owed-mail';
+import { deliverOwedMails, isFirstRun, type MailOutcome } from './owed-mail';
 
 export interface ContactMailDeps {
   transport: MailTransport;
@@ -38,9 +39,15 @@ export function contactMailProcessor({
   logger,
 }: ContactMailDeps) {
   return async (job: Job<ContactMailJob>): Promise<ContactMailResult> => {
-    const { contactId } = job.data;
-    // From the enquiry's outbox entry: the contacts collection is never read or written here.
-    const dto = await findContactForMail(contactId);
+    const { contactId, mail } = job.data;
+    // The API's job carries the enquiry: its first run reads nothing from the
+    // store, whose single writer the API's inserts are waiting on. Any other
+    // run reads the outbox entry and the receipts, so nothing goes out twice;
+    // the contacts collection is never read or written here.
+    const dto =
+      mail && isFirstRun(job)
+        ? contactForMail(contactId, mail)
+        : await findContactForMail(contactId);
     if (!dto) {
       logger.info({ contactId }, 'enquiry owes no mail; nothing to send');
       return 'skipped';
@@ -85,7 +92,11 @@ export function contactMailProcessor({
           markFailed: (reason) => markContactAcknowledgementFailed(contactId, reason),
         },
       ],
-      () => settleContactMails(contactId),
+      // A job that delivered everything completes, and the outbox relay takes
+      // completed jobs out of the outbox in one delete per pass: a delete per
+      // job would scan the outbox while holding the store's only writer.
+      // A job ending with a failure is taken out here: those are few.
+      (delivered) => (delivered ? Promise.resolve() : settleContactMails(contactId)),
     );
     logger.info({ contactId, jobId: job.id, ...outcomes }, 'enquiry mails done');
     return outcomes;

@@ -24,11 +24,16 @@ function mail(name: string, send: () => Promise<unknown>, owed = true) {
   return { owedMail, record };
 }
 
-/** The job's outbox entry, as `deliverOwedMails` settles it. */
+/** The job's outbox entry, as `deliverOwedMails` settles it, told whether every mail went out. */
 function outboxEntry() {
-  const entry = { settled: false, settle: async () => undefined };
-  entry.settle = async () => {
+  const entry: {
+    settled: boolean;
+    delivered?: boolean;
+    settle: (delivered: boolean) => Promise<void>;
+  } = { settled: false, settle: async () => undefined };
+  entry.settle = async (delivered) => {
     entry.settled = true;
+    entry.delivered = delivered;
   };
   return entry;
 }
@@ -61,7 +66,7 @@ describe('deliverOwedMails', () => {
     expect(outcome).toEqual({ notification: 'sent', acknowledgement: 'skipped' });
     expect(owed.record).toEqual(['sent']);
     expect(settled.record).toEqual([]);
-    expect(entry.settled).toBe(true);
+    expect(entry).toMatchObject({ settled: true, delivered: true });
   });
 
   it('records a 5xx at once, still sends the next mail, then ends without retry', async () => {
@@ -82,7 +87,7 @@ describe('deliverOwedMails', () => {
     await expect(delivery).rejects.toThrow('notification: 550 5.1.1 No such user');
     expect(refusedMail.record).toEqual(['failed: 550 5.1.1 No such user']);
     expect(next.record).toEqual(['sent']);
-    expect(entry.settled).toBe(true);
+    expect(entry).toMatchObject({ settled: true, delivered: false });
   });
 
   it('leaves a transient failure owed for the retry, except on the last attempt', async () => {
@@ -102,6 +107,6 @@ describe('deliverOwedMails', () => {
     await expect(delivery).rejects.toThrow('451 busy');
     await expect(delivery).rejects.not.toThrow(UnrecoverableError);
     expect(last.record).toEqual(['failed: 451 busy']);
-    expect(lastEntry.settled).toBe(true);
+    expect(lastEntry).toMatchObject({ settled: true, delivered: false });
   });
 });

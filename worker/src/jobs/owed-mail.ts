@@ -8,6 +8,15 @@ export function isFinalAttempt(job: Job): boolean {
   return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }
 
+/**
+ * True while the job runs for the first time: no attempt failed and it was
+ * never taken back from a worker that stalled or died. Only then can it
+ * know, without reading the receipts, that none of its mails went out.
+ */
+export function isFirstRun(job: Job): boolean {
+  return job.attemptsMade === 0 && job.attemptsStarted <= 1 && !job.stalledCounter;
+}
+
 /** One mail a job owes, and how to record its outcome (its receipt). */
 export interface OwedMail<Name extends string> {
   name: Name;
@@ -30,12 +39,13 @@ export interface OwedMail<Name extends string> {
  * - A 5xx reply is recorded at once and the job ends without retrying it.
  *
  * Once no mail of the job is owed any more (each sent, failed or skipped),
- * `settle` takes the job out of the outbox; a job left for a retry stays in.
+ * `settle` is called, told whether every mail went out (`delivered`), to
+ * take the job out of the outbox; a job left for a retry stays in.
  */
 export async function deliverOwedMails<Name extends string>(
   job: Job,
   mails: readonly OwedMail<Name>[],
-  settle: () => Promise<void>,
+  settle: (delivered: boolean) => Promise<void>,
 ): Promise<Record<Name, MailOutcome>> {
   const outcomes = {} as Record<Name, MailOutcome>;
   const refusals: string[] = [];
@@ -60,7 +70,8 @@ export async function deliverOwedMails<Name extends string>(
     outcomes[mail.name] = 'sent';
   }
   // A transient failure before the last attempt leaves its mail owed: BullMQ retries it.
-  if (retryable === undefined || isFinalAttempt(job)) await settle();
+  if (retryable === undefined || isFinalAttempt(job))
+    await settle(retryable === undefined && refusals.length === 0);
   if (retryable !== undefined) throw retryable;
   if (refusals.length > 0) throw new UnrecoverableError(refusals.join('; '));
   return outcomes;

@@ -1,5 +1,10 @@
 import { trusted } from 'mongoose';
-import { QUEUE_NAMES, type ContactDto, type MailState } from '@agency/contracts';
+import {
+  QUEUE_NAMES,
+  type ContactDto,
+  type ContactMailContent,
+  type MailState,
+} from '@agency/contracts';
 import {
   findFailedReceipts,
   findOwedMailById,
@@ -37,11 +42,8 @@ export function contactReceiptId(mail: ContactMail, contactId: string): string {
   return `${CONTACT_MAILS[mail]}:${contactId}`;
 }
 
-/** What an enquiry's mails are written from, kept in its outbox entry. */
-export type ContactMailPayload = Pick<
-  ContactDto,
-  'firstName' | 'lastName' | 'email' | 'phone' | 'service' | 'message' | 'locale' | 'createdAt'
->;
+/** What an enquiry's mails are written from, kept in its outbox entry (and on its first job). */
+export type ContactMailPayload = ContactMailContent;
 
 /**
  * Records both mails of a new enquiry as owed, with what they are written
@@ -77,10 +79,26 @@ export async function findContactForMail(contactId: string): Promise<ContactDto 
     contactMailStatuses(contactId),
   ]);
   if (!entry || !isContactMailPayload(entry.payload)) return null;
-  const { phone, ...payload } = entry.payload;
+  return contactForMail(contactId, entry.payload, mails);
+}
+
+const NOTHING_SETTLED: ContactMailStatuses = {
+  notification: { state: 'pending' },
+  acknowledgement: { state: 'pending' },
+};
+
+/**
+ * The enquiry as its mails need it, from what they are written from and
+ * where they stand (by default both owed: a new enquiry's first job).
+ */
+export function contactForMail(
+  contactId: string,
+  { phone, ...content }: ContactMailPayload,
+  mails: ContactMailStatuses = NOTHING_SETTLED,
+): ContactDto {
   return {
     id: contactId,
-    ...payload,
+    ...content,
     ...(phone ? { phone } : {}),
     status: 'new',
     mailState: mails.notification.state,

@@ -53,7 +53,15 @@ describe('POST /api/contact', () => {
       acknowledgement: { state: 'pending' },
     });
     const job = await ctx.queues.contactMail.getJob(contactMailJobId(response.body.id));
-    expect(job?.data).toEqual({ contactId: response.body.id });
+    // The job carries what both mails are written from: its first run reads nothing.
+    expect(job?.data).toEqual({
+      contactId: response.body.id,
+      mail: {
+        ...validEnquiry,
+        locale: 'fr',
+        createdAt: stored?.createdAt.toISOString(),
+      },
+    });
     // Transient SMTP failures are retried with growing pauses.
     expect(job?.opts).toMatchObject({
       attempts: 8,

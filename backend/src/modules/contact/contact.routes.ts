@@ -20,13 +20,16 @@ export function contactRoutes({ queues, redis, rateLimit: limit }: ContactRoutes
    * notification and the visitor's acknowledgement); only then are they
    * enqueued. If Redis is away or frozen the visitor still gets 201 within
    * the command timeout, and the worker's outbox relay enqueues them later.
+   * The job carries what the mails are written from, so the worker's first
+   * run sends them without a read of the store, which every insert here
+   * waits on.
    */
   router.post('/api/contact', rateLimit({ redis, ...limit }), async (ctx) => {
     const input = await validateBody(ctx, contactSchema);
     const locale = isLocale(input.locale) ? input.locale : requestLocale(ctx);
-    const { id } = await storeContact(input, locale);
+    const { id, mail } = await storeContact(input, locale);
     try {
-      await enqueueContactMails(queues, [id]);
+      await enqueueContactMails(queues, [{ contactId: id, mail }]);
     } catch (error: unknown) {
       ctx.state.log.warn(
         { err: error, contactId: id },

@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import type { ContactDto, ContactInput, Locale } from '@agency/contracts';
+import type { ContactDto, ContactInput, ContactMailContent, Locale } from '@agency/contracts';
 import { BULK_INSERT, insertBatcher } from '../../batched-writes';
 import { ContactModel, type Contact, type ContactDocument } from './contact.model';
 import { oweContactMails, type ContactMailStatuses } from './contact-mail-state';
@@ -37,9 +37,13 @@ const insertContact = insertBatcher((contacts) => ContactModel.insertMany(contac
  * the enquiry's id chosen here: if the process dies between the two
  * writes, an outbox entry without its enquiry is dropped by the relay,
  * whereas an enquiry without its entry would never be mailed. The visitor
- * hears "stored" only once both writes are done.
+ * hears "stored" only once both writes are done. Returns what the mails are
+ * written from too, for the job that sends them.
  */
-export async function storeContact(input: ContactInput, locale: Locale): Promise<{ id: string }> {
+export async function storeContact(
+  input: ContactInput,
+  locale: Locale,
+): Promise<{ id: string; mail: ContactMailContent }> {
   const { phone, ...rest } = input;
   const id = new Types.ObjectId().toHexString();
   const createdAt = new Date();
@@ -49,9 +53,10 @@ export async function storeContact(input: ContactInput, locale: Locale): Promise
     service: rest.service as ContactDto['service'],
     locale,
   };
-  await oweContactMails(id, { ...fields, createdAt: createdAt.toISOString() });
+  const mail: ContactMailContent = { ...fields, createdAt: createdAt.toISOString() };
+  await oweContactMails(id, mail);
   await insertContact({ _id: id, ...fields, createdAt, updatedAt: createdAt });
-  return { id };
+  return { id, mail };
 }
 
 export async function findContactById(id: string): Promise<ContactDocument | null> {

@@ -1,6 +1,7 @@
 // The module's surface without HTTP: what the worker may reach through src/store.ts.
 export { findContactById, toContactDto } from './contact.service';
 export {
+  contactForMail,
   contactMailStatuses,
   findContactForMail,
   keepStoredContacts,
