@@ -36,6 +36,8 @@ export default {
     '<rootDir>/backend/src/modules/contact/**/*.test.ts',
     '<rootDir>/backend/src/modules/newsletter/**/*.test.ts',
     '<rootDir>/backend/src/queues/**/*.test.ts',
+    '<rootDir>/backend/src/modules/mail-outbox/**/*.test.ts',
+    '<rootDir>/backend/src/batched-writes.test.ts',
     '<rootDir>/worker/src/jobs/**/*.test.ts',
     '<rootDir>/worker/src/mail/**/*.test.ts',
     '<rootDir>/worker/src/redis-connections.test.ts',
@@ -45,5 +47,7 @@ export default {
     '<rootDir>/backend/src/modules/campaigns/**/*.test.ts',
   ],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  // A mutant's run loads only the test files holding the tests that cover it.
+  testSequencer: '<rootDir>/mutation/covering-test-files.sequencer.mjs',
   testTimeout: 10_000,
 };

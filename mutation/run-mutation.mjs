@@ -16,6 +16,43 @@ import { ensureSystemPrograms } from '../scripts/lib/system-deps.mjs';
 
 const rootDir = fileURLToPath(new URL('..', import.meta.url));
 const REPORT = join(rootDir, 'reports', 'mutation', 'mutation.json');
+const STRYKER_BIN = join(rootDir, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
+
+/** @param {number} pid @param {NodeJS.Signals} signal */
+function signalGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is gone already.
+  }
+}
+
+/**
+ * Stryker's test runners are its child processes, and they outlived it when
+ * only Stryker was killed. It runs as the leader of a process group: Ctrl-C
+ * or a SIGTERM here is passed to the whole group, and whatever the group
+ * still holds ten seconds later is killed.
+ * @param {number | undefined} pid
+ */
+function stopGroupOn(pid) {
+  if (pid === undefined) return { finish: () => undefined };
+  /** @type {NodeJS.Timeout | undefined} */
+  let forceKill;
+  const forward = (/** @type {NodeJS.Signals} */ signal) => {
+    signalGroup(pid, signal);
+    forceKill ??= setTimeout(() => signalGroup(pid, 'SIGKILL'), 10_000);
+  };
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  return {
+    finish() {
+      clearTimeout(forceKill);
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      signalGroup(pid, 'SIGKILL');
+    },
+  };
+}
 
 /**
  * The mutation score (killed and timed-out mutants over all valid ones) from
@@ -40,10 +77,6 @@ async function main() {
   const { execa } = await import('execa');
   const { startServices } = await import('../scripts/lib/services.mjs');
 
-  const controller = new AbortController();
-  for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
-    process.on(signal, () => controller.abort());
-  }
   const dataDir = mkdtempSync(join(tmpdir(), 'agency-mutation-'));
   /** @type {import('../scripts/lib/services.mjs').RunningServices | undefined} */
   let services;
@@ -53,18 +86,22 @@ async function main() {
     // A report left by an earlier run must not pass for this one's.
     rmSync(REPORT, { force: true });
     const startedAt = performance.now();
-    const { exitCode } = await execa(
-      'npx',
-      ['stryker', 'run', 'mutation/stryker.config.mjs', ...process.argv.slice(2)],
+    const stryker = execa(
+      process.execPath,
+      [STRYKER_BIN, 'run', 'mutation/stryker.config.mjs', ...process.argv.slice(2)],
       {
         cwd: rootDir,
         env: { ...process.env, MONGODB_URI: services.mongodbUri, REDIS_URL: services.redisUrl },
         stdio: 'inherit',
         reject: false,
-        cancelSignal: controller.signal,
-        forceKillAfterDelay: 10_000,
+        // Its own process group, so that its test runners go with it.
+        detached: true,
       },
     );
+    const stopStryker = stopGroupOn(stryker.pid);
+    const { exitCode } = await stryker;
+    // Whatever Stryker left running (a test runner it lost track of) goes now.
+    stopStryker.finish();
     const minutes = (performance.now() - startedAt) / 60_000;
     try {
       const { score, detected, valid, counts } = scoreOf(REPORT);

@@ -90,6 +90,25 @@ describe('deliverOwedMails', () => {
     expect(entry).toMatchObject({ settled: true, delivered: false });
   });
 
+  it('names every refused mail and its reply when the job ends', async () => {
+    const notification = mail('notification', async () => {
+      throw refused(550, '550 5.1.1 No such mailbox');
+    });
+    const acknowledgement = mail('acknowledgement', async () => {
+      throw refused(554, '554 5.7.1 Rejected');
+    });
+
+    const delivery = deliverOwedMails(
+      jobAt(0, 3),
+      [notification.owedMail, acknowledgement.owedMail],
+      outboxEntry().settle,
+    );
+
+    await expect(delivery).rejects.toThrow(
+      'notification: 550 5.1.1 No such mailbox; acknowledgement: 554 5.7.1 Rejected',
+    );
+  });
+
   it('leaves a transient failure owed for the retry, except on the last attempt', async () => {
     const busy = () => mail('notification', async () => Promise.reject(refused(451, '451 busy')));
 
