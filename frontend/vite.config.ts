@@ -91,6 +91,13 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: true,
+    modulePreload: {
+      // No modulepreload links in the HTML: the entry's chunks are requested
+      // once the entry is parsed, after the prerendered page has painted, so
+      // they do not share the first bytes' bandwidth with the page and its font.
+      // Lazy sections keep their preloads (those are what hides a waterfall).
+      resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? [] : deps),
+    },
     rolldownOptions: {
       treeshake: {
         // The contracts are side-effect free (schemas and constants), but bundled from
