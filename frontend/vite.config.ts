@@ -90,7 +90,10 @@ export default defineConfig({
   preview: { port: 4173, proxy: apiProxy },
   build: {
     outDir: 'dist',
-    sourcemap: true,
+    // Maps are written for whoever debugs a build, but the shipped files do not
+    // name them: every visitor would download that comment in each chunk, about
+    // 0.6 KB gzipped over the first load's 18 files.
+    sourcemap: 'hidden',
     modulePreload: {
       // No modulepreload links in the HTML: the entry's chunks are requested
       // once the entry is parsed, after the prerendered page has painted, so
