@@ -44,6 +44,10 @@ export default {
   globalSetup: '<rootDir>/scripts/jest/global-setup.mjs',
   globalTeardown: '<rootDir>/scripts/jest/global-teardown.mjs',
   testTimeout: 30_000,
+  // Jest's default is one worker per core but one, which on a two-core machine
+  // runs every file in series. Test files share nothing (each node file has its
+  // own database and queue prefix), so both cores can take files.
+  maxWorkers: 2,
   projects: [
     nodeProject('contracts'),
     nodeProject('backend'),

@@ -1,5 +1,5 @@
 import { screen, waitFor } from '@testing-library/react';
-import { renderApp } from '../testing/render';
+import { renderApp, UNSTYLED } from '../testing/render';
 
 const BANNER_HEADING = { name: 'Stay in the loop' } as const;
 
@@ -22,7 +22,7 @@ describe('the newsletter banner on the public pages', () => {
   it(
     'closes the home page once, after the contact section',
     async () => {
-      await renderApp('/#newsletter');
+      await renderApp('/#newsletter', UNSTYLED);
 
       const heading = await findBanner();
 
@@ -40,7 +40,7 @@ describe('the newsletter banner on the public pages', () => {
   );
 
   it('sits in the footer of the other pages', async () => {
-    await renderApp('/portfolio');
+    await renderApp('/portfolio', UNSTYLED);
 
     const heading = await findBanner();
 
@@ -49,7 +49,7 @@ describe('the newsletter banner on the public pages', () => {
   });
 
   it('is left out of the pages a newsletter mail links to', async () => {
-    await renderApp('/newsletter/unsubscribe?token=xyz');
+    await renderApp('/newsletter/unsubscribe?token=xyz', UNSTYLED);
     await screen.findByRole('heading', { name: 'Unsubscribe from our newsletter?' });
     await waitFor(() => expect(document.querySelector('footer')).not.toBeNull());
 

@@ -1,9 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
-import { renderApp } from '../testing/render';
+import { renderApp, UNSTYLED } from '../testing/render';
 
 describe('app routes', () => {
   it('shows the 404 page, with a way home, for an unknown path', async () => {
-    await renderApp('/no/such/page');
+    await renderApp('/no/such/page', UNSTYLED);
 
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Page Not Found' }),
@@ -14,7 +14,7 @@ describe('app routes', () => {
   it.each(['/services', '/services/meta-ads', '/services-dedicated'])(
     'shows the services page at %s',
     async (path) => {
-      await renderApp(path);
+      await renderApp(path, UNSTYLED);
       expect(
         await screen.findByRole('heading', { level: 1, name: 'Our Services' }),
       ).toBeInTheDocument();
@@ -22,7 +22,7 @@ describe('app routes', () => {
   );
 
   it('shows the thank-you steps', async () => {
-    await renderApp('/thank-you');
+    await renderApp('/thank-you', UNSTYLED);
 
     expect(await screen.findByRole('heading', { name: 'What Happens Next?' })).toBeInTheDocument();
     for (const step of ['Review', 'Strategy', 'Response']) {
@@ -35,7 +35,7 @@ describe('app routes', () => {
   });
 
   it('sends /admin to sign-in when no admin token is stored', async () => {
-    const { location } = await renderApp('/admin');
+    const { location } = await renderApp('/admin', UNSTYLED);
 
     await waitFor(() => expect(location().pathname).toBe('/admin/login'));
     expect(await screen.findByRole('heading', { name: 'Admin Sign In' })).toBeInTheDocument();
@@ -47,7 +47,7 @@ describe('app routes', () => {
       'admin_user',
       JSON.stringify({ username: 'admin', email: 'admin@example.com', role: 'admin' }),
     );
-    const { location } = await renderApp('/admin');
+    const { location } = await renderApp('/admin', UNSTYLED);
 
     await waitFor(() => expect(location().pathname).toBe('/admin/dashboard'));
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();

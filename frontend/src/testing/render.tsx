@@ -20,6 +20,9 @@ function unstyledCache(): EmotionCache {
   return cache;
 }
 
+/** For tests of texts, states, addresses and requests rather than looks. */
+export const UNSTYLED = { styles: false } as const;
+
 export interface RenderOptions {
   /** The address the memory router starts at. */
   path?: string;

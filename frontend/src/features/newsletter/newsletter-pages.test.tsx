@@ -7,7 +7,7 @@ import {
   recordNewsletterRequests,
 } from '../../testing/handlers/newsletter-handlers';
 import { server } from '../../testing/msw-server';
-import { renderApp } from '../../testing/render';
+import { renderApp, UNSTYLED } from '../../testing/render';
 
 describe('the confirmation page', () => {
   it("confirms the link's token at once and says so in the link's language", async () => {
@@ -16,7 +16,7 @@ describe('the confirmation page', () => {
     );
     server.use(recorder.handler);
 
-    await renderApp('/newsletter/confirm?token=abc.def&lang=ar');
+    await renderApp('/newsletter/confirm?token=abc.def&lang=ar', UNSTYLED);
 
     expect(await screen.findByRole('heading', { name: 'تم تأكيد الاشتراك' })).toBeInTheDocument();
     expect(recorder.bodies).toEqual([{ token: 'abc.def' }]);
@@ -27,7 +27,7 @@ describe('the confirmation page', () => {
   it('says an expired link has expired and offers to subscribe again', async () => {
     server.use(newsletterError(NEWSLETTER_CONFIRM_URL, 410, 'LINK_EXPIRED'));
 
-    await renderApp('/newsletter/confirm?token=old&lang=en');
+    await renderApp('/newsletter/confirm?token=old&lang=en', UNSTYLED);
 
     expect(
       await screen.findByRole('heading', { name: 'This link has expired' }),
@@ -47,7 +47,7 @@ describe('the confirmation page', () => {
     );
     if (status) server.use(recorder.handler);
 
-    await renderApp(path);
+    await renderApp(path, UNSTYLED);
 
     expect(
       await screen.findByRole('heading', { name: 'This link is not valid' }),
@@ -56,7 +56,7 @@ describe('the confirmation page', () => {
 
   it('offers to try again when the API fails', async () => {
     server.use(newsletterError(NEWSLETTER_CONFIRM_URL, 500, 'INTERNAL'));
-    const { user } = await renderApp('/newsletter/confirm?token=abc');
+    const { user } = await renderApp('/newsletter/confirm?token=abc', UNSTYLED);
     await screen.findByRole('heading', { name: 'We could not confirm your subscription' });
 
     server.resetHandlers();
@@ -74,7 +74,7 @@ describe('the unsubscribe page', () => {
       Response.json({ status: 'unsubscribed', locale: 'fr' }),
     );
     server.use(recorder.handler);
-    const { user } = await renderApp('/newsletter/unsubscribe?token=xyz&lang=fr');
+    const { user } = await renderApp('/newsletter/unsubscribe?token=xyz&lang=fr', UNSTYLED);
 
     expect(
       await screen.findByRole('heading', { name: 'Se désabonner de notre newsletter ?' }),
@@ -89,7 +89,7 @@ describe('the unsubscribe page', () => {
 
   it('says a forged link is not valid', async () => {
     server.use(newsletterError(NEWSLETTER_UNSUBSCRIBE_URL, 404, 'NOT_FOUND'));
-    const { user } = await renderApp('/newsletter/unsubscribe?token=forged');
+    const { user } = await renderApp('/newsletter/unsubscribe?token=forged', UNSTYLED);
 
     await user.click(await screen.findByRole('button', { name: 'Unsubscribe' }));
 

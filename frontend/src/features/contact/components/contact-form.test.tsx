@@ -9,7 +9,7 @@ import {
   recordContactRequests,
 } from '../../../testing/handlers/contact-handlers';
 import { server } from '../../../testing/msw-server';
-import { renderApp, renderWithProviders } from '../../../testing/render';
+import { renderApp, renderWithProviders, UNSTYLED } from '../../../testing/render';
 import { ContactForm } from './contact-form';
 
 const field = {
@@ -24,17 +24,23 @@ const submitButton = () => screen.getByRole('button', { name: /send message|send
 // Opening the thank-you page loads its chunk, then renders it: allow for a busy machine.
 const PAGE_CHANGE = { timeout: 5_000 };
 
+/**
+ * Pastes each value: one change per field rather than one per character keeps
+ * the suite fast. Typing key by key is covered by the re-validation test.
+ */
 async function fill(user: UserEvent, values: Partial<ContactFormValues>) {
   for (const name of ['firstName', 'lastName', 'email', 'phone', 'message'] as const) {
     const value = values[name];
-    if (value) await user.type(field[name](), value);
+    if (!value) continue;
+    await user.click(field[name]());
+    await user.paste(value);
   }
   if (values.service) await user.selectOptions(field.service(), values.service);
 }
 
 describe('ContactForm', () => {
   it('shows every required-field message under its field after submitting the empty form', async () => {
-    const { user } = await renderWithProviders(<ContactForm />);
+    const { user } = await renderWithProviders(<ContactForm />, UNSTYLED);
 
     await user.click(submitButton());
 
@@ -54,7 +60,7 @@ describe('ContactForm', () => {
   });
 
   it('stays quiet while typing before the first submit, then re-validates on change', async () => {
-    const { user } = await renderWithProviders(<ContactForm />);
+    const { user } = await renderWithProviders(<ContactForm />, UNSTYLED);
 
     await user.type(field.email(), 'not-an-email');
     expect(screen.queryByText('Please enter a valid email address')).not.toBeInTheDocument();
@@ -69,7 +75,7 @@ describe('ContactForm', () => {
   });
 
   it('moves focus to the first invalid field in form order', async () => {
-    const { user } = await renderWithProviders(<ContactForm />);
+    const { user } = await renderWithProviders(<ContactForm />, UNSTYLED);
 
     await user.type(field.firstName(), 'Ada');
     await user.click(submitButton());
@@ -80,7 +86,7 @@ describe('ContactForm', () => {
   it('reads "Sending..." and is disabled while the request is in flight', async () => {
     const pending = pendingContactRequest();
     server.use(pending.handler);
-    const { user } = await renderWithProviders(<ContactForm />);
+    const { user } = await renderWithProviders(<ContactForm />, UNSTYLED);
 
     await fill(user, buildContactValues());
     await user.click(submitButton());
@@ -95,7 +101,7 @@ describe('ContactForm', () => {
   it('sends the trimmed values and the language, then opens the thank-you page', async () => {
     const recorder = recordContactRequests();
     server.use(recorder.handler);
-    const { user, location } = await renderApp('/contact');
+    const { user, location } = await renderApp('/contact', UNSTYLED);
 
     await fill(user, buildContactValues({ firstName: '  Ada  ', phone: '+216 12 345 678' }));
     await user.click(submitButton());
@@ -120,7 +126,7 @@ describe('ContactForm', () => {
   it('leaves the phone out of the request when it is empty', async () => {
     const recorder = recordContactRequests();
     server.use(recorder.handler);
-    const { user } = await renderApp('/contact');
+    const { user } = await renderApp('/contact', UNSTYLED);
 
     await fill(user, buildContactValues({ phone: '' }));
     await user.click(submitButton());
@@ -132,7 +138,7 @@ describe('ContactForm', () => {
 
   it('shows the error toast and keeps the values when the server fails', async () => {
     server.use(contactServerError);
-    const { user } = await renderWithProviders(<ContactForm />);
+    const { user } = await renderWithProviders(<ContactForm />, UNSTYLED);
     const values = buildContactValues();
 
     await fill(user, values);
@@ -155,7 +161,7 @@ describe('ContactForm', () => {
 
   it("shows the API's field messages from a 400 VALIDATION_FAILED answer", async () => {
     server.use(contactValidationError({ email: 'This address cannot receive mail' }));
-    const { user } = await renderWithProviders(<ContactForm />);
+    const { user } = await renderWithProviders(<ContactForm />, UNSTYLED);
 
     await fill(user, buildContactValues());
     await user.click(submitButton());
@@ -168,7 +174,7 @@ describe('ContactForm', () => {
   });
 
   it('renders validation messages in the current language', async () => {
-    const { user } = await renderWithProviders(<ContactForm />);
+    const { user } = await renderWithProviders(<ContactForm />, UNSTYLED);
     const { i18n } = await import('../../../app/i18n');
 
     await user.click(submitButton());
