@@ -2,7 +2,7 @@ import type { Role } from '@agency/contracts';
 import { waitFor } from '@testing-library/react';
 import { signInAs } from './admin-session';
 import { mockViewportWidth } from './media-query';
-import { renderApp, type ProvidersRenderResult } from './render';
+import { renderApp, UNSTYLED, type ProvidersRenderResult } from './render';
 
 /** Sections load their chunk, texts and first answers: generous on a busy machine. */
 export const SECTION_LOAD = { timeout: 5_000 };
@@ -15,7 +15,7 @@ export interface AdminRenderOptions {
 
 /** The whole app at an admin address, signed out, without stylesheets. */
 export function renderAdminSignedOut(path: string): Promise<ProvidersRenderResult> {
-  return renderApp(path, { styles: false });
+  return renderApp(path, UNSTYLED);
 }
 
 let restoreViewport: (() => void) | undefined;
@@ -34,7 +34,7 @@ export async function renderAdmin(
 ): Promise<ProvidersRenderResult> {
   signInAs(role);
   restoreViewport = mockViewportWidth(mobile ? 375 : 1280);
-  const result = await renderApp(path, { styles: false });
+  const result = await renderApp(path, UNSTYLED);
   // A plain query: role queries walk the accessibility tree, slow on a page this size.
   await waitFor(() => {
     if (!document.querySelector('main h1')) throw new Error('the section has not rendered yet');
