@@ -6,26 +6,13 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import getPort from 'get-port';
 
 const root = resolve(import.meta.dirname, '..', '..');
 
-/** @returns {Promise<number>} */
-export function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        address && typeof address === 'object'
-          ? resolvePort(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
-}
+/** A free loopback port. @returns {Promise<number>} */
+export const freePort = () => getPort({ host: '127.0.0.1' });
 
 /**
  * Starts `node <script>` (a path from the repository's root) with `env`; its
