@@ -41,6 +41,7 @@ export default {
     '<rootDir>/worker/src/jobs/**/*.test.ts',
     '<rootDir>/worker/src/mail/**/*.test.ts',
     '<rootDir>/worker/src/redis-connections.test.ts',
+    '<rootDir>/worker/src/campaigns/**/*.test.ts',
     // Campaign sends in one process (the crash tests run a built worker, which no mutant reaches).
     '<rootDir>/worker/src/campaign-send.test.ts',
     '<rootDir>/worker/src/campaign-controls.test.ts',
