@@ -54,6 +54,12 @@ export default {
   // and a test runner restart rather than 15.
   timeoutMS: 5_000,
   timeoutFactor: 1.5,
+  // A whole run takes about an hour here. The next run in the same checkout
+  // reuses every result whose mutant and covering tests did not change, and
+  // re-runs survivors that a new test covers; `-- --force` runs them all. A
+  // fresh clone has no such file and runs everything.
+  incremental: true,
+  incrementalFile: 'reports/mutation/stryker-incremental.json',
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/index.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
