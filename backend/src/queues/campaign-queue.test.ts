@@ -1,0 +1,77 @@
+import { CAMPAIGN_QUEUE_NAMES, QUEUE_NAMES } from '@agency/contracts';
+import { uniqueName } from '../testing/test-context';
+import {
+  createCampaignQueue,
+  enqueueCampaignDispatch,
+  enqueueRoundDispatch,
+  enqueueTestSend,
+  type CampaignQueue,
+} from './campaign-queue';
+import { MAIL_JOB_OPTIONS } from './mail-queues';
+import { createRedisConnection, waitUntilConnected, type Redis } from './redis-connection';
+
+/** What the API's send controls put on the real campaign queues, and what a repeat adds. */
+describe('the campaign queues', () => {
+  let redis: Redis;
+  let queue: CampaignQueue;
+
+  beforeAll(async () => {
+    const url = process.env.REDIS_URL;
+    if (!url) throw new Error('REDIS_URL must be set for tests');
+    redis = createRedisConnection(url, 'producer');
+    await waitUntilConnected(redis, 5000);
+    queue = createCampaignQueue(redis, uniqueName('campaign-queue'));
+  });
+  afterAll(async () => {
+    await Promise.all([
+      queue.dispatch.obliterate({ force: true }),
+      queue.testSend.obliterate({ force: true }),
+    ]);
+    await queue.close();
+    redis.disconnect();
+  });
+
+  it('adds one dispatch per campaign, however often the send is requested', async () => {
+    await enqueueCampaignDispatch(queue, 'c-1');
+    await enqueueCampaignDispatch(queue, 'c-1');
+
+    const job = await queue.dispatch.getJob('campaign-dispatch-c-1');
+    expect(job?.name).toBe(QUEUE_NAMES.campaignDispatch);
+    expect(job?.data).toEqual({ campaignId: 'c-1' });
+    // Retried like every mail job while the store or SMTP is down.
+    expect(job?.opts.attempts).toBe(MAIL_JOB_OPTIONS.attempts);
+    expect(job?.opts.backoff).toEqual(MAIL_JOB_OPTIONS.backoff);
+    expect(await queue.dispatch.getJobCountByTypes('waiting')).toBe(1);
+  });
+
+  it('gives a resumed pass and a resend round dispatches of their own', async () => {
+    await enqueueRoundDispatch(queue, 'c-2', 1, 2);
+    await enqueueRoundDispatch(queue, 'c-2', 2, 1);
+    await enqueueRoundDispatch(queue, 'c-2', 2, 1);
+
+    const ids = (await queue.dispatch.getJobs(['waiting'])).map((job) => job.id);
+    expect(ids).toEqual(
+      expect.arrayContaining(['campaign-dispatch-c-2-r1-p2', 'campaign-dispatch-c-2-r2-p1']),
+    );
+    expect(ids.filter((id) => id?.startsWith('campaign-dispatch-c-2'))).toHaveLength(2);
+    const resend = await queue.dispatch.getJob('campaign-dispatch-c-2-r2-p1');
+    expect(resend?.name).toBe(QUEUE_NAMES.campaignDispatch);
+    expect(resend?.data).toEqual({ campaignId: 'c-2' });
+  });
+
+  it('adds every test send as a mail of its own, retried a little only', async () => {
+    const test = { campaignId: 'c-3', email: 'boss@agency.test' };
+    await enqueueTestSend(queue, test);
+    await enqueueTestSend(queue, test);
+
+    const jobs = await queue.testSend.getJobs(['waiting']);
+    expect(jobs).toHaveLength(2);
+    for (const job of jobs) {
+      expect(job.name).toBe(CAMPAIGN_QUEUE_NAMES.test);
+      expect(job.id).toMatch(/^campaign-test-c-3-[0-9a-f-]{36}$/);
+      expect(job.data).toEqual(test);
+      expect(job.opts.attempts).toBe(3);
+      expect(job.opts.backoff).toEqual(MAIL_JOB_OPTIONS.backoff);
+    }
+  });
+});
