@@ -1,12 +1,21 @@
+import {
+  NEWSLETTER_CONFIRMATION_TTL_MS,
+  NEWSLETTER_CONSENT_WORDING_VERSION,
+  type Locale,
+} from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { findOwedMail, MailReceiptModel, OwedMailModel } from '../mail-outbox/store';
+import { signConfirmationToken, signUnsubscribeToken } from './newsletter-token';
 import {
+  confirmSubscription,
   countConfirmedSubscribers,
   findConfirmationReceipt,
+  findSubscriberByEmail,
   markConfirmationMailFailed,
   markConfirmationMailSent,
   requestSubscription,
   settleConfirmationMail,
+  unsubscribe,
 } from './newsletter.service';
 import { SubscriberModel } from './subscriber.model';
 
@@ -124,5 +133,224 @@ describe('the confirmation mail outbox', () => {
     const receipt = await findConfirmationReceipt(owed);
     expect(receipt).toMatchObject({ outcome: 'sent' });
     expect(receipt?.error).toBeUndefined();
+  });
+});
+
+describe('a subscription request', () => {
+  it('records the consent it was given: when, from where, in which language and wording', async () => {
+    const at = new Date('2024-05-02T10:00:00.000Z');
+
+    const owed = await requestSubscription({
+      email: 'Consent@Example.tn',
+      locale: 'fr',
+      source: 'newsletter-banner',
+      ip: '203.0.113.4',
+      at,
+    });
+    if (!owed) throw new Error('a new address owes a confirmation');
+
+    expect(await reload(owed.subscriberId)).toMatchObject({
+      email: 'consent@example.tn',
+      status: 'pending',
+      locale: 'fr',
+      confirmationRequests: 1,
+      consent: {
+        requestedAt: at,
+        ip: '203.0.113.4',
+        locale: 'fr',
+        source: 'newsletter-banner',
+        wordingVersion: NEWSLETTER_CONSENT_WORDING_VERSION,
+      },
+    });
+    expect(await findSubscriberByEmail(' CONSENT@example.tn')).toMatchObject({
+      id: owed.subscriberId,
+    });
+  });
+
+  it('refuses a language no mail is written in, and owes nothing', async () => {
+    // The route's schema stops this first; the model's validators are the last guard.
+    const unknownLocale = String('de') as Locale;
+
+    await expect(
+      requestSubscription({
+        email: 'deutsch@example.tn',
+        locale: unknownLocale,
+        source: 'newsletter-banner',
+        ip: '203.0.113.4',
+      }),
+    ).rejects.toMatchObject({ name: 'ValidationError' });
+    expect(await SubscriberModel.countDocuments()).toBe(0);
+    expect(await owedConfirmations(later())).toEqual([]);
+  });
+});
+
+const SECRET = 'newsletter-service-test-secret-0123456789';
+// Tokens carry their issue time in whole seconds.
+const issuedAt = new Date('2024-05-02T10:00:00.000Z');
+
+describe('confirming a subscription', () => {
+  async function pending(email: string, locale: Locale = 'ar'): Promise<string> {
+    const owed = await requestSubscription({
+      email,
+      locale,
+      source: 'newsletter-banner',
+      ip: '203.0.113.4',
+    });
+    if (!owed) throw new Error('a new address owes a confirmation');
+    return owed.subscriberId;
+  }
+  const confirmAt = (subscriberId: string, now: Date) =>
+    confirmSubscription(signConfirmationToken(subscriberId, SECRET, issuedAt), {
+      secret: SECRET,
+      ip: '198.51.100.20',
+      now,
+    });
+
+  it('confirms with the last moment of the window, and records when and from where', async () => {
+    const id = await pending('window@example.tn');
+    const lastMoment = new Date(issuedAt.getTime() + NEWSLETTER_CONFIRMATION_TTL_MS);
+
+    expect(await confirmAt(id, lastMoment)).toEqual({ outcome: 'confirmed', locale: 'ar' });
+    expect(await reload(id)).toMatchObject({
+      status: 'confirmed',
+      confirmedAt: lastMoment,
+      consent: { confirmedAt: lastMoment, confirmedIp: '198.51.100.20', ip: '203.0.113.4' },
+    });
+  });
+
+  it('confirms only the address the link names', async () => {
+    const other = await pending('other@example.tn', 'en');
+    const id = await pending('named@example.tn', 'fr');
+
+    expect(await confirmAt(id, new Date(issuedAt.getTime() + 60_000))).toEqual({
+      outcome: 'confirmed',
+      locale: 'fr',
+    });
+    expect((await reload(other))?.status).toBe('pending');
+  });
+
+  it('no longer confirms a moment after the window, and leaves the address pending', async () => {
+    const id = await pending('late@example.tn');
+    const tooLate = new Date(issuedAt.getTime() + NEWSLETTER_CONFIRMATION_TTL_MS + 1);
+
+    expect(await confirmAt(id, tooLate)).toEqual({ outcome: 'expired' });
+    expect((await reload(id))?.status).toBe('pending');
+  });
+
+  it('answers a later click with the language of the subscription, changing nothing', async () => {
+    const id = await pending('twice@example.tn', 'fr');
+    const first = new Date(issuedAt.getTime() + 60_000);
+    await confirmAt(id, first);
+
+    const muchLater = new Date(issuedAt.getTime() + 2 * NEWSLETTER_CONFIRMATION_TTL_MS);
+    expect(await confirmAt(id, muchLater)).toEqual({ outcome: 'confirmed', locale: 'fr' });
+    expect((await reload(id))?.confirmedAt).toEqual(first);
+  });
+
+  it('does not resubscribe an address that left', async () => {
+    const id = await pending('gone@example.tn');
+    await SubscriberModel.updateOne({ _id: id }, { status: 'unsubscribed' });
+
+    expect(await confirmAt(id, new Date(issuedAt.getTime() + 60_000))).toEqual({
+      outcome: 'expired',
+    });
+    expect((await reload(id))?.status).toBe('unsubscribed');
+  });
+
+  it('treats a link signed with another key, or naming nobody, as invalid', async () => {
+    const id = await pending('forged@example.tn');
+    const options = { secret: SECRET, ip: '198.51.100.20', now: issuedAt };
+
+    expect(
+      await confirmSubscription(
+        signConfirmationToken(id, 'another-secret-0123456789abcdef'),
+        options,
+      ),
+    ).toEqual({ outcome: 'invalid' });
+    expect(
+      await confirmSubscription(signConfirmationToken('0'.repeat(24), SECRET), options),
+    ).toEqual({ outcome: 'invalid' });
+    expect((await reload(id))?.status).toBe('pending');
+  });
+});
+
+describe('unsubscribing', () => {
+  const leave = (email: string, now: Date, method: 'one-click' | 'page' = 'one-click') =>
+    unsubscribe(signUnsubscribeToken(email, SECRET), { secret: SECRET, method, now });
+
+  it('takes a confirmed address off the list, recording when and how', async () => {
+    await SubscriberModel.create({
+      email: 'leaving@example.tn',
+      status: 'confirmed',
+      locale: 'fr',
+    });
+    const now = new Date('2024-06-01T08:00:00.000Z');
+
+    expect(await leave('leaving@example.tn', now, 'page')).toEqual({
+      outcome: 'unsubscribed',
+      locale: 'fr',
+    });
+    expect(await findSubscriberByEmail('leaving@example.tn')).toMatchObject({
+      status: 'unsubscribed',
+      unsubscribedAt: now,
+      unsubscribeMethod: 'page',
+    });
+  });
+
+  it('answers a second unsubscribe the same, keeping when and how the first happened', async () => {
+    await SubscriberModel.create([
+      { email: 'gone-before@example.tn', status: 'unsubscribed', locale: 'fr' },
+      { email: 'twice@example.tn', status: 'confirmed', locale: 'ar' },
+    ]);
+    const first = new Date('2024-06-01T08:00:00.000Z');
+    await leave('twice@example.tn', first, 'one-click');
+
+    expect(await leave('twice@example.tn', new Date(), 'page')).toEqual({
+      outcome: 'unsubscribed',
+      locale: 'ar',
+    });
+    expect(await findSubscriberByEmail('twice@example.tn')).toMatchObject({
+      unsubscribedAt: first,
+      unsubscribeMethod: 'one-click',
+    });
+  });
+
+  it('records an address mailed without a subscription as unsubscribed, in the default language', async () => {
+    const now = new Date('2024-06-01T08:00:00.000Z');
+
+    expect(await leave('contact@example.tn', now)).toEqual({
+      outcome: 'unsubscribed',
+      locale: 'en',
+    });
+    expect(await findSubscriberByEmail('contact@example.tn')).toMatchObject({
+      status: 'unsubscribed',
+      unsubscribedAt: now,
+    });
+  });
+
+  it('treats a link signed with another key as invalid, changing nothing', async () => {
+    await SubscriberModel.create({ email: 'stays@example.tn', status: 'confirmed' });
+
+    expect(
+      await unsubscribe(
+        signUnsubscribeToken('stays@example.tn', 'another-secret-0123456789abcdef'),
+        {
+          secret: SECRET,
+          method: 'page',
+        },
+      ),
+    ).toEqual({ outcome: 'invalid' });
+    expect((await findSubscriberByEmail('stays@example.tn'))?.status).toBe('confirmed');
+  });
+
+  it('refuses an unknown way of unsubscribing, leaving the address on the list', async () => {
+    await SubscriberModel.create({ email: 'kept@example.tn', status: 'confirmed' });
+    // Only a caller bypassing the types could pass one; the model's validators stop it.
+    const unknownMethod = String('carrier-pigeon') as 'page';
+
+    await expect(leave('kept@example.tn', new Date(), unknownMethod)).rejects.toMatchObject({
+      name: 'ValidationError',
+    });
+    expect((await findSubscriberByEmail('kept@example.tn'))?.status).toBe('confirmed');
   });
 });
