@@ -72,7 +72,7 @@ export default tseslint.config(
       '.data/**',
       'test-results/**',
       'playwright-report/**',
-      '.stryker-tmp/**',
+      '.stryker-tmp*/**',
       'reports/**',
     ],
   },

@@ -42,8 +42,19 @@ export default {
   ],
   plugins: ['@stryker-mutator/*', './mutation/log-calls.ignorer.mjs'],
   ignorers: ['log-calls'],
-  // The sandbox needs the sources the tests load, not the site or the e2e suite.
-  ignorePatterns: ['frontend', 'e2e', '.data', '**/dist', 'reports', 'test-results'],
+  // The sandbox needs the sources the tests load, not the site or the e2e suite,
+  // nor the sandbox of another run in this checkout (`--tempDirName` for a
+  // per-file run beside a whole one): its copies of the workspaces would make
+  // jest refuse the duplicate package names.
+  ignorePatterns: [
+    'frontend',
+    'e2e',
+    '.data',
+    '**/dist',
+    'reports',
+    'test-results',
+    '/.stryker-tmp*',
+  ],
   checkers: [],
   // Most of a mutant's run waits on MongoDB, Redis and SMTP round trips, so
   // three runners keep two cores busier than two do.
