@@ -1,7 +1,5 @@
 import mongoose from 'mongoose';
-import { withDatabaseName } from '@agency/contracts';
-import { connectDatabase, disconnectDatabase } from './db';
-import { uniqueName } from './testing/test-context';
+import { useFileDatabase } from './testing/test-context';
 
 /**
  * The mail path reads and writes receipts, outbox entries and campaign
@@ -10,15 +8,7 @@ import { uniqueName } from './testing/test-context';
  * scans the table instead (scripts/lib/system-deps.mjs patches its build).
  * Against mongod the winning plan must not be a collection scan either.
  */
-beforeAll(async () => {
-  const uri = process.env.MONGODB_URI;
-  if (!uri) throw new Error('MONGODB_URI must be set for tests');
-  await connectDatabase(withDatabaseName(uri, uniqueName('lookups').replace('-', '_')));
-});
-afterAll(async () => {
-  await mongoose.connection.db?.dropDatabase().catch(() => undefined);
-  await disconnectDatabase();
-});
+useFileDatabase('lookups');
 
 interface Explained {
   serverInfo?: { ferretdbVersion?: string };

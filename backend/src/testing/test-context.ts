@@ -27,6 +27,23 @@ export function uniqueName(label: string): string {
   return `${label}-${randomBytes(4).toString('hex')}`;
 }
 
+/**
+ * For tests of a module's store calls without the HTTP app: mongoose is
+ * connected to a database of the file's own on the shared server before the
+ * file's tests, and the database is dropped after them.
+ */
+export function useFileDatabase(label: string): void {
+  beforeAll(async () => {
+    const uri = process.env.MONGODB_URI;
+    if (!uri) throw new Error('MONGODB_URI must be set for tests');
+    await connectDatabase(withDatabaseName(uri, uniqueName(label).replace('-', '_')));
+  });
+  afterAll(async () => {
+    await mongoose.connection.db?.dropDatabase().catch(() => undefined);
+    await disconnectDatabase();
+  });
+}
+
 // Jest gives each test file its own module registry, so this is one database
 // per file, shared by every context the file creates (mongoose has a single
 // default connection).

@@ -1,7 +1,6 @@
 import { Types } from 'mongoose';
-import { withDatabaseName, type CampaignRecipient, type Locale } from '@agency/contracts';
-import { connectDatabase, disconnectDatabase } from '../../db';
-import { uniqueName } from '../../testing/test-context';
+import { type CampaignRecipient, type Locale } from '@agency/contracts';
+import { useFileDatabase } from '../../testing/test-context';
 import { ContactModel } from '../contact/store';
 import { SubscriberModel } from '../newsletter/store';
 import { CampaignModel, type Campaign } from './campaign.model';
@@ -25,15 +24,7 @@ import {
  * status and counters, who is mailed, and the ledger of what happened to each
  * recipient. No queue and no worker: only the database this file owns.
  */
-beforeAll(async () => {
-  const uri = process.env.MONGODB_URI;
-  if (!uri) throw new Error('MONGODB_URI must be set for tests');
-  await connectDatabase(withDatabaseName(uri, uniqueName('delivery').replace('-', '_')));
-});
-afterAll(async () => {
-  await CampaignModel.db.dropDatabase().catch(() => undefined);
-  await disconnectDatabase();
-});
+useFileDatabase('delivery');
 beforeEach(async () => {
   await Promise.all([
     CampaignModel.deleteMany({}),

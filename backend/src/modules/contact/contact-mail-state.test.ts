@@ -1,7 +1,6 @@
-import mongoose, { Types } from 'mongoose';
-import { QUEUE_NAMES, withDatabaseName } from '@agency/contracts';
-import { connectDatabase, disconnectDatabase } from '../../db';
-import { uniqueName } from '../../testing/test-context';
+import { Types } from 'mongoose';
+import { QUEUE_NAMES } from '@agency/contracts';
+import { useFileDatabase } from '../../testing/test-context';
 import { findOwedMailById, MailReceiptModel, oweMail, OwedMailModel } from '../mail-outbox/store';
 import { ContactModel } from './contact.model';
 import {
@@ -26,15 +25,7 @@ import {
  * receipts alone, against the real store: no HTTP app, only the database
  * this file owns.
  */
-beforeAll(async () => {
-  const uri = process.env.MONGODB_URI;
-  if (!uri) throw new Error('MONGODB_URI must be set for tests');
-  await connectDatabase(withDatabaseName(uri, uniqueName('mailstate').replace('-', '_')));
-});
-afterAll(async () => {
-  await mongoose.connection.db?.dropDatabase().catch(() => undefined);
-  await disconnectDatabase();
-});
+useFileDatabase('mailstate');
 beforeEach(async () => {
   await Promise.all([
     ContactModel.deleteMany({}),

@@ -1,6 +1,5 @@
-import { QUEUE_NAMES, withDatabaseName } from '@agency/contracts';
-import { connectDatabase, disconnectDatabase } from '../../db';
-import { uniqueName } from '../../testing/test-context';
+import { QUEUE_NAMES } from '@agency/contracts';
+import { useFileDatabase } from '../../testing/test-context';
 import { MailReceiptModel } from './mail-receipt.model';
 import {
   RECEIPT_ERROR_MAX_LENGTH,
@@ -20,14 +19,7 @@ import { OwedMailModel } from './owed-mail.model';
  * against the real store: no HTTP app, only the database this file owns.
  */
 describe('the mail outbox', () => {
-  beforeAll(async () => {
-    const uri = process.env.MONGODB_URI;
-    if (!uri) throw new Error('MONGODB_URI must be set for tests');
-    await connectDatabase(withDatabaseName(uri, uniqueName('outbox').replace('-', '_')));
-  });
-  afterAll(async () => {
-    await disconnectDatabase();
-  });
+  useFileDatabase('outbox');
   beforeEach(async () => {
     await OwedMailModel.deleteMany({});
     await MailReceiptModel.deleteMany({});
