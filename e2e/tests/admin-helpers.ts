@@ -57,6 +57,9 @@ export async function demoAdminToken(request: APIRequestContext): Promise<string
 /**
  * Stores the demo admin's session as the sign-in page does (admin_token,
  * admin_user), without going through the page: for specs about other screens.
+ * It is written from a static file of the site's origin, where the app does
+ * not run: on an app page that is still loading, the app could pick the
+ * session up and start calls with it that a spec's next step then races.
  */
 export async function storeDemoAdminSession(page: Page, request: APIRequestContext) {
   const { username, password } = demoAdmin();
@@ -65,7 +68,7 @@ export async function storeDemoAdminSession(page: Page, request: APIRequestConte
   });
   expect(response.status()).toBe(200);
   const { token, user } = (await response.json()) as { token: string; user: unknown };
-  await page.goto(appUrl('/admin/login'));
+  await page.goto(appUrl('/favicon.svg'));
   await page.evaluate(
     ([storedToken, storedUser]) => {
       window.localStorage.setItem('admin_token', storedToken);
@@ -103,6 +106,29 @@ export async function waitForSection(page: Page, heading: string) {
       ),
     )
     .toBe(0);
+}
+
+/**
+ * How far the page scrolls sideways, and the outermost elements whose right
+ * edge passes the viewport's: what a failure has to name to be fixable.
+ */
+export async function sidewaysOverflow(page: Page) {
+  return page.evaluate(() => {
+    const root = document.documentElement;
+    const limit = root.clientWidth;
+    const outside: string[] = [];
+    for (const element of Array.from(document.body.querySelectorAll('*'))) {
+      const { right, width } = element.getBoundingClientRect();
+      const parentRight = element.parentElement?.getBoundingClientRect().right ?? 0;
+      if (width > 0 && right > limit && parentRight <= limit) {
+        const classes = element.getAttribute('class')?.split(/\s+/).slice(0, 3).join('.') ?? '';
+        outside.push(
+          `<${element.tagName.toLowerCase()} class="${classes}"> right ${right.toFixed(1)}`,
+        );
+      }
+    }
+    return { overflow: root.scrollWidth - limit, outside };
+  });
 }
 
 /** A full-page screenshot under artifacts/screenshots/admin/. */

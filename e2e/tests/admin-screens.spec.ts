@@ -4,6 +4,7 @@ import {
   ADMIN_SECTIONS,
   runId,
   saveScreenshot,
+  sidewaysOverflow,
   sendEnquiryByApi,
   storeDemoAdminSession,
   waitForSection,
@@ -31,12 +32,10 @@ test.describe('admin sections on a desktop and on a phone', () => {
         await page.goto(appUrl(section.path));
         await waitForSection(page, section.name);
         // Nothing sticks out sideways: the page never scrolls horizontally.
-        const overflow = await page.evaluate(
-          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-        );
+        const { overflow, outside } = await sidewaysOverflow(page);
         expect(
           overflow,
-          `${section.path} at ${size.width} px scrolls sideways`,
+          `${section.path} at ${size.width} px scrolls sideways; sticking out: ${outside.join(', ')}`,
         ).toBeLessThanOrEqual(0);
         await saveScreenshot(page, `${section.path.split('/').pop() ?? 'admin'}-${size.width}`);
       }

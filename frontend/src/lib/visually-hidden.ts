@@ -1,6 +1,7 @@
 /**
  * Hides text on screen but keeps it for screen readers (an `sx` value). Sizes
- * are strings: in `sx`, a bare 1 would mean 100%.
+ * are strings: in `sx`, a bare 1 would mean 100%. Put it on a block, not on a
+ * table: a table never gets narrower than its content, so it would not shrink.
  */
 export const visuallyHidden = {
   position: 'absolute',

@@ -51,32 +51,36 @@ export function ChartCard({
           <Box aria-hidden sx={{ overflow: 'hidden' }}>
             {children}
           </Box>
-          <Box component="table" sx={visuallyHidden}>
-            <caption>{title}</caption>
-            <thead>
-              <tr>
-                {table.headers.map((header) => (
-                  <th key={header} scope="col">
-                    {header}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {table.rows.map((row) => (
-                <tr key={String(row[0])}>
-                  {row.map((cell, index) =>
-                    index === 0 ? (
-                      <th key={index} scope="row">
-                        {cell}
-                      </th>
-                    ) : (
-                      <td key={index}>{cell}</td>
-                    ),
-                  )}
+          {/* Hidden on a block: a table is never narrower than its content, so hiding the
+              table itself can leave it sticking out of a phone's page. */}
+          <Box sx={visuallyHidden}>
+            <table>
+              <caption>{title}</caption>
+              <thead>
+                <tr>
+                  {table.headers.map((header) => (
+                    <th key={header} scope="col">
+                      {header}
+                    </th>
+                  ))}
                 </tr>
-              ))}
-            </tbody>
+              </thead>
+              <tbody>
+                {table.rows.map((row) => (
+                  <tr key={String(row[0])}>
+                    {row.map((cell, index) =>
+                      index === 0 ? (
+                        <th key={index} scope="row">
+                          {cell}
+                        </th>
+                      ) : (
+                        <td key={index}>{cell}</td>
+                      ),
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
           </Box>
         </>
       ) : null}
