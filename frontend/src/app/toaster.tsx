@@ -3,7 +3,7 @@ import IconButton from '@mui/material/IconButton';
 import { closeSnackbar, SnackbarProvider, type SnackbarKey } from 'notistack';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { flushPendingToasts } from '../lib/use-toast';
+import { attachToaster } from '../lib/use-toast';
 
 function CloseToastButton({ id }: { id: SnackbarKey }) {
   const { t } = useTranslation();
@@ -21,8 +21,8 @@ function CloseToastButton({ id }: { id: SnackbarKey }) {
 
 /** Where toasts appear; lib/use-toast.tsx sends them here through notistack. */
 export function Toaster() {
-  // The provider has set notistack's sender by now (it does so when it is created).
-  useEffect(() => flushPendingToasts(), []);
+  // Effects run children first: the provider below is mounted by now.
+  useEffect(() => attachToaster(), []);
   return (
     <SnackbarProvider
       maxSnack={3}

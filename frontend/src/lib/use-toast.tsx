@@ -23,16 +23,29 @@ function show({ title, description, variant = 'default' }: ToastOptions): void {
   });
 }
 
-/** What was said before the Toaster had loaded: shown as soon as it mounts. */
+/** What was said while no Toaster was mounted: shown as soon as one mounts. */
 const pending: ToastOptions[] = [];
 
 /**
- * Shows the toasts said before the Toaster mounted (app/toaster.tsx calls it
- * once mounted). A notice can come that early: a stored session that has
- * expired is refused by the first call the page makes.
+ * Whether a Toaster is mounted. notistack's global sender is set when its
+ * provider is constructed, which can be a while before it is mounted (the
+ * Toaster loads lazily and renders concurrently) and stays set after it
+ * unmounts: a toast sent to it then is dropped. Only a mounted one shows it.
  */
-export function flushPendingToasts(): void {
+let toasterMounted = false;
+
+/**
+ * Called by app/toaster.tsx once mounted: shows what was said before, and
+ * keeps later toasts until the next mount once the returned detach has run.
+ * A notice can come that early: a stored session that has expired is
+ * refused by the first call the page makes.
+ */
+export function attachToaster(): () => void {
+  toasterMounted = true;
   for (const options of pending.splice(0)) show(options);
+  return () => {
+    toasterMounted = false;
+  };
 }
 
 /**
@@ -41,8 +54,7 @@ export function flushPendingToasts(): void {
  */
 export function useToast(): (options: ToastOptions) => void {
   return useCallback((options: ToastOptions) => {
-    // notistack sets its global sender when the Toaster mounts, moments after the first paint.
-    if (typeof enqueueSnackbar !== 'function') {
+    if (!toasterMounted) {
       pending.push(options);
       return;
     }
