@@ -34,6 +34,12 @@ end
 return redis.call('HMGET', KEYS[2], 'sent', 'failed', 'v', 'total', 'dispatched')
 `;
 
+/** A mail's outcome (the first one written wins), then the next mail's attempt. */
+const SETTLE_AND_START_SCRIPT = `
+redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
+return redis.call('HINCRBY', KEYS[2], ARGV[3], 1)
+`;
+
 export interface RoundState extends RoundCounts {
   total: number;
   /** Every batch of the round is queued, so `total` is final. */
@@ -108,6 +114,8 @@ export class SendLedger {
    * The previous mail's outcome and the next mail's attempt in one round
    * trip: a batch pays one Redis exchange per mail rather than two, and the
    * order (outcome, then attempt) keeps the in-flight window one mail wide.
+   * One script rather than MULTI: ioredis builds a whole pipeline object
+   * per MULTI, which cost the workers about a twentieth of their CPU.
    */
   async settleAndStart(
     keys: CampaignRoundKeys,
@@ -115,13 +123,15 @@ export class SendLedger {
     nextKey: string,
   ): Promise<number> {
     if (!previous) return this.startAttempt(keys, nextKey);
-    const replies = await this.redis
-      .multi()
-      .hsetnx(keys.outcomes, previous.key, encodeOutcome(previous.outcome))
-      .hincrby(keys.attempts, nextKey, 1)
-      .exec();
-    const [error, attempts] = replies?.[1] ?? [new Error('the attempt was not counted'), null];
-    if (error) throw error;
+    const attempts = await this.redis.eval(
+      SETTLE_AND_START_SCRIPT,
+      2,
+      keys.outcomes,
+      keys.attempts,
+      previous.key,
+      encodeOutcome(previous.outcome),
+      nextKey,
+    );
     return Number(attempts);
   }
 
