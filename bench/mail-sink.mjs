@@ -3,7 +3,7 @@
  * The SMTP sink of `npm run bench:mail`, in a process of its own so that its
  * work is not timed as the sender's: accepts every message, keeps each RCPT
  * TO and the time of the first and last accepted message. Driven over IPC:
- * { type: 'report' } answers the figures, { type: 'reset' } starts again.
+ * { type: 'report' } answers the figures (with its own CPU time), { type: 'reset' } starts again.
  */
 import { SMTPServer } from 'smtp-server';
 
@@ -12,6 +12,8 @@ let rcpt = new Map();
 let accepted = 0;
 let firstAt = 0;
 let lastAt = 0;
+/** CPU spent since the last reset: what the sink's share of the machine costs per message. */
+let cpuSince = process.cpuUsage();
 
 const server = new SMTPServer({
   authOptional: true,
@@ -50,9 +52,18 @@ process.on('message', (/** @type {{ type: string }} */ message) => {
     accepted = 0;
     firstAt = 0;
     lastAt = 0;
+    cpuSince = process.cpuUsage();
     process.send?.({ type: 'reset' });
   } else if (message.type === 'report') {
-    process.send?.({ type: 'report', accepted, firstAt, lastAt, rcpt: [...rcpt] });
+    const { user, system } = process.cpuUsage(cpuSince);
+    process.send?.({
+      type: 'report',
+      accepted,
+      firstAt,
+      lastAt,
+      cpuMicros: user + system,
+      rcpt: [...rcpt],
+    });
   }
 });
 process.on('disconnect', () => server.close(() => process.exit(0)));

@@ -14,6 +14,7 @@
  *   npm run build && npm run bench:mail [-- --recipients 20000 --workers 2
  *     --concurrency 20 --batch 50 --connections 10 --ref-connections 10]
  * Uses MONGODB_URI / REDIS_URL when set (use throw-away ones), else starts both.
+ * The workers get the heap cap of WORKER_HEAP_MB (default 112), as under npm start.
  */
 import { fork } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
+import { workerNodeOptions } from '../scripts/lib/app-env.mjs';
 import { startServices } from '../scripts/lib/services.mjs';
 import { freePort, startNode } from './lib/processes.mjs';
 
@@ -55,7 +57,7 @@ for (const file of ['backend/dist/server.js', 'worker/dist/index.js']) {
   }
 }
 
-/** @typedef {{ accepted: number, firstAt: number, lastAt: number, rcpt: [string, number][] }} SinkReport */
+/** @typedef {{ accepted: number, firstAt: number, lastAt: number, cpuMicros: number, rcpt: [string, number][] }} SinkReport */
 
 async function startSink() {
   const child = fork(join(root, 'bench', 'mail-sink.mjs'), [], { stdio: 'inherit' });
@@ -142,7 +144,9 @@ async function main() {
     cleanups.push(sink.close);
 
     // 1. The reference loop into the sink.
+    const refCpu = process.cpuUsage();
     const refStarted = await referenceLoop(sink.url);
+    const refSenderCpu = process.cpuUsage(refCpu);
     const reference = await sink.report();
     const referenceTally = tally(reference);
     await sink.reset();
@@ -200,7 +204,11 @@ async function main() {
       60_000,
     );
     const workers = Array.from({ length: WORKERS }, (_, index) =>
-      startNode(`worker ${index + 1}`, 'worker/dist/index.js', env),
+      startNode(`worker ${index + 1}`, 'worker/dist/index.js', {
+        ...env,
+        // The heap cap the worker runs with under npm start and compose.
+        NODE_OPTIONS: workerNodeOptions(process.env),
+      }),
     );
     for (const worker of workers) cleanups.push(worker.stop);
     // The workers are up once each has registered on the send queue.
@@ -263,6 +271,8 @@ async function main() {
     const firstToLast = rate(campaign.accepted, campaign.lastAt - campaign.firstAt);
     const startToLast = rate(campaign.accepted, campaign.lastAt - sendStarted);
     const ratio = startToLast / refRate;
+    const perMessage = (/** @type {number} */ micros, /** @type {number} */ count) =>
+      `${Math.round(micros / count)} µs`;
     const rows = [
       ['reference: pooled Nodemailer loop', `${refRate} msg/s`, `${REF_CONNECTIONS} connections`],
       [
@@ -288,9 +298,15 @@ async function main() {
       ],
       [
         'workers: CPU per message (all processes)',
-        `${Math.round((workerCpu * 1e6) / campaign.accepted)} µs`,
+        perMessage(workerCpu * 1e6, campaign.accepted),
         `${workerCpu.toFixed(1)} s in all; the API ${apiCpu.toFixed(1)} s`,
       ],
+      [
+        'reference: CPU per message, sender / sink',
+        `${perMessage(refSenderCpu.user + refSenderCpu.system, reference.accepted)} / ${perMessage(reference.cpuMicros, reference.accepted)}`,
+        'the sink is one process: its CPU per message bounds any sender',
+      ],
+      ['campaign: sink CPU per message', perMessage(campaign.cpuMicros, campaign.accepted), ''],
       [
         'duplicates (sink RCPT TO)',
         String(campaignTally.duplicates),
@@ -313,7 +329,7 @@ async function main() {
       ],
     ];
     console.log(
-      `\nbench:mail, ${RECIPIENTS} recipients, ${WORKERS} worker processes, concurrency ${args.concurrency}, batch ${args.batch}\n`,
+      `\nbench:mail, ${RECIPIENTS} recipients, ${WORKERS} worker processes (${workerNodeOptions(process.env)}), concurrency ${args.concurrency}, batch ${args.batch}\n`,
     );
     console.table(rows.map(([what, figure, note]) => ({ what, figure, note })));
   } finally {

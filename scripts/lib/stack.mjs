@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import getPort from 'get-port';
-import { appEnvironment } from './app-env.mjs';
+import { appEnvironment, workerNodeOptions } from './app-env.mjs';
 import { SetupError } from './console.mjs';
 import { startService, stopAll, waitUntilReady } from './processes.mjs';
 import { LOOPBACK, startServices } from './services.mjs';
@@ -82,19 +82,24 @@ export async function startStack(options) {
     const vite = ['frontend/node_modules/.bin/vite', 'node_modules/.bin/vite']
       .map((bin) => join(rootDir, bin))
       .find(existsSync);
-    /** @param {string} name @param {string} entry @param {import('./console.mjs').Style} style */
-    const node = (name, entry, style) =>
+    /**
+     * @param {string} name @param {string} entry @param {import('./console.mjs').Style} style
+     * @param {NodeJS.ProcessEnv} [extraEnv]
+     */
+    const node = (name, entry, style, extraEnv = {}) =>
       startService({
         name,
         command: process.execPath,
         args: [join(rootDir, entry)],
         cwd: rootDir,
-        env: appEnv,
+        env: { ...appEnv, ...extraEnv },
         style,
       });
     app = [
       node('api', 'backend/dist/server.js', 'cyan'),
-      node('worker', 'worker/dist/index.js', 'magenta'),
+      node('worker', 'worker/dist/index.js', 'magenta', {
+        NODE_OPTIONS: workerNodeOptions(appEnv),
+      }),
       startService({
         name: 'web',
         command: vite ?? 'vite',

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { parse } from 'yaml';
+import { WORKER_HEAP_MB_DEFAULT } from '../lib/app-env.mjs';
 
 const repoRoot = resolve(__dirname, '..', '..');
 const composePath = join(repoRoot, 'docker-compose.yml');
@@ -109,6 +110,13 @@ describe('docker-compose.yml', () => {
     );
   });
 
+  it('caps the worker heap as npm start does, with the same default', () => {
+    const workerEnv = asMapping(service(readCompose(), 'worker').environment, 'worker.environment');
+    expect(workerEnv.NODE_OPTIONS).toBe(
+      `--max-old-space-size=\${WORKER_HEAP_MB:-${WORKER_HEAP_MB_DEFAULT}}`,
+    );
+  });
+
   it('gives every service but the worker a healthcheck', () => {
     const services = asMapping(readCompose().services, 'services');
     const withoutHealthcheck = Object.entries(services)
@@ -195,6 +203,7 @@ describe('docker-compose.yml', () => {
       'CORS_ORIGIN', // the web service's origin
       'WEB_PORT', // host ports: compose only
       'MAIL_INBOX_PORT',
+      'WORKER_HEAP_MB', // a start flag no schema holds; checked against npm start's above
     ];
     expect([...new Set(withDefault)].filter((name) => !differsInCompose.includes(name))).toEqual(
       [],

@@ -1,4 +1,10 @@
-import { appEnvironment, LOCAL_AGENCY_INBOX, wantsDemoMode } from '../lib/app-env.mjs';
+import {
+  appEnvironment,
+  LOCAL_AGENCY_INBOX,
+  WORKER_HEAP_MB_DEFAULT,
+  wantsDemoMode,
+  workerNodeOptions,
+} from '../lib/app-env.mjs';
 import { redactCredentials } from '../lib/console.mjs';
 import { parseTestArgs } from '../lib/test-steps.mjs';
 
@@ -54,6 +60,30 @@ describe('the environment of the API and the worker', () => {
     expect(wantsDemoMode({ NODE_ENV: 'production' })).toBe(false);
     expect(wantsDemoMode({ DEMO_MODE: 'false' })).toBe(false);
     expect(wantsDemoMode({})).toBe(true);
+  });
+});
+
+describe("the worker's heap cap", () => {
+  it('is 112 MB unless WORKER_HEAP_MB says otherwise', () => {
+    expect(WORKER_HEAP_MB_DEFAULT).toBe(112);
+    expect(workerNodeOptions({})).toBe('--max-old-space-size=112');
+    expect(workerNodeOptions({ WORKER_HEAP_MB: '' })).toBe('--max-old-space-size=112');
+    expect(workerNodeOptions({ WORKER_HEAP_MB: '256' })).toBe('--max-old-space-size=256');
+  });
+
+  it("comes after the caller's own NODE_OPTIONS, which it keeps", () => {
+    expect(workerNodeOptions({ NODE_OPTIONS: '--enable-source-maps', WORKER_HEAP_MB: '96' })).toBe(
+      '--enable-source-maps --max-old-space-size=96',
+    );
+  });
+
+  it('refuses a value that is not a whole number of MB, or too small to run', () => {
+    for (const bad of ['1.5', '112mb', '-5', '63']) {
+      expect(() => workerNodeOptions({ WORKER_HEAP_MB: bad })).toThrow(
+        `WORKER_HEAP_MB must be a whole number of MB, 64 or more (got "${bad}")`,
+      );
+    }
+    expect(workerNodeOptions({ WORKER_HEAP_MB: '64' })).toBe('--max-old-space-size=64');
   });
 });
 
