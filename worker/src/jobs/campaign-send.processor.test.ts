@@ -19,6 +19,8 @@ import {
   TransientSendError,
   campaignMessageId,
   campaignSendProcessor,
+  compileCampaign,
+  sendCampaignMail,
   type BatchResult,
 } from './campaign-send.processor';
 
@@ -234,5 +236,25 @@ describe('a campaign send batch', () => {
     await send(await batch(id, [sami]));
 
     expect(smtp.received.map(({ mail }) => mail.subject)).toEqual(['Hello Amira', 'Bonjour Sami']);
+  });
+
+  it('hands Nodemailer the Message-ID of the raw message, so it draws no random one', async () => {
+    const messageId = campaignMessageId('c1', 1, sami.key, 'agency.test');
+    const campaign = compileCampaign(
+      { subject: 'Hello {{firstName}}', content: '<p>Hi</p>' },
+      'Agency <no-reply@agency.test>',
+    );
+    const deps = {
+      transport,
+      mailFrom: 'Agency <no-reply@agency.test>',
+      siteUrl: TEST_SITE_URL,
+      mailLinkSecret: TEST_LINK_SECRET,
+      messageIdDomain: 'agency.test',
+    };
+
+    const info = (await sendCampaignMail(deps, campaign, sami, messageId)) as { messageId: string };
+
+    expect(info.messageId).toBe(messageId);
+    expect(smtp.received[0]?.mail.messageId).toBe(messageId);
   });
 });
