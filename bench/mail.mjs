@@ -24,7 +24,7 @@ import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import { workerNodeOptions } from '../scripts/lib/app-env.mjs';
 import { startServices } from '../scripts/lib/services.mjs';
-import { freePort, startNode } from './lib/processes.mjs';
+import { cpuSecondsOf, freePort, startNode } from './lib/processes.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(join(root, 'worker', 'package.json'));
@@ -238,6 +238,8 @@ async function main() {
         recipientType: 'contacts',
       }),
     }).then((response) => response.json());
+    // What the servers under the campaign (the store, Redis) spend while it runs.
+    const serverCpuBefore = services.started.map(({ pid }) => cpuSecondsOf(pid));
     const sendStarted = performance.timeOrigin + performance.now();
     const sent = await fetch(`${apiUrl}/api/admin/campaigns/${draft.id}/send`, {
       method: 'POST',
@@ -256,6 +258,10 @@ async function main() {
       15 * 60_000,
       250,
     );
+    const serverCpu = services.started.map(({ name, pid }, index) => ({
+      name,
+      seconds: cpuSecondsOf(pid) - (serverCpuBefore[index] ?? 0),
+    }));
     const campaign = await sink.report();
     const campaignTally = tally(campaign);
     const dispatch = await dispatchQueue.getJob(`campaign-dispatch-${draft.id}`);
@@ -307,6 +313,13 @@ async function main() {
         'the sink is one process: its CPU per message bounds any sender',
       ],
       ['campaign: sink CPU per message', perMessage(campaign.cpuMicros, campaign.accepted), ''],
+      [
+        'campaign: CPU per message of the store and Redis',
+        serverCpu
+          .map(({ name, seconds }) => `${name} ${perMessage(seconds * 1e6, campaign.accepted)}`)
+          .join(', ') || 'none started here',
+        'from the send request to the end: the store and Redis share the cores',
+      ],
       [
         'duplicates (sink RCPT TO)',
         String(campaignTally.duplicates),

@@ -5,7 +5,7 @@
  * child process whose peak memory can be read and which stops politely.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import getPort from 'get-port';
 
@@ -13,6 +13,16 @@ const root = resolve(import.meta.dirname, '..', '..');
 
 /** A free loopback port. @returns {Promise<number>} */
 export const freePort = () => getPort({ host: '127.0.0.1' });
+
+/**
+ * CPU seconds a process has used so far (user + system), from /proc; 0 once it is gone.
+ * @param {number | undefined} pid
+ */
+export function cpuSecondsOf(pid) {
+  if (!pid || !existsSync(`/proc/${pid}/stat`)) return 0;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
+  return (Number(fields?.[11] ?? 0) + Number(fields?.[12] ?? 0)) / 100;
+}
 
 /**
  * Starts `node <script>` (a path from the repository's root) with `env`; its
@@ -40,11 +50,8 @@ export function startNode(name, script, env) {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
     },
-    /** CPU seconds the process has used so far (user + system), from /proc. */
-    cpuSeconds() {
-      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
-      return (Number(fields?.[11] ?? 0) + Number(fields?.[12] ?? 0)) / 100;
-    },
+    /** CPU seconds the process has used so far (user + system). */
+    cpuSeconds: () => cpuSecondsOf(child.pid),
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((done) => child.once('exit', done));

@@ -12,6 +12,7 @@ import { paint, SetupError } from './console.mjs';
 /**
  * @typedef {object} Service
  * @property {string} name
+ * @property {number | undefined} pid undefined when it could not be started
  * @property {Promise<string>} exited settles with how the process ended
  * @property {() => string[]} recentOutput its last output lines, oldest first
  * @property {() => Promise<void>} stop SIGTERM, then SIGKILL after a grace period
@@ -64,6 +65,7 @@ export function startService(options) {
   });
   return {
     name,
+    pid: subprocess.pid,
     exited,
     recentOutput: () => [...recent],
     stop: async () => {

@@ -29,6 +29,7 @@ function folder(...path) {
  * @property {string} redisUrl
  * @property {string} [smtpUrl]
  * @property {string} [mailCatcherUrl] MailDev's web inbox and REST API (when started here)
+ * @property {{ name: string, pid: number }[]} started the processes started here (not those the environment gave)
  * @property {() => Promise<void>} stop stops what was started here, last first
  */
 
@@ -109,7 +110,8 @@ export async function startServices({ dataDir, mailCatcher, env = process.env, p
       smtpUrl = `smtp://${LOOPBACK}:${smtpPort}`;
     }
     if (!mongodbUri || !redisUrl) throw new Error('unreachable: the stores were ensured above');
-    return { mongodbUri, redisUrl, smtpUrl, mailCatcherUrl, stop };
+    const processes = started.flatMap(({ name, pid }) => (pid ? [{ name, pid }] : []));
+    return { mongodbUri, redisUrl, smtpUrl, mailCatcherUrl, started: processes, stop };
   } catch (error) {
     await stop();
     throw error;

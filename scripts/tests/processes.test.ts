@@ -33,17 +33,20 @@ describe('services of the local stack', () => {
     expect(ms).toBeLessThan(10_000);
   });
 
-  it('waits for a service to listen, prefixes its output and stops it', async () => {
+  it('waits for a service to listen, prefixes its output, tells its pid and stops it', async () => {
     const { stdout } = await runWithProcesses(`
       const { default: getPort } = await import('get-port');
       const port = await getPort({ host: '127.0.0.1' });
       const server = startService({ name: 'server', command: process.execPath, args: ['-e',
         "require('node:http').createServer((q, s) => s.end('ok'))" +
-        ".listen(" + port + ", '127.0.0.1', () => console.log('listening'))"] });
+        ".listen(" + port + ", '127.0.0.1', () => console.log('listening as ' + process.pid))"] });
       await waitUntilReady(['http-get://127.0.0.1:' + port + '/'], [server]);
+      console.log('pid: ' + server.pid);
       await stopAll([server]);
       console.log('stopped: ' + (await server.exited));`);
-    expect(stdout).toMatch(/\[server\] listening/);
+    const ownPid = /\[server\] listening as (\d+)/.exec(stdout)?.[1];
+    expect(ownPid).toBeDefined();
+    expect(stdout).toContain(`pid: ${ownPid}`);
     expect(stdout).toContain('stopped: was killed by SIGTERM');
   });
 });
