@@ -122,9 +122,11 @@ describe('Dashboard', () => {
 });
 
 describe('Analytics', () => {
-  const chart = async (title: string) =>
-    (await screen.findByRole('heading', { level: 2, name: title }, SECTION_LOAD))
-      .parentElement as HTMLElement;
+  /** A chart's data table: its card shows the heading at once and the table once its data came. */
+  const chartTable = async (title: string) => {
+    const heading = await screen.findByRole('heading', { level: 2, name: title }, SECTION_LOAD);
+    return within(heading.parentElement as HTMLElement).findByRole('table', {}, SECTION_LOAD);
+  };
 
   it('charts enquiries per day, by service, and the results of sent campaigns', async () => {
     server.use(
@@ -140,17 +142,17 @@ describe('Analytics', () => {
     server.use(handler);
     await renderAdmin('/admin/analytics', { mobile: true });
 
-    const perDay = within(await chart('Enquiries per day, last 30 days')).getByRole('table');
+    const perDay = await chartTable('Enquiries per day, last 30 days');
     expect(within(perDay).getAllByRole('row')).toHaveLength(4);
     expect(within(perDay).getByRole('row', { name: 'May 3 4' })).toBeInTheDocument();
     expect(calls[0]?.url.searchParams.get('days')).toBe('30');
 
-    const byService = within(await chart('Enquiries by service')).getByRole('table');
+    const byService = await chartTable('Enquiries by service');
     expect(
       within(byService).getByRole('row', { name: 'Web Design & Development 18' }),
     ).toBeInTheDocument();
 
-    const results = within(await chart('Campaign results')).getByRole('table');
+    const results = await chartTable('Campaign results');
     expect(within(results).getByRole('row', { name: 'Winter news 118 2' })).toBeInTheDocument();
     expect(within(results).queryByText('Draft only')).not.toBeInTheDocument();
   });
