@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   runUntilSignalled(logger, async () => {
     await workers.close();
     transport.close();
-    campaignTransport.close();
+    await campaignTransport.close();
     connection.disconnect();
     await disconnectDatabase();
   });

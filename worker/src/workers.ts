@@ -7,6 +7,7 @@ import {
 } from '@agency/contracts';
 import { createMailQueues, type Logger, type Redis } from '@agency/backend/store';
 import type { MailTransport } from './mail/transport';
+import type { CampaignTransport } from './campaigns/campaign-transport';
 import { contactMailProcessor } from './jobs/contact-mail.processor';
 import { newsletterConfirmationProcessor } from './jobs/newsletter-confirmation.processor';
 import { outboxRelayProcessor } from './jobs/outbox-relay.processor';
@@ -30,8 +31,8 @@ export interface WorkersOptions {
   logger: Logger;
   /** Options of the jobs the relay adds; production uses the mail queues' defaults. */
   mailJobOptions?: JobsOptions;
-  /** Campaign sends: their settings and their own SMTP pool (defaults: the shared pool). */
-  campaigns?: Partial<CampaignSendSettings> & { transport?: MailTransport };
+  /** Campaign sends: their own SMTP connections, and their settings (defaults otherwise). */
+  campaigns: Partial<CampaignSendSettings> & { transport: CampaignTransport };
 }
 
 export interface RunningWorkers {
@@ -110,7 +111,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
   const campaignWorkers = await startCampaignWorkers({
     connection,
     queuePrefix,
-    transport: options.campaigns?.transport ?? options.transport,
+    transport: options.campaigns.transport,
     mailFrom: options.mailFrom,
     siteUrl: options.siteUrl,
     mailLinkSecret: options.mailLinkSecret,

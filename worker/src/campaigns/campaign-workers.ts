@@ -7,7 +7,7 @@ import {
   type CampaignSendJob,
 } from '@agency/contracts';
 import type { Logger, Redis } from '@agency/backend/store';
-import type { MailTransport } from '../mail/transport';
+import type { CampaignTransport } from './campaign-transport';
 import { campaignDispatchProcessor } from '../jobs/campaign-dispatch.processor';
 import { campaignSendProcessor } from '../jobs/campaign-send.processor';
 import { campaignTestSendProcessor } from '../jobs/campaign-test-send.processor';
@@ -47,7 +47,7 @@ export const DEFAULT_CAMPAIGN_SETTINGS: CampaignSendSettings = {
 export interface CampaignWorkersOptions {
   connection: Redis;
   queuePrefix: string;
-  transport: MailTransport;
+  transport: CampaignTransport;
   mailFrom: string;
   siteUrl: string;
   mailLinkSecret: string;

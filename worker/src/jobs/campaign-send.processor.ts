@@ -13,7 +13,7 @@ import {
   type LedgerOutcome,
   type Logger,
 } from '@agency/backend/store';
-import type { MailTransport } from '../mail/transport';
+import type { CampaignTransport } from '../campaigns/campaign-transport';
 import { oneClickUnsubscribeUrl, unsubscribePageUrl } from '../mail/newsletter-links';
 import { isPermanentSmtpFailure, smtpFailureReason } from '../mail/smtp-failure';
 import { compileCampaignMail, localeOf } from '../mail/templates/campaign.template';
@@ -21,7 +21,7 @@ import { compileCampaignMime, type CampaignMime } from '../campaigns/campaign-mi
 import { isRoundSettled, type RoundState, type SendLedger } from '../campaigns/send-ledger';
 
 export interface CampaignMailDeps {
-  transport: MailTransport;
+  transport: CampaignTransport;
   mailFrom: string;
   siteUrl: string;
   mailLinkSecret: string;
@@ -107,7 +107,7 @@ export function sendCampaignMail(
     listUnsubscribeUrl: oneClickUnsubscribeUrl(deps.siteUrl, token),
     messageId,
   });
-  return deps.transport.sendMail(message);
+  return deps.transport.send(message);
 }
 
 interface Settled {

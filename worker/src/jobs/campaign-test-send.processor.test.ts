@@ -2,7 +2,7 @@ import { Types } from 'mongoose';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { CAMPAIGN_QUEUE_NAMES, type CampaignTestSendJob } from '@agency/contracts';
 import { createLogger } from '@agency/backend/store';
-import { createMailTransport, type MailTransport } from '../mail/transport';
+import { createCampaignTransport, type CampaignTransport } from '../campaigns/campaign-transport';
 import {
   TEST_LINK_SECRET,
   TEST_SITE_URL,
@@ -21,7 +21,7 @@ const TEST_ADDRESS = 'boss@agency.test';
 describe('the campaign test send', () => {
   let ctx: CampaignContext;
   let smtp: SmtpSink;
-  let transport: MailTransport;
+  let transport: CampaignTransport;
   let process: (job: Job<CampaignTestSendJob>) => Promise<'sent' | 'skipped'>;
 
   beforeAll(async () => {
@@ -32,7 +32,7 @@ describe('the campaign test send', () => {
   });
   beforeEach(async () => {
     smtp = await startSmtpSink();
-    transport = createMailTransport(smtp.url);
+    transport = createCampaignTransport(smtp.url, 1);
     process = campaignTestSendProcessor({
       transport,
       mailFrom: 'Agency <no-reply@agency.test>',
@@ -43,7 +43,7 @@ describe('the campaign test send', () => {
     });
   });
   afterEach(async () => {
-    transport.close();
+    await transport.close();
     await smtp.close();
   });
 

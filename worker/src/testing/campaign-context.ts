@@ -122,7 +122,11 @@ export async function createCampaignContext(): Promise<CampaignContext> {
   const recoveryQueue = queue(CAMPAIGN_QUEUE_NAMES.recovery);
   const controlQueue = createCampaignQueue(redis, queuePrefix);
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'silent');
-  const running: { workers: RunningCampaignWorkers; connection: Redis; close(): void }[] = [];
+  const running: {
+    workers: RunningCampaignWorkers;
+    connection: Redis;
+    close(): Promise<void>;
+  }[] = [];
 
   const url = new URL(redisUrl);
   const connection = { host: url.hostname, port: Number(url.port || 6379) };
@@ -248,7 +252,7 @@ export async function createCampaignContext(): Promise<CampaignContext> {
     async close() {
       for (const worker of running) {
         await worker.workers.close();
-        worker.close();
+        await worker.close();
         worker.connection.disconnect();
       }
       await Promise.all(events.map((queueEvents) => queueEvents.close()));

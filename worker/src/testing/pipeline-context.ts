@@ -15,6 +15,7 @@ import {
   type Redis,
 } from '@agency/backend';
 import { createMailTransport } from '../mail/transport';
+import { createCampaignTransport } from '../campaigns/campaign-transport';
 import { startWorkers, type RunningWorkers } from '../workers';
 
 export const AGENCY_INBOX = 'inbox@agency.test';
@@ -86,7 +87,7 @@ export async function createPipelineContext(
   await waitUntilConnected(producer, 5000);
   const queues = createMailQueues(producer, config.queuePrefix, options.jobOptions);
   const app = createApp({ config, logger, queues, redis: producer });
-  const running: { workers: RunningWorkers; connection: Redis; close(): void }[] = [];
+  const running: { workers: RunningWorkers; connection: Redis; close(): Promise<void> }[] = [];
   const events: QueueEvents[] = [];
 
   function consumerConnection(): Redis {
@@ -102,6 +103,7 @@ export async function createPipelineContext(
     async startWorker({ smtpUrl, relayIntervalMs = 60_000, pendingAgeMs = 0 }) {
       const connection = consumerConnection();
       const transport = createMailTransport(smtpUrl);
+      const campaignTransport = createCampaignTransport(smtpUrl, 2);
       const workers = await startWorkers({
         connection,
         queuePrefix: config.queuePrefix,
@@ -114,8 +116,16 @@ export async function createPipelineContext(
         outbox: { relayIntervalMs, pendingAgeMs },
         logger,
         mailJobOptions: options.jobOptions,
+        campaigns: { transport: campaignTransport },
       });
-      running.push({ workers, connection, close: () => transport.close() });
+      running.push({
+        workers,
+        connection,
+        close: async () => {
+          transport.close();
+          await campaignTransport.close();
+        },
+      });
       return workers;
     },
     async queueEvents(name) {
@@ -131,7 +141,7 @@ export async function createPipelineContext(
     async close() {
       for (const worker of running) {
         await worker.workers.close();
-        worker.close();
+        await worker.close();
         worker.connection.disconnect();
       }
       await Promise.all(events.map((queueEvents) => queueEvents.close()));

@@ -5,6 +5,8 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 export interface ReceivedMail {
   envelopeTo: string[];
   mail: ParsedMail;
+  /** The SMTP session (connection) that carried it. */
+  sessionId: string;
 }
 
 /** An SMTP reply the sink gives instead of accepting a message. */
@@ -34,6 +36,10 @@ export interface SmtpSink {
     timeoutMs?: number,
   ): Promise<ReceivedMail[]>;
   setResponder(responder: SmtpResponder | undefined): void;
+  /** Connections clients have opened so far. */
+  connectionsOpened(): number;
+  /** Ends every open client connection from the server's side, as an idle timeout does. */
+  dropConnections(): void;
   close(): Promise<void>;
 }
 
@@ -46,23 +52,52 @@ function refusalError({ code, message }: SmtpRefusal): Error {
  * and can refuse messages with the replies a real server gives (451, 550).
  */
 export async function startSmtpSink(
-  options: { responder?: SmtpResponder } = {},
+  options: {
+    responder?: SmtpResponder;
+    /** Refuses RCPT TO for the addresses it answers for (undefined accepts). */
+    refuseRecipient?: (address: string) => SmtpRefusal | undefined;
+    /** Offers AUTH with these credentials, and requires it unless `optional`. */
+    auth?: { user: string; pass: string; optional?: boolean };
+  } = {},
 ): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
   const attempts = new Map<string, number>();
   const arrivals = new EventEmitter();
   let responder = options.responder;
+  let connectionsOpened = 0;
+  const { auth } = options;
 
   function accept(session: SMTPServerSession, mail: ParsedMail): void {
-    const entry = { envelopeTo: session.envelope.rcptTo.map((r) => r.address), mail };
+    const entry = {
+      envelopeTo: session.envelope.rcptTo.map((r) => r.address),
+      mail,
+      sessionId: session.id,
+    };
     received.push(entry);
     arrivals.emit('mail', entry);
   }
 
   const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
+    authOptional: !auth || auth.optional === true,
+    disabledCommands: auth ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
+    // Credentials in clear text are fine on loopback, in a test.
+    allowInsecureAuth: true,
     logger: false,
+    onConnect(_session, callback) {
+      connectionsOpened += 1;
+      callback();
+    },
+    onAuth(login, _session, callback) {
+      if (login.username === auth?.user && login.password === auth?.pass) {
+        callback(null, { user: login.username });
+      } else {
+        callback(Object.assign(new Error('5.7.8 Authentication failed'), { responseCode: 535 }));
+      }
+    },
+    onRcptTo(address, _session, callback) {
+      const refusal = options.refuseRecipient?.(address.address);
+      callback(refusal ? refusalError(refusal) : undefined);
+    },
     onData(stream, session, callback) {
       simpleParser(stream).then(
         (mail) => {
@@ -119,6 +154,12 @@ export async function startSmtpSink(
     waitForCount,
     setResponder(next) {
       responder = next;
+    },
+    connectionsOpened: () => connectionsOpened,
+    dropConnections() {
+      // smtp-server keeps its open connections in a set its types do not declare.
+      const { connections } = server as unknown as { connections: Set<{ close(): void }> };
+      for (const connection of [...connections]) connection.close();
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
