@@ -1,11 +1,21 @@
 import type { Role } from '@agency/contracts';
-import { waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { signInAs } from './admin-session';
 import { mockViewportWidth } from './media-query';
 import { renderApp, UNSTYLED, type ProvidersRenderResult } from './render';
 
 /** Sections load their chunk, texts and first answers: generous on a busy machine. */
 export const SECTION_LOAD = { timeout: 5_000 };
+
+/**
+ * An admin list of cards (the phone's form) once its records are in: while
+ * the first page loads, the list is already there, empty.
+ */
+export async function findCardList(name: string): Promise<HTMLElement> {
+  const list = await screen.findByRole('list', { name }, SECTION_LOAD);
+  await within(list).findAllByRole('listitem', {}, SECTION_LOAD);
+  return list;
+}
 
 export interface AdminRenderOptions {
   role?: Role;

@@ -2,7 +2,7 @@ import type { CampaignProgressDto } from '@agency/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { buildAudience, buildCampaign, buildProgress, pageOf } from '../../testing/admin-factory';
-import { findTable, renderAdmin, SECTION_LOAD } from '../../testing/admin-render';
+import { findCardList, findTable, renderAdmin } from '../../testing/admin-render';
 import {
   ADMIN,
   adminFailure,
@@ -13,7 +13,7 @@ import {
 import { server } from '../../testing/msw-server';
 import { progressPolling } from './hooks/use-campaign-progress';
 
-const campaignCards = () => screen.findByRole('list', { name: 'Campaigns' }, SECTION_LOAD);
+const campaignCards = () => findCardList('Campaigns');
 
 describe('Mail Manager', () => {
   it('lists the campaigns with their status chips and delivery counts', async () => {

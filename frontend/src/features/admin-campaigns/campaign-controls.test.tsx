@@ -2,7 +2,7 @@ import type { CampaignDto, CampaignStatus, Role } from '@agency/contracts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { buildCampaign, pageOf } from '../../testing/admin-factory';
-import { renderAdmin, SECTION_LOAD } from '../../testing/admin-render';
+import { findCardList, renderAdmin, SECTION_LOAD } from '../../testing/admin-render';
 import {
   ADMIN,
   adminFailure,
@@ -12,7 +12,7 @@ import {
 import { i18n } from '../../testing/i18n';
 import { server } from '../../testing/msw-server';
 
-const campaignCards = () => screen.findByRole('list', { name: 'Campaigns' }, SECTION_LOAD);
+const campaignCards = () => findCardList('Campaigns');
 
 /** The Mail Manager on a phone, listing one campaign. */
 async function showCampaign(campaign: Partial<CampaignDto>, role: Role = 'manager') {

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import { buildCampaign, buildRecipient, pageOf } from '../../testing/admin-factory';
-import { findTable, renderAdmin, SECTION_LOAD } from '../../testing/admin-render';
+import { findCardList, findTable, renderAdmin, SECTION_LOAD } from '../../testing/admin-render';
 import {
   ADMIN,
   adminFailure,
@@ -135,7 +135,7 @@ describe('Mail Manager: a campaign’s recipients', () => {
   it('is not offered on a draft, which has no recipients yet', async () => {
     server.use(adminList('/campaigns', [buildCampaign({ name: 'Spring offer' })]));
     await renderAdmin('/admin/campaigns', { mobile: true });
-    await screen.findByRole('list', { name: 'Campaigns' }, SECTION_LOAD);
+    await findCardList('Campaigns');
     expect(screen.queryByRole('button', { name: 'Recipients of Spring offer' })).toBeNull();
   });
 });

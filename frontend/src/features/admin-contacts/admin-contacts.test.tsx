@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { buildContact, buildContactDetail, buildLead, pageOf } from '../../testing/admin-factory';
-import { findTable, renderAdmin, SECTION_LOAD } from '../../testing/admin-render';
+import { findCardList, findTable, renderAdmin, SECTION_LOAD } from '../../testing/admin-render';
 import {
   ADMIN,
   adminFailure,
@@ -232,7 +232,7 @@ describe('Contacts section', () => {
   it('shows cards instead of a table on a phone', async () => {
     await renderAdmin('/admin/contacts', { mobile: true });
 
-    const cards = await screen.findByRole('list', { name: 'Contacts' }, SECTION_LOAD);
+    const cards = await findCardList('Contacts');
     expect(within(cards).getAllByRole('listitem')).toHaveLength(2);
     expect(screen.queryByRole('grid')).not.toBeInTheDocument();
   });

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { buildContactDetail, buildLead, pageOf } from '../../testing/admin-factory';
-import { findTable, renderAdmin, SECTION_LOAD } from '../../testing/admin-render';
+import { findCardList, findTable, renderAdmin, SECTION_LOAD } from '../../testing/admin-render';
 import {
   ADMIN,
   adminFailure,
@@ -11,7 +11,7 @@ import {
 } from '../../testing/handlers/admin-handlers';
 import { server } from '../../testing/msw-server';
 
-const leadCards = () => screen.findByRole('list', { name: 'Leads' }, SECTION_LOAD);
+const leadCards = () => findCardList('Leads');
 
 describe('Leads', () => {
   it('lists the leads with their stage, value, source and assignee, and deletes one after confirming', async () => {

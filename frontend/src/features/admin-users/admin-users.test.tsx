@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import { buildActivity, buildUser, pageOf, sessionUser } from '../../testing/admin-factory';
-import { findTable, renderAdmin, SECTION_LOAD } from '../../testing/admin-render';
+import { findCardList, findTable, renderAdmin, SECTION_LOAD } from '../../testing/admin-render';
 import {
   adminFailure,
   adminList,
@@ -51,7 +51,7 @@ describe('User Management', () => {
     );
     server.use(handler);
     const { user } = await renderAdmin('/admin/users', { mobile: true });
-    await screen.findByRole('list', { name: 'Users' }, SECTION_LOAD);
+    await findCardList('Users');
 
     await user.click(screen.getByRole('combobox', { name: 'Role' }));
     await user.click(await screen.findByRole('option', { name: 'Manager' }));
