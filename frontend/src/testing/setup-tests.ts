@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom';
+import { configure } from '@testing-library/react';
 import { i18n } from '../app/i18n';
 import { server } from './msw-server';
 
@@ -14,6 +15,12 @@ class DocumentRelativeRequest extends NodeRequest {
   }
 }
 globalThis.Request = DocumentRelativeRequest;
+
+// findBy and waitFor give up after 1 s by default. npm test runs this
+// project beside the backend and worker suites on two cores, where a
+// section's first answer has been seen to take longer; a wait that succeeds
+// returns as soon as it does, so only a failing test waits the longer time.
+configure({ asyncUtilTimeout: 3_000 });
 
 // jsdom does not implement scrolling and logs an error for every call.
 window.scrollTo = jest.fn() as typeof window.scrollTo;
