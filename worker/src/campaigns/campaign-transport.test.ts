@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { isPermanentSmtpFailure, smtpFailureReason } from '../mail/smtp-failure';
+import { freePort } from '../testing/own-redis';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
 import type { RawCampaignMessage } from './campaign-mime';
 import { createCampaignTransport, type CampaignTransport } from './campaign-transport';
@@ -23,16 +24,6 @@ function message(to: string): RawCampaignMessage {
 const addresses = (count: number) =>
   Array.from({ length: count }, (_, index) => `r${index}@example.tn`);
 
-/** A loopback port nobody listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== 'object' || address === null) throw new Error('no port');
-  return address.port;
-}
-
 /**
  * The campaign sends' SMTP connections against a real SMTP server: what
  * arrives, over how many connections, and what a refusal, a dropped
@@ -47,6 +38,19 @@ describe('the campaign transport', () => {
     transport = undefined;
     await smtp.close();
   });
+
+  /**
+   * Sends `refused` (which the server turns down), then `next` over the same
+   * transport: answers the refusal, and checks that only `next` arrived.
+   */
+  async function refusedThenNext(refused: string, next: string): Promise<unknown> {
+    const sending = transport;
+    if (!sending) throw new Error('create the transport first');
+    const refusal = await sending.send(message(refused)).catch((error: unknown) => error);
+    await sending.send(message(next));
+    expect(smtp.received.map(({ envelopeTo }) => envelopeTo)).toEqual([[next]]);
+    return refusal;
+  }
 
   it('sends whole messages over at most the connections it is given, reusing them', async () => {
     smtp = await startSmtpSink();
@@ -72,12 +76,10 @@ describe('the campaign transport', () => {
     });
     transport = createCampaignTransport(smtp.url, 1);
 
-    const refusal = await transport.send(message('gone@example.tn')).catch((error) => error);
-    await transport.send(message('here@example.tn'));
+    const refusal = await refusedThenNext('gone@example.tn', 'here@example.tn');
 
     expect(isPermanentSmtpFailure(refusal)).toBe(true);
     expect(smtpFailureReason(refusal)).toContain('5.1.1 Recipient address rejected');
-    expect(smtp.received.map(({ envelopeTo }) => envelopeTo)).toEqual([['here@example.tn']]);
     expect(smtp.connectionsOpened()).toBe(1);
   });
 
@@ -88,11 +90,9 @@ describe('the campaign transport', () => {
     });
     transport = createCampaignTransport(smtp.url, 1);
 
-    const refusal = await transport.send(message('gone@example.tn')).catch((error) => error);
-    await transport.send(message('here@example.tn'));
+    const refusal = await refusedThenNext('gone@example.tn', 'here@example.tn');
 
     expect(isPermanentSmtpFailure(refusal)).toBe(true);
-    expect(smtp.received.map(({ envelopeTo }) => envelopeTo)).toEqual([['here@example.tn']]);
     expect(smtp.connectionsOpened()).toBe(1);
   });
 
@@ -193,11 +193,9 @@ describe('the campaign transport', () => {
     });
     transport = createCampaignTransport(smtp.url, 1);
 
-    const refusal = await transport.send(message('busy@example.tn')).catch((error) => error);
-    await transport.send(message('next@example.tn'));
+    const refusal = await refusedThenNext('busy@example.tn', 'next@example.tn');
 
     expect(isPermanentSmtpFailure(refusal)).toBe(false);
-    expect(smtp.received.map(({ envelopeTo }) => envelopeTo)).toEqual([['next@example.tn']]);
     expect(smtp.connectionsOpened()).toBe(2);
   });
 
@@ -218,7 +216,7 @@ describe('the campaign transport', () => {
 
   it('rejects with a connection error, worth retrying, while the server is unreachable', async () => {
     smtp = await startSmtpSink();
-    transport = createCampaignTransport(`smtp://127.0.0.1:${await closedPort()}`, 1);
+    transport = createCampaignTransport(`smtp://127.0.0.1:${await freePort()}`, 1);
 
     const error = await transport.send(message('later@example.tn')).catch((caught) => caught);
 

@@ -18,7 +18,8 @@ export interface OwnRedis {
   close(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port nobody listens on (at the time of asking). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
