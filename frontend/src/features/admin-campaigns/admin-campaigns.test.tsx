@@ -1,5 +1,6 @@
 import type { CampaignProgressDto } from '@agency/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { buildAudience, buildCampaign, buildProgress, pageOf } from '../../testing/admin-factory';
 import { findCardList, findTable, renderAdmin } from '../../testing/admin-render';
@@ -14,6 +15,18 @@ import { server } from '../../testing/msw-server';
 import { progressPolling } from './hooks/use-campaign-progress';
 
 const campaignCards = () => findCardList('Campaigns');
+
+/** Fills the campaign modal's text fields, pasted: typing each character re-validates the whole form, slowly in jsdom. */
+async function writeDraft(user: UserEvent, dialog: HTMLElement, content: string) {
+  for (const [label, value] of [
+    [/^Campaign name/, 'Autumn deals'],
+    [/^Email subject/, 'Our autumn packs'],
+    [/^Content/, content],
+  ] as const) {
+    await user.click(within(dialog).getByLabelText(label));
+    await user.paste(value);
+  }
+}
 
 describe('Mail Manager', () => {
   it('lists the campaigns with their status chips and delivery counts', async () => {
@@ -74,15 +87,7 @@ describe('Mail Manager', () => {
     expect(calls).toHaveLength(0);
 
     expect(within(dialog).getByLabelText(/^Content/)).toHaveAttribute('rows', '10');
-    // Pasted: typing each character re-validates the whole form, slowly in jsdom.
-    for (const [label, value] of [
-      [/^Campaign name/, 'Autumn deals'],
-      [/^Email subject/, 'Our autumn packs'],
-      [/^Content/, '<p>Three packs for the season.</p>'],
-    ] as const) {
-      await user.click(within(dialog).getByLabelText(label));
-      await user.paste(value);
-    }
+    await writeDraft(user, dialog, '<p>Three packs for the season.</p>');
     await user.click(within(dialog).getByRole('combobox', { name: 'Recipients' }));
     await user.click(await screen.findByRole('option', { name: /^Newsletter subscribers · 120/ }));
     await user.click(within(dialog).getByRole('button', { name: 'Create Campaign' }));
@@ -95,6 +100,23 @@ describe('Mail Manager', () => {
       recipientType: 'subscribers',
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it("says a campaign was not created, in the spec's words with the server's reason, and keeps the draft open", async () => {
+    server.use(adminFailure('post', '/campaigns', 503, { message: 'The store is unavailable' }));
+    const { user } = await renderAdmin('/admin/campaigns', { mobile: true });
+    await campaignCards();
+
+    await user.click(screen.getByRole('button', { name: 'New Campaign' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New Campaign' });
+    await writeDraft(user, dialog, '<p>Three packs.</p>');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Campaign' }));
+
+    const toast = (await screen.findByText('Failed to create campaign'))
+      .parentElement as HTMLElement;
+    expect(within(toast).getByText('The store is unavailable')).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'New Campaign' })).toBeInTheDocument();
+    expect(within(dialog).getByLabelText(/^Campaign name/)).toHaveValue('Autumn deals');
   });
 
   it('offers Send only on drafts, and asks first, naming how many people it will reach', async () => {

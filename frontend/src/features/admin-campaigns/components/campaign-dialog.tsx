@@ -4,13 +4,12 @@ import {
   type CampaignDto,
   type RecipientType,
 } from '@agency/contracts';
-import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import { useFormik } from 'formik';
 import { DialogFields } from '../../../components/admin/dialog-fields';
 import { FormDialog } from '../../../components/admin/form-dialog';
-import { useFormFields } from '../../../components/admin/use-form-fields';
-import { saveRecord, useRecordSubmit } from '../../../components/admin/use-record-submit';
+import { optionItems } from '../../../components/admin/option-items';
+import { useRecordForm } from '../../../components/admin/use-record-form';
+import { saveRecord } from '../../../components/admin/use-record-submit';
 import { useFormatters } from '../../../lib/use-formatters';
 import { useNamespace } from '../../../lib/translations';
 import {
@@ -44,23 +43,10 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
   const { data: audience } = useCampaignAudienceQuery(undefined);
   const [createCampaign] = useCreateCampaignMutation();
   const [updateCampaign] = useUpdateCampaignMutation();
-
-  const submit = useRecordSubmit({
+  const { field, dialog } = useRecordForm({
+    record: campaign,
+    namespace: CAMPAIGNS_NAMESPACE,
     fields: CAMPAIGN_FIELDS,
-    save: (values: CampaignFormValues) =>
-      saveRecord({
-        record: campaign,
-        values: values,
-        schema: campaignSchema,
-        create: createCampaign,
-        update: updateCampaign,
-      }),
-    saved: campaign ? t('toasts.updated') : t('toasts.created'),
-    failed: { title: campaign ? t('toasts.updateFailed') : t('toasts.createFailed') },
-    onSaved: onClose,
-  });
-
-  const formik = useFormik<CampaignFormValues>({
     initialValues: {
       name: campaign?.name ?? '',
       subject: campaign?.subject ?? '',
@@ -68,19 +54,29 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
       recipientType: campaign?.recipientType ?? 'all',
     },
     validationSchema: campaignSchema,
-    onSubmit: submit,
+    save: (values: CampaignFormValues) =>
+      saveRecord({
+        record: campaign,
+        values,
+        schema: campaignSchema,
+        create: createCampaign,
+        update: updateCampaign,
+      }),
+    // The spec's wording: the failure itself is the title, the API's reason below it.
+    failed: { title: campaign ? t('toasts.updateFailed') : t('toasts.createFailed') },
+    onClose,
   });
-  const field = useFormFields(formik);
+
+  const recipientsLabel = (type: RecipientType) =>
+    audience
+      ? t('dialog.recipientCount', {
+          label: t(`recipients.${type}`),
+          people: format.number(audience[type]),
+        })
+      : t(`recipients.${type}`);
 
   return (
-    <FormDialog
-      open
-      title={campaign ? t('dialog.editTitle') : t('dialog.addTitle')}
-      submitLabel={campaign ? t('dialog.save') : t('dialog.create')}
-      busy={formik.isSubmitting}
-      onSubmit={formik.handleSubmit}
-      onClose={onClose}
-    >
+    <FormDialog {...dialog}>
       <DialogFields>
         <TextField {...field('name', t('dialog.name'))} required autoFocus />
         <TextField {...field('subject', t('dialog.subject'))} required />
@@ -100,16 +96,7 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
           }}
         />
         <TextField {...field('recipientType', t('dialog.recipientType'))} select>
-          {RECIPIENT_TYPES.map((type) => (
-            <MenuItem key={type} value={type}>
-              {audience
-                ? t('dialog.recipientCount', {
-                    label: t(`recipients.${type}`),
-                    people: format.number(audience[type]),
-                  })
-                : t(`recipients.${type}`)}
-            </MenuItem>
-          ))}
+          {optionItems(RECIPIENT_TYPES, recipientsLabel)}
         </TextField>
       </DialogFields>
     </FormDialog>

@@ -8,11 +8,11 @@ import {
 import Box from '@mui/material/Box';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import { useFormik } from 'formik';
 import { DialogFields, FULL_ROW } from '../../../components/admin/dialog-fields';
 import { FormDialog } from '../../../components/admin/form-dialog';
-import { useFormFields } from '../../../components/admin/use-form-fields';
-import { saveRecord, useRecordSubmit } from '../../../components/admin/use-record-submit';
+import { optionItems } from '../../../components/admin/option-items';
+import { useRecordForm } from '../../../components/admin/use-record-form';
+import { saveRecord } from '../../../components/admin/use-record-submit';
 import {
   optionalNumber,
   schemaValidator,
@@ -82,9 +82,12 @@ export function ClientDialog({ client, onClose }: ClientDialogProps) {
   const { t } = useNamespace(CLIENTS_NAMESPACE);
   const [createClient] = useCreateClientMutation();
   const [updateClient] = useUpdateClientMutation();
-
-  const submit = useRecordSubmit({
+  const { field, dialog } = useRecordForm({
+    record: client,
+    namespace: CLIENTS_NAMESPACE,
     fields: CLIENT_FIELDS,
+    initialValues: valuesOf(client),
+    validate,
     save: (values: ClientFormValues) =>
       saveRecord({
         record: client,
@@ -93,30 +96,11 @@ export function ClientDialog({ client, onClose }: ClientDialogProps) {
         create: createClient,
         update: updateClient,
       }),
-    saved: client ? t('toasts.updated') : t('toasts.created'),
-    failed: {
-      title: t('toasts.errorTitle'),
-      fallback: client ? t('toasts.updateFailed') : t('toasts.createFailed'),
-    },
-    onSaved: onClose,
+    onClose,
   });
-
-  const formik = useFormik<ClientFormValues>({
-    initialValues: valuesOf(client),
-    validate,
-    onSubmit: submit,
-  });
-  const field = useFormFields(formik);
 
   return (
-    <FormDialog
-      open
-      title={client ? t('dialog.editTitle') : t('dialog.addTitle')}
-      submitLabel={client ? t('dialog.save') : t('dialog.create')}
-      busy={formik.isSubmitting}
-      onSubmit={formik.handleSubmit}
-      onClose={onClose}
-    >
+    <FormDialog {...dialog}>
       <DialogFields columns={2}>
         <TextField {...field('companyName', t('dialog.companyName'))} required autoFocus />
         <TextField {...field('contactPerson', t('dialog.contactPerson'))} required />
@@ -135,18 +119,10 @@ export function ClientDialog({ client, onClose }: ClientDialogProps) {
         />
         <TextField {...field('industry', t('dialog.industry'))} select>
           <MenuItem value="">{t('dialog.selectIndustry')}</MenuItem>
-          {CLIENT_INDUSTRIES.map((industry) => (
-            <MenuItem key={industry} value={industry}>
-              {t(`industries.${industry}`)}
-            </MenuItem>
-          ))}
+          {optionItems(CLIENT_INDUSTRIES, (industry) => t(`industries.${industry}`))}
         </TextField>
         <TextField {...field('status', t('dialog.status'))} select>
-          {CLIENT_STATUSES.map((status) => (
-            <MenuItem key={status} value={status}>
-              {t(`status.${status}`)}
-            </MenuItem>
-          ))}
+          {optionItems(CLIENT_STATUSES, (status) => t(`status.${status}`))}
         </TextField>
         <Box sx={FULL_ROW}>
           <TextField

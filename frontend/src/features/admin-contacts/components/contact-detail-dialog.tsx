@@ -3,7 +3,6 @@ import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import MenuItem from '@mui/material/MenuItem';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -14,6 +13,7 @@ import { useNavigate } from 'react-router-dom';
 import { ADMIN_COMMON_NAMESPACE } from '../../../components/admin/admin-common-namespace';
 import { ContactStatusChip } from '../../../components/admin/contact-status-chip';
 import { LoadError } from '../../../components/admin/load-error';
+import { optionItems } from '../../../components/admin/option-items';
 import { StatusChip } from '../../../components/admin/status-chip';
 import { ViewDialog } from '../../../components/admin/view-dialog';
 import { ADMIN_PATHS } from '../../../lib/admin-paths';
@@ -132,11 +132,9 @@ function ContactDetails({ contact }: { contact: ContactDetailDto }) {
             onChange={(event) => void changeStatus(event.target.value as ContactStatus)}
             sx={{ minWidth: 180, mt: { xs: 1, sm: 0 } }}
           >
-            {CONTACT_STATUSES.map((status) => (
-              <MenuItem key={status} value={status}>
-                {tCommon(`contactStatus.${status}`, { defaultValue: status })}
-              </MenuItem>
-            ))}
+            {optionItems(CONTACT_STATUSES, (status) =>
+              tCommon(`contactStatus.${status}`, { defaultValue: status }),
+            )}
           </TextField>
         ) : (
           <ContactStatusChip status={contact.status} />

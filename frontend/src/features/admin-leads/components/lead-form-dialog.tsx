@@ -9,11 +9,11 @@ import {
 import Box from '@mui/material/Box';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import { useFormik } from 'formik';
 import { DialogFields, FULL_ROW } from '../../../components/admin/dialog-fields';
 import { FormDialog } from '../../../components/admin/form-dialog';
-import { useFormFields } from '../../../components/admin/use-form-fields';
-import { saveRecord, useRecordSubmit } from '../../../components/admin/use-record-submit';
+import { optionItems } from '../../../components/admin/option-items';
+import { useRecordForm } from '../../../components/admin/use-record-form';
+import { saveRecord } from '../../../components/admin/use-record-submit';
 import { useAdminCan, useAdminSession } from '../../../lib/admin-session';
 import {
   optionalNumber,
@@ -102,9 +102,12 @@ export function LeadFormDialog({ lead, onClose }: LeadFormDialogProps) {
   const [createLead] = useCreateLeadMutation();
   const [updateLead] = useUpdateLeadMutation();
   const assignees = useAssigneeOptions(lead);
-
-  const submit = useRecordSubmit({
+  const { field, dialog } = useRecordForm({
+    record: lead,
+    namespace: LEADS_NAMESPACE,
     fields: LEAD_FIELDS,
+    initialValues: valuesOf(lead),
+    validate,
     save: (values: LeadFormValues) =>
       saveRecord({
         record: lead,
@@ -113,30 +116,11 @@ export function LeadFormDialog({ lead, onClose }: LeadFormDialogProps) {
         create: createLead,
         update: updateLead,
       }),
-    saved: lead ? t('toasts.updated') : t('toasts.created'),
-    failed: {
-      title: t('toasts.errorTitle'),
-      fallback: lead ? t('toasts.updateFailed') : t('toasts.createFailed'),
-    },
-    onSaved: onClose,
+    onClose,
   });
-
-  const formik = useFormik<LeadFormValues>({
-    initialValues: valuesOf(lead),
-    validate,
-    onSubmit: submit,
-  });
-  const field = useFormFields(formik);
 
   return (
-    <FormDialog
-      open
-      title={lead ? t('dialog.editTitle') : t('dialog.addTitle')}
-      submitLabel={lead ? t('dialog.save') : t('dialog.create')}
-      busy={formik.isSubmitting}
-      onSubmit={formik.handleSubmit}
-      onClose={onClose}
-    >
+    <FormDialog {...dialog}>
       <DialogFields columns={2}>
         {lead?.contactId ? (
           <Box sx={FULL_ROW}>
@@ -148,18 +132,10 @@ export function LeadFormDialog({ lead, onClose }: LeadFormDialogProps) {
         <TextField {...field('email', t('dialog.email'))} type="email" />
         <TextField {...field('phone', t('dialog.phone'))} type="tel" />
         <TextField {...field('status', t('dialog.status'))} select>
-          {LEAD_STATUSES.map((status) => (
-            <MenuItem key={status} value={status}>
-              {t(`status.${status}`)}
-            </MenuItem>
-          ))}
+          {optionItems(LEAD_STATUSES, (status) => t(`status.${status}`))}
         </TextField>
         <TextField {...field('source', t('dialog.source'))} select>
-          {LEAD_SOURCES.map((source) => (
-            <MenuItem key={source} value={source}>
-              {t(`source.${source}`)}
-            </MenuItem>
-          ))}
+          {optionItems(LEAD_SOURCES, (source) => t(`source.${source}`))}
         </TextField>
         <TextField
           {...field('estimatedValue', t('dialog.estimatedValue'))}

@@ -5,15 +5,13 @@ import {
   type Role,
   type UserDto,
 } from '@agency/contracts';
-import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import { useFormik } from 'formik';
 import { ADMIN_COMMON_NAMESPACE } from '../../../components/admin/admin-common-namespace';
 import { DialogFields } from '../../../components/admin/dialog-fields';
 import { FormDialog } from '../../../components/admin/form-dialog';
 import { PasswordField } from '../../../components/admin/password-field';
-import { useFormFields } from '../../../components/admin/use-form-fields';
-import { useRecordSubmit } from '../../../components/admin/use-record-submit';
+import { optionItems } from '../../../components/admin/option-items';
+import { useRecordForm } from '../../../components/admin/use-record-form';
 import { useNamespace } from '../../../lib/translations';
 import { useCreateUserMutation, useUpdateUserMutation } from '../api/users-api';
 import { USERS_NAMESPACE } from '../users-namespace';
@@ -41,11 +39,18 @@ export function UserDialog({ user, isSelf, onClose }: UserDialogProps) {
   const { t: tCommon } = useNamespace(ADMIN_COMMON_NAMESPACE);
   const [createUser] = useCreateUserMutation();
   const [updateUser] = useUpdateUserMutation();
-  const editing = Boolean(user);
-  const schema = editing ? userUpdateSchema : userCreateSchema;
-
-  const submit = useRecordSubmit({
+  const { field, dialog, editing } = useRecordForm({
+    record: user,
+    namespace: USERS_NAMESPACE,
     fields: USER_FIELDS,
+    initialValues: {
+      username: user?.username ?? '',
+      email: user?.email ?? '',
+      role: user?.role ?? 'viewer',
+      password: '',
+    },
+    // The password is required to create an account, optional when editing one.
+    validationSchema: user ? userUpdateSchema : userCreateSchema,
     save: async (values: UserFormValues) => {
       if (user) {
         const body = await userUpdateSchema.validate(values, { stripUnknown: true });
@@ -54,35 +59,11 @@ export function UserDialog({ user, isSelf, onClose }: UserDialogProps) {
       const body = await userCreateSchema.validate(values, { stripUnknown: true });
       return createUser(body).unwrap();
     },
-    saved: user ? t('toasts.updated') : t('toasts.created'),
-    failed: {
-      title: t('toasts.errorTitle'),
-      fallback: user ? t('toasts.updateFailed') : t('toasts.createFailed'),
-    },
-    onSaved: onClose,
+    onClose,
   });
-
-  const formik = useFormik<UserFormValues>({
-    initialValues: {
-      username: user?.username ?? '',
-      email: user?.email ?? '',
-      role: user?.role ?? 'viewer',
-      password: '',
-    },
-    validationSchema: schema,
-    onSubmit: submit,
-  });
-  const field = useFormFields(formik);
 
   return (
-    <FormDialog
-      open
-      title={editing ? t('dialog.editTitle') : t('dialog.addTitle')}
-      submitLabel={editing ? t('dialog.save') : t('dialog.create')}
-      busy={formik.isSubmitting}
-      onSubmit={formik.handleSubmit}
-      onClose={onClose}
-    >
+    <FormDialog {...dialog}>
       <DialogFields>
         <TextField
           {...field('username', t('dialog.username'))}
@@ -102,11 +83,7 @@ export function UserDialog({ user, isSelf, onClose }: UserDialogProps) {
           disabled={isSelf}
           helperText={isSelf ? t('dialog.ownRole') : field('role', '').helperText}
         >
-          {ROLES.map((role) => (
-            <MenuItem key={role} value={role}>
-              {tCommon(`roles.${role}`)}
-            </MenuItem>
-          ))}
+          {optionItems(ROLES, (role) => tCommon(`roles.${role}`))}
         </TextField>
         <PasswordField
           {...field('password', t('dialog.password'))}
