@@ -9,15 +9,20 @@ import { CardList } from './card-list';
 import { LoadError } from './load-error';
 import { useIsMobile } from './use-is-mobile';
 
-export interface AdminListProps<Row extends GridValidRowModel & { id: string }> {
-  /** The table's (or the card list's) accessible name. */
-  label: string;
-  /** The page the API answered, and the state of that query (RTK Query's names). */
-  data: Page<Row> | undefined;
+/** What AdminList reads of an RTK Query list query's result. */
+export interface ListQueryState<Row> {
+  data?: Page<Row>;
   isLoading: boolean;
   isFetching: boolean;
   isError: boolean;
-  onRetry: () => void;
+  refetch: () => unknown;
+}
+
+export interface AdminListProps<Row extends GridValidRowModel & { id: string }> {
+  /** The table's (or the card list's) accessible name. */
+  label: string;
+  /** The list's RTK Query result: the page the API answered, and the state of that query. */
+  query: ListQueryState<Row>;
   /** The page, order, search and filters kept in the address. */
   list: Pick<ListParams<string>, 'page' | 'pageSize' | 'sort' | 'search' | 'filters'> &
     Pick<ListParams<string>, 'setPage' | 'setSort'>;
@@ -35,11 +40,7 @@ export interface AdminListProps<Row extends GridValidRowModel & { id: string }> 
  */
 export function AdminList<Row extends GridValidRowModel & { id: string }>({
   label,
-  data,
-  isLoading,
-  isFetching,
-  isError,
-  onRetry,
+  query,
   list,
   empty,
   columns,
@@ -48,9 +49,10 @@ export function AdminList<Row extends GridValidRowModel & { id: string }>({
   const { t } = useNamespace(ADMIN_COMMON_NAMESPACE);
   const mobile = useIsMobile();
   const filtered = Boolean(list.search || Object.values(list.filters).some(Boolean));
-  const loading = isLoading || isFetching;
+  const { data, isError } = query;
+  const loading = query.isLoading || query.isFetching;
 
-  if (isError && !data) return <LoadError onRetry={onRetry} />;
+  if (isError && !data) return <LoadError onRetry={() => void query.refetch()} />;
   if (data && data.total === 0 && !filtered) return <>{empty}</>;
   if (mobile) {
     return (

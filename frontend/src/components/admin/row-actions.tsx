@@ -1,3 +1,5 @@
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
@@ -54,6 +56,20 @@ export function RowActions({
       })}
     </Stack>
   );
+}
+
+/** The pencil that opens a record's edit modal. */
+export function editAction(label: string, onClick: () => void): RowAction {
+  return { label, icon: <EditIcon fontSize="small" />, onClick };
+}
+
+/** The bin that asks to delete a record (the caller confirms first). */
+export function deleteAction(
+  label: string,
+  onClick: () => void,
+  unavailable?: Pick<RowAction, 'disabled' | 'disabledReason'>,
+): RowAction {
+  return { label, icon: <DeleteIcon fontSize="small" />, onClick, ...unavailable };
 }
 
 /** The tables' last column: the row's actions, not sortable. */

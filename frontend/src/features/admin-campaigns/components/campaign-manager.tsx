@@ -6,8 +6,6 @@ import {
   type CampaignStatus,
 } from '@agency/contracts';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteIcon from '@mui/icons-material/Delete';
-import EditIcon from '@mui/icons-material/Edit';
 import EmailIcon from '@mui/icons-material/Email';
 import ForwardToInboxIcon from '@mui/icons-material/ForwardToInbox';
 import GroupsIcon from '@mui/icons-material/Groups';
@@ -17,9 +15,6 @@ import ReplayIcon from '@mui/icons-material/Replay';
 import SendIcon from '@mui/icons-material/Send';
 import StopCircleIcon from '@mui/icons-material/StopCircle';
 import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import CardActions from '@mui/material/CardActions';
-import CardContent from '@mui/material/CardContent';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
@@ -28,10 +23,16 @@ import { ConfirmDialog } from '../../../components/admin/confirm-dialog';
 import { DeleteConfirmDialog } from '../../../components/admin/delete-confirm-dialog';
 import { EmptyState } from '../../../components/admin/empty-state';
 import { FilterSelect } from '../../../components/admin/filter-select';
-import { SearchField } from '../../../components/admin/search-field';
 import { StatusChip } from '../../../components/admin/status-chip';
 import { AdminList } from '../../../components/admin/admin-list';
-import { actionsColumn, RowActions } from '../../../components/admin/row-actions';
+import { ListToolbar } from '../../../components/admin/list-toolbar';
+import { RecordCard } from '../../../components/admin/record-card';
+import {
+  actionsColumn,
+  deleteAction,
+  editAction,
+  RowActions,
+} from '../../../components/admin/row-actions';
 import { useAdminCan } from '../../../lib/admin-session';
 import { apiErrorMessage } from '../../../lib/api-errors';
 import { useFormatters } from '../../../lib/use-formatters';
@@ -89,9 +90,7 @@ export function CampaignManager() {
     defaultSort: '-createdAt',
     filters: ['status'],
   });
-  const { data, isLoading, isFetching, isError, refetch } = useCampaignListQuery(
-    list.query as Partial<CampaignListQuery>,
-  );
+  const query = useCampaignListQuery(list.query as Partial<CampaignListQuery>);
   const [editing, setEditing] = useState<Editing>(null);
   const [sending, setSending] = useState<CampaignDto | null>(null);
   const [deleting, setDeleting] = useState<CampaignDto | null>(null);
@@ -178,18 +177,10 @@ export function CampaignManager() {
             icon: <GroupsIcon fontSize="small" />,
             onClick: () => setLedger(campaign),
           },
-          draft &&
-            canWrite && {
-              label: t('edit', { name }),
-              icon: <EditIcon fontSize="small" />,
-              onClick: () => setEditing({ campaign }),
-            },
+          draft && canWrite && editAction(t('edit', { name }), () => setEditing({ campaign })),
           canWrite &&
-            !isInProgress(status) && {
-              label: t('delete', { name }),
-              icon: <DeleteIcon fontSize="small" />,
-              onClick: () => setDeleting(campaign),
-            },
+            !isInProgress(status) &&
+            deleteAction(t('delete', { name }), () => setDeleting(campaign)),
         ]}
       >
         {/* Send exists only on drafts (spec 4), for roles that may send. */}
@@ -260,11 +251,7 @@ export function CampaignManager() {
   const body = (
     <AdminList
       label={t('tableLabel')}
-      data={data}
-      isLoading={isLoading}
-      isFetching={isFetching}
-      isError={isError}
-      onRetry={() => void refetch()}
+      query={query}
       list={list}
       empty={
         <EmptyState
@@ -276,34 +263,22 @@ export function CampaignManager() {
       }
       columns={columns}
       renderCard={(campaign) => (
-        <Card variant="outlined">
-          <CardContent sx={{ pb: 1 }}>
-            <Stack direction="row" sx={{ justifyContent: 'space-between', gap: 1 }}>
-              <Typography sx={{ fontWeight: 700 }}>{campaign.name}</Typography>
-              {statusChip(campaign)}
-            </Stack>
-            <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-              {campaign.subject}
-            </Typography>
-            <Typography variant="body2" sx={{ mb: 1 }}>
-              {t(`recipientsShort.${campaign.recipientType}`)} · {format.date(campaign.createdAt)}
-            </Typography>
-            <CampaignDelivery campaign={campaign} />
-          </CardContent>
-          <CardActions>{actions(campaign)}</CardActions>
-        </Card>
+        <RecordCard title={campaign.name} badge={statusChip(campaign)} actions={actions(campaign)}>
+          <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+            {campaign.subject}
+          </Typography>
+          <Typography variant="body2" sx={{ mb: 1 }}>
+            {t(`recipientsShort.${campaign.recipientType}`)} · {format.date(campaign.createdAt)}
+          </Typography>
+          <CampaignDelivery campaign={campaign} />
+        </RecordCard>
       )}
     />
   );
 
   return (
     <>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={1.5}
-        sx={{ mb: 2, alignItems: { sm: 'center' } }}
-      >
-        <SearchField value={list.search} onSearch={list.setSearch} />
+      <ListToolbar list={list}>
         <FilterSelect
           label={t('statusFilter')}
           value={list.filters.status}
@@ -315,7 +290,7 @@ export function CampaignManager() {
           }))}
         />
         {addButton ? <Stack sx={{ marginInlineStart: { sm: 'auto' } }}>{addButton}</Stack> : null}
-      </Stack>
+      </ListToolbar>
       {body}
       {editing ? (
         <CampaignDialog campaign={editing.campaign} onClose={() => setEditing(null)} />

@@ -6,9 +6,6 @@ import {
   type SortKey,
 } from '@agency/contracts';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
-import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
@@ -16,6 +13,7 @@ import type { GridColDef } from '@mui/x-data-grid';
 import { useMemo, useState } from 'react';
 import { AdminList } from '../../../components/admin/admin-list';
 import { EmptyState } from '../../../components/admin/empty-state';
+import { RecordCard } from '../../../components/admin/record-card';
 import { StatusChip } from '../../../components/admin/status-chip';
 import { ViewDialog } from '../../../components/admin/view-dialog';
 import { useFormatters } from '../../../lib/use-formatters';
@@ -47,12 +45,13 @@ export function CampaignRecipientsDialog({ campaign, onClose }: CampaignRecipien
   const [state, setState] = useState<LedgerState>(campaign.failedCount > 0 ? 'failed' : 'sent');
   const [paging, setPaging] = useState({ page: 1, pageSize: 25 });
   const [sort, setSort] = useState<SortKey<'email'>>('email');
-  const { data, isLoading, isFetching, isError, refetch } = useCampaignRecipientsQuery({
+  const recipients = useCampaignRecipientsQuery({
     id: campaign.id,
     state,
     sort,
     ...paging,
   });
+  const { data } = recipients;
   const page = useMemo(
     () =>
       data && {
@@ -122,11 +121,7 @@ export function CampaignRecipientsDialog({ campaign, onClose }: CampaignRecipien
       </Tabs>
       <AdminList<RecipientRow>
         label={t('ledger.tableLabel')}
-        data={page}
-        isLoading={isLoading}
-        isFetching={isFetching}
-        isError={isError}
-        onRetry={() => void refetch()}
+        query={{ ...recipients, data: page }}
         list={{
           ...paging,
           sort,
@@ -146,21 +141,13 @@ export function CampaignRecipientsDialog({ campaign, onClose }: CampaignRecipien
         }
         columns={columns}
         renderCard={(row) => (
-          <Card variant="outlined">
-            <CardContent>
-              <Stack direction="row" sx={{ justifyContent: 'space-between', gap: 1 }}>
-                <Typography sx={{ fontWeight: 700, wordBreak: 'break-all' }}>
-                  {row.email}
-                </Typography>
-                {stateChip(row)}
-              </Stack>
-              {row.reason ? <Typography variant="body2">{row.reason}</Typography> : null}
-              <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-                {format.dateTime(row.at)} ·{' '}
-                {t('ledger.attempts', { attempts: format.number(row.attempts) })}
-              </Typography>
-            </CardContent>
-          </Card>
+          <RecordCard title={row.email} badge={stateChip(row)}>
+            {row.reason ? <Typography variant="body2">{row.reason}</Typography> : null}
+            <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+              {format.dateTime(row.at)} ·{' '}
+              {t('ledger.attempts', { attempts: format.number(row.attempts) })}
+            </Typography>
+          </RecordCard>
         )}
       />
     </ViewDialog>

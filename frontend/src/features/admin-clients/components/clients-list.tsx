@@ -7,22 +7,22 @@ import {
   type ClientStatus,
 } from '@agency/contracts';
 import BusinessIcon from '@mui/icons-material/Business';
-import DeleteIcon from '@mui/icons-material/Delete';
-import EditIcon from '@mui/icons-material/Edit';
-import Card from '@mui/material/Card';
-import CardActions from '@mui/material/CardActions';
-import CardContent from '@mui/material/CardContent';
 import Link from '@mui/material/Link';
-import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useMemo, type ReactNode } from 'react';
 import { EmptyState } from '../../../components/admin/empty-state';
 import { FilterSelect } from '../../../components/admin/filter-select';
-import { SearchField } from '../../../components/admin/search-field';
 import { StatusChip } from '../../../components/admin/status-chip';
 import { AdminList } from '../../../components/admin/admin-list';
-import { actionsColumn, RowActions } from '../../../components/admin/row-actions';
+import { ListToolbar } from '../../../components/admin/list-toolbar';
+import { RecordCard } from '../../../components/admin/record-card';
+import {
+  actionsColumn,
+  deleteAction,
+  editAction,
+  RowActions,
+} from '../../../components/admin/row-actions';
 import { useFormatters } from '../../../lib/use-formatters';
 import { useListParams } from '../../../lib/use-list-params';
 import { useNamespace } from '../../../lib/translations';
@@ -52,9 +52,7 @@ export function ClientsList({ canWrite, onEdit, onDelete, addButton }: ClientsLi
     defaultSort: '-createdAt',
     filters: ['status', 'industry'],
   });
-  const { data, isLoading, isFetching, isError, refetch } = useClientListQuery(
-    list.query as Partial<ClientListQuery>,
-  );
+  const query = useClientListQuery(list.query as Partial<ClientListQuery>);
 
   const budget = (client: ClientDto) =>
     client.monthlyBudget === undefined ? t('noBudget') : format.money(client.monthlyBudget);
@@ -66,16 +64,8 @@ export function ClientsList({ canWrite, onEdit, onDelete, addButton }: ClientsLi
   const actions = (client: ClientDto) => (
     <RowActions
       actions={[
-        {
-          label: t('edit', { company: client.companyName }),
-          icon: <EditIcon fontSize="small" />,
-          onClick: () => onEdit(client),
-        },
-        {
-          label: t('delete', { company: client.companyName }),
-          icon: <DeleteIcon fontSize="small" />,
-          onClick: () => onDelete(client),
-        },
+        editAction(t('edit', { company: client.companyName }), () => onEdit(client)),
+        deleteAction(t('delete', { company: client.companyName }), () => onDelete(client)),
       ]}
     />
   );
@@ -134,11 +124,7 @@ export function ClientsList({ canWrite, onEdit, onDelete, addButton }: ClientsLi
   const body = (
     <AdminList
       label={t('tableLabel')}
-      data={data}
-      isLoading={isLoading}
-      isFetching={isFetching}
-      isError={isError}
-      onRetry={() => void refetch()}
+      query={query}
       list={list}
       empty={
         <EmptyState
@@ -150,30 +136,26 @@ export function ClientsList({ canWrite, onEdit, onDelete, addButton }: ClientsLi
       }
       columns={columns}
       renderCard={(client) => (
-        <Card variant="outlined">
-          <CardContent sx={{ pb: 1 }}>
-            <Stack direction="row" sx={{ justifyContent: 'space-between', gap: 1 }}>
-              <Typography sx={{ fontWeight: 700 }}>{client.companyName}</Typography>
-              {statusChip(client)}
-            </Stack>
-            <Typography variant="body2">{client.contactPerson}</Typography>
-            <Typography variant="body2" sx={{ color: 'text.secondary', wordBreak: 'break-all' }}>
-              {client.email}
-            </Typography>
-            <Typography variant="body2" sx={{ mt: 0.5 }}>
-              {industry(client)} · {budget(client)}
-            </Typography>
-          </CardContent>
-          {canWrite ? <CardActions>{actions(client)}</CardActions> : null}
-        </Card>
+        <RecordCard
+          title={client.companyName}
+          badge={statusChip(client)}
+          actions={canWrite ? actions(client) : undefined}
+        >
+          <Typography variant="body2">{client.contactPerson}</Typography>
+          <Typography variant="body2" sx={{ color: 'text.secondary', wordBreak: 'break-all' }}>
+            {client.email}
+          </Typography>
+          <Typography variant="body2" sx={{ mt: 0.5 }}>
+            {industry(client)} · {budget(client)}
+          </Typography>
+        </RecordCard>
       )}
     />
   );
 
   return (
     <>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} useFlexGap sx={{ mb: 2 }}>
-        <SearchField value={list.search} onSearch={list.setSearch} />
+      <ListToolbar list={list}>
         <FilterSelect
           label={t('statusFilter')}
           value={list.filters.status}
@@ -196,7 +178,7 @@ export function ClientsList({ canWrite, onEdit, onDelete, addButton }: ClientsLi
           }))}
           minWidth={170}
         />
-      </Stack>
+      </ListToolbar>
       {body}
     </>
   );

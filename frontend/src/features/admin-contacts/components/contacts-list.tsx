@@ -8,7 +8,6 @@ import DownloadIcon from '@mui/icons-material/Download';
 import InboxIcon from '@mui/icons-material/Inbox';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import Button from '@mui/material/Button';
-import Stack from '@mui/material/Stack';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,9 +16,9 @@ import { ADMIN_COMMON_NAMESPACE } from '../../../components/admin/admin-common-n
 import { ContactStatusChip } from '../../../components/admin/contact-status-chip';
 import { EmptyState } from '../../../components/admin/empty-state';
 import { FilterSelect } from '../../../components/admin/filter-select';
-import { SearchField } from '../../../components/admin/search-field';
 import { StatusChip } from '../../../components/admin/status-chip';
 import { AdminList } from '../../../components/admin/admin-list';
+import { ListToolbar } from '../../../components/admin/list-toolbar';
 import { actionsColumn, RowActions } from '../../../components/admin/row-actions';
 import { adminContactPath } from '../../../lib/admin-paths';
 import { useAdminCan } from '../../../lib/admin-session';
@@ -53,7 +52,7 @@ export function ContactsList() {
     filters: ['status'],
   });
   const query = list.query as Partial<ContactListQuery>;
-  const { data, isLoading, isFetching, isError, refetch } = useContactListQuery(query);
+  const contacts = useContactListQuery(query);
   const [exportContacts, { isLoading: exporting }] = useExportContactsMutation();
 
   const open = (contact: ContactDto) =>
@@ -139,12 +138,7 @@ export function ContactsList() {
   };
 
   const toolbar = (
-    <Stack
-      direction={{ xs: 'column', sm: 'row' }}
-      spacing={1.5}
-      sx={{ mb: 2, alignItems: { sm: 'center' } }}
-    >
-      <SearchField value={list.search} onSearch={list.setSearch} />
+    <ListToolbar list={list}>
       <FilterSelect
         label={t('statusFilter')}
         value={list.filters.status}
@@ -167,17 +161,13 @@ export function ContactsList() {
           {exporting ? t('exporting') : t('export')}
         </Button>
       ) : null}
-    </Stack>
+    </ListToolbar>
   );
 
   const body = (
     <AdminList
       label={t('tableLabel')}
-      data={data}
-      isLoading={isLoading}
-      isFetching={isFetching}
-      isError={isError}
-      onRetry={() => void refetch()}
+      query={contacts}
       list={list}
       empty={<EmptyState icon={<InboxIcon />} title={t('empty')} description={t('emptyHint')} />}
       columns={columns}

@@ -5,25 +5,20 @@ import {
   type LeadListQuery,
   type LeadStatus,
 } from '@agency/contracts';
-import DeleteIcon from '@mui/icons-material/Delete';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import TrendingUpIcon from '@mui/icons-material/TrendingUp';
-import Card from '@mui/material/Card';
-import CardActionArea from '@mui/material/CardActionArea';
-import CardActions from '@mui/material/CardActions';
-import CardContent from '@mui/material/CardContent';
-import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useMemo, type ReactNode } from 'react';
-import { Link as RouterLink, useLocation } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
 import { EmptyState } from '../../../components/admin/empty-state';
-import { SearchField } from '../../../components/admin/search-field';
 import { StatusChip } from '../../../components/admin/status-chip';
 import { AdminList } from '../../../components/admin/admin-list';
-import { actionsColumn, RowActions } from '../../../components/admin/row-actions';
+import { ListToolbar } from '../../../components/admin/list-toolbar';
+import { RecordCard } from '../../../components/admin/record-card';
+import { actionsColumn, deleteAction, RowActions } from '../../../components/admin/row-actions';
 import { ADMIN_PATHS } from '../../../lib/admin-paths';
 import { useFormatters } from '../../../lib/use-formatters';
 import { useListParams } from '../../../lib/use-list-params';
@@ -63,9 +58,7 @@ export function LeadsList({ canWrite, onDelete, addButton }: LeadsListProps) {
     defaultSort: '-createdAt',
     filters: ['status'],
   });
-  const { data, isLoading, isFetching, isError, refetch } = useLeadListQuery(
-    list.query as Partial<LeadListQuery>,
-  );
+  const query = useLeadListQuery(list.query as Partial<LeadListQuery>);
 
   const value = (lead: LeadDto) =>
     lead.estimatedValue === undefined ? t('noValue') : format.money(lead.estimatedValue);
@@ -78,11 +71,7 @@ export function LeadsList({ canWrite, onDelete, addButton }: LeadsListProps) {
   );
 
   const remove = (lead: LeadDto) =>
-    canWrite && {
-      label: t('delete', { name: lead.name }),
-      icon: <DeleteIcon fontSize="small" />,
-      onClick: () => onDelete(lead),
-    };
+    canWrite && deleteAction(t('delete', { name: lead.name }), () => onDelete(lead));
   const actions = (lead: LeadDto) => (
     <RowActions
       actions={[
@@ -151,11 +140,7 @@ export function LeadsList({ canWrite, onDelete, addButton }: LeadsListProps) {
   const body = (
     <AdminList
       label={t('tableLabel')}
-      data={data}
-      isLoading={isLoading}
-      isFetching={isFetching}
-      isError={isError}
-      onRetry={() => void refetch()}
+      query={query}
       list={list}
       empty={
         <EmptyState
@@ -167,26 +152,17 @@ export function LeadsList({ canWrite, onDelete, addButton }: LeadsListProps) {
       }
       columns={columns}
       renderCard={(lead) => (
-        <Card variant="outlined">
-          <CardActionArea component={RouterLink} to={`${leadPath(lead)}${addressQuery}`}>
-            <CardContent>
-              <Stack direction="row" sx={{ justifyContent: 'space-between', gap: 1 }}>
-                <Typography sx={{ fontWeight: 700 }}>{lead.name}</Typography>
-                {stage(lead)}
-              </Stack>
-              {lead.company ? <Typography variant="body2">{lead.company}</Typography> : null}
-              <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-                {value(lead)} · {lead.assignee?.username ?? t('unassigned')}
-              </Typography>
-            </CardContent>
-          </CardActionArea>
-          {/* Beside the card's link, not inside it: a button may not sit in a link. */}
-          {canWrite ? (
-            <CardActions sx={{ justifyContent: 'flex-end' }}>
-              <RowActions actions={[remove(lead)]} />
-            </CardActions>
-          ) : null}
-        </Card>
+        <RecordCard
+          title={lead.name}
+          badge={stage(lead)}
+          to={`${leadPath(lead)}${addressQuery}`}
+          actions={canWrite ? <RowActions actions={[remove(lead)]} /> : undefined}
+        >
+          {lead.company ? <Typography variant="body2">{lead.company}</Typography> : null}
+          <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+            {value(lead)} · {lead.assignee?.username ?? t('unassigned')}
+          </Typography>
+        </RecordCard>
       )}
     />
   );
@@ -208,9 +184,7 @@ export function LeadsList({ canWrite, onDelete, addButton }: LeadsListProps) {
           <Tab key={status} value={status} label={t(`status.${status}`)} />
         ))}
       </Tabs>
-      <Stack direction="row" sx={{ mb: 2 }}>
-        <SearchField value={list.search} onSearch={list.setSearch} />
-      </Stack>
+      <ListToolbar list={list} />
       {body}
     </>
   );

@@ -1,21 +1,21 @@
 import { ROLES, USER_SORT_FIELDS, type UserDto, type UserListQuery } from '@agency/contracts';
-import DeleteIcon from '@mui/icons-material/Delete';
-import EditIcon from '@mui/icons-material/Edit';
 import GroupIcon from '@mui/icons-material/Group';
-import Card from '@mui/material/Card';
-import CardActions from '@mui/material/CardActions';
-import CardContent from '@mui/material/CardContent';
-import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useMemo } from 'react';
 import { ADMIN_COMMON_NAMESPACE } from '../../../components/admin/admin-common-namespace';
 import { EmptyState } from '../../../components/admin/empty-state';
 import { FilterSelect } from '../../../components/admin/filter-select';
-import { SearchField } from '../../../components/admin/search-field';
 import { StatusChip } from '../../../components/admin/status-chip';
 import { AdminList } from '../../../components/admin/admin-list';
-import { actionsColumn, RowActions } from '../../../components/admin/row-actions';
+import { ListToolbar } from '../../../components/admin/list-toolbar';
+import { RecordCard } from '../../../components/admin/record-card';
+import {
+  actionsColumn,
+  deleteAction,
+  editAction,
+  RowActions,
+} from '../../../components/admin/row-actions';
 import { useFormatters } from '../../../lib/use-formatters';
 import { useListParams } from '../../../lib/use-list-params';
 import { useNamespace } from '../../../lib/translations';
@@ -51,9 +51,7 @@ export function UsersList({ selfId, canWrite, onEdit, onDelete }: UsersListProps
     defaultSort: 'username',
     filters: ['role'],
   });
-  const { data, isLoading, isFetching, isError, refetch } = useUserListQuery(
-    list.query as Partial<UserListQuery>,
-  );
+  const query = useUserListQuery(list.query as Partial<UserListQuery>);
 
   const lastLogin = (user: UserDto) =>
     user.lastLoginAt ? format.dateTime(user.lastLoginAt) : tCommon('never');
@@ -61,18 +59,11 @@ export function UsersList({ selfId, canWrite, onEdit, onDelete }: UsersListProps
   const actions = (user: UserDto) => (
     <RowActions
       actions={[
-        {
-          label: t('edit', { username: user.username }),
-          icon: <EditIcon fontSize="small" />,
-          onClick: () => onEdit(user),
-        },
-        {
-          label: t('delete', { username: user.username }),
-          icon: <DeleteIcon fontSize="small" />,
-          onClick: () => onDelete(user),
+        editAction(t('edit', { username: user.username }), () => onEdit(user)),
+        deleteAction(t('delete', { username: user.username }), () => onDelete(user), {
           disabled: user.id === selfId,
           disabledReason: t('ownAccount'),
-        },
+        }),
       ]}
     />
   );
@@ -117,40 +108,30 @@ export function UsersList({ selfId, canWrite, onEdit, onDelete }: UsersListProps
   const body = (
     <AdminList
       label={t('tableLabel')}
-      data={data}
-      isLoading={isLoading}
-      isFetching={isFetching}
-      isError={isError}
-      onRetry={() => void refetch()}
+      query={query}
       list={list}
       empty={<EmptyState icon={<GroupIcon />} title={t('empty')} description={t('emptyHint')} />}
       columns={columns}
       renderCard={(user) => (
-        <Card variant="outlined">
-          <CardContent sx={{ pb: 1 }}>
-            <Stack direction="row" sx={{ justifyContent: 'space-between', gap: 1 }}>
-              <Typography sx={{ fontWeight: 700 }}>
-                {user.username} {user.id === selfId ? t('you') : ''}
-              </Typography>
-              <RoleChip role={user.role} />
-            </Stack>
-            <Typography variant="body2" sx={{ color: 'text.secondary', wordBreak: 'break-all' }}>
-              {user.email}
-            </Typography>
-            <Typography variant="body2" sx={{ mt: 0.5 }}>
-              {t('columns.lastLogin')}: {lastLogin(user)}
-            </Typography>
-          </CardContent>
-          {canWrite ? <CardActions>{actions(user)}</CardActions> : null}
-        </Card>
+        <RecordCard
+          title={user.id === selfId ? `${user.username} ${t('you')}` : user.username}
+          badge={<RoleChip role={user.role} />}
+          actions={canWrite ? actions(user) : undefined}
+        >
+          <Typography variant="body2" sx={{ color: 'text.secondary', wordBreak: 'break-all' }}>
+            {user.email}
+          </Typography>
+          <Typography variant="body2" sx={{ mt: 0.5 }}>
+            {t('columns.lastLogin')}: {lastLogin(user)}
+          </Typography>
+        </RecordCard>
       )}
     />
   );
 
   return (
     <>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} useFlexGap sx={{ mb: 2 }}>
-        <SearchField value={list.search} onSearch={list.setSearch} />
+      <ListToolbar list={list}>
         <FilterSelect
           label={t('roleFilter')}
           value={list.filters.role}
@@ -158,7 +139,7 @@ export function UsersList({ selfId, canWrite, onEdit, onDelete }: UsersListProps
           allLabel={t('allRoles')}
           options={ROLES.map((role) => ({ value: role, label: tCommon(`roles.${role}`) }))}
         />
-      </Stack>
+      </ListToolbar>
       {body}
     </>
   );
