@@ -1,0 +1,77 @@
+import type Router from '@koa/router';
+import type { Permission } from '@agency/contracts';
+import type { Context } from 'koa';
+import type { ISchema } from 'yup';
+import { audit } from '../middleware/audit';
+import { sessionUser } from '../middleware/authenticate';
+import { authorize } from '../middleware/authorize';
+import { recordIdParam, validateBody, validateQuery } from '../middleware/validate';
+
+/** The admin records kept with list, read, create, update and delete calls. */
+type RecordKind = 'user' | 'client' | 'lead' | 'campaign';
+
+export interface RecordRoutes<Query, Create, Update, Dto extends { id: string }> {
+  /** Names the activity log's entries (`client.create`, ...) and their target. */
+  kind: RecordKind;
+  read: Permission;
+  write: Permission;
+  listQuerySchema: ISchema<Query>;
+  createSchema: ISchema<Create>;
+  updateSchema: ISchema<Update>;
+  list(query: Query): Promise<unknown>;
+  get(id: string): Promise<unknown>;
+  /** `actorId`: the signed-in user who asks (a campaign's author, a user who may not delete themself). */
+  create(input: Create, actorId: string): Promise<Dto>;
+  update(id: string, input: Update, actorId: string): Promise<Dto>;
+  remove(id: string, actorId: string): Promise<Dto>;
+  /** What the activity log names the record by. */
+  labelOf(record: Dto): string;
+}
+
+/**
+ * The five calls every admin record has, on `router` (whose prefix names the
+ * collection): GET / (a page, with the list's query), POST / (201), GET /:id,
+ * PUT /:id and DELETE /:id (204). Each checks the role's permission, validates
+ * with the record's schemas from contracts, and writes to the activity log
+ * what it changed. A malformed id is a 400 naming `id`.
+ */
+export function addRecordRoutes<Query, Create, Update, Dto extends { id: string }>(
+  router: Router,
+  routes: RecordRoutes<Query, Create, Update, Dto>,
+): Router {
+  const { kind, read, write } = routes;
+  const logged = (ctx: Context, action: 'create' | 'update' | 'delete', record: Dto) =>
+    audit(ctx, `${kind}.${action}`, { type: kind, id: record.id, label: routes.labelOf(record) });
+  const actorId = (ctx: Context) => sessionUser(ctx.state).id;
+
+  router.get('/', authorize(read), async (ctx) => {
+    ctx.body = await routes.list(await validateQuery(ctx, routes.listQuerySchema));
+  });
+
+  router.post('/', authorize(write), async (ctx) => {
+    const record = await routes.create(await validateBody(ctx, routes.createSchema), actorId(ctx));
+    logged(ctx, 'create', record);
+    ctx.status = 201;
+    ctx.body = record;
+  });
+
+  router.get('/:id', authorize(read), async (ctx) => {
+    ctx.body = await routes.get(recordIdParam(ctx));
+  });
+
+  router.put('/:id', authorize(write), async (ctx) => {
+    const id = recordIdParam(ctx);
+    const input = await validateBody(ctx, routes.updateSchema);
+    const record = await routes.update(id, input, actorId(ctx));
+    logged(ctx, 'update', record);
+    ctx.body = record;
+  });
+
+  router.delete('/:id', authorize(write), async (ctx) => {
+    const record = await routes.remove(recordIdParam(ctx), actorId(ctx));
+    logged(ctx, 'delete', record);
+    ctx.status = 204;
+  });
+
+  return router;
+}
