@@ -1,5 +1,4 @@
 import Koa from 'koa';
-import { koaBody } from 'koa-body';
 import { NEWSLETTER_API_PATHS } from '@agency/contracts';
 import type { ApiConfig } from './config';
 import type { Logger } from './logger';
@@ -8,6 +7,7 @@ import { createCampaignQueue, type CampaignQueue } from './queues/campaign-queue
 import type { Redis } from './queues/redis-connection';
 import { requestContext } from './middleware/request-context';
 import { errorHandler } from './middleware/error-handler';
+import { jsonBodies } from './middleware/json-body';
 import { requireJson } from './middleware/require-json';
 import { adminArea, corsPolicy, securityHeaders } from './middleware/security';
 import { contactRoutes } from './modules/contact';
@@ -77,19 +77,7 @@ export function createApp({ config, logger, queues, campaignQueue, redis }: AppD
   );
   app.use(adminArea({ resolveSession: tokens.resolve, recordActivity }));
   app.use(requireJson({ formPaths: [NEWSLETTER_API_PATHS.unsubscribe] }));
-  app.use(
-    koaBody({
-      json: true,
-      urlencoded: false,
-      text: false,
-      multipart: false,
-      jsonStrict: true,
-      jsonLimit: config.jsonBodyLimit,
-      onError: (error) => {
-        throw error;
-      },
-    }),
-  );
+  app.use(jsonBodies(config.jsonBodyLimit));
 
   const routers = [
     healthRoutes({ redis, queueRegistry }),

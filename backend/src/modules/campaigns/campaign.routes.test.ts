@@ -1,4 +1,4 @@
-import { campaignDispatchJobId } from '@agency/contracts';
+import { CAMPAIGN_CONTENT_MAX, campaignDispatchJobId } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import {
   as,
@@ -83,6 +83,28 @@ describe('campaign drafts', () => {
     expect(onlyScript.body.error.fields).toEqual({
       content: 'Nothing is left once unsafe HTML is removed',
     });
+  });
+
+  it('takes a newsletter as long as the form allows, and refuses a larger body with 413', async () => {
+    // Attributes, quotes and Arabic make the JSON body several times the content's length.
+    const block = '<p><a href="https://agency.tn/packs">عروض الربيع</a></p>';
+    const content = block.repeat(Math.floor(CAMPAIGN_CONTENT_MAX / block.length));
+    const body = { ...validCampaign, content };
+    expect(Buffer.byteLength(JSON.stringify(body))).toBeGreaterThan(100 * 1024);
+
+    const created = await api().post('/api/admin/campaigns', body);
+    expect(created.status).toBe(201);
+    const updated = await api().put(`/api/admin/campaigns/${created.body.id}`, body);
+    expect(updated.status).toBe(200);
+    const stored = await CampaignModel.findById(created.body.id).lean();
+    expect(stored?.content.length).toBeGreaterThan(CAMPAIGN_CONTENT_MAX * 0.9);
+
+    const huge = await api().post('/api/admin/campaigns', {
+      ...validCampaign,
+      content: 'x'.repeat(2 * 1024 * 1024),
+    });
+    expect(huge.status).toBe(413);
+    expect(huge.body.error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('lists with total, status filter and search', async () => {
