@@ -12,7 +12,9 @@
  * the sink's RCPT TO log, with the targets.
  *
  *   npm run build && npm run bench:mail [-- --recipients 20000 --workers 2
- *     --concurrency 20 --batch 50 --connections 10 --ref-connections 10]
+ *     --concurrency 20 --batch 50 --connections 10 --ref-connections 10 --content-kb 0]
+ * --content-kb grows the newsletter's HTML to about that many KB (a real
+ * newsletter is often 20-60 KB; the default is a short one).
  * Uses MONGODB_URI / REDIS_URL when set (use throw-away ones), else starts both.
  * The workers get the heap cap of WORKER_HEAP_MB (default 112), as under npm start.
  */
@@ -37,6 +39,7 @@ const { values: args } = parseArgs({
     batch: { type: 'string', default: '50' },
     connections: { type: 'string', default: '' },
     'ref-connections': { type: 'string', default: '10' },
+    'content-kb': { type: 'string', default: '0' },
   },
 });
 const RECIPIENTS = Number(args.recipients);
@@ -44,11 +47,21 @@ const WORKERS = Number(args.workers);
 const REF_CONNECTIONS = Number(args['ref-connections']);
 const TARGETS = { ratio: 2.0, rssMb: 150 };
 const DEMO = { username: 'bench', email: 'bench@agency.local', password: 'bench-password-1234' };
-const CONTENT =
+const SHORT_CONTENT =
   '<h1>Our spring packages</h1><p>Dear {{firstName}},</p>' +
   '<p>This season we help small businesses grow on Facebook, Instagram and TikTok: ' +
   'ten visuals and two videos a month, two Meta Ads campaigns and a simple monthly report.</p>' +
   '<p><a href="https://agency.example/packs">See the packs</a></p>';
+const CONTENT = grownTo(SHORT_CONTENT, Number(args['content-kb']));
+
+/** The content with paragraphs added until it is about `kb` KB long (0 keeps it as it is). */
+function grownTo(/** @type {string} */ content, /** @type {number} */ kb) {
+  const paragraph =
+    '<p>Every month we plan, shoot and publish your posts, answer your community ' +
+    'and report what worked, with the figures that matter to your business.</p>';
+  const count = Math.max(0, Math.ceil((kb * 1024 - content.length) / paragraph.length));
+  return content + paragraph.repeat(count);
+}
 
 for (const file of ['backend/dist/server.js', 'worker/dist/index.js']) {
   if (!existsSync(join(root, file))) {
@@ -342,7 +355,7 @@ async function main() {
       ],
     ];
     console.log(
-      `\nbench:mail, ${RECIPIENTS} recipients, ${WORKERS} worker processes (${workerNodeOptions(process.env)}), concurrency ${args.concurrency}, batch ${args.batch}\n`,
+      `\nbench:mail, ${RECIPIENTS} recipients, ${WORKERS} worker processes (${workerNodeOptions(process.env)}), concurrency ${args.concurrency}, batch ${args.batch}, content ${(CONTENT.length / 1024).toFixed(1)} KB\n`,
     );
     console.table(rows.map(([what, figure, note]) => ({ what, figure, note })));
   } finally {

@@ -11,11 +11,11 @@ import {
   SENDING_STATUSES,
   appendPendingFacts,
   beginSending,
-  findCampaignForSend,
+  findCampaignSendState,
   recordTotal,
   streamFailedRecipients,
   streamRecipients,
-  type CampaignForSend,
+  type CampaignSendState,
   type Logger,
 } from '@agency/backend/store';
 import type { SendLedger } from '../campaigns/send-ledger';
@@ -42,7 +42,7 @@ function batchDigest(recipients: readonly CampaignRecipient[]): string {
   return hash.digest('hex').slice(0, 24);
 }
 
-function recipientsOf(campaign: CampaignForSend, campaignId: string) {
+function recipientsOf(campaign: CampaignSendState, campaignId: string) {
   return campaign.round === 1
     ? streamRecipients(campaign.recipientType as 'all' | 'contacts' | 'subscribers')
     : streamFailedRecipients(campaignId, campaign.round - 1);
@@ -89,7 +89,7 @@ export function campaignDispatchProcessor(deps: CampaignDispatchDeps) {
       // The progress bar shows the total growing while the dispatch reads on.
       if (round === 1)
         await deps.ledger.writeIfFree(campaignId, () => recordTotal(campaignId, total));
-      const current = await findCampaignForSend(campaignId);
+      const current = await findCampaignSendState(campaignId);
       return Boolean(current && SENDING_STATUSES.includes(current.status));
     };
 

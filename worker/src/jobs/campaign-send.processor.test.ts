@@ -221,13 +221,33 @@ describe('a campaign send batch', () => {
     expect(await ctx.campaign(id)).toMatchObject({ status: 'failed', failedCount: 1 });
   });
 
-  it('sends the campaign as it is now once it was edited since the last batch', async () => {
+  it('compiles the mail once per send: the counters written after a batch do not rebuild it', async () => {
+    const id = await sendingCampaign();
+    // Both in English: one compiled frame per language.
+    const karim = {
+      ...sami,
+      key: 'karim@example.tn',
+      email: 'karim@example.tn',
+      firstName: 'Karim',
+    };
+    await send(await batch(id, [sami]));
+    const folded = await ctx.campaign(id);
+    await send(await batch(id, [karim]));
+
+    // The first batch's counters moved updatedAt; the second mail still came from the same compiled frame.
+    expect(folded?.updatedAt).not.toEqual(folded?.createdAt);
+    const boundaries = smtp.received.map(({ mail }) => boundaryOf(mail));
+    expect(boundaries[0]).toEqual(expect.any(String));
+    expect(boundaries).toEqual([boundaries[0], boundaries[0]]);
+  });
+
+  it('sends the campaign as it is now once it was queued again since the last batch', async () => {
     const id = await sendingCampaign();
     await send(await batch(id, [amira]));
-    // A later updatedAt: the compiled mail of the first batch is stale.
+    // Queued again (a resume, a resend): the compiled mail of the first batch may be stale.
     await CampaignModel.updateOne(
       { _id: id },
-      { subject: 'Bonjour {{firstName}}', updatedAt: new Date(Date.now() + 60_000) },
+      { subject: 'Bonjour {{firstName}}', queuedAt: new Date(Date.now() + 60_000) },
       { timestamps: false },
     );
 
@@ -236,3 +256,9 @@ describe('a campaign send batch', () => {
     expect(smtp.received.map(({ mail }) => mail.subject)).toEqual(['Hello Amira', 'Bonjour Sami']);
   });
 });
+
+/** The multipart boundary of a received mail: one per compiled campaign frame. */
+function boundaryOf(mail: ParsedMail): unknown {
+  const contentType = mail.headers.get('content-type') as { params?: { boundary?: string } };
+  return contentType.params?.boundary;
+}

@@ -5,10 +5,11 @@ import {
   SENDING_STATUSES,
   appendOutcomeFacts,
   findCampaignForSend,
+  findCampaignSendState,
   finishRound,
   foldCounters,
   signUnsubscribeToken,
-  type CampaignForSend,
+  type CampaignSendState,
   type CampaignRoundKeys,
   type LedgerOutcome,
   type Logger,
@@ -61,17 +62,25 @@ export function compileCampaign(
   };
 }
 
-/** One campaign's compiled mail per process, rebuilt if the campaign changes (it cannot once queued). */
+/**
+ * One campaign's compiled mail per process. The mail can change only while
+ * the campaign is a draft, and every send, resume or resend stamps queuedAt:
+ * the compiled mail is kept while queuedAt stays (updatedAt moves with every
+ * counter written during the send). Only a miss reads the subject and
+ * content: the batches read the campaign's state without them.
+ */
 function compiledCampaignCache(mailFrom: string) {
-  const cache = new Map<string, { updatedAt: number; compiled: CompiledCampaign }>();
-  return (campaign: CampaignForSend): CompiledCampaign => {
+  const cache = new Map<string, { queuedAt: number; compiled: CompiledCampaign }>();
+  return async (campaign: CampaignSendState): Promise<CompiledCampaign | undefined> => {
     const id = String(campaign._id);
-    const updatedAt = campaign.updatedAt.getTime();
+    const queuedAt = campaign.queuedAt?.getTime() ?? 0;
     const hit = cache.get(id);
-    if (hit && hit.updatedAt === updatedAt) return hit.compiled;
-    const compiled = compileCampaign(campaign, mailFrom);
+    if (hit && hit.queuedAt === queuedAt) return hit.compiled;
+    const whole = await findCampaignForSend(id);
+    if (!whole) return undefined;
+    const compiled = compileCampaign(whole, mailFrom);
     if (cache.size > 20) cache.clear();
-    cache.set(id, { updatedAt, compiled });
+    cache.set(id, { queuedAt: whole.queuedAt?.getTime() ?? 0, compiled });
     return compiled;
   };
 }
@@ -130,17 +139,19 @@ export function campaignSendProcessor(deps: CampaignSendDeps) {
   const compiled = compiledCampaignCache(deps.mailFrom);
   return async (job: Job<CampaignSendJob>): Promise<BatchResult> => {
     const { campaignId, round, recipients } = job.data;
-    const campaign = await findCampaignForSend(campaignId);
+    const campaign = await findCampaignSendState(campaignId);
     // Paused or cancelled: nothing is sent; a resume dispatches what is left again.
     if (!campaign || campaign.round !== round || !SENDING_STATUSES.includes(campaign.status)) {
       return 'skipped';
     }
+    const mail = await compiled(campaign);
+    // Deleted between the two reads: there is nobody left to send it for.
+    if (!mail) return 'skipped';
     const keys = deps.ledger.keys(campaignId, round);
     const known = await deps.ledger.settledOf(
       keys,
       recipients.map((recipient) => recipient.key),
     );
-    const mail = compiled(campaign);
     const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     const settled: Settled[] = [];
     let transientFailures = 0;
@@ -191,7 +202,7 @@ export function campaignSendProcessor(deps: CampaignSendDeps) {
 /** Ledger facts, then counters, then (when every recipient is settled) the end of the round. */
 export async function recordBatch(
   deps: Pick<CampaignSendDeps, 'ledger' | 'logger'>,
-  campaign: CampaignForSend,
+  campaign: CampaignSendState,
   keys: CampaignRoundKeys,
   settled: readonly Settled[],
 ): Promise<RoundState> {
@@ -204,7 +215,7 @@ export async function recordBatch(
 
 export async function settleRoundIfDone(
   deps: Pick<CampaignSendDeps, 'ledger' | 'logger'>,
-  campaign: CampaignForSend,
+  campaign: CampaignSendState,
   keys: CampaignRoundKeys,
   state: RoundState,
 ): Promise<void> {

@@ -10,6 +10,7 @@ import {
   appendPendingFacts,
   beginSending,
   findCampaignForSend,
+  findCampaignSendState,
   findStuckQueuedCampaigns,
   finishRound,
   foldCounters,
@@ -95,6 +96,27 @@ const sami: CampaignRecipient = {
   firstName: '',
   locale: 'ar',
 };
+
+describe('what a batch reads of its campaign', () => {
+  it('is the send state without the mail: a long content is read once per worker, not per batch', async () => {
+    const campaign = await storedCampaign({
+      status: 'sending',
+      content: `<p>${'x'.repeat(50_000)}</p>`,
+    });
+
+    const state = await findCampaignSendState(String(campaign._id));
+
+    expect(state).toMatchObject({
+      _id: campaign._id,
+      status: 'sending',
+      round: 1,
+      roundBaseSent: 0,
+    });
+    expect(state).not.toHaveProperty('content');
+    expect(state).not.toHaveProperty('subject');
+    expect(await findCampaignSendState(new Types.ObjectId().toHexString())).toBeNull();
+  });
+});
 
 describe('starting a send', () => {
   it('moves a queued campaign to sending and stamps its first start', async () => {

@@ -5,11 +5,26 @@ import { SubscriberModel, normalizeEmail } from '../newsletter/store';
 import { CampaignModel, type Campaign } from './campaign.model';
 import { CampaignRecipientModel, outcomeFactId, pendingFactId } from './campaign-recipient.model';
 
-/** What the worker reads of a campaign before each batch: small, by `_id`. */
+/** A whole campaign as the worker reads it: its mail (subject, content) and its send's state. */
 export type CampaignForSend = Campaign & { _id: Types.ObjectId };
 
 export function findCampaignForSend(campaignId: string): Promise<CampaignForSend | null> {
   return CampaignModel.findById(campaignId).lean<CampaignForSend>().exec();
+}
+
+/** A campaign's send state without its mail: what a batch or the dispatch reads again and again. */
+export type CampaignSendState = Omit<CampaignForSend, 'subject' | 'content'>;
+
+/**
+ * The campaign without its subject and content, by `_id`: the content can be
+ * 100,000 characters and a send reads the state once per batch, while a
+ * worker compiles the mail once (it cannot change once the draft is sent).
+ */
+export function findCampaignSendState(campaignId: string): Promise<CampaignSendState | null> {
+  return CampaignModel.findById(campaignId)
+    .select({ subject: 0, content: 0 })
+    .lean<CampaignSendState>()
+    .exec();
 }
 
 /** Statuses in which the recipients' mails are still owed. */
@@ -196,7 +211,7 @@ export interface RoundCounts {
  * leave the newest counts.
  */
 export async function foldCounters(
-  campaign: Pick<CampaignForSend, '_id' | 'round' | 'roundBaseSent'>,
+  campaign: Pick<CampaignSendState, '_id' | 'round' | 'roundBaseSent'>,
   counts: RoundCounts,
 ): Promise<void> {
   await CampaignModel.updateOne(
@@ -225,7 +240,7 @@ export async function recordTotal(campaignId: string, total: number): Promise<vo
  * a cancelled one stays cancelled.
  */
 export async function finishRound(
-  campaign: Pick<CampaignForSend, '_id' | 'round' | 'roundBaseSent'>,
+  campaign: Pick<CampaignSendState, '_id' | 'round' | 'roundBaseSent'>,
   counts: RoundCounts,
 ): Promise<CampaignStatus | null> {
   const sentCount = campaign.roundBaseSent + counts.sent;

@@ -5,6 +5,7 @@ export {
   appendPendingFacts,
   beginSending,
   findCampaignForSend,
+  findCampaignSendState,
   findStuckQueuedCampaigns,
   finishRound,
   foldCounters,
@@ -12,6 +13,7 @@ export {
   streamFailedRecipients,
   streamRecipients,
   type CampaignForSend,
+  type CampaignSendState,
   type LedgerOutcome,
   type RoundCounts,
 } from './campaign-delivery.service';
