@@ -1,0 +1,85 @@
+import { simpleParser } from 'mailparser';
+import type { Locale } from '@agency/contracts';
+import { compileCampaignMail, type Personalisation } from '../mail/templates/campaign.template';
+import { compileCampaignMime } from './campaign-mime';
+
+const FROM = 'Agency <no-reply@agency.test>';
+const LONG_LINE = `<p>${'Ten visuals, two videos and two Meta Ads campaigns a month. '.repeat(6)}</p>`;
+
+/** A newsletter with placeholders at its edges, side by side, in long lines and in Arabic. */
+const campaign = {
+  subject: 'Hello {{firstName}} – "spring" <offers>',
+  content:
+    '{{firstName}}<h1>Our spring packages</h1>\n' +
+    `<p>Dear {{ firstName }}, we write to {{email}}{{firstName}} today.</p>\n${LONG_LINE}\n` +
+    '<p>عروض الربيع لـ {{firstName}}: عشرة تصاميم وفيديوهان كل شهر.</p>\n' +
+    '.<p>A line that starts with a dot, and ends with spaces   </p>\n' +
+    '<p><a href="https://agency.tn/packs?a=1&b=2">See the packs</a></p>{{email}}',
+};
+
+const recipients: (Personalisation & { locale: Locale })[] = [
+  { firstName: 'Amira', email: 'amira@example.tn', locale: 'fr' },
+  { firstName: '<b>"Sami" & co\'s</b>', email: 'sami@example.tn', locale: 'en' },
+  { firstName: 'ليلى ', email: 'layla@example.tn', locale: 'ar' },
+  { firstName: 'Jean-Baptiste '.repeat(12), email: 'jb@example.fr', locale: 'fr' },
+  { firstName: '', email: 'nobody@example.tn', locale: 'en' },
+];
+
+const unsubscribeUrl = (email: string) =>
+  `https://agency.tn/newsletter/unsubscribe?token=${'t'.repeat(90)}&for=${encodeURIComponent(email)}`;
+
+/** CRLF as sent, LF as rendered. */
+const lf = (value: string) => value.replace(/\r\n/g, '\n');
+
+describe('a campaign mail built into its frame', () => {
+  const mail = compileCampaignMail(campaign);
+  const frames = new Map(
+    (['en', 'fr', 'ar'] as const).map((locale) => [
+      locale,
+      compileCampaignMime(mail, locale, FROM),
+    ]),
+  );
+
+  it.each(recipients)(
+    'decodes to exactly the rendered mail of its recipient ($email, $locale)',
+    async ({ locale, ...values }) => {
+      const message = frames.get(locale)?.build({
+        to: values.email,
+        values,
+        unsubscribePageUrl: unsubscribeUrl(values.email),
+        listUnsubscribeUrl: 'https://agency.tn/api/newsletter/unsubscribe?token=t',
+        messageId: '<m1@agency.test>',
+      });
+      if (!message) throw new Error(`no frame for ${locale}`);
+      const parsed = await simpleParser(message.raw);
+      const rendered = mail.render(locale, values, unsubscribeUrl(values.email));
+
+      expect(parsed.subject).toBe(rendered.subject);
+      expect(lf(String(parsed.html))).toBe(rendered.html);
+      expect(lf(parsed.text ?? '').trimEnd()).toBe(rendered.text.trimEnd());
+      expect(message.envelope).toEqual({ from: 'no-reply@agency.test', to: [values.email] });
+      // Quoted-printable keeps every line within 76 characters (RFC 2045), soft breaks included.
+      const [, ...bodyLines] = message.raw.split('\r\n\r\n');
+      for (const line of bodyLines.join('\r\n\r\n').split('\r\n')) {
+        expect(line.length).toBeLessThanOrEqual(76);
+      }
+    },
+  );
+
+  it('encodes the literal parts once: two recipients share them, only their own values differ', () => {
+    const frame = frames.get('en');
+    const build = (firstName: string) =>
+      frame?.build({
+        to: 'same@example.tn',
+        values: { firstName, email: 'same@example.tn' },
+        unsubscribePageUrl: unsubscribeUrl('same@example.tn'),
+        listUnsubscribeUrl: 'https://agency.tn/api/newsletter/unsubscribe?token=t',
+        messageId: '<m2@agency.test>',
+      }).raw ?? '';
+    const bodyOf = (raw: string) => raw.slice(raw.indexOf('\r\n\r\n'));
+    const amira = bodyOf(build('Amira'));
+    const sami = bodyOf(build('Sami'));
+
+    expect(amira.replaceAll('Amira', 'Sami')).toBe(sami);
+  });
+});
