@@ -34,9 +34,10 @@ export default {
     'backend/src/modules/mail-outbox/mail-outbox.service.ts',
     'backend/src/batched-writes.ts',
     // Campaign sends: the dispatch and send jobs (under jobs/ above), the
-    // send ledger in Redis, their SMTP connections, the ledger and counters
-    // in MongoDB, the lock.
+    // send ledger in Redis, each message's MIME, their SMTP connections, the
+    // ledger and counters in MongoDB, the lock.
     'worker/src/campaigns/send-ledger.ts',
+    'worker/src/campaigns/campaign-mime.ts',
     'worker/src/campaigns/campaign-transport.ts',
     'backend/src/modules/campaigns/campaign-delivery.service.ts',
     'backend/src/modules/campaigns/campaign-lock.ts',

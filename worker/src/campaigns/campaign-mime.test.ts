@@ -32,25 +32,23 @@ const unsubscribeUrl = (email: string) =>
 const lf = (value: string) => value.replace(/\r\n/g, '\n');
 
 describe('a campaign mail built into its frame', () => {
-  const mail = compileCampaignMail(campaign);
-  const frames = new Map(
-    (['en', 'fr', 'ar'] as const).map((locale) => [
-      locale,
-      compileCampaignMime(mail, locale, FROM),
-    ]),
-  );
+  // Compiled inside each test, so each test is the one that covers the frame's code.
+  const compiled = () => {
+    const mail = compileCampaignMail(campaign);
+    return { mail, frameOf: (locale: Locale) => compileCampaignMime(mail, locale, FROM) };
+  };
 
   it.each(recipients)(
     'decodes to exactly the rendered mail of its recipient ($email, $locale)',
     async ({ locale, ...values }) => {
-      const message = frames.get(locale)?.build({
+      const { mail, frameOf } = compiled();
+      const message = frameOf(locale).build({
         to: values.email,
         values,
         unsubscribePageUrl: unsubscribeUrl(values.email),
         listUnsubscribeUrl: 'https://agency.tn/api/newsletter/unsubscribe?token=t',
         messageId: '<m1@agency.test>',
       });
-      if (!message) throw new Error(`no frame for ${locale}`);
       const parsed = await simpleParser(message.raw);
       const rendered = mail.render(locale, values, unsubscribeUrl(values.email));
 
@@ -58,6 +56,13 @@ describe('a campaign mail built into its frame', () => {
       expect(lf(String(parsed.html))).toBe(rendered.html);
       expect(lf(parsed.text ?? '').trimEnd()).toBe(rendered.text.trimEnd());
       expect(message.envelope).toEqual({ from: 'no-reply@agency.test', to: [values.email] });
+      expect(parsed.headers.get('content-type')).toMatchObject({ value: 'multipart/alternative' });
+      for (const type of ['text/plain', 'text/html']) {
+        expect(message.raw).toContain(
+          `\r\nContent-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n`,
+        );
+      }
+      expect(message.raw).toMatch(/\r\n----_campaign-[0-9a-f]{24}--\r\n$/);
       // Quoted-printable keeps every line within 76 characters (RFC 2045), soft breaks included.
       const [, ...bodyLines] = message.raw.split('\r\n\r\n');
       for (const line of bodyLines.join('\r\n\r\n').split('\r\n')) {
@@ -67,19 +72,32 @@ describe('a campaign mail built into its frame', () => {
   );
 
   it('encodes the literal parts once: two recipients share them, only their own values differ', () => {
-    const frame = frames.get('en');
+    const frame = compiled().frameOf('en');
     const build = (firstName: string) =>
-      frame?.build({
+      frame.build({
         to: 'same@example.tn',
         values: { firstName, email: 'same@example.tn' },
         unsubscribePageUrl: unsubscribeUrl('same@example.tn'),
         listUnsubscribeUrl: 'https://agency.tn/api/newsletter/unsubscribe?token=t',
         messageId: '<m2@agency.test>',
-      }).raw ?? '';
+      }).raw;
     const bodyOf = (raw: string) => raw.slice(raw.indexOf('\r\n\r\n'));
     const amira = bodyOf(build('Amira'));
     const sami = bodyOf(build('Sami'));
 
     expect(amira.replaceAll('Amira', 'Sami')).toBe(sami);
+  });
+
+  it('refuses a sender without an address before anything is sent', () => {
+    const frame = compileCampaignMime(compileCampaignMail(campaign), 'en', 'Agency');
+    expect(() =>
+      frame.build({
+        to: 'amira@example.tn',
+        values: { firstName: 'Amira', email: 'amira@example.tn' },
+        unsubscribePageUrl: unsubscribeUrl('amira@example.tn'),
+        listUnsubscribeUrl: 'https://agency.tn/api/newsletter/unsubscribe?token=t',
+        messageId: '<m3@agency.test>',
+      }),
+    ).toThrow('MAIL_FROM has no address: Agency');
   });
 });

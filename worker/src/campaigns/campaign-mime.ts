@@ -51,13 +51,13 @@ const SOFT_LINE_BREAK = `=${CRLF}`;
 function encodedBody(segments: Segments, escape: (value: string) => string) {
   const encoded = segments.map((part, index) => (index % 2 === 0 ? quotedPrintable(part) : part));
   return (values: SlotValues): string => {
-    const pieces: string[] = [];
-    for (let index = 0; index < encoded.length; index++) {
-      const part = encoded[index] ?? '';
-      const piece = index % 2 === 0 ? part : quotedPrintable(escape(values[part as Slot]));
-      if (piece) pieces.push(piece);
-    }
-    return pieces.join(SOFT_LINE_BREAK);
+    // An empty piece (a placeholder at the very start, an empty first name)
+    // costs one empty soft-broken line, which decodes to nothing.
+    return encoded
+      .map((part, index) =>
+        index % 2 === 0 ? part : quotedPrintable(escape(values[part as Slot])),
+      )
+      .join(SOFT_LINE_BREAK);
   };
 }
 
