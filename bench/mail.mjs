@@ -9,7 +9,9 @@
  * delivery rate (first to last message at the sink, and from the send
  * request to the last message), its ratio to the reference, the workers'
  * peak RSS (VmHWM) and the duplicates and missing recipients counted from
- * the sink's RCPT TO log, with the targets.
+ * the sink's RCPT TO log, with the targets. It also sends the campaign's
+ * mail through the campaign's send path alone (no queue, ledger or store), to
+ * show what the rest of the pipeline costs.
  *
  *   npm run build && npm run bench:mail [-- --recipients 20000 --workers 2
  *     --concurrency 20 --batch 50 --connections 10 --ref-connections 10 --content-kb 0]
@@ -144,6 +146,47 @@ async function referenceLoop(/** @type {string} */ smtpUrl) {
   return started;
 }
 
+/**
+ * The campaign's own send path with nothing around it: in this process, the
+ * worker's compiled MIME frame and its pooled SMTP transport (the same code
+ * and settings as one worker process) send the campaign's mail to every
+ * recipient, without the queue, the ledger or the store. What is left of the
+ * campaign's time beyond this is theirs.
+ */
+async function sendPathAlone(/** @type {string} */ smtpUrl) {
+  const {
+    compileCampaign,
+    sendCampaignMail,
+    campaignMessageId,
+  } = require('./dist/jobs/campaign-send.processor.js');
+  const { createCampaignTransport } = require('./dist/campaigns/campaign-transport.js');
+  const inFlight = Number(args.concurrency);
+  const transport = createCampaignTransport(smtpUrl, Number(args.connections || inFlight));
+  const mailFrom = 'Agency <no-reply@agency.local>';
+  const deps = {
+    transport,
+    mailFrom,
+    siteUrl: 'http://localhost:8080',
+    mailLinkSecret: 'bench-mail-link-secret-of-32-chars!',
+    messageIdDomain: 'agency.local',
+  };
+  const campaign = compileCampaign({ subject: 'Hello {{firstName}}', content: CONTENT }, mailFrom);
+  const cpu = process.cpuUsage();
+  let next = 0;
+  const sender = async () => {
+    while (next < RECIPIENTS) {
+      const index = next++;
+      const recipient = { email: email(index), firstName: `Contact ${index}`, locale: 'en' };
+      const messageId = campaignMessageId('bench', 1, recipient.email, deps.messageIdDomain);
+      await sendCampaignMail(deps, campaign, recipient, messageId);
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, sender));
+  await transport.close();
+  const used = process.cpuUsage(cpu);
+  return { cpuMicros: used.user + used.system };
+}
+
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'agency-bench-mail-'));
   /** @type {(() => unknown)[]} */
@@ -162,6 +205,11 @@ async function main() {
     const refSenderCpu = process.cpuUsage(refCpu);
     const reference = await sink.report();
     const referenceTally = tally(reference);
+    await sink.reset();
+
+    // 1b. The campaign's send path alone into the sink.
+    const alone = await sendPathAlone(sink.url);
+    const aloneReport = await sink.report();
     await sink.reset();
 
     // 2. The recipients, stored as contacts whose own mails are done.
@@ -290,6 +338,7 @@ async function main() {
     const firstToLast = rate(campaign.accepted, campaign.lastAt - campaign.firstAt);
     const startToLast = rate(campaign.accepted, campaign.lastAt - sendStarted);
     const ratio = startToLast / refRate;
+    const aloneRate = rate(aloneReport.accepted, aloneReport.lastAt - aloneReport.firstAt);
     const perMessage = (/** @type {number} */ micros, /** @type {number} */ count) =>
       `${Math.round(micros / count)} µs`;
     const rows = [
@@ -326,6 +375,11 @@ async function main() {
         'the sink is one process: its CPU per message bounds any sender',
       ],
       ['campaign: sink CPU per message', perMessage(campaign.cpuMicros, campaign.accepted), ''],
+      [
+        'send path alone: MIME + SMTP, no queue or store',
+        `${aloneRate} msg/s, ${(aloneRate / refRate).toFixed(2)}x`,
+        `one process, ${args.concurrency} in flight; CPU per message ${perMessage(alone.cpuMicros, aloneReport.accepted)}, sink ${perMessage(aloneReport.cpuMicros, aloneReport.accepted)}`,
+      ],
       [
         'campaign: CPU per message of the store and Redis',
         serverCpu
