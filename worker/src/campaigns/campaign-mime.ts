@@ -3,12 +3,13 @@ import MimeNode from 'nodemailer/lib/mime-node';
 import { encode as encodeQuotedPrintable, wrap as wrapQuotedPrintable } from 'nodemailer/lib/qp';
 import type { Locale } from '@agency/contracts';
 import { escapeHtml } from '../mail/templates/escape-html';
-import type {
-  CompiledCampaignMail,
-  Personalisation,
-  Segments,
-  Slot,
-  SlotValues,
+import {
+  asIs,
+  type CompiledCampaignMail,
+  type Personalisation,
+  type Segments,
+  type Slot,
+  type SlotValues,
 } from '../mail/templates/campaign.template';
 
 /** What changes from one recipient of a campaign to the next. */
@@ -60,8 +61,6 @@ function encodedBody(segments: Segments, escape: (value: string) => string) {
       .join(SOFT_LINE_BREAK);
   };
 }
-
-const asIs = (value: string) => value;
 
 /** The header block of one alternative (its Content-Type and transfer encoding), built once. */
 function partHeaders(frame: MimeNode, contentType: string): string {

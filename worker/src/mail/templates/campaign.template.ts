@@ -29,7 +29,8 @@ function fill(template: Template, values: Personalisation, escape: (value: strin
   return out;
 }
 
-const asIs = (value: string) => value;
+/** A slot filled as it is: the subject and the text body take values unescaped. */
+export const asIs = (value: string) => value;
 
 export function localeOf(value: string): Locale {
   return (LOCALES as readonly string[]).includes(value) ? (value as Locale) : DEFAULT_LOCALE;
