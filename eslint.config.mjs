@@ -162,8 +162,9 @@ export default tseslint.config(
     [
       ...noOtherWorkspaces('frontend', 'e2e'),
       {
-        regex: '^@agency/backend/(?!store$)',
-        message: 'Import @agency/backend or @agency/backend/store only.',
+        // testing/: the backend's test helpers (own Redis, database contexts), shared with these tests.
+        regex: '^@agency/backend/(?!store$|testing/)',
+        message: 'Import @agency/backend, @agency/backend/store or @agency/backend/testing/* only.',
       },
       noDeepImports('contracts'),
     ],

@@ -26,6 +26,8 @@ const workspaceSources = {
   '^@agency/contracts$': '<rootDir>/../contracts/src/index.ts',
   '^@agency/backend$': '<rootDir>/../backend/src/index.ts',
   '^@agency/backend/store$': '<rootDir>/../backend/src/store.ts',
+  // Test helpers the build leaves out, shared by the backend's and the worker's tests.
+  '^@agency/backend/testing/(.*)$': '<rootDir>/../backend/src/testing/$1',
 };
 
 /** @param {string} name @returns {import('jest').Config} */

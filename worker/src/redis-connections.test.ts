@@ -4,7 +4,7 @@ import {
   waitUntilConnected,
   type Redis,
 } from '@agency/backend/store';
-import { startOwnRedis, type OwnRedis } from './testing/own-redis';
+import { startOwnRedis, type OwnRedis } from '@agency/backend/testing/own-redis';
 
 /**
  * The two kinds of Redis connection of the store entry, against a Redis of

@@ -3,7 +3,7 @@ import type { QueueEvents } from 'bullmq';
 import { QUEUE_NAMES, contactMailJobId, newsletterConfirmationJobId } from '@agency/contracts';
 import { findSubscriberByEmail } from '@agency/backend';
 import { createPipelineContext, type PipelineContext } from './testing/pipeline-context';
-import { startOwnRedis, type OwnRedis } from './testing/own-redis';
+import { startOwnRedis, type OwnRedis } from '@agency/backend/testing/own-redis';
 import { startSmtpSink, type SmtpSink } from './testing/smtp-sink';
 import { confirmationMailState, contactMailStates } from './testing/mail-states';
 

@@ -1,47 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import request from 'supertest';
+import { startOwnRedis, type OwnRedis } from '../../testing/own-redis';
 import { createTestContext, type TestContext } from '../../testing/test-context';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-/** A Redis of this test's own, so stopping it harms no other test file. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const redis = spawn(
-    'redis-server',
-    ['--port', String(port), '--save', '', '--appendonly', 'no'],
-    {
-      stdio: 'ignore',
-    },
-  );
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  return redis;
-}
 
 describe('GET /api/health', () => {
   let ctx: TestContext;
-  let redis: ChildProcess;
+  // A Redis of this test's own, so stopping it harms no other test file.
+  let redis: OwnRedis;
 
   beforeAll(async () => {
-    const port = await freePort();
-    redis = await startRedis(port);
-    ctx = await createTestContext({ redisUrl: `redis://127.0.0.1:${port}` });
+    redis = await startOwnRedis();
+    ctx = await createTestContext({ redisUrl: redis.url });
   });
   afterAll(async () => {
-    redis.kill('SIGKILL');
+    await redis.close();
     await ctx.close();
   });
 
@@ -56,9 +27,7 @@ describe('GET /api/health', () => {
       }),
     });
 
-    const stopped = new Promise((resolve) => redis.once('exit', resolve));
-    redis.kill('SIGTERM');
-    await stopped;
+    await redis.stop();
 
     const degraded = await request(ctx.app.callback()).get('/api/health');
     expect(degraded.status).toBe(503);
