@@ -43,11 +43,44 @@ describe('batched inserts', () => {
     ]);
 
     expect(outcomes.map(({ status }) => status)).toEqual(['rejected', 'fulfilled', 'rejected']);
-    const [duplicate] = outcomes;
+    const [duplicate, , invalid] = outcomes;
     expect(duplicate.status === 'rejected' && String(duplicate.reason)).toContain('duplicate key');
+    // The validation refusal itself, naming the field, not the batch's summary.
+    expect(invalid.status === 'rejected' && String(invalid.reason)).toMatch(/`text` is required/);
     expect((await NoteModel.findById('taken').lean())?.text).toBe('first');
     expect(await NoteModel.exists({ _id: 'fresh' })).not.toBeNull();
     expect(await NoteModel.exists({ _id: 'empty' })).toBeNull();
+  });
+
+  it("fails every caller with the store's own error when the whole write fails", async () => {
+    const insert = insertBatcher(() => Promise.reject(new Error('store unavailable')));
+
+    const outcomes = await Promise.allSettled([
+      insert({ _id: 'a', text: 'a' }),
+      insert({ _id: 'b', text: 'b' }),
+    ]);
+
+    expect(outcomes).toEqual([
+      { status: 'rejected', reason: new Error('store unavailable') },
+      { status: 'rejected', reason: new Error('store unavailable') },
+    ]);
+  });
+
+  it('writes a document when its caller tries again after a failed write', async () => {
+    let calls = 0;
+    const insert = insertBatcher((notes) => {
+      calls += 1;
+      return calls === 1
+        ? Promise.reject(new Error('store unavailable'))
+        : NoteModel.insertMany(notes, BULK_INSERT);
+    });
+    const note = { _id: 'retried', text: 'second try' };
+
+    await expect(insert(note)).rejects.toThrow('store unavailable');
+    await expect(insert(note)).resolves.toBeUndefined();
+
+    expect(calls).toBe(2);
+    expect((await NoteModel.findById('retried').lean())?.text).toBe('second try');
   });
 
   it('can count a document that exists already as written (a receipt written twice)', async () => {
@@ -74,5 +107,18 @@ describe('batched deletes', () => {
 
     expect(batches).toEqual([['a', 'c', 'd']]);
     expect(await NoteModel.find().distinct('_id')).toEqual(['b']);
+  });
+
+  it('deletes an id again when it is asked for again later (written again in between)', async () => {
+    const remove = deleteBatcher((ids) =>
+      NoteModel.deleteMany({ _id: trusted({ $in: ids }) }).exec(),
+    );
+    await NoteModel.create({ _id: 'again', text: 'first' });
+    await remove('again');
+    await NoteModel.create({ _id: 'again', text: 'second' });
+
+    await remove('again');
+
+    expect(await NoteModel.exists({ _id: 'again' })).toBeNull();
   });
 });
