@@ -20,6 +20,7 @@ import {
   settleConfirmationMail,
 } from '../modules/newsletter';
 import { Worker } from 'bullmq';
+import mongoose from 'mongoose';
 import { relayOwedMail } from './outbox-relay';
 import { createRedisConnection } from './redis-connection';
 
@@ -58,25 +59,59 @@ async function ask(email: string): Promise<NewsletterConfirmationJob> {
   return owed;
 }
 
-/** Completes the next waiting enquiry mail job, as a worker that sent both mails would. */
-async function completeNextJob(): Promise<void> {
+/** Completes the next `count` waiting enquiry mail jobs, as a worker that sent both mails would. */
+async function completeNextJob(count = 1): Promise<void> {
   const connection = createRedisConnection(ctx.config.redisUrl, 'consumer');
   const worker = new Worker(ctx.queues.contactMail.name, undefined, {
     connection,
     prefix: ctx.config.queuePrefix,
   });
   try {
-    const job = await worker.getNextJob('test-token');
-    if (!job) throw new Error('a job waits');
-    await job.moveToCompleted(
-      { notification: 'sent', acknowledgement: 'sent' },
-      'test-token',
-      false,
-    );
+    for (let completed = 0; completed < count; completed += 1) {
+      const job = await worker.getNextJob('test-token');
+      if (!job) throw new Error('a job waits');
+      await job.moveToCompleted(
+        { notification: 'sent', acknowledgement: 'sent' },
+        'test-token',
+        false,
+      );
+    }
   } finally {
     await worker.close();
     connection.disconnect();
   }
+}
+
+/** Stores enquiries whose mail job is queued; the first `completed` of those jobs complete. */
+async function enquiriesWithJobs(count: number, completed: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const { id } = await storeContact(enquiry, 'en');
+    ids.push(id);
+    await ctx.queues.contactMail.add('direct', { contactId: id }, { jobId: contactMailJobId(id) });
+  }
+  await completeNextJob(completed);
+  return ids;
+}
+
+/** What `call` answers, and how many times it read the outbox (mongoose's debug hook sees each read). */
+async function countingOutboxReads<T>(
+  call: () => Promise<T>,
+): Promise<{ result: T; reads: number }> {
+  let reads = 0;
+  mongoose.set('debug', (collection: string, method: string) => {
+    if (collection === OwedMailModel.collection.collectionName && method === 'find') reads += 1;
+  });
+  try {
+    return { result: await call(), reads };
+  } finally {
+    mongoose.set('debug', false);
+  }
+}
+
+async function outboxIds(): Promise<string[]> {
+  const left = await OwedMailModel.find().select({ _id: 1 }).lean();
+  return left.map(({ _id }) => String(_id)).sort();
 }
 
 const pass = () => relayOwedMail(ctx.queues, { pendingAgeMs: 0, now: new Date(Date.now() + 1000) });
@@ -161,25 +196,15 @@ describe('one pass of the outbox relay', () => {
   });
 
   it('reads on past a whole batch of completed jobs, and stops at one that is in hand', async () => {
-    const ids: string[] = [];
-    for (let index = 0; index < 4; index += 1) {
-      const { id } = await storeContact(enquiry, 'en');
-      ids.push(id);
-      await ctx.queues.contactMail.add(
-        'direct',
-        { contactId: id },
-        { jobId: contactMailJobId(id) },
-      );
-      if (index < 2) await completeNextJob();
-    }
+    const ids = await enquiriesWithJobs(4, 2);
 
-    expect(await relayOwedMail(ctx.queues, { pendingAgeMs: 0, batchSize: 2 })).toEqual({
-      contacts: 2,
-      newsletterConfirmations: 0,
-    });
+    const { result, reads } = await countingOutboxReads(() =>
+      relayOwedMail(ctx.queues, { pendingAgeMs: 0, batchSize: 2 }),
+    );
 
-    const left = await OwedMailModel.find().select({ _id: 1 }).lean();
-    expect(left.map(({ _id }) => _id).sort()).toEqual(
+    expect(result).toEqual({ contacts: 2, newsletterConfirmations: 0 });
+    expect(reads).toBe(2);
+    expect(await outboxIds()).toEqual(
       ids
         .slice(2)
         .map((id) => `contact:${id}`)
@@ -187,15 +212,41 @@ describe('one pass of the outbox relay', () => {
     );
   });
 
-  it('takes at most a batch per pass', async () => {
+  it('reads one batch only when nothing in it was taken out, full as it is', async () => {
     for (let index = 0; index < 3; index += 1) await storeContact(enquiry, 'en');
 
-    expect(
-      await relayOwedMail(ctx.queues, {
+    const { result, reads } = await countingOutboxReads(() =>
+      relayOwedMail(ctx.queues, {
         pendingAgeMs: 0,
         batchSize: 2,
         now: new Date(Date.now() + 1000),
       }),
-    ).toEqual({ contacts: 2, newsletterConfirmations: 0 });
+    );
+
+    expect(result).toEqual({ contacts: 2, newsletterConfirmations: 0 });
+    expect(reads).toBe(1);
+  });
+
+  it('stops reading at a batch that comes out short: the outbox has no more', async () => {
+    await enquiriesWithJobs(3, 3);
+
+    const { reads } = await countingOutboxReads(() =>
+      relayOwedMail(ctx.queues, { pendingAgeMs: 0, batchSize: 2 }),
+    );
+
+    expect(reads).toBe(2);
+    expect(await outboxIds()).toEqual([]);
+  });
+
+  it('reads at most twenty batches in one pass, however many completed jobs wait', async () => {
+    await enquiriesWithJobs(22, 22);
+
+    const { result, reads } = await countingOutboxReads(() =>
+      relayOwedMail(ctx.queues, { pendingAgeMs: 0, batchSize: 1 }),
+    );
+
+    expect(result).toEqual({ contacts: 0, newsletterConfirmations: 0 });
+    expect(reads).toBe(20);
+    expect(await outboxIds()).toHaveLength(2);
   });
 });
