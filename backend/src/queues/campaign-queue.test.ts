@@ -31,6 +31,18 @@ describe('the campaign queues', () => {
     redis.disconnect();
   });
 
+  it("keeps Redis's errors out of the console: the send route reports them", () => {
+    const printed = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      for (const each of [queue.dispatch, queue.testSend]) {
+        each.emit('error', new Error('connect ECONNREFUSED 127.0.0.1:6379'));
+      }
+      expect(printed).not.toHaveBeenCalled();
+    } finally {
+      printed.mockRestore();
+    }
+  });
+
   it('adds one dispatch per campaign, however often the send is requested', async () => {
     await enqueueCampaignDispatch(queue, 'c-1');
     await enqueueCampaignDispatch(queue, 'c-1');

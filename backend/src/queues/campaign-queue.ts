@@ -27,8 +27,8 @@ export function createCampaignQueue(connection: Redis, prefix: string): Campaign
     prefix,
     defaultJobOptions: MAIL_JOB_OPTIONS,
   });
-  // Without a listener an unreachable Redis would crash the process; the send
-  // route reports it to the user instead.
+  // Without a listener BullMQ prints every connection error of an unreachable
+  // Redis to the console; the send route reports it to the user instead.
   dispatch.on('error', () => undefined);
   const testSend = new Queue<CampaignTestSendJob>(CAMPAIGN_QUEUE_NAMES.test, {
     connection,

@@ -40,8 +40,9 @@ export function createMailQueues(
 ): MailQueues {
   function mailQueue<T>(name: string): Queue<T> {
     const queue = new Queue<T>(name, { connection, prefix, defaultJobOptions: jobOptions });
-    // Without a listener an unreachable Redis would crash the process; the
-    // health check and the outbox relay already report and recover from it.
+    // Without a listener BullMQ prints every connection error of an
+    // unreachable Redis to the console, once per reconnect; the health check
+    // and the outbox relay already report and recover from it.
     queue.on('error', () => undefined);
     return queue;
   }
