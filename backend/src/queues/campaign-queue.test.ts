@@ -20,14 +20,21 @@ describe('the campaign queues', () => {
     if (!url) throw new Error('REDIS_URL must be set for tests');
     redis = createRedisConnection(url, 'producer');
     await waitUntilConnected(redis, 5000);
+  });
+  // Made in each test, not once for the file: mutation testing attributes
+  // what a test runs to that test only, and would skip these tests when the
+  // queues' options are mutated.
+  beforeEach(() => {
     queue = createCampaignQueue(redis, uniqueName('campaign-queue'));
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await Promise.all([
       queue.dispatch.obliterate({ force: true }),
       queue.testSend.obliterate({ force: true }),
     ]);
     await queue.close();
+  });
+  afterAll(() => {
     redis.disconnect();
   });
 

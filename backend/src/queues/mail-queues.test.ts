@@ -11,10 +11,15 @@ describe('the mail queues', () => {
     if (!url) throw new Error('REDIS_URL must be set for tests');
     redis = createRedisConnection(url, 'producer');
     await waitUntilConnected(redis, 5000);
+  });
+  // Made in each test: mutation testing counts only what a test itself runs.
+  beforeEach(() => {
     queues = createMailQueues(redis, uniqueName('mail-queues'));
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await queues.close();
+  });
+  afterAll(() => {
     redis.disconnect();
   });
 
