@@ -247,6 +247,61 @@ describe('confirming a subscription', () => {
     expect((await reload(id))?.confirmedAt).toEqual(first);
   });
 
+  /**
+   * Lets `write` land between the confirmation's read of the address and its
+   * conditional update, as a request arriving at that moment would: the
+   * update itself still goes to the store.
+   */
+  function landingBeforeTheUpdate(write: () => Promise<unknown>) {
+    const update = SubscriberModel.findOneAndUpdate.bind(SubscriberModel);
+    const competing = (...args: Parameters<typeof update>) => ({
+      exec: async () => {
+        await write();
+        return update(...args).exec();
+      },
+    });
+    return jest
+      .spyOn(SubscriberModel, 'findOneAndUpdate')
+      .mockImplementationOnce(competing as unknown as typeof update);
+  }
+
+  it('answers a twin click that confirmed the address in between as confirmed', async () => {
+    const id = await pending('double@example.tn', 'fr');
+    const twinClick = new Date(issuedAt.getTime() + 59_000);
+    const spy = landingBeforeTheUpdate(() =>
+      SubscriberModel.updateOne(
+        { _id: id },
+        { status: 'confirmed', confirmedAt: twinClick },
+      ).exec(),
+    );
+
+    try {
+      expect(await confirmAt(id, new Date(issuedAt.getTime() + 60_000))).toEqual({
+        outcome: 'confirmed',
+        locale: 'fr',
+      });
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await reload(id))?.confirmedAt).toEqual(twinClick);
+  });
+
+  it('does not confirm an address that left between the read and the update', async () => {
+    const id = await pending('leaving@example.tn');
+    const spy = landingBeforeTheUpdate(() =>
+      SubscriberModel.updateOne({ _id: id }, { status: 'unsubscribed' }).exec(),
+    );
+
+    try {
+      expect(await confirmAt(id, new Date(issuedAt.getTime() + 60_000))).toEqual({
+        outcome: 'expired',
+      });
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await reload(id))?.status).toBe('unsubscribed');
+  });
+
   it('does not resubscribe an address that left', async () => {
     const id = await pending('gone@example.tn');
     await SubscriberModel.updateOne({ _id: id }, { status: 'unsubscribed' });
