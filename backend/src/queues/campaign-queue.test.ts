@@ -8,7 +8,8 @@ import {
   type CampaignQueue,
 } from './campaign-queue';
 import { MAIL_JOB_OPTIONS } from './mail-queues';
-import { createRedisConnection, waitUntilConnected, type Redis } from './redis-connection';
+import type { Redis } from './redis-connection';
+import { connectSharedRedis } from '../testing/shared-redis';
 
 /** What the API's send controls put on the real campaign queues, and what a repeat adds. */
 describe('the campaign queues', () => {
@@ -16,14 +17,10 @@ describe('the campaign queues', () => {
   let queue: CampaignQueue;
 
   beforeAll(async () => {
-    const url = process.env.REDIS_URL;
-    if (!url) throw new Error('REDIS_URL must be set for tests');
-    redis = createRedisConnection(url, 'producer');
-    await waitUntilConnected(redis, 5000);
+    redis = await connectSharedRedis('producer');
   });
-  // Made in each test, not once for the file: mutation testing attributes
-  // what a test runs to that test only, and would skip these tests when the
-  // queues' options are mutated.
+  // Made in each test, not once per file: StrykerJS counts code run in
+  // beforeAll as covered by no test (README, "Mutation testing").
   beforeEach(() => {
     queue = createCampaignQueue(redis, uniqueName('campaign-queue'));
   });

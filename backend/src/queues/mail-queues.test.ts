@@ -1,18 +1,17 @@
 import { uniqueName } from '../testing/test-context';
 import { createMailQueues, type MailQueues } from './mail-queues';
-import { createRedisConnection, waitUntilConnected, type Redis } from './redis-connection';
+import type { Redis } from './redis-connection';
+import { connectSharedRedis } from '../testing/shared-redis';
 
 describe('the mail queues', () => {
   let redis: Redis;
   let queues: MailQueues;
 
   beforeAll(async () => {
-    const url = process.env.REDIS_URL;
-    if (!url) throw new Error('REDIS_URL must be set for tests');
-    redis = createRedisConnection(url, 'producer');
-    await waitUntilConnected(redis, 5000);
+    redis = await connectSharedRedis('producer');
   });
-  // Made in each test: mutation testing counts only what a test itself runs.
+  // Made in each test, not once per file: StrykerJS counts code run in
+  // beforeAll as covered by no test (README, "Mutation testing").
   beforeEach(() => {
     queues = createMailQueues(redis, uniqueName('mail-queues'));
   });

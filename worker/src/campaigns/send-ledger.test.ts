@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import {
   CAMPAIGN_STATE_TTL_SECONDS,
   campaignRateKey,
-  createRedisConnection,
-  waitUntilConnected,
   type CampaignRoundKeys,
   type Redis,
 } from '@agency/backend/store';
+import { connectSharedRedis } from '@agency/backend/testing/shared-redis';
 import { isRoundSettled, SendLedger, type RoundState } from './send-ledger';
 
 /** The per-message state of a campaign send, in the shared test Redis under a prefix of its own. */
@@ -18,10 +17,7 @@ describe('the send ledger in Redis', () => {
   const campaignId = 'c-7';
 
   beforeAll(async () => {
-    const url = process.env.REDIS_URL;
-    if (!url) throw new Error('REDIS_URL must be set for tests');
-    redis = createRedisConnection(url, 'consumer');
-    await waitUntilConnected(redis, 5000);
+    redis = await connectSharedRedis('consumer');
   });
   afterAll(() => redis.disconnect());
   beforeEach(() => {

@@ -1,8 +1,5 @@
-import {
-  createRedisConnection,
-  waitUntilConnected,
-  type Redis,
-} from '../../queues/redis-connection';
+import type { Redis } from '../../queues/redis-connection';
+import { connectSharedRedis } from '../../testing/shared-redis';
 import { uniqueName } from '../../testing/test-context';
 import {
   CampaignBusyError,
@@ -18,10 +15,7 @@ describe('the campaign write lock', () => {
   const campaignId = 'c-42';
 
   beforeAll(async () => {
-    const url = process.env.REDIS_URL;
-    if (!url) throw new Error('REDIS_URL must be set for tests');
-    redis = createRedisConnection(url, 'consumer');
-    await waitUntilConnected(redis, 5000);
+    redis = await connectSharedRedis('consumer');
   });
   afterAll(() => redis.disconnect());
   beforeEach(() => {
