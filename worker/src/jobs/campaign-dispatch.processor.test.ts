@@ -7,7 +7,12 @@ import {
   type CampaignSendJob,
   type CampaignStatus,
 } from '@agency/contracts';
-import { CampaignModel, CampaignRecipientModel, createLogger } from '@agency/backend/store';
+import {
+  CampaignModel,
+  CampaignRecipientModel,
+  createLogger,
+  withCampaignLock,
+} from '@agency/backend/store';
 import { SendLedger } from '../campaigns/send-ledger';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
 import { campaignDispatchProcessor, type DispatchResult } from './campaign-dispatch.processor';
@@ -81,6 +86,29 @@ describe('the campaign dispatch', () => {
   }
 
   const sendJobs = (): Promise<Job<CampaignSendJob>[]> => sendQueue.getJobs(['waiting']);
+
+  it('records the total once every batch is queued, though the sends held the lock at each bulk add', async () => {
+    /** A ledger whose skippable writes always meet the campaign's lock held by another writer. */
+    class BusyLockLedger extends SendLedger {
+      override writeIfFree(campaignId: string, write: () => Promise<unknown>) {
+        return withCampaignLock(ctx.redis, ctx.queuePrefix, campaignId, 0, () =>
+          super.writeIfFree(campaignId, write),
+        );
+      }
+    }
+    const dispatchAmidSends = campaignDispatchProcessor({
+      sendQueue,
+      ledger: new BusyLockLedger(ctx.redis, ctx.queuePrefix),
+      batchSize: 2,
+      sendJobOptions: { attempts: 4 },
+      logger: createLogger('test', 'silent'),
+    });
+    const id = await seededCampaign(5);
+
+    expect(await dispatchAmidSends(await dispatchJob(id))).toBe('dispatched');
+
+    expect(await ctx.campaign(id)).toMatchObject({ status: 'sending', total: 5 });
+  });
 
   it('turns a queued campaign into batches of send jobs, with its ledger and total', async () => {
     const id = await seededCampaign(5);
