@@ -1,4 +1,5 @@
 import { campaignControls, type CampaignControls } from '@agency/backend';
+import { CAMPAIGN_STATE_TTL_SECONDS, campaignRoundKeys } from '@agency/backend/store';
 import { createCampaignContext, type CampaignContext } from './testing/campaign-context';
 import { startSmtpSink, type SmtpSink } from './testing/smtp-sink';
 
@@ -58,6 +59,24 @@ describe('pause, resume and cancel', () => {
     const campaign = await ctx.campaign(id);
     expect(campaign.status).toBe('cancelled');
     expect(campaign.sentCount).toBeLessThanOrEqual(atCancel);
+  });
+
+  it("gives a cancelled round's state in Redis the lifetime of a finished one", async () => {
+    await ctx.startWorker(smtp.url, SLOW);
+    const id = await ctx.queueCampaign({ recipientType: 'contacts' });
+    await smtp.waitForCount(30);
+    const keys = campaignRoundKeys(ctx.queuePrefix, id, 1);
+    // Kept for good while the round may still go on (a paused one resumes).
+    expect(await ctx.redis.ttl(keys.outcomes)).toBe(-1);
+
+    await controls().cancel(id);
+    await ctx.waitUntilIdle();
+
+    for (const key of Object.values(keys)) {
+      const ttl = await ctx.redis.ttl(key);
+      expect(ttl).toBeGreaterThan(CAMPAIGN_STATE_TTL_SECONDS - 60);
+      expect(ttl).toBeLessThanOrEqual(CAMPAIGN_STATE_TTL_SECONDS);
+    }
   });
 });
 

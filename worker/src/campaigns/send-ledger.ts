@@ -1,7 +1,7 @@
 import {
-  CAMPAIGN_STATE_TTL_SECONDS,
   campaignRateKey,
   campaignRoundKeys,
+  expireRoundState,
   type CampaignRoundKeys,
   type LedgerOutcome,
   type Redis,
@@ -188,9 +188,7 @@ export class SendLedger {
   }
 
   /** A finished round's state is kept a while (for a late replay), then dropped. */
-  async expire(keys: CampaignRoundKeys): Promise<void> {
-    await Promise.all(
-      Object.values(keys).map((key) => this.redis.expire(key, CAMPAIGN_STATE_TTL_SECONDS)),
-    );
+  expire(keys: CampaignRoundKeys): Promise<void> {
+    return expireRoundState(this.redis, keys);
   }
 }

@@ -18,7 +18,7 @@ import {
 import type { Redis } from '../../queues/redis-connection';
 import { CampaignModel } from './campaign.model';
 import { CampaignRecipientModel } from './campaign-recipient.model';
-import { campaignRateKey } from './campaign-keys';
+import { campaignRateKey, campaignRoundKeys, expireRoundState } from './campaign-keys';
 import { withCampaignLockOrThrow } from './campaign-lock';
 import { toCampaignDto } from './campaign.service';
 
@@ -63,8 +63,12 @@ async function resume(queue: CampaignQueue, id: string): Promise<CampaignDto> {
   return toCampaignDto(campaign);
 }
 
-/** Stops for good: nothing more is sent; what was sent stays counted. */
-async function cancel(id: string): Promise<CampaignDto> {
+/**
+ * Stops for good: nothing more is sent; what was sent stays counted. The
+ * round never finishes, so its state in Redis (a field per recipient) is
+ * given the lifetime a finished round's gets, or it would stay for ever.
+ */
+async function cancel(redis: Redis, prefix: string, id: string): Promise<CampaignDto> {
   const now = new Date();
   const campaign = await CampaignModel.findOneAndUpdate(
     { _id: id, status: trusted({ $in: ['queued', 'sending', 'paused'] }) },
@@ -72,6 +76,11 @@ async function cancel(id: string): Promise<CampaignDto> {
     { returnDocument: 'after' },
   ).lean();
   if (!campaign) return notFoundOrConflict(id, 'Only a campaign being sent can be cancelled');
+  // The campaign is cancelled whatever Redis answers: if it cannot take the
+  // lifetime now, the state stays, as it did before cancelling.
+  await expireRoundState(redis, campaignRoundKeys(prefix, id, campaign.round)).catch(
+    () => undefined,
+  );
   return toCampaignDto(campaign);
 }
 
@@ -154,7 +163,7 @@ export function campaignControls({
   return {
     pause: locked(pause),
     resume: locked((id) => resume(queue, id)),
-    cancel: locked(cancel),
+    cancel: locked((id) => cancel(redis, prefix, id)),
     resendToFailed: locked((id) => resend(queue, id)),
   };
 }

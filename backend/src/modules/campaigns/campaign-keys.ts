@@ -1,3 +1,5 @@
+import type { Redis } from '../../queues/redis-connection';
+
 /**
  * Where a campaign's send keeps its per-message state in Redis. Redis takes
  * one small write per message at SMTP speed, which the embedded store cannot
@@ -36,3 +38,13 @@ export function campaignRateKey(prefix: string, campaignId: string): string {
 
 /** How long a finished round's Redis state is kept (a resend needs none of it). */
 export const CAMPAIGN_STATE_TTL_SECONDS = 7 * 24 * 3600;
+
+/**
+ * A round that ended (finished or cancelled): its state stays a while, for a
+ * batch still finishing or replayed late, then Redis drops it.
+ */
+export async function expireRoundState(redis: Redis, keys: CampaignRoundKeys): Promise<void> {
+  await Promise.all(
+    Object.values(keys).map((key) => redis.expire(key, CAMPAIGN_STATE_TTL_SECONDS)),
+  );
+}

@@ -21,6 +21,7 @@ export {
   CAMPAIGN_STATE_TTL_SECONDS,
   campaignRateKey,
   campaignRoundKeys,
+  expireRoundState,
   type CampaignRoundKeys,
 } from './campaign-keys';
 export { CampaignModel } from './campaign.model';
