@@ -341,6 +341,31 @@ describe('sending controls', () => {
     expect((await api().get(`/api/admin/campaigns/${unknownId()}/progress`)).status).toBe(404);
   });
 
+  it("deletes a finished campaign with its ledger, and keeps every other campaign's", async () => {
+    const [gone, kept] = [await queuedCampaign(), await queuedCampaign()];
+    const at = new Date();
+    const factsOf = (id: string) =>
+      ['a@x.tn', 'b@x.tn'].map((email) => ({
+        _id: `${id}:1:${email}`,
+        campaign: new Types.ObjectId(id),
+        round: 1,
+        state: 'sent',
+        email,
+        attempts: 1,
+        at,
+      }));
+    await CampaignRecipientModel.insertMany([...factsOf(gone), ...factsOf(kept)]);
+    for (const id of [gone, kept]) {
+      await CampaignModel.updateOne({ _id: id }, { $set: { status: 'sent' } });
+    }
+
+    expect((await api().delete(`/api/admin/campaigns/${gone}`)).status).toBe(204);
+
+    expect(await CampaignRecipientModel.countDocuments({ campaign: gone })).toBe(0);
+    expect(await CampaignRecipientModel.countDocuments({ campaign: kept })).toBe(2);
+    expect(await CampaignModel.exists({ _id: kept })).not.toBeNull();
+  });
+
   it('lists the ledger by state', async () => {
     const id = await queuedCampaign();
     const campaign = new Types.ObjectId(id);

@@ -9,6 +9,7 @@ import { HttpError } from '../../errors';
 import { equalityFilter, isoOrNull, pageOf, searchFilter, findPage } from '../../list-query';
 import { enqueueCampaignDispatch, type CampaignQueue } from '../../queues/campaign-queue';
 import { CampaignModel, type Campaign } from './campaign.model';
+import { CampaignRecipientModel } from './campaign-recipient.model';
 import { sanitizeCampaignHtml } from './campaign-html';
 
 type StoredCampaign = Campaign & { _id: unknown };
@@ -95,6 +96,11 @@ export async function updateCampaign(id: string, input: CampaignInput): Promise<
   return toCampaignDto(campaign);
 }
 
+/**
+ * Deletes a campaign that is not being sent, and then its ledger: every
+ * recipient's address and outcome goes with it. The ledger goes second, so a
+ * resend that starts meanwhile (and wins) still finds the failed recipients.
+ */
 export async function deleteCampaign(id: string): Promise<CampaignDto> {
   const campaign = await CampaignModel.findById(id).lean();
   if (!campaign) throw new HttpError('NOT_FOUND', 'No campaign with this id');
@@ -104,6 +110,7 @@ export async function deleteCampaign(id: string): Promise<CampaignDto> {
   // Conditional, so a send that starts meanwhile is not deleted under the worker.
   const { deletedCount } = await CampaignModel.deleteOne({ _id: id, status: campaign.status });
   if (deletedCount === 0) throw new HttpError('CONFLICT', 'The campaign changed; try again');
+  await CampaignRecipientModel.deleteMany({ campaign: campaign._id });
   return toCampaignDto(campaign);
 }
 
