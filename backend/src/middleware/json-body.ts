@@ -1,4 +1,4 @@
-import { CAMPAIGN_CONTENT_MAX } from '@agency/contracts';
+import { CAMPAIGN_CONTENT_MAX, CAMPAIGNS_API_PATH } from '@agency/contracts';
 import type { Context, Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 
@@ -9,10 +9,13 @@ import { koaBody } from 'koa-body';
  */
 export const CAMPAIGN_DRAFT_BODY_LIMIT_BYTES = CAMPAIGN_CONTENT_MAX * 6 + 64 * 1024;
 
+/** One campaign: its id, one segment below the drafts' path (the path has no regex characters). */
+const ONE_CAMPAIGN_PATH = new RegExp(`^${CAMPAIGNS_API_PATH}/[^/]+$`);
+
 /** Creating (POST /campaigns) or editing (PUT /campaigns/:id) a campaign draft. */
 function isCampaignDraftWrite(ctx: Context): boolean {
-  if (ctx.method === 'POST') return ctx.path === '/api/admin/campaigns';
-  return ctx.method === 'PUT' && /^\/api\/admin\/campaigns\/[^/]+$/.test(ctx.path);
+  if (ctx.method === 'POST') return ctx.path === CAMPAIGNS_API_PATH;
+  return ctx.method === 'PUT' && ONE_CAMPAIGN_PATH.test(ctx.path);
 }
 
 function jsonParser(limit: string | number): Middleware {

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import {
+  CAMPAIGNS_API_PATH,
   campaignListQuerySchema,
   campaignRecipientQuerySchema,
   campaignSchema,
@@ -36,7 +37,7 @@ export interface CampaignRoutesDeps {
 }
 
 export function campaignRoutes({ campaignQueue, redis, queuePrefix }: CampaignRoutesDeps): Router {
-  const router = new Router({ prefix: '/api/admin/campaigns' });
+  const router = new Router({ prefix: CAMPAIGNS_API_PATH });
 
   // Before "/:id", which would otherwise take "audience" for an id.
   router.get('/audience', authorize('campaigns:read'), async (ctx) => {
