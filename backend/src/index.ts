@@ -7,5 +7,5 @@ export * from './store';
 export { loadApiConfig, apiEnvSpec, type ApiConfig } from './config';
 export { createApp, type AppDeps } from './app';
 // The campaign send controls without HTTP: the worker's tests drive a send as the routes do.
-export { campaignControls, type CampaignControls } from './modules/campaigns';
+export { campaignAudience, campaignControls, type CampaignControls } from './modules/campaigns';
 export { createCampaignQueue, type CampaignQueue } from './queues/campaign-queue';

@@ -45,6 +45,7 @@ export {
   markContactMailSent,
   settleContactMails,
   toContactDto,
+  ContactModel,
   type ContactDocument,
   type ContactMailStatuses,
 } from './modules/contact/store';
@@ -58,6 +59,8 @@ export {
   settleConfirmationMail,
   signConfirmationToken,
   signUnsubscribeToken,
+  normalizeEmail,
+  SubscriberModel,
   type SubscriberDocument,
 } from './modules/newsletter/store';
 export {

@@ -8,7 +8,7 @@ import {
 } from '@agency/backend/store';
 import { loadWorkerConfig } from './config';
 import { createMailTransport } from './mail/transport';
-import { createCampaignTransport } from './campaigns/campaign-transport';
+import { createCampaignTransport, createSmtpCampaignMessenger } from './campaigns';
 import { startWorkers } from './workers';
 
 async function main(): Promise<void> {
@@ -18,10 +18,13 @@ async function main(): Promise<void> {
   const connection = createRedisConnection(config.redisUrl, 'consumer');
   connection.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
   const transport = createMailTransport(config.smtpUrl);
-  const campaignTransport = createCampaignTransport(
-    config.smtpUrl,
-    config.campaigns.smtpConnections,
-  );
+  const { smtpConnections, ...campaignSettings } = config.campaigns;
+  const campaignMessenger = createSmtpCampaignMessenger({
+    transport: createCampaignTransport(config.smtpUrl, smtpConnections),
+    mailFrom: config.mailFrom,
+    siteUrl: config.siteUrl,
+    mailLinkSecret: config.mailLinkSecret,
+  });
   const workers = await startWorkers({
     connection,
     queuePrefix: config.queuePrefix,
@@ -33,7 +36,7 @@ async function main(): Promise<void> {
     mailLinkSecret: config.mailLinkSecret,
     outbox: config.outbox,
     logger,
-    campaigns: { ...config.campaigns, transport: campaignTransport },
+    campaigns: { ...campaignSettings, messenger: campaignMessenger },
   });
   logger.info(
     { concurrency: config.concurrency, relayIntervalMs: config.outbox.relayIntervalMs },
@@ -43,7 +46,7 @@ async function main(): Promise<void> {
   runUntilSignalled(logger, async () => {
     await workers.close();
     transport.close();
-    await campaignTransport.close();
+    await campaignMessenger.close();
     connection.disconnect();
     await disconnectDatabase();
   });

@@ -7,15 +7,14 @@ import {
 } from '@agency/contracts';
 import { createMailQueues, type Logger, type Redis } from '@agency/backend/store';
 import type { MailTransport } from './mail/transport';
-import type { CampaignTransport } from './campaigns/campaign-transport';
 import { contactMailProcessor } from './jobs/contact-mail.processor';
 import { newsletterConfirmationProcessor } from './jobs/newsletter-confirmation.processor';
 import { outboxRelayProcessor } from './jobs/outbox-relay.processor';
 import {
-  DEFAULT_CAMPAIGN_SETTINGS,
-  startCampaignWorkers,
+  startCampaignEngine,
+  type CampaignMessenger,
   type CampaignSendSettings,
-} from './campaigns/campaign-workers';
+} from './campaigns';
 
 export interface WorkersOptions {
   connection: Redis;
@@ -31,8 +30,8 @@ export interface WorkersOptions {
   logger: Logger;
   /** Options of the jobs the relay adds; production uses the mail queues' defaults. */
   mailJobOptions?: JobsOptions;
-  /** Campaign sends: their own SMTP connections, and their settings (defaults otherwise). */
-  campaigns: Partial<CampaignSendSettings> & { transport: CampaignTransport };
+  /** Campaign sends: their settings, and their mail (over their own SMTP connections). */
+  campaigns: CampaignSendSettings & { messenger: CampaignMessenger };
 }
 
 export interface RunningWorkers {
@@ -108,16 +107,14 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
       },
     );
   await scheduleRelay();
-  const campaignWorkers = await startCampaignWorkers({
+  const { messenger, ...campaignSettings } = options.campaigns;
+  const campaignEngine = await startCampaignEngine({
     connection,
     queuePrefix,
-    transport: options.campaigns.transport,
-    mailFrom: options.mailFrom,
-    siteUrl: options.siteUrl,
-    mailLinkSecret: options.mailLinkSecret,
+    messenger,
     messageIdDomain,
     logger,
-    settings: { ...DEFAULT_CAMPAIGN_SETTINGS, ...options.campaigns },
+    settings: campaignSettings,
   });
   // A Redis that came back without its data (no persistence, a failover to
   // an empty replica) has forgotten the scheduler: set it again on every
@@ -132,7 +129,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
   return {
     async close() {
       connection.off('ready', rescheduleRelay);
-      await Promise.all([...workers.map((worker) => worker.close()), campaignWorkers.close()]);
+      await Promise.all([...workers.map((worker) => worker.close()), campaignEngine.close()]);
       await relayQueue.close();
       await relayTargets.close();
     },

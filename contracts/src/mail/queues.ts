@@ -84,7 +84,18 @@ export interface CampaignSendJob {
   campaignId: string;
   /** 1 for the first send, then one more for each "resend to the failed". */
   round: number;
+  /** The pass that queued it: a batch of an older pass (before a pause) is skipped. */
+  pass: number;
+  /** The batch's number in its round: its ledger document is `<campaign>:<round>:<seq>`. */
+  seq: number;
+  /** The batch's recipients, in the order of its ledger document. */
   recipients: CampaignRecipient[];
+  /**
+   * Positions in `recipients` whose outcome the ledger already holds: set when
+   * a batch is queued again from the ledger (a resume, or after Redis lost its
+   * state), so that nobody settled is mailed again.
+   */
+  settled?: number[];
 }
 
 /** A test send of a campaign to one address: outside the ledger and the counters. */
@@ -118,15 +129,15 @@ export function campaignRoundDispatchJobId(
 }
 
 /**
- * One batch of one pass of one round. The batch part is a digest of the
- * recipients' keys, so a dispatch that runs again after a crash adds the same
- * ids, and a recipient is never in two batches of one pass.
+ * One batch of one pass of one round. The batch is named by its number in
+ * the round's ledger, so a dispatch or a recovery that queues it again adds
+ * the same id, and a recipient is never in two batches of one pass.
  */
 export function campaignSendJobId(
   campaignId: string,
   round: number,
   pass: number,
-  batchDigest: string,
+  seq: number,
 ): string {
-  return `campaign-${campaignId}-r${round}-p${pass}-${batchDigest}`;
+  return `campaign-${campaignId}-r${round}-p${pass}-b${seq}`;
 }

@@ -15,7 +15,8 @@ import {
   type Redis,
 } from '@agency/backend';
 import { createMailTransport } from '../mail/transport';
-import { createCampaignTransport } from '../campaigns/campaign-transport';
+import { createCampaignTransport, createSmtpCampaignMessenger } from '../campaigns';
+import { campaignSettings } from './campaign-context';
 import { startWorkers, type RunningWorkers } from '../workers';
 
 export const AGENCY_INBOX = 'inbox@agency.test';
@@ -103,7 +104,12 @@ export async function createPipelineContext(
     async startWorker({ smtpUrl, relayIntervalMs = 60_000, pendingAgeMs = 0 }) {
       const connection = consumerConnection();
       const transport = createMailTransport(smtpUrl);
-      const campaignTransport = createCampaignTransport(smtpUrl, 2);
+      const messenger = createSmtpCampaignMessenger({
+        transport: createCampaignTransport(smtpUrl, 2),
+        mailFrom: 'Agency <no-reply@agency.test>',
+        siteUrl: SITE_URL,
+        mailLinkSecret: config.mailLinkSecret,
+      });
       const workers = await startWorkers({
         connection,
         queuePrefix: config.queuePrefix,
@@ -116,14 +122,14 @@ export async function createPipelineContext(
         outbox: { relayIntervalMs, pendingAgeMs },
         logger,
         mailJobOptions: options.jobOptions,
-        campaigns: { transport: campaignTransport },
+        campaigns: { ...campaignSettings(), messenger },
       });
       running.push({
         workers,
         connection,
         close: async () => {
           transport.close();
-          await campaignTransport.close();
+          await messenger.close();
         },
       });
       return workers;

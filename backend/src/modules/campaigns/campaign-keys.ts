@@ -1,18 +1,17 @@
 import type { Redis } from '../../queues/redis-connection';
 
 /**
- * Where a campaign's send keeps its per-message state in Redis. Redis takes
- * one small write per message at SMTP speed, which the embedded store cannot
- * (an update there scans its collection); the ledger and the counters in
- * MongoDB are written from here in batches.
+ * Where a campaign's send keeps its work in progress in Redis: which mails
+ * are in flight and which are answered, and the round's counters. Redis takes
+ * a few writes per wave of mails; the ledger and the counters in the store
+ * are written from here once per batch. The store stays the source of truth:
+ * a round whose Redis state is lost is rebuilt from its ledger.
  */
 export interface CampaignRoundKeys {
   /** key -> "s" or "f|<reason>": the outcome of each recipient, written once. */
   outcomes: string;
   /** key -> attempts started: more than one means retried or in flight at a crash. */
   attempts: string;
-  /** key -> 1 once its outcome is in the MongoDB ledger and counted. */
-  recorded: string;
   /** sent, failed, version (v), total, dispatched (1 once every batch is queued). */
   counts: string;
 }
@@ -26,15 +25,20 @@ export function campaignRoundKeys(
   return {
     outcomes: `${base}:outcomes`,
     attempts: `${base}:attempts`,
-    recorded: `${base}:recorded`,
     counts: `${base}:counts`,
   };
 }
 
-/** A sorted set of (time, recipients settled so far) samples: the rate over the last minute. */
-export function campaignRateKey(prefix: string, campaignId: string): string {
-  return `${prefix}:campaign:${campaignId}:rate`;
+/**
+ * Recipients settled in one second (Unix time): the progress's rate sums the
+ * last minute's keys. Each key lives two minutes.
+ */
+export function campaignRateKey(prefix: string, campaignId: string, second: number): string {
+  return `${prefix}:campaign:${campaignId}:rate:${second}`;
 }
+
+/** How long a second's count of settled recipients is kept. */
+export const CAMPAIGN_RATE_TTL_SECONDS = 120;
 
 /** How long a finished round's Redis state is kept (a resend needs none of it). */
 export const CAMPAIGN_STATE_TTL_SECONDS = 7 * 24 * 3600;

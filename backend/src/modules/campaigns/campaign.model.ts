@@ -21,6 +21,9 @@ const campaignSchema = new Schema(
     round: { type: Number, required: true, default: 1 },
     // Which pass over the round: a resume after a pause is a new pass (new job ids).
     pass: { type: Number, required: true, default: 1 },
+    // The last round whose whole audience is in the ledger: a dispatch run
+    // again after that (a resume, a recovery) only queues what is still owed.
+    dispatchedRound: { type: Number, required: true, default: 0 },
     // Sent in the rounds before this one: sentCount = this + the round's own sent.
     roundBaseSent: { type: Number, required: true, default: 0 },
     // The version of the round's counters last folded in from Redis: an older

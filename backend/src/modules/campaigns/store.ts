@@ -1,29 +1,19 @@
-// The campaign module's surface without HTTP: what the worker reaches through src/store.ts.
+// The campaign module's surface without HTTP: what the worker's campaign engine reaches through src/store.ts.
 export {
-  SENDING_STATUSES,
-  appendOutcomeFacts,
-  appendPendingFacts,
-  beginSending,
-  findCampaignForSend,
-  findCampaignSendState,
-  findStuckQueuedCampaigns,
-  finishRound,
-  foldCounters,
-  recordTotal,
-  streamFailedRecipients,
-  streamRecipients,
-  type CampaignForSend,
-  type CampaignSendState,
-  type LedgerOutcome,
-  type RoundCounts,
-} from './campaign-delivery.service';
-export {
+  CAMPAIGN_RATE_TTL_SECONDS,
   CAMPAIGN_STATE_TTL_SECONDS,
   campaignRateKey,
   campaignRoundKeys,
   expireRoundState,
   type CampaignRoundKeys,
 } from './campaign-keys';
-export { CampaignModel } from './campaign.model';
-export { CampaignRecipientModel } from './campaign-recipient.model';
+export { CampaignModel, type Campaign } from './campaign.model';
+export {
+  CampaignBatchModel,
+  CampaignOutcomeModel,
+  campaignBatchId,
+  type CampaignBatch,
+  type OutcomeEntry,
+  type RosterEntry,
+} from './campaign-batch.model';
 export { CampaignBusyError, withCampaignLock, withCampaignLockOrThrow } from './campaign-lock';

@@ -1,3 +1,4 @@
+import { Semaphore } from 'async-mutex';
 import { Queue, Worker, type JobsOptions, type Processor, type WorkerOptions } from 'bullmq';
 import {
   CAMPAIGN_QUEUE_NAMES,
@@ -7,19 +8,24 @@ import {
   type CampaignSendJob,
 } from '@agency/contracts';
 import type { Logger, Redis } from '@agency/backend/store';
-import type { CampaignTransport } from './campaign-transport';
-import { campaignDispatchProcessor } from '../jobs/campaign-dispatch.processor';
-import { campaignSendProcessor } from '../jobs/campaign-send.processor';
-import { campaignTestSendProcessor } from '../jobs/campaign-test-send.processor';
-import { campaignRecoveryProcessor } from '../jobs/campaign-recovery.processor';
-import { SendLedger } from './send-ledger';
+import { campaignDispatchProcessor } from './campaign-dispatch.processor';
+import type { CampaignMessenger } from './campaign-messenger';
+import { campaignRecoveryProcessor } from './campaign-recovery.processor';
+import { campaignSendProcessor } from './campaign-send.processor';
+import type { CampaignStore } from './campaign-store';
+import { campaignTestSendProcessor } from './campaign-test-send.processor';
+import { counterFolds } from './counter-folds';
+import { mongoCampaignStore } from './mongo-campaign-store';
+import { RoundTracker } from './round-tracker';
 
 /** How campaigns are sent; every figure comes from the worker's configuration. */
 export interface CampaignSendSettings {
-  /** Send jobs (batches) one worker process runs at once: its mails in flight. */
+  /** Mails one worker process has in flight at once, over all its batches. */
   concurrency: number;
-  /** Recipients per send job. */
+  /** Recipients per send job: one ledger document each. */
   batchSize: number;
+  /** Batches one worker process runs at once: some send while others read or write the store. */
+  batchesInFlight: number;
   /** Mails per second across every worker process; 0 for no limit. */
   ratePerSecond: number;
   /** First pause before a batch with refused (4xx) mails is tried again; doubles each time. */
@@ -27,36 +33,27 @@ export interface CampaignSendSettings {
   retryAttempts: number;
   /** A batch whose worker died is taken over after this long without a lock renewal. */
   lockDurationMs: number;
-  /** How often queued campaigns without a dispatch are looked for, and how old they must be. */
+  /** How often campaigns left queued, or sending without a change, are looked for. */
   recoveryIntervalMs: number;
-  queuedAgeMs: number;
+  /** How long a campaign may stay queued, or sending without a change, before recovery takes it up. */
+  stalledAfterMs: number;
 }
 
-/** The worker configuration's defaults (see worker/src/config.ts). */
-export const DEFAULT_CAMPAIGN_SETTINGS: CampaignSendSettings = {
-  concurrency: 10,
-  batchSize: 50,
-  ratePerSecond: 0,
-  retryDelayMs: 5000,
-  retryAttempts: 8,
-  lockDurationMs: 30_000,
-  recoveryIntervalMs: 30_000,
-  queuedAgeMs: 60_000,
-};
+/** A batch's counters reach the campaign document at most this often per worker. */
+const COUNTER_FOLD_INTERVAL_MS = 500;
 
-export interface CampaignWorkersOptions {
+export interface CampaignEngineOptions {
   connection: Redis;
   queuePrefix: string;
-  transport: CampaignTransport;
-  mailFrom: string;
-  siteUrl: string;
-  mailLinkSecret: string;
+  messenger: CampaignMessenger;
+  /** The sender's domain, for the Message-IDs. */
   messageIdDomain: string;
   logger: Logger;
   settings: CampaignSendSettings;
+  store?: CampaignStore;
 }
 
-export interface RunningCampaignWorkers {
+export interface RunningCampaignEngine {
   close(): Promise<void>;
 }
 
@@ -64,10 +61,18 @@ export function sendJobOptions(settings: CampaignSendSettings): JobsOptions {
   return {
     attempts: settings.retryAttempts,
     backoff: { type: 'exponential', delay: settings.retryDelayMs },
-    // Idempotence lives in the send ledger, not in finished job ids: keep little.
+    // Idempotence lives in the ledger, not in finished job ids: keep little.
     removeOnComplete: { age: 3600, count: 1000 },
     removeOnFail: { age: 7 * 24 * 3600 },
   };
+}
+
+/**
+ * Half the worker's mails in flight per wave: two batches send at once,
+ * their waves' ends (each waiting for its slowest mail) falling apart.
+ */
+function waveSizeOf(settings: CampaignSendSettings): number {
+  return Math.max(1, Math.ceil(settings.concurrency / Math.min(2, settings.batchesInFlight)));
 }
 
 /**
@@ -95,12 +100,26 @@ function takeOver(settings: CampaignSendSettings): Partial<WorkerOptions> {
   };
 }
 
-/** The campaign queues' workers: dispatch, sends, test sends, and the recovery scheduler. */
-export async function startCampaignWorkers(
-  options: CampaignWorkersOptions,
-): Promise<RunningCampaignWorkers> {
-  const { connection, queuePrefix, logger, settings } = options;
-  const ledger = new SendLedger(connection, queuePrefix);
+/**
+ * The campaign engine: the workers of the dispatch, send, test-send and
+ * recovery queues, and the recovery's job scheduler. It reaches the store
+ * and the mail only through `CampaignStore` and `CampaignMessenger`.
+ */
+export async function startCampaignEngine(
+  options: CampaignEngineOptions,
+): Promise<RunningCampaignEngine> {
+  const { connection, queuePrefix, logger, settings, messenger } = options;
+  const store = options.store ?? mongoCampaignStore;
+  const tracker = new RoundTracker(connection, queuePrefix);
+  const folds = counterFolds(
+    (campaign, progress) =>
+      tracker.writeIfFree(campaign.id, async () => {
+        await store.foldCounters(campaign, progress);
+        return true;
+      }),
+    COUNTER_FOLD_INTERVAL_MS,
+    logger,
+  );
   const queue = <T>(name: string) => {
     const created = new Queue<T>(name, { connection, prefix: queuePrefix });
     created.on('error', (error) => logger.warn({ queue: name, err: error.message }, 'queue error'));
@@ -128,34 +147,51 @@ export async function startCampaignWorkers(
     return worker;
   }
 
-  const mailDeps = {
-    transport: options.transport,
-    mailFrom: options.mailFrom,
-    siteUrl: options.siteUrl,
-    mailLinkSecret: options.mailLinkSecret,
-    messageIdDomain: options.messageIdDomain,
+  const roundDeps = { store, tracker, folds, logger };
+  const dispatchDeps = {
+    ...roundDeps,
+    sendQueue,
+    batchSize: settings.batchSize,
+    sendJobOptions: sendJobOptions(settings),
+    olderPassWaitMs: settings.lockDurationMs * 2,
   };
   const workers = [
     startWorker(
       QUEUE_NAMES.campaignDispatch,
-      campaignDispatchProcessor({
-        sendQueue,
-        ledger,
-        batchSize: settings.batchSize,
-        sendJobOptions: sendJobOptions(settings),
-        logger,
-      }),
+      campaignDispatchProcessor(dispatchDeps),
       takeOver(settings),
     ),
-    startWorker(CAMPAIGN_QUEUE_NAMES.send, campaignSendProcessor({ ...mailDeps, ledger, logger }), {
-      concurrency: settings.concurrency,
-      ...takeOver(settings),
-      limiter: limiterOf(settings),
-    }),
-    startWorker(CAMPAIGN_QUEUE_NAMES.test, campaignTestSendProcessor({ ...mailDeps, logger })),
+    startWorker(
+      CAMPAIGN_QUEUE_NAMES.send,
+      campaignSendProcessor({
+        ...roundDeps,
+        messenger,
+        mailSlots: new Semaphore(settings.concurrency),
+        waveSize: waveSizeOf(settings),
+        messageIdDomain: options.messageIdDomain,
+      }),
+      {
+        concurrency: settings.batchesInFlight,
+        ...takeOver(settings),
+        limiter: limiterOf(settings),
+      },
+    ),
+    startWorker(
+      CAMPAIGN_QUEUE_NAMES.test,
+      campaignTestSendProcessor({
+        store,
+        messenger,
+        messageIdDomain: options.messageIdDomain,
+        logger,
+      }),
+    ),
     startWorker(
       CAMPAIGN_QUEUE_NAMES.recovery,
-      campaignRecoveryProcessor({ dispatchQueue, queuedAgeMs: settings.queuedAgeMs, logger }),
+      campaignRecoveryProcessor({
+        ...dispatchDeps,
+        dispatchQueue,
+        stalledAfterMs: settings.stalledAfterMs,
+      }),
     ),
   ];
 
@@ -182,6 +218,7 @@ export async function startCampaignWorkers(
     async close() {
       connection.off('ready', reschedule);
       await Promise.all(workers.map((worker) => worker.close()));
+      folds.close();
       await Promise.all([sendQueue.close(), dispatchQueue.close(), recoveryQueue.close()]);
     },
   };

@@ -2,7 +2,10 @@ import { Types } from 'mongoose';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { CAMPAIGN_QUEUE_NAMES, type CampaignTestSendJob } from '@agency/contracts';
 import { createLogger } from '@agency/backend/store';
-import { createCampaignTransport, type CampaignTransport } from '../campaigns/campaign-transport';
+import { createCampaignTransport } from './campaign-transport';
+import type { CampaignMessenger } from './campaign-messenger';
+import { mongoCampaignStore } from './mongo-campaign-store';
+import { createSmtpCampaignMessenger } from './smtp-campaign-messenger';
 import {
   TEST_LINK_SECRET,
   TEST_SITE_URL,
@@ -21,7 +24,7 @@ const TEST_ADDRESS = 'boss@agency.test';
 describe('the campaign test send', () => {
   let ctx: CampaignContext;
   let smtp: SmtpSink;
-  let transport: CampaignTransport;
+  let messenger: CampaignMessenger;
   let process: (job: Job<CampaignTestSendJob>) => Promise<'sent' | 'skipped'>;
 
   beforeAll(async () => {
@@ -32,18 +35,21 @@ describe('the campaign test send', () => {
   });
   beforeEach(async () => {
     smtp = await startSmtpSink();
-    transport = createCampaignTransport(smtp.url, 1);
-    process = campaignTestSendProcessor({
-      transport,
+    messenger = createSmtpCampaignMessenger({
+      transport: createCampaignTransport(smtp.url, 1),
       mailFrom: 'Agency <no-reply@agency.test>',
       siteUrl: TEST_SITE_URL,
       mailLinkSecret: TEST_LINK_SECRET,
+    });
+    process = campaignTestSendProcessor({
+      store: mongoCampaignStore,
+      messenger,
       messageIdDomain: 'agency.test',
       logger: createLogger('test', 'silent'),
     });
   });
   afterEach(async () => {
-    await transport.close();
+    await messenger.close();
     await smtp.close();
   });
 

@@ -1,0 +1,122 @@
+import type { Queue } from 'bullmq';
+import {
+  QUEUE_NAMES,
+  campaignRoundDispatchJobId,
+  campaignSendJobId,
+  type CampaignDispatchJob,
+} from '@agency/contracts';
+import type { CampaignSendState } from './campaign-store';
+import {
+  addSendJobs,
+  owes,
+  sendJobOf,
+  type CampaignDispatchDeps,
+} from './campaign-dispatch.processor';
+import { finishRound } from './round-end';
+
+export interface CampaignRecoveryDeps extends Pick<
+  CampaignDispatchDeps,
+  'store' | 'tracker' | 'folds' | 'logger' | 'sendQueue' | 'sendJobOptions'
+> {
+  dispatchQueue: Queue<CampaignDispatchJob>;
+  /** How long a campaign may stay queued, or sending without a change, before it is looked at. */
+  stalledAfterMs: number;
+}
+
+export interface RecoveryPass {
+  dispatches: number;
+  requeuedBatches: number;
+  finished: number;
+}
+
+/**
+ * Adds the dispatch of the campaign's current pass, with the id the API
+ * would have used: one that exists is not added twice, and one that gave
+ * up (its retries spent while the store was down) is tried again.
+ */
+async function redispatch(deps: CampaignRecoveryDeps, campaign: CampaignSendState) {
+  const jobId = campaignRoundDispatchJobId(campaign.id, campaign.round, campaign.pass);
+  const job = await deps.dispatchQueue.getJob(jobId);
+  if (job && (await job.isFailed())) await job.retry();
+  await deps.dispatchQueue.add(
+    QUEUE_NAMES.campaignDispatch,
+    { campaignId: campaign.id },
+    { jobId },
+  );
+}
+
+/**
+ * A campaign sending with no change for a while may have lost its jobs (a
+ * Redis failover, a restart without persistence): its ledger says what is
+ * owed. Batches still owing mail are queued again (an existing job is left
+ * as it is, a failed one tried again), the round's counters are rebuilt in
+ * Redis if they are gone, and a round with nothing owed is ended.
+ */
+async function recoverSending(
+  deps: CampaignRecoveryDeps,
+  campaign: CampaignSendState,
+  pass: RecoveryPass,
+) {
+  if (campaign.dispatchedRound !== campaign.round) {
+    await redispatch(deps, campaign);
+    pass.dispatches += 1;
+    return;
+  }
+  const keys = deps.tracker.keys(campaign.id, campaign.round);
+  const tally = await deps.store.tallyRound(campaign.id, campaign.round);
+  const version = campaign.countersVersion + 1;
+  const seeded = await deps.tracker.seed(keys, tally, version, true);
+  if (seeded) {
+    deps.logger.warn(
+      { campaignId: campaign.id, round: campaign.round, ...tally },
+      'campaign counters rebuilt from the ledger',
+    );
+  }
+  if (tally.owedBatches === 0) {
+    await finishRound(deps, campaign, keys, { sent: tally.sent, failed: tally.failed, version });
+    pass.finished += 1;
+    return;
+  }
+  const jobs = [];
+  for await (const batch of deps.store.owedBatches(campaign.id, campaign.round)) {
+    if (!owes(batch)) continue;
+    const id = campaignSendJobId(campaign.id, campaign.round, campaign.pass, batch.seq);
+    const existing = await deps.sendQueue.getJob(id);
+    if (existing && (await existing.isFailed())) {
+      await existing.retry();
+      continue;
+    }
+    // A job that ended while its batch still owes mail cannot run again under its id: replace it.
+    if (existing && (await existing.isCompleted())) await existing.remove();
+    else if (existing) continue;
+    jobs.push(sendJobOf(campaign, batch.seq, batch.recipients, batch.states));
+  }
+  if (jobs.length === 0) return;
+  await addSendJobs(deps, jobs);
+  pass.requeuedBatches += jobs.length;
+  deps.logger.warn(
+    { campaignId: campaign.id, round: campaign.round, batches: jobs.length },
+    'campaign batches queued again from the ledger',
+  );
+}
+
+/**
+ * The campaign engine's safety net, run by a job scheduler: a campaign
+ * queued whose dispatch never ran (the API died between marking it and
+ * adding the job, or Redis lost the job), and a campaign sending whose jobs
+ * Redis lost, are taken up again from the store, the source of truth.
+ */
+export function campaignRecoveryProcessor(deps: CampaignRecoveryDeps) {
+  return async (): Promise<RecoveryPass> => {
+    const pass: RecoveryPass = { dispatches: 0, requeuedBatches: 0, finished: 0 };
+    for (const campaign of await deps.store.stuckQueued(deps.stalledAfterMs)) {
+      await redispatch(deps, campaign);
+      pass.dispatches += 1;
+    }
+    for (const campaign of await deps.store.stalledSending(deps.stalledAfterMs)) {
+      await recoverSending(deps, campaign, pass);
+    }
+    if (pass.dispatches > 0) deps.logger.info(pass, 'campaign dispatches re-added');
+    return pass;
+  };
+}
