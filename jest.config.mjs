@@ -24,10 +24,10 @@ const swcReact = [
 ];
 const workspaceSources = {
   '^@agency/contracts$': '<rootDir>/../contracts/src/index.ts',
+  '^@agency/platform$': '<rootDir>/../platform/src/index.ts',
+  // Test helpers the build leaves out, shared by the platform's, backend's and worker's tests.
+  '^@agency/platform/testing/(.*)$': '<rootDir>/../platform/src/testing/$1',
   '^@agency/backend$': '<rootDir>/../backend/src/index.ts',
-  '^@agency/backend/store$': '<rootDir>/../backend/src/store.ts',
-  // Test helpers the build leaves out, shared by the backend's and the worker's tests.
-  '^@agency/backend/testing/(.*)$': '<rootDir>/../backend/src/testing/$1',
 };
 
 /** @param {string} name @returns {import('jest').Config} */
@@ -52,6 +52,7 @@ export default {
   maxWorkers: 2,
   projects: [
     nodeProject('contracts'),
+    nodeProject('platform'),
     nodeProject('backend'),
     nodeProject('worker'),
     {

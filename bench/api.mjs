@@ -514,9 +514,9 @@ async function measureParts({ env, db }) {
   const { Redis } = require('ioredis');
   const { rateLimit } = require(join(root, 'backend/dist/middleware/rate-limit.js'));
   const { createMailQueues, enqueueContactMails } = require(
-    join(root, 'backend/dist/queues/mail-queues.js'),
+    join(root, 'platform/dist/queues/mail-queues.js'),
   );
-  const { ContactModel } = require(join(root, 'backend/dist/modules/contact/contact.model.js'));
+  const { ContactModel } = require(join(root, 'platform/dist/contact/contact.model.js'));
   const { storeContact } = require(join(root, 'backend/dist/modules/contact/contact.service.js'));
   const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
   await new Promise((done) => redis.once('ready', done));
@@ -564,7 +564,8 @@ async function measureParts({ env, db }) {
 
   /** The real API app, in this process, without the outbox relay's timer. */
   async function wholeApp() {
-    const { createApp, loadApiConfig, createLogger } = require(join(root, 'backend/dist/index.js'));
+    const { createApp, loadApiConfig } = require(join(root, 'backend/dist/index.js'));
+    const { createLogger } = require(join(root, 'platform/dist/index.js'));
     const config = loadApiConfig({ ...env, QUEUE_PREFIX: `${env.QUEUE_PREFIX}app` });
     const app = createApp({ config, logger: createLogger('bench', 'warn'), queues, redis });
     return load('the whole API app in-process, no relay, no worker', app, {

@@ -25,14 +25,16 @@ export default {
     'worker/src/mail/*.ts',
     'backend/src/queues/**/*.ts',
     '!backend/src/queues/queue-registry.ts',
+    'platform/src/queues/**/*.ts',
     'backend/src/modules/contact/contact.service.ts',
     'backend/src/modules/newsletter/newsletter.service.ts',
-    'backend/src/modules/newsletter/newsletter-token.ts',
+    'platform/src/newsletter/*.ts',
+    '!platform/src/newsletter/subscriber.model.ts',
     // Owed mail: the outbox entries and receipts, the enquiries' view of
     // them, and the batched writes both go through.
-    'backend/src/modules/contact/contact-mail-state.ts',
-    'backend/src/modules/mail-outbox/mail-outbox.service.ts',
-    'backend/src/batched-writes.ts',
+    'platform/src/contact/contact-mail-state.ts',
+    'platform/src/mail-outbox/mail-outbox.service.ts',
+    'platform/src/batched-writes.ts',
     // Campaign sends: the engine's folder (dispatch, sends, recovery, the
     // round's state in Redis, the ledger and counters in the store, each
     // message's MIME and template, their SMTP connections), and the lock.
@@ -41,7 +43,7 @@ export default {
     '!worker/src/campaigns/campaign-store.ts',
     '!worker/src/campaigns/campaign-messenger.ts',
     '!worker/src/campaigns/nodemailer-internals.ts',
-    'backend/src/modules/campaigns/campaign-lock.ts',
+    'platform/src/campaigns/campaign-lock.ts',
     '!**/*.test.ts',
   ],
   plugins: ['@stryker-mutator/*', './mutation/log-calls.ignorer.mjs'],

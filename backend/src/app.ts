@@ -1,10 +1,8 @@
 import Koa from 'koa';
 import { NEWSLETTER_API_PATHS } from '@agency/contracts';
 import type { ApiConfig } from './config';
-import type { Logger } from './logger';
-import type { MailQueues } from './queues/mail-queues';
+import { type Logger, type MailQueues, type Redis } from '@agency/platform';
 import { createCampaignQueue, type CampaignQueue } from './queues/campaign-queue';
-import type { Redis } from './queues/redis-connection';
 import { requestContext } from './middleware/request-context';
 import { errorHandler } from './middleware/error-handler';
 import { jsonBodies } from './middleware/json-body';

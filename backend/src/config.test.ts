@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { apiEnvSpec, ConfigError, DEV_JWT_SECRET, loadApiConfig } from './config';
+import { ConfigError } from '@agency/platform';
+import { apiEnvSpec, DEV_JWT_SECRET, loadApiConfig } from './config';
 
 const base = {
   MONGODB_URI: 'mongodb://127.0.0.1:27017/agency',

@@ -1,13 +1,18 @@
 import { createServer } from 'node:http';
 import { loadApiConfig } from './config';
-import { createLogger } from './logger';
-import { connectDatabase, disconnectDatabase } from './db';
+import {
+  createLogger,
+  connectDatabase,
+  disconnectDatabase,
+  createRedisConnection,
+  waitUntilConnected,
+  createMailQueues,
+  exitOnStartupFailure,
+  runUntilSignalled,
+} from '@agency/platform';
 import { createApp } from './app';
-import { createRedisConnection, waitUntilConnected } from './queues/redis-connection';
-import { createMailQueues } from './queues/mail-queues';
 import { createCampaignQueue } from './queues/campaign-queue';
 import { ensureBootstrapAdmin, ensureDemoAdmin } from './modules/users';
-import { exitOnStartupFailure, runUntilSignalled } from './shutdown';
 
 async function main(): Promise<void> {
   const config = loadApiConfig();

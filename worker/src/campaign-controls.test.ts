@@ -1,5 +1,5 @@
 import { campaignControls, type CampaignControls } from '@agency/backend';
-import { CAMPAIGN_STATE_TTL_SECONDS, campaignRoundKeys } from '@agency/backend/store';
+import { CAMPAIGN_STATE_TTL_SECONDS, campaignRoundKeys } from '@agency/platform';
 import { createCampaignContext, type CampaignContext } from './testing/campaign-context';
 import { startSmtpSink, type SmtpSink } from './testing/smtp-sink';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '@agency/backend/store';
+import { ConfigError } from '@agency/platform';
 import { loadWorkerConfig, workerEnvSpec } from './config';
 
 const base = {

@@ -7,7 +7,7 @@ import {
   urlOf,
   type Env,
   type SharedConfig,
-} from '@agency/backend/store';
+} from '@agency/platform';
 
 import type { CampaignSendSettings } from './campaigns';
 

@@ -5,7 +5,7 @@ import {
   disconnectDatabase,
   exitOnStartupFailure,
   runUntilSignalled,
-} from '@agency/backend/store';
+} from '@agency/platform';
 import { loadWorkerConfig } from './config';
 import { createMailTransport } from './mail/transport';
 import { createCampaignTransport, createSmtpCampaignMessenger } from './campaigns';

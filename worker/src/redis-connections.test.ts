@@ -1,10 +1,5 @@
-import {
-  createRedisConnection,
-  isRedisUp,
-  waitUntilConnected,
-  type Redis,
-} from '@agency/backend/store';
-import { startOwnRedis, type OwnRedis } from '@agency/backend/testing/own-redis';
+import { createRedisConnection, isRedisUp, waitUntilConnected, type Redis } from '@agency/platform';
+import { startOwnRedis, type OwnRedis } from '@agency/platform/testing/own-redis';
 
 /**
  * The two kinds of Redis connection of the store entry, against a Redis of

@@ -1,9 +1,9 @@
 import request from 'supertest';
 import type { QueueEvents } from 'bullmq';
 import { QUEUE_NAMES, contactMailJobId, newsletterConfirmationJobId } from '@agency/contracts';
-import { findSubscriberByEmail } from '@agency/backend';
+import { findSubscriberByEmail } from '@agency/platform';
 import { createPipelineContext, type PipelineContext } from './testing/pipeline-context';
-import { startOwnRedis, type OwnRedis } from '@agency/backend/testing/own-redis';
+import { startOwnRedis, type OwnRedis } from '@agency/platform/testing/own-redis';
 import { startSmtpSink, type SmtpSink } from './testing/smtp-sink';
 import { confirmationMailState, contactMailStates } from './testing/mail-states';
 

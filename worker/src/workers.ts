@@ -5,7 +5,7 @@ import {
   type OutboxRelayJob,
   type QueueName,
 } from '@agency/contracts';
-import { createMailQueues, type Logger, type Redis } from '@agency/backend/store';
+import { createMailQueues, type Logger, type Redis } from '@agency/platform';
 import type { MailTransport } from './mail/transport';
 import { contactMailProcessor } from './jobs/contact-mail.processor';
 import { newsletterConfirmationProcessor } from './jobs/newsletter-confirmation.processor';

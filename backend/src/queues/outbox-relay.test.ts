@@ -4,25 +4,24 @@ import {
   type NewsletterConfirmationJob,
 } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../testing/test-context';
+import { storeContact } from '../modules/contact';
 import {
   ContactModel,
   markContactAcknowledgementFailed,
   markContactMailSent,
   oweContactMails,
   settleContactMails,
-  storeContact,
-} from '../modules/contact';
-import { MailReceiptModel, OwedMailModel } from '../modules/mail-outbox';
-import {
+  MailReceiptModel,
+  OwedMailModel,
   SubscriberModel,
   markConfirmationMailSent,
-  requestSubscription,
   settleConfirmationMail,
-} from '../modules/newsletter';
+  relayOwedMail,
+  createRedisConnection,
+} from '@agency/platform';
+import { requestSubscription } from '../modules/newsletter';
 import { Worker } from 'bullmq';
 import mongoose from 'mongoose';
-import { relayOwedMail } from './outbox-relay';
-import { createRedisConnection } from './redis-connection';
 
 let ctx: TestContext;
 beforeAll(async () => {

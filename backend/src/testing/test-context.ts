@@ -1,14 +1,20 @@
-import { randomBytes } from 'node:crypto';
 import type { JobsOptions } from 'bullmq';
 import mongoose from 'mongoose';
 import { withDatabaseName } from '@agency/contracts';
 import { createApp } from '../app';
 import { loadApiConfig, type ApiConfig } from '../config';
-import { connectDatabase, disconnectDatabase } from '../db';
-import { createLogger } from '../logger';
-import { createMailQueues, type MailQueues } from '../queues/mail-queues';
+import {
+  connectDatabase,
+  disconnectDatabase,
+  createLogger,
+  createMailQueues,
+  type MailQueues,
+  createRedisConnection,
+  waitUntilConnected,
+  type Redis,
+} from '@agency/platform';
+import { uniqueName } from '@agency/platform/testing/file-database';
 import { createCampaignQueue, type CampaignQueue } from '../queues/campaign-queue';
-import { createRedisConnection, waitUntilConnected, type Redis } from '../queues/redis-connection';
 
 /**
  * Real services for one test file: its own MongoDB database and its own
@@ -21,27 +27,6 @@ export interface TestContext {
   campaignQueue: CampaignQueue;
   app: ReturnType<typeof createApp>;
   close(): Promise<void>;
-}
-
-export function uniqueName(label: string): string {
-  return `${label}-${randomBytes(4).toString('hex')}`;
-}
-
-/**
- * For tests of a module's store calls without the HTTP app: mongoose is
- * connected to a database of the file's own on the shared server before the
- * file's tests, and the database is dropped after them.
- */
-export function useFileDatabase(label: string): void {
-  beforeAll(async () => {
-    const uri = process.env.MONGODB_URI;
-    if (!uri) throw new Error('MONGODB_URI must be set for tests');
-    await connectDatabase(withDatabaseName(uri, uniqueName(label).replace('-', '_')));
-  });
-  afterAll(async () => {
-    await mongoose.connection.db?.dropDatabase().catch(() => undefined);
-    await disconnectDatabase();
-  });
 }
 
 // Jest gives each test file its own module registry, so this is one database

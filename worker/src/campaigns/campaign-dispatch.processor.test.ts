@@ -14,7 +14,7 @@ import {
   ContactModel,
   createLogger,
   withCampaignLock,
-} from '@agency/backend/store';
+} from '@agency/platform';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
 import {
   campaignDispatchProcessor,

@@ -7,7 +7,7 @@ import {
   type CampaignDispatchJob,
   type CampaignSendJob,
 } from '@agency/contracts';
-import type { Logger, Redis } from '@agency/backend/store';
+import type { Logger, Redis } from '@agency/platform';
 import { campaignDispatchProcessor } from './campaign-dispatch.processor';
 import type { CampaignMessenger } from './campaign-messenger';
 import { campaignRecoveryProcessor } from './campaign-recovery.processor';

@@ -8,7 +8,7 @@ import {
   type CampaignSendJob,
   type CampaignStatus,
 } from '@agency/contracts';
-import { CampaignBatchModel, CampaignModel, createLogger } from '@agency/backend/store';
+import { CampaignBatchModel, CampaignModel, createLogger } from '@agency/platform';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
 import { campaignRecoveryProcessor, type RecoveryPass } from './campaign-recovery.processor';
 import { counterFolds } from './counter-folds';

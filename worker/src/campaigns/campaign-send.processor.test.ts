@@ -6,7 +6,7 @@ import {
   type CampaignRecipient,
   type CampaignSendJob,
 } from '@agency/contracts';
-import { CampaignModel, createLogger } from '@agency/backend/store';
+import { CampaignModel, createLogger } from '@agency/platform';
 import {
   TEST_LINK_SECRET,
   TEST_SITE_URL,

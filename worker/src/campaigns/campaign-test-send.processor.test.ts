@@ -1,7 +1,7 @@
 import { Types } from 'mongoose';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { CAMPAIGN_QUEUE_NAMES, type CampaignTestSendJob } from '@agency/contracts';
-import { createLogger } from '@agency/backend/store';
+import { createLogger } from '@agency/platform';
 import { createCampaignTransport } from './campaign-transport';
 import type { CampaignMessenger } from './campaign-messenger';
 import { mongoCampaignStore } from './mongo-campaign-store';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { CampaignTestSendJob } from '@agency/contracts';
-import type { Logger } from '@agency/backend/store';
+import type { Logger } from '@agency/platform';
 import type { CampaignMessenger } from './campaign-messenger';
 import type { CampaignStore } from './campaign-store';
 

@@ -1,4 +1,4 @@
-import { createLogger } from '@agency/backend/store';
+import { createLogger } from '@agency/platform';
 import type { CampaignSendState } from './campaign-store';
 import { counterFolds } from './counter-folds';
 import type { RoundProgress } from './round-tracker';

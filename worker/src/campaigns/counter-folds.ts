@@ -1,4 +1,4 @@
-import type { Logger } from '@agency/backend/store';
+import type { Logger } from '@agency/platform';
 import type { CampaignSendState } from './campaign-store';
 import type { RoundProgress } from './round-tracker';
 

@@ -6,7 +6,7 @@ import {
   CampaignOutcomeModel,
   ContactModel,
   SubscriberModel,
-} from '@agency/backend/store';
+} from '@agency/platform';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
 import type { CampaignSendState, PositionedOutcome } from './campaign-store';
 import { mongoCampaignStore as store } from './mongo-campaign-store';

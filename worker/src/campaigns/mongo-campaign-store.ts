@@ -9,7 +9,7 @@ import {
   campaignBatchId,
   normalizeEmail,
   type Campaign,
-} from '@agency/backend/store';
+} from '@agency/platform';
 import type {
   CampaignSendState,
   CampaignStore,

@@ -1,5 +1,4 @@
-import type { Logger } from '@agency/backend/store';
-import type { CampaignRoundKeys } from '@agency/backend/store';
+import { type Logger, type CampaignRoundKeys } from '@agency/platform';
 import type { CampaignSendState, CampaignStore, RoundCounts } from './campaign-store';
 import type { CounterFolds } from './counter-folds';
 import { isRoundSettled, type RoundProgress, type RoundTracker } from './round-tracker';

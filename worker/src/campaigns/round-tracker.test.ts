@@ -5,8 +5,8 @@ import {
   campaignRateKey,
   type CampaignRoundKeys,
   type Redis,
-} from '@agency/backend/store';
-import { connectSharedRedis } from '@agency/backend/testing/shared-redis';
+} from '@agency/platform';
+import { connectSharedRedis } from '@agency/platform/testing/shared-redis';
 import { isRoundSettled, RoundTracker, type RoundProgress } from './round-tracker';
 
 /** A campaign round's work in progress, in the shared test Redis under a prefix of its own. */

@@ -7,7 +7,7 @@ import {
   withCampaignLockOrThrow,
   type CampaignRoundKeys,
   type Redis,
-} from '@agency/backend/store';
+} from '@agency/platform';
 import type { LedgerOutcome, LedgerTally, RoundCounts } from './campaign-store';
 
 /**

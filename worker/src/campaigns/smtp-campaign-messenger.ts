@@ -1,5 +1,5 @@
 import type { Locale } from '@agency/contracts';
-import { signUnsubscribeToken } from '@agency/backend/store';
+import { signUnsubscribeToken } from '@agency/platform';
 import { oneClickUnsubscribeUrl, unsubscribePageUrl } from '../mail/newsletter-links';
 import { isPermanentSmtpFailure, smtpFailureReason } from '../mail/smtp-failure';
 import type { CampaignMessenger } from './campaign-messenger';

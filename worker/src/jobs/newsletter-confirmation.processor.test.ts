@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { NewsletterConfirmationJob } from '@agency/contracts';
-import { createLogger, findSubscriberByEmail } from '@agency/backend';
+import { createLogger, findSubscriberByEmail } from '@agency/platform';
 import { createMailTransport, type MailTransport } from '../mail/transport';
 import { SITE_URL, createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';

@@ -24,7 +24,7 @@ import {
   disconnectDatabase,
   waitUntilConnected,
   type Redis,
-} from '@agency/backend/store';
+} from '@agency/platform';
 import { createCampaignQueue, type CampaignQueue } from '@agency/backend';
 import {
   createCampaignTransport,

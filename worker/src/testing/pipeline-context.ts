@@ -1,19 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bullmq';
 import { QUEUE_NAMES, withDatabaseName, type QueueName } from '@agency/contracts';
+import { createApp, loadApiConfig, type ApiConfig } from '@agency/backend';
 import {
   connectDatabase,
-  createApp,
   createLogger,
   createMailQueues,
   createRedisConnection,
   disconnectDatabase,
-  loadApiConfig,
   waitUntilConnected,
-  type ApiConfig,
   type MailQueues,
   type Redis,
-} from '@agency/backend';
+} from '@agency/platform';
 import { createMailTransport } from '../mail/transport';
 import { createCampaignTransport, createSmtpCampaignMessenger } from '../campaigns';
 import { campaignSettings } from './campaign-context';

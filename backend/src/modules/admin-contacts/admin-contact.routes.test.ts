@@ -15,8 +15,9 @@ import {
   markContactMailSent,
   oweContactMails,
   settleContactMails,
-} from '../contact';
-import { MailReceiptModel, OwedMailModel } from '../mail-outbox';
+  MailReceiptModel,
+  OwedMailModel,
+} from '@agency/platform';
 import { LeadModel } from '../leads';
 
 let ctx: TestContext;

@@ -6,7 +6,7 @@ import {
 } from 'rate-limiter-flexible';
 import type { AuthConfig } from '../../config';
 import { HttpError } from '../../errors';
-import type { Redis } from '../../queues/redis-connection';
+import type { Redis } from '@agency/platform';
 
 /** A sign-in must answer quickly even when Redis hangs: past this, memory counts. */
 const REDIS_TIMEOUT_MS = 300;

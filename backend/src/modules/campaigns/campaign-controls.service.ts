@@ -15,16 +15,18 @@ import {
   enqueueTestSend,
   type CampaignQueue,
 } from '../../queues/campaign-queue';
-import type { Redis } from '../../queues/redis-connection';
-import { CampaignModel } from './campaign.model';
 import {
+  type Redis,
+  CampaignModel,
   CampaignBatchModel,
   CampaignOutcomeModel,
   type OutcomeEntry,
   type RosterEntry,
-} from './campaign-batch.model';
-import { campaignRateKey, campaignRoundKeys, expireRoundState } from './campaign-keys';
-import { withCampaignLockOrThrow } from './campaign-lock';
+  campaignRateKey,
+  campaignRoundKeys,
+  expireRoundState,
+  withCampaignLockOrThrow,
+} from '@agency/platform';
 import { toCampaignDto } from './campaign.service';
 
 async function notFoundOrConflict(id: string, conflict: string): Promise<never> {

@@ -9,11 +9,15 @@ import {
   type SignedInUser,
   without,
 } from '../../testing/admin-fixtures';
-import { ContactModel } from '../contact';
-import { SubscriberModel } from '../newsletter';
+import {
+  ContactModel,
+  SubscriberModel,
+  CampaignModel,
+  CampaignBatchModel,
+  CampaignOutcomeModel,
+  campaignBatchId,
+} from '@agency/platform';
 import { Types } from 'mongoose';
-import { CampaignModel } from './campaign.model';
-import { CampaignBatchModel, CampaignOutcomeModel, campaignBatchId } from './campaign-batch.model';
 
 let ctx: TestContext;
 let manager: SignedInUser;

@@ -8,7 +8,7 @@ import {
   type ActivityAction,
 } from '@agency/contracts';
 import type { CampaignQueue } from '../../queues/campaign-queue';
-import type { Redis } from '../../queues/redis-connection';
+import type { Redis } from '@agency/platform';
 import { addRecordRoutes } from '../../admin/record-routes';
 import { audit } from '../../middleware/audit';
 import { authorize } from '../../middleware/authorize';

@@ -8,8 +8,12 @@ import type {
 import { HttpError } from '../../errors';
 import { equalityFilter, isoOrNull, pageOf, searchFilter, findPage } from '../../list-query';
 import { enqueueCampaignDispatch, type CampaignQueue } from '../../queues/campaign-queue';
-import { CampaignModel, type Campaign } from './campaign.model';
-import { CampaignBatchModel, CampaignOutcomeModel } from './campaign-batch.model';
+import {
+  CampaignModel,
+  type Campaign,
+  CampaignBatchModel,
+  CampaignOutcomeModel,
+} from '@agency/platform';
 import { sanitizeCampaignHtml } from './campaign-html';
 
 type StoredCampaign = Campaign & { _id: unknown };

@@ -16,15 +16,16 @@ import {
   sortOf,
   findPage,
 } from '../../list-query';
-import { normalizeEmail } from '../newsletter/store';
-import { ContactModel, type Contact } from './contact.model';
-import { toContactDto } from './contact.service';
 import {
+  normalizeEmail,
+  ContactModel,
+  type Contact,
   contactIdFilterForMailState,
   contactMailStatuses,
   contactMailStatesInBulk,
   type ContactMailStatuses,
-} from './contact-mail-state';
+} from '@agency/platform';
+import { toContactDto } from './contact.service';
 
 /** What staff see of contacts; the public module only stores them. */
 type StoredContact = Contact & { _id: unknown };

@@ -2,8 +2,7 @@ import Router from '@koa/router';
 import { contactSchema, isLocale, type CreateContactResponse } from '@agency/contracts';
 import { validateBody, requestLocale } from '../../middleware/validate';
 import { rateLimit } from '../../middleware/rate-limit';
-import { enqueueContactMails, type MailQueues } from '../../queues/mail-queues';
-import type { Redis } from '../../queues/redis-connection';
+import { enqueueContactMails, type MailQueues, type Redis } from '@agency/platform';
 import { storeContact } from './contact.service';
 
 export interface ContactRoutesDeps {

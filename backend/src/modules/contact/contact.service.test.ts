@@ -1,7 +1,9 @@
 import { createTestContext, type TestContext } from '../../testing/test-context';
-import { findOwedMail, MailReceiptModel, OwedMailModel } from '../mail-outbox/store';
-import { ContactModel } from './contact.model';
 import {
+  findOwedMail,
+  MailReceiptModel,
+  OwedMailModel,
+  ContactModel,
   contactIdFilterForMailState,
   contactMailStatuses,
   markContactAcknowledgementFailed,
@@ -9,7 +11,7 @@ import {
   markContactMailFailed,
   markContactMailSent,
   settleContactMails,
-} from './contact-mail-state';
+} from '@agency/platform';
 import { storeContact } from './contact.service';
 
 let ctx: TestContext;

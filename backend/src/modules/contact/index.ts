@@ -1,7 +1,7 @@
 export { contactRoutes, type ContactRoutesDeps } from './contact.routes';
 export { storeContact } from './contact.service';
-export { oweContactMails } from './contact-mail-state';
-export * from './store';
+export { oweContactMails } from '@agency/platform';
+export { findContactById, toContactDto } from './contact.service';
 export {
   contactArrivalTimes,
   contactCursor,

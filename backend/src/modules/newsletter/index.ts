@@ -7,5 +7,5 @@ export {
   type SubscriptionRequest,
   type UnsubscribeOutcome,
 } from './newsletter.service';
-export * from './store';
+export { countConfirmedSubscribers } from './newsletter.service';
 export { subscriberEmails } from './subscriber-audience';

@@ -5,9 +5,12 @@ import {
   newsletterConfirmationJobId,
 } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
-import { OwedMailModel } from '../mail-outbox/store';
-import { signConfirmationToken, signUnsubscribeToken } from './newsletter-token';
-import { SubscriberModel } from './subscriber.model';
+import {
+  OwedMailModel,
+  signConfirmationToken,
+  signUnsubscribeToken,
+  SubscriberModel,
+} from '@agency/platform';
 
 const ACCEPTED = { status: 'accepted' };
 

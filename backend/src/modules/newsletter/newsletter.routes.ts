@@ -15,9 +15,12 @@ import {
 import { HttpError } from '../../errors';
 import { rateLimit, rateLimitBy } from '../../middleware/rate-limit';
 import { requestLocale, validateBody } from '../../middleware/validate';
-import { enqueueNewsletterConfirmations, type MailQueues } from '../../queues/mail-queues';
-import type { Redis } from '../../queues/redis-connection';
-import { normalizeEmail } from './newsletter-token';
+import {
+  enqueueNewsletterConfirmations,
+  type MailQueues,
+  type Redis,
+  normalizeEmail,
+} from '@agency/platform';
 import { confirmSubscription, requestSubscription, unsubscribe } from './newsletter.service';
 
 export interface NewsletterRoutesDeps {

@@ -4,20 +4,25 @@ import {
   type Locale,
 } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
-import { findOwedMail, MailReceiptModel, OwedMailModel } from '../mail-outbox/store';
-import { signConfirmationToken, signUnsubscribeToken } from './newsletter-token';
 import {
-  confirmSubscription,
-  countConfirmedSubscribers,
+  MailReceiptModel,
+  OwedMailModel,
+  SubscriberModel,
   findConfirmationReceipt,
+  findOwedMail,
   findSubscriberByEmail,
   markConfirmationMailFailed,
   markConfirmationMailSent,
-  requestSubscription,
   settleConfirmationMail,
+  signConfirmationToken,
+  signUnsubscribeToken,
+} from '@agency/platform';
+import {
+  confirmSubscription,
+  countConfirmedSubscribers,
+  requestSubscription,
   unsubscribe,
 } from './newsletter.service';
-import { SubscriberModel } from './subscriber.model';
 
 let ctx: TestContext;
 beforeAll(async () => {

@@ -2,30 +2,20 @@ import { isValidObjectId, trusted } from 'mongoose';
 import {
   NEWSLETTER_CONFIRMATION_TTL_MS,
   NEWSLETTER_CONSENT_WORDING_VERSION,
-  QUEUE_NAMES,
   type Locale,
   type NewsletterConfirmationJob,
   type NewsletterSource,
 } from '@agency/contracts';
 import {
   SubscriberModel,
-  type SubscriberDocument,
-  type UnsubscribeMethod,
-} from './subscriber.model';
-import {
+  isDuplicateKeyError,
   normalizeEmail,
+  oweConfirmationMail,
   verifyConfirmationToken,
   verifyUnsubscribeToken,
-} from './newsletter-token';
-import { isDuplicateKeyError } from '../../database-errors';
-import {
-  findReceipt,
-  oweMail,
-  recordReceipt,
-  settleOwedMail,
-  type Receipt,
-  type ReceiptMail,
-} from '../mail-outbox/store';
+  type SubscriberDocument,
+  type UnsubscribeMethod,
+} from '@agency/platform';
 
 /** Addresses that confirmed their subscription and have not left since. */
 export async function countConfirmedSubscribers(): Promise<number> {
@@ -165,67 +155,4 @@ export async function unsubscribe(
     const existing = await SubscriberModel.findOne({ email }).exec();
     return { outcome: 'unsubscribed', locale: (existing?.locale ?? 'en') as Locale };
   }
-}
-
-/* ---------------------------------------------------------------------------
- * The confirmation mail's outbox entry and receipt, driven by the worker
- * ------------------------------------------------------------------------- */
-
-export async function findSubscriberById(id: string): Promise<SubscriberDocument | null> {
-  return findSubscriber(id);
-}
-
-export async function findSubscriberByEmail(email: string): Promise<SubscriberDocument | null> {
-  return SubscriberModel.findOne({ email: normalizeEmail(email) }).exec();
-}
-
-/** One id for the outbox entry and the receipt of one request's confirmation mail. */
-export function confirmationMailId({ subscriberId, request }: NewsletterConfirmationJob): string {
-  return `${CONFIRMATION_MAIL}:${subscriberId}:${request}`;
-}
-
-const CONFIRMATION_MAIL = 'newsletter-confirmation' satisfies ReceiptMail;
-
-function oweConfirmationMail(job: NewsletterConfirmationJob): Promise<void> {
-  return oweMail([
-    { id: confirmationMailId(job), job: QUEUE_NAMES.newsletterConfirmation, ...job },
-  ]);
-}
-
-/** How one request's confirmation mail ended, or null while it is owed. */
-export function findConfirmationReceipt(job: NewsletterConfirmationJob): Promise<Receipt | null> {
-  return findReceipt(confirmationMailId(job));
-}
-
-/*
- * Each request's mail has its own receipt, written once: a mail for an older
- * request, a duplicate job or a late failure never changes the outcome of
- * another, nor the first outcome of its own.
- */
-
-export async function markConfirmationMailSent(job: NewsletterConfirmationJob): Promise<void> {
-  await recordReceipt({
-    id: confirmationMailId(job),
-    mail: CONFIRMATION_MAIL,
-    ref: job.subscriberId,
-    outcome: 'sent',
-  });
-}
-
-export async function markConfirmationMailFailed(
-  job: NewsletterConfirmationJob,
-  reason: string,
-): Promise<void> {
-  await recordReceipt({
-    id: confirmationMailId(job),
-    mail: CONFIRMATION_MAIL,
-    ref: job.subscriberId,
-    outcome: 'failed',
-    error: reason,
-  });
-}
-
-/** The request's mail is settled (sent, failed, or owed no more): its outbox entry goes. */
-export function settleConfirmationMail(job: NewsletterConfirmationJob): Promise<void> {
-  return settleOwedMail(confirmationMailId(job));
 }

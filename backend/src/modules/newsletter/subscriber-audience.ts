@@ -1,5 +1,5 @@
 import type { SubscriberStatus } from '@agency/contracts';
-import { SubscriberModel } from './subscriber.model';
+import { SubscriberModel } from '@agency/platform';
 
 /** The (lower-cased, unique) addresses of the subscribers in one status. */
 export async function subscriberEmails(status: SubscriberStatus): Promise<Set<string>> {

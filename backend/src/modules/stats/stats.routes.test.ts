@@ -1,8 +1,6 @@
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { as, signedInUser, validCampaign, validEnquiry } from '../../testing/admin-fixtures';
-import { ContactModel } from '../contact';
-import { SubscriberModel } from '../newsletter';
-import { CampaignModel } from '../campaigns';
+import { ContactModel, SubscriberModel, CampaignModel } from '@agency/platform';
 import { dashboardStats, enquiryTrend, periodStarts } from './stats.service';
 
 let ctx: TestContext;

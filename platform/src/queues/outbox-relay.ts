@@ -5,8 +5,8 @@ import {
   newsletterConfirmationJobId,
   type NewsletterConfirmationJob,
 } from '@agency/contracts';
-import { keepStoredContacts, settleContactMails } from '../modules/contact/store';
-import { findOwedMail } from '../modules/mail-outbox/store';
+import { keepStoredContacts, settleContactMails } from '../contact/contact-mail-state';
+import { findOwedMail } from '../mail-outbox/mail-outbox.service';
 import {
   enqueueContactMails,
   enqueueNewsletterConfirmations,

@@ -5,7 +5,7 @@ import {
   signUnsubscribeToken,
   verifyConfirmationToken,
   verifyUnsubscribeToken,
-} from './newsletter-token';
+} from '..';
 
 const SECRET = 'newsletter-test-secret-of-at-least-32-chars';
 const OTHER_SECRET = 'another-secret-of-at-least-32-characters!!';

@@ -1,19 +1,13 @@
 import { Schema, model, trusted } from 'mongoose';
-import { createTestContext, type TestContext } from './testing/test-context';
-import { BULK_INSERT, deleteBatcher, insertBatcher } from './batched-writes';
+import { useFileDatabase } from './testing/file-database';
+import { BULK_INSERT, deleteBatcher, insertBatcher } from './index';
 
 const NoteModel = model(
   'BatchedNote',
   new Schema({ _id: String, text: { type: String, required: true } }, { versionKey: false }),
 );
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx.close();
-});
+useFileDatabase('batched');
 beforeEach(async () => {
   await NoteModel.deleteMany({});
 });

@@ -1,12 +1,7 @@
-import type { Redis } from '../../queues/redis-connection';
-import { connectSharedRedis } from '../../testing/shared-redis';
-import { uniqueName } from '../../testing/test-context';
-import {
-  CampaignBusyError,
-  campaignLockKey,
-  withCampaignLock,
-  withCampaignLockOrThrow,
-} from './campaign-lock';
+import type { Redis } from '..';
+import { connectSharedRedis } from '../testing/shared-redis';
+import { uniqueName } from '../testing/file-database';
+import { CampaignBusyError, campaignLockKey, withCampaignLock, withCampaignLockOrThrow } from '..';
 
 /** Writers of one campaign document take turns through a lock in the shared Redis. */
 describe('the campaign write lock', () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from '../../queues/redis-connection';
+import type { Redis } from '../redis-connection';
 
 /**
  * Writers of one campaign document take turns. The embedded store (FerretDB

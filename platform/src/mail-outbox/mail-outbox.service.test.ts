@@ -1,6 +1,6 @@
 import { QUEUE_NAMES } from '@agency/contracts';
-import { useFileDatabase } from '../../testing/test-context';
-import { MailReceiptModel } from './mail-receipt.model';
+import { useFileDatabase } from '../testing/file-database';
+import { MailReceiptModel } from '..';
 import {
   RECEIPT_ERROR_MAX_LENGTH,
   findFailedReceipts,
@@ -11,8 +11,8 @@ import {
   oweMail,
   recordReceipt,
   settleOwedMail,
-} from './mail-outbox.service';
-import { OwedMailModel } from './owed-mail.model';
+} from '..';
+import { OwedMailModel } from '..';
 
 /**
  * The outbox of owed mail jobs and the receipts of sent or failed mails,

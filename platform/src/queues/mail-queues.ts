@@ -6,7 +6,7 @@ import {
   type ContactMailJob,
   type NewsletterConfirmationJob,
 } from '@agency/contracts';
-import type { Redis } from './redis-connection';
+import type { Redis } from '../redis-connection';
 import { withTimeout } from '../timeout';
 
 /**

@@ -1,4 +1,4 @@
-import type { Redis } from '../../queues/redis-connection';
+import type { Redis } from '../redis-connection';
 
 /**
  * Where a campaign's send keeps its work in progress in Redis: which mails

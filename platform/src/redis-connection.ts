@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { withTimeout } from '../timeout';
+import { withTimeout } from './timeout';
 
 export type { Redis };
 

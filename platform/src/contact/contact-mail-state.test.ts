@@ -1,8 +1,8 @@
 import { Types } from 'mongoose';
 import { QUEUE_NAMES } from '@agency/contracts';
-import { useFileDatabase } from '../../testing/test-context';
-import { findOwedMailById, MailReceiptModel, oweMail, OwedMailModel } from '../mail-outbox/store';
-import { ContactModel } from './contact.model';
+import { useFileDatabase } from '../testing/file-database';
+import { findOwedMailById, MailReceiptModel, oweMail, OwedMailModel } from '..';
+import { ContactModel } from '..';
 import {
   contactForMail,
   contactIdFilterForMailState,
@@ -18,7 +18,7 @@ import {
   oweContactMails,
   settleContactMails,
   type ContactMailPayload,
-} from './contact-mail-state';
+} from '..';
 
 /**
  * Where an enquiry's two mails stand, read from the mail outbox and the

@@ -1,4 +1,4 @@
-import { createRedisConnection, waitUntilConnected, type Redis } from '../queues/redis-connection';
+import { createRedisConnection, waitUntilConnected, type Redis } from '..';
 
 /**
  * A connection to the Redis the jest global setup shares between test files,

@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import { useFileDatabase } from './testing/test-context';
+import { useFileDatabase } from './testing/file-database';
 
 /**
  * The mail path reads and writes receipts, outbox entries and campaign

@@ -14,8 +14,8 @@ import {
   recordReceipt,
   settleOwedMail,
   type Receipt,
-  type ReceiptMail,
-} from '../mail-outbox/store';
+} from '../mail-outbox/mail-outbox.service';
+import type { ReceiptMail } from '../mail-outbox/mail-receipt.model';
 import { ContactModel } from './contact.model';
 
 /** The two mails of an enquiry, and the name each one's receipt carries. */

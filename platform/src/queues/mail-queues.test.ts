@@ -1,6 +1,6 @@
-import { uniqueName } from '../testing/test-context';
-import { createMailQueues, type MailQueues } from './mail-queues';
-import type { Redis } from './redis-connection';
+import { uniqueName } from '../testing/file-database';
+import { createMailQueues, type MailQueues } from '..';
+import type { Redis } from '..';
 import { connectSharedRedis } from '../testing/shared-redis';
 
 describe('the mail queues', () => {

@@ -1,5 +1,5 @@
 import { trusted } from 'mongoose';
-import { BULK_INSERT, deleteBatcher, insertBatcher } from '../../batched-writes';
+import { BULK_INSERT, deleteBatcher, insertBatcher } from '../batched-writes';
 import { MailReceiptModel, type ReceiptMail, type ReceiptOutcome } from './mail-receipt.model';
 import { OwedMailModel, type OwedMail, type OwedMailJob } from './owed-mail.model';
 

@@ -1,0 +1,28 @@
+/**
+ * What the API and the worker share, and nothing of HTTP: settings helpers,
+ * the logger, the MongoDB and Redis connections, the models both write, the
+ * mail outbox and the enquiries' and subscribers' mail state, the queue
+ * producers and the outbox relay, and the campaign models, keys and lock.
+ */
+export * from './config';
+export * from './logger';
+export * from './db';
+export * from './timeout';
+export * from './shutdown';
+export * from './database-errors';
+export * from './batched-writes';
+export * from './redis-connection';
+export * from './queues/mail-queues';
+export * from './queues/outbox-relay';
+export * from './contact/contact.model';
+export * from './contact/contact-mail-state';
+export * from './newsletter/subscriber.model';
+export * from './newsletter/newsletter-token';
+export * from './newsletter/confirmation-mail';
+export * from './mail-outbox/owed-mail.model';
+export * from './mail-outbox/mail-receipt.model';
+export * from './mail-outbox/mail-outbox.service';
+export * from './campaigns/campaign.model';
+export * from './campaigns/campaign-batch.model';
+export * from './campaigns/campaign-keys';
+export * from './campaigns/campaign-lock';
