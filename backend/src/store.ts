@@ -55,6 +55,7 @@ export {
   findSubscriberById,
   markConfirmationMailFailed,
   markConfirmationMailSent,
+  recordQueuedSubscription,
   settleConfirmationMail,
   signConfirmationToken,
   signUnsubscribeToken,
@@ -66,5 +67,7 @@ export {
   type OwedMailEntry,
   type Receipt,
 } from './modules/mail-outbox/store';
+export { findUserByEmail } from './modules/users/store';
+export { findResetRequest, issueResetToken } from './modules/password-reset/store';
 export { exitOnStartupFailure, runUntilSignalled } from './shutdown';
 export * from './modules/campaigns/store';

@@ -6,12 +6,14 @@ import {
   createApp,
   createLogger,
   createMailQueues,
+  createPasswordResetQueue,
   createRedisConnection,
   disconnectDatabase,
   loadApiConfig,
   waitUntilConnected,
   type ApiConfig,
   type MailQueues,
+  type PasswordResetQueue,
   type Redis,
 } from '@agency/backend';
 import { createMailTransport } from '../mail/transport';
@@ -37,6 +39,7 @@ export interface PipelineContext {
   config: ApiConfig;
   app: ReturnType<typeof createApp>;
   queues: MailQueues;
+  passwordResetQueue: PasswordResetQueue;
   startWorker(options: WorkerStartOptions): Promise<RunningWorkers>;
   /** A QueueEvents on one of this context's queues, ready to be waited on. */
   queueEvents(name: QueueName): Promise<QueueEvents>;
@@ -86,7 +89,8 @@ export async function createPipelineContext(
   producer.on('error', () => undefined);
   await waitUntilConnected(producer, 5000);
   const queues = createMailQueues(producer, config.queuePrefix, options.jobOptions);
-  const app = createApp({ config, logger, queues, redis: producer });
+  const passwordResetQueue = createPasswordResetQueue(producer, config.queuePrefix);
+  const app = createApp({ config, logger, queues, passwordResetQueue, redis: producer });
   const running: { workers: RunningWorkers; connection: Redis; close(): Promise<void> }[] = [];
   const events: QueueEvents[] = [];
 
@@ -100,6 +104,7 @@ export async function createPipelineContext(
     config,
     app,
     queues,
+    passwordResetQueue,
     async startWorker({ smtpUrl, relayIntervalMs = 60_000, pendingAgeMs = 0 }) {
       const connection = consumerConnection();
       const transport = createMailTransport(smtpUrl);
@@ -151,11 +156,14 @@ export async function createPipelineContext(
           prefix: config.queuePrefix,
         });
         await Promise.all(
-          [...queues.all(), relayQueue].map((queue) => queue.obliterate({ force: true })),
+          [...queues.all(), relayQueue, passwordResetQueue].map((queue) =>
+            queue.obliterate({ force: true }),
+          ),
         );
         await relayQueue.close();
       }
       await queues.close();
+      await passwordResetQueue.close();
       producer.disconnect();
       await mongoose.connection.db?.dropDatabase();
       await disconnectDatabase();

@@ -1,10 +1,12 @@
 import { isValidObjectId, trusted } from 'mongoose';
 import {
+  isLocale,
   NEWSLETTER_CONFIRMATION_TTL_MS,
   NEWSLETTER_CONSENT_WORDING_VERSION,
   QUEUE_NAMES,
   type Locale,
   type NewsletterConfirmationJob,
+  type NewsletterRequestJob,
   type NewsletterSource,
 } from '@agency/contracts';
 import {
@@ -89,6 +91,26 @@ export async function requestSubscription(
     if (isDuplicateKeyError(error)) return undefined;
     throw error;
   }
+}
+
+/**
+ * Records a request that the API queued (the worker calls this), then
+ * enqueues the confirmation mail it owes, if any. Should that enqueue fail,
+ * the mail is owed in the outbox and the relay sends it.
+ */
+export async function recordQueuedSubscription(
+  job: NewsletterRequestJob,
+  enqueue: (owed: NewsletterConfirmationJob) => Promise<void>,
+): Promise<NewsletterConfirmationJob | undefined> {
+  const owed = await requestSubscription({
+    email: job.email,
+    locale: isLocale(job.locale) ? job.locale : 'en',
+    source: job.source,
+    ip: job.ip,
+    at: new Date(job.requestedAt),
+  });
+  if (owed) await enqueue(owed).catch(() => undefined);
+  return owed;
 }
 
 export type ConfirmOutcome =

@@ -7,6 +7,7 @@ export {
   findSubscriberById,
   markConfirmationMailFailed,
   markConfirmationMailSent,
+  recordQueuedSubscription,
   settleConfirmationMail,
 } from './newsletter.service';
 export { normalizeEmail, signConfirmationToken, signUnsubscribeToken } from './newsletter-token';

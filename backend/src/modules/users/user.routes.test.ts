@@ -38,6 +38,7 @@ describe('POST /api/admin/users', () => {
       username: 'karim',
       email: 'karim@agency.tn',
       role: 'viewer',
+      twoFactorEnabled: false,
       lastLoginAt: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),

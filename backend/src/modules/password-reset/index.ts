@@ -1,0 +1,6 @@
+export {
+  passwordResetRoutes,
+  PASSWORD_RESET_PATHS,
+  type PasswordResetRoutesDeps,
+} from './password-reset.routes';
+export * from './store';
