@@ -202,7 +202,7 @@ test.describe('forgot password', () => {
       headers: { Authorization: `Bearer ${oldToken}` },
     });
     expect(me.status()).toBe(401);
-    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Sign in', exact: true }).click();
     await submitPassword(page, username, newPassword);
     await expect(page).toHaveURL(/\/admin\/dashboard$/);
 
