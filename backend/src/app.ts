@@ -47,6 +47,7 @@ export interface AppDeps {
     | 'timeZone'
     | 'mailLinkSecret'
     | 'demo'
+    | 'redisRequestTimeoutMs'
   >;
   logger: Logger;
   queues: MailQueues;
@@ -72,7 +73,12 @@ export function createApp({
   app.silent = true;
 
   const tokens = createTokenService(config.auth);
-  const throttle = createLoginThrottle(redis, config.queuePrefix, config.auth.loginThrottle);
+  const throttle = createLoginThrottle(
+    redis,
+    config.queuePrefix,
+    config.auth.loginThrottle,
+    config.redisRequestTimeoutMs,
+  );
   const signIn = {
     tokens,
     throttle,

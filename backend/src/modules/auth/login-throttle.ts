@@ -8,9 +8,6 @@ import type { AuthConfig } from '../../config';
 import { HttpError } from '../../errors';
 import type { Redis } from '../../queues/redis-connection';
 
-/** A sign-in must answer quickly even when Redis hangs: past this, memory counts. */
-const REDIS_TIMEOUT_MS = 300;
-
 export interface LoginThrottle {
   /**
    * Takes one attempt from this address's and this account's allowance
@@ -27,7 +24,13 @@ export interface LoginThrottle {
   succeeded(ip: string, account: string): Promise<void>;
 }
 
-function attemptCounter(redis: Redis, keyPrefix: string, points: number, duration: number) {
+function attemptCounter(
+  redis: Redis,
+  keyPrefix: string,
+  points: number,
+  duration: number,
+  timeoutMs: number,
+) {
   // Counted in Redis so every API replica shares the count; counted in this
   // process's memory whenever Redis fails or is slower than the timeout.
   const insuranceLimiter = new RateLimiterMemory({ keyPrefix, points, duration });
@@ -42,7 +45,7 @@ function attemptCounter(redis: Redis, keyPrefix: string, points: number, duratio
     rejectIfRedisNotReady: true,
     insuranceLimiter,
   });
-  return new RLWrapperTimeouts({ limiter, timeoutMs: REDIS_TIMEOUT_MS, insuranceLimiter });
+  return new RLWrapperTimeouts({ limiter, timeoutMs, insuranceLimiter });
 }
 
 function tooManyAttempts(waitMs: number): HttpError {
@@ -66,18 +69,26 @@ export function createLoginThrottle(
   redis: Redis,
   prefix: string,
   limits: AuthConfig['loginThrottle'],
+  /**
+   * A sign-in must answer even when Redis hangs: past this, this process's
+   * memory counts instead. Exact limits across replicas hold while Redis
+   * answers within it (REDIS_REQUEST_TIMEOUT_MS).
+   */
+  redisTimeoutMs: number,
 ): LoginThrottle {
   const perIp = attemptCounter(
     redis,
     `${prefix}:login:ip`,
     limits.ipMaxFailures,
     limits.ipWindowSeconds,
+    redisTimeoutMs,
   );
   const perAccount = attemptCounter(
     redis,
     `${prefix}:login:account`,
     limits.accountMaxFailures,
     limits.accountWindowSeconds,
+    redisTimeoutMs,
   );
 
   return {
