@@ -5,23 +5,16 @@ import {
   type LoginSuccessResponse,
   type TwoFactorSetupResponse,
 } from '@agency/contracts';
-import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
 import Alert from '@mui/material/Alert';
-import Avatar from '@mui/material/Avatar';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Container from '@mui/material/Container';
 import Link from '@mui/material/Link';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { useFormik } from 'formik';
 import { useState } from 'react';
 import { Link as RouterLink, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { PasswordField } from '../../components/admin/password-field';
 import { useFormFields } from '../../components/admin/use-form-fields';
-import { LanguageSelector } from '../../components/language-selector';
 import { safeAdminReturnPath, saveAdminSession, useAdminSession } from '../../lib/admin-session';
 import { apiErrorMessage, errorStatusOf, fieldErrorsOf } from '../../lib/api-errors';
 import { api } from '../../lib/api';
@@ -36,6 +29,7 @@ import {
   useSecondFactorMutation,
   useStartEnrolmentMutation,
 } from './api/account-api';
+import { AccountCard } from './components/account-card';
 import { DemoHint } from './components/demo-hint';
 import { EnrolmentPanel } from './components/enrolment-panel';
 import { RecoveryCodes } from './components/recovery-codes';
@@ -147,124 +141,87 @@ export function AdminLoginPage() {
   }
 
   const busy = formik.isSubmitting;
+  const title =
+    step.name === 'password'
+      ? t('login.title')
+      : step.name === 'codes'
+        ? t('twoFactor.codesTitle')
+        : step.name === 'enrol'
+          ? t('twoFactor.enrolTitle')
+          : t('twoFactor.title');
   return (
-    <Box
-      component="main"
-      sx={{
-        minHeight: '100vh',
-        display: 'flex',
-        alignItems: 'center',
-        bgcolor: 'background.default',
-        py: 4,
-      }}
+    <AccountCard
+      title={title}
+      subtitle={step.name === 'password' ? t('login.subtitle') : undefined}
+      back={{ to: '/', label: t('login.backToSite') }}
+      wide={step.name === 'codes'}
     >
-      <Container maxWidth={step.name === 'codes' ? 'sm' : 'xs'}>
-        <Paper variant="outlined" sx={{ p: { xs: 3, sm: 4 } }}>
-          <Stack spacing={2.5} sx={{ alignItems: 'stretch' }}>
-            <Stack spacing={1} sx={{ alignItems: 'center', textAlign: 'center' }}>
-              <Avatar sx={{ bgcolor: 'primary.main' }}>
-                <LockOutlinedIcon />
-              </Avatar>
-              <Typography variant="h5" component="h1">
-                {step.name === 'password'
-                  ? t('login.title')
-                  : step.name === 'codes'
-                    ? t('twoFactor.codesTitle')
-                    : step.name === 'enrol'
-                      ? t('twoFactor.enrolTitle')
-                      : t('twoFactor.title')}
-              </Typography>
-              {step.name === 'password' ? (
-                <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-                  {t('login.subtitle')}
-                </Typography>
-              ) : null}
-            </Stack>
-            {step.name === 'password' ? (
-              <>
-                {options?.demo ? (
-                  <DemoHint
-                    demo={options.demo}
-                    onUse={() => void formik.setValues(options.demo ?? EMPTY_LOGIN)}
-                  />
-                ) : null}
-                <Stack component="form" noValidate onSubmit={formik.handleSubmit} spacing={2}>
-                  <TextField
-                    {...field('username', t('login.username'))}
-                    autoComplete="username"
-                    autoFocus
-                    required
-                  />
-                  <PasswordField
-                    {...field('password', t('login.password'))}
-                    autoComplete="current-password"
-                    required
-                  />
-                  <Button type="submit" variant="contained" size="large" disabled={busy}>
-                    {busy ? t('login.submitting') : t('login.submit')}
-                  </Button>
-                  <Link component={RouterLink} to="/admin/forgot-password" variant="body2">
-                    {t('login.forgotPassword')}
-                  </Link>
-                </Stack>
-              </>
-            ) : null}
-            {step.name === 'totp' ? (
-              <SecondFactorStep
-                onCancel={() => setStep({ name: 'password' })}
-                onCode={async (code) => {
-                  try {
-                    await signedIn(
-                      await secondFactor({ challenge: step.challenge, code }).unwrap(),
-                    );
-                    return undefined;
-                  } catch (error: unknown) {
-                    return codeRefusal(error);
-                  }
-                }}
-              />
-            ) : null}
-            {step.name === 'enrol' ? (
-              <>
-                <Alert severity="info">{t('twoFactor.required')}</Alert>
-                <EnrolmentPanel
-                  setup={step.setup}
-                  failed={Boolean(step.failed)}
-                  onCode={async (code) => {
-                    try {
-                      const { recoveryCodes, ...answer } = await completeEnrolment({
-                        challenge: step.challenge,
-                        code,
-                      }).unwrap();
-                      setStep({ name: 'codes', codes: recoveryCodes, signedIn: answer });
-                      return undefined;
-                    } catch (error: unknown) {
-                      return codeRefusal(error);
-                    }
-                  }}
-                />
-              </>
-            ) : null}
-            {step.name === 'codes' ? (
-              <RecoveryCodes codes={step.codes} onDone={() => void signedIn(step.signedIn)} />
-            ) : null}
-            <Stack
-              direction="row"
-              sx={{
-                justifyContent: 'space-between',
-                alignItems: 'center',
-                flexWrap: 'wrap',
-                gap: 1,
-              }}
-            >
-              <Link component={RouterLink} to="/" variant="body2">
-                {t('login.backToSite')}
-              </Link>
-              <LanguageSelector />
-            </Stack>
+      {step.name === 'password' ? (
+        <>
+          {options?.demo ? (
+            <DemoHint
+              demo={options.demo}
+              onUse={() => void formik.setValues(options.demo ?? EMPTY_LOGIN)}
+            />
+          ) : null}
+          <Stack component="form" noValidate onSubmit={formik.handleSubmit} spacing={2}>
+            <TextField
+              {...field('username', t('login.username'))}
+              autoComplete="username"
+              autoFocus
+              required
+            />
+            <PasswordField
+              {...field('password', t('login.password'))}
+              autoComplete="current-password"
+              required
+            />
+            <Button type="submit" variant="contained" size="large" disabled={busy}>
+              {busy ? t('login.submitting') : t('login.submit')}
+            </Button>
+            <Link component={RouterLink} to="/admin/forgot-password" variant="body2">
+              {t('login.forgotPassword')}
+            </Link>
           </Stack>
-        </Paper>
-      </Container>
-    </Box>
+        </>
+      ) : null}
+      {step.name === 'totp' ? (
+        <SecondFactorStep
+          onCancel={() => setStep({ name: 'password' })}
+          onCode={async (code) => {
+            try {
+              await signedIn(await secondFactor({ challenge: step.challenge, code }).unwrap());
+              return undefined;
+            } catch (error: unknown) {
+              return codeRefusal(error);
+            }
+          }}
+        />
+      ) : null}
+      {step.name === 'enrol' ? (
+        <>
+          <Alert severity="info">{t('twoFactor.required')}</Alert>
+          <EnrolmentPanel
+            setup={step.setup}
+            failed={Boolean(step.failed)}
+            onCode={async (code) => {
+              try {
+                const { recoveryCodes, ...answer } = await completeEnrolment({
+                  challenge: step.challenge,
+                  code,
+                }).unwrap();
+                setStep({ name: 'codes', codes: recoveryCodes, signedIn: answer });
+                return undefined;
+              } catch (error: unknown) {
+                return codeRefusal(error);
+              }
+            }}
+          />
+        </>
+      ) : null}
+      {step.name === 'codes' ? (
+        <RecoveryCodes codes={step.codes} onDone={() => void signedIn(step.signedIn)} />
+      ) : null}
+    </AccountCard>
   );
 }

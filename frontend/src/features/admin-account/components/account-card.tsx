@@ -12,9 +12,20 @@ import { LanguageSelector } from '../../../components/language-selector';
 import { useNamespace } from '../../../lib/translations';
 import { ACCOUNT_NAMESPACE } from '../account-namespace';
 
-/** The frame of the signed-out account pages: forgot password, reset password. */
-export function AccountCard({ title, children }: { title: string; children: ReactNode }) {
+export interface AccountCardProps {
+  title: string;
+  subtitle?: string;
+  /** Where the link under the card leads; the sign-in page by default. */
+  back?: { to: string; label: string };
+  /** The recovery codes need room for two columns. */
+  wide?: boolean;
+  children: ReactNode;
+}
+
+/** The frame of the signed-out pages: sign-in, forgot password, reset password. */
+export function AccountCard({ title, subtitle, back, wide = false, children }: AccountCardProps) {
   const { t } = useNamespace(ACCOUNT_NAMESPACE);
+  const backLink = back ?? { to: '/admin/login', label: t('reset.backToSignIn') };
   return (
     <Box
       component="main"
@@ -26,7 +37,7 @@ export function AccountCard({ title, children }: { title: string; children: Reac
         py: 4,
       }}
     >
-      <Container maxWidth="xs">
+      <Container maxWidth={wide ? 'sm' : 'xs'}>
         <Paper variant="outlined" sx={{ p: { xs: 3, sm: 4 } }}>
           <Stack spacing={2.5}>
             <Stack spacing={1} sx={{ alignItems: 'center', textAlign: 'center' }}>
@@ -36,6 +47,11 @@ export function AccountCard({ title, children }: { title: string; children: Reac
               <Typography variant="h5" component="h1">
                 {title}
               </Typography>
+              {subtitle ? (
+                <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                  {subtitle}
+                </Typography>
+              ) : null}
             </Stack>
             {children}
             <Stack
@@ -47,8 +63,8 @@ export function AccountCard({ title, children }: { title: string; children: Reac
                 gap: 1,
               }}
             >
-              <Link component={RouterLink} to="/admin/login" variant="body2">
-                {t('reset.backToSignIn')}
+              <Link component={RouterLink} to={backLink.to} variant="body2">
+                {backLink.label}
               </Link>
               <LanguageSelector />
             </Stack>
