@@ -18,6 +18,7 @@ import {
 } from '../contact';
 import { MailReceiptModel, OwedMailModel } from '../mail-outbox';
 import { LeadModel } from '../leads';
+import { ActivityLogModel } from '../activity-log';
 
 let ctx: TestContext;
 let manager: SignedInUser;
@@ -177,6 +178,10 @@ describe('one contact', () => {
       email: 'amira@example.tn',
       mailState: 'sent',
     });
+    const logged = await ActivityLogModel.findOne({ action: 'contact.status', 'target.id': amira })
+      .sort({ time: -1 })
+      .lean();
+    expect(logged?.changes).toEqual([{ field: 'status', before: 'new', after: 'in-progress' }]);
 
     const invalid = await api().patch(`/api/admin/contacts/${amira}`, { status: 'read' });
     expect(invalid.status).toBe(400);
