@@ -230,6 +230,15 @@ test.describe('sessions', () => {
         await submitPassword(page, username);
         await expect(page).toHaveURL(/\/admin\/dashboard$/);
       }
+      // Settings on a phone: two-factor and sessions fit the width.
+      await phone.goto(appUrl('/admin/settings'));
+      await expect(
+        phone.getByRole('list', { name: 'Where you are signed in' }).getByRole('listitem'),
+      ).toHaveCount(2);
+      await expect(phone.getByRole('button', { name: 'Turn on two-factor sign-in' })).toBeVisible();
+      expect((await sidewaysOverflow(phone)).overflow).toBeLessThanOrEqual(0);
+      await saveScreenshot(phone, 'settings-375');
+
       await laptop.goto(appUrl('/admin/settings'));
       const sessions = laptop.getByRole('list', { name: 'Where you are signed in' });
       await expect(sessions.getByRole('listitem')).toHaveCount(2);
