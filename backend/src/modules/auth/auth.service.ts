@@ -93,9 +93,6 @@ export class FieldRefused extends Error {
   }
 }
 
-/** Kept for the password change's callers. */
-export { FieldRefused as PasswordChangeRefused };
-
 function activityOf(user: UserDocument) {
   return { id: String(user._id), username: user.username };
 }
