@@ -41,6 +41,13 @@ const nodeProject = (name) => ({
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
 });
 
+/**
+ * Answer-time comparisons (`*.timing.test.ts`) measure differences of 1 ms:
+ * they run alone, after every other file, in a step of their own
+ * (`npm test -- --only timing`), never beside another file's load.
+ */
+const TIMING_TESTS = '\\.timing\\.test\\.ts$';
+
 /** @type {import('jest').Config} */
 export default {
   globalSetup: '<rootDir>/scripts/jest/global-setup.mjs',
@@ -53,7 +60,15 @@ export default {
   projects: [
     nodeProject('contracts'),
     nodeProject('platform'),
-    nodeProject('backend'),
+    {
+      ...nodeProject('backend'),
+      testPathIgnorePatterns: ['/node_modules/', '/dist/', TIMING_TESTS],
+    },
+    {
+      ...nodeProject('backend'),
+      displayName: 'timing',
+      testMatch: ['<rootDir>/**/*.timing.test.ts'],
+    },
     nodeProject('worker'),
     {
       ...nodeProject('scripts'),

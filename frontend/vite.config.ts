@@ -1,7 +1,9 @@
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { visualizer } from 'rollup-plugin-visualizer';
 import { defineConfig, type IndexHtmlTransformContext, type Plugin, type ProxyOptions } from 'vite';
+import { builtScriptHashes, securityHeaders } from './security-headers.mjs';
 
 // Same-origin `/api` in every environment: dev and preview forward it to the API,
 // so the SPA never needs to know where the backend lives (and cookies stay first-party).
@@ -23,6 +25,29 @@ function servePrerenderedHome(): Plugin {
         const [path, query] = (request.url ?? '').split('?');
         if (path === '/' || path === '/index.html') {
           request.url = `/home.html${query === undefined ? '' : `?${query}`}`;
+        }
+        next();
+      });
+    },
+  };
+}
+
+/**
+ * `vite preview` sends the site's security headers (security-headers.mjs,
+ * the same as nginx in compose) with every page and file. The inline
+ * scripts' hashes are read from the build it serves. The API's answers,
+ * proxied under /api, keep the API's own headers.
+ */
+function sendSecurityHeaders(): Plugin {
+  return {
+    name: 'agency:security-headers',
+    configurePreviewServer(server) {
+      const headers = securityHeaders({
+        scriptHashes: builtScriptHashes(resolve(server.config.root, server.config.build.outDir)),
+      });
+      server.middlewares.use((request, response, next) => {
+        if (!(request.url ?? '').startsWith('/api/')) {
+          for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
         }
         next();
       });
@@ -73,6 +98,7 @@ export default defineConfig({
   plugins: [
     react(),
     servePrerenderedHome(),
+    sendSecurityHeaders(),
     inlineFirstPaintAssets(),
     ...(analyze
       ? [visualizer({ filename: 'dist/stats.html', gzipSize: true, template: 'treemap' })]

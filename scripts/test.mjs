@@ -47,7 +47,7 @@ async function main() {
     return 2;
   }
   const { steps, jestArgs } = parsed;
-  const needsServices = steps.includes('jest') || steps.includes('e2e');
+  const needsServices = steps.includes('jest') || steps.includes('timing') || steps.includes('e2e');
   const [, found] = await Promise.all([
     installNpmPackages(rootDir),
     ensureSystemPrograms({

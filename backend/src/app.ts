@@ -12,13 +12,18 @@ import { contactRoutes } from './modules/contact';
 import { healthRoutes } from './modules/health';
 import { newsletterRoutes } from './modules/newsletter';
 import {
+  accountRoutes,
   createLoginThrottle,
   createTokenService,
   loginRoutes,
-  sessionRoutes,
+  secretKeyFrom,
+  SIGN_IN_PATHS,
   unknownUserHash,
 } from './modules/auth';
-import { userRoutes } from './modules/users';
+import { userRoutes, userSecurityRoutes } from './modules/users';
+import { ownSessionRoutes } from './modules/sessions';
+import { PASSWORD_RESET_PATHS, passwordResetRoutes } from './modules/password-reset';
+import { createPasswordResetQueue, type PasswordResetQueue } from './queues/password-reset-queue';
 import { activityLogRoutes, recordActivity } from './modules/activity-log';
 import { adminContactRoutes } from './modules/admin-contacts';
 import { clientRoutes } from './modules/clients';
@@ -40,23 +45,46 @@ export interface AppDeps {
     | 'timeZone'
     | 'mailLinkSecret'
     | 'demo'
+    | 'redisRequestTimeoutMs'
   >;
   logger: Logger;
   queues: MailQueues;
   /** Campaign sends; when not given, a queue on `redis` (callers that never send may omit it). */
   campaignQueue?: CampaignQueue;
+  /** Password reset mails; when not given, a queue on `redis`. */
+  passwordResetQueue?: PasswordResetQueue;
   /** The producer connection: rate-limit counters and the health check use it. */
   redis: Redis;
 }
 
 /** Builds the API without listening, so tests can drive `app.callback()`. */
-export function createApp({ config, logger, queues, campaignQueue, redis }: AppDeps): Koa {
+export function createApp({
+  config,
+  logger,
+  queues,
+  campaignQueue,
+  passwordResetQueue,
+  redis,
+}: AppDeps): Koa {
   const app = new Koa({ proxy: config.trustProxy });
   // Errors are answered by errorHandler and logged with the request id there.
   app.silent = true;
 
   const tokens = createTokenService(config.auth);
-  const throttle = createLoginThrottle(redis, config.queuePrefix, config.auth.loginThrottle);
+  const throttle = createLoginThrottle(
+    redis,
+    config.queuePrefix,
+    config.auth.loginThrottle,
+    config.redisRequestTimeoutMs,
+  );
+  const signIn = {
+    tokens,
+    throttle,
+    twoFactor: config.auth.twoFactor,
+    secretKey: secretKeyFrom(config.auth.jwtSecret),
+    redis,
+    prefix: config.queuePrefix,
+  };
   // Computed now, so the first sign-in of an unknown name costs no more than the others.
   void unknownUserHash();
 
@@ -73,7 +101,13 @@ export function createApp({ config, logger, queues, campaignQueue, redis }: AppD
       sessionSeconds: config.auth.tokenTtlSeconds,
     }),
   );
-  app.use(adminArea({ resolveSession: tokens.resolve, recordActivity }));
+  app.use(
+    adminArea({
+      resolveSession: tokens.resolve,
+      recordActivity,
+      publicPaths: [...SIGN_IN_PATHS, ...Object.values(PASSWORD_RESET_PATHS)],
+    }),
+  );
   app.use(requireJson({ formPaths: [NEWSLETTER_API_PATHS.unsubscribe] }));
   app.use(jsonBodies(config.jsonBodyLimit));
 
@@ -100,11 +134,23 @@ export function createApp({ config, logger, queues, campaignQueue, redis }: AppD
         linksPerIpMax: config.rateLimit.newsletterLinksMax,
       },
     }),
-    loginRoutes({ tokens, throttle, demo: config.demo }),
-    sessionRoutes({ tokens, throttle }),
+    loginRoutes({ ...signIn, demo: config.demo }),
+    accountRoutes(signIn),
+    ownSessionRoutes(),
+    passwordResetRoutes({
+      queue: passwordResetQueue ?? createPasswordResetQueue(redis, config.queuePrefix),
+      redis,
+      prefix: config.queuePrefix,
+      rateLimit: {
+        windowMs: config.rateLimit.windowMs,
+        perIpMax: config.rateLimit.passwordResetMax,
+        perAddressMax: config.rateLimit.passwordResetAddressMax,
+      },
+    }),
     statsRoutes({ timeZone: config.timeZone }),
     adminContactRoutes(),
     userRoutes(),
+    userSecurityRoutes(),
     activityLogRoutes(),
     clientRoutes(),
     leadRoutes(),

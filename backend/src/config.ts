@@ -1,5 +1,5 @@
 import { bool, makeValidator, str } from 'envalid';
-import { PASSWORD_MIN_LENGTH } from '@agency/contracts';
+import { PASSWORD_MIN_LENGTH, ROLES, isRole, type Role } from '@agency/contracts';
 import {
   ConfigError,
   byteSize,
@@ -34,6 +34,19 @@ const jwtSecret = makeValidator<string>((raw) => {
   return raw;
 });
 
+/** Roles as a comma-separated list; `none` for no role at all. */
+const roleList = makeValidator<Role[]>((raw) => {
+  if (raw.trim().toLowerCase() === 'none') return [];
+  const roles = raw.split(',').map((role) => role.trim().toLowerCase());
+  const unknown = roles.filter((role) => !isRole(role));
+  if (unknown.length > 0 || roles.length === 0) {
+    throw new Error(
+      `must be roles among ${ROLES.join(', ')} separated by commas, or none (got "${raw}")`,
+    );
+  }
+  return [...new Set(roles)] as Role[];
+});
+
 export const apiEnvSpec = {
   ...sharedEnvSpec,
   API_HOST: str({ default: '127.0.0.1' }),
@@ -60,6 +73,12 @@ export const apiEnvSpec = {
   LOGIN_ACCOUNT_WINDOW_SECONDS: integer(1, 86_400)({ default: 60 }),
   LOGIN_MAX_FAILURES_PER_IP: integer(1, 1_000_000)({ default: 30 }),
   LOGIN_IP_WINDOW_SECONDS: integer(1, 86_400)({ default: 900 }),
+  /** Roles that must sign in with a second factor (TOTP); `none` for none. */
+  TWO_FACTOR_REQUIRED_ROLES: roleList({ default: ['admin'] }),
+  /** The name authenticator apps show next to the account. */
+  TWO_FACTOR_ISSUER: str({ default: 'Digital Agency' }),
+  PASSWORD_RESET_RATE_LIMIT_MAX: integer(1, 1_000_000)({ default: 10 }),
+  PASSWORD_RESET_ADDRESS_RATE_LIMIT_MAX: integer(1, 1_000_000)({ default: 3 }),
   BOOTSTRAP_ADMIN_USERNAME: str({ default: undefined }),
   BOOTSTRAP_ADMIN_EMAIL: mailbox({ default: undefined }),
   BOOTSTRAP_ADMIN_PASSWORD: str({ default: undefined }),
@@ -79,6 +98,9 @@ export interface ApiConfig extends SharedConfig {
     newsletterAddressMax: number;
     /** Confirmation and unsubscribe link uses per IP in one window. */
     newsletterLinksMax: number;
+    /** "Forgot password" requests per IP, and per e-mail address, in one window. */
+    passwordResetMax: number;
+    passwordResetAddressMax: number;
   };
   redisRequestTimeoutMs: number;
   demo: { enabled: boolean; username: string; email: string; password: string };
@@ -97,6 +119,10 @@ export interface AuthConfig {
     accountWindowSeconds: number;
     ipMaxFailures: number;
     ipWindowSeconds: number;
+  };
+  twoFactor: {
+    requiredRoles: readonly Role[];
+    issuer: string;
   };
 }
 
@@ -135,6 +161,8 @@ export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
       newsletterMax: env.NEWSLETTER_RATE_LIMIT_MAX,
       newsletterAddressMax: env.NEWSLETTER_ADDRESS_RATE_LIMIT_MAX,
       newsletterLinksMax: env.NEWSLETTER_LINK_RATE_LIMIT_MAX,
+      passwordResetMax: env.PASSWORD_RESET_RATE_LIMIT_MAX,
+      passwordResetAddressMax: env.PASSWORD_RESET_ADDRESS_RATE_LIMIT_MAX,
     },
     redisRequestTimeoutMs: env.REDIS_REQUEST_TIMEOUT_MS,
     demo: {
@@ -151,6 +179,10 @@ export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
         accountWindowSeconds: env.LOGIN_ACCOUNT_WINDOW_SECONDS,
         ipMaxFailures: env.LOGIN_MAX_FAILURES_PER_IP,
         ipWindowSeconds: env.LOGIN_IP_WINDOW_SECONDS,
+      },
+      twoFactor: {
+        requiredRoles: env.TWO_FACTOR_REQUIRED_ROLES,
+        issuer: env.TWO_FACTOR_ISSUER,
       },
     },
     timeZone: env.AGENCY_TIME_ZONE,

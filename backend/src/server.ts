@@ -12,6 +12,7 @@ import {
 } from '@agency/platform';
 import { createApp } from './app';
 import { createCampaignQueue } from './queues/campaign-queue';
+import { createPasswordResetQueue } from './queues/password-reset-queue';
 import { ensureBootstrapAdmin, ensureDemoAdmin } from './modules/users';
 
 async function main(): Promise<void> {
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
   if (!(await waitUntilConnected(redis, 5000))) logger.warn('redis not reachable yet');
   const queues = createMailQueues(redis, config.queuePrefix);
   const campaignQueue = createCampaignQueue(redis, config.queuePrefix);
+  const passwordResetQueue = createPasswordResetQueue(redis, config.queuePrefix);
 
   if (config.demo.enabled) {
     await ensureDemoAdmin(config.demo);
@@ -37,7 +39,7 @@ async function main(): Promise<void> {
     logger.info({ username: config.bootstrapAdmin.username }, 'first admin created');
   }
 
-  const app = createApp({ config, logger, queues, campaignQueue, redis });
+  const app = createApp({ config, logger, queues, campaignQueue, passwordResetQueue, redis });
   const server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   logger.info({ host: config.host, port: config.port }, 'api listening');
@@ -46,6 +48,7 @@ async function main(): Promise<void> {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await queues.close();
     await campaignQueue.close();
+    await passwordResetQueue.close();
     redis.disconnect();
     await disconnectDatabase();
   });

@@ -3,10 +3,13 @@
  * The steps of `npm test` and how its command line selects them.
  */
 
-/** @typedef {'lint' | 'typecheck' | 'build' | 'jest' | 'e2e'} StepName */
+/** @typedef {'lint' | 'typecheck' | 'build' | 'jest' | 'timing' | 'e2e'} StepName */
 
 /** @type {StepName[]} */
-export const ALL_STEPS = ['lint', 'typecheck', 'build', 'jest', 'e2e'];
+export const ALL_STEPS = ['lint', 'typecheck', 'build', 'jest', 'timing', 'e2e'];
+
+/** Every jest project but `timing`, whose answer-time comparisons run alone (jest.config.mjs). */
+const JEST_PROJECTS = ['contracts', 'backend', 'worker', 'scripts', 'frontend'];
 
 /**
  * @param {StepName} name
@@ -22,7 +25,12 @@ export function stepCommand(name, jestArgs) {
     case 'build':
       return ['npm', ['run', 'build']];
     case 'jest':
-      return ['npx', ['jest', ...jestArgs]];
+      return [
+        'npx',
+        ['jest', ...(jestArgs.length > 0 ? jestArgs : ['--selectProjects', ...JEST_PROJECTS])],
+      ];
+    case 'timing':
+      return ['npx', ['jest', '--selectProjects', 'timing', '--runInBand']];
     case 'e2e':
       return ['npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts']];
   }

@@ -89,7 +89,14 @@ describe("the worker's heap cap", () => {
 
 describe('npm test arguments', () => {
   it('runs every step by default', () => {
-    expect(parseTestArgs([]).steps).toEqual(['lint', 'typecheck', 'build', 'jest', 'e2e']);
+    expect(parseTestArgs([]).steps).toEqual([
+      'lint',
+      'typecheck',
+      'build',
+      'jest',
+      'timing',
+      'e2e',
+    ]);
   });
 
   it('gives extra arguments to jest and runs only jest', () => {

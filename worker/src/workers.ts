@@ -10,6 +10,8 @@ import type { MailTransport } from './mail/transport';
 import { contactMailProcessor } from './jobs/contact-mail.processor';
 import { newsletterConfirmationProcessor } from './jobs/newsletter-confirmation.processor';
 import { outboxRelayProcessor } from './jobs/outbox-relay.processor';
+import { newsletterRequestProcessor } from './jobs/newsletter-request.processor';
+import { passwordResetProcessor } from './jobs/password-reset.processor';
 import {
   startCampaignEngine,
   type CampaignMessenger,
@@ -85,6 +87,11 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
   const workers = [
     startWorker(QUEUE_NAMES.contactMail, contactMailProcessor(mailDeps)),
     startWorker(QUEUE_NAMES.newsletterConfirmation, newsletterConfirmationProcessor(mailDeps)),
+    startWorker(
+      QUEUE_NAMES.newsletterRequest,
+      newsletterRequestProcessor({ queues: relayTargets, logger }),
+    ),
+    startWorker(QUEUE_NAMES.passwordReset, passwordResetProcessor(mailDeps)),
     startWorker(
       QUEUE_NAMES.outboxRelay,
       outboxRelayProcessor({

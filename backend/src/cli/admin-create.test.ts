@@ -1,7 +1,8 @@
 import request from 'supertest';
 import type { Role } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../testing/test-context';
-import { createUser, ensureBootstrapAdmin, ensureDemoAdmin, UserModel } from '../modules/users';
+import { createUser, ensureBootstrapAdmin, ensureDemoAdmin } from '../modules/users';
+import { UserModel } from '@agency/platform';
 import {
   collectNewUser,
   describeFailure,

@@ -18,8 +18,8 @@ import {
   settleConfirmationMail,
   relayOwedMail,
   createRedisConnection,
+  requestSubscription,
 } from '@agency/platform';
-import { requestSubscription } from '../modules/newsletter';
 import { Worker } from 'bullmq';
 import mongoose from 'mongoose';
 

@@ -15,6 +15,7 @@ import {
 } from '@agency/platform';
 import { uniqueName } from '@agency/platform/testing/file-database';
 import { createCampaignQueue, type CampaignQueue } from '../queues/campaign-queue';
+import { createPasswordResetQueue, type PasswordResetQueue } from '../queues/password-reset-queue';
 
 /**
  * Real services for one test file: its own MongoDB database and its own
@@ -25,6 +26,7 @@ export interface TestContext {
   redis: Redis;
   queues: MailQueues;
   campaignQueue: CampaignQueue;
+  passwordResetQueue: PasswordResetQueue;
   app: ReturnType<typeof createApp>;
   close(): Promise<void>;
 }
@@ -51,6 +53,11 @@ export async function createTestContext(
     NEWSLETTER_RATE_LIMIT_MAX: '1000',
     NEWSLETTER_ADDRESS_RATE_LIMIT_MAX: '1000',
     NEWSLETTER_LINK_RATE_LIMIT_MAX: '1000',
+    PASSWORD_RESET_RATE_LIMIT_MAX: '1000',
+    PASSWORD_RESET_ADDRESS_RATE_LIMIT_MAX: '1000',
+    // Tests of other areas sign in with the password alone; the two-factor
+    // tests name the roles that need a second factor.
+    TWO_FACTOR_REQUIRED_ROLES: 'none',
     ...options.env,
   });
   if (openContexts === 0) await connectDatabase(config.mongodbUri);
@@ -62,7 +69,9 @@ export async function createTestContext(
   await waitUntilConnected(redis, options.redisUrl ? 500 : 5000);
   const queues = createMailQueues(redis, config.queuePrefix, options.jobOptions);
   const campaignQueue = createCampaignQueue(redis, config.queuePrefix);
+  const passwordResetQueue = createPasswordResetQueue(redis, config.queuePrefix);
   const app = createApp({
+    passwordResetQueue,
     config,
     logger: createLogger('api', 'silent'),
     queues,
@@ -74,15 +83,18 @@ export async function createTestContext(
     redis,
     queues,
     campaignQueue,
+    passwordResetQueue,
     app,
     async close() {
       if (redis.status === 'ready') {
         await Promise.all(queues.all().map((queue) => queue.obliterate({ force: true })));
         await campaignQueue.dispatch.obliterate({ force: true });
         await campaignQueue.testSend.obliterate({ force: true });
+        await passwordResetQueue.obliterate({ force: true });
       }
       await queues.close();
       await campaignQueue.close();
+      await passwordResetQueue.close();
       redis.disconnect();
       openContexts -= 1;
       if (openContexts === 0) {

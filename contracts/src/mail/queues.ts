@@ -1,4 +1,6 @@
 import type { ContactDto } from '../contact/contact.dto';
+import type { Locale } from '../locales';
+import type { NewsletterSource } from '../newsletter/newsletter.dto';
 
 /**
  * Queue names and job payloads shared by the API (producer) and the worker
@@ -12,6 +14,13 @@ export const QUEUE_NAMES = {
   /** Holds the outbox relay's job scheduler: one pass per interval across every worker. */
   outboxRelay: 'outbox-relay',
   campaignDispatch: 'campaign-dispatch',
+  /**
+   * A subscription request, taken as it is: the worker records it. The API
+   * only enqueues, so its answer costs the same whatever the address's state.
+   */
+  newsletterRequest: 'newsletter-request',
+  /** The mail with a staff member's password reset link. */
+  passwordReset: 'password-reset',
 } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
@@ -40,6 +49,29 @@ export interface NewsletterConfirmationJob {
    * while pending owes a new mail, so it needs a new job id.
    */
   request: number;
+}
+
+/**
+ * One "forgot password" request, stored by the API whether or not the
+ * address belongs to a staff member: the worker looks the address up, and
+ * only for a staff member writes the link's token and sends the mail.
+ */
+export interface PasswordResetJob {
+  requestId: string;
+}
+
+export function passwordResetJobId(requestId: string): string {
+  return `password-reset-${requestId}`;
+}
+
+/** One newsletter form submission, as the API validated it. */
+export interface NewsletterRequestJob {
+  email: string;
+  locale: Locale;
+  source: NewsletterSource;
+  /** The visitor's address and the moment they asked: the consent record. */
+  ip: string;
+  requestedAt: string;
 }
 
 // The relay pass carries nothing: it reads what is owed from MongoDB.

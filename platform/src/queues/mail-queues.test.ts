@@ -25,7 +25,7 @@ describe('the mail queues', () => {
   it("keeps Redis's errors out of the console: the health check and the relay handle them", () => {
     const printed = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
-      expect(queues.all()).toHaveLength(2);
+      expect(queues.all()).toHaveLength(3);
       for (const queue of queues.all()) {
         queue.emit('error', new Error('connect ECONNREFUSED 127.0.0.1:6379'));
       }

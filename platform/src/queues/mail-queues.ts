@@ -5,6 +5,7 @@ import {
   newsletterConfirmationJobId,
   type ContactMailJob,
   type NewsletterConfirmationJob,
+  type NewsletterRequestJob,
 } from '@agency/contracts';
 import type { Redis } from '../redis-connection';
 import { withTimeout } from '../timeout';
@@ -28,6 +29,7 @@ const ENQUEUE_TIMEOUT_MS = 2000;
 export interface MailQueues {
   contactMail: Queue<ContactMailJob>;
   newsletterConfirmation: Queue<NewsletterConfirmationJob>;
+  newsletterRequest: Queue<NewsletterRequestJob>;
   /** Every queue above, for whoever must clean them all (tests, shutdown). */
   all(): Queue[];
   close(): Promise<void>;
@@ -51,6 +53,7 @@ export function createMailQueues(
     newsletterConfirmation: mailQueue<NewsletterConfirmationJob>(
       QUEUE_NAMES.newsletterConfirmation,
     ),
+    newsletterRequest: mailQueue<NewsletterRequestJob>(QUEUE_NAMES.newsletterRequest),
   };
   const all = (): Queue[] => Object.values(queues);
   return {
@@ -109,5 +112,16 @@ export function enqueueNewsletterConfirmations(
       data: { subscriberId, request },
       jobId: newsletterConfirmationJobId(subscriberId, request),
     })),
+  );
+}
+
+/** Hands a subscription request to the worker: one Redis write, whatever the address. */
+export async function enqueueNewsletterRequest(
+  queues: MailQueues,
+  request: NewsletterRequestJob,
+): Promise<void> {
+  await withTimeout(
+    queues.newsletterRequest.add(QUEUE_NAMES.newsletterRequest as never, request),
+    ENQUEUE_TIMEOUT_MS,
   );
 }

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bullmq';
 import { QUEUE_NAMES, withDatabaseName, type QueueName } from '@agency/contracts';
-import { createApp, loadApiConfig, type ApiConfig } from '@agency/backend';
+import {
+  createApp,
+  createPasswordResetQueue,
+  loadApiConfig,
+  type ApiConfig,
+  type PasswordResetQueue,
+} from '@agency/backend';
 import {
   connectDatabase,
   createLogger,
@@ -36,6 +42,7 @@ export interface PipelineContext {
   config: ApiConfig;
   app: ReturnType<typeof createApp>;
   queues: MailQueues;
+  passwordResetQueue: PasswordResetQueue;
   startWorker(options: WorkerStartOptions): Promise<RunningWorkers>;
   /** A QueueEvents on one of this context's queues, ready to be waited on. */
   queueEvents(name: QueueName): Promise<QueueEvents>;
@@ -85,7 +92,8 @@ export async function createPipelineContext(
   producer.on('error', () => undefined);
   await waitUntilConnected(producer, 5000);
   const queues = createMailQueues(producer, config.queuePrefix, options.jobOptions);
-  const app = createApp({ config, logger, queues, redis: producer });
+  const passwordResetQueue = createPasswordResetQueue(producer, config.queuePrefix);
+  const app = createApp({ config, logger, queues, passwordResetQueue, redis: producer });
   const running: { workers: RunningWorkers; connection: Redis; close(): Promise<void> }[] = [];
   const events: QueueEvents[] = [];
 
@@ -99,6 +107,7 @@ export async function createPipelineContext(
     config,
     app,
     queues,
+    passwordResetQueue,
     async startWorker({ smtpUrl, relayIntervalMs = 60_000, pendingAgeMs = 0 }) {
       const connection = consumerConnection();
       const transport = createMailTransport(smtpUrl);
@@ -155,11 +164,14 @@ export async function createPipelineContext(
           prefix: config.queuePrefix,
         });
         await Promise.all(
-          [...queues.all(), relayQueue].map((queue) => queue.obliterate({ force: true })),
+          [...queues.all(), relayQueue, passwordResetQueue].map((queue) =>
+            queue.obliterate({ force: true }),
+          ),
         );
         await relayQueue.close();
       }
       await queues.close();
+      await passwordResetQueue.close();
       producer.disconnect();
       await mongoose.connection.db?.dropDatabase();
       await disconnectDatabase();

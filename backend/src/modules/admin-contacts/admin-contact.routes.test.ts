@@ -19,6 +19,7 @@ import {
   OwedMailModel,
 } from '@agency/platform';
 import { LeadModel } from '../leads';
+import { ActivityLogModel } from '../activity-log';
 
 let ctx: TestContext;
 let manager: SignedInUser;
@@ -178,6 +179,10 @@ describe('one contact', () => {
       email: 'amira@example.tn',
       mailState: 'sent',
     });
+    const logged = await ActivityLogModel.findOne({ action: 'contact.status', 'target.id': amira })
+      .sort({ time: -1 })
+      .lean();
+    expect(logged?.changes).toEqual([{ field: 'status', before: 'new', after: 'in-progress' }]);
 
     const invalid = await api().patch(`/api/admin/contacts/${amira}`, { status: 'read' });
     expect(invalid.status).toBe(400);

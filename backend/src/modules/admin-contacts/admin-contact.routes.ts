@@ -33,12 +33,22 @@ export function adminContactRoutes(): Router {
   router.patch('/:id', authorize('contacts:write'), async (ctx) => {
     const id = recordIdParam(ctx);
     const { status } = await validateBody(ctx, contactStatusSchema);
+    const before = await getContactDetail(id);
     const contact = await setContactStatus(id, status);
-    audit(ctx, 'contact.status', {
-      type: 'contact',
-      id,
-      label: `${contact.firstName} ${contact.lastName}: ${status}`,
-    });
+    const changes =
+      before.status === contact.status
+        ? []
+        : [{ field: 'status', before: before.status, after: contact.status }];
+    audit(
+      ctx,
+      'contact.status',
+      {
+        type: 'contact',
+        id,
+        label: `${contact.firstName} ${contact.lastName}: ${status}`,
+      },
+      changes,
+    );
     ctx.body = contact;
   });
 

@@ -1,11 +1,9 @@
 export { newsletterRoutes, type NewsletterRoutesDeps } from './newsletter.routes';
 export {
   confirmSubscription,
-  requestSubscription,
+  countConfirmedSubscribers,
   unsubscribe,
   type ConfirmOutcome,
-  type SubscriptionRequest,
   type UnsubscribeOutcome,
 } from './newsletter.service';
-export { countConfirmedSubscribers } from './newsletter.service';
 export { subscriberEmails } from './subscriber-audience';

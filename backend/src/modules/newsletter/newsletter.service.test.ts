@@ -13,16 +13,12 @@ import {
   findSubscriberByEmail,
   markConfirmationMailFailed,
   markConfirmationMailSent,
+  requestSubscription,
   settleConfirmationMail,
   signConfirmationToken,
   signUnsubscribeToken,
 } from '@agency/platform';
-import {
-  confirmSubscription,
-  countConfirmedSubscribers,
-  requestSubscription,
-  unsubscribe,
-} from './newsletter.service';
+import { confirmSubscription, countConfirmedSubscribers, unsubscribe } from './newsletter.service';
 
 let ctx: TestContext;
 beforeAll(async () => {

@@ -18,7 +18,7 @@ import {
   searchFilter,
   findPage,
 } from '../../list-query';
-import { UserModel, type User, type UserDocument } from './user.model';
+import { UserModel, type User, type UserDocument } from '@agency/platform';
 import { hashPassword, verifyPassword } from './password';
 
 export interface DemoAdmin {
@@ -41,6 +41,7 @@ export function toAuthUserDto(user: StoredUser): AuthUserDto {
 export function toUserDto(user: StoredUser): UserDto {
   return {
     ...toAuthUserDto(user),
+    twoFactorEnabled: Boolean(user.twoFactor),
     lastLoginAt: isoOrNull(user.lastLoginAt),
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
@@ -77,6 +78,22 @@ export async function ensureBootstrapAdmin(admin: DemoAdmin): Promise<boolean> {
 export async function findUserByLogin(identifier: string): Promise<UserDocument | null> {
   const name = identifier.trim().toLowerCase();
   return UserModel.findOne(name.includes('@') ? { email: name } : { username: name }).exec();
+}
+
+/**
+ * A password set through a reset link. Raising the token version ends
+ * every session of the user, wherever it was signed in.
+ */
+export async function setPasswordAfterReset(
+  id: string,
+  password: string,
+): Promise<UserDocument | null> {
+  const passwordHash = await hashPassword(password);
+  return UserModel.findOneAndUpdate(
+    { _id: id },
+    { $set: { passwordHash }, $inc: { tokenVersion: 1 } },
+    { returnDocument: 'after' },
+  ).exec();
 }
 
 export async function findUserById(id: string): Promise<UserDocument | null> {
