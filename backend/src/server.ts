@@ -3,7 +3,7 @@ import { loadApiConfig } from './config';
 import { createLogger } from './logger';
 import { connectDatabase, disconnectDatabase } from './db';
 import { createApp } from './app';
-import { createRedisConnection, waitUntilConnected } from './queues/redis-connection';
+import { createRedisConnection, onRedisError, waitUntilConnected } from './queues/redis-connection';
 import { createMailQueues } from './queues/mail-queues';
 import { createCampaignQueue } from './queues/campaign-queue';
 import { ensureBootstrapAdmin, ensureDemoAdmin } from './modules/users';
@@ -18,8 +18,11 @@ async function main(): Promise<void> {
   // (stored as pending) and reports Redis as down on /api/health.
   const redis = createRedisConnection(config.redisUrl, 'producer', {
     commandTimeoutMs: config.redisRequestTimeoutMs,
+    sentinel: config.redisSentinel,
   });
-  redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
+  onRedisError(redis, config.redisSentinel, (reason) =>
+    logger.warn({ err: reason }, 'redis connection error'),
+  );
   if (!(await waitUntilConnected(redis, 5000))) logger.warn('redis not reachable yet');
   const queues = createMailQueues(redis, config.queuePrefix);
   const campaignQueue = createCampaignQueue(redis, config.queuePrefix);

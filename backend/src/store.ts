@@ -16,13 +16,17 @@ export {
   type Env,
   type LogLevel,
   type NodeEnv,
+  type RedisSentinelConfig,
+  type SentinelAddress,
   type SharedConfig,
 } from './config';
 export { createLogger, type Logger } from './logger';
 export { connectDatabase, disconnectDatabase, isDatabaseUp } from './db';
 export {
   createRedisConnection,
+  describeRedisError,
   isRedisUp,
+  onRedisError,
   waitUntilConnected,
   type Redis,
 } from './queues/redis-connection';
