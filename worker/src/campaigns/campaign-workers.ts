@@ -13,6 +13,7 @@ import { campaignSendProcessor } from '../jobs/campaign-send.processor';
 import { campaignTestSendProcessor } from '../jobs/campaign-test-send.processor';
 import { campaignRecoveryProcessor } from '../jobs/campaign-recovery.processor';
 import { SendLedger } from './send-ledger';
+import { keepJobScheduler } from '../job-schedulers';
 
 /** How campaigns are sent; every figure comes from the worker's configuration. */
 export interface CampaignSendSettings {
@@ -159,28 +160,27 @@ export async function startCampaignWorkers(
     ),
   ];
 
-  const scheduleRecovery = () =>
-    recoveryQueue.upsertJobScheduler(
-      CAMPAIGN_RECOVERY_SCHEDULER_ID,
-      { every: settings.recoveryIntervalMs },
-      {
-        name: CAMPAIGN_QUEUE_NAMES.recovery,
-        data: {},
-        opts: { removeOnComplete: { count: 20 }, removeOnFail: { count: 20 } },
-      },
-    );
-  await scheduleRecovery();
-  // Like the outbox relay: a Redis that lost its data has forgotten the scheduler.
-  const reschedule = () => {
-    scheduleRecovery().catch((error: unknown) =>
-      logger.warn({ err: error }, 'could not schedule the campaign recovery'),
-    );
-  };
-  connection.on('ready', reschedule);
+  const recoverySchedule = await keepJobScheduler({
+    queue: recoveryQueue,
+    connection,
+    schedulerId: CAMPAIGN_RECOVERY_SCHEDULER_ID,
+    upsert: () =>
+      recoveryQueue.upsertJobScheduler(
+        CAMPAIGN_RECOVERY_SCHEDULER_ID,
+        { every: settings.recoveryIntervalMs },
+        {
+          name: CAMPAIGN_QUEUE_NAMES.recovery,
+          data: {},
+          opts: { removeOnComplete: { count: 20 }, removeOnFail: { count: 20 } },
+        },
+      ),
+    checkEveryMs: settings.recoveryIntervalMs,
+    logger,
+  });
 
   return {
     async close() {
-      connection.off('ready', reschedule);
+      recoverySchedule.stop();
       await Promise.all(workers.map((worker) => worker.close()));
       await Promise.all([sendQueue.close(), dispatchQueue.close(), recoveryQueue.close()]);
     },
