@@ -1,0 +1,34 @@
+// @ts-check
+/**
+ * What the campaign ledger in the store says about each recipient of a
+ * campaign's first round: how many delivery attempts its mail took. More
+ * than one names a recipient who may have received the mail twice (the mail
+ * was in flight when its worker died, or was retried after a 4xx).
+ *
+ * This is the one place the cluster test reads the ledger's storage (the
+ * `campaignrecipients` outcome facts); the admin API pages it 100 at a
+ * time, too slowly for 20,000 recipients on the embedded store.
+ */
+
+/**
+ * @param {import('mongodb').Db} db
+ * @param {typeof import('mongoose')} mongoose
+ * @param {string} campaignId
+ * @returns {Promise<Map<string, number>>} attempts by recipient address (lower-cased)
+ */
+export async function ledgerAttempts(db, mongoose, campaignId) {
+  const facts = await db
+    .collection('campaignrecipients')
+    .find(
+      {
+        campaign: new mongoose.Types.ObjectId(campaignId),
+        round: 1,
+        state: { $in: ['sent', 'failed'] },
+      },
+      { projection: { email: 1, attempts: 1 } },
+    )
+    .toArray();
+  return new Map(
+    facts.map((fact) => [String(fact.email).toLowerCase(), Number(fact.attempts ?? 1)]),
+  );
+}
