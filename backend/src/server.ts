@@ -5,6 +5,7 @@ import {
   connectDatabase,
   disconnectDatabase,
   createRedisConnection,
+  onRedisError,
   waitUntilConnected,
   createMailQueues,
   exitOnStartupFailure,
@@ -24,8 +25,11 @@ async function main(): Promise<void> {
   // (stored as pending) and reports Redis as down on /api/health.
   const redis = createRedisConnection(config.redisUrl, 'producer', {
     commandTimeoutMs: config.redisRequestTimeoutMs,
+    sentinel: config.redisSentinel,
   });
-  redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
+  onRedisError(redis, config.redisSentinel, (reason) =>
+    logger.warn({ err: reason }, 'redis connection error'),
+  );
   if (!(await waitUntilConnected(redis, 5000))) logger.warn('redis not reachable yet');
   const queues = createMailQueues(redis, config.queuePrefix);
   const campaignQueue = createCampaignQueue(redis, config.queuePrefix);

@@ -74,6 +74,40 @@ export const timeZone = makeValidator<string>((raw) => {
   return raw;
 });
 
+/** A Redis Sentinel to ask where the primary is. */
+export interface SentinelAddress {
+  host: string;
+  port: number;
+}
+
+/** `host:port,host:port`: IPv6 hosts in brackets (`[::1]:26379`), like every Redis tool writes them. */
+// The element type is written out rather than named, so that the worker's
+// schema, which spreads this one, is typed without importing the name.
+const sentinelList = makeValidator<{ host: string; port: number }[]>((raw) => {
+  const addresses = raw.split(',').map((entry) => entry.trim());
+  return addresses.map((entry) => {
+    const match = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9._-]+)):(\d{1,5})$/.exec(entry);
+    const port = Number(match?.[3]);
+    const host = match?.[1] ?? match?.[2];
+    if (!host || port < 1 || port > 65_535) {
+      throw new Error(
+        `must be host:port pairs separated by commas, such as 10.0.0.5:26379,10.0.0.6:26379 (got "${entry}")`,
+      );
+    }
+    return { host, port };
+  });
+});
+
+/** The name a Sentinel monitors a primary under (`sentinel monitor <name> ...`): no spaces. */
+const sentinelName = makeValidator<string>((raw) => {
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(raw)) {
+    throw new Error(
+      `must be the primary's name in the Sentinels' configuration: letters, digits, ".", "_" or "-" (got "${raw}")`,
+    );
+  }
+  return raw;
+});
+
 const queuePrefix = makeValidator<string>((raw) => {
   if (raw.includes(':')) throw new Error('must not contain ":"');
   return raw;
@@ -143,6 +177,14 @@ export const sharedEnvSpec = {
   LOG_LEVEL: oneOf(LOG_LEVELS)({ default: 'info' }),
   MONGODB_URI: urlOf('mongodb:', 'mongodb+srv:')(),
   REDIS_URL: urlOf('redis:', 'rediss:')(),
+  /**
+   * Redis with automatic failover: the Sentinels that say which server is the
+   * primary. REDIS_URL then gives only the password, database and TLS.
+   */
+  REDIS_SENTINELS: sentinelList({ default: undefined }),
+  REDIS_SENTINEL_NAME: sentinelName({ default: undefined }),
+  /** When the Sentinels themselves require a password (`requirepass` in sentinel.conf). */
+  REDIS_SENTINEL_PASSWORD: str({ default: undefined }),
   /** BullMQ key prefix; use a hash tag such as {agency} on Redis Cluster. */
   QUEUE_PREFIX: queuePrefix({ default: 'agency' }),
   /** Signs the newsletter's confirmation and unsubscribe links (the worker signs, the API checks). */
@@ -158,8 +200,17 @@ export interface SharedConfig {
   logLevel: LogLevel;
   mongodbUri: string;
   redisUrl: string;
+  /** Set when Redis is found through Sentinels rather than at REDIS_URL's host. */
+  redisSentinel?: RedisSentinelConfig;
   queuePrefix: string;
   mailLinkSecret: string;
+}
+
+export interface RedisSentinelConfig {
+  sentinels: SentinelAddress[];
+  /** The primary's name in the Sentinels' configuration. */
+  name: string;
+  password?: string;
 }
 
 export type SharedEnv = ReturnType<typeof loadEnv<typeof sharedEnvSpec>>;
@@ -172,9 +223,33 @@ export function toSharedConfig(env: SharedEnv): SharedConfig {
     logLevel: env.LOG_LEVEL,
     mongodbUri: env.MONGODB_URI,
     redisUrl: env.REDIS_URL,
+    redisSentinel: redisSentinelOf(env),
     queuePrefix: env.QUEUE_PREFIX,
     mailLinkSecret: env.MAIL_LINK_SECRET,
   };
+}
+
+/** The Sentinels and the primary's name come together: either alone is a mistake. */
+function redisSentinelOf(env: SharedEnv): RedisSentinelConfig | undefined {
+  const { REDIS_SENTINELS: sentinels, REDIS_SENTINEL_NAME: name } = env;
+  if (sentinels && name) {
+    const password = env.REDIS_SENTINEL_PASSWORD;
+    return { sentinels, name, ...(password ? { password } : {}) };
+  }
+  if (sentinels) {
+    throw new ConfigError(
+      'REDIS_SENTINEL_NAME',
+      'REDIS_SENTINEL_NAME must be set with REDIS_SENTINELS: the name the Sentinels know the primary by (sentinel monitor <name> ...)',
+    );
+  }
+  if (name || env.REDIS_SENTINEL_PASSWORD) {
+    const variable = name ? 'REDIS_SENTINEL_NAME' : 'REDIS_SENTINEL_PASSWORD';
+    throw new ConfigError(
+      variable,
+      `${variable} needs REDIS_SENTINELS: the Sentinels' addresses, such as 10.0.0.5:26379,10.0.0.6:26379`,
+    );
+  }
+  return undefined;
 }
 
 /** Anyone who knows the key can confirm or unsubscribe any address: production needs its own. */

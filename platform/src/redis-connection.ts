@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
+import type { RedisSentinelConfig } from './config';
 import { withTimeout } from './timeout';
 
 export type { Redis };
@@ -15,11 +16,19 @@ export const DEFAULT_REDIS_REQUEST_TIMEOUT_MS = 500;
  * the request through and the mail stays owed in MongoDB.
  * Workers block on Redis, which BullMQ requires to retry forever
  * (maxRetriesPerRequest: null) and never to time out a blocking command.
+ *
+ * With `sentinel`, the server comes from the Sentinels rather than the URL's
+ * host (the URL still gives the password, database and TLS), and the
+ * connection follows a failover: it is dropped when a Sentinel announces a
+ * new primary, and on every reconnection the Sentinels are asked again.
  */
 export function createRedisConnection(
   url: string,
   role: 'producer' | 'consumer',
-  { commandTimeoutMs = DEFAULT_REDIS_REQUEST_TIMEOUT_MS }: { commandTimeoutMs?: number } = {},
+  {
+    commandTimeoutMs = DEFAULT_REDIS_REQUEST_TIMEOUT_MS,
+    sentinel,
+  }: { commandTimeoutMs?: number; sentinel?: RedisSentinelConfig } = {},
 ): Redis {
   const producer = role === 'producer';
   return new Redis(url, {
@@ -27,7 +36,94 @@ export function createRedisConnection(
     enableOfflineQueue: !producer,
     ...(producer ? { commandTimeout: commandTimeoutMs } : {}),
     connectTimeout: 5000,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 5000),
+    retryStrategy,
+    ...(sentinel ? sentinelOptions(sentinel, url.startsWith('rediss:')) : {}),
+  });
+}
+
+function retryStrategy(attempt: number): number {
+  return Math.min(attempt * 200, 5000);
+}
+
+function sentinelOptions(sentinel: RedisSentinelConfig, tls: boolean): RedisOptions {
+  return {
+    sentinels: sentinel.sentinels,
+    name: sentinel.name,
+    sentinelPassword: sentinel.password,
+    // A Sentinel that accepts the connection and never answers (a frozen
+    // host, a cut link) must not hold the search for the primary.
+    sentinelCommandTimeout: 2000,
+    sentinelRetryStrategy: retryStrategy,
+    // Subscribes to +switch-master: a primary that was cut off rather than
+    // killed keeps its sockets open, and writes to it would be lost.
+    failoverDetector: true,
+    // ioredis uses TLS to a primary found through Sentinels only when told to.
+    ...(tls ? { enableTLSForSentinelMode: true } : {}),
+  };
+}
+
+/**
+ * What a connection error means, for the logs. When no Sentinel answers,
+ * ioredis says "All sentinels are unreachable" (even when they answered but
+ * know no primary by that name) without naming any: this says which were
+ * asked, for which primary, and why each failed.
+ */
+export function describeRedisError(
+  error: Error,
+  sentinel: RedisSentinelConfig | undefined,
+  sentinelFailures: ReadonlyMap<string, string> = new Map(),
+): string {
+  if (!sentinel || !error.message.startsWith('All sentinels are unreachable')) {
+    return error.message;
+  }
+  const reasons = sentinel.sentinels.map(({ host, port }) => {
+    const address = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+    return `${address} ${sentinelFailures.get(`${host}:${port}`) ?? 'did not answer'}`;
+  });
+  const retry = /Retrying from scratch after (\d+)ms/.exec(error.message);
+  return (
+    `no Redis Sentinel of REDIS_SENTINELS told where the primary "${sentinel.name}" ` +
+    `(REDIS_SENTINEL_NAME) is: ${reasons.join('; ')}` +
+    (retry ? `; asking again in ${retry[1]} ms` : '')
+  );
+}
+
+const SENTINEL_FAILURE =
+  /^(?:failed to connect to sentinel (\S+) because (.*)|connected to sentinel (\S+) successfully, but got an invalid reply: .*)$/s;
+
+/** Why one Sentinel gave no primary, from what ioredis reports of it. */
+function sentinelFailureOf(message: string): [address: string, reason: string] | undefined {
+  const match = SENTINEL_FAILURE.exec(message);
+  if (!match) return undefined;
+  const [, address, cause = '', silentAddress] = match;
+  // Older Sentinels answer nil for an unknown name, Redis 7 an error.
+  if (silentAddress || /No such master/i.test(cause)) {
+    return [silentAddress ?? address ?? '', 'answered, but knows no primary by that name'];
+  }
+  // ioredis's sentinel client gives up on a refused connection with this.
+  if (cause === 'Connection is closed.') return [address ?? '', 'could not be reached'];
+  if (/timed out/i.test(cause)) return [address ?? '', 'did not answer in time'];
+  return [address ?? '', `refused the request (${cause})`];
+}
+
+/**
+ * Calls `listener` with a readable message for every error of the
+ * connection; with Sentinels, an error saying that none of them answered
+ * names each and why (see describeRedisError).
+ */
+export function onRedisError(
+  redis: Redis,
+  sentinel: RedisSentinelConfig | undefined,
+  listener: (message: string) => void,
+): void {
+  const failures = new Map<string, string>();
+  redis.on('sentinelError', (error: Error) => {
+    const failure = sentinelFailureOf(error.message);
+    if (failure) failures.set(...failure);
+  });
+  redis.on('error', (error: Error) => {
+    listener(describeRedisError(error, sentinel, failures));
+    failures.clear();
   });
 }
 

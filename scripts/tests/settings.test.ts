@@ -96,6 +96,7 @@ describe('npm test arguments', () => {
       'jest',
       'timing',
       'e2e',
+      'cluster',
     ]);
   });
 
@@ -112,6 +113,7 @@ describe('npm test arguments', () => {
 
   it('builds before e2e and rejects unknown steps', () => {
     expect(parseTestArgs(['--only=e2e']).steps).toEqual(['build', 'e2e']);
+    expect(parseTestArgs(['--only', 'cluster']).steps).toEqual(['build', 'cluster']);
     expect(() => parseTestArgs(['--only', 'nope'])).toThrow(/--only takes one of/);
   });
 });

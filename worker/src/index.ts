@@ -3,6 +3,7 @@ import {
   createLogger,
   createRedisConnection,
   disconnectDatabase,
+  onRedisError,
   exitOnStartupFailure,
   runUntilSignalled,
 } from '@agency/platform';
@@ -15,8 +16,12 @@ async function main(): Promise<void> {
   const config = loadWorkerConfig();
   const logger = createLogger('worker', config.logLevel);
   await connectDatabase(config.mongodbUri);
-  const connection = createRedisConnection(config.redisUrl, 'consumer');
-  connection.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
+  const connection = createRedisConnection(config.redisUrl, 'consumer', {
+    sentinel: config.redisSentinel,
+  });
+  onRedisError(connection, config.redisSentinel, (reason) =>
+    logger.warn({ err: reason }, 'redis connection error'),
+  );
   const transport = createMailTransport(config.smtpUrl);
   const { smtpConnections, ...campaignSettings } = config.campaigns;
   const campaignMessenger = createSmtpCampaignMessenger({

@@ -12,6 +12,7 @@ import { newsletterConfirmationProcessor } from './jobs/newsletter-confirmation.
 import { outboxRelayProcessor } from './jobs/outbox-relay.processor';
 import { newsletterRequestProcessor } from './jobs/newsletter-request.processor';
 import { passwordResetProcessor } from './jobs/password-reset.processor';
+import { keepJobScheduler } from './job-schedulers';
 import {
   startCampaignEngine,
   type CampaignMessenger,
@@ -102,18 +103,24 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
       1,
     ),
   ];
-  const scheduleRelay = () =>
-    relayQueue.upsertJobScheduler(
-      OUTBOX_RELAY_SCHEDULER_ID,
-      { every: options.outbox.relayIntervalMs },
-      {
-        name: QUEUE_NAMES.outboxRelay,
-        data: {},
-        // A pass is worth nothing once the next one ran: keep a short history only.
-        opts: { removeOnComplete: { count: 50 }, removeOnFail: { count: 50 } },
-      },
-    );
-  await scheduleRelay();
+  const relaySchedule = await keepJobScheduler({
+    queue: relayQueue,
+    connection,
+    schedulerId: OUTBOX_RELAY_SCHEDULER_ID,
+    upsert: () =>
+      relayQueue.upsertJobScheduler(
+        OUTBOX_RELAY_SCHEDULER_ID,
+        { every: options.outbox.relayIntervalMs },
+        {
+          name: QUEUE_NAMES.outboxRelay,
+          data: {},
+          // A pass is worth nothing once the next one ran: keep a short history only.
+          opts: { removeOnComplete: { count: 50 }, removeOnFail: { count: 50 } },
+        },
+      ),
+    checkEveryMs: options.outbox.relayIntervalMs,
+    logger,
+  });
   const { messenger, ...campaignSettings } = options.campaigns;
   const campaignEngine = await startCampaignEngine({
     connection,
@@ -123,19 +130,10 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     logger,
     settings: campaignSettings,
   });
-  // A Redis that came back without its data (no persistence, a failover to
-  // an empty replica) has forgotten the scheduler: set it again on every
-  // reconnection, or owed mail would wait for the next worker restart.
-  const rescheduleRelay = () => {
-    scheduleRelay().catch((error: unknown) =>
-      logger.warn({ err: error }, 'could not schedule the outbox relay; will retry on reconnect'),
-    );
-  };
-  connection.on('ready', rescheduleRelay);
 
   return {
     async close() {
-      connection.off('ready', rescheduleRelay);
+      relaySchedule.stop();
       await Promise.all([...workers.map((worker) => worker.close()), campaignEngine.close()]);
       await relayQueue.close();
       await relayTargets.close();

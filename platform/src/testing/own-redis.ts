@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /**
  * A Redis server of one test's own, so the test can stop, restart, freeze
@@ -11,6 +14,7 @@ import { createServer } from 'node:net';
  */
 export interface OwnRedis {
   url: string;
+  port: number;
   stop(): Promise<void>;
   start(): Promise<void>;
   freeze(): void;
@@ -29,15 +33,11 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-const READY_LINE = /Ready to accept connections/;
+const READY_LINE = /Ready to accept connections|Sentinel ID is/;
 
-async function launch(port: number): Promise<ChildProcess> {
+async function launch(args: string[]): Promise<ChildProcess> {
   const binary = process.env.REDIS_SERVER_BIN ?? 'redis-server';
-  const child = spawn(
-    binary,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     let output = '';
     const onData = (chunk: Buffer) => {
@@ -66,17 +66,24 @@ async function terminate(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-export async function startOwnRedis(): Promise<OwnRedis> {
+/** `replicaOf`: the port of a primary on loopback that this server replicates. */
+export async function startOwnRedis(options: { replicaOf?: number } = {}): Promise<OwnRedis> {
   const port = await freePort();
-  let child: ChildProcess | undefined = await launch(port);
+  // A replica writes what it receives from its primary to disk: not in the checkout.
+  const dir = mkdtempSync(join(tmpdir(), 'agency-redis-'));
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+  args.push('--dir', dir);
+  if (options.replicaOf) args.push('--replicaof', '127.0.0.1', String(options.replicaOf));
+  let child: ChildProcess | undefined = await launch(args);
   return {
     url: `redis://127.0.0.1:${port}`,
+    port,
     async stop() {
       if (child) await terminate(child);
       child = undefined;
     },
     async start() {
-      child ??= await launch(port);
+      child ??= await launch(args);
     },
     freeze() {
       child?.kill('SIGSTOP');
@@ -87,6 +94,44 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     async close() {
       if (child) await terminate(child);
       child = undefined;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface OwnSentinel {
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * A Redis Sentinel of the test's own, watching the primary at `primaryPort`
+ * under `name`. Alone it is its own quorum, so `SENTINEL FAILOVER` promotes
+ * a replica at once; it notices a dead primary after a second.
+ */
+export async function startOwnSentinel(primaryPort: number, name: string): Promise<OwnSentinel> {
+  const port = await freePort();
+  // A Sentinel rewrites its configuration file: it needs one of its own.
+  const dir = mkdtempSync(join(tmpdir(), 'agency-sentinel-'));
+  const file = join(dir, 'sentinel.conf');
+  writeFileSync(
+    file,
+    [
+      `port ${port}`,
+      'bind 127.0.0.1',
+      `dir ${dir}`,
+      `sentinel monitor ${name} 127.0.0.1 ${primaryPort} 1`,
+      `sentinel down-after-milliseconds ${name} 1000`,
+      `sentinel failover-timeout ${name} 10000`,
+      '',
+    ].join('\n'),
+  );
+  const child = await launch([file, '--sentinel']);
+  return {
+    port,
+    async close() {
+      await terminate(child);
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

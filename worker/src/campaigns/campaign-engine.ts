@@ -17,6 +17,7 @@ import { campaignTestSendProcessor } from './campaign-test-send.processor';
 import { counterFolds } from './counter-folds';
 import { mongoCampaignStore } from './mongo-campaign-store';
 import { RoundTracker } from './round-tracker';
+import { keepJobScheduler } from '../job-schedulers';
 
 /** How campaigns are sent; every figure comes from the worker's configuration. */
 export interface CampaignSendSettings {
@@ -195,28 +196,27 @@ export async function startCampaignEngine(
     ),
   ];
 
-  const scheduleRecovery = () =>
-    recoveryQueue.upsertJobScheduler(
-      CAMPAIGN_RECOVERY_SCHEDULER_ID,
-      { every: settings.recoveryIntervalMs },
-      {
-        name: CAMPAIGN_QUEUE_NAMES.recovery,
-        data: {},
-        opts: { removeOnComplete: { count: 20 }, removeOnFail: { count: 20 } },
-      },
-    );
-  await scheduleRecovery();
-  // Like the outbox relay: a Redis that lost its data has forgotten the scheduler.
-  const reschedule = () => {
-    scheduleRecovery().catch((error: unknown) =>
-      logger.warn({ err: error }, 'could not schedule the campaign recovery'),
-    );
-  };
-  connection.on('ready', reschedule);
+  const recoverySchedule = await keepJobScheduler({
+    queue: recoveryQueue,
+    connection,
+    schedulerId: CAMPAIGN_RECOVERY_SCHEDULER_ID,
+    upsert: () =>
+      recoveryQueue.upsertJobScheduler(
+        CAMPAIGN_RECOVERY_SCHEDULER_ID,
+        { every: settings.recoveryIntervalMs },
+        {
+          name: CAMPAIGN_QUEUE_NAMES.recovery,
+          data: {},
+          opts: { removeOnComplete: { count: 20 }, removeOnFail: { count: 20 } },
+        },
+      ),
+    checkEveryMs: settings.recoveryIntervalMs,
+    logger,
+  });
 
   return {
     async close() {
-      connection.off('ready', reschedule);
+      recoverySchedule.stop();
       await Promise.all(workers.map((worker) => worker.close()));
       folds.close();
       await Promise.all([sendQueue.close(), dispatchQueue.close(), recoveryQueue.close()]);

@@ -67,11 +67,18 @@ export async function ensureDemoAdmin({ username, email, password }: DemoAdmin):
 /**
  * Compose and first installs: creates this admin only while no admin exists,
  * so restarting with the variables still set never resets a changed password.
+ * Several API replicas start at once with the same variables: the one that
+ * loses the race to create it finds it made, and starts all the same.
  */
 export async function ensureBootstrapAdmin(admin: DemoAdmin): Promise<boolean> {
   if (await UserModel.exists({ role: 'admin' })) return false;
-  await createUser({ ...admin, role: 'admin' });
-  return true;
+  try {
+    await createUser({ ...admin, role: 'admin' });
+    return true;
+  } catch (error: unknown) {
+    if (error instanceof HttpError && (await UserModel.exists({ role: 'admin' }))) return false;
+    throw error;
+  }
 }
 
 /** A sign-in name is the username or the e-mail address, in any case. */
