@@ -1,4 +1,10 @@
-import { startTransition, useEffect, useState, type ComponentType } from 'react';
+import {
+  startTransition,
+  useEffect,
+  useState,
+  useSyncExternalStore,
+  type ComponentType,
+} from 'react';
 import {
   AboutSection,
   CaseStudiesSection,
@@ -30,12 +36,28 @@ const SECTIONS: readonly ComponentType[] = [
   LazyNewsletterBanner,
 ];
 
+const subscribeToNothing = () => () => {};
+
 /**
- * Builds the sections one after the other, each in its own task, so building
- * the long page never blocks the browser (taps, scrolling) for long.
+ * True while the sections are rendered on the server or hydrated from its
+ * HTML: then they are all there already, and must all be rendered at once.
+ */
+function useFromServerHtml(): boolean {
+  return useSyncExternalStore(
+    subscribeToNothing,
+    () => false,
+    () => true,
+  );
+}
+
+/**
+ * Renders every section. Built in the browser (after a navigation), they
+ * come one after the other, each in its own task, so building the long page
+ * never blocks the browser (taps, scrolling) for long.
  */
 export function HomeSections() {
-  const [shown, setShown] = useState(1);
+  const fromServerHtml = useFromServerHtml();
+  const [shown, setShown] = useState(() => (fromServerHtml ? SECTIONS.length : 1));
 
   useEffect(() => {
     if (shown >= SECTIONS.length) return undefined;

@@ -20,13 +20,7 @@ import { createAppTheme } from './theme';
 const Toaster = lazy(() => import('./toaster').then((module) => ({ default: module.Toaster })));
 
 /** Theme, direction and toasts: everything that depends on the language and theme preference. */
-function ThemedProviders({
-  children,
-  ltrCache = LTR_CACHE,
-}: {
-  children: ReactNode;
-  ltrCache?: EmotionCache;
-}) {
+function ThemedProviders({ children, cache }: { children: ReactNode; cache?: EmotionCache }) {
   const direction = directionOf(useLocale());
   const themeMode = useAppSelector((state) => state.preferences.themeMode);
   const mounted = useMounted();
@@ -39,7 +33,7 @@ function ThemedProviders({
     [themeMode, direction, reducedMotion],
   );
   // Suspends only while the right-to-left styling code loads (first Arabic render).
-  const emotionCache = direction === 'rtl' ? use(loadRtlCache()) : ltrCache;
+  const emotionCache = cache ?? (direction === 'rtl' ? use(loadRtlCache()) : LTR_CACHE);
 
   useEffect(() => {
     writeStorage(STORAGE_KEYS.theme, themeMode);
@@ -63,7 +57,10 @@ function ThemedProviders({
 export interface AppProvidersProps {
   store: AppStore;
   children: ReactNode;
-  /** The prerender gives each page a fresh cache, so each page carries all its styles. */
+  /**
+   * Replaces the browser's caches (for the page's direction): the prerender
+   * gives each page a fresh one, so each page carries all its styles.
+   */
   emotionCache?: EmotionCache;
 }
 
@@ -74,7 +71,7 @@ export function AppProviders({ store, children, emotionCache }: AppProvidersProp
       <I18nextProvider i18n={i18n}>
         {/* A first visit in French or Arabic waits here for that language's texts. */}
         <Suspense fallback={null}>
-          <ThemedProviders ltrCache={emotionCache}>{children}</ThemedProviders>
+          <ThemedProviders cache={emotionCache}>{children}</ThemedProviders>
         </Suspense>
       </I18nextProvider>
     </ReduxProvider>

@@ -4,7 +4,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { PageSection } from '../../../components/page-section';
 import { FIXED_FRENCH } from '../../../lib/fixed-french';
-import { usePrefersReducedMotion } from '../../../lib/motion';
+import { usePrefersReducedMotion } from '../../../lib/use-prefers-reduced-motion';
 import { useInViewOnce } from '../../../lib/use-in-view-once';
 import { visuallyHidden } from '../../../lib/visually-hidden';
 import { formatCount, useCountUp } from '../hooks/use-count-up';
@@ -50,6 +50,7 @@ function MetricCounter({
         component="p"
         sx={{ fontWeight: 800, color: 'common.white' }}
         aria-hidden
+        data-count-up
         data-testid={`impact-counter-${metric.id}`}
       >
         {formatCount(value, metric.number)}
