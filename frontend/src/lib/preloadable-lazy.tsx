@@ -1,4 +1,12 @@
-import { lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useMemo,
+  useState,
+  type ComponentType,
+  type ReactNode,
+} from 'react';
 import { useInViewOnce } from './use-in-view-once';
 
 const preloaders: (() => Promise<unknown>)[] = [];
@@ -45,11 +53,11 @@ export interface OnViewOptions {
  * its words are in the page from the start; the browser keeps that HTML as it
  * is until the part's code has arrived and then makes it live (hydrates it).
  */
-export function lazyOnView<Props extends object>(
-  load: () => Promise<ComponentType<Props>>,
+export function lazyOnView(
+  load: () => Promise<ComponentType>,
   { rootMargin, fallback }: OnViewOptions,
 ) {
-  let loaded: ComponentType<Props> | undefined;
+  let loaded: ComponentType | undefined;
   const preload = async () => {
     loaded ??= await load();
     return loaded;
@@ -66,19 +74,23 @@ export function lazyOnView<Props extends object>(
     return { default: await preload() };
   });
 
-  function OnViewComponent({ eager = false, ...props }: Props & { eager?: boolean }) {
+  function OnViewComponent({ eager = false }: { eager?: boolean }) {
     const { ref, inView } = useInViewOnce<HTMLDivElement>({ rootMargin });
-    const [Component] = useState<ComponentType<Props>>(() => loaded ?? LazyComponent);
+    const [Component] = useState<ComponentType>(() => loaded ?? LazyComponent);
+    // The same element on every render: a dehydrated boundary that receives
+    // new props before its code has arrived is thrown away and built afresh.
+    const boundary = useMemo(
+      () => (
+        <Suspense fallback={fallback}>
+          <Component />
+        </Suspense>
+      ),
+      [Component],
+    );
     useEffect(() => {
       if (inView || eager) release();
     }, [inView, eager]);
-    return (
-      <div ref={ref}>
-        <Suspense fallback={fallback}>
-          <Component {...(props as Props)} />
-        </Suspense>
-      </div>
-    );
+    return <div ref={ref}>{boundary}</div>;
   }
   return OnViewComponent;
 }

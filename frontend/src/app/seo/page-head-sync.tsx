@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLocation } from 'react-router-dom';
+import { useHref, useLocation } from 'react-router-dom';
 import { useLocale } from '../../lib/locale';
 
 /** Set on `<html>` to the address whose head the document holds (prerender.mjs sets it too). */
@@ -13,11 +13,12 @@ export const HEAD_ADDRESS_ATTRIBUTE = 'data-head-address';
  */
 export function PageHeadSync() {
   const { pathname } = useLocation();
+  // The full address, language prefix included: what prerender.mjs marks the document with.
+  const address = useHref(pathname);
   const locale = useLocale();
 
   useEffect(() => {
     const root = document.documentElement;
-    const address = window.location.pathname;
     if (root.getAttribute(HEAD_ADDRESS_ATTRIBUTE) === address) return undefined;
     let current = true;
     void import('./document-head').then(async ({ applyPageHead, loadPageHead }) => {
@@ -30,7 +31,7 @@ export function PageHeadSync() {
     return () => {
       current = false;
     };
-  }, [pathname, locale]);
+  }, [pathname, address, locale]);
 
   return null;
 }
