@@ -67,13 +67,21 @@ test.describe('navigation on the public site', () => {
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
   });
 
-  test("'Commencer Maintenant' on /services scrolls to the page's own contact section", async ({
+  test("'Commencer Maintenant' on /fr/services scrolls to the page's own contact section", async ({
     page,
   }) => {
-    await openPage(page, appUrl('/services'));
+    await openPage(page, appUrl('/fr/services'));
     await page.getByRole('link', { name: 'Commencer Maintenant' }).first().click();
 
-    await expect(page).toHaveURL(/\/services(#contact)?$/);
+    await expect(page).toHaveURL(/\/fr\/services(#contact)?$/);
+    await expectTopAt(page, '#contact', ANCHOR_OFFSET);
+    await expect(page.locator('#contact').getByLabel('Prénom')).toBeVisible();
+  });
+
+  test("the English services page says 'Get Started Now' instead", async ({ page }) => {
+    await openPage(page, appUrl('/services'));
+    await page.getByRole('link', { name: 'Get Started Now' }).first().click();
+
     await expectTopAt(page, '#contact', ANCHOR_OFFSET);
     await expect(page.locator('#contact').getByLabel('First Name')).toBeVisible();
   });
