@@ -121,6 +121,34 @@ test.describe('navigation on the public site', () => {
     await expect(counters).toHaveText(['150+', '4.8/5', '320+', '2.5x'], { timeout: 2_000 });
   });
 
+  for (const reducedMotion of ['no-preference', 'reduce'] as const) {
+    test(`the prerendered sections are made live where they stand (motion: ${reducedMotion})`, async ({
+      page,
+    }) => {
+      await page.emulateMedia({ reducedMotion });
+      await openPage(page, appUrl('/'));
+      // Their code has not loaded yet (nothing scrolled), but their words are in the page.
+      await expect(page.locator('#faq')).toBeAttached();
+      await page.evaluate(() => {
+        const faq = document.getElementById('faq');
+        new MutationObserver(() => {
+          if (faq && !faq.isConnected) document.documentElement.dataset.faqReplaced = 'yes';
+        }).observe(document.body, { childList: true, subtree: true });
+      });
+
+      await scrollPastHero(page);
+      await page.locator('#faq').scrollIntoViewIfNeeded();
+      await page.waitForLoadState('networkidle');
+      await page.getByRole('button', { name: 'How soon will I see results?' }).click();
+
+      await expect(page.getByText(/initial results within 2-4 weeks/)).toBeVisible();
+      // Hydrated, not thrown away and built again.
+      expect(
+        await page.evaluate(() => document.documentElement.dataset.faqReplaced),
+      ).toBeUndefined();
+    });
+  }
+
   test('testimonial portraits fall back to the local image when the photo host is blocked', async ({
     page,
   }) => {

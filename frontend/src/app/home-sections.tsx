@@ -1,10 +1,4 @@
-import {
-  startTransition,
-  useEffect,
-  useState,
-  useSyncExternalStore,
-  type ComponentType,
-} from 'react';
+import { startTransition, useEffect, useState, type ComponentType } from 'react';
 import {
   AboutSection,
   CaseStudiesSection,
@@ -17,6 +11,7 @@ import {
   SuccessStoriesSection,
   TestimonialsSection,
 } from '../features/home/sections';
+import { useHydrating } from '../lib/use-hydrating';
 import { LazyContactSection } from './lazy-contact-section';
 import { LazyNewsletterBanner } from './lazy-newsletter-banner';
 
@@ -36,28 +31,15 @@ const SECTIONS: readonly ComponentType[] = [
   LazyNewsletterBanner,
 ];
 
-const subscribeToNothing = () => () => {};
-
-/**
- * True while the sections are rendered on the server or hydrated from its
- * HTML: then they are all there already, and must all be rendered at once.
- */
-function useFromServerHtml(): boolean {
-  return useSyncExternalStore(
-    subscribeToNothing,
-    () => false,
-    () => true,
-  );
-}
-
 /**
  * Renders every section. Built in the browser (after a navigation), they
  * come one after the other, each in its own task, so building the long page
  * never blocks the browser (taps, scrolling) for long.
  */
 export function HomeSections() {
-  const fromServerHtml = useFromServerHtml();
-  const [shown, setShown] = useState(() => (fromServerHtml ? SECTIONS.length : 1));
+  // Prerendered (or hydrated from that HTML), they are all there already.
+  const hydrating = useHydrating();
+  const [shown, setShown] = useState(() => (hydrating ? SECTIONS.length : 1));
 
   useEffect(() => {
     if (shown >= SECTIONS.length) return undefined;

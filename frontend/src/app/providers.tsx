@@ -3,11 +3,12 @@ import type { EmotionCache } from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
-import { lazy, Suspense, use, useEffect, useMemo, type ReactNode } from 'react';
+import { lazy, Suspense, use, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { Provider as ReduxProvider } from 'react-redux';
 import { useLocale } from '../lib/locale';
 import { prefersReducedMotion } from '../lib/motion';
+import { useHydrating } from '../lib/use-hydrating';
 import { useMounted } from '../lib/use-mounted';
 import { STORAGE_KEYS, writeStorage } from '../lib/storage';
 import { LTR_CACHE, loadRtlCache } from './emotion-caches';
@@ -24,10 +25,13 @@ function ThemedProviders({ children, cache }: { children: ReactNode; cache?: Emo
   const direction = directionOf(useLocale());
   const themeMode = useAppSelector((state) => state.preferences.themeMode);
   const mounted = useMounted();
-  // Read once mounted, so the first render matches the prerendered page. Not
-  // useMediaQuery: it would add its code to every visitor's first load, and a
-  // change of the system setting is taken at the next page load.
-  const reducedMotion = mounted && prefersReducedMotion();
+  const hydrating = useHydrating();
+  // Read once: a change of the system setting is taken at the next page load
+  // (useMediaQuery would add its code to every visitor's first load). A
+  // prerendered page keeps the theme it was rendered with: a new theme would
+  // make React rebuild, rather than hydrate, the parts still waiting for their
+  // code (the sections below the hero). The stylesheet stops its motion.
+  const [reducedMotion] = useState(() => !hydrating && prefersReducedMotion());
   const theme = useMemo(
     () => createAppTheme(themeMode, direction, reducedMotion),
     [themeMode, direction, reducedMotion],
