@@ -1,3 +1,4 @@
+import Box from '@mui/material/Box';
 import { startTransition, useEffect, useState, type ComponentType } from 'react';
 import {
   AboutSection,
@@ -48,10 +49,21 @@ export function HomeSections() {
   }, [shown]);
 
   return (
-    <>
+    // Every section is in the page for readers and search engines, but the
+    // browser lays each out only as it nears the viewport: the long page costs
+    // the first paint little. Until then a section counts as 900 px tall. The
+    // first two, at the fold, are laid out at once.
+    <Box
+      sx={{
+        '& > section:nth-of-type(n + 3)': {
+          contentVisibility: 'auto',
+          containIntrinsicSize: 'auto 900px',
+        },
+      }}
+    >
       {SECTIONS.slice(0, shown).map((Section, index) => (
         <Section key={index} />
       ))}
-    </>
+    </Box>
   );
 }

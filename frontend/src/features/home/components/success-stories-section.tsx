@@ -65,7 +65,7 @@ export function SuccessStoriesSection() {
                 <Typography id={`success-${story.id}`} variant="subtitle1" component="h3">
                   {t(`successStories.items.${story.id}.role`)}
                 </Typography>
-                <Typography variant="body2" sx={{ opacity: 0.9 }}>
+                <Typography variant="body2" sx={{ color: 'rgba(255, 255, 255, 0.9)' }}>
                   {story.period}
                 </Typography>
               </Box>
