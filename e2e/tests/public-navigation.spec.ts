@@ -8,6 +8,7 @@ import {
   openPage,
   scrollPastHero,
   STOCK_PHOTO_HOST,
+  waitUntilLive,
 } from './public-site-helpers';
 
 /** Spec 9: anchors land 80 px below the top, under the fixed navigation bar. */
@@ -90,6 +91,7 @@ test.describe('navigation on the public site', () => {
     await openPage(page, appUrl('/#faq'));
     const first = page.getByRole('button', { name: 'How soon will I see results?' });
     const second = page.getByRole('button', { name: 'Do I need to sign a long-term contract?' });
+    await waitUntilLive(first);
 
     await first.click();
     await expect(page.getByText(/initial results within 2-4 weeks/)).toBeVisible();
@@ -139,7 +141,9 @@ test.describe('navigation on the public site', () => {
       await scrollPastHero(page);
       await page.locator('#faq').scrollIntoViewIfNeeded();
       await page.waitForLoadState('networkidle');
-      await page.getByRole('button', { name: 'How soon will I see results?' }).click();
+      const question = page.getByRole('button', { name: 'How soon will I see results?' });
+      await waitUntilLive(question);
+      await question.click();
 
       await expect(page.getByText(/initial results within 2-4 weeks/)).toBeVisible();
       // Hydrated, not thrown away and built again.

@@ -2,7 +2,7 @@
 // Page functions (evaluate, poll) run in the browser: they use its globals.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { expect, type BrowserContext, type Page } from '@playwright/test';
+import { expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
 
 export const LANGUAGES = ['en', 'fr', 'ar'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -87,6 +87,19 @@ export async function expectTopAt(page: Page, selector: string, top: number) {
 export async function openPage(page: Page, url: string) {
   await page.goto(url);
   await page.waitForLoadState('networkidle');
+}
+
+/**
+ * Waits until React has made a prerendered element live: the sections below
+ * the hero are hydrated once their code has arrived (on view), and a click
+ * on them before that does nothing.
+ */
+export async function waitUntilLive(locator: Locator) {
+  await expect
+    .poll(() =>
+      locator.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__react'))),
+    )
+    .toBe(true);
 }
 
 /** Scrolls just past the hero, as a visitor starting to read the home page does. */
