@@ -35,14 +35,17 @@ async function detectWith({
   return i18n.resolvedLanguage;
 }
 
+/** Back to the English home page, as each test found the document. */
+function resetPage() {
+  window.history.replaceState(null, '', '/');
+  jest.restoreAllMocks();
+  window.localStorage.clear();
+  document.documentElement.lang = 'en';
+  document.documentElement.dir = 'ltr';
+}
+
 describe('language detection order in the admin area', () => {
-  afterEach(() => {
-    window.history.replaceState(null, '', '/');
-    jest.restoreAllMocks();
-    window.localStorage.clear();
-    document.documentElement.lang = 'en';
-    document.documentElement.dir = 'ltr';
-  });
+  afterEach(resetPage);
 
   it('uses the stored preference before the browser language', async () => {
     expect(await detectWith({ stored: 'fr', browser: ['ar-TN', 'en'] })).toBe('fr');
@@ -72,13 +75,7 @@ describe('language detection order in the admin area', () => {
 });
 
 describe('the language of a public page', () => {
-  afterEach(() => {
-    window.history.replaceState(null, '', '/');
-    jest.restoreAllMocks();
-    window.localStorage.clear();
-    document.documentElement.lang = 'en';
-    document.documentElement.dir = 'ltr';
-  });
+  afterEach(resetPage);
 
   it('is the one its address names, whatever is stored or preferred', async () => {
     expect(await detectWith({ path: '/fr/services', stored: 'ar', browser: ['ar'] })).toBe('fr');
