@@ -44,12 +44,15 @@ export function inlineScriptHashes(html) {
 }
 
 /**
- * The inline-script hashes of every HTML page of a built site.
+ * The inline-script hashes of every HTML page of a built site, each
+ * language's folder included (dist/fr/, dist/ar/).
  * @param {string} distDir
  * @returns {string[]}
  */
 export function builtScriptHashes(distDir) {
-  const pages = readdirSync(distDir).filter((file) => file.endsWith('.html'));
+  const pages = readdirSync(distDir, { recursive: true, encoding: 'utf8' }).filter((file) =>
+    file.endsWith('.html'),
+  );
   const hashes = pages.flatMap((page) =>
     inlineScriptHashes(readFileSync(join(distDir, page), 'utf8')),
   );

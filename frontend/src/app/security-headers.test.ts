@@ -60,10 +60,15 @@ describe('the site’s security headers', () => {
   it('is what nginx sends from every location that serves the site', () => {
     const nginx = readFileSync(join(frontendDir, 'nginx.conf'), 'utf8');
     const locations = [...nginx.matchAll(/^\s*location ([^{\n]+)\{([^}]*)\}/gm)];
-    const served = locations.filter(([, path]) => !/\/api\/|healthz/.test(path ?? ''));
+    // The API's, the health check's and the language redirects (/fr -> /fr/) serve no page.
+    const served = locations.filter(
+      ([, path, body]) =>
+        !/\/api\/|healthz/.test(path ?? '') && !/^\s*return 30\d/m.test(body ?? ''),
+    );
     expect(served.map(([, path]) => path?.trim())).toEqual([
       '/assets/',
       '= /',
+      '~ ^/(fr|ar)/$',
       '= /index.html',
       '/',
     ]);
