@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import { NEWSLETTER_API_PATHS } from '@agency/contracts';
+import { MAIL_EVENTS_WEBHOOK_PATH, NEWSLETTER_API_PATHS } from '@agency/contracts';
 import type { ApiConfig } from './config';
 import { type Logger, type MailQueues, type Redis } from '@agency/platform';
 import { createCampaignQueue, type CampaignQueue } from './queues/campaign-queue';
@@ -29,6 +29,10 @@ import { adminContactRoutes } from './modules/admin-contacts';
 import { clientRoutes } from './modules/clients';
 import { leadRoutes } from './modules/leads';
 import { campaignRoutes } from './modules/campaigns';
+import { listRoutes } from './modules/lists';
+import { suppressionRoutes } from './modules/suppressions';
+import { mailEventRoutes } from './modules/mail-events';
+import { importRoutes, IMPORT_UPLOAD_PATH } from './modules/imports';
 import { statsRoutes } from './modules/stats';
 import { queueBoard } from './modules/queue-board';
 import { createQueueRegistry } from './queues/queue-registry';
@@ -46,6 +50,7 @@ export interface AppDeps {
     | 'mailLinkSecret'
     | 'demo'
     | 'redisRequestTimeoutMs'
+    | 'mailEvents'
   >;
   logger: Logger;
   queues: MailQueues;
@@ -108,8 +113,12 @@ export function createApp({
       publicPaths: [...SIGN_IN_PATHS, ...Object.values(PASSWORD_RESET_PATHS)],
     }),
   );
-  app.use(requireJson({ formPaths: [NEWSLETTER_API_PATHS.unsubscribe] }));
-  app.use(jsonBodies(config.jsonBodyLimit));
+  // Webhooks are verified over their raw bytes and an import uploads a CSV
+  // file: those routes read their bodies themselves.
+  const rawBodies = (path: string) =>
+    path.startsWith(`${MAIL_EVENTS_WEBHOOK_PATH}/`) || path === IMPORT_UPLOAD_PATH;
+  app.use(requireJson({ formPaths: [NEWSLETTER_API_PATHS.unsubscribe], rawBodies }));
+  app.use(jsonBodies(config.jsonBodyLimit, rawBodies));
 
   const routers = [
     healthRoutes({ redis, queueRegistry }),
@@ -158,6 +167,17 @@ export function createApp({
       campaignQueue: campaignQueue ?? createCampaignQueue(redis, config.queuePrefix),
       redis,
       queuePrefix: config.queuePrefix,
+    }),
+    listRoutes(),
+    importRoutes({ redis, queuePrefix: config.queuePrefix }),
+    suppressionRoutes(),
+    mailEventRoutes({
+      config: config.mailEvents,
+      redis,
+      rateLimit: {
+        name: `${config.queuePrefix}:ratelimit:mail-events`,
+        windowMs: config.rateLimit.windowMs,
+      },
     }),
   ];
   for (const router of routers) {

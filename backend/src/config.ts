@@ -79,6 +79,21 @@ export const apiEnvSpec = {
   TWO_FACTOR_ISSUER: str({ default: 'Digital Agency' }),
   PASSWORD_RESET_RATE_LIMIT_MAX: integer(1, 1_000_000)({ default: 10 }),
   PASSWORD_RESET_ADDRESS_RATE_LIMIT_MAX: integer(1, 1_000_000)({ default: 3 }),
+  /** Largest body a mail-event webhook takes (SendGrid batches many events in one). */
+  MAIL_EVENTS_BODY_LIMIT: byteSize({ default: '1mb' }),
+  /** Webhook calls per IP per RATE_LIMIT_WINDOW_SECONDS: providers retry what is refused. */
+  MAIL_EVENTS_RATE_LIMIT_MAX: integer(1, 1_000_000)({ default: 3000 }),
+  /** Amazon SES through SNS: the topics taken, comma-separated; unset turns the endpoint off. */
+  MAIL_EVENTS_SES_TOPIC_ARNS: str({ default: undefined }),
+  /** Where SNS signing certificates may come from; `*` stands for one DNS label. */
+  MAIL_EVENTS_SES_CERT_HOSTS: str({ default: 'sns.*.amazonaws.com,sns.*.amazonaws.com.cn' }),
+  MAIL_EVENTS_POSTMARK_USERNAME: str({ default: undefined }),
+  MAIL_EVENTS_POSTMARK_PASSWORD: str({ default: undefined }),
+  /** SendGrid's event webhook verification key (base64, as SendGrid shows it, or PEM). */
+  MAIL_EVENTS_SENDGRID_PUBLIC_KEY: str({ default: undefined }),
+  MAIL_EVENTS_MAILGUN_SIGNING_KEY: str({ default: undefined }),
+  /** The shared secret of the generic format (32+ characters). */
+  MAIL_EVENTS_GENERIC_SECRET: str({ default: undefined }),
   BOOTSTRAP_ADMIN_USERNAME: str({ default: undefined }),
   BOOTSTRAP_ADMIN_EMAIL: mailbox({ default: undefined }),
   BOOTSTRAP_ADMIN_PASSWORD: str({ default: undefined }),
@@ -107,8 +122,20 @@ export interface ApiConfig extends SharedConfig {
   auth: AuthConfig;
   /** The agency's time zone: "today" and "this week" on the dashboard. */
   timeZone: string;
+  /** Bounce and complaint webhooks: each provider is on once its secret (or topic) is set. */
+  mailEvents: MailEventsConfig;
   /** The first admin, created at start when no admin exists (compose). */
   bootstrapAdmin?: { username: string; email: string; password: string };
+}
+
+export interface MailEventsConfig {
+  bodyLimit: string;
+  rateLimitMax: number;
+  ses?: { topicArns: string[]; certificateHosts: string[]; certificateAuthorities?: string[] };
+  postmark?: { username: string; password: string };
+  sendgridPublicKey?: string;
+  mailgunSigningKey?: string;
+  genericSecret?: string;
 }
 
 export interface AuthConfig {
@@ -186,6 +213,7 @@ export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
       },
     },
     timeZone: env.AGENCY_TIME_ZONE,
+    mailEvents: mailEventsOf(env),
     bootstrapAdmin: bootstrapAdminOf(env),
   };
 }
@@ -213,4 +241,45 @@ function bootstrapAdminOf(env: ApiEnv): ApiConfig['bootstrapAdmin'] {
     );
   }
   return { username, email, password };
+}
+
+const listOf = (raw: string) =>
+  raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+
+function mailEventsOf(env: ApiEnv): MailEventsConfig {
+  const username = env.MAIL_EVENTS_POSTMARK_USERNAME;
+  const password = env.MAIL_EVENTS_POSTMARK_PASSWORD;
+  if (Boolean(username) !== Boolean(password)) {
+    const missing = username ? 'MAIL_EVENTS_POSTMARK_PASSWORD' : 'MAIL_EVENTS_POSTMARK_USERNAME';
+    throw new ConfigError(
+      missing,
+      `${missing} must be set with the other MAIL_EVENTS_POSTMARK_* variable`,
+    );
+  }
+  const secret = env.MAIL_EVENTS_GENERIC_SECRET;
+  if (secret && secret.length < 32) {
+    throw new ConfigError(
+      'MAIL_EVENTS_GENERIC_SECRET',
+      'MAIL_EVENTS_GENERIC_SECRET must be at least 32 characters long',
+    );
+  }
+  const topics = env.MAIL_EVENTS_SES_TOPIC_ARNS ? listOf(env.MAIL_EVENTS_SES_TOPIC_ARNS) : [];
+  return {
+    bodyLimit: env.MAIL_EVENTS_BODY_LIMIT,
+    rateLimitMax: env.MAIL_EVENTS_RATE_LIMIT_MAX,
+    ...(topics.length > 0
+      ? { ses: { topicArns: topics, certificateHosts: listOf(env.MAIL_EVENTS_SES_CERT_HOSTS) } }
+      : {}),
+    ...(username && password ? { postmark: { username, password } } : {}),
+    ...(env.MAIL_EVENTS_SENDGRID_PUBLIC_KEY
+      ? { sendgridPublicKey: env.MAIL_EVENTS_SENDGRID_PUBLIC_KEY }
+      : {}),
+    ...(env.MAIL_EVENTS_MAILGUN_SIGNING_KEY
+      ? { mailgunSigningKey: env.MAIL_EVENTS_MAILGUN_SIGNING_KEY }
+      : {}),
+    ...(secret ? { genericSecret: secret } : {}),
+  };
 }

@@ -8,4 +8,5 @@ export * from './errors';
 export * from './health';
 export * from './mail';
 export * from './admin';
+export * from './audience';
 export * from './database-uri';

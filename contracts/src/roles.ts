@@ -19,6 +19,10 @@ export const PERMISSIONS = [
   'campaigns:read',
   'campaigns:write',
   'campaigns:send',
+  'lists:read',
+  'lists:write',
+  'suppressions:read',
+  'suppressions:write',
   'users:read',
   'users:write',
   'activity:read',
@@ -31,6 +35,7 @@ const VIEWER: readonly Permission[] = [
   'clients:read',
   'leads:read',
   'campaigns:read',
+  'lists:read',
 ];
 const EDITOR: readonly Permission[] = [...VIEWER, 'contacts:write', 'clients:write', 'leads:write'];
 const MANAGER: readonly Permission[] = [
@@ -38,6 +43,9 @@ const MANAGER: readonly Permission[] = [
   'campaigns:write',
   'campaigns:send',
   'contacts:export',
+  'lists:write',
+  'suppressions:read',
+  'suppressions:write',
 ];
 const ADMIN: readonly Permission[] = [...MANAGER, 'users:read', 'users:write', 'activity:read'];
 

@@ -1,4 +1,4 @@
-import { Queue, Worker, type JobsOptions, type Processor } from 'bullmq';
+import { Queue, Worker, type JobsOptions, type Processor, type WorkerOptions } from 'bullmq';
 import {
   OUTBOX_RELAY_SCHEDULER_ID,
   QUEUE_NAMES,
@@ -13,6 +13,7 @@ import { outboxRelayProcessor } from './jobs/outbox-relay.processor';
 import { newsletterRequestProcessor } from './jobs/newsletter-request.processor';
 import { passwordResetProcessor } from './jobs/password-reset.processor';
 import { keepJobScheduler } from './job-schedulers';
+import { listImportProcessor } from './jobs/list-import.processor';
 import {
   startCampaignEngine,
   type CampaignMessenger,
@@ -61,11 +62,13 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     name: QueueName,
     processor: Processor<T>,
     workerConcurrency = concurrency,
+    extra: Partial<WorkerOptions> = {},
   ) {
     const worker = new Worker<T>(name, processor, {
       connection,
       prefix: queuePrefix,
       concurrency: workerConcurrency,
+      ...extra,
     });
     worker.on('failed', (job, error) => {
       logger.warn(
@@ -101,6 +104,19 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
         logger,
       }),
       1,
+    ),
+    // One file at a time per process: an import holds its seen addresses in
+    // memory. A worker that dies mid-file stops renewing its lock, and
+    // another takes the file over from its last saved chunk.
+    startWorker(
+      QUEUE_NAMES.listImport,
+      listImportProcessor({ connection, queuePrefix, logger }),
+      1,
+      {
+        lockDuration: options.campaigns.lockDurationMs,
+        stalledInterval: options.campaigns.lockDurationMs,
+        maxStalledCount: 10,
+      },
     ),
   ];
   const relaySchedule = await keepJobScheduler({

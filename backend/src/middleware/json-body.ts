@@ -38,8 +38,15 @@ function jsonParser(limit: string | number): Middleware {
  * form accepts must not be refused by the API. Only signed-in staff reach
  * those routes (the admin area's check runs first).
  */
-export function jsonBodies(limit: string): Middleware {
+export function jsonBodies(
+  limit: string,
+  rawBodies: (path: string) => boolean = () => false,
+): Middleware {
   const standard = jsonParser(limit);
   const campaignDraft = jsonParser(CAMPAIGN_DRAFT_BODY_LIMIT_BYTES);
-  return (ctx, next) => (isCampaignDraftWrite(ctx) ? campaignDraft : standard)(ctx, next);
+  return (ctx, next) => {
+    // Left unread for the route, which reads the bytes itself.
+    if (rawBodies(ctx.path)) return next();
+    return (isCampaignDraftWrite(ctx) ? campaignDraft : standard)(ctx, next);
+  };
 }

@@ -10,10 +10,15 @@ const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
  */
 export function requireJson({
   formPaths = [],
-}: { formPaths?: readonly string[] } = {}): Middleware {
+  rawBodies = () => false,
+}: {
+  formPaths?: readonly string[];
+  /** Routes that read their own body (a signed webhook, a file upload) and check its type. */
+  rawBodies?: (path: string) => boolean;
+} = {}): Middleware {
   const exempt = new Set(formPaths);
   return async (ctx, next) => {
-    if (exempt.has(ctx.path)) {
+    if (exempt.has(ctx.path) || rawBodies(ctx.path)) {
       await next();
       return;
     }

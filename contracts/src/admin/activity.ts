@@ -39,6 +39,17 @@ export const ACTIVITY_ACTIONS = [
   'campaign.cancel',
   'campaign.resend',
   'campaign.test',
+  'list.create',
+  'list.update',
+  'list.delete',
+  'list.member-add',
+  'list.member-remove',
+  'list.import-upload',
+  'list.import-start',
+  'list.import-cancel',
+  'suppression.add',
+  'suppression.remove',
+  'suppression.export',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

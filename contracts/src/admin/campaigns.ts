@@ -1,6 +1,7 @@
-import { object, type InferType } from 'yup';
-import { message, oneOfText, text } from '../validation/fields';
+import { array, object, type InferType } from 'yup';
+import { message, oneOfText, recordId, text } from '../validation/fields';
 import { listQuerySchema } from './list-query';
+import type { RecipientMailEventDto } from '../audience/mail-events';
 
 /**
  * draft → queued (send accepted) → sending → sent, or failed when every
@@ -17,9 +18,29 @@ export const CAMPAIGN_STATUSES = [
 ] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
-/** Who receives it: enquiry contacts, confirmed subscribers, or both. */
-export const RECIPIENT_TYPES = ['all', 'contacts', 'subscribers'] as const;
+/** Who receives it: enquiry contacts, confirmed subscribers, both, or the members of some lists. */
+export const RECIPIENT_TYPES = ['all', 'contacts', 'subscribers', 'lists'] as const;
 export type RecipientType = (typeof RECIPIENT_TYPES)[number];
+
+/** Lists one campaign may target at once. */
+export const CAMPAIGN_LISTS_MAX = 50;
+
+/** Whom a send walks: a recipient type, and for `lists` which ones. */
+export interface AudienceTarget {
+  recipientType: RecipientType;
+  listIds: string[];
+}
+
+/** The lists a campaign targets: required (one or more) for `lists`, ignored otherwise. */
+export const campaignListIdsField = () =>
+  array(recordId().required(message('idInvalid')))
+    .max(CAMPAIGN_LISTS_MAX, message('maxValue', { max: CAMPAIGN_LISTS_MAX }))
+    .default([])
+    .when('recipientType', {
+      is: 'lists',
+      then: (schema) => schema.min(1, message('required')),
+      otherwise: (schema) => schema.transform(() => []),
+    });
 
 export const CAMPAIGN_CONTENT_MAX = 100_000;
 
@@ -32,6 +53,7 @@ export const campaignSchema = object({
   subject: text(200).required(message('required')),
   content: text(CAMPAIGN_CONTENT_MAX).required(message('required')),
   recipientType: oneOfText(RECIPIENT_TYPES).default('all'),
+  listIds: campaignListIdsField(),
 });
 export type CampaignInput = InferType<typeof campaignSchema>;
 
@@ -49,6 +71,8 @@ export interface CampaignDto {
   subject: string;
   content: string;
   recipientType: RecipientType;
+  /** The lists it targets when `recipientType` is `lists`; empty otherwise. */
+  listIds: string[];
   status: CampaignStatus;
   /** Recipients counted when dispatch starts; 0 before. */
   total: number;
@@ -67,9 +91,22 @@ export interface CampaignSendResponse {
 
 /**
  * How many distinct addresses each recipient type reaches now: what the send
- * confirmation shows. An address that unsubscribed is never counted.
+ * confirmation shows, counted by the same walk the send makes. An address
+ * that unsubscribed or is suppressed is never counted. `lists` counts the
+ * lists asked for (`?listIds=a,b`), 0 when none are.
  */
 export type CampaignAudienceDto = Record<RecipientType, number>;
+
+export const campaignAudienceQuerySchema = object({
+  listIds: text(CAMPAIGN_LISTS_MAX * 25)
+    .optional()
+    .test(
+      'record-ids',
+      message('idInvalid'),
+      (value) =>
+        value === undefined || value === '' || /^[0-9a-f]{24}(,[0-9a-f]{24})*$/i.test(value),
+    ),
+});
 /** POST /api/admin/campaigns/{id}/test: one address, outside the ledger. */
 export const campaignTestSendSchema = object({
   email: text(254).required(message('emailInvalid')).email(message('emailInvalid')),
@@ -108,6 +145,8 @@ export interface CampaignRecipientDto {
   attempts: number;
   round: number;
   at: string;
+  /** A bounce or complaint this recipient's mail of this campaign brought back, the latest. */
+  mailEvent: RecipientMailEventDto | null;
 }
 
 export const campaignRecipientQuerySchema = listQuerySchema({

@@ -21,6 +21,10 @@ export const QUEUE_NAMES = {
   newsletterRequest: 'newsletter-request',
   /** The mail with a staff member's password reset link. */
   passwordReset: 'password-reset',
+  /** One uploaded CSV file read into a mailing list. */
+  listImport: 'list-import',
+  /** Holds the job scheduler that reads returned mail (DSNs) from the bounce mailbox. */
+  bounceMailbox: 'bounce-mailbox',
 } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
@@ -173,3 +177,15 @@ export function campaignSendJobId(
 ): string {
   return `campaign-${campaignId}-r${round}-p${pass}-b${seq}`;
 }
+
+/** An uploaded file read into its list: the worker loads the import's settings. */
+export interface ListImportJob {
+  importId: string;
+}
+
+/** One job per import: starting it twice cannot read the file twice at once. */
+export function listImportJobId(importId: string): string {
+  return `list-import-${importId}`;
+}
+
+export const BOUNCE_MAILBOX_SCHEDULER_ID = 'bounce-mailbox';

@@ -8,6 +8,8 @@ const campaignSchema = new Schema(
     // Sanitised HTML: what is stored is what may be mailed.
     content: { type: String, required: true },
     recipientType: { type: String, required: true, enum: RECIPIENT_TYPES, default: 'all' },
+    // The mailing lists a campaign of type `lists` goes to.
+    listIds: { type: [Schema.Types.ObjectId], default: [] },
     status: { type: String, required: true, enum: CAMPAIGN_STATUSES, default: 'draft' },
     // Counters of the send, kept on this small document so progress is one read.
     total: { type: Number, required: true, default: 0 },

@@ -6,7 +6,8 @@ import {
   SUBSCRIBER_STATUSES,
 } from '@agency/contracts';
 
-export const UNSUBSCRIBE_METHODS = ['one-click', 'page'] as const;
+/** How an address left: a link in a mail (one click or the page), or a spam complaint. */
+export const UNSUBSCRIBE_METHODS = ['one-click', 'page', 'complaint'] as const;
 export type UnsubscribeMethod = (typeof UNSUBSCRIBE_METHODS)[number];
 
 /**

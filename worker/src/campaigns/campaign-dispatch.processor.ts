@@ -138,7 +138,7 @@ function batchQueue(
 
 function recipientsOf(store: CampaignStore, campaign: CampaignSendState) {
   return campaign.round === 1
-    ? store.audience(campaign.recipientType)
+    ? store.audience({ recipientType: campaign.recipientType, listIds: campaign.listIds })
     : store.failedRecipients(campaign.id, campaign.round - 1);
 }
 

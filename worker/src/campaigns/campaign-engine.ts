@@ -29,6 +29,8 @@ export interface CampaignSendSettings {
   batchesInFlight: number;
   /** Mails per second across every worker process; 0 for no limit. */
   ratePerSecond: number;
+  /** The envelope sender bounces return to, made per recipient (VERP); unset keeps MAIL_FROM. */
+  returnPath?: string;
   /** First pause before a batch with refused (4xx) mails is tried again; doubles each time. */
   retryDelayMs: number;
   retryAttempts: number;
@@ -170,6 +172,7 @@ export async function startCampaignEngine(
         mailSlots: new Semaphore(settings.concurrency),
         waveSize: waveSizeOf(settings),
         messageIdDomain: options.messageIdDomain,
+        ...(settings.returnPath ? { returnPath: settings.returnPath } : {}),
       }),
       {
         concurrency: settings.batchesInFlight,

@@ -6,8 +6,11 @@ export type MailRecipient = Pick<CampaignRecipient, 'email' | 'firstName' | 'loc
 
 /** A campaign's mail prepared once, then sent to each of its recipients. */
 export interface PreparedCampaign {
-  /** Resolves once the mail is accepted; rejects with the refusal otherwise. */
-  send(recipient: MailRecipient, messageId: string): Promise<void>;
+  /**
+   * Resolves once the mail is accepted; rejects with the refusal otherwise.
+   * `returnPath`, when given, is the envelope sender that bounces come back to.
+   */
+  send(recipient: MailRecipient, messageId: string, returnPath?: string): Promise<void>;
 }
 
 /**

@@ -20,6 +20,8 @@ export interface RecipientParts {
   /** The List-Unsubscribe header's address (RFC 8058 one-click). */
   listUnsubscribeUrl: string;
   messageId: string;
+  /** The envelope sender when bounces go to a per-recipient address; MAIL_FROM's otherwise. */
+  returnPath?: string;
 }
 
 /** A whole RFC 5322 message and the SMTP envelope it goes out with. */
@@ -128,7 +130,7 @@ export function compileCampaignMime(
       if (envelope.to.length !== 1 || /[\r\n]/.test(parts.to)) {
         throw new InvalidRecipientError(`not a single mailbox: ${JSON.stringify(parts.to)}`);
       }
-      return { envelope: { from: envelope.from, to: envelope.to }, raw };
+      return { envelope: { from: parts.returnPath ?? envelope.from, to: envelope.to }, raw };
     },
   };
 }

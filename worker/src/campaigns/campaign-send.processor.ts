@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { Job } from 'bullmq';
 import type { Semaphore } from 'async-mutex';
 import type { CampaignRecipient, CampaignSendJob } from '@agency/contracts';
+import { campaignMessageId, campaignReturnPath } from '@agency/platform';
 import type { CampaignMessenger, PreparedCampaign } from './campaign-messenger';
 import {
   SENDING_STATUSES,
@@ -25,6 +25,8 @@ export interface CampaignSendDeps extends RoundEndDeps {
   waveSize: number;
   /** The sender's domain, for the Message-IDs. */
   messageIdDomain: string;
+  /** CAMPAIGN_RETURN_PATH: bounces come back to a per-recipient address derived from it. */
+  returnPath?: string;
 }
 
 export type BatchResult = 'done' | 'skipped';
@@ -32,16 +34,8 @@ export type BatchResult = 'done' | 'skipped';
 /** Thrown when some mails of a batch met a passing refusal (4xx, no connection): BullMQ retries the batch. */
 export class TransientSendError extends Error {}
 
-/** Stable per recipient and round: a duplicate is recognisable as one at the receiving end. */
-export function campaignMessageId(
-  campaignId: string,
-  round: number,
-  key: string,
-  domain: string,
-): string {
-  const digest = createHash('sha1').update(key).digest('hex').slice(0, 20);
-  return `<campaign-${campaignId}-r${round}-${digest}@${domain}>`;
-}
+// Shared with the API, which reads it back from bounces and complaints.
+export { campaignMessageId };
 
 /**
  * One campaign's mail prepared per process. The mail can change only while
@@ -110,7 +104,9 @@ export function campaignSendProcessor(deps: CampaignSendDeps) {
     const sendOne = async ({ key, attempts }: { key: string; attempts: number }) => {
       const messageId = campaignMessageId(campaignId, round, key, deps.messageIdDomain);
       try {
-        await mail.send(recipientOf(key), messageId);
+        const returnPath =
+          deps.returnPath && campaignReturnPath(deps.returnPath, campaignId, round, key);
+        await mail.send(recipientOf(key), messageId, returnPath || undefined);
         return { key, outcome: { state: 'sent', attempts } } as Answered;
       } catch (error) {
         const reason = deps.messenger.failureReason(error);

@@ -1,4 +1,5 @@
 import type {
+  AudienceTarget,
   CampaignRecipient,
   CampaignStatus,
   LedgerState,
@@ -13,6 +14,8 @@ export interface CampaignSendState {
   id: string;
   status: CampaignStatus;
   recipientType: RecipientType;
+  /** The lists a campaign of type `lists` goes to. */
+  listIds: string[];
   /** 1 for the first send, one more per "resend to the failed". */
   round: number;
   /** 1, one more per resume: a new pass queues the round's owed batches again. */
@@ -78,9 +81,12 @@ export interface CampaignStore {
   /** queued -> sending; answers the campaign as it is now. */
   beginSending(campaignId: string): Promise<CampaignSendState | null>;
 
-  /** The recipients of a first send, one per normalised address, without the unsubscribed. */
-  audience(recipientType: RecipientType): AsyncIterable<CampaignRecipient>;
-  /** The recipients of a resend: those whose mail failed in `round`, without the unsubscribed. */
+  /**
+   * The recipients of a first send, one per normalised address, without the
+   * suppressed and the unsubscribed: the walk the API counts before a send.
+   */
+  audience(target: AudienceTarget): AsyncIterable<CampaignRecipient>;
+  /** The recipients of a resend: those whose mail failed in `round`, without the suppressed and the unsubscribed. */
   failedRecipients(campaignId: string, round: number): AsyncIterable<CampaignRecipient>;
 
   /** The round's batches already in the ledger, in no particular order. */

@@ -7,6 +7,7 @@ const campaign = (id: string): CampaignSendState => ({
   id,
   status: 'sending',
   recipientType: 'all',
+  listIds: [],
   round: 1,
   pass: 1,
   roundBaseSent: 0,

@@ -85,13 +85,13 @@ describe("the campaign engine's store", () => {
     ] as const)(
       '%s: one recipient per normalised address, never the unsubscribed or unconfirmed',
       async (type, keys) => {
-        const walked = await collect(store.audience(type));
+        const walked = await collect(store.audience({ recipientType: type, listIds: [] }));
         expect(walked.map(({ key }) => key).sort()).toEqual(keys);
       },
     );
 
     it('takes a contact before a subscriber of the same address: it has a name', async () => {
-      const walked = await collect(store.audience('all'));
+      const walked = await collect(store.audience({ recipientType: 'all', listIds: [] }));
       expect(walked.find(({ key }) => key === 'both@example.tn')).toEqual({
         key: 'both@example.tn',
         email: 'both@example.tn',

@@ -39,7 +39,7 @@ export function createSmtpCampaignMessenger(
         return frame;
       };
       return {
-        async send(recipient, messageId) {
+        async send(recipient, messageId, returnPath) {
           const locale = localeOf(recipient.locale);
           const token = signUnsubscribeToken(recipient.email, mailLinkSecret);
           const message = frameOf(locale).build({
@@ -48,6 +48,7 @@ export function createSmtpCampaignMessenger(
             unsubscribePageUrl: unsubscribePageUrl(siteUrl, token, locale),
             listUnsubscribeUrl: oneClickUnsubscribeUrl(siteUrl, token),
             messageId,
+            ...(returnPath ? { returnPath } : {}),
           });
           await transport.send(message);
         },

@@ -1,25 +1,21 @@
 import type { CampaignAudienceDto } from '@agency/contracts';
-import { distinctContactEmails } from '../contact';
-import { subscriberEmails } from '../newsletter';
+import { countAudience, excludedKeys } from '@agency/platform';
 
 /**
- * How many distinct addresses each recipient type would reach if sent now:
- * enquiry contacts, confirmed subscribers, or both (an address in both is
- * counted once). Whoever unsubscribed is left out of every type.
+ * How many distinct addresses each recipient type would reach if sent now,
+ * counted by the very walk the send makes (an address in two sources counted
+ * once, the suppressed and the unsubscribed left out), so the number shown
+ * before sending is the number sent. `lists` counts the lists asked for.
  */
-export async function campaignAudience(): Promise<CampaignAudienceDto> {
-  const [contacts, confirmed, unsubscribed] = await Promise.all([
-    distinctContactEmails(),
-    subscriberEmails('confirmed'),
-    subscriberEmails('unsubscribed'),
+export async function campaignAudience(listIds: readonly string[]): Promise<CampaignAudienceDto> {
+  const excluded = await excludedKeys();
+  const count = (recipientType: keyof CampaignAudienceDto) =>
+    countAudience({ recipientType, listIds: [...listIds] }, excluded);
+  const [contacts, subscribers, all, lists] = await Promise.all([
+    count('contacts'),
+    count('subscribers'),
+    count('all'),
+    count('lists'),
   ]);
-  const reachable = (emails: Iterable<string>) =>
-    [...emails].filter((email) => !unsubscribed.has(email));
-  const contactEmails = reachable(contacts);
-  const subscriberEmailList = reachable(confirmed);
-  return {
-    contacts: contactEmails.length,
-    subscribers: subscriberEmailList.length,
-    all: new Set([...contactEmails, ...subscriberEmailList]).size,
-  };
+  return { contacts, subscribers, all, lists };
 }

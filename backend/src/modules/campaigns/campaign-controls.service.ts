@@ -6,7 +6,9 @@ import type {
   CampaignRecipientQuery,
   CampaignStatus,
   LedgerState,
+  MailEventKind,
   Page,
+  RecipientMailEventDto,
 } from '@agency/contracts';
 import { HttpError } from '../../errors';
 import { isoOrNull, pageOf, skipOf } from '../../list-query';
@@ -20,6 +22,8 @@ import {
   CampaignModel,
   CampaignBatchModel,
   CampaignOutcomeModel,
+  MailEventModel,
+  normalizeEmail,
   type OutcomeEntry,
   type RosterEntry,
   campaignRateKey,
@@ -304,6 +308,32 @@ async function pendingLines(
 }
 
 /**
+ * The latest bounce or complaint each address of a page brought back from
+ * this campaign: a few reads of a small collection.
+ */
+async function mailEventsOf(
+  campaignId: string,
+  emails: readonly string[],
+): Promise<Map<string, RecipientMailEventDto>> {
+  const events = await MailEventModel.find({
+    campaign: new Types.ObjectId(campaignId),
+    key: trusted({ $in: [...new Set(emails.map(normalizeEmail))] }),
+  }).lean();
+  const latest = new Map<string, RecipientMailEventDto>();
+  for (const event of events) {
+    const known = latest.get(event.key);
+    if (known && known.at >= event.at.toISOString()) continue;
+    latest.set(event.key, {
+      kind: event.kind as MailEventKind,
+      at: event.at.toISOString(),
+      provider: event.provider as RecipientMailEventDto['provider'],
+      detail: event.detail ?? null,
+    });
+  }
+  return latest;
+}
+
+/**
  * One page of the ledger: `failed` lists the current round's failures (with
  * the server's reply), `sent` every delivery of every round, `pending` the
  * current round's recipients still without an outcome.
@@ -328,6 +358,10 @@ export async function listCampaignRecipients(
     { round: 1, createdAt: 1 },
   ).lean();
   const batchOf = new Map(batchesOnPage.map((batch) => [batch._id, batch]));
+  const eventOf = await mailEventsOf(
+    id,
+    lines.map(({ entry }) => entry.email),
+  );
   return pageOf(
     lines.map(({ _id, entry }) => {
       const batch = batchOf.get(_id);
@@ -339,6 +373,7 @@ export async function listCampaignRecipients(
         round: batch?.round ?? campaign.round,
         // A recipient still owed shows when its batch was queued.
         at: (entry.at ?? batch?.createdAt ?? new Date()).toISOString(),
+        mailEvent: eventOf.get(normalizeEmail(entry.email)) ?? null,
       };
     }),
     total,

@@ -76,7 +76,7 @@ describe('campaign drafts', () => {
       name: 'This field is required',
       subject: 'Must be text',
       content: 'This field is required',
-      recipientType: 'Must be one of all, contacts, subscribers',
+      recipientType: 'Must be one of all, contacts, subscribers, lists',
     });
     const onlyScript = await api().post('/api/admin/campaigns', {
       ...validCampaign,
@@ -217,7 +217,70 @@ describe('GET /api/admin/campaigns/audience', () => {
     expect(response.status).toBe(200);
     // contacts: amira, sami; subscribers: sami, nour; all: amira, sami, nour.
     // (The worker's campaign store tests that a send walks these counts.)
-    expect(response.body).toEqual({ contacts: 2, subscribers: 2, all: 3 });
+    expect(response.body).toEqual({ contacts: 2, subscribers: 2, all: 3, lists: 0 });
+  });
+
+  it('leaves out suppressed addresses, and counts the lists asked for once per address', async () => {
+    const viewer = as(ctx, await signedInUser(ctx, 'viewer'));
+    const manager = api();
+    const [first, second] = await Promise.all([
+      manager.post('/api/admin/lists', { name: 'Expo 2025' }),
+      manager.post('/api/admin/lists', { name: 'Clients' }),
+    ]);
+    for (const email of ['a@lists.tn', 'shared@lists.tn', 'bounced@lists.tn']) {
+      expect(
+        (await manager.post(`/api/admin/lists/${first.body.id}/members`, { email })).status,
+      ).toBe(201);
+    }
+    await manager.post(`/api/admin/lists/${second.body.id}/members`, { email: 'SHARED@lists.tn' });
+    await manager.post(`/api/admin/lists/${second.body.id}/members`, { email: 'b@lists.tn' });
+    await manager.post('/api/admin/suppressions', { email: 'bounced@lists.tn' });
+    await manager.post('/api/admin/suppressions', { email: 'nour@example.tn' });
+
+    const both = await viewer.get(
+      `/api/admin/campaigns/audience?listIds=${first.body.id},${second.body.id}`,
+    );
+    expect(both.status).toBe(200);
+    // a, shared (once), b; the bounced member and the suppressed subscriber are left out.
+    expect(both.body).toMatchObject({ lists: 3, subscribers: 1 });
+    expect(
+      (await viewer.get(`/api/admin/campaigns/audience?listIds=${second.body.id}`)).body.lists,
+    ).toBe(2);
+    expect((await viewer.get('/api/admin/campaigns/audience?listIds=nope')).status).toBe(400);
+  });
+});
+
+describe('campaigns to lists', () => {
+  it('needs one or more existing lists, and keeps them on the draft', async () => {
+    const list = await api().post('/api/admin/lists', { name: 'Event guests' });
+    const none = await api().post('/api/admin/campaigns', {
+      ...validCampaign,
+      recipientType: 'lists',
+    });
+    expect(none.status).toBe(400);
+    expect(none.body.error.fields).toEqual({ listIds: 'This field is required' });
+    const unknown = await api().post('/api/admin/campaigns', {
+      ...validCampaign,
+      recipientType: 'lists',
+      listIds: [unknownId()],
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.fields).toEqual({ listIds: 'One of these lists does not exist' });
+
+    const created = await api().post('/api/admin/campaigns', {
+      ...validCampaign,
+      recipientType: 'lists',
+      listIds: [list.body.id, list.body.id.toUpperCase()],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ recipientType: 'lists', listIds: [list.body.id] });
+    // Another type drops the lists.
+    const other = await api().put(`/api/admin/campaigns/${created.body.id}`, {
+      ...validCampaign,
+      recipientType: 'contacts',
+      listIds: [list.body.id],
+    });
+    expect(other.body).toMatchObject({ recipientType: 'contacts', listIds: [] });
   });
 });
 

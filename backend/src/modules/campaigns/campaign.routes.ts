@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import {
   CAMPAIGNS_API_PATH,
+  campaignAudienceQuerySchema,
   campaignListQuerySchema,
   campaignRecipientQuerySchema,
   campaignSchema,
@@ -41,7 +42,8 @@ export function campaignRoutes({ campaignQueue, redis, queuePrefix }: CampaignRo
 
   // Before "/:id", which would otherwise take "audience" for an id.
   router.get('/audience', authorize('campaigns:read'), async (ctx) => {
-    ctx.body = await campaignAudience();
+    const { listIds } = await validateQuery(ctx, campaignAudienceQuerySchema);
+    ctx.body = await campaignAudience(listIds ? listIds.toLowerCase().split(',') : []);
   });
 
   addRecordRoutes(router, {

@@ -13,7 +13,9 @@ import {
   type Campaign,
   CampaignBatchModel,
   CampaignOutcomeModel,
+  MailingListModel,
 } from '@agency/platform';
+import { trusted } from 'mongoose';
 import { sanitizeCampaignHtml } from './campaign-html';
 
 type StoredCampaign = Campaign & { _id: unknown };
@@ -28,6 +30,7 @@ export function toCampaignDto(campaign: StoredCampaign): CampaignDto {
     subject: campaign.subject,
     content: campaign.content,
     recipientType: campaign.recipientType as CampaignDto['recipientType'],
+    listIds: (campaign.listIds ?? []).map(String),
     status: campaign.status as CampaignStatus,
     total: campaign.total,
     sentCount: campaign.sentCount,
@@ -40,8 +43,21 @@ export function toCampaignDto(campaign: StoredCampaign): CampaignDto {
   };
 }
 
+/** A campaign to lists names lists that exist, each once. */
+async function targetListsOf(input: CampaignInput): Promise<string[]> {
+  if (input.recipientType !== 'lists') return [];
+  const listIds = [...new Set(input.listIds.map((id) => id.toLowerCase()))];
+  const found = await MailingListModel.countDocuments({ _id: trusted({ $in: listIds }) });
+  if (found !== listIds.length) {
+    throw new HttpError('VALIDATION_FAILED', 'Some fields are invalid', {
+      listIds: 'One of these lists does not exist',
+    });
+  }
+  return listIds;
+}
+
 /** Only these fields come from a request; status and counters never do. */
-function draftFieldsOf(input: CampaignInput) {
+async function draftFieldsOf(input: CampaignInput) {
   const content = sanitizeCampaignHtml(input.content);
   if (!content) {
     throw new HttpError('VALIDATION_FAILED', 'Some fields are invalid', {
@@ -53,6 +69,7 @@ function draftFieldsOf(input: CampaignInput) {
     subject: input.subject,
     content,
     recipientType: input.recipientType,
+    listIds: await targetListsOf(input),
   };
 }
 
@@ -85,7 +102,7 @@ export async function createCampaign(
   input: CampaignInput,
   createdBy: string,
 ): Promise<CampaignDto> {
-  const campaign = await CampaignModel.create({ ...draftFieldsOf(input), createdBy });
+  const campaign = await CampaignModel.create({ ...(await draftFieldsOf(input)), createdBy });
   return toCampaignDto(campaign.toObject());
 }
 
@@ -93,7 +110,7 @@ export async function createCampaign(
 export async function updateCampaign(id: string, input: CampaignInput): Promise<CampaignDto> {
   const campaign = await CampaignModel.findOneAndUpdate(
     { _id: id, status: 'draft' },
-    { $set: draftFieldsOf(input) },
+    { $set: await draftFieldsOf(input) },
     { returnDocument: 'after', runValidators: true },
   ).lean();
   if (!campaign) return notFoundOrConflict(id, 'Only a draft campaign can be edited');

@@ -17,7 +17,6 @@ import {
   findPage,
 } from '../../list-query';
 import {
-  normalizeEmail,
   ContactModel,
   type Contact,
   contactIdFilterForMailState,
@@ -139,10 +138,4 @@ export async function contactArrivalTimes(since: Date): Promise<Date[]> {
     .select({ createdAt: 1, _id: 0 })
     .lean();
   return contacts.map((contact) => contact.createdAt);
-}
-
-/** Every address that sent an enquiry, normalised as campaigns key it, once each. */
-export async function distinctContactEmails(): Promise<Set<string>> {
-  const emails: unknown[] = await ContactModel.distinct('email');
-  return new Set(emails.filter((email) => typeof email === 'string').map(normalizeEmail));
 }

@@ -6,7 +6,6 @@ export {
   contactArrivalTimes,
   contactCursor,
   countContacts,
-  distinctContactEmails,
   getContactDetail,
   listContacts,
   setContactStatus,

@@ -6,4 +6,3 @@ export {
   type ConfirmOutcome,
   type UnsubscribeOutcome,
 } from './newsletter.service';
-export { subscriberEmails } from './subscriber-audience';

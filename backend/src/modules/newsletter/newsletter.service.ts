@@ -1,8 +1,9 @@
-import { isValidObjectId, trusted } from 'mongoose';
+import { isValidObjectId } from 'mongoose';
 import { NEWSLETTER_CONFIRMATION_TTL_MS, type Locale } from '@agency/contracts';
 import {
   SubscriberModel,
-  isDuplicateKeyError,
+  liftUnsubscribeSuppression,
+  markUnsubscribed,
   verifyConfirmationToken,
   verifyUnsubscribeToken,
   type SubscriberDocument,
@@ -53,7 +54,11 @@ export async function confirmSubscription(
     },
     { returnDocument: 'after' },
   ).exec();
-  if (confirmed) return { outcome: 'confirmed', locale: confirmed.locale as Locale };
+  if (confirmed) {
+    // Asked for and confirmed again: leaving once no longer holds the address back.
+    await liftUnsubscribeSuppression(confirmed.email);
+    return { outcome: 'confirmed', locale: confirmed.locale as Locale };
+  }
   // A twin click confirmed it in between (fine), or an unsubscribe (too late).
   const current = await findSubscriber(claims.subscriberId);
   return current?.status === 'confirmed'
@@ -65,9 +70,9 @@ export type UnsubscribeOutcome =
   { outcome: 'unsubscribed'; locale: Locale } | { outcome: 'invalid' };
 
 /**
- * Takes the address a link names off the list at once. Unsubscribing twice is
- * harmless; an address the agency mailed without a subscription (a campaign
- * to contacts) is recorded as unsubscribed so it stays excluded.
+ * Takes the address a link names off the list at once, and onto the
+ * suppression list. Unsubscribing twice is harmless; an address the agency
+ * mailed without a subscription is recorded as unsubscribed too.
  */
 export async function unsubscribe(
   token: string,
@@ -75,17 +80,5 @@ export async function unsubscribe(
 ): Promise<UnsubscribeOutcome> {
   const email = verifyUnsubscribeToken(token, secret);
   if (!email) return { outcome: 'invalid' };
-  try {
-    const subscriber = await SubscriberModel.findOneAndUpdate(
-      { email, status: trusted({ $ne: 'unsubscribed' }) },
-      { $set: { status: 'unsubscribed', unsubscribedAt: now, unsubscribeMethod: method } },
-      { upsert: true, returnDocument: 'after', runValidators: true },
-    ).exec();
-    return { outcome: 'unsubscribed', locale: subscriber.locale as Locale };
-  } catch (error: unknown) {
-    if (!isDuplicateKeyError(error)) throw error;
-    // Already unsubscribed: the upsert met the existing record.
-    const existing = await SubscriberModel.findOne({ email }).exec();
-    return { outcome: 'unsubscribed', locale: (existing?.locale ?? 'en') as Locale };
-  }
+  return { outcome: 'unsubscribed', locale: await markUnsubscribed(email, method, now) };
 }

@@ -1,0 +1,1 @@
+export { importRoutes, IMPORT_UPLOAD_PATH } from './import.routes';

@@ -1,0 +1,1 @@
+export { listRoutes } from './list.routes';

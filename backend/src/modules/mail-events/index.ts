@@ -1,0 +1,1 @@
+export { mailEventRoutes } from './mail-events.routes';

@@ -1,0 +1,51 @@
+import type { MailEventInput } from '@agency/platform';
+
+/** A webhook request as the providers' checks need it: its headers and its bytes as sent. */
+export interface WebhookRequest {
+  headers: Record<string, string | string[] | undefined>;
+  rawBody: Buffer;
+}
+
+/** What a provider's body says: the bounces and complaints, and how many other events it held. */
+export interface ParsedEvents {
+  events: MailEventInput[];
+  ignored: number;
+}
+
+/** One provider's webhook: whether the request is genuinely theirs, and what it reports. */
+export interface MailEventSource {
+  /** False (401, nothing stored) when the signature or credentials do not match. */
+  verify(request: WebhookRequest): Promise<boolean> | boolean;
+  /** Reads the events; throws `MalformedEvents` (400) when the body is not the provider's format. */
+  parse(request: WebhookRequest): Promise<ParsedEvents> | ParsedEvents;
+}
+
+export class MalformedEvents extends Error {}
+
+export function header(request: WebhookRequest, name: string): string | undefined {
+  const value = request.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function jsonOf(request: WebhookRequest): unknown {
+  try {
+    return JSON.parse(request.rawBody.toString('utf8')) as unknown;
+  } catch {
+    throw new MalformedEvents('The body is not JSON');
+  }
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function textOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+export function dateOf(value: unknown): Date | undefined {
+  if (typeof value === 'number') return new Date(value < 1e12 ? value * 1000 : value);
+  if (typeof value !== 'string') return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}

@@ -1,0 +1,528 @@
+import { execFileSync } from 'node:child_process';
+import { createHmac, createSign, generateKeyPairSync, sign } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { Types, trusted } from 'mongoose';
+import {
+  MailEventModel,
+  SubscriberModel,
+  SuppressionModel,
+  campaignMessageId,
+  campaignReturnPath,
+  createLogger,
+} from '@agency/platform';
+import { createApp } from '../../app';
+import { createTestContext, type TestContext } from '../../testing/test-context';
+
+const GENERIC_SECRET = 'generic-mail-events-secret-of-at-least-32-chars';
+const MAILGUN_KEY = 'mailgun-signing-key';
+const TOPIC = 'arn:aws:sns:eu-west-1:123456789012:ses-events';
+const sendgridKeys = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+
+let ctx: TestContext;
+let app: ReturnType<typeof createApp>;
+let certServer: Server;
+let certDir: string;
+let sesKey: string;
+let certUrl: string;
+let confirmations = 0;
+
+beforeAll(async () => {
+  // A certificate of our own, served over https on loopback as SNS serves its own.
+  certDir = mkdtempSync(join(tmpdir(), 'sns-cert-'));
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-keyout',
+      join(certDir, 'key.pem'),
+      '-out',
+      join(certDir, 'cert.pem'),
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'pipe' },
+  );
+  sesKey = readFileSync(join(certDir, 'key.pem'), 'utf8');
+  const certificate = readFileSync(join(certDir, 'cert.pem'), 'utf8');
+  certServer = createServer({ key: sesKey, cert: certificate }, (req, res) => {
+    if (req.url === '/SimpleNotificationService.pem') res.end(certificate);
+    else if (req.url?.startsWith('/confirm')) {
+      confirmations += 1;
+      res.end('<ConfirmSubscriptionResponse/>');
+    } else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => certServer.listen(0, '127.0.0.1', resolve));
+  const host = `127.0.0.1:${(certServer.address() as AddressInfo).port}`;
+  certUrl = `https://${host}/SimpleNotificationService.pem`;
+
+  ctx = await createTestContext({
+    env: {
+      MAIL_EVENTS_GENERIC_SECRET: GENERIC_SECRET,
+      MAIL_EVENTS_MAILGUN_SIGNING_KEY: MAILGUN_KEY,
+      MAIL_EVENTS_POSTMARK_USERNAME: 'postmark',
+      MAIL_EVENTS_POSTMARK_PASSWORD: 'hook-password',
+      MAIL_EVENTS_SENDGRID_PUBLIC_KEY: sendgridKeys.publicKey
+        .export({ format: 'der', type: 'spki' })
+        .toString('base64'),
+      MAIL_EVENTS_SES_TOPIC_ARNS: TOPIC,
+      MAIL_EVENTS_SES_CERT_HOSTS: host,
+      MAIL_EVENTS_BODY_LIMIT: '64kb',
+    },
+  });
+  const { ses } = ctx.config.mailEvents;
+  app = createApp({
+    config: {
+      ...ctx.config,
+      mailEvents: {
+        ...ctx.config.mailEvents,
+        ses: { ...(ses as NonNullable<typeof ses>), certificateAuthorities: [certificate] },
+      },
+    },
+    logger: createLogger('api', 'silent'),
+    queues: ctx.queues,
+    campaignQueue: ctx.campaignQueue,
+    redis: ctx.redis,
+  });
+});
+
+afterAll(async () => {
+  await ctx.close();
+  certServer.close();
+  rmSync(certDir, { recursive: true, force: true });
+});
+
+const post = (provider: string) =>
+  request(app.callback()).post(`/api/webhooks/mail-events/${provider}`);
+
+const campaignId = new Types.ObjectId().toHexString();
+const messageIdOf = (email: string) => campaignMessageId(campaignId, 1, email, 'agency.test');
+
+async function suppressionOf(email: string) {
+  return SuppressionModel.findById(email).lean();
+}
+
+/* ---------------------------------------------------------------- generic */
+
+function genericSigned(body: string, secret = GENERIC_SECRET) {
+  const t = String(Math.floor(Date.now() / 1000));
+  const v1 = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+  return `t=${t},v1=${v1}`;
+}
+
+function sendGeneric(payload: unknown, signature?: string) {
+  const body = JSON.stringify(payload);
+  return post('generic')
+    .set('Content-Type', 'application/json')
+    .set('X-Mail-Events-Signature', signature ?? genericSigned(body))
+    .send(body);
+}
+
+describe('the generic format', () => {
+  it('suppresses a hard bounce at once, matched to its campaign by Message-ID', async () => {
+    const response = await sendGeneric({
+      events: [
+        {
+          id: 'g-1',
+          type: 'bounce',
+          bounceType: 'hard',
+          email: 'Gone@Example.tn',
+          messageId: messageIdOf('gone@example.tn'),
+          reason: '550 5.1.1 no such user',
+        },
+        { id: 'g-2', type: 'delivered', email: 'fine@example.tn' },
+      ],
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ recorded: 1, duplicates: 0, ignored: 1 });
+    expect(await suppressionOf('gone@example.tn')).toMatchObject({
+      email: 'Gone@Example.tn',
+      reason: 'hard-bounce',
+      source: 'generic',
+      detail: '550 5.1.1 no such user',
+    });
+    expect(String((await suppressionOf('gone@example.tn'))?.campaign)).toBe(campaignId);
+    expect(await MailEventModel.findById('generic:g-1').lean()).toMatchObject({
+      kind: 'hard-bounce',
+      key: 'gone@example.tn',
+      round: 1,
+    });
+  });
+
+  it('counts soft bounces and suppresses the third within 30 days', async () => {
+    const soft = (id: string) => ({
+      id,
+      type: 'bounce',
+      bounceType: 'soft',
+      email: 'full@example.tn',
+    });
+    await sendGeneric({ events: [soft('s-1'), soft('s-2')] });
+    expect(await suppressionOf('full@example.tn')).toBeNull();
+    await sendGeneric({ events: [soft('s-3')] });
+    expect(await suppressionOf('full@example.tn')).toMatchObject({ reason: 'soft-bounce' });
+  });
+
+  it('a complaint suppresses and unsubscribes, matched by the return path', async () => {
+    await SubscriberModel.create({ email: 'angry@example.tn', status: 'confirmed' });
+    const response = await sendGeneric({
+      events: [
+        {
+          id: 'c-1',
+          type: 'complaint',
+          email: 'angry@example.tn',
+          returnPath: campaignReturnPath('bounces@agency.test', campaignId, 2, 'angry@example.tn'),
+        },
+      ],
+    });
+    expect(response.body.recorded).toBe(1);
+    expect(await suppressionOf('angry@example.tn')).toMatchObject({ reason: 'complaint' });
+    expect(await SubscriberModel.findOne({ email: 'angry@example.tn' }).lean()).toMatchObject({
+      status: 'unsubscribed',
+      unsubscribeMethod: 'complaint',
+    });
+    expect(await MailEventModel.findById('generic:c-1').lean()).toMatchObject({ round: 2 });
+  });
+
+  it('refuses a tampered body or a wrong secret with 401 and stores nothing', async () => {
+    const body = JSON.stringify({ events: [{ id: 't-1', type: 'bounce', email: 't@example.tn' }] });
+    const signature = genericSigned(body);
+    const tampered = body.replace('t@example.tn', 'u@example.tn');
+    const refused = await post('generic')
+      .set('Content-Type', 'application/json')
+      .set('X-Mail-Events-Signature', signature)
+      .send(tampered);
+    expect(refused.status).toBe(401);
+    const wrongSecret = await sendGeneric(
+      JSON.parse(body),
+      genericSigned(body, `x${GENERIC_SECRET}`),
+    );
+    expect(wrongSecret.status).toBe(401);
+    expect((await post('generic').send(body)).status).toBe(401);
+    expect(
+      await MailEventModel.countDocuments({
+        key: trusted({ $in: ['t@example.tn', 'u@example.tn'] }),
+      }),
+    ).toBe(0);
+    expect(await suppressionOf('u@example.tn')).toBeNull();
+  });
+
+  it('takes a replay as a duplicate that changes nothing', async () => {
+    const payload = {
+      events: [{ id: 'r-1', type: 'bounce', bounceType: 'soft', email: 'r@example.tn' }],
+    };
+    const body = JSON.stringify(payload);
+    const signature = genericSigned(body);
+    const send = () =>
+      post('generic')
+        .set('Content-Type', 'application/json')
+        .set('X-Mail-Events-Signature', signature)
+        .send(body);
+    expect((await send()).body).toEqual({ recorded: 1, duplicates: 0, ignored: 0 });
+    // Two more copies of one soft bounce are still one soft bounce: no suppression.
+    expect((await send()).body).toEqual({ recorded: 0, duplicates: 1, ignored: 0 });
+    expect((await send()).body).toEqual({ recorded: 0, duplicates: 1, ignored: 0 });
+    expect(await MailEventModel.countDocuments({ key: 'r@example.tn' })).toBe(1);
+    expect(await suppressionOf('r@example.tn')).toBeNull();
+  });
+
+  it('refuses an oversized body with 413, and a malformed one with 400', async () => {
+    const big = JSON.stringify({ events: [], padding: 'x'.repeat(70 * 1024) });
+    const oversized = await post('generic')
+      .set('Content-Type', 'application/json')
+      .set('X-Mail-Events-Signature', genericSigned(big))
+      .send(big);
+    expect(oversized.status).toBe(413);
+    const malformed = await sendGeneric({ events: 'nope' });
+    expect(malformed.status).toBe(400);
+  });
+
+  it('answers 404 for a provider that is not set up or unknown', async () => {
+    expect((await post('pigeon').send('{}')).status).toBe(404);
+  });
+});
+
+/* ---------------------------------------------------------------- mailgun */
+
+function mailgunBody(
+  id: string,
+  event: string,
+  extra: Record<string, unknown> = {},
+  key = MAILGUN_KEY,
+) {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const token = `token-${id}`;
+  return {
+    signature: {
+      timestamp,
+      token,
+      signature: createHmac('sha256', key).update(`${timestamp}${token}`).digest('hex'),
+    },
+    'event-data': { id, event, recipient: 'mg@example.tn', timestamp: Date.now() / 1000, ...extra },
+  };
+}
+
+describe('Mailgun', () => {
+  it('suppresses a permanent failure, and takes its replay as a duplicate', async () => {
+    const body = mailgunBody('mg-1', 'failed', {
+      severity: 'permanent',
+      message: { headers: { 'message-id': messageIdOf('mg@example.tn').slice(1, -1) } },
+      'delivery-status': { message: '550 unknown user' },
+    });
+    const first = await post('mailgun').send(body);
+    expect(first.status).toBe(200);
+    expect(first.body.recorded).toBe(1);
+    expect(await suppressionOf('mg@example.tn')).toMatchObject({
+      reason: 'hard-bounce',
+      source: 'mailgun',
+    });
+    expect(String((await suppressionOf('mg@example.tn'))?.campaign)).toBe(campaignId);
+    expect((await post('mailgun').send(body)).body).toMatchObject({ recorded: 0, duplicates: 1 });
+  });
+
+  it('refuses a tampered event or a wrong key with 401', async () => {
+    const body = mailgunBody('mg-2', 'complained');
+    (body['event-data'] as Record<string, unknown>).recipient = 'other@example.tn';
+    body.signature.signature = mailgunBody(
+      'mg-2',
+      'complained',
+      {},
+      'wrong-key',
+    ).signature.signature;
+    expect((await post('mailgun').send(body)).status).toBe(401);
+    const tampered = mailgunBody('mg-3', 'complained');
+    tampered.signature.token = 'another-token';
+    expect((await post('mailgun').send(tampered)).status).toBe(401);
+    expect(
+      await MailEventModel.exists({ _id: trusted({ $in: ['mailgun:mg-2', 'mailgun:mg-3'] }) }),
+    ).toBeNull();
+  });
+});
+
+/* ---------------------------------------------------------------- sendgrid */
+
+function sendgridPost(events: unknown[], options: { tamper?: boolean } = {}) {
+  const body = JSON.stringify(events);
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = sign('sha256', Buffer.from(timestamp + body), sendgridKeys.privateKey).toString(
+    'base64',
+  );
+  return post('sendgrid')
+    .set('Content-Type', 'application/json')
+    .set('X-Twilio-Email-Event-Webhook-Signature', signature)
+    .set('X-Twilio-Email-Event-Webhook-Timestamp', timestamp)
+    .send(options.tamper ? body.replace('sg@', 'xx@') : body);
+}
+
+describe('SendGrid', () => {
+  const events = [
+    {
+      sg_event_id: 'sg-1',
+      event: 'bounce',
+      type: 'bounce',
+      email: 'sg@example.tn',
+      'smtp-id': messageIdOf('sg@example.tn'),
+    },
+    { sg_event_id: 'sg-2', event: 'spamreport', email: 'sg-spam@example.tn' },
+    { sg_event_id: 'sg-3', event: 'open', email: 'sg@example.tn' },
+  ];
+
+  it('verifies the ECDSA signature, then records bounces and complaints and ignores the rest', async () => {
+    const response = await sendgridPost(events);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ recorded: 2, duplicates: 0, ignored: 1 });
+    expect(await suppressionOf('sg@example.tn')).toMatchObject({ reason: 'hard-bounce' });
+    expect(await suppressionOf('sg-spam@example.tn')).toMatchObject({ reason: 'complaint' });
+    expect((await sendgridPost(events)).body).toEqual({ recorded: 0, duplicates: 2, ignored: 1 });
+  });
+
+  it('refuses a tampered batch with 401', async () => {
+    const tampered = await sendgridPost(
+      [{ sg_event_id: 'sg-9', event: 'bounce', type: 'bounce', email: 'sg@example.tn' }],
+      { tamper: true },
+    );
+    expect(tampered.status).toBe(401);
+    expect(await MailEventModel.exists({ _id: 'sendgrid:sg-9' })).toBeNull();
+  });
+});
+
+/* ---------------------------------------------------------------- postmark */
+
+describe('Postmark', () => {
+  const bounce = {
+    RecordType: 'Bounce',
+    ID: 4323372036854775,
+    Type: 'HardBounce',
+    Email: 'pm@example.tn',
+    Description: 'The server was unable to deliver your message',
+    Details: 'smtp;550 5.1.1 unknown',
+    BouncedAt: '2026-01-05T16:33:54Z',
+    Content: `Received: ...\r\nMessage-ID: ${messageIdOf('pm@example.tn')}\r\n`,
+  };
+
+  it('checks the basic-auth credentials, records the bounce and takes a replay as a duplicate', async () => {
+    const send = () => post('postmark').auth('postmark', 'hook-password').send(bounce);
+    const first = await send();
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ recorded: 1, duplicates: 0, ignored: 0 });
+    expect(await suppressionOf('pm@example.tn')).toMatchObject({
+      reason: 'hard-bounce',
+      source: 'postmark',
+    });
+    expect(String((await suppressionOf('pm@example.tn'))?.campaign)).toBe(campaignId);
+    expect((await send()).body).toEqual({ recorded: 0, duplicates: 1, ignored: 0 });
+  });
+
+  it('refuses wrong credentials with 401, and acknowledges record types it does not use', async () => {
+    const wrong = await post('postmark')
+      .auth('postmark', 'guess')
+      .send({ ...bounce, ID: 1 });
+    expect(wrong.status).toBe(401);
+    expect(await MailEventModel.exists({ _id: 'postmark:Bounce-1' })).toBeNull();
+    const delivery = await post('postmark')
+      .auth('postmark', 'hook-password')
+      .send({ RecordType: 'Delivery', MessageID: 'x', Recipient: 'a@example.tn' });
+    expect(delivery.body).toEqual({ recorded: 0, duplicates: 0, ignored: 1 });
+  });
+});
+
+/* ---------------------------------------------------------------- SES */
+
+function snsMessage(
+  fields: Record<string, string>,
+  options: { signatureVersion?: '1' | '2' } = {},
+) {
+  const version = options.signatureVersion ?? '2';
+  const message: Record<string, string> = {
+    MessageId: `msg-${Math.random().toString(36).slice(2)}`,
+    TopicArn: TOPIC,
+    Timestamp: new Date().toISOString(),
+    SignatureVersion: version,
+    SigningCertURL: certUrl,
+    ...fields,
+  };
+  const order =
+    message.Type === 'Notification'
+      ? ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type']
+      : ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'];
+  const text = order
+    .filter((field) => message[field] !== undefined)
+    .map((field) => `${field}\n${message[field]}\n`)
+    .join('');
+  const signer = createSign(version === '1' ? 'RSA-SHA1' : 'RSA-SHA256');
+  signer.update(text);
+  message.Signature = signer.sign(sesKey, 'base64');
+  return message;
+}
+
+const sesBounce = (feedbackId: string, email: string) =>
+  JSON.stringify({
+    notificationType: 'Bounce',
+    bounce: {
+      bounceType: 'Permanent',
+      bounceSubType: 'General',
+      feedbackId,
+      timestamp: '2026-01-05T10:00:00.000Z',
+      bouncedRecipients: [{ emailAddress: email, diagnosticCode: 'smtp; 550 5.1.1 user unknown' }],
+    },
+    mail: {
+      messageId: 'ses-own-id',
+      source: 'no-reply@agency.test',
+      commonHeaders: { messageId: messageIdOf(email) },
+    },
+  });
+
+const postSns = (message: Record<string, string>) =>
+  post('ses')
+    .set('Content-Type', 'text/plain; charset=UTF-8')
+    .set('x-amz-sns-message-type', message.Type ?? '')
+    .send(JSON.stringify(message));
+
+describe('Amazon SES through SNS', () => {
+  it('verifies the signature with the certificate from the allowed host and records the bounce', async () => {
+    const message = snsMessage({
+      Type: 'Notification',
+      Message: sesBounce('fb-1', 'ses@example.tn'),
+    });
+    const response = await postSns(message);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ recorded: 1, duplicates: 0, ignored: 0 });
+    expect(await suppressionOf('ses@example.tn')).toMatchObject({
+      reason: 'hard-bounce',
+      source: 'ses',
+    });
+    expect(String((await suppressionOf('ses@example.tn'))?.campaign)).toBe(campaignId);
+    // SNS delivers at least once: the same notification again changes nothing.
+    expect((await postSns(message)).body).toEqual({ recorded: 0, duplicates: 1, ignored: 0 });
+  });
+
+  it('takes SignatureVersion 1 (SHA1) too, and a complaint', async () => {
+    const complaint = JSON.stringify({
+      notificationType: 'Complaint',
+      complaint: {
+        feedbackId: 'fb-2',
+        complainedRecipients: [{ emailAddress: 'ses-c@example.tn' }],
+      },
+      mail: { messageId: 'm', source: 'no-reply@agency.test' },
+    });
+    const response = await postSns(
+      snsMessage({ Type: 'Notification', Message: complaint }, { signatureVersion: '1' }),
+    );
+    expect(response.body.recorded).toBe(1);
+    expect(await suppressionOf('ses-c@example.tn')).toMatchObject({ reason: 'complaint' });
+  });
+
+  it('refuses a tampered message, another topic and a certificate from another host with 401', async () => {
+    const genuine = snsMessage({
+      Type: 'Notification',
+      Message: sesBounce('fb-3', 'ses3@example.tn'),
+    });
+    const tampered = { ...genuine, Message: sesBounce('fb-3', 'other@example.tn') };
+    expect((await postSns(tampered)).status).toBe(401);
+    const otherTopic = snsMessage({
+      Type: 'Notification',
+      Message: sesBounce('fb-4', 'ses4@example.tn'),
+      TopicArn: 'arn:aws:sns:eu-west-1:999999999999:theirs',
+    });
+    expect((await postSns(otherTopic)).status).toBe(401);
+    const elsewhere = snsMessage({
+      Type: 'Notification',
+      Message: sesBounce('fb-5', 'ses5@example.tn'),
+      SigningCertURL: 'https://attacker.example/cert.pem',
+    });
+    expect((await postSns(elsewhere)).status).toBe(401);
+    expect(
+      await MailEventModel.countDocuments({
+        provider: 'ses',
+        key: trusted({
+          $in: ['ses3@example.tn', 'other@example.tn', 'ses4@example.tn', 'ses5@example.tn'],
+        }),
+      }),
+    ).toBe(0);
+  });
+
+  it('confirms a subscription by visiting its SubscribeURL on the allowed host', async () => {
+    const before = confirmations;
+    const response = await postSns(
+      snsMessage({
+        Type: 'SubscriptionConfirmation',
+        Message: 'You have chosen to subscribe',
+        Token: 'token-1',
+        SubscribeURL: certUrl.replace('/SimpleNotificationService.pem', '/confirm?token=1'),
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(confirmations).toBe(before + 1);
+  });
+});

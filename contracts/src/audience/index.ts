@@ -1,0 +1,4 @@
+export * from './lists';
+export * from './imports';
+export * from './suppressions';
+export * from './mail-events';

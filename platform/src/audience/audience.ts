@@ -1,0 +1,101 @@
+import { Types } from 'mongoose';
+import type { AudienceTarget, CampaignRecipient } from '@agency/contracts';
+import { ContactModel } from '../contact/contact.model';
+import { normalizeEmail } from '../newsletter/newsletter-token';
+import { SubscriberModel } from '../newsletter/subscriber.model';
+import { ListMemberModel } from './list-member.model';
+import { SuppressionModel } from './suppression.model';
+
+/**
+ * Every address no campaign may mail: the suppression list and the
+ * subscribers who left (recorded before the suppression list existed too).
+ * Both are small beside the audience, read once per walk.
+ */
+export async function excludedKeys(): Promise<Set<string>> {
+  const keys = new Set<string>();
+  const suppressed = SuppressionModel.collection
+    .find<{ _id: string }>({}, { projection: { _id: 1 } })
+    .batchSize(5000);
+  for await (const { _id } of suppressed) keys.add(_id);
+  const left = SubscriberModel.collection
+    .find<{ email: string }>({ status: 'unsubscribed' }, { projection: { email: 1 } })
+    .batchSize(5000);
+  for await (const { email } of left) keys.add(normalizeEmail(email));
+  return keys;
+}
+
+function recipientOf(email: string, firstName: string, locale: string): CampaignRecipient {
+  return { key: normalizeEmail(email), email: email.trim(), firstName, locale };
+}
+
+async function* candidates(target: AudienceTarget): AsyncGenerator<CampaignRecipient> {
+  if (target.recipientType === 'lists') {
+    if (target.listIds.length === 0) return;
+    const members = ListMemberModel.collection
+      .find<{ email: string; firstName?: string; locale?: string }>(
+        { list: { $in: target.listIds.map((id) => new Types.ObjectId(id)) } },
+        { projection: { email: 1, firstName: 1, locale: 1 } },
+      )
+      .batchSize(1000);
+    for await (const member of members) {
+      yield recipientOf(member.email, member.firstName ?? '', member.locale ?? 'en');
+    }
+    return;
+  }
+  if (target.recipientType !== 'subscribers') {
+    const contacts = ContactModel.collection
+      .find<{ email: string; firstName: string; locale: string }>(
+        {},
+        { projection: { email: 1, firstName: 1, locale: 1 } },
+      )
+      .batchSize(1000);
+    for await (const contact of contacts) {
+      yield recipientOf(contact.email, contact.firstName, contact.locale);
+    }
+  }
+  if (target.recipientType !== 'contacts') {
+    const subscribers = SubscriberModel.collection
+      .find<{ email: string; locale: string }>(
+        { status: 'confirmed' },
+        { projection: { email: 1, locale: 1 } },
+      )
+      .batchSize(1000);
+    for await (const subscriber of subscribers) {
+      yield recipientOf(subscriber.email, '', subscriber.locale);
+    }
+  }
+}
+
+/**
+ * The recipients of a first send, one per normalised address, without the
+ * suppressed and the unsubscribed. The send walks it, and the count shown
+ * before sending is this same walk counted, so the two always agree.
+ * Read in the store's own order: sorting costs the embedded store a sort of
+ * the whole collection before the first document (465 ms at 20,000
+ * contacts, against 38 ms unsorted), and nothing needs the order.
+ */
+export async function* audienceRecipients(
+  target: AudienceTarget,
+  excluded?: ReadonlySet<string>,
+): AsyncGenerator<CampaignRecipient> {
+  const left = excluded ?? (await excludedKeys());
+  const seen = new Set<string>();
+  for await (const recipient of candidates(target)) {
+    if (left.has(recipient.key) || seen.has(recipient.key)) continue;
+    seen.add(recipient.key);
+    yield recipient;
+  }
+}
+
+/** How many a send to `target` would mail now. */
+export async function countAudience(
+  target: AudienceTarget,
+  excluded?: ReadonlySet<string>,
+): Promise<number> {
+  let count = 0;
+  for await (const recipient of audienceRecipients(target, excluded)) {
+    void recipient;
+    count += 1;
+  }
+  return count;
+}

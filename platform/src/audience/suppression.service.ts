@@ -1,0 +1,47 @@
+import type { SuppressionReason, SuppressionSource } from '@agency/contracts';
+import { isDuplicateKeyError } from '../database-errors';
+import { normalizeEmail } from '../newsletter/newsletter-token';
+import { SuppressionModel } from './suppression.model';
+
+export interface SuppressionRequest {
+  email: string;
+  reason: SuppressionReason;
+  source: SuppressionSource;
+  at?: Date;
+  campaignId?: string;
+  detail?: string;
+  by?: { id: string; username: string };
+}
+
+/**
+ * Adds an address to the suppression list: one insert, the address as its
+ * `_id`. An address already there keeps its first entry (the reason it was
+ * first stopped for); answers whether this call added it.
+ */
+export async function suppressAddress(request: SuppressionRequest): Promise<boolean> {
+  try {
+    await SuppressionModel.create({
+      _id: normalizeEmail(request.email),
+      email: request.email.trim(),
+      reason: request.reason,
+      source: request.source,
+      at: request.at ?? new Date(),
+      ...(request.campaignId ? { campaign: request.campaignId } : {}),
+      ...(request.detail ? { detail: request.detail.slice(0, 2000) } : {}),
+      ...(request.by ? { byId: request.by.id, byName: request.by.username } : {}),
+    });
+    return true;
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * An address that subscribed again (and confirmed, so asked for mail itself)
+ * is no longer held back for having unsubscribed once; a bounce or a
+ * complaint still holds it.
+ */
+export async function liftUnsubscribeSuppression(email: string): Promise<void> {
+  await SuppressionModel.deleteOne({ _id: normalizeEmail(email), reason: 'unsubscribe' });
+}
