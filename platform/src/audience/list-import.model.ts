@@ -29,7 +29,8 @@ const listImportSchema = new Schema(
     delimiter: { type: String, required: true, default: ',' },
     rowCount: { type: Number, required: true },
     columns: { type: [String], default: [] },
-    preview: { type: [[String]], default: [] },
+    // Rows as sub-documents: the embedded store refuses arrays of arrays.
+    preview: { type: [{ _id: false, cells: { type: [String], default: [] } }], default: [] },
     status: { type: String, required: true, enum: IMPORT_STATUSES, default: 'uploaded' },
     list: { type: Schema.Types.ObjectId },
     listName: { type: String },
@@ -57,10 +58,15 @@ const listImportSchema = new Schema(
 
 listImportSchema.index({ createdAt: -1 });
 
-/** The preview's rows as the API and the worker read them: mongoose types nested arrays loosely. */
+/** The preview's rows as the API and the worker read them. */
 export type ListImport = Omit<InferSchemaType<typeof listImportSchema>, 'preview'> & {
-  preview: string[][];
+  preview: { cells: string[] }[];
 };
+
+/** The preview's rows as cells, the way the API shows them. */
+export function previewRows(stored: Pick<ListImport, 'preview'>): string[][] {
+  return stored.preview.map((row) => [...row.cells]);
+}
 export const ListImportModel = model('ListImport', listImportSchema);
 
 /**

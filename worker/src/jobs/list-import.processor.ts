@@ -25,6 +25,7 @@ import {
   listMemberId,
   normalizeEmail,
   type ListImport,
+  type ListMember,
   type Logger,
   type Redis,
 } from '@agency/platform';
@@ -118,6 +119,37 @@ function sameTags(a: readonly string[], b: readonly string[]): boolean {
  * crash (marked with the import's id) count as created, not again.
  */
 export function listImportProcessor(deps: ListImportDeps) {
+  const run = readIntoList(deps);
+  return async (job: Job<ListImportJob>): Promise<'done' | 'cancelled' | 'skipped'> => {
+    try {
+      return await run(job);
+    } catch (error) {
+      // The last attempt: the import ends as failed, not running for ever.
+      if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await markFailed(job.data.importId);
+      throw error;
+    }
+  };
+}
+
+/** What a failed import leaves: its state, and the list's count as the members really are. */
+async function markFailed(importId: string): Promise<void> {
+  const stored = await ListImportModel.findOneAndUpdate(
+    { _id: importId, status: { $in: ['queued', 'running'] } },
+    {
+      $set: {
+        status: 'failed',
+        error: 'The import stopped on an error; the rows read before it are in the list',
+        finishedAt: new Date(),
+      },
+    },
+  ).lean();
+  if (stored?.list) {
+    const memberCount = await ListMemberModel.countDocuments({ list: stored.list });
+    await MailingListModel.updateOne({ _id: stored.list }, { $set: { memberCount } });
+  }
+}
+
+function readIntoList(deps: ListImportDeps) {
   return async (job: Job<ListImportJob>): Promise<'done' | 'cancelled' | 'skipped'> => {
     const { importId } = job.data;
     const stored = await ListImportModel.findById(importId).lean<StoredImport>();
@@ -177,6 +209,10 @@ export function listImportProcessor(deps: ListImportDeps) {
       { $set: { status: 'running', ...(stored.startedAt ? {} : { startedAt: new Date() }) } },
     );
 
+    deps.logger.info(
+      { importId, fromRow: checkpoint, attempt: job.attemptsMade + 1 },
+      'list import started',
+    );
     const excluded = await exclusions();
     const seen = new Set<string>();
     const consent = {
@@ -239,9 +275,17 @@ export function listImportProcessor(deps: ListImportDeps) {
         for (const { index } of writeErrors) refused.add(index);
       }
       counts.created += batch.length - refused.size;
+      if (refused.size === 0) return;
+      const known = new Map(
+        (
+          await members()
+            .find({ _id: { $in: [...refused].map((index) => (batch[index] as MemberRow)._id) } })
+            .toArray()
+        ).map((existing) => [existing._id, existing as unknown as ListMember]),
+      );
       for (const index of refused) {
         const member = batch[index] as MemberRow;
-        const existing = await ListMemberModel.findById(member._id).lean();
+        const existing = known.get(member._id);
         if (!existing) continue;
         if (existing.importId && String(existing.importId) === importId) {
           // Written by this import before a crash: counted as what it was.
@@ -269,6 +313,8 @@ export function listImportProcessor(deps: ListImportDeps) {
     const file = importFiles().openDownloadStream(stored.fileId);
     const rows = csvRows(file, stored.encoding as ImportEncoding, stored.delimiter);
     let header = stored.hasHeader;
+    // Rows are numbered from the file's start: those up to the checkpoint are passed over.
+    row = 0;
     for await (const cells of rows) {
       if (header) {
         header = false;

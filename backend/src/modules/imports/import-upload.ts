@@ -46,8 +46,16 @@ interface FileSummary {
   hasHeader: boolean;
 }
 
-const firstLineOf = async (fileId: Types.ObjectId, encoding: ImportEncoding): Promise<string> => {
-  const stream = importFiles().openDownloadStream(fileId, { start: 0, end: 64 * 1024 });
+const firstLineOf = async (
+  fileId: Types.ObjectId,
+  size: number,
+  encoding: ImportEncoding,
+): Promise<string> => {
+  // GridFS refuses an end past the file's length.
+  const stream = importFiles().openDownloadStream(fileId, {
+    start: 0,
+    end: Math.min(64 * 1024, size),
+  });
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   const text = new TextDecoder(encoding).decode(Buffer.concat(chunks));
@@ -55,8 +63,12 @@ const firstLineOf = async (fileId: Types.ObjectId, encoding: ImportEncoding): Pr
 };
 
 /** Reads the stored file through: it must parse as CSV, hold rows, and not too many. */
-async function summarise(fileId: Types.ObjectId, encoding: ImportEncoding): Promise<FileSummary> {
-  const delimiter = detectDelimiter(await firstLineOf(fileId, encoding));
+async function summarise(
+  fileId: Types.ObjectId,
+  size: number,
+  encoding: ImportEncoding,
+): Promise<FileSummary> {
+  const delimiter = detectDelimiter(await firstLineOf(fileId, size, encoding));
   const rows = csvRows(importFiles().openDownloadStream(fileId), encoding, delimiter);
   const head: string[][] = [];
   let count = 0;
@@ -128,7 +140,7 @@ export async function uploadImportFile(
     const verdict = sniffer.verdict();
     if (!verdict.ok)
       throw new HttpError('VALIDATION_FAILED', verdict.reason, { file: verdict.reason });
-    const summary = await summarise(fileId, verdict.encoding);
+    const summary = await summarise(fileId, bytes.size(), verdict.encoding);
     const suggestedMapping = suggestMapping(summary.columns, summary.preview);
     if (suggestedMapping.email === undefined && summary.hasHeader) {
       const reason = 'No column holds e-mail addresses';
@@ -142,7 +154,7 @@ export async function uploadImportFile(
       delimiter: summary.delimiter,
       rowCount: summary.rowCount,
       columns: summary.columns,
-      preview: summary.preview,
+      preview: summary.preview.map((cells) => ({ cells })),
       hasHeader: summary.hasHeader,
       status: 'uploaded',
       byId: by.id,

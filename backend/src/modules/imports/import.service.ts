@@ -20,6 +20,7 @@ import {
   MailingListModel,
   importCancelKey,
   importFiles,
+  previewRows,
   withTimeout,
   type ListImport,
   type Redis,
@@ -52,6 +53,7 @@ function mappingOf(stored: StoredImport): ImportMapping | null {
 
 export function toImportDto(stored: StoredImport): ImportDto {
   const counts = stored.counts as Partial<ImportCounts> | undefined;
+  const preview = previewRows(stored);
   return {
     id: String(stored._id),
     fileName: stored.fileName,
@@ -59,8 +61,8 @@ export function toImportDto(stored: StoredImport): ImportDto {
     encoding: stored.encoding as ImportEncoding,
     rowCount: stored.rowCount,
     columns: stored.columns,
-    preview: stored.preview,
-    suggestedMapping: suggestMapping(stored.columns, stored.preview),
+    preview,
+    suggestedMapping: suggestMapping(stored.columns, preview),
     status: stored.status as ImportStatus,
     list: stored.list ? { id: String(stored.list), name: stored.listName ?? '' } : null,
     mapping: mappingOf(stored),
@@ -116,7 +118,7 @@ export async function startImport(
 ): Promise<ImportDto> {
   const current = await findImport(id);
   const mapping = input.mapping as ImportMapping;
-  const width = Math.max(current.columns.length, ...current.preview.map((r) => r.length));
+  const width = Math.max(current.columns.length, ...previewRows(current).map((r) => r.length));
   const outside = Object.entries(mapping).filter(
     ([, column]) => typeof column === 'number' && column >= width,
   );
@@ -213,6 +215,7 @@ export async function importReport(
     header: true,
     columns: ['row', 'value', 'reason'],
     bom: true,
+    record_delimiter: 'windows',
     escape_formulas: true,
   });
   const chunks = ImportReportModel.find({ importId: stored._id })

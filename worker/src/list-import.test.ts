@@ -1,0 +1,174 @@
+import {
+  ListMemberModel,
+  MailingListModel,
+  SubscriberModel,
+  SuppressionModel,
+} from '@agency/platform';
+import { importApi, type ImportApi } from './testing/import-api';
+import { createPipelineContext, type PipelineContext } from './testing/pipeline-context';
+import type { RunningWorkers } from './workers';
+
+let ctx: PipelineContext;
+let workers: RunningWorkers;
+let api: ImportApi;
+
+beforeAll(async () => {
+  ctx = await createPipelineContext();
+  workers = await ctx.startWorker({ smtpUrl: 'smtp://127.0.0.1:9' });
+  api = await importApi(ctx);
+}, 60_000);
+
+afterAll(async () => {
+  await workers.close();
+  await ctx.close();
+});
+
+const UNIQUE = 9200;
+const address = (index: number) => `person${index}@import.test`;
+
+/**
+ * 10,000 rows: 9,200 distinct addresses (the first 150 unsubscribed from the
+ * newsletter, the next 50 suppressed), 500 repeats of earlier addresses in
+ * another case, 200 invalid addresses and 100 rows without one.
+ */
+function guestFile(): string {
+  const lines = ['Email,First name,Last name,Language,Tags'];
+  for (let index = 0; index < UNIQUE; index += 1) {
+    const first = index === 300 ? '"=HYPERLINK(""http://evil.test"",""x"")"' : `Guest${index}`;
+    lines.push(`${address(index)},${first},Expo,${index % 3 === 0 ? 'fr' : 'en'},"vip, expo"`);
+  }
+  for (let index = 1000; index < 1500; index += 1) {
+    lines.push(`${address(index).toUpperCase()},Again,Expo,en,`);
+  }
+  for (let index = 0; index < 200; index += 1) lines.push(`not-an-address-${index},Bad,Row,en,`);
+  for (let index = 0; index < 100; index += 1) lines.push(`,No,Address,en,`);
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+const runImport = (csv: string, listId: string) => api.runImport(csv, listId);
+
+describe('a CSV import into a list', () => {
+  let listId: string;
+
+  beforeAll(async () => {
+    const list = await api.post('/api/admin/lists', { name: 'Expo guests' });
+    listId = list.body.id as string;
+    await SubscriberModel.insertMany(
+      Array.from({ length: 150 }, (_, index) => ({
+        email: address(index),
+        status: 'unsubscribed',
+      })),
+    );
+    await SuppressionModel.insertMany(
+      Array.from({ length: 50 }, (_, offset) => ({
+        _id: address(150 + offset),
+        email: address(150 + offset),
+        reason: 'hard-bounce',
+        source: 'ses',
+        at: new Date(),
+      })),
+    );
+  });
+
+  it('counts 10,000 rows exactly and reports each row it did not take, with the reason', async () => {
+    const result = await runImport(guestFile(), listId);
+    expect(result.status).toBe('done');
+    expect(result.counts).toEqual({
+      read: 10_000,
+      created: 9000,
+      updated: 0,
+      unchanged: 0,
+      skipped: 700,
+      invalid: 300,
+    });
+    expect(result.reportLines).toBe(1000);
+
+    const report = await api.get(`/api/admin/imports/${result.id}/report`);
+    expect(report.status).toBe(200);
+    expect(report.headers['content-type']).toMatch(/text\/csv/);
+    const lines = report.text
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe('row,value,reason');
+    const body = lines.slice(1);
+    expect(body).toHaveLength(1000);
+    const expected = [
+      ...Array.from({ length: 150 }, (_, i) => `${i + 1},${address(i)},unsubscribed`),
+      ...Array.from({ length: 50 }, (_, i) => `${i + 151},${address(150 + i)},suppressed`),
+      ...Array.from(
+        { length: 500 },
+        (_, i) => `${UNIQUE + i + 1},${address(1000 + i).toUpperCase()},duplicate-in-file`,
+      ),
+      ...Array.from(
+        { length: 200 },
+        (_, i) => `${UNIQUE + 501 + i},not-an-address-${i},invalid-email`,
+      ),
+      ...Array.from(
+        { length: 100 },
+        (_, i) => `${UNIQUE + 701 + i},",No,Address,en,",missing-email`,
+      ),
+    ];
+    expect(body).toEqual(expected);
+
+    expect(await ListMemberModel.countDocuments({ list: listId })).toBe(9000);
+    expect((await MailingListModel.findById(listId).lean())?.memberCount).toBe(9000);
+    const member = await ListMemberModel.findById(`${listId}:${address(300)}`).lean();
+    // A formula is kept as the text it is, never evaluated.
+    expect(member).toMatchObject({
+      email: address(300),
+      firstName: '=HYPERLINK("http://evil.test","x")',
+      lastName: 'Expo',
+      locale: 'fr',
+      tags: ['vip', 'expo'],
+      consent: { basis: 'import', byName: 'importer', file: 'guests.csv', listName: 'Expo guests' },
+    });
+    expect(await ListMemberModel.exists({ key: address(10) })).toBeNull();
+    expect(await ListMemberModel.exists({ key: address(160) })).toBeNull();
+  }, 180_000);
+
+  it('changes nothing when the same file runs again, and says so', async () => {
+    const before = await ListMemberModel.findById(`${listId}:${address(42)}`).lean();
+    const result = await runImport(guestFile(), listId);
+    expect(result.counts).toEqual({
+      read: 10_000,
+      created: 0,
+      updated: 0,
+      unchanged: 9000,
+      skipped: 700,
+      invalid: 300,
+    });
+    expect(await ListMemberModel.countDocuments({ list: listId })).toBe(9000);
+    expect((await MailingListModel.findById(listId).lean())?.memberCount).toBe(9000);
+    const after = await ListMemberModel.findById(`${listId}:${address(42)}`).lean();
+    expect(after?.updatedAt).toEqual(before?.updatedAt);
+    expect(after?.consent).toEqual(before?.consent);
+  }, 180_000);
+
+  it('updates the fields a later file changes, and never re-subscribes an address that left', async () => {
+    const csv = [
+      'email;first name;language',
+      `${address(207)};Renamed;ar`,
+      `${address(208)};Guest208;en`,
+      `${address(20)};Back;en`,
+      'fresh@import.test;New;fr',
+    ].join('\n');
+    const result = await runImport(csv, listId);
+    expect(result.counts).toMatchObject({
+      read: 4,
+      created: 1,
+      updated: 1,
+      unchanged: 1,
+      skipped: 1,
+    });
+    expect(await ListMemberModel.findById(`${listId}:${address(207)}`).lean()).toMatchObject({
+      firstName: 'Renamed',
+      locale: 'ar',
+      lastName: 'Expo',
+    });
+    expect(await ListMemberModel.exists({ key: address(20) })).toBeNull();
+    expect((await SubscriberModel.findOne({ email: address(20) }).lean())?.status).toBe(
+      'unsubscribed',
+    );
+  }, 60_000);
+});
