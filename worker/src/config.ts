@@ -37,9 +37,6 @@ export const workerEnvSpec = {
   CAMPAIGN_STALLED_AFTER_SECONDS: integer(0, 86_400)({ default: 60 }),
   /** A mailbox whose server delivers `local+anything@domain` to it: the per-recipient bounce address. */
   CAMPAIGN_RETURN_PATH: mailbox({ default: undefined }),
-  /** The mailbox returned mail (DSNs) arrives in, read over IMAP; unset: not read. */
-  BOUNCE_MAILBOX_URL: urlOf('imap:', 'imaps:')({ default: undefined }),
-  BOUNCE_MAILBOX_INTERVAL_SECONDS: integer(10, 86_400)({ default: 300 }),
 };
 
 export interface WorkerConfig extends SharedConfig {
@@ -51,8 +48,6 @@ export interface WorkerConfig extends SharedConfig {
   siteUrl: string;
   outbox: { relayIntervalMs: number; pendingAgeMs: number };
   campaigns: CampaignSendSettings & { smtpConnections: number };
-  /** Returned mail read over IMAP, when a mailbox is set. */
-  bounceMailbox?: { url: string; intervalMs: number };
 }
 
 /** `Bounces <bounces@agency.tn>` -> `bounces@agency.tn`: the envelope takes the address alone. */
@@ -86,13 +81,5 @@ export function loadWorkerConfig(rawEnv: Env = process.env): WorkerConfig {
       stalledAfterMs: env.CAMPAIGN_STALLED_AFTER_SECONDS * 1000,
       ...(env.CAMPAIGN_RETURN_PATH ? { returnPath: addressOf(env.CAMPAIGN_RETURN_PATH) } : {}),
     },
-    ...(env.BOUNCE_MAILBOX_URL
-      ? {
-          bounceMailbox: {
-            url: env.BOUNCE_MAILBOX_URL,
-            intervalMs: env.BOUNCE_MAILBOX_INTERVAL_SECONDS * 1000,
-          },
-        }
-      : {}),
   };
 }

@@ -38,6 +38,7 @@ const AdminCampaignsPage = section(
   () => import('../features/admin-campaigns'),
   'AdminCampaignsPage',
 );
+const AdminAudiencePage = section(() => import('../features/admin-audience'), 'AdminAudiencePage');
 const AdminUsersPage = section(() => import('../features/admin-users'), 'AdminUsersPage');
 const AdminContactsPage = section(() => import('../features/admin-contacts'), 'AdminContactsPage');
 const AdminClientsPage = section(() => import('../features/admin-clients'), 'AdminClientsPage');
@@ -93,6 +94,7 @@ const adminRoutes: RouteObject[] = [
     children: [
       { path: 'dashboard', element: <AdminDashboardPage /> },
       { path: 'campaigns', element: <AdminCampaignsPage /> },
+      { path: 'audience/:tab?', element: <AdminAudiencePage /> },
       { path: 'users', element: <AdminUsersPage /> },
       { path: 'contacts/:contactId?', element: <AdminContactsPage /> },
       { path: 'clients', element: <AdminClientsPage /> },

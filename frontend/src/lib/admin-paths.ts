@@ -8,6 +8,7 @@ export const ADMIN_PATHS = {
   login: '/admin/login',
   dashboard: '/admin/dashboard',
   campaigns: '/admin/campaigns',
+  audience: '/admin/audience',
   users: '/admin/users',
   contacts: '/admin/contacts',
   clients: '/admin/clients',
@@ -17,6 +18,14 @@ export const ADMIN_PATHS = {
 } as const;
 
 export type AdminSection = Exclude<keyof typeof ADMIN_PATHS, 'index' | 'login'>;
+
+/** The audience section's tabs: the lists, the CSV imports, the suppression list. */
+export const AUDIENCE_TABS = ['lists', 'imports', 'suppression'] as const;
+export type AudienceTab = (typeof AUDIENCE_TABS)[number];
+
+export function adminAudiencePath(tab: AudienceTab = 'lists'): string {
+  return tab === 'lists' ? ADMIN_PATHS.audience : `${ADMIN_PATHS.audience}/${tab}`;
+}
 
 /** One enquiry's detail view, over the contacts list. */
 export function adminContactPath(contactId: string): string {

@@ -61,6 +61,9 @@ export const api = createApi({
     'Campaigns',
     'Stats',
     'Session',
+    'Lists',
+    'Imports',
+    'Suppressions',
   ],
   endpoints: () => ({}),
 });

@@ -8,10 +8,13 @@ import type {
   ContactDetailDto,
   ContactDto,
   EnquiryTrendDto,
+  ImportDto,
   LeadDto,
+  MailingListDto,
   Page,
   Role,
   StatsDto,
+  SuppressionDto,
   UserDto,
 } from '@agency/contracts';
 
@@ -113,6 +116,7 @@ export function buildCampaign(overrides: Partial<CampaignDto> = {}): CampaignDto
     subject: 'Our spring packages',
     content: '<p>Discover our packs.</p>',
     recipientType: 'all',
+    listIds: [],
     status: 'draft',
     total: 0,
     sentCount: 0,
@@ -197,12 +201,69 @@ export function buildRecipient(
     attempts: 1,
     round: 1,
     at: '2026-05-04T08:00:30.000Z',
+    mailEvent: null,
     ...overrides,
   };
 }
 
 export function buildAudience(overrides: Partial<CampaignAudienceDto> = {}): CampaignAudienceDto {
-  return { all: 150, contacts: 40, subscribers: 120, ...overrides };
+  return { all: 150, contacts: 40, subscribers: 120, lists: 0, ...overrides };
+}
+
+export function buildMailingList(overrides: Partial<MailingListDto> = {}): MailingListDto {
+  return {
+    id: testId(),
+    name: 'Expo guests',
+    description: 'People met at the spring expo',
+    memberCount: 1200,
+    createdAt: CREATED,
+    updatedAt: CREATED,
+    ...overrides,
+  };
+}
+
+/** An uploaded CSV file waiting for its columns; override `status` and `counts` for later steps. */
+export function buildImport(overrides: Partial<ImportDto> = {}): ImportDto {
+  return {
+    id: testId(),
+    fileName: 'guests.csv',
+    size: 2048,
+    encoding: 'utf-8',
+    rowCount: 3,
+    columns: ['Email', 'First name', 'Company'],
+    preview: [
+      ['ada@example.com', 'Ada', 'Analytical'],
+      ['grace@example.com', 'Grace', 'Navy'],
+    ],
+    suggestedMapping: { email: 0, firstName: 1 },
+    status: 'uploaded',
+    list: null,
+    mapping: null,
+    hasHeader: true,
+    counts: { read: 0, created: 0, updated: 0, unchanged: 0, skipped: 0, invalid: 0 },
+    reportLines: 0,
+    error: null,
+    by: { id: testId(), username: 'manager-user' },
+    createdAt: CREATED,
+    startedAt: null,
+    finishedAt: null,
+    ...overrides,
+  };
+}
+
+export function buildSuppression(overrides: Partial<SuppressionDto> = {}): SuppressionDto {
+  const email = overrides.email ?? `gone-${testId().slice(-4)}@example.com`;
+  return {
+    key: email.toLowerCase(),
+    email,
+    reason: 'hard-bounce',
+    source: 'ses',
+    at: CREATED,
+    campaign: null,
+    detail: '550 5.1.1 user unknown',
+    by: null,
+    ...overrides,
+  };
 }
 
 /** A signed-in user of this role, as the session stores it. */

@@ -2,7 +2,13 @@ import type { CampaignProgressDto } from '@agency/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { buildAudience, buildCampaign, buildProgress, pageOf } from '../../testing/admin-factory';
+import {
+  buildAudience,
+  buildCampaign,
+  buildMailingList,
+  buildProgress,
+  pageOf,
+} from '../../testing/admin-factory';
 import { findCardList, findTable, renderAdmin } from '../../testing/admin-render';
 import {
   ADMIN,
@@ -98,8 +104,55 @@ describe('Mail Manager', () => {
       subject: 'Our autumn packs',
       content: '<p>Three packs for the season.</p>',
       recipientType: 'subscribers',
+      listIds: [],
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('targets mailing lists: one at least, with the count of the lists chosen', async () => {
+    const expo = buildMailingList({ name: 'Expo guests' });
+    const gala = buildMailingList({ name: 'Gala 2026' });
+    server.use(adminList('/lists', [expo, gala]));
+    const { handler, calls } = recordAdminCalls('post', '/campaigns', (body) =>
+      HttpResponse.json(buildCampaign(body as object), { status: 201 }),
+    );
+    server.use(handler);
+    const { user } = await renderAdmin('/admin/campaigns', { mobile: true });
+    await campaignCards();
+
+    await user.click(screen.getByRole('button', { name: 'New Campaign' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New Campaign' });
+    await writeDraft(user, dialog, '<p>See you at the gala.</p>');
+    await user.click(within(dialog).getByRole('combobox', { name: 'Recipients' }));
+    await user.click(await screen.findByRole('option', { name: /^Members of lists/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Create Campaign' }));
+    expect(await within(dialog).findByText('This field is required')).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+
+    // The count asked for the lists chosen.
+    server.use(
+      http.get('/api/admin/campaigns/audience', ({ request }) =>
+        HttpResponse.json(
+          buildAudience({
+            lists:
+              new URL(request.url).searchParams.get('listIds') === `${expo.id},${gala.id}`
+                ? 830
+                : 0,
+          }),
+        ),
+      ),
+    );
+    await user.click(within(dialog).getByRole('combobox', { name: /^Lists/ }));
+    await user.click(await screen.findByRole('option', { name: 'Expo guests' }));
+    await user.click(await screen.findByRole('option', { name: 'Gala 2026' }));
+    await user.keyboard('{Escape}');
+    expect(await within(dialog).findByRole('combobox', { name: 'Recipients' })).toHaveTextContent(
+      'Members of lists · 830',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Create Campaign' }));
+
+    expect(await screen.findByText('Campaign created successfully')).toBeInTheDocument();
+    expect(calls[0]?.body).toMatchObject({ recipientType: 'lists', listIds: [expo.id, gala.id] });
   });
 
   it("says a campaign was not created, in the spec's words with the server's reason, and keeps the draft open", async () => {

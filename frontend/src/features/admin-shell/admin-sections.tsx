@@ -4,6 +4,7 @@ import BusinessIcon from '@mui/icons-material/Business';
 import ContactMailIcon from '@mui/icons-material/ContactMail';
 import DashboardIcon from '@mui/icons-material/Dashboard';
 import EmailIcon from '@mui/icons-material/Email';
+import GroupsIcon from '@mui/icons-material/Groups';
 import PeopleIcon from '@mui/icons-material/People';
 import SettingsIcon from '@mui/icons-material/Settings';
 import TrendingUpIcon from '@mui/icons-material/TrendingUp';
@@ -18,7 +19,7 @@ export interface AdminSectionLink {
   permission?: Permission;
 }
 
-/** The sidebar's eight sections, in the spec's order. */
+/** The sidebar's sections: the spec's eight, in its order, with the audience after the mail. */
 export const ADMIN_SECTION_LINKS: readonly AdminSectionLink[] = [
   {
     section: 'dashboard',
@@ -31,6 +32,12 @@ export const ADMIN_SECTION_LINKS: readonly AdminSectionLink[] = [
     path: ADMIN_PATHS.campaigns,
     icon: <EmailIcon />,
     permission: 'campaigns:read',
+  },
+  {
+    section: 'audience',
+    path: ADMIN_PATHS.audience,
+    icon: <GroupsIcon />,
+    permission: 'lists:read',
   },
   { section: 'users', path: ADMIN_PATHS.users, icon: <PeopleIcon />, permission: 'users:read' },
   {

@@ -12,6 +12,7 @@ import { signInAs } from '../../testing/admin-session';
 const SECTIONS = [
   'Dashboard',
   'Mail Manager',
+  'Audience',
   'User Management',
   'Contacts',
   'Clients',
@@ -28,7 +29,7 @@ const sectionLinks = async () => {
 };
 
 describe('Admin frame', () => {
-  it("offers an admin the spec's eight sections and highlights the admin badge", async () => {
+  it("offers an admin the spec's eight sections with the audience, and highlights the admin badge", async () => {
     await renderAdmin('/admin/settings');
 
     expect(await sectionLinks()).toEqual(SECTIONS);
@@ -124,7 +125,7 @@ describe('Admin frame', () => {
 
     await user.click(screen.getByRole('button', { name: 'Open the menu' }));
     const nav = await findElement('nav[aria-label="Admin sections"]');
-    expect(within(nav).getAllByRole('link')).toHaveLength(8);
+    expect(within(nav).getAllByRole('link')).toHaveLength(SECTIONS.length);
     await user.click(within(nav).getByRole('link', { name: 'Dashboard' }));
 
     await waitFor(() => expect(location().pathname).toBe('/admin/dashboard'));

@@ -15,9 +15,12 @@ import {
   buildContact,
   buildContactDetail,
   buildEnquiryTrend,
+  buildImport,
   buildLead,
+  buildMailingList,
   buildProgress,
   buildStats,
+  buildSuppression,
   buildUser,
   pageOf,
   sessionUser,
@@ -169,6 +172,21 @@ export const adminHandlers: HttpHandler[] = [
     ),
   ),
   http.delete(`${ADMIN}/campaigns/:id`, () => new HttpResponse(null, { status: 204 })),
+  http.get(`${ADMIN}/lists`, () =>
+    HttpResponse.json(
+      pageOf([
+        buildMailingList(),
+        buildMailingList({ name: 'Newsletter 2025', description: null, memberCount: 40 }),
+      ]),
+    ),
+  ),
+  http.get(`${ADMIN}/imports`, () => HttpResponse.json(pageOf([]))),
+  http.get(`${ADMIN}/imports/:id`, ({ params }) =>
+    HttpResponse.json(buildImport({ id: String(params.id) })),
+  ),
+  http.get(`${ADMIN}/suppressions`, () =>
+    HttpResponse.json(pageOf([buildSuppression({ email: 'gone@example.com' })])),
+  ),
   http.post(`${ADMIN}/campaigns/:id/send`, ({ params }) =>
     HttpResponse.json(
       { campaign: buildCampaign({ id: String(params.id), status: 'queued' }) },

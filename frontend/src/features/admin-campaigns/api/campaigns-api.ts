@@ -9,6 +9,7 @@ import type {
   CampaignRecipientQuery,
   CampaignSendResponse,
   CampaignTestSendInput,
+  MailingListDto,
   Page,
 } from '@agency/contracts';
 import { api } from '../../../lib/api';
@@ -38,10 +39,19 @@ export const campaignsApi = api.injectEndpoints({
       query: ({ id, ...params }) => ({ url: `${campaignPath(id)}/recipients`, params }),
       providesTags: ['Campaigns'],
     }),
-    campaignAudience: build.query<CampaignAudienceDto, undefined>({
-      query: () => 'admin/campaigns/audience',
+    /** Each audience's count; `lists` counts the lists given (none: 0). */
+    campaignAudience: build.query<CampaignAudienceDto, readonly string[] | undefined>({
+      query: (listIds) => ({
+        url: 'admin/campaigns/audience',
+        params: listIds && listIds.length > 0 ? { listIds: listIds.join(',') } : undefined,
+      }),
       // Asked again each time a confirmation opens: the audience changes as people subscribe.
       keepUnusedDataFor: 0,
+    }),
+    /** The mailing lists a campaign can target, by name. */
+    campaignLists: build.query<Page<MailingListDto>, undefined>({
+      query: () => ({ url: 'admin/lists', params: { page: 1, pageSize: 100, sort: 'name' } }),
+      providesTags: ['Lists'],
     }),
     createCampaign: build.mutation<CampaignDto, CampaignInput>({
       query: (body) => ({ url: 'admin/campaigns', method: 'POST', body }),
@@ -95,6 +105,7 @@ export const {
   useCampaignListQuery,
   useCampaignProgressQuery,
   useCampaignAudienceQuery,
+  useCampaignListsQuery,
   useCreateCampaignMutation,
   useUpdateCampaignMutation,
   useDeleteCampaignMutation,

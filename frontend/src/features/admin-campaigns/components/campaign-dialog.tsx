@@ -4,6 +4,7 @@ import {
   type CampaignDto,
   type RecipientType,
 } from '@agency/contracts';
+import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { DialogFields } from '../../../components/admin/dialog-fields';
 import { FormDialog } from '../../../components/admin/form-dialog';
@@ -14,6 +15,7 @@ import { useFormatters } from '../../../lib/use-formatters';
 import { useNamespace } from '../../../lib/translations';
 import {
   useCampaignAudienceQuery,
+  useCampaignListsQuery,
   useCreateCampaignMutation,
   useUpdateCampaignMutation,
 } from '../api/campaigns-api';
@@ -24,9 +26,10 @@ interface CampaignFormValues {
   subject: string;
   content: string;
   recipientType: RecipientType;
+  listIds: string[];
 }
 
-const CAMPAIGN_FIELDS = ['name', 'subject', 'content', 'recipientType'] as const;
+const CAMPAIGN_FIELDS = ['name', 'subject', 'content', 'recipientType', 'listIds'] as const;
 /** The spec's content box. */
 export const CONTENT_ROWS = 10;
 
@@ -40,10 +43,10 @@ export interface CampaignDialogProps {
 export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
   const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
   const format = useFormatters();
-  const { data: audience } = useCampaignAudienceQuery(undefined);
+  const { data: lists } = useCampaignListsQuery(undefined);
   const [createCampaign] = useCreateCampaignMutation();
   const [updateCampaign] = useUpdateCampaignMutation();
-  const { field, dialog } = useRecordForm({
+  const { field, dialog, formik } = useRecordForm({
     record: campaign,
     namespace: CAMPAIGNS_NAMESPACE,
     fields: CAMPAIGN_FIELDS,
@@ -52,6 +55,7 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
       subject: campaign?.subject ?? '',
       content: campaign?.content ?? '',
       recipientType: campaign?.recipientType ?? 'all',
+      listIds: campaign?.listIds ?? [],
     },
     validationSchema: campaignSchema,
     save: (values: CampaignFormValues) =>
@@ -66,6 +70,9 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
     failed: { title: campaign ? t('toasts.updateFailed') : t('toasts.createFailed') },
     onClose,
   });
+
+  // The count of the lists chosen so far, read again as the choice changes.
+  const { data: audience } = useCampaignAudienceQuery(formik.values.listIds);
 
   const recipientsLabel = (type: RecipientType) =>
     audience
@@ -98,6 +105,37 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
         <TextField {...field('recipientType', t('dialog.recipientType'))} select>
           {optionItems(RECIPIENT_TYPES, recipientsLabel)}
         </TextField>
+        {formik.values.recipientType === 'lists' ? (
+          <TextField
+            {...field('listIds', t('dialog.lists'))}
+            select
+            required
+            helperText={
+              field('listIds', '').helperText ??
+              (lists && lists.items.length === 0 ? t('dialog.noLists') : t('dialog.listsHint'))
+            }
+            slotProps={{
+              select: {
+                multiple: true,
+                renderValue: (selected) =>
+                  (selected as string[])
+                    .map((id) => lists?.items.find((list) => list.id === id)?.name ?? id)
+                    .join(', '),
+              },
+            }}
+            onChange={(event) => {
+              const value = event.target.value as unknown as string[] | string;
+              const chosen = typeof value === 'string' ? value.split(',') : value;
+              void formik.setFieldValue('listIds', chosen);
+            }}
+          >
+            {(lists?.items ?? []).map((list) => (
+              <MenuItem key={list.id} value={list.id}>
+                {list.name}
+              </MenuItem>
+            ))}
+          </TextField>
+        ) : null}
       </DialogFields>
     </FormDialog>
   );

@@ -8,6 +8,7 @@ import {
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useMemo, useState } from 'react';
@@ -65,6 +66,18 @@ export function CampaignRecipientsDialog({ campaign, onClose }: CampaignRecipien
   const stateChip = (row: CampaignRecipientDto) => (
     <StatusChip label={t(`ledger.state.${row.state}`)} color={STATE_COLORS[row.state]} />
   );
+  // A bounce or complaint that came back after the send, with the provider's words on hover.
+  const mailEventChip = (row: CampaignRecipientDto) =>
+    row.mailEvent ? (
+      <Tooltip title={row.mailEvent.detail ?? ''} describeChild>
+        <span>
+          <StatusChip
+            label={t(`ledger.mailEvent.${row.mailEvent.kind}`)}
+            color={row.mailEvent.kind === 'soft-bounce' ? 'warning' : 'error'}
+          />
+        </span>
+      </Tooltip>
+    ) : null;
   const columns = useMemo<GridColDef<RecipientRow>[]>(
     () => [
       { field: 'email', headerName: t('ledger.columns.email'), flex: 1, minWidth: 200 },
@@ -84,6 +97,13 @@ export function CampaignRecipientsDialog({ campaign, onClose }: CampaignRecipien
         valueGetter: (_value, row) => row.reason ?? '',
       },
       {
+        field: 'mailEvent',
+        headerName: t('ledger.columns.mailEvent'),
+        width: 170,
+        sortable: false,
+        renderCell: ({ row }) => mailEventChip(row),
+      },
+      {
         field: 'attempts',
         headerName: t('ledger.columns.attempts'),
         width: 90,
@@ -98,7 +118,7 @@ export function CampaignRecipientsDialog({ campaign, onClose }: CampaignRecipien
         valueFormatter: (value: string) => format.dateTime(value),
       },
     ],
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- stateChip reads only t
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the chips read only t
     [t, format],
   );
 
@@ -143,6 +163,12 @@ export function CampaignRecipientsDialog({ campaign, onClose }: CampaignRecipien
         renderCard={(row) => (
           <RecordCard title={row.email} badge={stateChip(row)}>
             {row.reason ? <Typography variant="body2">{row.reason}</Typography> : null}
+            {row.mailEvent ? (
+              <Typography variant="body2">
+                {t(`ledger.mailEvent.${row.mailEvent.kind}`)}
+                {row.mailEvent.detail ? `: ${row.mailEvent.detail}` : ''}
+              </Typography>
+            ) : null}
             <Typography variant="body2" sx={{ color: 'text.secondary' }}>
               {format.dateTime(row.at)} ·{' '}
               {t('ledger.attempts', { attempts: format.number(row.attempts) })}

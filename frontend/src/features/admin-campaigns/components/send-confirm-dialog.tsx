@@ -22,7 +22,7 @@ export function SendConfirmDialog({ campaign, busy, onConfirm, onClose }: SendCo
     data: audience,
     isError,
     refetch,
-  } = useCampaignAudienceQuery(undefined, {
+  } = useCampaignAudienceQuery(campaign.listIds, {
     refetchOnMountOrArgChange: true,
   });
   const recipients = t(`recipientsShort.${campaign.recipientType}`).toLowerCase();

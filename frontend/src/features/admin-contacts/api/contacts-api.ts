@@ -7,7 +7,7 @@ import type {
   Page,
 } from '@agency/contracts';
 import { api } from '../../../lib/api';
-import { saveDownload } from '../contacts-download';
+import { saveDownload } from '../../../lib/save-download';
 
 export type ContactListArgs = Partial<ContactListQuery>;
 
@@ -40,7 +40,7 @@ export const contactsApi = api.injectEndpoints({
         params,
         responseHandler: async (response) => {
           if (!response.ok) return response.json() as Promise<unknown>;
-          await saveDownload(response);
+          await saveDownload(response, 'contacts');
           return null;
         },
       }),

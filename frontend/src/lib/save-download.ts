@@ -1,20 +1,20 @@
-/** The file name the API gives (`contacts-YYYY-MM-DD.csv`), or a dated default. */
-export function downloadNameOf(response: Response): string {
+/** The file name the API gives, or `<fallback>-YYYY-MM-DD.csv`. */
+export function downloadNameOf(response: Response, fallback: string): string {
   const disposition = response.headers.get('Content-Disposition') ?? '';
   const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition);
   return match?.[1]
     ? decodeURIComponent(match[1])
-    : `contacts-${new Date().toISOString().slice(0, 10)}.csv`;
+    : `${fallback}-${new Date().toISOString().slice(0, 10)}.csv`;
 }
 
 /** Hands the answer to the browser as a downloaded file. */
-export async function saveDownload(response: Response): Promise<void> {
+export async function saveDownload(response: Response, fallback: string): Promise<void> {
   const blob = await response.blob();
   const url = URL.createObjectURL(blob);
   try {
     const link = document.createElement('a');
     link.href = url;
-    link.download = downloadNameOf(response);
+    link.download = downloadNameOf(response, fallback);
     link.rel = 'noopener';
     document.body.append(link);
     link.click();

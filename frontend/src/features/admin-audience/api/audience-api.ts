@@ -1,0 +1,123 @@
+import type {
+  ImportDto,
+  ImportStartInput,
+  MailingListDto,
+  MailingListInput,
+  MailingListQuery,
+  Page,
+  SuppressionDto,
+  SuppressionInput,
+  SuppressionQuery,
+} from '@agency/contracts';
+import { api } from '../../../lib/api';
+import { saveDownload } from '../../../lib/save-download';
+
+/** A list row as the admin lists read it: keyed by `id`. */
+export type SuppressionRow = SuppressionDto & { id: string };
+
+const csvDownload = (fallback: string) => async (response: Response) => {
+  if (!response.ok) return response.json() as Promise<unknown>;
+  await saveDownload(response, fallback);
+  return null;
+};
+
+export const audienceApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    mailingLists: build.query<Page<MailingListDto>, Partial<MailingListQuery>>({
+      query: (params) => ({ url: 'admin/lists', params }),
+      providesTags: ['Lists'],
+    }),
+    createMailingList: build.mutation<MailingListDto, MailingListInput>({
+      query: (body) => ({ url: 'admin/lists', method: 'POST', body }),
+      invalidatesTags: ['Lists', 'ActivityLogs'],
+    }),
+    updateMailingList: build.mutation<MailingListDto, { id: string; body: MailingListInput }>({
+      query: ({ id, body }) => ({
+        url: `admin/lists/${encodeURIComponent(id)}`,
+        method: 'PUT',
+        body,
+      }),
+      invalidatesTags: ['Lists', 'ActivityLogs'],
+    }),
+    deleteMailingList: build.mutation<null, string>({
+      query: (id) => ({ url: `admin/lists/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: ['Lists', 'ActivityLogs'],
+    }),
+    imports: build.query<Page<ImportDto>, { page: number; pageSize: number }>({
+      query: (params) => ({ url: 'admin/imports', params }),
+      providesTags: ['Imports'],
+    }),
+    importDetail: build.query<ImportDto, string>({
+      query: (id) => `admin/imports/${encodeURIComponent(id)}`,
+      providesTags: (_result, _error, id) => [{ type: 'Imports', id }],
+    }),
+    /** The file itself is the body: the API streams it, the store never holds it. */
+    uploadImport: build.mutation<ImportDto, File>({
+      query: (file) => ({
+        url: 'admin/imports',
+        method: 'POST',
+        body: file,
+        headers: { 'Content-Type': 'text/csv', 'X-File-Name': encodeURIComponent(file.name) },
+      }),
+      invalidatesTags: ['Imports'],
+    }),
+    startImport: build.mutation<ImportDto, { id: string; body: ImportStartInput }>({
+      query: ({ id, body }) => ({
+        url: `admin/imports/${encodeURIComponent(id)}/start`,
+        method: 'POST',
+        body,
+      }),
+      invalidatesTags: (_result, _error, { id }) => ['Imports', { type: 'Imports', id }],
+    }),
+    cancelImport: build.mutation<ImportDto, string>({
+      query: (id) => ({ url: `admin/imports/${encodeURIComponent(id)}/cancel`, method: 'POST' }),
+      invalidatesTags: (_result, _error, id) => ['Imports', { type: 'Imports', id }],
+    }),
+    downloadImportReport: build.mutation<null, string>({
+      query: (id) => ({
+        url: `admin/imports/${encodeURIComponent(id)}/report`,
+        responseHandler: csvDownload('import-report'),
+      }),
+    }),
+    suppressions: build.query<Page<SuppressionRow>, Partial<SuppressionQuery>>({
+      query: (params) => ({ url: 'admin/suppressions', params }),
+      transformResponse: (page: Page<SuppressionDto>) => ({
+        ...page,
+        items: page.items.map((entry) => ({ ...entry, id: entry.key })),
+      }),
+      providesTags: ['Suppressions'],
+    }),
+    addSuppression: build.mutation<SuppressionDto, SuppressionInput>({
+      query: (body) => ({ url: 'admin/suppressions', method: 'POST', body }),
+      invalidatesTags: ['Suppressions', 'ActivityLogs'],
+    }),
+    removeSuppression: build.mutation<null, string>({
+      query: (key) => ({ url: `admin/suppressions/${encodeURIComponent(key)}`, method: 'DELETE' }),
+      invalidatesTags: ['Suppressions', 'ActivityLogs'],
+    }),
+    exportSuppressions: build.mutation<null, Partial<SuppressionQuery>>({
+      query: (params) => ({
+        url: 'admin/suppressions/export',
+        params,
+        responseHandler: csvDownload('suppressions'),
+      }),
+    }),
+  }),
+});
+
+export const {
+  useMailingListsQuery,
+  useCreateMailingListMutation,
+  useUpdateMailingListMutation,
+  useDeleteMailingListMutation,
+  useImportsQuery,
+  useImportDetailQuery,
+  useUploadImportMutation,
+  useStartImportMutation,
+  useCancelImportMutation,
+  useDownloadImportReportMutation,
+  useSuppressionsQuery,
+  useAddSuppressionMutation,
+  useRemoveSuppressionMutation,
+  useExportSuppressionsMutation,
+} = audienceApi;

@@ -1,0 +1,135 @@
+import { type MailingListDto, type MailingListQuery } from '@agency/contracts';
+import PlaylistAddIcon from '@mui/icons-material/PlaylistAdd';
+import UploadFileIcon from '@mui/icons-material/UploadFile';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { GridColDef } from '@mui/x-data-grid';
+import { useMemo, useState } from 'react';
+import { AdminList } from '../../../components/admin/admin-list';
+import { DeleteConfirmDialog } from '../../../components/admin/delete-confirm-dialog';
+import { EmptyState } from '../../../components/admin/empty-state';
+import { ListToolbar } from '../../../components/admin/list-toolbar';
+import { RecordCard } from '../../../components/admin/record-card';
+import {
+  actionsColumn,
+  deleteAction,
+  editAction,
+  RowActions,
+} from '../../../components/admin/row-actions';
+import { useAdminCan } from '../../../lib/admin-session';
+import { adminAudiencePath } from '../../../lib/admin-paths';
+import { useFormatters } from '../../../lib/use-formatters';
+import { useListParams } from '../../../lib/use-list-params';
+import { useNamespace } from '../../../lib/translations';
+import { useDeleteMailingListMutation, useMailingListsQuery } from '../api/audience-api';
+import { AUDIENCE_NAMESPACE } from '../audience-namespace';
+import { ListDialog } from './list-dialog';
+
+type Editing = { list?: MailingListDto } | null;
+
+/** The mailing lists: name, description and members; add, edit, delete, import into one. */
+export function ListsPanel() {
+  const { t } = useNamespace(AUDIENCE_NAMESPACE);
+  const format = useFormatters();
+  const canWrite = useAdminCan('lists:write');
+  const [editing, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<MailingListDto | null>(null);
+  const [deleteList] = useDeleteMailingListMutation();
+  const list = useListParams({
+    sortFields: ['name', 'createdAt', 'memberCount'],
+    defaultSort: 'name',
+  });
+  const query = useMailingListsQuery(list.query as Partial<MailingListQuery>);
+
+  const actions = (row: MailingListDto) => (
+    <RowActions
+      actions={[
+        {
+          label: t('lists.import', { name: row.name }),
+          icon: <UploadFileIcon fontSize="small" />,
+          to: `${adminAudiencePath('imports')}?list=${encodeURIComponent(row.id)}`,
+        },
+        editAction(t('lists.edit', { name: row.name }), () => setEditing({ list: row })),
+        deleteAction(t('lists.delete', { name: row.name }), () => setDeleting(row)),
+      ]}
+    />
+  );
+
+  const columns = useMemo<GridColDef<MailingListDto>[]>(
+    () => [
+      { field: 'name', headerName: t('lists.columns.name'), flex: 1, minWidth: 160 },
+      {
+        field: 'description',
+        headerName: t('lists.columns.description'),
+        flex: 1.5,
+        minWidth: 200,
+        sortable: false,
+      },
+      {
+        field: 'memberCount',
+        headerName: t('lists.columns.members'),
+        width: 120,
+        align: 'right',
+        headerAlign: 'right',
+        valueFormatter: (value: number) => format.number(value),
+      },
+      {
+        field: 'createdAt',
+        headerName: t('lists.columns.created'),
+        width: 130,
+        valueFormatter: (value: string) => format.date(value),
+      },
+      ...(canWrite ? [actionsColumn(t('lists.columns.actions'), actions, 130)] : []),
+    ],
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read only these
+    [t, format, canWrite],
+  );
+
+  const addButton = (
+    <Button variant="contained" startIcon={<PlaylistAddIcon />} onClick={() => setEditing({})}>
+      {t('lists.add')}
+    </Button>
+  );
+
+  return (
+    <>
+      <ListToolbar list={list}>
+        {canWrite ? <Stack sx={{ ml: { sm: 'auto' } }}>{addButton}</Stack> : null}
+      </ListToolbar>
+      <AdminList
+        label={t('lists.tableLabel')}
+        query={query}
+        list={list}
+        empty={
+          <EmptyState
+            icon={<PlaylistAddIcon />}
+            title={t('lists.empty')}
+            description={t('lists.emptyHint')}
+            action={canWrite ? addButton : undefined}
+          />
+        }
+        columns={columns}
+        renderCard={(row) => (
+          <RecordCard title={row.name} actions={canWrite ? actions(row) : undefined}>
+            {row.description ? <Typography variant="body2">{row.description}</Typography> : null}
+            <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+              {t('lists.members', { people: format.number(row.memberCount) })}
+            </Typography>
+          </RecordCard>
+        )}
+      />
+      {editing ? <ListDialog list={editing.list} onClose={() => setEditing(null)} /> : null}
+      <DeleteConfirmDialog
+        item={deleting}
+        title={(item) => t('confirmDelete.title', { name: item.name })}
+        description={t('confirmDelete.description')}
+        confirmLabel={t('confirmDelete.confirm')}
+        remove={deleteList}
+        deleted={t('toasts.deleted')}
+        failed={{ title: t('toasts.errorTitle'), fallback: t('toasts.deleteFailed') }}
+        onClose={() => setDeleting(null)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,2 @@
+// Loaded lazily by app/.
+export { AdminAudiencePage } from './admin-audience-page';
