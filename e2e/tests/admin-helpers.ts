@@ -15,10 +15,11 @@ export const ADMIN_SCREENSHOT_DIR = resolve(
   'admin',
 );
 
-/** The eight sections of the sidebar, by their menu text and address. */
+/** The sections of the sidebar, by their menu text and address. */
 export const ADMIN_SECTIONS = [
   { name: 'Dashboard', path: '/admin/dashboard' },
   { name: 'Mail Manager', path: '/admin/campaigns' },
+  { name: 'Audience', path: '/admin/audience' },
   { name: 'User Management', path: '/admin/users' },
   { name: 'Contacts', path: '/admin/contacts' },
   { name: 'Clients', path: '/admin/clients' },

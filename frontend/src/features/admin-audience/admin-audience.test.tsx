@@ -1,4 +1,5 @@
 import { File as NodeFile } from 'node:buffer';
+import type { ImportDto } from '@agency/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import {
@@ -139,6 +140,12 @@ describe('Audience: CSV import', () => {
         reads += 1;
         return HttpResponse.json(states[Math.min(reads, states.length - 1)]);
       }),
+      // The recent imports: the import as it last read.
+      http.get(`${ADMIN}/imports`, () =>
+        HttpResponse.json(
+          pageOf(reads === 0 ? [] : [states[Math.min(reads, states.length - 1)] as ImportDto]),
+        ),
+      ),
     );
     URL.createObjectURL = jest.fn(() => 'blob:report');
     URL.revokeObjectURL = jest.fn();
@@ -185,6 +192,9 @@ describe('Audience: CSV import', () => {
     expect(screen.getByText('3 of 3 rows read')).toBeInTheDocument();
     expect(document.querySelector('[data-count="created"]')).toHaveTextContent('2');
     expect(document.querySelector('[data-count="invalid"]')).toHaveTextContent('1');
+
+    const recent = screen.getByRole('list', { name: 'Recent imports' });
+    expect(await within(recent).findByText('Done')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Download error report (1 rows)' }));
     await waitFor(() => expect(report.calls).toHaveLength(1));

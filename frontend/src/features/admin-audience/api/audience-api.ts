@@ -45,7 +45,7 @@ export const audienceApi = api.injectEndpoints({
     }),
     imports: build.query<Page<ImportDto>, { page: number; pageSize: number }>({
       query: (params) => ({ url: 'admin/imports', params }),
-      providesTags: ['Imports'],
+      providesTags: [{ type: 'Imports', id: 'LIST' }],
     }),
     importDetail: build.query<ImportDto, string>({
       query: (id) => `admin/imports/${encodeURIComponent(id)}`,

@@ -1,8 +1,10 @@
+import { useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import Stack from '@mui/material/Stack';
 import Skeleton from '@mui/material/Skeleton';
 import { LoadError } from '../../../components/admin/load-error';
-import { useImportDetailQuery } from '../api/audience-api';
+import { useAppDispatch } from '../../../lib/hooks';
+import { audienceApi, useImportDetailQuery } from '../api/audience-api';
 import { ImportMapping } from './import-mapping';
 import { ImportProgress } from './import-progress';
 import { ImportUpload } from './import-upload';
@@ -53,6 +55,15 @@ function ImportDetail({
   const running = query.data?.status === 'queued' || query.data?.status === 'running';
   // Polled while it runs: a second query of the same import, only for as long as it runs.
   useImportDetailQuery(id, { pollingInterval: IMPORT_POLL_MS, skip: !running });
+  // The recent imports show its new state (started, ended) as well.
+  const dispatch = useAppDispatch();
+  const status = query.data?.status;
+  useEffect(() => {
+    if (!status) return;
+    dispatch(audienceApi.util.invalidateTags([{ type: 'Imports', id: 'LIST' }]));
+    // A finished import changed its list's member count.
+    if (status === 'done') dispatch(audienceApi.util.invalidateTags(['Lists']));
+  }, [dispatch, status]);
   if (query.isError && !query.data) return <LoadError onRetry={() => void query.refetch()} />;
   if (!query.data) return <Skeleton variant="rounded" height={240} />;
   return query.data.status === 'uploaded' ? (
