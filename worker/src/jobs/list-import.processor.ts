@@ -24,6 +24,7 @@ import {
   isDuplicateKeyError,
   listMemberId,
   normalizeEmail,
+  recipientDigest,
   type ListImport,
   type ListMember,
   type Logger,
@@ -54,10 +55,27 @@ interface ReportLine {
   reason: ImportRowReason;
 }
 
-/** A member as the file says it, before it is written. */
-type GivenField = 'firstName' | 'lastName' | 'locale' | 'tags';
+/** A chunk of rows handed to the writes, with the counts the reading reached at its end. */
+interface ChunkToWrite {
+  batch: MemberRow[];
+  /** For each row of the batch, the fields the file gives (GIVEN bits). */
+  given: number[];
+  lines: ReportLine[];
+  chunk: number;
+  /** The chunk's last row. */
+  row: number;
+  read: Pick<ImportCounts, 'read' | 'skipped' | 'invalid'>;
+}
 
-interface MemberRow {
+/**
+ * Which fields a row gives, as bits: only those may change a member already
+ * in the list. A number per row, not a set: the rows of two chunks are held
+ * at once, and each object more is garbage the worker's memory pays for.
+ */
+const GIVEN = { firstName: 1, lastName: 2, locale: 4, tags: 8 } as const;
+
+/** A member as it is inserted, built once from its row. */
+type MemberRow = {
   _id: string;
   key: string;
   email: string;
@@ -65,9 +83,12 @@ interface MemberRow {
   lastName: string;
   locale: Locale;
   tags: string[];
-  /** Which of those fields the file gives: only they may change an existing member. */
-  given: Set<GivenField>;
-}
+  list: Types.ObjectId;
+  importId: Types.ObjectId;
+  consent: object;
+  createdAt: Date;
+  updatedAt: Date;
+};
 
 function cell(row: readonly string[], column: number | null | undefined): string | undefined {
   if (typeof column !== 'number') return undefined;
@@ -214,7 +235,17 @@ function readIntoList(deps: ListImportDeps) {
       'list import started',
     );
     const excluded = await exclusions();
+    // The addresses met so far, by digest: a short string of its own, where
+    // the address itself may be a slice holding the whole chunk of text it
+    // was parsed from (200,000 of those would keep the file in memory).
     const seen = new Set<string>();
+    /** Notes an address; false when the file had it already. */
+    const firstSight = (key: string) => {
+      const digest = recipientDigest(key);
+      if (seen.has(digest)) return false;
+      seen.add(digest);
+      return true;
+    };
     const consent = {
       basis: 'import',
       byId: stored.byId,
@@ -224,51 +255,64 @@ function readIntoList(deps: ListImportDeps) {
       listName: list.name,
     };
     let pending: MemberRow[] = [];
+    let given: number[] = [];
     let lines: ReportLine[] = [];
     let chunk = Math.floor(checkpoint / IMPORT_CHUNK_ROWS);
 
-    const writeChunk = async () => {
-      await writeMembers(pending);
-      if (lines.length > 0) {
+    /**
+     * One chunk's writes: its members, its report lines, then the checkpoint
+     * (the counts of the rows up to its last one, and that row).
+     */
+    const writeChunk = async (part: ChunkToWrite) => {
+      await writeMembers(part.batch, part.given);
+      if (part.lines.length > 0) {
         try {
           await ImportReportModel.create({
-            _id: `${importId}:${chunk}`,
+            _id: `${importId}:${part.chunk}`,
             importId: stored._id,
-            chunk,
-            lines,
+            chunk: part.chunk,
+            lines: part.lines,
           });
         } catch (error) {
           if (!isDuplicateKeyError(error)) throw error;
         }
-        reportLines += lines.length;
+        reportLines += part.lines.length;
       }
       await ListImportModel.updateOne(
         { _id: stored._id },
-        { $set: { counts, checkpointRow: row, reportLines } },
+        { $set: { counts: { ...counts, ...part.read }, checkpointRow: part.row, reportLines } },
       );
-      await job.updateProgress(row);
+      await job.updateProgress(part.row);
+    };
+
+    // The next rows are read while a chunk is written (the store and the
+    // parser then use a core each); one chunk at a time, in file order.
+    let writing: Promise<void> = Promise.resolve();
+    const flush = async () => {
+      await writing;
+      const part: ChunkToWrite = {
+        batch: pending,
+        given,
+        lines,
+        chunk,
+        row,
+        read: { read: counts.read, skipped: counts.skipped, invalid: counts.invalid },
+      };
       pending = [];
+      given = [];
       lines = [];
       chunk += 1;
+      writing = writeChunk(part);
+      // Awaited at the next flush; until then a failure must not count as unhandled.
+      writing.catch(() => undefined);
     };
 
     /** New members in one insert; those already in the list compared one by one. */
-    const writeMembers = async (batch: MemberRow[]) => {
+    const writeMembers = async (batch: MemberRow[], givenOf: number[]) => {
       if (batch.length === 0) return;
-      const documents = batch.map(({ given, ...member }) => {
-        void given;
-        return {
-          ...member,
-          list: list._id,
-          importId: stored._id,
-          consent,
-          createdAt: consent.at,
-          updatedAt: consent.at,
-        };
-      });
       const refused = new Set<number>();
       try {
-        await members().insertMany(documents, { ordered: false });
+        await members().insertMany(batch, { ordered: false });
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
         const writeErrors = (error as { writeErrors?: { index: number }[] }).writeErrors ?? [];
@@ -285,6 +329,7 @@ function readIntoList(deps: ListImportDeps) {
       );
       for (const index of refused) {
         const member = batch[index] as MemberRow;
+        const fields = givenOf[index] ?? 0;
         const existing = known.get(member._id);
         if (!existing) continue;
         if (existing.importId && String(existing.importId) === importId) {
@@ -293,13 +338,13 @@ function readIntoList(deps: ListImportDeps) {
           continue;
         }
         const changes: Record<string, unknown> = {};
-        if (member.given.has('firstName') && existing.firstName !== member.firstName)
+        if (fields & GIVEN.firstName && existing.firstName !== member.firstName)
           changes.firstName = member.firstName;
-        if (member.given.has('lastName') && existing.lastName !== member.lastName)
+        if (fields & GIVEN.lastName && existing.lastName !== member.lastName)
           changes.lastName = member.lastName;
-        if (member.given.has('locale') && existing.locale !== member.locale)
+        if (fields & GIVEN.locale && existing.locale !== member.locale)
           changes.locale = member.locale;
-        if (member.given.has('tags') && !sameTags(existing.tags ?? [], member.tags))
+        if (fields & GIVEN.tags && !sameTags(existing.tags ?? [], member.tags))
           changes.tags = member.tags;
         if (Object.keys(changes).length === 0) {
           counts.unchanged += 1;
@@ -325,7 +370,7 @@ function readIntoList(deps: ListImportDeps) {
       const key = raw ? normalizeEmail(raw) : undefined;
       // Before the checkpoint: written already, only its address is noted.
       if (number <= checkpoint) {
-        if (key && isEmailAddress(key)) seen.add(key);
+        if (key && isEmailAddress(key)) firstSight(key);
         row = number;
         continue;
       }
@@ -337,25 +382,25 @@ function readIntoList(deps: ListImportDeps) {
       } else if (!isEmailAddress(key)) {
         counts.invalid += 1;
         lines.push({ row, value: raw, reason: 'invalid-email' });
-      } else if (seen.has(key)) {
+      } else if (!firstSight(key)) {
         counts.skipped += 1;
         lines.push({ row, value: raw, reason: 'duplicate-in-file' });
       } else {
-        seen.add(key);
         const reason = excluded.get(key);
         if (reason) {
           counts.skipped += 1;
           lines.push({ row, value: raw, reason });
         } else {
-          const given: MemberRow['given'] = new Set();
           const firstName = cell(cells, mapping.firstName);
           const lastName = cell(cells, mapping.lastName);
           const locale = localeOf(cell(cells, mapping.locale));
           const tags = tagsOf(cell(cells, mapping.tags));
-          if (firstName !== undefined) given.add('firstName');
-          if (lastName !== undefined) given.add('lastName');
-          if (locale !== undefined) given.add('locale');
-          if (tags !== undefined) given.add('tags');
+          given.push(
+            (firstName === undefined ? 0 : GIVEN.firstName) |
+              (lastName === undefined ? 0 : GIVEN.lastName) |
+              (locale === undefined ? 0 : GIVEN.locale) |
+              (tags === undefined ? 0 : GIVEN.tags),
+          );
           pending.push({
             _id: listMemberId(listId, key),
             key,
@@ -364,21 +409,27 @@ function readIntoList(deps: ListImportDeps) {
             lastName: lastName ?? '',
             locale: locale ?? 'en',
             tags: tags ?? [],
-            given,
+            list: list._id,
+            importId: stored._id,
+            consent,
+            createdAt: consent.at,
+            updatedAt: consent.at,
           });
         }
       }
       if (row % IMPORT_CHUNK_ROWS === 0) {
-        await writeChunk();
+        await flush();
         if (await deps.connection.get(cancelKey)) {
           rows.destroy();
+          await writing;
           await finish('cancelled');
           deps.logger.info({ importId, row }, 'list import cancelled');
           return 'cancelled';
         }
       }
     }
-    await writeChunk();
+    await flush();
+    await writing;
     await finish('done');
     deps.logger.info({ importId, ...counts }, 'list import done');
     return 'done';

@@ -1,0 +1,285 @@
+// @ts-check
+/**
+ * `npm run bench:import`: a CSV file of 100,000 rows imported into an empty
+ * list through the real API, queue and worker process, against the store's
+ * bare `insertMany` of the same rows (as list members, with the same
+ * indexes) in the same run. Compare ratios within one run: the machine's
+ * load moves absolute numbers.
+ *
+ * Prints the import's rate (rows per second, from the start request to
+ * `done`), its ratio to the bare insertMany rate, the upload's time, the
+ * worker's peak RSS (VmHWM) and the CPU it and the store spend per row, with
+ * the targets.
+ *
+ *   npm run build && npm run bench:import [-- --rows 100000]
+ * Uses MONGODB_URI / REDIS_URL when set (use throw-away ones), else starts both.
+ * The worker gets the heap cap of WORKER_HEAP_MB (default 112), as under npm start.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createRequire } from 'node:module';
+import { workerNodeOptions } from '../scripts/lib/app-env.mjs';
+import { startServices } from '../scripts/lib/services.mjs';
+import { cpuSecondsOf, freePort, startNode } from './lib/processes.mjs';
+
+const root = resolve(import.meta.dirname, '..');
+const require = createRequire(join(root, 'worker', 'package.json'));
+const { withDatabaseName } = require('@agency/contracts');
+const { values: args } = parseArgs({
+  options: { rows: { type: 'string', default: '100000' } },
+});
+const ROWS = Number(args.rows);
+/** Rows per insertMany: the import's own chunk. */
+const CHUNK = 1000;
+const TARGETS = { ratio: 0.5, rssMb: 150 };
+const DEMO = { username: 'bench', email: 'bench@agency.local', password: 'bench-password-1234' };
+
+for (const file of ['backend/dist/server.js', 'worker/dist/index.js']) {
+  if (!existsSync(join(root, file))) {
+    console.error(`${file} is missing: run npm run build first`);
+    process.exit(1);
+  }
+}
+
+/** @param {() => Promise<boolean>} check @param {number} timeoutMs @param {number} everyMs */
+async function until(check, timeoutMs, everyMs = 200) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((done) => setTimeout(done, everyMs));
+  }
+  throw new Error(`gave up after ${timeoutMs} ms`);
+}
+
+const email = (/** @type {number} */ index) => `guest${index}@bench.example`;
+
+/** The file: an address, names, a language and tags per row, as an event's guest list has. */
+function csvFile() {
+  const lines = ['Email,First name,Last name,Language,Tags'];
+  for (let index = 0; index < ROWS; index += 1) {
+    lines.push(`${email(index)},Guest ${index},Bench,${index % 3 ? 'en' : 'fr'},"expo, 2026"`);
+  }
+  return Buffer.from(`${lines.join('\r\n')}\r\n`);
+}
+
+/**
+ * The store alone: the same rows as list members (the import's documents,
+ * `_id` `<list>:<address>`, with its two indexes) in chunks of 1,000
+ * through the driver's unordered insertMany, nothing else.
+ * @param {any} db
+ */
+async function bareInsertMany(db) {
+  const collection = db.collection('bare_members');
+  await collection.createIndex({ list: 1 });
+  await collection.createIndex({ key: 1 });
+  const list = new (require('mongoose').Types.ObjectId)();
+  const started = performance.now();
+  for (let from = 0; from < ROWS; from += CHUNK) {
+    const now = new Date();
+    const documents = [];
+    for (let index = from; index < Math.min(ROWS, from + CHUNK); index += 1) {
+      documents.push({
+        _id: `${list.toHexString()}:${email(index)}`,
+        key: email(index),
+        email: email(index),
+        firstName: `Guest ${index}`,
+        lastName: 'Bench',
+        locale: index % 3 ? 'en' : 'fr',
+        tags: ['expo', '2026'],
+        list,
+        importId: list,
+        consent: { basis: 'import', at: now, file: 'bench.csv', listName: 'Bench' },
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
+    await collection.insertMany(documents, { ordered: false });
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await collection.drop();
+  return { rate: Math.round(ROWS / seconds), seconds };
+}
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'agency-bench-import-'));
+  /** @type {(() => unknown)[]} */
+  const cleanups = [() => rmSync(dataDir, { recursive: true, force: true })];
+  try {
+    const services = await startServices({ dataDir, mailCatcher: false });
+    cleanups.push(services.stop);
+    const stamp = Date.now();
+    const mongodbUri = withDatabaseName(services.mongodbUri, `bench_import_${stamp}`);
+    const mongoose = require('mongoose');
+    await mongoose.connect(mongodbUri);
+    cleanups.push(() => mongoose.disconnect());
+
+    // 1. The store's bare insertMany of the same rows.
+    const bare = await bareInsertMany(mongoose.connection.db);
+
+    // 2. The API and one worker.
+    const apiPort = await freePort();
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    const env = {
+      ...process.env,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      MONGODB_URI: mongodbUri,
+      REDIS_URL: services.redisUrl,
+      QUEUE_PREFIX: `benchimport${stamp}`,
+      API_HOST: '127.0.0.1',
+      API_PORT: String(apiPort),
+      SMTP_URL: 'smtp://127.0.0.1:9',
+      MAIL_TO: 'inbox@agency.local',
+      DEMO_MODE: 'true',
+      DEMO_ADMIN_USERNAME: DEMO.username,
+      DEMO_ADMIN_EMAIL: DEMO.email,
+      DEMO_ADMIN_PASSWORD: DEMO.password,
+      // The bench signs in with the password alone.
+      TWO_FACTOR_REQUIRED_ROLES: 'none',
+    };
+    const api = startNode('api', 'backend/dist/server.js', env);
+    cleanups.push(api.stop);
+    await until(
+      async () => (await fetch(`${apiUrl}/api/health`).catch(() => null))?.ok === true,
+      60_000,
+    );
+    const worker = startNode('worker', 'worker/dist/index.js', {
+      ...env,
+      NODE_OPTIONS: workerNodeOptions(process.env),
+    });
+    cleanups.push(worker.stop);
+    const { Queue } = require('bullmq');
+    const { Redis } = require('ioredis');
+    const connection = new Redis(services.redisUrl, { maxRetriesPerRequest: null });
+    cleanups.push(() => connection.disconnect());
+    const importQueue = new Queue('list-import', { connection, prefix: env.QUEUE_PREFIX });
+    cleanups.push(() => importQueue.close());
+    await until(async () => (await importQueue.getWorkersCount()) >= 1, 60_000);
+
+    // 3. The import, through the API as the dashboard runs it.
+    const login = await fetch(`${apiUrl}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: DEMO.username, password: DEMO.password }),
+    }).then((response) => response.json());
+    if (!login.token) throw new Error(`sign-in: ${JSON.stringify(login)}`);
+    const auth = { authorization: `Bearer ${login.token}` };
+    const headers = { ...auth, 'content-type': 'application/json' };
+    const list = await fetch(`${apiUrl}/api/admin/lists`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: 'Bench guests' }),
+    }).then((response) => response.json());
+    const file = csvFile();
+    const uploadStarted = performance.now();
+    const uploadResponse = await fetch(`${apiUrl}/api/admin/imports`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'text/csv', 'x-file-name': 'bench.csv' },
+      body: file,
+    });
+    const upload = await uploadResponse.json();
+    if (uploadResponse.status !== 201) throw new Error(`upload: ${JSON.stringify(upload)}`);
+    const uploadSeconds = (performance.now() - uploadStarted) / 1000;
+
+    const serverCpuBefore = services.started.map(({ pid }) => cpuSecondsOf(pid));
+    const workerCpuBefore = worker.cpuSeconds();
+    const rssBefore = worker.peakRssMb();
+    const importStarted = performance.now();
+    const started = await fetch(`${apiUrl}/api/admin/imports/${upload.id}/start`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ listId: list.id, mapping: upload.suggestedMapping }),
+    });
+    if (started.status !== 202) throw new Error(`start answered ${started.status}`);
+    /** @type {any} */
+    let result;
+    await until(
+      async () => {
+        result = await fetch(`${apiUrl}/api/admin/imports/${upload.id}`, { headers: auth }).then(
+          (response) => response.json(),
+        );
+        return ['done', 'failed', 'cancelled'].includes(result.status);
+      },
+      30 * 60_000,
+      250,
+    );
+    const importSeconds = (performance.now() - importStarted) / 1000;
+    const serverCpu = services.started.map(({ name, pid }, index) => ({
+      name,
+      seconds: cpuSecondsOf(pid) - (serverCpuBefore[index] ?? 0),
+    }));
+    const workerCpu = worker.cpuSeconds() - workerCpuBefore;
+    const peakRss = worker.peakRssMb();
+
+    // 4. The table.
+    const importRate = Math.round(ROWS / importSeconds);
+    const ratio = importRate / bare.rate;
+    /** @type {string[]} */
+    const missed = [];
+    const check = (
+      /** @type {string} */ name,
+      /** @type {boolean} */ met,
+      /** @type {string} */ target,
+    ) => {
+      if (!met) missed.push(name);
+      return `target ${target}: ${met ? 'met' : 'MISSED'}`;
+    };
+    const perRow = (/** @type {number} */ seconds) => `${Math.round((seconds * 1e6) / ROWS)} µs`;
+    const created = result.counts.created;
+    const rows = [
+      [
+        'store alone: insertMany of the same members',
+        `${bare.rate} rows/s`,
+        `${CHUNK} per call, unordered, 2 indexes; ${bare.seconds.toFixed(1)} s`,
+      ],
+      [
+        'import: start request to done',
+        `${importRate} rows/s, ${ratio.toFixed(2)}x`,
+        check('import rate', ratio >= TARGETS.ratio, `>= ${TARGETS.ratio}x the bare insertMany`),
+      ],
+      [
+        'import: rows created',
+        `${created} of ${ROWS}`,
+        check('every row created', result.status === 'done' && created === ROWS, `${ROWS}, done`),
+      ],
+      [
+        'upload: file into GridFS, checked and counted',
+        `${uploadSeconds.toFixed(1)} s`,
+        `${(file.length / 1024 / 1024).toFixed(1)} MB`,
+      ],
+      [
+        'worker peak RSS (VmHWM)',
+        `${peakRss.toFixed(0)} MB`,
+        check('worker RSS', peakRss <= TARGETS.rssMb, `<= ${TARGETS.rssMb} MB`),
+      ],
+      ['worker peak RSS before the import', `${rssBefore.toFixed(0)} MB`, 'started and idle'],
+      ['worker CPU per row', perRow(workerCpu), `${workerCpu.toFixed(1)} s in all`],
+      [
+        'store and Redis CPU per row',
+        serverCpu.map(({ name, seconds }) => `${name} ${perRow(seconds)}`).join(', ') ||
+          'none started here',
+        'during the import',
+      ],
+    ];
+    console.log(
+      `\nbench:import, ${ROWS} rows into an empty list, one worker process (${workerNodeOptions(process.env)})\n`,
+    );
+    console.table(rows.map(([what, figure, note]) => ({ what, figure, note })));
+    console.log(missed.length === 0 ? 'targets: all met' : `targets MISSED: ${missed.join(', ')}`);
+  } finally {
+    for (const step of cleanups.splice(0).reverse()) {
+      try {
+        await step();
+      } catch {
+        // Cleaning up after a failure: keep going.
+      }
+    }
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
