@@ -136,7 +136,11 @@ export async function listMembers(
     list: new Types.ObjectId(listId),
     ...searchFilter(query.search, ['email', 'firstName', 'lastName']),
   };
-  const { docs, total } = await findPage(ListMemberModel, filter, query);
+  // By the normalised address: the typed one sorts capitals apart.
+  const { docs, total } = await findPage(ListMemberModel, filter, {
+    ...query,
+    sort: query.sort.replace('email', 'key'),
+  });
   const excluded = await excludedAmong(docs.map((member) => member.key));
   return pageOf(
     docs.map((member) => toMemberDto(member, excluded.has(member.key))),
