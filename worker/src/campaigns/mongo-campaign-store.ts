@@ -14,7 +14,6 @@ import type {
   CampaignSendState,
   CampaignStore,
   LedgerBatch,
-  LedgerTally,
   PositionedOutcome,
   RoundCounts,
 } from './campaign-store';
@@ -298,12 +297,6 @@ export const mongoCampaignStore: CampaignStore = {
 
   roundBatches,
 
-  async *owedBatches(campaignId, round) {
-    for await (const batch of roundBatches(campaignId, round)) {
-      if (batch.states.includes('pending')) yield batch;
-    }
-  },
-
   async addBatches(campaignId, round, batches) {
     const createdAt = new Date();
     await insertRosters(
@@ -323,19 +316,6 @@ export const mongoCampaignStore: CampaignStore = {
   },
 
   recordOutcomes,
-
-  async tallyRound(campaignId, round) {
-    const tally: LedgerTally = { recipients: 0, sent: 0, failed: 0, owedBatches: 0 };
-    for await (const batch of roundBatches(campaignId, round)) {
-      tally.recipients += batch.states.length;
-      for (const state of batch.states) {
-        if (state === 'sent') tally.sent += 1;
-        if (state === 'failed') tally.failed += 1;
-      }
-      if (batch.states.includes('pending')) tally.owedBatches += 1;
-    }
-    return tally;
-  },
 
   // It grows while the dispatch streams them, and never shrinks when a resume streams them again.
   async recordTotal(campaignId, total) {
