@@ -1,18 +1,14 @@
-import type { Queue } from 'bullmq';
+import type { JobsOptions, Queue } from 'bullmq';
 import {
   QUEUE_NAMES,
   campaignRoundDispatchJobId,
   campaignSendJobId,
   type CampaignDispatchJob,
+  type CampaignSendJob,
 } from '@agency/contracts';
 import type { CampaignSendState, LedgerBatch, LedgerTally } from './campaign-store';
-import {
-  addSendJobs,
-  owes,
-  sendJobOf,
-  type CampaignDispatchDeps,
-} from './campaign-dispatch.processor';
-import { finishRound } from './round-end';
+import { addSendJobs, owes, sendJobOf } from './send-jobs';
+import { finishRound, type RoundEndDeps } from './round-end';
 import type { Answered } from './round-tracker';
 
 /** What the round's ledger says: its size and outcomes, and how many batches still owe mail. */
@@ -44,10 +40,9 @@ function answeredIn(batches: readonly LedgerBatch[]): Answered[] {
   );
 }
 
-export interface CampaignRecoveryDeps extends Pick<
-  CampaignDispatchDeps,
-  'store' | 'tracker' | 'folds' | 'logger' | 'sendQueue' | 'sendJobOptions'
-> {
+export interface CampaignRecoveryDeps extends RoundEndDeps {
+  sendQueue: Queue<CampaignSendJob>;
+  sendJobOptions: JobsOptions;
   dispatchQueue: Queue<CampaignDispatchJob>;
   /** How long a campaign may stay queued, or sending without a change, before it is looked at. */
   stalledAfterMs: number;
