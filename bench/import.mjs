@@ -26,7 +26,7 @@ import { cpuSecondsOf, freePort, startNode } from './lib/processes.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(join(root, 'worker', 'package.json'));
-const { withDatabaseName } = require('@agency/contracts');
+const { API_ROUTES, apiPath, withDatabaseName } = require('@agency/contracts');
 const { values: args } = parseArgs({
   options: { rows: { type: 'string', default: '100000' } },
 });
@@ -142,7 +142,7 @@ async function main() {
     const api = startNode('api', 'backend/dist/server.js', env);
     cleanups.push(api.stop);
     await until(
-      async () => (await fetch(`${apiUrl}/api/health`).catch(() => null))?.ok === true,
+      async () => (await fetch(`${apiUrl}${API_ROUTES.health}`).catch(() => null))?.ok === true,
       60_000,
     );
     const worker = startNode('worker', 'worker/dist/index.js', {
@@ -159,7 +159,7 @@ async function main() {
     await until(async () => (await importQueue.getWorkersCount()) >= 1, 60_000);
 
     // 3. The import, through the API as the dashboard runs it.
-    const login = await fetch(`${apiUrl}/api/admin/login`, {
+    const login = await fetch(`${apiUrl}${API_ROUTES.login}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: DEMO.username, password: DEMO.password }),
@@ -167,14 +167,14 @@ async function main() {
     if (!login.token) throw new Error(`sign-in: ${JSON.stringify(login)}`);
     const auth = { authorization: `Bearer ${login.token}` };
     const headers = { ...auth, 'content-type': 'application/json' };
-    const list = await fetch(`${apiUrl}/api/admin/lists`, {
+    const list = await fetch(`${apiUrl}${API_ROUTES.lists}`, {
       method: 'POST',
       headers,
       body: JSON.stringify({ name: 'Bench guests' }),
     }).then((response) => response.json());
     const file = csvFile();
     const uploadStarted = performance.now();
-    const uploadResponse = await fetch(`${apiUrl}/api/admin/imports`, {
+    const uploadResponse = await fetch(`${apiUrl}${API_ROUTES.imports}`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'text/csv', 'x-file-name': 'bench.csv' },
       body: file,
@@ -187,7 +187,7 @@ async function main() {
     const workerCpuBefore = worker.cpuSeconds();
     const rssBefore = worker.peakRssMb();
     const importStarted = performance.now();
-    const started = await fetch(`${apiUrl}/api/admin/imports/${upload.id}/start`, {
+    const started = await fetch(`${apiUrl}${apiPath(API_ROUTES.importStart, { id: upload.id })}`, {
       method: 'POST',
       headers,
       body: JSON.stringify({ listId: list.id, mapping: upload.suggestedMapping }),
@@ -197,9 +197,9 @@ async function main() {
     let result;
     await until(
       async () => {
-        result = await fetch(`${apiUrl}/api/admin/imports/${upload.id}`, { headers: auth }).then(
-          (response) => response.json(),
-        );
+        result = await fetch(`${apiUrl}${apiPath(API_ROUTES.import, { id: upload.id })}`, {
+          headers: auth,
+        }).then((response) => response.json());
         return ['done', 'failed', 'cancelled'].includes(result.status);
       },
       30 * 60_000,

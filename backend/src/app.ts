@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import { MAIL_EVENTS_WEBHOOK_PATH, NEWSLETTER_API_PATHS } from '@agency/contracts';
+import { API_ROUTES, matchesRoute } from '@agency/contracts';
 import type { ApiConfig } from './config';
 import { type Logger, type MailQueues, type Redis } from '@agency/platform';
 import { createCampaignQueue, type CampaignQueue } from './queues/campaign-queue';
@@ -110,14 +110,14 @@ export function createApp({
     adminArea({
       resolveSession: tokens.resolve,
       recordActivity,
-      publicPaths: [...SIGN_IN_PATHS, ...Object.values(PASSWORD_RESET_PATHS)],
+      publicPaths: [...SIGN_IN_PATHS, ...PASSWORD_RESET_PATHS],
     }),
   );
   // Webhooks are verified over their raw bytes and an import uploads a CSV
   // file: those routes read their bodies themselves.
   const rawBodies = (path: string) =>
-    path.startsWith(`${MAIL_EVENTS_WEBHOOK_PATH}/`) || path === IMPORT_UPLOAD_PATH;
-  app.use(requireJson({ formPaths: [NEWSLETTER_API_PATHS.unsubscribe], rawBodies }));
+    matchesRoute(API_ROUTES.mailEvents, path) || path === IMPORT_UPLOAD_PATH;
+  app.use(requireJson({ formPaths: [API_ROUTES.newsletterUnsubscribe], rawBodies }));
   app.use(jsonBodies(config.jsonBodyLimit, rawBodies));
 
   const routers = [

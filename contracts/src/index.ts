@@ -10,3 +10,4 @@ export * from './mail';
 export * from './admin';
 export * from './audience';
 export * from './database-uri';
+export * from './api-routes';

@@ -1,3 +1,4 @@
+import { API_ROUTES } from '@agency/contracts';
 import { expect, test } from '@playwright/test';
 import { apiUrl, appUrl } from '../support/e2e-env';
 import {
@@ -37,7 +38,7 @@ test.describe('importing a CSV file into a list from the dashboard', () => {
       const run = runId();
       const token = await demoAdminToken(request);
       const listName = `Expo ${run} ${size.width}`;
-      const created = await request.post(apiUrl('/api/admin/lists'), {
+      const created = await request.post(apiUrl(API_ROUTES.lists), {
         headers: { Authorization: `Bearer ${token}` },
         data: { name: listName },
       });

@@ -27,7 +27,7 @@ export const workerEnvSpec = {
   OUTBOX_PENDING_AGE_SECONDS: integer(0, 86_400)({ default: 60 }),
   CAMPAIGN_CONCURRENCY: integer(1, 200)({ default: 10 }),
   CAMPAIGN_BATCH_SIZE: integer(1, 1000)({ default: 50 }),
-  CAMPAIGN_BATCHES_IN_FLIGHT: integer(1, 100)({ default: 2 }),
+  CAMPAIGN_BATCHES_IN_FLIGHT: integer(1, 100)({ default: 4 }),
   CAMPAIGN_RATE_LIMIT_PER_SECOND: integer(0, 100_000)({ default: 0 }),
   CAMPAIGN_SMTP_CONNECTIONS: integer(1, 200)({ default: undefined }),
   CAMPAIGN_RETRY_DELAY_SECONDS: integer(1, 3600)({ default: 5 }),

@@ -1,8 +1,6 @@
 import { mixed, number, object, type InferType } from 'yup';
 import { message, recordId } from '../validation/fields';
 
-export const IMPORTS_API_PATH = '/api/admin/imports';
-
 /** The largest CSV file an import takes, and the most rows. */
 export const IMPORT_MAX_BYTES = 50 * 1024 * 1024;
 export const IMPORT_MAX_ROWS = 200_000;

@@ -3,9 +3,6 @@ import { LOCALES } from '../locales';
 import { listQuerySchema } from '../admin/list-query';
 import { message, oneOfText, optionalText, text } from '../validation/fields';
 
-/** Where the API serves mailing lists, and each list below it. */
-export const LISTS_API_PATH = '/api/admin/lists';
-
 export const LIST_NAME_MAX = 100;
 export const LIST_DESCRIPTION_MAX = 1000;
 export const MEMBER_TAGS_MAX = 20;

@@ -1,8 +1,7 @@
 import { array, object, type InferType } from 'yup';
 import { message, oneOfText, optionalText, text } from '../validation/fields';
 
-/** `POST /api/webhooks/mail-events/{provider}`: bounces and complaints from the sending service. */
-export const MAIL_EVENTS_WEBHOOK_PATH = '/api/webhooks/mail-events';
+/** The providers `POST /api/webhooks/mail-events/{provider}` (API_ROUTES.mailEvents) takes. */
 export const MAIL_EVENT_PROVIDERS = ['ses', 'postmark', 'sendgrid', 'mailgun', 'generic'] as const;
 export type MailEventProvider = (typeof MAIL_EVENT_PROVIDERS)[number];
 

@@ -2,8 +2,6 @@ import { object, type InferType } from 'yup';
 import { listQuerySchema } from '../admin/list-query';
 import { message, oneOfText, optionalText, text } from '../validation/fields';
 
-export const SUPPRESSIONS_API_PATH = '/api/admin/suppressions';
-
 /** Why an address is never mailed by a campaign or taken in by an import. */
 export const SUPPRESSION_REASONS = [
   'hard-bounce',

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { Queue } from 'bullmq';
 import {
-  IMPORTS_API_PATH,
+  API_ROUTES,
   IMPORT_MAX_BYTES,
   QUEUE_NAMES,
   importStartSchema,
@@ -25,7 +25,7 @@ import {
 } from './import.service';
 
 /** Where a CSV file is uploaded: its body is the file itself, read by the route. */
-export const IMPORT_UPLOAD_PATH = IMPORTS_API_PATH;
+export const IMPORT_UPLOAD_PATH = API_ROUTES.imports;
 
 const importListQuerySchema = listQuerySchema({
   sortFields: ['createdAt'] as const,
@@ -64,7 +64,7 @@ export function importRoutes({
   redis: Redis;
   queuePrefix: string;
 }): Router {
-  const router = new Router({ prefix: IMPORTS_API_PATH });
+  const router = new Router();
   const queue = new Queue<ListImportJob>(QUEUE_NAMES.listImport, {
     connection: redis,
     prefix: queuePrefix,
@@ -77,7 +77,7 @@ export function importRoutes({
    * in `X-File-Name` (URI-encoded). A declared length over the limit is
    * refused before a byte is read.
    */
-  router.post('/', authorize('lists:write'), async (ctx) => {
+  router.post(API_ROUTES.imports, authorize('lists:write'), async (ctx) => {
     if (!ctx.is(FILE_TYPES)) {
       throw new HttpError('UNSUPPORTED_MEDIA_TYPE', 'Upload the file as text/csv');
     }
@@ -96,17 +96,17 @@ export function importRoutes({
     ctx.body = dto;
   });
 
-  router.get('/', authorize('lists:read'), async (ctx) => {
+  router.get(API_ROUTES.imports, authorize('lists:read'), async (ctx) => {
     const query = await validateQuery(ctx, importListQuerySchema);
     ctx.body = await listImports(query.page, query.pageSize);
   });
 
-  router.get('/:id', authorize('lists:read'), async (ctx) => {
+  router.get(API_ROUTES.import, authorize('lists:read'), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await getImport(recordIdParam(ctx));
   });
 
-  router.post('/:id/start', authorize('lists:write'), async (ctx) => {
+  router.post(API_ROUTES.importStart, authorize('lists:write'), async (ctx) => {
     const id = recordIdParam(ctx);
     const input = await validateBody(ctx, importStartSchema);
     const dto = await startImport(queue, id, input);
@@ -115,14 +115,14 @@ export function importRoutes({
     ctx.body = dto;
   });
 
-  router.post('/:id/cancel', authorize('lists:write'), async (ctx) => {
+  router.post(API_ROUTES.importCancel, authorize('lists:write'), async (ctx) => {
     const dto = await cancelImport(redis, queuePrefix, recordIdParam(ctx));
     audit(ctx, 'list.import-cancel', { type: 'import', id: dto.id, label: dto.fileName });
     ctx.status = 202;
     ctx.body = dto;
   });
 
-  router.get('/:id/report', authorize('lists:read'), async (ctx) => {
+  router.get(API_ROUTES.importReport, authorize('lists:read'), async (ctx) => {
     const { fileName, stream } = await importReport(recordIdParam(ctx), (error) =>
       ctx.state.log.error({ err: error }, 'import report stopped'),
     );

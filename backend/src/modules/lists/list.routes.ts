@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import {
-  LISTS_API_PATH,
+  API_ROUTES,
   listMemberQuerySchema,
   listMemberSchema,
   mailingListQuerySchema,
@@ -25,16 +25,16 @@ import {
 
 /** Mailing lists: everyone signed in sees them, managers and admins change them. */
 export function listRoutes(): Router {
-  const router = new Router({ prefix: LISTS_API_PATH });
+  const router = new Router();
 
-  router.get('/:id/members', authorize('lists:read'), async (ctx) => {
+  router.get(API_ROUTES.listMembers, authorize('lists:read'), async (ctx) => {
     ctx.body = await listMembers(
       recordIdParam(ctx),
       await validateQuery(ctx, listMemberQuerySchema),
     );
   });
 
-  router.post('/:id/members', authorize('lists:write'), async (ctx) => {
+  router.post(API_ROUTES.listMembers, authorize('lists:write'), async (ctx) => {
     const id = recordIdParam(ctx);
     const input = await validateBody(ctx, listMemberSchema);
     const user = sessionUser(ctx.state);
@@ -44,7 +44,7 @@ export function listRoutes(): Router {
     ctx.body = member;
   });
 
-  router.delete('/:id/members/:email', authorize('lists:write'), async (ctx) => {
+  router.delete(API_ROUTES.listMember, authorize('lists:write'), async (ctx) => {
     const id = recordIdParam(ctx);
     const email = String(ctx.params.email ?? '');
     if (email.length === 0 || email.length > 254) {
@@ -59,6 +59,8 @@ export function listRoutes(): Router {
 
   return addRecordRoutes(router, {
     kind: 'list',
+    collection: API_ROUTES.lists,
+    item: API_ROUTES.list,
     read: 'lists:read',
     write: 'lists:write',
     listQuerySchema: mailingListQuerySchema,

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import getRawBody from 'raw-body';
 import {
-  MAIL_EVENTS_WEBHOOK_PATH,
+  API_ROUTES,
   MAIL_EVENT_PROVIDERS,
   type MailEventProvider,
   type MailEventsResponse,
@@ -48,11 +48,11 @@ function isProvider(value: unknown): value is MailEventProvider {
  * so the provider does not retry them; a replayed event changes nothing.
  */
 export function mailEventRoutes({ config, redis, rateLimit: limit }: MailEventRoutesDeps): Router {
-  const router = new Router({ prefix: MAIL_EVENTS_WEBHOOK_PATH });
+  const router = new Router();
   const sources = sourcesOf(config);
 
   router.post(
-    '/:provider',
+    API_ROUTES.mailEvents,
     rateLimit({ redis, max: config.rateLimitMax, ...limit }),
     async (ctx) => {
       const provider = ctx.params.provider;

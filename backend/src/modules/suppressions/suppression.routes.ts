@@ -1,9 +1,5 @@
 import Router from '@koa/router';
-import {
-  SUPPRESSIONS_API_PATH,
-  suppressionQuerySchema,
-  suppressionSchema,
-} from '@agency/contracts';
+import { API_ROUTES, suppressionQuerySchema, suppressionSchema } from '@agency/contracts';
 import { HttpError } from '../../errors';
 import { audit } from '../../middleware/audit';
 import { sessionUser } from '../../middleware/authenticate';
@@ -18,13 +14,13 @@ import {
 
 /** The suppression list: managers and admins see, add, remove and export it. */
 export function suppressionRoutes(): Router {
-  const router = new Router({ prefix: SUPPRESSIONS_API_PATH });
+  const router = new Router();
 
-  router.get('/', authorize('suppressions:read'), async (ctx) => {
+  router.get(API_ROUTES.suppressions, authorize('suppressions:read'), async (ctx) => {
     ctx.body = await listSuppressions(await validateQuery(ctx, suppressionQuerySchema));
   });
 
-  router.get('/export', authorize('suppressions:read'), async (ctx) => {
+  router.get(API_ROUTES.suppressionsExport, authorize('suppressions:read'), async (ctx) => {
     const query = await validateQuery(ctx, suppressionQuerySchema);
     audit(ctx, 'suppression.export', { type: 'suppression', label: ctx.querystring || 'all' });
     ctx.set('Content-Type', 'text/csv; charset=utf-8');
@@ -34,7 +30,7 @@ export function suppressionRoutes(): Router {
     );
   });
 
-  router.post('/', authorize('suppressions:write'), async (ctx) => {
+  router.post(API_ROUTES.suppressions, authorize('suppressions:write'), async (ctx) => {
     const input = await validateBody(ctx, suppressionSchema);
     const user = sessionUser(ctx.state);
     const entry = await addSuppression(input, { id: user.id, username: user.username });
@@ -43,7 +39,7 @@ export function suppressionRoutes(): Router {
     ctx.body = entry;
   });
 
-  router.delete('/:email', authorize('suppressions:write'), async (ctx) => {
+  router.delete(API_ROUTES.suppression, authorize('suppressions:write'), async (ctx) => {
     const email = String(ctx.params.email ?? '');
     if (email.length === 0 || email.length > 254) {
       throw new HttpError('VALIDATION_FAILED', 'Some fields are invalid', {

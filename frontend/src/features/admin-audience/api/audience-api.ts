@@ -1,13 +1,15 @@
-import type {
-  ImportDto,
-  ImportStartInput,
-  MailingListDto,
-  MailingListInput,
-  MailingListQuery,
-  Page,
-  SuppressionDto,
-  SuppressionInput,
-  SuppressionQuery,
+import {
+  API_ROUTES,
+  apiPath,
+  type ImportDto,
+  type ImportStartInput,
+  type MailingListDto,
+  type MailingListInput,
+  type MailingListQuery,
+  type Page,
+  type SuppressionDto,
+  type SuppressionInput,
+  type SuppressionQuery,
 } from '@agency/contracts';
 import { api } from '../../../lib/api';
 import { saveDownload } from '../../../lib/save-download';
@@ -24,37 +26,37 @@ const csvDownload = (fallback: string) => async (response: Response) => {
 export const audienceApi = api.injectEndpoints({
   endpoints: (build) => ({
     mailingLists: build.query<Page<MailingListDto>, Partial<MailingListQuery>>({
-      query: (params) => ({ url: 'admin/lists', params }),
+      query: (params) => ({ url: API_ROUTES.lists, params }),
       providesTags: ['Lists'],
     }),
     createMailingList: build.mutation<MailingListDto, MailingListInput>({
-      query: (body) => ({ url: 'admin/lists', method: 'POST', body }),
+      query: (body) => ({ url: API_ROUTES.lists, method: 'POST', body }),
       invalidatesTags: ['Lists', 'ActivityLogs'],
     }),
     updateMailingList: build.mutation<MailingListDto, { id: string; body: MailingListInput }>({
       query: ({ id, body }) => ({
-        url: `admin/lists/${encodeURIComponent(id)}`,
+        url: apiPath(API_ROUTES.list, { id }),
         method: 'PUT',
         body,
       }),
       invalidatesTags: ['Lists', 'ActivityLogs'],
     }),
     deleteMailingList: build.mutation<null, string>({
-      query: (id) => ({ url: `admin/lists/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      query: (id) => ({ url: apiPath(API_ROUTES.list, { id }), method: 'DELETE' }),
       invalidatesTags: ['Lists', 'ActivityLogs'],
     }),
     imports: build.query<Page<ImportDto>, { page: number; pageSize: number }>({
-      query: (params) => ({ url: 'admin/imports', params }),
+      query: (params) => ({ url: API_ROUTES.imports, params }),
       providesTags: [{ type: 'Imports', id: 'LIST' }],
     }),
     importDetail: build.query<ImportDto, string>({
-      query: (id) => `admin/imports/${encodeURIComponent(id)}`,
+      query: (id) => apiPath(API_ROUTES.import, { id }),
       providesTags: (_result, _error, id) => [{ type: 'Imports', id }],
     }),
     /** The file itself is the body: the API streams it, the store never holds it. */
     uploadImport: build.mutation<ImportDto, File>({
       query: (file) => ({
-        url: 'admin/imports',
+        url: API_ROUTES.imports,
         method: 'POST',
         body: file,
         headers: { 'Content-Type': 'text/csv', 'X-File-Name': encodeURIComponent(file.name) },
@@ -63,24 +65,24 @@ export const audienceApi = api.injectEndpoints({
     }),
     startImport: build.mutation<ImportDto, { id: string; body: ImportStartInput }>({
       query: ({ id, body }) => ({
-        url: `admin/imports/${encodeURIComponent(id)}/start`,
+        url: apiPath(API_ROUTES.importStart, { id }),
         method: 'POST',
         body,
       }),
       invalidatesTags: (_result, _error, { id }) => ['Imports', { type: 'Imports', id }],
     }),
     cancelImport: build.mutation<ImportDto, string>({
-      query: (id) => ({ url: `admin/imports/${encodeURIComponent(id)}/cancel`, method: 'POST' }),
+      query: (id) => ({ url: apiPath(API_ROUTES.importCancel, { id }), method: 'POST' }),
       invalidatesTags: (_result, _error, id) => ['Imports', { type: 'Imports', id }],
     }),
     downloadImportReport: build.mutation<null, string>({
       query: (id) => ({
-        url: `admin/imports/${encodeURIComponent(id)}/report`,
+        url: apiPath(API_ROUTES.importReport, { id }),
         responseHandler: csvDownload('import-report'),
       }),
     }),
     suppressions: build.query<Page<SuppressionRow>, Partial<SuppressionQuery>>({
-      query: (params) => ({ url: 'admin/suppressions', params }),
+      query: (params) => ({ url: API_ROUTES.suppressions, params }),
       transformResponse: (page: Page<SuppressionDto>) => ({
         ...page,
         items: page.items.map((entry) => ({ ...entry, id: entry.key })),
@@ -88,16 +90,16 @@ export const audienceApi = api.injectEndpoints({
       providesTags: ['Suppressions'],
     }),
     addSuppression: build.mutation<SuppressionDto, SuppressionInput>({
-      query: (body) => ({ url: 'admin/suppressions', method: 'POST', body }),
+      query: (body) => ({ url: API_ROUTES.suppressions, method: 'POST', body }),
       invalidatesTags: ['Suppressions', 'ActivityLogs'],
     }),
     removeSuppression: build.mutation<null, string>({
-      query: (key) => ({ url: `admin/suppressions/${encodeURIComponent(key)}`, method: 'DELETE' }),
+      query: (key) => ({ url: apiPath(API_ROUTES.suppression, { email: key }), method: 'DELETE' }),
       invalidatesTags: ['Suppressions', 'ActivityLogs'],
     }),
     exportSuppressions: build.mutation<null, Partial<SuppressionQuery>>({
       query: (params) => ({
-        url: 'admin/suppressions/export',
+        url: API_ROUTES.suppressionsExport,
         params,
         responseHandler: csvDownload('suppressions'),
       }),

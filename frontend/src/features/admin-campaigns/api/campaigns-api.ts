@@ -1,3 +1,9 @@
+import {
+  API_ROUTES,
+  CAMPAIGN_CONTROL_ROUTES,
+  apiPath,
+  type CampaignControl,
+} from '@agency/contracts';
 import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import type {
   CampaignAudienceDto,
@@ -14,21 +20,15 @@ import type {
 } from '@agency/contracts';
 import { api } from '../../../lib/api';
 
-/** The sending controls: each is `POST /api/admin/campaigns/{id}/{control}`. */
-export const CAMPAIGN_CONTROLS = ['pause', 'resume', 'cancel', 'resend-failed'] as const;
-export type CampaignControl = (typeof CAMPAIGN_CONTROLS)[number];
-
-const campaignPath = (id: string) => `admin/campaigns/${encodeURIComponent(id)}`;
-
 export const campaignsApi = api.injectEndpoints({
   endpoints: (build) => ({
     campaignList: build.query<Page<CampaignDto>, Partial<CampaignListQuery>>({
-      query: (params) => ({ url: 'admin/campaigns', params }),
+      query: (params) => ({ url: API_ROUTES.campaigns, params }),
       providesTags: ['Campaigns'],
     }),
     /** Where a send stands (counts, percent, the server's rate): polled while it runs. */
     campaignProgress: build.query<CampaignProgressDto, string>({
-      query: (id) => `${campaignPath(id)}/progress`,
+      query: (id) => apiPath(API_ROUTES.campaignProgress, { id }),
       providesTags: ['Campaigns'],
     }),
     /** One page of a campaign's ledger, in one state. */
@@ -36,13 +36,16 @@ export const campaignsApi = api.injectEndpoints({
       Page<CampaignRecipientDto>,
       { id: string } & Pick<CampaignRecipientQuery, 'state' | 'page' | 'pageSize' | 'sort'>
     >({
-      query: ({ id, ...params }) => ({ url: `${campaignPath(id)}/recipients`, params }),
+      query: ({ id, ...params }) => ({
+        url: apiPath(API_ROUTES.campaignRecipients, { id }),
+        params,
+      }),
       providesTags: ['Campaigns'],
     }),
     /** Each audience's count; `lists` counts the lists given (none: 0). */
     campaignAudience: build.query<CampaignAudienceDto, readonly string[] | undefined>({
       query: (listIds) => ({
-        url: 'admin/campaigns/audience',
+        url: API_ROUTES.campaignAudience,
         params: listIds && listIds.length > 0 ? { listIds: listIds.join(',') } : undefined,
       }),
       // Asked again each time a confirmation opens: the audience changes as people subscribe.
@@ -50,23 +53,23 @@ export const campaignsApi = api.injectEndpoints({
     }),
     /** The mailing lists a campaign can target, by name. */
     campaignLists: build.query<Page<MailingListDto>, undefined>({
-      query: () => ({ url: 'admin/lists', params: { page: 1, pageSize: 100, sort: 'name' } }),
+      query: () => ({ url: API_ROUTES.lists, params: { page: 1, pageSize: 100, sort: 'name' } }),
       providesTags: ['Lists'],
     }),
     createCampaign: build.mutation<CampaignDto, CampaignInput>({
-      query: (body) => ({ url: 'admin/campaigns', method: 'POST', body }),
+      query: (body) => ({ url: API_ROUTES.campaigns, method: 'POST', body }),
       invalidatesTags: ['Campaigns', 'Stats', 'ActivityLogs'],
     }),
     updateCampaign: build.mutation<CampaignDto, { id: string; body: CampaignInput }>({
       query: ({ id, body }) => ({
-        url: campaignPath(id),
+        url: apiPath(API_ROUTES.campaign, { id }),
         method: 'PUT',
         body,
       }),
       invalidatesTags: ['Campaigns', 'ActivityLogs'],
     }),
     deleteCampaign: build.mutation<null, string>({
-      query: (id) => ({ url: campaignPath(id), method: 'DELETE' }),
+      query: (id) => ({ url: apiPath(API_ROUTES.campaign, { id }), method: 'DELETE' }),
       invalidatesTags: ['Campaigns', 'Stats', 'ActivityLogs'],
     }),
     /** A test to one address, outside the ledger: nothing the lists show changes. */
@@ -74,7 +77,11 @@ export const campaignsApi = api.injectEndpoints({
       { queued: true; email: string },
       { id: string; body: CampaignTestSendInput }
     >({
-      query: ({ id, body }) => ({ url: `${campaignPath(id)}/test`, method: 'POST', body }),
+      query: ({ id, body }) => ({
+        url: apiPath(API_ROUTES.campaignTest, { id }),
+        method: 'POST',
+        body,
+      }),
       invalidatesTags: ['ActivityLogs'],
     }),
   }),
@@ -87,13 +94,16 @@ export const campaignsApi = api.injectEndpoints({
 export const campaignSendingApi = campaignsApi.injectEndpoints({
   endpoints: (build) => ({
     sendCampaign: build.mutation<CampaignSendResponse, string>({
-      query: (id) => ({ url: `${campaignPath(id)}/send`, method: 'POST' }),
+      query: (id) => ({ url: apiPath(API_ROUTES.campaignSend, { id }), method: 'POST' }),
       invalidatesTags: ['ActivityLogs'],
       onQueryStarted: (_id, lifecycle) => showNewStatus(lifecycle),
     }),
     controlCampaign: build.mutation<CampaignSendResponse, { id: string; control: CampaignControl }>(
       {
-        query: ({ id, control }) => ({ url: `${campaignPath(id)}/${control}`, method: 'POST' }),
+        query: ({ id, control }) => ({
+          url: apiPath(CAMPAIGN_CONTROL_ROUTES[control], { id }),
+          method: 'POST',
+        }),
         invalidatesTags: ['ActivityLogs'],
         onQueryStarted: (_arg, lifecycle) => showNewStatus(lifecycle),
       },

@@ -11,7 +11,7 @@ import Tabs from '@mui/material/Tabs';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { AdminList } from '../../../components/admin/admin-list';
 import { EmptyState } from '../../../components/admin/empty-state';
 import { RecordCard } from '../../../components/admin/record-card';
@@ -63,21 +63,27 @@ export function CampaignRecipientsDialog({ campaign, onClose }: CampaignRecipien
     [data],
   );
 
-  const stateChip = (row: CampaignRecipientDto) => (
-    <StatusChip label={t(`ledger.state.${row.state}`)} color={STATE_COLORS[row.state]} />
+  const stateChip = useCallback(
+    (row: CampaignRecipientDto) => (
+      <StatusChip label={t(`ledger.state.${row.state}`)} color={STATE_COLORS[row.state]} />
+    ),
+    [t],
   );
   // A bounce or complaint that came back after the send, with the provider's words on hover.
-  const mailEventChip = (row: CampaignRecipientDto) =>
-    row.mailEvent ? (
-      <Tooltip title={row.mailEvent.detail ?? ''} describeChild>
-        <span>
-          <StatusChip
-            label={t(`ledger.mailEvent.${row.mailEvent.kind}`)}
-            color={row.mailEvent.kind === 'soft-bounce' ? 'warning' : 'error'}
-          />
-        </span>
-      </Tooltip>
-    ) : null;
+  const mailEventChip = useCallback(
+    (row: CampaignRecipientDto) =>
+      row.mailEvent ? (
+        <Tooltip title={row.mailEvent.detail ?? ''} describeChild>
+          <span>
+            <StatusChip
+              label={t(`ledger.mailEvent.${row.mailEvent.kind}`)}
+              color={row.mailEvent.kind === 'soft-bounce' ? 'warning' : 'error'}
+            />
+          </span>
+        </Tooltip>
+      ) : null,
+    [t],
+  );
   const columns = useMemo<GridColDef<RecipientRow>[]>(
     () => [
       { field: 'email', headerName: t('ledger.columns.email'), flex: 1, minWidth: 200 },
@@ -118,8 +124,7 @@ export function CampaignRecipientsDialog({ campaign, onClose }: CampaignRecipien
         valueFormatter: (value: string) => format.dateTime(value),
       },
     ],
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the chips read only t
-    [t, format],
+    [t, format, stateChip, mailEventChip],
   );
 
   return (

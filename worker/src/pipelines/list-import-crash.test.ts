@@ -1,7 +1,7 @@
 import { ListImportModel, ListMemberModel, MailingListModel } from '@agency/platform';
-import { importApi, type ImportApi } from './testing/import-api';
-import { createPipelineContext, type PipelineContext } from './testing/pipeline-context';
-import { buildWorker, startWorkerProcess, type WorkerProcess } from './testing/worker-process';
+import { importApi, type ImportApi } from '../testing/import-api';
+import { createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
+import { buildWorker, startWorkerProcess, type WorkerProcess } from '../testing/worker-process';
 
 /**
  * The worker as a real process, killed (SIGKILL) in the middle of a file

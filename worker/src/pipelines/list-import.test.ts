@@ -4,9 +4,9 @@ import {
   SubscriberModel,
   SuppressionModel,
 } from '@agency/platform';
-import { importApi, type ImportApi } from './testing/import-api';
-import { createPipelineContext, type PipelineContext } from './testing/pipeline-context';
-import type { RunningWorkers } from './workers';
+import { importApi, type ImportApi } from '../testing/import-api';
+import { createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
+import type { RunningWorkers } from '../workers';
 
 let ctx: PipelineContext;
 let workers: RunningWorkers;

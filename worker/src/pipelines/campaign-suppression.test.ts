@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import request from 'supertest';
 import type { CampaignDto, CampaignRecipientDto, Page } from '@agency/contracts';
-import { importApi, type ImportApi } from './testing/import-api';
-import { createPipelineContext, type PipelineContext } from './testing/pipeline-context';
-import { startSmtpSink, type SmtpSink } from './testing/smtp-sink';
+import { importApi, type ImportApi } from '../testing/import-api';
+import { createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
+import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
 
 /**
  * Staff import a list, mail it, the provider reports bounces and a
