@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import { workerNodeOptions } from '../scripts/lib/app-env.mjs';
 import { startServices } from '../scripts/lib/services.mjs';
+import { printReport, runBench, runCleanups, targetBook, until } from './lib/bench-steps.mjs';
 import { cpuSecondsOf, freePort, startNode } from './lib/processes.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -41,16 +42,6 @@ for (const file of ['backend/dist/server.js', 'worker/dist/index.js']) {
     console.error(`${file} is missing: run npm run build first`);
     process.exit(1);
   }
-}
-
-/** @param {() => Promise<boolean>} check @param {number} timeoutMs @param {number} everyMs */
-async function until(check, timeoutMs, everyMs = 200) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((done) => setTimeout(done, everyMs));
-  }
-  throw new Error(`gave up after ${timeoutMs} ms`);
 }
 
 const email = (/** @type {number} */ index) => `guest${index}@bench.example`;
@@ -216,16 +207,7 @@ async function main() {
     // 4. The table.
     const importRate = Math.round(ROWS / importSeconds);
     const ratio = importRate / bare.rate;
-    /** @type {string[]} */
-    const missed = [];
-    const check = (
-      /** @type {string} */ name,
-      /** @type {boolean} */ met,
-      /** @type {string} */ target,
-    ) => {
-      if (!met) missed.push(name);
-      return `target ${target}: ${met ? 'met' : 'MISSED'}`;
-    };
+    const { missed, check } = targetBook();
     const perRow = (/** @type {number} */ seconds) => `${Math.round((seconds * 1e6) / ROWS)} µs`;
     const created = result.counts.created;
     const rows = [
@@ -263,23 +245,14 @@ async function main() {
         'during the import',
       ],
     ];
-    console.log(
-      `\nbench:import, ${ROWS} rows into an empty list, one worker process (${workerNodeOptions(process.env)})\n`,
+    printReport(
+      `bench:import, ${ROWS} rows into an empty list, one worker process (${workerNodeOptions(process.env)})`,
+      rows,
+      missed,
     );
-    console.table(rows.map(([what, figure, note]) => ({ what, figure, note })));
-    console.log(missed.length === 0 ? 'targets: all met' : `targets MISSED: ${missed.join(', ')}`);
   } finally {
-    for (const step of cleanups.splice(0).reverse()) {
-      try {
-        await step();
-      } catch {
-        // Cleaning up after a failure: keep going.
-      }
-    }
+    await runCleanups(cleanups);
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

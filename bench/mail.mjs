@@ -31,6 +31,7 @@ import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import { workerNodeOptions } from '../scripts/lib/app-env.mjs';
 import { startServices } from '../scripts/lib/services.mjs';
+import { printReport, runBench, runCleanups, targetBook, until } from './lib/bench-steps.mjs';
 import { cpuSecondsOf, freePort, startNode } from './lib/processes.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -102,16 +103,6 @@ async function startSink() {
       child.disconnect();
     },
   };
-}
-
-/** @param {() => Promise<boolean>} check @param {number} timeoutMs @param {number} everyMs */
-async function until(check, timeoutMs, everyMs = 200) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((done) => setTimeout(done, everyMs));
-  }
-  throw new Error(`gave up after ${timeoutMs} ms`);
 }
 
 const email = (/** @type {number} */ index) => `r${index}@bench.example`;
@@ -355,16 +346,7 @@ async function main() {
     const allRss = peakRss.reduce((sum, mb) => sum + mb, 0);
     const perMessage = (/** @type {number} */ micros, /** @type {number} */ count) =>
       `${Math.round(micros / count)} µs`;
-    /** @type {string[]} */
-    const missed = [];
-    const check = (
-      /** @type {string} */ name,
-      /** @type {boolean} */ met,
-      /** @type {string} */ target,
-    ) => {
-      if (!met) missed.push(name);
-      return `target ${target}: ${met ? 'met' : 'MISSED'}`;
-    };
+    const { missed, check } = targetBook();
     const rows = [
       [
         'send path alone: MIME + SMTP, no queue or store',
@@ -443,23 +425,14 @@ async function main() {
         `${REF_CONNECTIONS} connections; CPU per message, sender / sink ${perMessage(refSenderCpu.user + refSenderCpu.system, reference.accepted)} / ${perMessage(reference.cpuMicros, reference.accepted)}; ${referenceTally.duplicates} duplicates, ${referenceTally.missing} missing`,
       ],
     ];
-    console.log(
-      `\nbench:mail, ${RECIPIENTS} recipients, ${WORKERS} worker processes (${workerNodeOptions(process.env)}), concurrency ${args.concurrency}, batch ${args.batch}, batches in flight ${args['batches-in-flight']}, content ${(CONTENT.length / 1024).toFixed(1)} KB\n`,
+    printReport(
+      `bench:mail, ${RECIPIENTS} recipients, ${WORKERS} worker processes (${workerNodeOptions(process.env)}), concurrency ${args.concurrency}, batch ${args.batch}, batches in flight ${args['batches-in-flight']}, content ${(CONTENT.length / 1024).toFixed(1)} KB`,
+      rows,
+      missed,
     );
-    console.table(rows.map(([what, figure, note]) => ({ what, figure, note })));
-    console.log(missed.length === 0 ? 'targets: all met' : `targets MISSED: ${missed.join(', ')}`);
   } finally {
-    for (const step of cleanups.splice(0).reverse()) {
-      try {
-        await step();
-      } catch {
-        // Cleaning up after a failure: keep going.
-      }
-    }
+    await runCleanups(cleanups);
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

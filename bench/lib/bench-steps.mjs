@@ -1,0 +1,64 @@
+// @ts-check
+/** The steps every service-starting bench shares: waiting, targets, the table, cleaning up. */
+
+/**
+ * Resolves once `check` answers true, asking every `everyMs`; throws after `timeoutMs`.
+ * @param {() => Promise<boolean>} check @param {number} timeoutMs @param {number} everyMs
+ */
+export async function until(check, timeoutMs, everyMs = 200) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((done) => setTimeout(done, everyMs));
+  }
+  throw new Error(`gave up after ${timeoutMs} ms`);
+}
+
+/** A bench's targets: `check` says whether one is met and keeps the names of those missed. */
+export function targetBook() {
+  /** @type {string[]} */
+  const missed = [];
+  return {
+    missed,
+    /** @param {string} name @param {boolean} met @param {string} target */
+    check(name, met, target) {
+      if (!met) missed.push(name);
+      return `target ${target}: ${met ? 'met' : 'MISSED'}`;
+    },
+  };
+}
+
+/**
+ * Prints the bench's title, its rows as a table, and which targets it missed.
+ * @param {string} title @param {string[][]} rows @param {readonly string[]} missed
+ */
+export function printReport(title, rows, missed) {
+  console.log(`\n${title}\n`);
+  console.table(rows.map(([what, figure, note]) => ({ what, figure, note })));
+  console.log(missed.length === 0 ? 'targets: all met' : `targets MISSED: ${missed.join(', ')}`);
+}
+
+/**
+ * Runs the cleanups last first, each even when one before it failed.
+ * @param {(() => unknown)[]} cleanups
+ */
+export async function runCleanups(cleanups) {
+  for (const step of cleanups.splice(0).reverse()) {
+    try {
+      await step();
+    } catch {
+      // Cleaning up after a failure: keep going.
+    }
+  }
+}
+
+/**
+ * Runs a bench's main; any error is printed and ends the process with 1.
+ * @param {() => Promise<void>} main
+ */
+export function runBench(main) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
