@@ -1,4 +1,6 @@
+import mongoose from 'mongoose';
 import {
+  ListImportModel,
   ListMemberModel,
   MailingListModel,
   SubscriberModel,
@@ -171,4 +173,37 @@ describe('a CSV import into a list', () => {
       'unsubscribed',
     );
   }, 60_000);
+});
+
+describe('cancelling an import', () => {
+  it('stops after the chunk being written, keeps and counts what was written, and deletes the file', async () => {
+    const list = await api.post('/api/admin/lists', { name: 'Cancelled fair' });
+    const listId = list.body.id as string;
+    const rows = 60_000;
+    const csv = `email\n${Array.from({ length: rows }, (_, i) => `c${i}@cancel.test`).join('\n')}\n`;
+    const uploaded = await api.upload(csv, 'big.csv');
+    expect(uploaded.status).toBe(201);
+    const id = uploaded.body.id as string;
+    expect((await api.start(id, listId, { email: 0 })).status).toBe(202);
+
+    // Cancelled once the first chunks are stored.
+    const deadline = Date.now() + 60_000;
+    while (((await ListImportModel.findById(id).lean())?.checkpointRow ?? 0) < 2000) {
+      if (Date.now() > deadline) throw new Error('the import never got going');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const cancel = await api.post(`/api/admin/imports/${id}/cancel`);
+    expect(cancel.status).toBe(202);
+    const result = await api.waitForEnd(id);
+
+    expect(result.status).toBe('cancelled');
+    expect(result.counts.read).toBeLessThan(rows);
+    const written = await ListMemberModel.countDocuments({ list: listId });
+    expect(result.counts.created).toBe(written);
+    expect((await MailingListModel.findById(listId).lean())?.memberCount).toBe(written);
+    const stored = await ListImportModel.findById(id, { fileId: 1 }).lean();
+    const files = mongoose.connection.db?.collection('imports.files');
+    expect(await files?.countDocuments({ _id: stored?.fileId })).toBe(0);
+    expect((await api.post(`/api/admin/imports/${id}/cancel`)).status).toBe(409);
+  }, 120_000);
 });

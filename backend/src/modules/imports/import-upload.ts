@@ -124,14 +124,27 @@ export async function uploadImportFile(
     importFiles()
       .delete(fileId)
       .catch(() => undefined);
+  // The request is piped, not put in the pipeline: a pipeline would destroy
+  // it on a refusal, and with it the connection the 413 has to go back on.
+  const cut = (error: Error) => bytes.transform.destroy(error);
+  const closed = () => {
+    if (!(body as Readable & { complete?: boolean }).complete) cut(new Error('upload aborted'));
+  };
+  body.once('error', cut).once('close', closed);
+  body.pipe(bytes.transform);
   try {
-    await pipeline(body, bytes.transform, upload);
+    await pipeline(bytes.transform, upload);
   } catch (error) {
+    // What the client still sends is read and dropped.
+    body.unpipe(bytes.transform);
+    body.resume();
     await discard();
     if (error instanceof TooLarge) {
       throw new HttpError('PAYLOAD_TOO_LARGE', 'The file is larger than 50 MB');
     }
     throw error;
+  } finally {
+    body.off('error', cut).off('close', closed);
   }
   try {
     if (bytes.size() === 0) {

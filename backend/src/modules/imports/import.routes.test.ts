@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import mongoose from 'mongoose';
 import { IMPORT_MAX_ROWS } from '@agency/contracts';
 import { ListImportModel } from '@agency/platform';
@@ -126,6 +129,53 @@ describe('uploading a CSV file', () => {
     await expectRefused(await upload(huge), 413, /50 MB/, before);
     const rows = `email\n${'a@example.com\n'.repeat(IMPORT_MAX_ROWS + 1)}`;
     await expectRefused(await upload(rows), 413, /200,000 rows/, before);
+  }, 60_000);
+
+  it('stops reading a file sent without its length once it passes 50 MB: 413, nothing stored', async () => {
+    const before = await stored();
+    const server = ctx.app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    try {
+      const status = await new Promise<number>((resolve, reject) => {
+        const upload = httpRequest({
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/admin/imports',
+          headers: {
+            Authorization: `Bearer ${users.manager.token}`,
+            'Content-Type': 'text/csv',
+            'Transfer-Encoding': 'chunked',
+          },
+        });
+        let answered = false;
+        upload.on('response', (response) => {
+          answered = true;
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        // Once the server has answered it may close the connection mid-body.
+        upload.on('error', (error) => (answered ? undefined : reject(error)));
+        const megabyte = Buffer.alloc(1024 * 1024, 'a');
+        let sent = 0;
+        const next = () => {
+          while (!answered && sent < 60) {
+            sent += 1;
+            if (!upload.write(megabyte)) {
+              upload.once('drain', next);
+              return;
+            }
+          }
+          if (!answered) upload.end();
+        };
+        next();
+      });
+      expect(status).toBe(413);
+      expect(await stored()).toEqual(before);
+    } finally {
+      server.close();
+    }
   }, 60_000);
 
   it('is for managers and admins: 401 without a session, 403 for editors and viewers', async () => {
