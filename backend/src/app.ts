@@ -10,7 +10,7 @@ import { errorHandler } from './middleware/error-handler';
 import { jsonBodies } from './middleware/json-body';
 import { requireJson } from './middleware/require-json';
 import { adminArea, corsPolicy, securityHeaders } from './middleware/security';
-import { contactRoutes } from './modules/contact';
+import { allContactChanges, contactRoutes, createContactListIndex } from './modules/contact';
 import { healthRoutes } from './modules/health';
 import { newsletterRoutes } from './modules/newsletter';
 import {
@@ -26,7 +26,7 @@ import { adminContactRoutes } from './modules/admin-contacts';
 import { clientRoutes } from './modules/clients';
 import { leadRoutes } from './modules/leads';
 import { campaignRoutes } from './modules/campaigns';
-import { statsRoutes } from './modules/stats';
+import { createKeptCounts, statsRoutes } from './modules/stats';
 import { queueBoard } from './modules/queue-board';
 import { createQueueRegistry } from './queues/queue-registry';
 
@@ -67,6 +67,18 @@ export function createApp({ config, logger, queues, campaignQueue, redis }: AppD
   app.use(securityHeaders());
   app.use(corsPolicy(config.corsOrigin));
   const queueRegistry = createQueueRegistry(redis, config.queuePrefix);
+  // The figures and the contacts list's index kept beside the store, told of every change.
+  const kept = createKeptCounts(redis, {
+    prefix: config.queuePrefix,
+    timeZone: config.timeZone,
+    logger,
+  });
+  const contactListIndex = createContactListIndex(redis, { prefix: config.queuePrefix, logger });
+  const contactViews = {
+    changes: allContactChanges(kept.contactChanges, contactListIndex.changes),
+    totals: kept.contactTotals,
+    index: contactListIndex,
+  };
   // Before the admin area's bearer check: the board's page also accepts its own cookie.
   app.use(
     queueBoard({
@@ -83,6 +95,7 @@ export function createApp({ config, logger, queues, campaignQueue, redis }: AppD
     healthRoutes({ redis, queueRegistry }),
     contactRoutes({
       queues,
+      changes: contactViews.changes,
       redis,
       rateLimit: {
         name: `${config.queuePrefix}:ratelimit:contact`,
@@ -92,6 +105,7 @@ export function createApp({ config, logger, queues, campaignQueue, redis }: AppD
     }),
     newsletterRoutes({
       queues,
+      changes: kept.subscriberChanges,
       redis,
       mailLinkSecret: config.mailLinkSecret,
       rateLimit: {
@@ -104,8 +118,8 @@ export function createApp({ config, logger, queues, campaignQueue, redis }: AppD
     }),
     loginRoutes({ tokens, throttle, demo: config.demo }),
     sessionRoutes({ tokens, throttle }),
-    statsRoutes({ timeZone: config.timeZone }),
-    adminContactRoutes(),
+    statsRoutes({ kept, timeZone: config.timeZone }),
+    adminContactRoutes({ views: contactViews }),
     userRoutes(),
     activityLogRoutes(),
     clientRoutes(),
@@ -114,6 +128,7 @@ export function createApp({ config, logger, queues, campaignQueue, redis }: AppD
       campaignQueue: campaignQueue ?? createCampaignQueue(redis, config.queuePrefix),
       redis,
       queuePrefix: config.queuePrefix,
+      kept,
     }),
   ];
   for (const router of routers) {

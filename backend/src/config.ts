@@ -168,6 +168,8 @@ export const sharedEnvSpec = {
   QUEUE_PREFIX: queuePrefix({ default: 'agency' }),
   /** Signs the newsletter's confirmation and unsubscribe links (the worker signs, the API checks). */
   MAIL_LINK_SECRET: str({ default: DEVELOPMENT_MAIL_LINK_SECRET }),
+  /** Names the days the dashboard counts: the API counts each enquiry, the worker recounts. */
+  AGENCY_TIME_ZONE: timeZone({ default: 'Africa/Tunis' }),
 };
 
 export const apiEnvSpec = {
@@ -191,7 +193,6 @@ export const apiEnvSpec = {
   // Outside production a fixed development secret applies; production must set its own.
   JWT_SECRET: jwtSecret({ devDefault: DEV_JWT_SECRET }),
   JWT_EXPIRES_IN_SECONDS: integer(60, 7 * 86_400)({ default: 8 * 3600 }),
-  AGENCY_TIME_ZONE: timeZone({ default: 'Africa/Tunis' }),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: integer(1, 1000)({ default: 10 }),
   LOGIN_ACCOUNT_WINDOW_SECONDS: integer(1, 86_400)({ default: 60 }),
   LOGIN_MAX_FAILURES_PER_IP: integer(1, 1_000_000)({ default: 30 }),
@@ -212,6 +213,8 @@ export interface SharedConfig {
   redisUrl: string;
   queuePrefix: string;
   mailLinkSecret: string;
+  /** The agency's time zone: "today", "this week" and the days the dashboard counts. */
+  timeZone: string;
 }
 
 export interface ApiConfig extends SharedConfig {
@@ -232,8 +235,6 @@ export interface ApiConfig extends SharedConfig {
   redisRequestTimeoutMs: number;
   demo: { enabled: boolean; username: string; email: string; password: string };
   auth: AuthConfig;
-  /** The agency's time zone: "today" and "this week" on the dashboard. */
-  timeZone: string;
   /** The first admin, created at start when no admin exists (compose). */
   bootstrapAdmin?: { username: string; email: string; password: string };
 }
@@ -261,6 +262,7 @@ export function toSharedConfig(env: SharedEnv): SharedConfig {
     redisUrl: env.REDIS_URL,
     queuePrefix: env.QUEUE_PREFIX,
     mailLinkSecret: env.MAIL_LINK_SECRET,
+    timeZone: env.AGENCY_TIME_ZONE,
   };
 }
 
@@ -327,7 +329,6 @@ export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
         ipWindowSeconds: env.LOGIN_IP_WINDOW_SECONDS,
       },
     },
-    timeZone: env.AGENCY_TIME_ZONE,
     bootstrapAdmin: bootstrapAdminOf(env),
   };
 }

@@ -49,7 +49,6 @@ export {
   type ContactMailStatuses,
 } from './modules/contact/store';
 export {
-  countConfirmedSubscribers,
   findConfirmationReceipt,
   findSubscriberByEmail,
   findSubscriberById,
@@ -67,4 +66,5 @@ export {
   type Receipt,
 } from './modules/mail-outbox/store';
 export { exitOnStartupFailure, runUntilSignalled } from './shutdown';
+export { reconcileStats, wasReconciled, type ReconcileReport } from './modules/stats/store';
 export * from './modules/campaigns/store';

@@ -34,6 +34,7 @@ export const workerEnvSpec = {
   CAMPAIGN_LOCK_SECONDS: integer(1, 3600)({ default: 30 }),
   CAMPAIGN_RECOVERY_INTERVAL_SECONDS: integer(1, 86_400)({ default: 30 }),
   CAMPAIGN_QUEUED_AGE_SECONDS: integer(0, 86_400)({ default: 60 }),
+  STATS_RECONCILE_INTERVAL_SECONDS: integer(10, 7 * 86_400)({ default: 900 }),
 };
 
 export interface WorkerConfig extends SharedConfig {
@@ -45,6 +46,8 @@ export interface WorkerConfig extends SharedConfig {
   siteUrl: string;
   outbox: { relayIntervalMs: number; pendingAgeMs: number };
   campaigns: CampaignSendSettings & { smtpConnections: number };
+  /** How often the dashboard's kept figures are recounted from the store. */
+  statsReconcileIntervalMs: number;
 }
 
 export function loadWorkerConfig(rawEnv: Env = process.env): WorkerConfig {
@@ -71,5 +74,6 @@ export function loadWorkerConfig(rawEnv: Env = process.env): WorkerConfig {
       recoveryIntervalMs: env.CAMPAIGN_RECOVERY_INTERVAL_SECONDS * 1000,
       queuedAgeMs: env.CAMPAIGN_QUEUED_AGE_SECONDS * 1000,
     },
+    statsReconcileIntervalMs: env.STATS_RECONCILE_INTERVAL_SECONDS * 1000,
   };
 }

@@ -34,6 +34,7 @@ async function main(): Promise<void> {
     outbox: config.outbox,
     logger,
     campaigns: { ...config.campaigns, transport: campaignTransport },
+    stats: { reconcileIntervalMs: config.statsReconcileIntervalMs, timeZone: config.timeZone },
   });
   logger.info(
     { concurrency: config.concurrency, relayIntervalMs: config.outbox.relayIntervalMs },

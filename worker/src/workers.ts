@@ -1,16 +1,12 @@
 import { Queue, Worker, type JobsOptions, type Processor } from 'bullmq';
-import {
-  OUTBOX_RELAY_SCHEDULER_ID,
-  QUEUE_NAMES,
-  type OutboxRelayJob,
-  type QueueName,
-} from '@agency/contracts';
+import { OUTBOX_RELAY_SCHEDULER_ID, QUEUE_NAMES, type OutboxRelayJob } from '@agency/contracts';
 import { createMailQueues, type Logger, type Redis } from '@agency/backend/store';
 import type { MailTransport } from './mail/transport';
 import type { CampaignTransport } from './campaigns/campaign-transport';
 import { contactMailProcessor } from './jobs/contact-mail.processor';
 import { newsletterConfirmationProcessor } from './jobs/newsletter-confirmation.processor';
 import { outboxRelayProcessor } from './jobs/outbox-relay.processor';
+import { startStatsReconciliation } from './jobs/stats-reconcile.processor';
 import {
   DEFAULT_CAMPAIGN_SETTINGS,
   startCampaignWorkers,
@@ -33,6 +29,12 @@ export interface WorkersOptions {
   mailJobOptions?: JobsOptions;
   /** Campaign sends: their own SMTP connections, and their settings (defaults otherwise). */
   campaigns: Partial<CampaignSendSettings> & { transport: CampaignTransport };
+  /**
+   * The dashboard's kept figures, recounted every `reconcileIntervalMs` with
+   * days named in `timeZone`. The process always passes it; tests of the mail
+   * jobs leave it out, so that no recount reads the store beside them.
+   */
+  stats?: { reconcileIntervalMs: number; timeZone: string; settleMs?: number };
 }
 
 export interface RunningWorkers {
@@ -55,11 +57,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
   const messageIdDomain = domainOf(options.mailFrom);
   const mailDeps = { ...options, messageIdDomain };
 
-  function startWorker<T>(
-    name: QueueName,
-    processor: Processor<T>,
-    workerConcurrency = concurrency,
-  ) {
+  function startWorker<T>(name: string, processor: Processor<T>, workerConcurrency = concurrency) {
     const worker = new Worker<T>(name, processor, {
       connection,
       prefix: queuePrefix,
@@ -107,7 +105,11 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
         opts: { removeOnComplete: { count: 50 }, removeOnFail: { count: 50 } },
       },
     );
+  const stats = options.stats
+    ? startStatsReconciliation({ ...options, stats: options.stats, startWorker })
+    : undefined;
   await scheduleRelay();
+  await stats?.schedule();
   const campaignWorkers = await startCampaignWorkers({
     connection,
     queuePrefix,
@@ -126,6 +128,11 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     scheduleRelay().catch((error: unknown) =>
       logger.warn({ err: error }, 'could not schedule the outbox relay; will retry on reconnect'),
     );
+    stats
+      ?.schedule()
+      .catch((error: unknown) =>
+        logger.warn({ err: error }, 'could not schedule the stats reconciliation; will retry'),
+      );
   };
   connection.on('ready', rescheduleRelay);
 
@@ -134,6 +141,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
       connection.off('ready', rescheduleRelay);
       await Promise.all([...workers.map((worker) => worker.close()), campaignWorkers.close()]);
       await relayQueue.close();
+      await stats?.close();
       await relayTargets.close();
     },
   };

@@ -11,6 +11,7 @@ import {
   oweContactMails,
   settleContactMails,
   storeContact,
+  UNWATCHED_CONTACTS,
 } from '../modules/contact';
 import { MailReceiptModel, OwedMailModel } from '../modules/mail-outbox';
 import {
@@ -18,6 +19,7 @@ import {
   markConfirmationMailSent,
   requestSubscription,
   settleConfirmationMail,
+  UNWATCHED_SUBSCRIBERS,
 } from '../modules/newsletter';
 import { Worker } from 'bullmq';
 import mongoose from 'mongoose';
@@ -49,12 +51,10 @@ const enquiry = {
 };
 
 async function ask(email: string): Promise<NewsletterConfirmationJob> {
-  const owed = await requestSubscription({
-    email,
-    locale: 'fr',
-    source: 'newsletter-banner',
-    ip: '198.51.100.7',
-  });
+  const owed = await requestSubscription(
+    { email, locale: 'fr', source: 'newsletter-banner', ip: '198.51.100.7' },
+    UNWATCHED_SUBSCRIBERS,
+  );
   if (!owed) throw new Error('a new address owes a confirmation');
   return owed;
 }
@@ -86,7 +86,7 @@ async function completeNextJob(count = 1): Promise<void> {
 async function enquiriesWithJobs(count: number, completed: number): Promise<string[]> {
   const ids: string[] = [];
   for (let index = 0; index < count; index += 1) {
-    const { id } = await storeContact(enquiry, 'en');
+    const { id } = await storeContact(enquiry, 'en', UNWATCHED_CONTACTS);
     ids.push(id);
     await ctx.queues.contactMail.add('direct', { contactId: id }, { jobId: contactMailJobId(id) });
   }
@@ -118,7 +118,7 @@ const pass = () => relayOwedMail(ctx.queues, { pendingAgeMs: 0, now: new Date(Da
 
 describe('one pass of the outbox relay', () => {
   it('enqueues every owed mail once, however many passes run', async () => {
-    const contactId = (await storeContact(enquiry, 'en')).id;
+    const contactId = (await storeContact(enquiry, 'en', UNWATCHED_CONTACTS)).id;
     const confirmation = await ask('reader@example.tn');
 
     expect(await pass()).toEqual({ contacts: 1, newsletterConfirmations: 1 });
@@ -135,14 +135,14 @@ describe('one pass of the outbox relay', () => {
   });
 
   it('still enqueues an enquiry whose acknowledgement alone is owed', async () => {
-    const contactId = (await storeContact(enquiry, 'en')).id;
+    const contactId = (await storeContact(enquiry, 'en', UNWATCHED_CONTACTS)).id;
     await markContactMailSent(contactId);
 
     expect(await pass()).toEqual({ contacts: 1, newsletterConfirmations: 0 });
   });
 
   it('leaves settled mail alone, and mail owed for less than the age', async () => {
-    const contactId = (await storeContact(enquiry, 'en')).id;
+    const contactId = (await storeContact(enquiry, 'en', UNWATCHED_CONTACTS)).id;
     await markContactMailSent(contactId);
     await markContactAcknowledgementFailed(contactId, '550 no such user');
     await settleContactMails(contactId);
@@ -171,8 +171,8 @@ describe('one pass of the outbox relay', () => {
   });
 
   it('takes the enquiries whose job completed out of the outbox, and no other', async () => {
-    const delivered = (await storeContact(enquiry, 'en')).id;
-    const waiting = (await storeContact(enquiry, 'en')).id;
+    const delivered = (await storeContact(enquiry, 'en', UNWATCHED_CONTACTS)).id;
+    const waiting = (await storeContact(enquiry, 'en', UNWATCHED_CONTACTS)).id;
     await ctx.queues.contactMail.add(
       'direct',
       { contactId: delivered },
@@ -213,7 +213,8 @@ describe('one pass of the outbox relay', () => {
   });
 
   it('reads one batch only when nothing in it was taken out, full as it is', async () => {
-    for (let index = 0; index < 3; index += 1) await storeContact(enquiry, 'en');
+    for (let index = 0; index < 3; index += 1)
+      await storeContact(enquiry, 'en', UNWATCHED_CONTACTS);
 
     const { result, reads } = await countingOutboxReads(() =>
       relayOwedMail(ctx.queues, {

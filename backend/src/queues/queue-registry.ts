@@ -1,5 +1,10 @@
 import { Queue } from 'bullmq';
-import { CAMPAIGN_QUEUE_NAMES, QUEUE_NAMES, type QueueDepth } from '@agency/contracts';
+import {
+  CAMPAIGN_QUEUE_NAMES,
+  QUEUE_NAMES,
+  STATS_QUEUE_NAMES,
+  type QueueDepth,
+} from '@agency/contracts';
 import type { Redis } from './redis-connection';
 import { withTimeout } from '../timeout';
 
@@ -7,6 +12,7 @@ import { withTimeout } from '../timeout';
 export const ALL_QUEUE_NAMES: readonly string[] = [
   ...Object.values(QUEUE_NAMES),
   ...Object.values(CAMPAIGN_QUEUE_NAMES),
+  ...Object.values(STATS_QUEUE_NAMES),
 ];
 
 export interface QueueRegistry {

@@ -11,6 +11,7 @@ export const ACTIVITY_ACTIONS = [
   'user.update',
   'user.delete',
   'contact.status',
+  'contact.delete',
   'contact.convert',
   'contact.export',
   'client.create',

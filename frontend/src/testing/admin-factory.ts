@@ -8,6 +8,7 @@ import type {
   ContactDetailDto,
   ContactDto,
   EnquiryTrendDto,
+  KeysetPage,
   LeadDto,
   Page,
   Role,
@@ -28,6 +29,19 @@ const CREATED = '2026-05-04T09:30:00.000Z';
 
 export function pageOf<T>(items: T[], overrides: Partial<Page<T>> = {}): Page<T> {
   return { items, total: items.length, page: 1, pageSize: 25, ...overrides };
+}
+
+/** One page of a list paged by position: the first and last, unless overridden. */
+export function keysetPageOf<T>(items: T[], overrides: Partial<KeysetPage<T>> = {}): KeysetPage<T> {
+  return {
+    items,
+    total: items.length,
+    totalKind: 'exact',
+    pageSize: 25,
+    next: null,
+    previous: null,
+    ...overrides,
+  };
 }
 
 export function buildUser(overrides: Partial<UserDto> = {}): UserDto {

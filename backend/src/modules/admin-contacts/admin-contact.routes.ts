@@ -3,16 +3,22 @@ import { contactListQuerySchema, contactStatusSchema } from '@agency/contracts';
 import { audit } from '../../middleware/audit';
 import { authorize } from '../../middleware/authorize';
 import { recordIdParam, validateBody, validateQuery } from '../../middleware/validate';
-import { getContactDetail, listContacts, setContactStatus } from '../contact';
+import {
+  deleteContact,
+  getContactDetail,
+  listContacts,
+  setContactStatus,
+  type ContactViews,
+} from '../contact';
 import { createLeadFromContact } from '../leads';
 import { contactCsvStream, exportFileName } from './contact-export';
 
-/** The enquiries as staff work them: list, read, status, convert to lead, export. */
-export function adminContactRoutes(): Router {
+/** The enquiries as staff work them: list, read, status, delete, convert to lead, export. */
+export function adminContactRoutes({ views }: { views: ContactViews }): Router {
   const router = new Router({ prefix: '/api/admin/contacts' });
 
   router.get('/', authorize('contacts:read'), async (ctx) => {
-    ctx.body = await listContacts(await validateQuery(ctx, contactListQuerySchema));
+    ctx.body = await listContacts(await validateQuery(ctx, contactListQuerySchema), views);
   });
 
   // Before "/:id", which would otherwise take "export" for an id.
@@ -33,13 +39,24 @@ export function adminContactRoutes(): Router {
   router.patch('/:id', authorize('contacts:write'), async (ctx) => {
     const id = recordIdParam(ctx);
     const { status } = await validateBody(ctx, contactStatusSchema);
-    const contact = await setContactStatus(id, status);
+    const contact = await setContactStatus(id, status, views.changes);
     audit(ctx, 'contact.status', {
       type: 'contact',
       id,
       label: `${contact.firstName} ${contact.lastName}: ${status}`,
     });
     ctx.body = contact;
+  });
+
+  router.delete('/:id', authorize('contacts:write'), async (ctx) => {
+    const id = recordIdParam(ctx);
+    const contact = await deleteContact(id, views.changes);
+    audit(ctx, 'contact.delete', {
+      type: 'contact',
+      id,
+      label: `${contact.firstName} ${contact.lastName}`,
+    });
+    ctx.status = 204;
   });
 
   router.post('/:id/convert', authorize('contacts:write'), async (ctx) => {

@@ -13,6 +13,7 @@ import { addRecordRoutes } from '../../admin/record-routes';
 import { audit } from '../../middleware/audit';
 import { authorize } from '../../middleware/authorize';
 import { recordIdParam, validateBody, validateQuery } from '../../middleware/validate';
+import type { KeptCounts } from '../stats';
 import { campaignAudience } from './campaign-audience';
 import {
   createCampaign,
@@ -34,14 +35,21 @@ export interface CampaignRoutesDeps {
   /** Where the worker samples the send rate; read for the progress. */
   redis: Redis;
   queuePrefix: string;
+  /** The kept figures: the campaigns count and the audiences. */
+  kept: KeptCounts;
 }
 
-export function campaignRoutes({ campaignQueue, redis, queuePrefix }: CampaignRoutesDeps): Router {
+export function campaignRoutes({
+  campaignQueue,
+  redis,
+  queuePrefix,
+  kept,
+}: CampaignRoutesDeps): Router {
   const router = new Router({ prefix: CAMPAIGNS_API_PATH });
 
   // Before "/:id", which would otherwise take "audience" for an id.
   router.get('/audience', authorize('campaigns:read'), async (ctx) => {
-    ctx.body = await campaignAudience();
+    ctx.body = await campaignAudience(kept);
   });
 
   addRecordRoutes(router, {
@@ -54,9 +62,17 @@ export function campaignRoutes({ campaignQueue, redis, queuePrefix }: CampaignRo
     list: listCampaigns,
     get: getCampaign,
     // The author is whoever writes the draft.
-    create: createCampaign,
+    create: async (input, createdBy) => {
+      const campaign = await createCampaign(input, createdBy);
+      await kept.campaignCreated();
+      return campaign;
+    },
     update: updateCampaign,
-    remove: deleteCampaign,
+    remove: async (id) => {
+      const campaign = await deleteCampaign(id);
+      await kept.campaignDeleted();
+      return campaign;
+    },
     labelOf: (campaign) => campaign.name,
   });
 

@@ -5,14 +5,22 @@ import { rateLimit } from '../../middleware/rate-limit';
 import { enqueueContactMails, type MailQueues } from '../../queues/mail-queues';
 import type { Redis } from '../../queues/redis-connection';
 import { storeContact } from './contact.service';
+import type { ContactChanges } from './contact-changes';
 
 export interface ContactRoutesDeps {
   queues: MailQueues;
+  /** The kept figures and list index, told of each enquiry stored. */
+  changes: ContactChanges;
   redis: Redis;
   rateLimit: { max: number; windowMs: number; name: string };
 }
 
-export function contactRoutes({ queues, redis, rateLimit: limit }: ContactRoutesDeps): Router {
+export function contactRoutes({
+  queues,
+  changes,
+  redis,
+  rateLimit: limit,
+}: ContactRoutesDeps): Router {
   const router = new Router();
 
   /**
@@ -27,7 +35,7 @@ export function contactRoutes({ queues, redis, rateLimit: limit }: ContactRoutes
   router.post('/api/contact', rateLimit({ redis, ...limit }), async (ctx) => {
     const input = await validateBody(ctx, contactSchema);
     const locale = isLocale(input.locale) ? input.locale : requestLocale(ctx);
-    const { id, mail } = await storeContact(input, locale);
+    const { id, mail } = await storeContact(input, locale, changes);
     try {
       await enqueueContactMails(queues, [{ contactId: id, mail }]);
     } catch (error: unknown) {

@@ -11,6 +11,7 @@ import {
   settleContactMails,
 } from './contact-mail-state';
 import { storeContact } from './contact.service';
+import { UNWATCHED_CONTACTS } from './contact-changes';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -36,7 +37,7 @@ const enquiry = {
 };
 
 async function stored() {
-  return (await storeContact(enquiry, 'en')).id;
+  return (await storeContact(enquiry, 'en', UNWATCHED_CONTACTS)).id;
 }
 const later = () => new Date(Date.now() + 60_000);
 

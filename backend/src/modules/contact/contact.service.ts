@@ -3,6 +3,8 @@ import type { ContactDto, ContactInput, ContactMailContent, Locale } from '@agen
 import { BULK_INSERT, insertBatcher } from '../../batched-writes';
 import { ContactModel, type Contact, type ContactDocument } from './contact.model';
 import { oweContactMails, type ContactMailStatuses } from './contact-mail-state';
+import type { ContactChanges } from './contact-changes';
+import { withSearchKeys } from './contact-search';
 
 /**
  * Maps a stored contact, a mongoose document or a lean one, and where its
@@ -37,12 +39,14 @@ const insertContact = insertBatcher((contacts) => ContactModel.insertMany(contac
  * the enquiry's id chosen here: if the process dies between the two
  * writes, an outbox entry without its enquiry is dropped by the relay,
  * whereas an enquiry without its entry would never be mailed. The visitor
- * hears "stored" only once both writes are done. Returns what the mails are
- * written from too, for the job that sends them.
+ * hears "stored" only once both writes are done, and the kept views
+ * (`changes`) have counted it. Returns what the mails are written from too,
+ * for the job that sends them.
  */
 export async function storeContact(
   input: ContactInput,
   locale: Locale,
+  changes: ContactChanges,
 ): Promise<{ id: string; mail: ContactMailContent }> {
   const { phone, ...rest } = input;
   const id = new Types.ObjectId().toHexString();
@@ -55,7 +59,8 @@ export async function storeContact(
   };
   const mail: ContactMailContent = { ...fields, createdAt: createdAt.toISOString() };
   await oweContactMails(id, mail);
-  await insertContact({ _id: id, ...fields, createdAt, updatedAt: createdAt });
+  await insertContact({ _id: id, ...withSearchKeys(fields), createdAt, updatedAt: createdAt });
+  await changes.stored({ id, ...fields, status: 'new', createdAt });
   return { id, mail };
 }
 

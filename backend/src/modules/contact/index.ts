@@ -3,11 +3,18 @@ export { storeContact } from './contact.service';
 export { oweContactMails } from './contact-mail-state';
 export * from './store';
 export {
-  contactArrivalTimes,
+  CONTACT_COUNT_CAP,
   contactCursor,
-  countContacts,
-  distinctContactEmails,
+  deleteContact,
   getContactDetail,
   listContacts,
   setContactStatus,
+  type ContactTotals,
+  type ContactViews,
 } from './contact-admin.service';
+export {
+  allContactChanges,
+  UNWATCHED_CONTACTS,
+  type ContactChanges,
+  type ContactFacts,
+} from './contact-changes';

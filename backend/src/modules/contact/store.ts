@@ -13,3 +13,12 @@ export {
   type ContactMailStatuses,
 } from './contact-mail-state';
 export { ContactModel, type Contact, type ContactDocument } from './contact.model';
+export { forEachStoredContact } from './contact-admin.service';
+export { withSearchKeys } from './contact-search';
+export type { ContactChanges, ContactFacts } from './contact-changes';
+export type { ContactTotals } from './contact-admin.service';
+export {
+  createContactListIndex,
+  type ContactListIndex,
+  type IndexSnapshot,
+} from './contact-list-index';

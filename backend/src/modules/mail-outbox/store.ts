@@ -5,6 +5,7 @@ export {
   findOwedRefs,
   findFailedReceipts,
   findReceipt,
+  forgetReceipt,
   oweMail,
   recordReceipt,
   settleOwedMail,

@@ -8,4 +8,4 @@ export {
   type UnsubscribeOutcome,
 } from './newsletter.service';
 export * from './store';
-export { subscriberEmails } from './subscriber-audience';
+export { UNWATCHED_SUBSCRIBERS, type SubscriberChanges } from './subscriber-changes';

@@ -19,9 +19,12 @@ import { enqueueNewsletterConfirmations, type MailQueues } from '../../queues/ma
 import type { Redis } from '../../queues/redis-connection';
 import { normalizeEmail } from './newsletter-token';
 import { confirmSubscription, requestSubscription, unsubscribe } from './newsletter.service';
+import type { SubscriberChanges } from './subscriber-changes';
 
 export interface NewsletterRoutesDeps {
   queues: MailQueues;
+  /** The kept figures, told of each change of a subscription. */
+  changes: SubscriberChanges;
   redis: Redis;
   /** Checks the signatures of confirmation and unsubscribe links. */
   mailLinkSecret: string;
@@ -60,6 +63,7 @@ function invalidLink(): HttpError {
 
 export function newsletterRoutes({
   queues,
+  changes,
   redis,
   mailLinkSecret,
   rateLimit: limits,
@@ -93,12 +97,15 @@ export function newsletterRoutes({
   router.post(NEWSLETTER_API_PATHS.subscribe, perIp, async (ctx) => {
     const input = await validateBody(ctx, newsletterSchema);
     await perAddress(addressKey(input.email))(ctx, async () => {
-      const owed = await requestSubscription({
-        email: input.email,
-        locale: isLocale(input.locale) ? input.locale : requestLocale(ctx),
-        source: input.source ?? DEFAULT_NEWSLETTER_SOURCE,
-        ip: ctx.ip,
-      });
+      const owed = await requestSubscription(
+        {
+          email: input.email,
+          locale: isLocale(input.locale) ? input.locale : requestLocale(ctx),
+          source: input.source ?? DEFAULT_NEWSLETTER_SOURCE,
+          ip: ctx.ip,
+        },
+        changes,
+      );
       if (owed) {
         try {
           await enqueueNewsletterConfirmations(queues, [owed]);
@@ -117,7 +124,11 @@ export function newsletterRoutes({
   /** The confirmation page posts the link's token; clicking twice confirms once. */
   router.post(NEWSLETTER_API_PATHS.confirm, linksPerIp, async (ctx) => {
     const { token } = await validateBody(ctx, newsletterTokenSchema);
-    const result = await confirmSubscription(token, { secret: mailLinkSecret, ip: ctx.ip });
+    const result = await confirmSubscription(token, {
+      secret: mailLinkSecret,
+      ip: ctx.ip,
+      changes,
+    });
     if (result.outcome === 'invalid') throw invalidLink();
     if (result.outcome === 'expired') {
       throw new HttpError(
@@ -152,7 +163,7 @@ export function newsletterRoutes({
   router.post(NEWSLETTER_API_PATHS.unsubscribe, linksPerIp, async (ctx) => {
     const method = ctx.is('application/json') ? 'page' : 'one-click';
     const token = await linkToken(ctx);
-    const result = await unsubscribe(token, { secret: mailLinkSecret, method });
+    const result = await unsubscribe(token, { secret: mailLinkSecret, method, changes });
     if (result.outcome === 'invalid') throw invalidLink();
     const body: NewsletterUnsubscribeResponse = { status: 'unsubscribed', locale: result.locale };
     ctx.set('Cache-Control', 'no-store');

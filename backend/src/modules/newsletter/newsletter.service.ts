@@ -1,9 +1,11 @@
 import { isValidObjectId, trusted } from 'mongoose';
 import {
+  DEFAULT_LOCALE,
   NEWSLETTER_CONFIRMATION_TTL_MS,
   NEWSLETTER_CONSENT_WORDING_VERSION,
   QUEUE_NAMES,
   type Locale,
+  type SubscriberStatus,
   type NewsletterConfirmationJob,
   type NewsletterSource,
 } from '@agency/contracts';
@@ -18,6 +20,8 @@ import {
   verifyUnsubscribeToken,
 } from './newsletter-token';
 import { isDuplicateKeyError } from '../../database-errors';
+import { oneWriterPerDocument } from '../../embedded-store';
+import type { SubscriberChanges } from './subscriber-changes';
 import {
   findReceipt,
   oweMail,
@@ -27,9 +31,17 @@ import {
   type ReceiptMail,
 } from '../mail-outbox/store';
 
-/** Addresses that confirmed their subscription and have not left since. */
-export async function countConfirmedSubscribers(): Promise<number> {
-  return SubscriberModel.countDocuments({ status: 'confirmed' }).exec();
+/** Reads every address on the list once, with its status, as the reconciliation recounts them. */
+export async function forEachSubscriber(
+  visit: (subscriber: { email: string; status: SubscriberStatus }) => void,
+): Promise<void> {
+  const cursor = SubscriberModel.find({})
+    .select({ email: 1, status: 1, _id: 0 })
+    .lean()
+    .cursor({ batchSize: 1000 });
+  for await (const { email, status } of cursor) {
+    visit({ email, status: status as SubscriberStatus });
+  }
 }
 
 export interface SubscriptionRequest {
@@ -50,45 +62,56 @@ export interface SubscriptionRequest {
  */
 export async function requestSubscription(
   request: SubscriptionRequest,
+  changes: SubscriberChanges,
 ): Promise<NewsletterConfirmationJob | undefined> {
   const at = request.at ?? new Date();
   const email = normalizeEmail(request.email);
-  try {
-    // One atomic write: an upsert for a new address, an update for one that
-    // is pending or left. A confirmed address fails the filter, so the upsert
-    // collides with it on the unique e-mail index.
-    const subscriber = await SubscriberModel.findOneAndUpdate(
-      { email, status: trusted({ $ne: 'confirmed' }) },
-      {
-        $set: {
-          status: 'pending',
-          locale: request.locale,
-          consent: {
-            requestedAt: at,
-            ip: request.ip,
+  return oneWriterPerDocument(`subscriber:${email}`, async () => {
+    try {
+      // One atomic write: an upsert for a new address, an update for one that
+      // is pending or left. A confirmed address fails the filter, so the upsert
+      // collides with it on the unique e-mail index. The document as it was
+      // tells the kept figures which status the address left.
+      const written = await SubscriberModel.findOneAndUpdate(
+        { email, status: trusted({ $ne: 'confirmed' }) },
+        {
+          $set: {
+            status: 'pending',
             locale: request.locale,
-            source: request.source,
-            wordingVersion: NEWSLETTER_CONSENT_WORDING_VERSION,
+            consent: {
+              requestedAt: at,
+              ip: request.ip,
+              locale: request.locale,
+              source: request.source,
+              wordingVersion: NEWSLETTER_CONSENT_WORDING_VERSION,
+            },
           },
+          $inc: { confirmationRequests: 1 },
         },
-        $inc: { confirmationRequests: 1 },
-      },
-      { upsert: true, returnDocument: 'after', runValidators: true },
-    ).exec();
-    const owed = {
-      subscriberId: subscriber.id as string,
-      request: subscriber.confirmationRequests,
-    };
-    // The visitor hears "accepted" only once the mail is owed too: if this
-    // write fails they are told so, and asking again owes a new mail.
-    await oweConfirmationMail(owed);
-    return owed;
-  } catch (error: unknown) {
-    // Confirmed already (or the same address inserted a moment ago by a twin
-    // request, whose own answer owes the mail): nothing more to send.
-    if (isDuplicateKeyError(error)) return undefined;
-    throw error;
-  }
+        {
+          upsert: true,
+          returnDocument: 'before',
+          includeResultMetadata: true,
+          runValidators: true,
+        },
+      ).exec();
+      const before = written.value;
+      const subscriberId = before ? String(before._id) : String(written.lastErrorObject?.upserted);
+      const owed = { subscriberId, request: (before?.confirmationRequests ?? 0) + 1 };
+      if (before?.status !== 'pending') {
+        await changes.statusChanged(email, (before?.status as SubscriberStatus) ?? null, 'pending');
+      }
+      // The visitor hears "accepted" only once the mail is owed too: if this
+      // write fails they are told so, and asking again owes a new mail.
+      await oweConfirmationMail(owed);
+      return owed;
+    } catch (error: unknown) {
+      // Confirmed already (or the same address inserted a moment ago by a twin
+      // request, whose own answer owes the mail): nothing more to send.
+      if (isDuplicateKeyError(error)) return undefined;
+      throw error;
+    }
+  });
 }
 
 export type ConfirmOutcome =
@@ -105,7 +128,12 @@ async function findSubscriber(id: string): Promise<SubscriberDocument | null> {
  */
 export async function confirmSubscription(
   token: string,
-  { secret, ip, now = new Date() }: { secret: string; ip: string; now?: Date },
+  {
+    secret,
+    ip,
+    now = new Date(),
+    changes,
+  }: { secret: string; ip: string; now?: Date; changes: SubscriberChanges },
 ): Promise<ConfirmOutcome> {
   const claims = verifyConfirmationToken(token, secret);
   if (!claims) return { outcome: 'invalid' };
@@ -118,18 +146,22 @@ export async function confirmSubscription(
   if (subscriber.status !== 'pending' || age > NEWSLETTER_CONFIRMATION_TTL_MS) {
     return { outcome: 'expired' };
   }
-  const confirmed = await SubscriberModel.findOneAndUpdate(
-    { _id: subscriber._id, status: 'pending' },
-    {
-      $set: {
-        status: 'confirmed',
-        confirmedAt: now,
-        'consent.confirmedAt': now,
-        'consent.confirmedIp': ip,
+  const confirmed = await oneWriterPerDocument(`subscriber:${subscriber.email}`, async () => {
+    const written = await SubscriberModel.findOneAndUpdate(
+      { _id: subscriber._id, status: 'pending' },
+      {
+        $set: {
+          status: 'confirmed',
+          confirmedAt: now,
+          'consent.confirmedAt': now,
+          'consent.confirmedIp': ip,
+        },
       },
-    },
-    { returnDocument: 'after' },
-  ).exec();
+      { returnDocument: 'after' },
+    ).exec();
+    if (written) await changes.statusChanged(written.email, 'pending', 'confirmed');
+    return written;
+  });
   if (confirmed) return { outcome: 'confirmed', locale: confirmed.locale as Locale };
   // A twin click confirmed it in between (fine), or an unsubscribe (too late).
   const current = await findSubscriber(claims.subscriberId);
@@ -148,23 +180,44 @@ export type UnsubscribeOutcome =
  */
 export async function unsubscribe(
   token: string,
-  { secret, method, now = new Date() }: { secret: string; method: UnsubscribeMethod; now?: Date },
+  {
+    secret,
+    method,
+    now = new Date(),
+    changes,
+  }: { secret: string; method: UnsubscribeMethod; now?: Date; changes: SubscriberChanges },
 ): Promise<UnsubscribeOutcome> {
   const email = verifyUnsubscribeToken(token, secret);
   if (!email) return { outcome: 'invalid' };
-  try {
-    const subscriber = await SubscriberModel.findOneAndUpdate(
-      { email, status: trusted({ $ne: 'unsubscribed' }) },
-      { $set: { status: 'unsubscribed', unsubscribedAt: now, unsubscribeMethod: method } },
-      { upsert: true, returnDocument: 'after', runValidators: true },
-    ).exec();
-    return { outcome: 'unsubscribed', locale: subscriber.locale as Locale };
-  } catch (error: unknown) {
-    if (!isDuplicateKeyError(error)) throw error;
-    // Already unsubscribed: the upsert met the existing record.
-    const existing = await SubscriberModel.findOne({ email }).exec();
-    return { outcome: 'unsubscribed', locale: (existing?.locale ?? 'en') as Locale };
-  }
+  return oneWriterPerDocument(`subscriber:${email}`, async () => {
+    try {
+      const written = await SubscriberModel.findOneAndUpdate(
+        { email, status: trusted({ $ne: 'unsubscribed' }) },
+        { $set: { status: 'unsubscribed', unsubscribedAt: now, unsubscribeMethod: method } },
+        {
+          upsert: true,
+          returnDocument: 'before',
+          includeResultMetadata: true,
+          runValidators: true,
+        },
+      ).exec();
+      const before = written.value;
+      await changes.statusChanged(
+        email,
+        (before?.status as SubscriberStatus | undefined) ?? null,
+        'unsubscribed',
+      );
+      return {
+        outcome: 'unsubscribed',
+        locale: (before?.locale as Locale | undefined) ?? DEFAULT_LOCALE,
+      };
+    } catch (error: unknown) {
+      if (!isDuplicateKeyError(error)) throw error;
+      // Already unsubscribed: the upsert met the existing record.
+      const existing = await SubscriberModel.findOne({ email }).exec();
+      return { outcome: 'unsubscribed', locale: (existing?.locale ?? 'en') as Locale };
+    }
+  });
 }
 
 /* ---------------------------------------------------------------------------

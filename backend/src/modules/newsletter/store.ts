@@ -1,7 +1,7 @@
 // The module's surface without HTTP: what the worker may reach through src/store.ts.
 export {
   confirmationMailId,
-  countConfirmedSubscribers,
+  forEachSubscriber,
   findConfirmationReceipt,
   findSubscriberByEmail,
   findSubscriberById,
@@ -11,3 +11,4 @@ export {
 } from './newsletter.service';
 export { normalizeEmail, signConfirmationToken, signUnsubscribeToken } from './newsletter-token';
 export { SubscriberModel, type Subscriber, type SubscriberDocument } from './subscriber.model';
+export type { SubscriberChanges } from './subscriber-changes';

@@ -1,2 +1,3 @@
 export { statsRoutes } from './stats.routes';
-export { dashboardStats, periodStarts } from './stats.service';
+export { dashboardStats, enquiryTrend, periodStarts } from './stats.service';
+export * from './store';

@@ -3,8 +3,8 @@ import type {
   ContactDto,
   ContactListQuery,
   ContactStatus,
+  KeysetPage,
   LeadDto,
-  Page,
 } from '@agency/contracts';
 import { api } from '../../../lib/api';
 import { saveDownload } from '../contacts-download';
@@ -13,7 +13,7 @@ export type ContactListArgs = Partial<ContactListQuery>;
 
 export const contactsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    contactList: build.query<Page<ContactDto>, ContactListArgs>({
+    contactList: build.query<KeysetPage<ContactDto>, ContactListArgs>({
       query: (params) => ({ url: 'admin/contacts', params }),
       providesTags: ['Contacts'],
     }),
@@ -27,6 +27,10 @@ export const contactsApi = api.injectEndpoints({
         method: 'PATCH',
         body: { status },
       }),
+      invalidatesTags: ['Contacts', 'Stats'],
+    }),
+    deleteContact: build.mutation<null, string>({
+      query: (id) => ({ url: `admin/contacts/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: ['Contacts', 'Stats'],
     }),
     convertContact: build.mutation<LeadDto, string>({
@@ -52,6 +56,7 @@ export const {
   useContactListQuery,
   useContactDetailQuery,
   useSetContactStatusMutation,
+  useDeleteContactMutation,
   useConvertContactMutation,
   useExportContactsMutation,
 } = contactsApi;

@@ -1,4 +1,11 @@
-import type { CampaignDto, ContactDto, EnquiryTrendDto, Page, StatsDto } from '@agency/contracts';
+import type {
+  CampaignDto,
+  ContactDto,
+  EnquiryTrendDto,
+  KeysetPage,
+  Page,
+  StatsDto,
+} from '@agency/contracts';
 import { api } from '../../../lib/api';
 
 /** Finished (or finishing) sends: what the campaign results chart compares. */
@@ -10,7 +17,7 @@ export const dashboardApi = api.injectEndpoints({
       query: () => 'admin/stats',
       providesTags: ['Stats'],
     }),
-    latestContacts: build.query<Page<ContactDto>, number>({
+    latestContacts: build.query<KeysetPage<ContactDto>, number>({
       query: (count) => ({
         url: 'admin/contacts',
         params: { pageSize: count, sort: '-createdAt' },

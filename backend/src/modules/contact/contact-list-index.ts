@@ -1,0 +1,321 @@
+import {
+  CONTACT_STATUSES,
+  SERVICE_SLUGS,
+  type ContactListQuery,
+  type TotalKind,
+} from '@agency/contracts';
+import { isEmbeddedStore } from '../../embedded-store';
+import { keysetWindow, pageStart, type ListPosition, type SortField } from '../../list-query';
+import type { Logger } from '../../logger';
+import type { Redis } from '../../queues/redis-connection';
+import type { ContactChanges, ContactFacts } from './contact-changes';
+import { contactSearchKeys } from './contact-search';
+
+/*
+ * The contacts list's index for the embedded store only (see
+ * embedded-store.ts): FerretDB reads the whole collection for any sorted
+ * page or search, so there the default order, its status and service
+ * filters and the prefix search come from sorted sets in Redis, and the
+ * page's rows are then read by `_id`. On MongoDB none of this runs: its
+ * indexes serve the same queries (contact-admin.service.ts).
+ *
+ * Every member sorts by text (all scores 0): `<createdAt as 15 digits>|<id>`
+ * in the order sets, so a set's order is the list's (createdAt, _id) order
+ * and a keyset page is one ZRANGE BYLEX from a position; and
+ * `<search key>\0<createdAt>|<id>` in the search set, so a prefix is one
+ * lexical range. The sets follow every change (`changes`), and the
+ * scheduled reconciliation repairs them from the store and marks the index
+ * built; until then (or after Redis lost it) the store answers instead.
+ */
+
+/** A prefix matching more keys than this is answered by the store instead. */
+export const INDEX_SEARCH_CAP = 50_000;
+
+const CREATED_AT: Record<string, SortField> = { createdAt: { field: 'createdAt', kind: 'date' } };
+
+export interface ContactIndexKeys {
+  time: string;
+  status: (status: string) => string;
+  service: (service: string) => string;
+  search: string;
+  built: string;
+}
+
+export function contactIndexKeys(prefix: string): ContactIndexKeys {
+  const base = `${prefix}:contacts:index`;
+  return {
+    time: `${base}:time`,
+    status: (status) => `${base}:time:status:${status}`,
+    service: (service) => `${base}:time:service:${service}`,
+    search: `${base}:search`,
+    built: `${base}:built`,
+  };
+}
+
+/** Every order set's key, then the search set's. */
+function allSetKeys(keys: ContactIndexKeys): string[] {
+  return [
+    keys.time,
+    ...CONTACT_STATUSES.map(keys.status),
+    ...SERVICE_SLUGS.map(keys.service),
+    keys.search,
+  ];
+}
+
+function orderMember(createdAtMs: number, id: string): string {
+  return `${String(createdAtMs).padStart(15, '0')}|${id}`;
+}
+
+/** What each set of the index holds for one enquiry. */
+function membersOf(contact: ContactFacts, keys: ContactIndexKeys): [string, string][] {
+  const member = orderMember(contact.createdAt.getTime(), contact.id);
+  return [
+    [keys.time, member],
+    [keys.status(contact.status), member],
+    [keys.service(contact.service), member],
+    ...contactSearchKeys(contact).searchTerms.map(
+      (term) => [keys.search, `${term}\0${member}`] as [string, string],
+    ),
+  ];
+}
+
+function idOfMember(member: string): string {
+  return member.slice(member.lastIndexOf('|') + 1);
+}
+
+export interface IndexedPage {
+  ids: string[];
+  next: string | null;
+  previous: string | null;
+  /** Only for a search: how many enquiries match. */
+  total?: { total: number; totalKind: TotalKind };
+}
+
+export type IndexSnapshot = Map<string, Set<string>>;
+
+export interface ContactListIndex {
+  /** Keeps the sets current; does nothing on MongoDB. */
+  changes: ContactChanges;
+  /**
+   * The ids of one page, or undefined when the index cannot answer: not the
+   * embedded store, not built, an order or a filter it does not keep, or a
+   * prefix too common. The caller then asks the store.
+   */
+  page(query: ContactListQuery, searchPrefix: string): Promise<IndexedPage | undefined>;
+  /** Every set's members, for the reconciliation; undefined on MongoDB. */
+  snapshot(): Promise<IndexSnapshot | undefined>;
+  /**
+   * Brings the sets to what the store holds (`expected`), changing only the
+   * members that stayed the same across both snapshots (others are being
+   * written meanwhile), then marks the index built.
+   */
+  repair(
+    before: IndexSnapshot,
+    after: IndexSnapshot,
+    expected: Iterable<ContactFacts>,
+  ): Promise<{ added: number; removed: number; busy: number }>;
+}
+
+export function createContactListIndex(
+  redis: Redis,
+  {
+    prefix,
+    logger,
+    enabled = isEmbeddedStore,
+  }: {
+    prefix: string;
+    logger: Logger;
+    /** Whether the store needs the index: FerretDB does, MongoDB does not. */
+    enabled?: () => Promise<boolean>;
+  },
+): ContactListIndex {
+  const keys = contactIndexKeys(prefix);
+
+  async function write(contact: ContactFacts, apply: (multi: ReturnType<Redis['multi']>) => void) {
+    if (!(await enabled())) return;
+    try {
+      const multi = redis.multi();
+      apply(multi);
+      await multi.exec();
+    } catch (error: unknown) {
+      logger.warn(
+        { err: error, contactId: contact.id },
+        'the contacts index missed a change; the reconciliation will repair it',
+      );
+    }
+  }
+
+  const changes: ContactChanges = {
+    stored: (contact) =>
+      write(contact, (multi) => {
+        for (const [key, member] of membersOf(contact, keys)) multi.zadd(key, 0, member);
+      }),
+    statusChanged: (contact, from) =>
+      write(contact, (multi) => {
+        const member = orderMember(contact.createdAt.getTime(), contact.id);
+        multi.zrem(keys.status(from), member);
+        multi.zadd(keys.status(contact.status), 0, member);
+      }),
+    deleted: (contact) =>
+      write(contact, (multi) => {
+        for (const [key, member] of membersOf(contact, keys)) multi.zrem(key, member);
+      }),
+  };
+
+  /** The order set a query's filters select, or undefined when it keeps none for them. */
+  function orderSet(query: ContactListQuery): string | undefined {
+    if (query.mailState || (query.status && query.service)) return undefined;
+    if (query.status) return keys.status(query.status);
+    if (query.service) return keys.service(query.service);
+    return keys.time;
+  }
+
+  async function isServed(query: ContactListQuery): Promise<boolean> {
+    if (query.sort !== 'createdAt' && query.sort !== '-createdAt') return false;
+    if (!(await enabled())) return false;
+    return (await redis.exists(keys.built)) === 1;
+  }
+
+  async function orderedPage(query: ContactListQuery, set: string): Promise<IndexedPage> {
+    const start = pageStart(query, CREATED_AT);
+    const from = start.after ?? start.before;
+    const descending = query.sort.startsWith('-');
+    // Reading back from a `before` position runs against the list's order.
+    const reverse = descending !== Boolean(start.before);
+    const bound = from ? `(${orderMember(Number(from.value), from.id)}` : undefined;
+    const limit = query.pageSize + 1;
+    const members = reverse
+      ? await redis.zrange(set, bound ?? '+', '-', 'BYLEX', 'REV', 'LIMIT', 0, limit)
+      : await redis.zrange(set, bound ?? '-', '+', 'BYLEX', 'LIMIT', 0, limit);
+    const window = keysetWindow(members, {
+      sort: query.sort,
+      pageSize: query.pageSize,
+      start,
+      positionOf: positionOfMember,
+    });
+    return { ids: window.rows.map(idOfMember), next: window.next, previous: window.previous };
+  }
+
+  async function searchedPage(
+    query: ContactListQuery,
+    set: string,
+    prefix: string,
+  ): Promise<IndexedPage | undefined> {
+    const entries = await redis.zrangeBuffer(
+      keys.search,
+      Buffer.from(`[${prefix}`),
+      Buffer.concat([Buffer.from(`[${prefix}`), Buffer.from([0xff])]),
+      'BYLEX',
+      'LIMIT',
+      0,
+      INDEX_SEARCH_CAP + 1,
+    );
+    if (entries.length > INDEX_SEARCH_CAP) return undefined;
+    const matches = [
+      ...new Set(entries.map((entry) => entry.subarray(entry.indexOf(0) + 1).toString('latin1'))),
+    ];
+    let kept = matches;
+    if (set !== keys.time && matches.length > 0) {
+      const scores = await redis.zmscore(set, ...matches);
+      kept = matches.filter((_member, index) => scores[index] !== null);
+    }
+    const descending = query.sort.startsWith('-');
+    const start = pageStart(query, CREATED_AT);
+    const from = start.after ?? start.before;
+    const reverse = descending !== Boolean(start.before);
+    const fromMember = from ? orderMember(Number(from.value), from.id) : undefined;
+    const ordered = kept
+      .filter((member) =>
+        fromMember === undefined ? true : reverse ? member < fromMember : member > fromMember,
+      )
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (reverse) ordered.reverse();
+    const window = keysetWindow(ordered.slice(0, query.pageSize + 1), {
+      sort: query.sort,
+      pageSize: query.pageSize,
+      start,
+      positionOf: positionOfMember,
+    });
+    return {
+      ids: window.rows.map(idOfMember),
+      next: window.next,
+      previous: window.previous,
+      total: { total: kept.length, totalKind: 'exact' },
+    };
+  }
+
+  return {
+    changes,
+    async page(query, searchPrefix) {
+      const set = orderSet(query);
+      if (!set || !(await isServed(query))) return undefined;
+      // Every stored enquiry has a date: a position without one is the store's to refuse.
+      const { after, before } = pageStart(query, CREATED_AT);
+      if ((after ?? before) && typeof (after ?? before)?.value !== 'number') return undefined;
+      return searchPrefix ? searchedPage(query, set, searchPrefix) : orderedPage(query, set);
+    },
+    async snapshot() {
+      if (!(await enabled())) return undefined;
+      const setKeys = allSetKeys(keys);
+      const pipeline = redis.pipeline();
+      for (const key of setKeys) pipeline.zrangeBuffer(key, 0, -1);
+      const replies = (await pipeline.exec()) ?? [];
+      return new Map(
+        setKeys.map((key, index) => {
+          const [error, members] = replies[index] ?? [];
+          if (error) throw error;
+          return [key, new Set((members as Buffer[]).map((member) => member.toString('utf8')))];
+        }),
+      );
+    },
+    async repair(before, after, expected) {
+      const wanted: IndexSnapshot = new Map(allSetKeys(keys).map((key) => [key, new Set()]));
+      for (const contact of expected) {
+        for (const [key, member] of membersOf(contact, keys)) wanted.get(key)?.add(member);
+      }
+      let added = 0;
+      let removed = 0;
+      let busy = 0;
+      const pipeline = redis.pipeline();
+      for (const [key, members] of wanted) {
+        const was = before.get(key) ?? new Set<string>();
+        const is = after.get(key) ?? new Set<string>();
+        const missing: string[] = [];
+        const extra: string[] = [];
+        for (const member of members) {
+          if (is.has(member)) continue;
+          if (was.has(member)) busy += 1;
+          else missing.push(member);
+        }
+        for (const member of is) {
+          if (members.has(member)) continue;
+          if (was.has(member)) extra.push(member);
+          else busy += 1;
+        }
+        for (const chunk of chunks(missing)) {
+          pipeline.zadd(key, ...chunk.flatMap((member) => [0, member]));
+        }
+        for (const chunk of chunks(extra)) pipeline.zrem(key, ...chunk);
+        added += missing.length;
+        removed += extra.length;
+      }
+      pipeline.set(keys.built, new Date().toISOString());
+      await pipeline.exec();
+      return { added, removed, busy };
+    },
+  };
+}
+
+/** Commands of a few hundred arguments each: one huge command would stall Redis. */
+function chunks<T>(items: T[], size = 500): T[][] {
+  const result: T[][] = [];
+  for (let index = 0; index < items.length; index += size) {
+    result.push(items.slice(index, index + size));
+  }
+  return result;
+}
+
+function positionOfMember(member: string): ListPosition {
+  const [createdAt = '0', id = ''] = member.split('|');
+  return { value: Number(createdAt), id };
+}

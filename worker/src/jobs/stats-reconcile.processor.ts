@@ -1,0 +1,135 @@
+import { Queue, type Job, type Processor, type Worker } from 'bullmq';
+import {
+  STATS_QUEUE_NAMES,
+  STATS_RECONCILE_NOW_JOB_ID,
+  STATS_RECONCILE_SCHEDULER_ID,
+  type StatsReconcileJob,
+} from '@agency/contracts';
+import {
+  reconcileStats,
+  wasReconciled,
+  type Logger,
+  type ReconcileReport,
+  type Redis,
+} from '@agency/backend/store';
+
+export interface StatsReconcileDeps {
+  redis: Redis;
+  queuePrefix: string;
+  /** The agency's time zone, which names the days counted (the API's own). */
+  timeZone: string;
+  /** How long to let increments in flight land after the recount reads the store. */
+  settleMs: number;
+  logger: Logger;
+}
+
+/** How many kept figures (and index entries) the pass found wrong. */
+export function driftOf(report: ReconcileReport): number {
+  return (
+    report.repaired.counts.length +
+    report.repaired.days.length +
+    report.repaired.addresses +
+    (report.index ? report.index.added + report.index.removed : 0)
+  );
+}
+
+/**
+ * One reconciliation of the dashboard's kept figures with the store, run by
+ * the job scheduler once per interval: what drifted is repaired and logged
+ * as a warning, with each figure's kept and counted value.
+ */
+export function statsReconcileProcessor({
+  redis,
+  queuePrefix,
+  timeZone,
+  settleMs,
+  logger,
+}: StatsReconcileDeps) {
+  return async (_job: Job<StatsReconcileJob>): Promise<ReconcileReport> => {
+    const report = await reconcileStats({
+      redis,
+      prefix: queuePrefix,
+      timeZone,
+      settleMs,
+      logger,
+    });
+    if (driftOf(report) > 0) {
+      logger.warn(report, 'kept figures had drifted from the store; repaired');
+    } else {
+      logger.info(report, 'kept figures match the store');
+    }
+    return report;
+  };
+}
+
+export interface StatsReconciliation {
+  /** Sets the scheduler (again, after Redis lost it) and recounts at once if the figures are gone. */
+  schedule(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The reconciliation's queue and worker. A job scheduler (upserted by every
+ * worker process, stored once in Redis) runs the first pass at once, then
+ * one per interval on whichever worker is free; periodic work never runs on
+ * a timer of the API. Two passes at once would do no harm: each repair
+ * checks the figure still holds what that pass read.
+ */
+export function startStatsReconciliation({
+  connection,
+  queuePrefix,
+  logger,
+  stats,
+  startWorker,
+}: {
+  connection: Redis;
+  queuePrefix: string;
+  logger: Logger;
+  stats: { reconcileIntervalMs: number; timeZone: string; settleMs?: number };
+  startWorker: (
+    name: string,
+    processor: Processor<StatsReconcileJob>,
+    concurrency: number,
+  ) => Worker;
+}): StatsReconciliation {
+  const queue = new Queue<StatsReconcileJob>(STATS_QUEUE_NAMES.reconcile, {
+    connection,
+    prefix: queuePrefix,
+  });
+  queue.on('error', (error) => logger.warn({ err: error.message }, 'stats queue error'));
+  const worker = startWorker(
+    STATS_QUEUE_NAMES.reconcile,
+    statsReconcileProcessor({
+      redis: connection,
+      queuePrefix,
+      timeZone: stats.timeZone,
+      settleMs: stats.settleMs ?? 2000,
+      logger,
+    }),
+    1,
+  );
+  return {
+    async schedule() {
+      await queue.upsertJobScheduler(
+        STATS_RECONCILE_SCHEDULER_ID,
+        { every: stats.reconcileIntervalMs },
+        {
+          name: STATS_QUEUE_NAMES.reconcile,
+          data: {},
+          opts: { removeOnComplete: { count: 20 }, removeOnFail: { count: 20 } },
+        },
+      );
+      if (!(await wasReconciled(connection, queuePrefix, stats.timeZone))) {
+        await queue.add(
+          STATS_QUEUE_NAMES.reconcile,
+          {},
+          { jobId: STATS_RECONCILE_NOW_JOB_ID, removeOnComplete: true, removeOnFail: true },
+        );
+      }
+    },
+    async close() {
+      await worker.close();
+      await queue.close();
+    },
+  };
+}
