@@ -66,5 +66,5 @@ export {
   type Receipt,
 } from './modules/mail-outbox/store';
 export { exitOnStartupFailure, runUntilSignalled } from './shutdown';
-export { reconcileStats, wasReconciled, type ReconcileReport } from './modules/stats/store';
+export { reconcileStats, type ReconcileReport } from './modules/stats/store';
 export * from './modules/campaigns/store';

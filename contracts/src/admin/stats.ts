@@ -35,11 +35,9 @@ export interface EnquiryTrendDto {
 /**
  * The reconciliation of the kept figures: a job scheduler (upserted by every
  * worker, stored once in Redis) recounts them from the store once per
- * interval and repairs any drift; a worker also adds one run at once when it
- * finds the figures missing (Redis lost its data).
+ * interval, and at once when the scheduler is created, and repairs any drift.
  */
 export const STATS_QUEUE_NAMES = { reconcile: 'stats-reconcile' } as const;
 export const STATS_RECONCILE_SCHEDULER_ID = 'stats-reconcile';
-export const STATS_RECONCILE_NOW_JOB_ID = 'stats-reconcile-now';
 // The pass carries nothing: it reads the store and the kept figures.
 export type StatsReconcileJob = Record<string, never>;

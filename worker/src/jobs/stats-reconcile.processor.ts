@@ -1,13 +1,11 @@
 import { Queue, type Job, type Processor, type Worker } from 'bullmq';
 import {
   STATS_QUEUE_NAMES,
-  STATS_RECONCILE_NOW_JOB_ID,
   STATS_RECONCILE_SCHEDULER_ID,
   type StatsReconcileJob,
 } from '@agency/contracts';
 import {
   reconcileStats,
-  wasReconciled,
   type Logger,
   type ReconcileReport,
   type Redis,
@@ -63,17 +61,20 @@ export function statsReconcileProcessor({
 }
 
 export interface StatsReconciliation {
-  /** Sets the scheduler (again, after Redis lost it) and recounts at once if the figures are gone. */
+  /** Sets the scheduler, again after Redis lost it (its first pass then runs at once). */
   schedule(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
  * The reconciliation's queue and worker. A job scheduler (upserted by every
- * worker process, stored once in Redis) runs the first pass at once, then
- * one per interval on whichever worker is free; periodic work never runs on
- * a timer of the API. Two passes at once would do no harm: each repair
- * checks the figure still holds what that pass read.
+ * worker process, stored once in Redis) runs one pass per interval on
+ * whichever worker is free; periodic work never runs on a timer of the API.
+ * A scheduler is created with its first pass due at once, so a new
+ * installation, or a Redis that came back without its data (and so without
+ * the figures and the scheduler), is recounted straight away. Two passes at
+ * once would do no harm: each repair checks the figure still holds what
+ * that pass read.
  */
 export function startStatsReconciliation({
   connection,
@@ -119,13 +120,6 @@ export function startStatsReconciliation({
           opts: { removeOnComplete: { count: 20 }, removeOnFail: { count: 20 } },
         },
       );
-      if (!(await wasReconciled(connection, queuePrefix, stats.timeZone))) {
-        await queue.add(
-          STATS_QUEUE_NAMES.reconcile,
-          {},
-          { jobId: STATS_RECONCILE_NOW_JOB_ID, removeOnComplete: true, removeOnFail: true },
-        );
-      }
     },
     async close() {
       await worker.close();

@@ -221,12 +221,3 @@ export async function reconcileStats({
   });
   return report;
 }
-
-/** Whether the kept figures were ever reconciled since Redis last started empty. */
-export async function wasReconciled(
-  redis: Redis,
-  prefix: string,
-  timeZone: string,
-): Promise<boolean> {
-  return (await redis.exists(statsKeys(prefix, timeZone).meta)) === 1;
-}

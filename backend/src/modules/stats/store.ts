@@ -7,9 +7,4 @@ export {
   type KeptCounts,
   type StatsKeys,
 } from './kept-counts';
-export {
-  reconcileStats,
-  wasReconciled,
-  type FigureDrift,
-  type ReconcileReport,
-} from './stats-reconciliation';
+export { reconcileStats, type FigureDrift, type ReconcileReport } from './stats-reconciliation';
