@@ -25,7 +25,7 @@ export interface StatsReconcileDeps {
 export function driftOf(report: ReconcileReport): number {
   return (
     report.repaired.counts.length +
-    report.repaired.days.length +
+    report.repaired.days +
     report.repaired.addresses +
     (report.index ? report.index.added + report.index.removed : 0)
   );

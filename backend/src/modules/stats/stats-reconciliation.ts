@@ -32,6 +32,8 @@ return repaired
 `;
 
 type Hash = Record<string, string>;
+/** A log line names this many repaired days at most (a recount after an import can fix hundreds). */
+const DAY_EXAMPLES = 20;
 type HashName = 'counts' | 'days' | 'enquiriesPerAddress' | 'subscriberStatus';
 const HASHES: readonly HashName[] = ['counts', 'days', 'enquiriesPerAddress', 'subscriberStatus'];
 
@@ -44,8 +46,11 @@ export interface FigureDrift {
 export interface ReconcileReport {
   /** Figures that differed from the store and were set to its count. */
   repaired: {
+    /** Every total (all, per status, service, audience...) repaired. */
     counts: FigureDrift[];
-    days: FigureDrift[];
+    /** How many days were repaired; the first DAY_EXAMPLES of them in `dayExamples`. */
+    days: number;
+    dayExamples: FigureDrift[];
     /** Per-address entries (addresses are not logged). */
     addresses: number;
   };
@@ -170,7 +175,7 @@ export async function reconcileStats({
   const [after, indexAfter] = await Promise.all([snapshot(redis, keys), index.snapshot()]);
 
   const report: ReconcileReport = {
-    repaired: { counts: [], days: [], addresses: 0 },
+    repaired: { counts: [], days: 0, dayExamples: [], addresses: 0 },
     busy: 0,
     searchKeysAdded: keysAdded,
     counted: {
@@ -207,8 +212,11 @@ export async function reconcileStats({
     }
     // A field that moved between the comparison and its repair was left as it is.
     report.busy += drift.length - repaired;
-    if (name === 'counts' || name === 'days') report.repaired[name] = drift;
-    else report.repaired.addresses += repaired;
+    if (name === 'counts') report.repaired.counts = drift;
+    else if (name === 'days') {
+      report.repaired.days = drift.length;
+      report.repaired.dayExamples = drift.slice(0, DAY_EXAMPLES);
+    } else report.repaired.addresses += repaired;
   }
   if (indexBefore && indexAfter) {
     report.index = await index.repair(indexBefore, indexAfter, contacts);

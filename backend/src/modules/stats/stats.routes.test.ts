@@ -6,6 +6,7 @@ import { reconcileNow } from '../../testing/kept-figures';
 import { ContactModel } from '../contact';
 import { signConfirmationToken, signUnsubscribeToken, SubscriberModel } from '../newsletter';
 import { CampaignModel } from '../campaigns';
+import { localDay } from './kept-counts';
 import { periodStarts } from './stats.service';
 
 let ctx: TestContext;
@@ -106,6 +107,10 @@ describe('the dashboard figures', () => {
     expect(report.repaired.counts).toEqual(
       expect.arrayContaining([{ field: 'contacts', kept: 3, counted: 0 }]),
     );
+    expect(report.repaired.days).toBe(1);
+    expect(report.repaired.dayExamples).toEqual([
+      { field: localDay(new Date(), ctx.config.timeZone), kept: 3, counted: 0 },
+    ]);
     expect((await viewer.get('/api/admin/stats')).body).toMatchObject({
       totalContacts: 0,
       todayContacts: 0,
