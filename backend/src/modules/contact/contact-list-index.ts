@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import {
   CONTACT_STATUSES,
   SERVICE_SLUGS,
@@ -131,12 +132,10 @@ export function createContactListIndex(
 ): ContactListIndex {
   const keys = contactIndexKeys(prefix);
 
-  async function write(contact: ContactFacts, apply: (multi: ReturnType<Redis['multi']>) => void) {
+  async function write(contact: ContactFacts, apply: () => Promise<unknown>) {
     if (!(await enabled())) return;
     try {
-      const multi = redis.multi();
-      apply(multi);
-      await multi.exec();
+      await apply();
     } catch (error: unknown) {
       logger.warn(
         { err: error, contactId: contact.id },
@@ -145,20 +144,44 @@ export function createContactListIndex(
     }
   }
 
+  // Enquiries inserted in one write come back in the same turn of the event
+  // loop: they are indexed in one round trip, one ZADD per set.
+  const storedTogether = new DataLoader<ContactFacts, true>(
+    async (contacts) => {
+      const bySet = new Map<string, (string | number)[]>();
+      for (const contact of contacts) {
+        for (const [key, member] of membersOf(contact, keys)) {
+          const members = bySet.get(key) ?? [];
+          members.push(0, member);
+          bySet.set(key, members);
+        }
+      }
+      const pipeline = redis.pipeline();
+      for (const [key, members] of bySet) pipeline.zadd(key, ...members);
+      const replies = (await pipeline.exec()) ?? [];
+      const failed = replies.find(([error]) => error);
+      if (failed?.[0]) throw failed[0];
+      return contacts.map(() => true as const);
+    },
+    { cache: false, maxBatchSize: 200 },
+  );
+
   const changes: ContactChanges = {
-    stored: (contact) =>
-      write(contact, (multi) => {
-        for (const [key, member] of membersOf(contact, keys)) multi.zadd(key, 0, member);
-      }),
+    stored: (contact) => write(contact, () => storedTogether.load(contact)),
     statusChanged: (contact, from) =>
-      write(contact, (multi) => {
+      write(contact, () => {
         const member = orderMember(contact.createdAt.getTime(), contact.id);
-        multi.zrem(keys.status(from), member);
-        multi.zadd(keys.status(contact.status), 0, member);
+        return redis
+          .multi()
+          .zrem(keys.status(from), member)
+          .zadd(keys.status(contact.status), 0, member)
+          .exec();
       }),
     deleted: (contact) =>
-      write(contact, (multi) => {
+      write(contact, () => {
+        const multi = redis.multi();
         for (const [key, member] of membersOf(contact, keys)) multi.zrem(key, member);
+        return multi.exec();
       }),
   };
 

@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import { DateTime } from 'luxon';
 import type { Result } from 'ioredis';
 import type { ContactStatus, ServiceSlug } from '@agency/contracts';
@@ -91,25 +92,28 @@ end
 `;
 
 /**
- * One enquiry stored (+1) or deleted (-1).
+ * Enquiries stored (+1) or deleted (-1), several in one call.
  * KEYS: counts, days, enquiries per address, subscriber status.
- * ARGV: delta, local day, address, status, service.
+ * ARGV: for each enquiry, delta, local day, address, status, service.
  */
 const CONTACT_LUA = `${AUDIENCE_LUA}
-local delta = tonumber(ARGV[1])
 local counts = KEYS[1]
-local address = ARGV[3]
-redis.call('HINCRBY', counts, 'contacts', delta)
-redis.call('HINCRBY', counts, 'contacts:status:' .. ARGV[4], delta)
-redis.call('HINCRBY', counts, 'contacts:service:' .. ARGV[5], delta)
-redis.call('HINCRBY', counts, 'contacts:status:' .. ARGV[4] .. ':service:' .. ARGV[5], delta)
-redis.call('HINCRBY', KEYS[2], ARGV[2], delta)
-local before = tonumber(redis.call('HGET', KEYS[3], address) or '0')
-local after = math.max(before + delta, 0)
-if after == 0 then redis.call('HDEL', KEYS[3], address) else redis.call('HSET', KEYS[3], address, after) end
-local status = redis.call('HGET', KEYS[4], address) or ''
-move(counts, before, status, after, status)
-return after
+for i = 1, #ARGV, 5 do
+  local delta = tonumber(ARGV[i])
+  local address = ARGV[i + 2]
+  local status, service = ARGV[i + 3], ARGV[i + 4]
+  redis.call('HINCRBY', counts, 'contacts', delta)
+  redis.call('HINCRBY', counts, 'contacts:status:' .. status, delta)
+  redis.call('HINCRBY', counts, 'contacts:service:' .. service, delta)
+  redis.call('HINCRBY', counts, 'contacts:status:' .. status .. ':service:' .. service, delta)
+  redis.call('HINCRBY', KEYS[2], ARGV[i + 1], delta)
+  local before = tonumber(redis.call('HGET', KEYS[3], address) or '0')
+  local after = math.max(before + delta, 0)
+  if after == 0 then redis.call('HDEL', KEYS[3], address) else redis.call('HSET', KEYS[3], address, after) end
+  local subscription = redis.call('HGET', KEYS[4], address) or ''
+  move(counts, before, subscription, after, subscription)
+end
+return #ARGV / 5
 `;
 
 /**
@@ -183,22 +187,33 @@ export function createKeptCounts(
     }
   }
 
-  const contact = (facts: ContactFacts, delta: 1 | -1) =>
+  const contacts = (changes: readonly { facts: ContactFacts; delta: 1 | -1 }[]) =>
     redis.statsContact(
       keys.counts,
       keys.days,
       keys.enquiriesPerAddress,
       keys.subscriberStatus,
-      delta,
-      localDay(facts.createdAt, timeZone),
-      normalizeEmail(facts.email),
-      facts.status,
-      facts.service,
+      ...changes.flatMap(({ facts, delta }) => [
+        delta,
+        localDay(facts.createdAt, timeZone),
+        normalizeEmail(facts.email),
+        facts.status,
+        facts.service,
+      ]),
     );
+  // Enquiries inserted in one write (batched-writes.ts) all come back in the
+  // same turn of the event loop: they are counted in one call, without waiting.
+  const storedTogether = new DataLoader<ContactFacts, true>(
+    async (stored) => {
+      await contacts(stored.map((facts) => ({ facts, delta: 1 as const })));
+      return stored.map(() => true as const);
+    },
+    { cache: false, maxBatchSize: 200 },
+  );
 
   const contactChanges: ContactChanges = {
-    stored: (facts) => counted('contact stored', () => contact(facts, 1)),
-    deleted: (facts) => counted('contact deleted', () => contact(facts, -1)),
+    stored: (facts) => counted('contact stored', () => storedTogether.load(facts)),
+    deleted: (facts) => counted('contact deleted', () => contacts([{ facts, delta: -1 }])),
     statusChanged: (facts, from) =>
       counted('contact status', () =>
         redis
