@@ -234,8 +234,11 @@ export function createContactListIndex(
       INDEX_SEARCH_CAP + 1,
     );
     if (entries.length > INDEX_SEARCH_CAP) return undefined;
+    // After the last NUL: a name may hold one, the position after it never does.
     const matches = [
-      ...new Set(entries.map((entry) => entry.subarray(entry.indexOf(0) + 1).toString('latin1'))),
+      ...new Set(
+        entries.map((entry) => entry.subarray(entry.lastIndexOf(0) + 1).toString('latin1')),
+      ),
     ];
     let kept = matches;
     if (set !== keys.time && matches.length > 0) {
