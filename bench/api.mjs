@@ -289,15 +289,6 @@ const LAST_NAMES = [
   'Mejri',
   'Ayari',
 ];
-const SERVICES = [
-  'meta-ads',
-  'social-media',
-  'web-design',
-  'branding',
-  'content-creation',
-  'analytics',
-];
-const STATUSES = ['new', 'new', 'in-progress', 'replied', 'archived'];
 /** A common search: the start of one of the eight last names, about an eighth of the list. */
 const COMMON_PREFIX = 'tra';
 
@@ -311,6 +302,7 @@ const COMMON_PREFIX = 'tra';
  */
 async function seedDashboard(db) {
   const { withSearchKeys } = require(join(root, 'backend/dist/modules/contact/contact-search.js'));
+  const { CONTACT_STATUSES, SERVICE_SLUGS } = require('@agency/contracts');
   const contacts = db.collection('contacts');
   const subscribers = db.collection('subscribers');
   await contacts.deleteMany({});
@@ -331,10 +323,10 @@ async function seedDashboard(db) {
       return withSearchKeys({
         ...person(n),
         phone: '+216 20 123 456',
-        service: SERVICES[n % SERVICES.length],
+        service: SERVICE_SLUGS[n % SERVICE_SLUGS.length],
         message: 'We would like a quote for the coming season, please.',
         locale: 'fr',
-        status: STATUSES[(n * 31) % STATUSES.length],
+        status: CONTACT_STATUSES[(n * 31) % CONTACT_STATUSES.length],
         createdAt,
         updatedAt: createdAt,
       });
@@ -580,49 +572,36 @@ async function main() {
         contacts.countDocuments({}),
       ]),
     );
-    const rows = [
-      {
-        name: 'GET /api/admin/stats',
-        ...(await repeat(REQUESTS, () => dashboard.json('/api/admin/stats'))),
-        target: 150,
-      },
-      {
-        name: 'GET /api/admin/stats/enquiries?days=30',
-        ...(await repeat(REQUESTS, () => dashboard.json('/api/admin/stats/enquiries?days=30'))),
-        target: 150,
-      },
-      {
-        name: 'GET /api/admin/campaigns/audience',
-        ...(await repeat(REQUESTS, () => dashboard.json('/api/admin/campaigns/audience'))),
-        target: 150,
-      },
-      {
-        name: 'GET /api/admin/contacts, page 1 (25, newest first, with total)',
-        ...(await repeat(REQUESTS, () => dashboard.json('/api/admin/contacts?pageSize=25'))),
-        target: 250,
-      },
-      {
-        name: `GET /api/admin/contacts, the page after row ${deep.rows.toLocaleString('en')}`,
-        ...(await repeat(REQUESTS, () =>
-          dashboard.json(`/api/admin/contacts?pageSize=25&after=${encodeURIComponent(deep.after)}`),
-        )),
-        target: 250,
-      },
-      {
-        name: `GET /api/admin/contacts?search=${COMMON_PREFIX} (${seeded.commonMatches.toLocaleString('en')} match)`,
-        ...(await repeat(REQUESTS, () =>
-          dashboard.json(`/api/admin/contacts?pageSize=25&search=${COMMON_PREFIX}`),
-        )),
-        target: 400,
-      },
-      {
-        name: `GET /api/admin/contacts?search=${seeded.rarePrefix} (1 match)`,
-        ...(await repeat(REQUESTS, () =>
-          dashboard.json(`/api/admin/contacts?pageSize=25&search=${seeded.rarePrefix}`),
-        )),
-        target: 400,
-      },
+    /** @type {[string, string, number][]} the request, its path, its target (ms) */
+    const requests = [
+      ['GET /api/admin/stats', '/api/admin/stats', 150],
+      ['GET /api/admin/stats/enquiries?days=30', '/api/admin/stats/enquiries?days=30', 150],
+      ['GET /api/admin/campaigns/audience', '/api/admin/campaigns/audience', 150],
+      [
+        'GET /api/admin/contacts, page 1 (25, newest first, with total)',
+        '/api/admin/contacts?pageSize=25',
+        250,
+      ],
+      [
+        `GET /api/admin/contacts, the page after row ${deep.rows.toLocaleString('en')}`,
+        `/api/admin/contacts?pageSize=25&after=${encodeURIComponent(deep.after)}`,
+        250,
+      ],
+      [
+        `GET /api/admin/contacts?search=${COMMON_PREFIX} (${seeded.commonMatches.toLocaleString('en')} match)`,
+        `/api/admin/contacts?pageSize=25&search=${COMMON_PREFIX}`,
+        400,
+      ],
+      [
+        `GET /api/admin/contacts?search=${seeded.rarePrefix} (1 match)`,
+        `/api/admin/contacts?pageSize=25&search=${seeded.rarePrefix}`,
+        400,
+      ],
     ];
+    const rows = [];
+    for (const [name, path, target] of requests) {
+      rows.push({ name, ...(await repeat(REQUESTS, () => dashboard.json(path))), target });
+    }
     // Each export is read to its end, as a download would be, before the next starts.
     const exports = [];
     for (let run = 0; run < REQUESTS; run += 1) {

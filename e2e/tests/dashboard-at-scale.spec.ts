@@ -2,12 +2,11 @@ import { expect, test } from '@playwright/test';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
-import { STATS_QUEUE_NAMES } from '@agency/contracts';
+import { SERVICE_SLUGS, STATS_QUEUE_NAMES } from '@agency/contracts';
 import { appUrl, demoAdmin, storeOfStack } from '../support/e2e-env';
 import { runId } from './admin-helpers';
 
 const ENQUIRIES = 20_000;
-const SERVICES = ['meta-ads', 'social-media', 'web-design', 'branding', 'content-creation'];
 
 /**
  * One pass of the worker's reconciliation, asked for now rather than at its
@@ -54,7 +53,7 @@ test.describe('the dashboard with 20,000 enquiries', () => {
             firstName: 'Imported',
             lastName: `Visitor ${n}`,
             email,
-            service: SERVICES[n % SERVICES.length],
+            service: SERVICE_SLUGS[n % SERVICE_SLUGS.length],
             message: 'Imported from the previous contact form.',
             locale: 'fr',
             status: 'new',

@@ -497,6 +497,14 @@ describe('GET /api/admin/contacts/export', () => {
     expect(rows[0]?.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
   });
 
+  it('sends the header of an export before any row, and alone when nothing matches', async () => {
+    const response = await exportCsv('?search=nobody-matches-this');
+    expect(response.status).toBe(200);
+    expect((response.body as Buffer).toString('utf8')).toBe(
+      '\ufeffid,createdAt,firstName,lastName,email,phone,service,status,mailState,locale,message\n',
+    );
+  });
+
   it('exports 10,000 contacts, every one, in order', async () => {
     const total = 10_000;
     const start = Date.parse('2025-01-01T00:00:00Z');

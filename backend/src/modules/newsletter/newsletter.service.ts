@@ -44,6 +44,18 @@ export async function forEachSubscriber(
   }
 }
 
+/**
+ * One atomic write that inserts the address when it is new, and answers the
+ * document as it was before (null for a new one) with the new one's id:
+ * from that "before" the kept figures learn which status the address left.
+ */
+const UPSERT_READING_BEFORE = {
+  upsert: true,
+  returnDocument: 'before',
+  includeResultMetadata: true,
+  runValidators: true,
+} as const;
+
 export interface SubscriptionRequest {
   email: string;
   locale: Locale;
@@ -88,12 +100,7 @@ export async function requestSubscription(
           },
           $inc: { confirmationRequests: 1 },
         },
-        {
-          upsert: true,
-          returnDocument: 'before',
-          includeResultMetadata: true,
-          runValidators: true,
-        },
+        UPSERT_READING_BEFORE,
       ).exec();
       const before = written.value;
       const subscriberId = before ? String(before._id) : String(written.lastErrorObject?.upserted);
@@ -194,12 +201,7 @@ export async function unsubscribe(
       const written = await SubscriberModel.findOneAndUpdate(
         { email, status: trusted({ $ne: 'unsubscribed' }) },
         { $set: { status: 'unsubscribed', unsubscribedAt: now, unsubscribeMethod: method } },
-        {
-          upsert: true,
-          returnDocument: 'before',
-          includeResultMetadata: true,
-          runValidators: true,
-        },
+        UPSERT_READING_BEFORE,
       ).exec();
       const before = written.value;
       await changes.statusChanged(
