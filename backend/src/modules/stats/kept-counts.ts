@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import { DateTime } from 'luxon';
 import type { Result } from 'ioredis';
 import type { ContactStatus, ServiceSlug } from '@agency/contracts';
+import { HttpError } from '../../errors';
 import type { Logger } from '../../logger';
 import type { Redis } from '../../queues/redis-connection';
 import type { ContactChanges, ContactFacts, ContactTotals } from '../contact/store';
@@ -161,6 +162,15 @@ export interface KeptCounts {
   days(dates: readonly string[]): Promise<number[]>;
 }
 
+/** While Redis does not answer the figures are unknown: a 503 says so, not a 500. */
+async function read<T>(reply: () => Promise<T>): Promise<T> {
+  try {
+    return await reply();
+  } catch {
+    throw new HttpError('UNAVAILABLE', 'The figures cannot be read right now; try again shortly');
+  }
+}
+
 export interface KeptCountsOptions {
   prefix: string;
   /** The agency's time zone, which names each enquiry's day. */
@@ -247,7 +257,7 @@ export function createKeptCounts(
   };
 
   async function counts(): Promise<(field: string) => number> {
-    const all = await redis.hgetall(keys.counts);
+    const all = await read(() => redis.hgetall(keys.counts));
     return (field) => Number(all[field] ?? 0);
   }
 
@@ -280,7 +290,7 @@ export function createKeptCounts(
     counts,
     async days(dates) {
       if (dates.length === 0) return [];
-      const values = await redis.hmget(keys.days, ...dates);
+      const values = await read(() => redis.hmget(keys.days, ...dates));
       return values.map((value) => Number(value ?? 0));
     },
   };

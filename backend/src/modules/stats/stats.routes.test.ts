@@ -3,7 +3,7 @@ import { NEWSLETTER_API_PATHS } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { as, signedInUser, validCampaign, validEnquiry } from '../../testing/admin-fixtures';
 import { reconcileNow } from '../../testing/kept-figures';
-import { ContactModel } from '../contact';
+import { ContactModel, withSearchKeys } from '../contact';
 import { signConfirmationToken, signUnsubscribeToken, SubscriberModel } from '../newsletter';
 import { CampaignModel } from '../campaigns';
 import { localDay } from './kept-counts';
@@ -123,6 +123,34 @@ describe('the dashboard figures', () => {
       subscribers: 0,
       all: 0,
     });
+  });
+});
+
+describe('while Redis does not answer', () => {
+  it('says the figures are unavailable (503), and still lists the enquiries from the store', async () => {
+    const gone = await createTestContext({ redisUrl: 'redis://127.0.0.1:1' });
+    try {
+      await ContactModel.create(withSearchKeys({ ...validEnquiry, createdAt: new Date() }));
+      const stored = await ContactModel.countDocuments({});
+      const viewer = as(gone, await signedInUser(gone, 'viewer'));
+      for (const path of [
+        '/api/admin/stats',
+        '/api/admin/stats/enquiries',
+        '/api/admin/campaigns/audience',
+      ]) {
+        const refused = await viewer.get(path);
+        expect({ path, status: refused.status, code: refused.body.error?.code }).toEqual({
+          path,
+          status: 503,
+          code: 'UNAVAILABLE',
+        });
+      }
+      const list = await viewer.get('/api/admin/contacts');
+      expect(list.status).toBe(200);
+      expect(list.body).toMatchObject({ total: stored, totalKind: 'exact' });
+    } finally {
+      await gone.close();
+    }
   });
 });
 
