@@ -4,7 +4,7 @@ import { createLogger } from '../../logger';
 import { createTestContext, uniqueName, type TestContext } from '../../testing/test-context';
 import { validEnquiry } from '../../testing/admin-fixtures';
 import { ContactModel, type ContactFacts } from '../contact';
-import { createKeptCounts, type KeptCounts } from './kept-counts';
+import { createKeptCounts, statsKeys, type KeptCounts } from './kept-counts';
 import { reconcileStats } from './stats-reconciliation';
 import { dashboardStats, enquiryTrend } from './stats.service';
 
@@ -157,6 +157,37 @@ describe("days in the agency's time zone", () => {
         await today(onWrite, 'Europe/Paris', now),
       );
     }
+  });
+});
+
+describe('the reconciliation while the API writes', () => {
+  it('leaves a figure that moved while the store was read, and repairs it once quiet', async () => {
+    await ContactModel.deleteMany({});
+    await ContactModel.insertMany([validEnquiry, validEnquiry].map((enquiry) => ({ ...enquiry })));
+    const prefix = uniqueName('busy');
+    const counts = statsKeys(prefix, 'Africa/Tunis').counts;
+    // Both figures are wrong before the pass; one of them also moves during it.
+    await ctx.redis.hset(counts, { contacts: 12, campaigns: 7 });
+    const pass = (settleMs: number) =>
+      reconcileStats({ redis: ctx.redis, prefix, timeZone: 'Africa/Tunis', settleMs, logger });
+
+    const running = pass(2000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await ctx.redis.hincrby(counts, 'contacts', 1); // an enquiry counted meanwhile
+    const busy = await running;
+
+    expect(busy.busy).toBeGreaterThanOrEqual(1);
+    expect(busy.repaired.counts).toEqual(
+      expect.arrayContaining([{ field: 'campaigns', kept: 7, counted: 0 }]),
+    );
+    expect(busy.repaired.counts.map(({ field }) => field)).not.toContain('contacts');
+    expect(await ctx.redis.hget(counts, 'contacts')).toBe('13');
+
+    const quiet = await pass(0);
+    expect(quiet.repaired.counts).toEqual(
+      expect.arrayContaining([{ field: 'contacts', kept: 13, counted: 2 }]),
+    );
+    expect(await ctx.redis.hget(counts, 'contacts')).toBe('2');
   });
 });
 
