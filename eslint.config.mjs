@@ -9,7 +9,8 @@ import globals from 'globals';
 /**
  * The import rules of docs/architecture.md, enforced where a path pattern is
  * enough: contracts import nothing of ours, the frontend only contracts, the
- * worker only the backend's public entry, and nothing imports worker or frontend.
+ * platform only contracts, the worker the platform and contracts (its tests
+ * may drive the API too), and nothing imports worker or frontend.
  */
 const noOtherWorkspaces = (...names) =>
   names.map((name) => ({
@@ -20,6 +21,11 @@ const noDeepImports = (name) => ({
   group: [`@agency/${name}/**`],
   message: `Import @agency/${name} through its public entry only.`,
 });
+/** The platform through its entry; tests may use its test helpers (`testing/*`). */
+const noPlatformInternals = {
+  regex: '^@agency/platform/(?!testing/)',
+  message: 'Import @agency/platform through its entry (tests: @agency/platform/testing/* too).',
+};
 const restrict = (files, patterns) => ({
   files,
   rules: { 'no-restricted-imports': ['error', { patterns }] },
@@ -100,13 +106,21 @@ export default tseslint.config(
   restrict(
     ['contracts/**/*.ts'],
     [
-      ...noOtherWorkspaces('backend', 'worker', 'frontend', 'e2e'),
+      ...noOtherWorkspaces('platform', 'backend', 'worker', 'frontend', 'e2e'),
       { group: ['node:*'], message: 'contracts must stay browser-safe.' },
     ],
   ),
+  // The platform is what the API and the worker share: it knows neither.
+  restrict(
+    ['platform/**/*.ts'],
+    [...noOtherWorkspaces('backend', 'worker', 'frontend', 'e2e'), noDeepImports('contracts')],
+  ),
   restrict(
     ['frontend/**/*.{ts,tsx}'],
-    [...noOtherWorkspaces('backend', 'worker', 'frontend', 'e2e'), noDeepImports('contracts')],
+    [
+      ...noOtherWorkspaces('platform', 'backend', 'worker', 'frontend', 'e2e'),
+      noDeepImports('contracts'),
+    ],
   ),
   {
     ...restrict(
@@ -127,6 +141,7 @@ export default tseslint.config(
     [
       ...noOtherWorkspaces('worker', 'frontend', 'e2e'),
       noDeepImports('contracts'),
+      noPlatformInternals,
       {
         regex: '(^|/)modules/[^/]+/(?!index$|store$)[^/]+$',
         message: 'Enter another backend module through its index.ts.',
@@ -138,35 +153,30 @@ export default tseslint.config(
     [
       ...noOtherWorkspaces('worker', 'frontend', 'e2e'),
       noDeepImports('contracts'),
+      noPlatformInternals,
       {
         regex: '^\\.\\./(?!\\.)[^/]+/(?!index$|store$)[^/]+$',
         message: 'Enter another backend module through its index.ts.',
       },
     ],
   ),
-  // The worker process loads the backend's store entry only (no Koa, no
-  // router, no argon2). Its tests may drive the whole API to test the pipeline.
+  // The worker process loads the platform (no Koa, no router, no argon2),
+  // never the API. Its tests may drive the whole API to test the pipeline.
   restrict(
     ['worker/**/*.ts'],
     [
-      ...noOtherWorkspaces('frontend', 'e2e'),
-      {
-        regex: '^@agency/backend(?!/store$)',
-        message: 'The worker imports @agency/backend/store only (no HTTP code).',
-      },
+      ...noOtherWorkspaces('backend', 'frontend', 'e2e'),
       noDeepImports('contracts'),
+      noPlatformInternals,
     ],
   ),
   restrict(
     ['worker/src/**/*.test.ts', 'worker/src/testing/**/*.ts'],
     [
       ...noOtherWorkspaces('frontend', 'e2e'),
-      {
-        // testing/: the backend's test helpers (own Redis, database contexts), shared with these tests.
-        regex: '^@agency/backend/(?!store$|testing/)',
-        message: 'Import @agency/backend, @agency/backend/store or @agency/backend/testing/* only.',
-      },
+      noDeepImports('backend'),
       noDeepImports('contracts'),
+      noPlatformInternals,
     ],
   ),
   prettier,

@@ -24,10 +24,10 @@ const swcReact = [
 ];
 const workspaceSources = {
   '^@agency/contracts$': '<rootDir>/../contracts/src/index.ts',
+  '^@agency/platform$': '<rootDir>/../platform/src/index.ts',
+  // Test helpers the build leaves out, shared by the platform's, backend's and worker's tests.
+  '^@agency/platform/testing/(.*)$': '<rootDir>/../platform/src/testing/$1',
   '^@agency/backend$': '<rootDir>/../backend/src/index.ts',
-  '^@agency/backend/store$': '<rootDir>/../backend/src/store.ts',
-  // Test helpers the build leaves out, shared by the backend's and the worker's tests.
-  '^@agency/backend/testing/(.*)$': '<rootDir>/../backend/src/testing/$1',
 };
 
 /** @param {string} name @returns {import('jest').Config} */
@@ -41,6 +41,13 @@ const nodeProject = (name) => ({
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
 });
 
+/**
+ * Answer-time comparisons (`*.timing.test.ts`) measure differences of 1 ms:
+ * they run alone, after every other file, in a step of their own
+ * (`npm test -- --only timing`), never beside another file's load.
+ */
+const TIMING_TESTS = '\\.timing\\.test\\.ts$';
+
 /** @type {import('jest').Config} */
 export default {
   globalSetup: '<rootDir>/scripts/jest/global-setup.mjs',
@@ -52,7 +59,16 @@ export default {
   maxWorkers: 2,
   projects: [
     nodeProject('contracts'),
-    nodeProject('backend'),
+    nodeProject('platform'),
+    {
+      ...nodeProject('backend'),
+      testPathIgnorePatterns: ['/node_modules/', '/dist/', TIMING_TESTS],
+    },
+    {
+      ...nodeProject('backend'),
+      displayName: 'timing',
+      testMatch: ['<rootDir>/**/*.timing.test.ts'],
+    },
     nodeProject('worker'),
     {
       ...nodeProject('scripts'),

@@ -301,7 +301,7 @@ const COMMON_PREFIX = 'tra';
  * @param {any} db
  */
 async function seedDashboard(db) {
-  const { withSearchKeys } = require(join(root, 'backend/dist/modules/contact/contact-search.js'));
+  const { withSearchKeys } = require(join(root, 'platform/dist/index.js'));
   const { CONTACT_STATUSES, SERVICE_SLUGS } = require('@agency/contracts');
   const contacts = db.collection('contacts');
   const subscribers = db.collection('subscribers');
@@ -371,7 +371,7 @@ async function seedDashboard(db) {
  * @param {NodeJS.ProcessEnv} env
  */
 async function reconcileInProcess(env) {
-  const { reconcileStats, createLogger } = require(join(root, 'backend/dist/store.js'));
+  const { reconcileStats, createLogger } = require(join(root, 'platform/dist/index.js'));
   const { Redis } = require('ioredis');
   const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
   try {
@@ -493,6 +493,8 @@ async function main() {
       DEMO_ADMIN_USERNAME: DEMO.username,
       DEMO_ADMIN_EMAIL: DEMO.email,
       DEMO_ADMIN_PASSWORD: DEMO.password,
+      // The bench signs in with the password alone.
+      TWO_FACTOR_REQUIRED_ROLES: 'none',
     };
 
     const mongoose = require('mongoose');
@@ -749,14 +751,12 @@ async function measureParts({ env, db }) {
   const { Redis } = require('ioredis');
   const { rateLimit } = require(join(root, 'backend/dist/middleware/rate-limit.js'));
   const { createMailQueues, enqueueContactMails } = require(
-    join(root, 'backend/dist/queues/mail-queues.js'),
+    join(root, 'platform/dist/queues/mail-queues.js'),
   );
-  const { ContactModel } = require(join(root, 'backend/dist/modules/contact/contact.model.js'));
+  const { ContactModel } = require(join(root, 'platform/dist/contact/contact.model.js'));
   const { storeContact } = require(join(root, 'backend/dist/modules/contact/contact.service.js'));
   // The parts are the store's and Redis's costs alone, without the dashboard's figures.
-  const { UNWATCHED_CONTACTS } = require(
-    join(root, 'backend/dist/modules/contact/contact-changes.js'),
-  );
+  const { UNWATCHED_CONTACTS } = require(join(root, 'platform/dist/index.js'));
   const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
   await new Promise((done) => redis.once('ready', done));
   const queues = createMailQueues(redis, `${env.QUEUE_PREFIX}parts`);
@@ -803,7 +803,8 @@ async function measureParts({ env, db }) {
 
   /** The real API app, in this process, without the outbox relay's timer. */
   async function wholeApp() {
-    const { createApp, loadApiConfig, createLogger } = require(join(root, 'backend/dist/index.js'));
+    const { createApp, loadApiConfig } = require(join(root, 'backend/dist/index.js'));
+    const { createLogger } = require(join(root, 'platform/dist/index.js'));
     const config = loadApiConfig({ ...env, QUEUE_PREFIX: `${env.QUEUE_PREFIX}app` });
     const app = createApp({ config, logger: createLogger('bench', 'warn'), queues, redis });
     return load('the whole API app in-process, no relay, no worker', app, {

@@ -1,42 +1,62 @@
 // @ts-check
 /**
- * Last step of `npm run build`: renders the public pages to HTML (English,
- * the default language) so a visitor sees them before any script has run.
- * The browser then hydrates them (src/main.tsx). Runs the server bundle that
+ * Last step of `npm run build`: renders every public page in every language
+ * to HTML (`/` -> dist/home.html, `/fr/` -> dist/fr/index.html,
+ * `/ar/services` -> dist/ar/services.html...), with its own head (title,
+ * description, canonical and alternate addresses, share card, JSON-LD), so a
+ * visitor or a search engine reads it before any script has run. The browser
+ * then hydrates it (src/main.tsx). Also writes dist/sitemap.xml and
+ * dist/robots.txt. Runs the server bundle that
  * `vite build --ssr src/entry-server.tsx --outDir dist-ssr` wrote, then deletes it.
  *
+ * Addresses are written with the site's public origin: SITE_URL, else
+ * CORS_ORIGIN (the website's address the API allows), else the address
+ * `npm start` serves.
+ *
  * dist/index.html stays the empty shell every other address falls back to
- * (admin, 404, /services/<slug>, and /contact, whose form needs the API client
- * before it can render); `/` is served from dist/home.html
- * (vite.config.ts for `vite preview`, nginx.conf in compose).
+ * (admin, 404, /services/<slug>, the newsletter pages); `/` is served from
+ * dist/home.html (vite.config.ts for `vite preview`, nginx.conf in compose).
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-/** Address -> file in dist/. */
-export const PRERENDERED_PAGES = {
-  '/': 'home.html',
-  '/services': 'services.html',
-  '/services-dedicated': 'services-dedicated.html',
-  '/portfolio': 'portfolio.html',
-  '/thank-you': 'thank-you.html',
-};
 
 const dist = fileURLToPath(new URL('./dist/', import.meta.url));
 const serverBundle = new URL('./dist-ssr/entry-server.js', import.meta.url);
 const ROOT = '<div id="root"></div>';
+const HTML_TAG = '<html lang="en" dir="ltr">';
+// The shell's own title and description, which a page's head replaces.
+const SHELL_HEAD = /<meta\s+name="description"[^>]*>\s*([\s\S]*?)<title>[^<]*<\/title>/;
+
+const siteUrl = process.env.SITE_URL || process.env.CORS_ORIGIN || 'http://localhost:5173';
 
 const template = readFileSync(`${dist}index.html`, 'utf8');
-if (!template.includes(ROOT)) throw new Error(`dist/index.html has no ${ROOT} to fill`);
-/** @type {{ renderPage: (url: string) => Promise<string> }} */
-const { renderPage } = await import(serverBundle.href);
+for (const part of [ROOT, HTML_TAG]) {
+  if (!template.includes(part)) throw new Error(`dist/index.html has no ${part} to fill`);
+}
+if (!SHELL_HEAD.test(template)) throw new Error('dist/index.html has no description and title');
 
-for (const [path, file] of Object.entries(PRERENDERED_PAGES)) {
-  const html = await renderPage(path);
-  const page = template.replace(ROOT, `<div id="root" data-prerendered="${path}">${html}</div>`);
-  writeFileSync(`${dist}${file}`, page);
+/** @type {import('./src/entry-server')} */
+const server = await import(serverBundle.href);
+
+for (const entry of server.prerenderedPages()) {
+  const { body, head, lang, dir } = await server.renderPage(entry, siteUrl);
+  const page = template
+    .replace(
+      HTML_TAG,
+      `<html lang="${lang}" dir="${dir}" ${server.HEAD_ADDRESS_ATTRIBUTE}="${entry.address}">`,
+    )
+    .replace(SHELL_HEAD, (_match, between) => `${between}${head}`)
+    .replace(ROOT, `<div id="root" data-prerendered="${entry.address}">${body}</div>`);
+  const file = `${dist}${entry.file}`;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, page);
   process.stdout.write(
-    `prerendered ${path} -> dist/${file} (${(page.length / 1024).toFixed(1)} kB)\n`,
+    `prerendered ${entry.address} -> dist/${entry.file} (${(page.length / 1024).toFixed(1)} kB)\n`,
   );
 }
+
+writeFileSync(`${dist}sitemap.xml`, server.buildSitemap(siteUrl));
+writeFileSync(`${dist}robots.txt`, server.buildRobots(siteUrl));
+process.stdout.write(`wrote dist/sitemap.xml and dist/robots.txt for ${siteUrl}\n`);
 rmSync(fileURLToPath(new URL('./dist-ssr/', import.meta.url)), { recursive: true, force: true });

@@ -1,7 +1,9 @@
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { visualizer } from 'rollup-plugin-visualizer';
 import { defineConfig, type IndexHtmlTransformContext, type Plugin, type ProxyOptions } from 'vite';
+import { builtScriptHashes, securityHeaders } from './security-headers.mjs';
 
 // Same-origin `/api` in every environment: dev and preview forward it to the API,
 // so the SPA never needs to know where the backend lives (and cookies stay first-party).
@@ -9,20 +11,53 @@ const apiProxy: Record<string, ProxyOptions> = {
   '/api': { target: process.env.API_PROXY_TARGET ?? 'http://127.0.0.1:4000' },
 };
 
+/** The languages whose pages live below their code (src/lib/site-locale.ts). */
+const LOCALE_HOME = /^\/(fr|ar)$/;
+
 /**
  * `vite preview` (what `npm start` serves) answers `/` with the prerendered
- * home page, as nginx does in compose. index.html stays the empty shell that
- * every other client-side route falls back to. (Vite's preview server already
- * gzips its responses, like nginx.)
+ * home page, as nginx does in compose, and sends `/fr` on to `/fr/`, the
+ * address the French home page is published at (dist/fr/index.html; Vite
+ * finds `/fr/services` in dist/fr/services.html itself). index.html stays the
+ * empty shell that every other client-side route falls back to. (Vite's
+ * preview server already gzips its responses, like nginx.)
  */
-function servePrerenderedHome(): Plugin {
+function servePrerenderedPages(): Plugin {
   return {
-    name: 'agency:serve-prerendered-home',
+    name: 'agency:serve-prerendered-pages',
     configurePreviewServer(server) {
-      server.middlewares.use((request, _response, next) => {
-        const [path, query] = (request.url ?? '').split('?');
+      server.middlewares.use((request, response, next) => {
+        const [path = '', query] = (request.url ?? '').split('?');
+        const search = query === undefined ? '' : `?${query}`;
         if (path === '/' || path === '/index.html') {
-          request.url = `/home.html${query === undefined ? '' : `?${query}`}`;
+          request.url = `/home.html${search}`;
+        } else if (LOCALE_HOME.test(path)) {
+          response.writeHead(301, { Location: `${path}/${search}` });
+          response.end();
+          return;
+        }
+        next();
+      });
+    },
+  };
+}
+
+/**
+ * `vite preview` sends the site's security headers (security-headers.mjs,
+ * the same as nginx in compose) with every page and file. The inline
+ * scripts' hashes are read from the build it serves. The API's answers,
+ * proxied under /api, keep the API's own headers.
+ */
+function sendSecurityHeaders(): Plugin {
+  return {
+    name: 'agency:security-headers',
+    configurePreviewServer(server) {
+      const headers = securityHeaders({
+        scriptHashes: builtScriptHashes(resolve(server.config.root, server.config.build.outDir)),
+      });
+      server.middlewares.use((request, response, next) => {
+        if (!(request.url ?? '').startsWith('/api/')) {
+          for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
         }
         next();
       });
@@ -72,7 +107,8 @@ const analyze = process.env.ANALYZE === '1';
 export default defineConfig({
   plugins: [
     react(),
-    servePrerenderedHome(),
+    servePrerenderedPages(),
+    sendSecurityHeaders(),
     inlineFirstPaintAssets(),
     ...(analyze
       ? [visualizer({ filename: 'dist/stats.html', gzipSize: true, template: 'treemap' })]

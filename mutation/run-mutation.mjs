@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installNpmPackages } from '../scripts/lib/bootstrap.mjs';
-import { reportFatalError } from '../scripts/lib/console.mjs';
+import { runCommand } from '../scripts/lib/console.mjs';
 import { ensureSystemPrograms } from '../scripts/lib/system-deps.mjs';
 
 const rootDir = fileURLToPath(new URL('..', import.meta.url));
@@ -119,11 +119,4 @@ async function main() {
   }
 }
 
-try {
-  process.exitCode = await main();
-} catch (error) {
-  reportFatalError(error);
-  process.exitCode = 1;
-}
-// Servers are stopped; don't wait for stray handles.
-process.exit(process.exitCode);
+await runCommand(main);

@@ -25,22 +25,25 @@ export default {
     'worker/src/mail/*.ts',
     'backend/src/queues/**/*.ts',
     '!backend/src/queues/queue-registry.ts',
+    'platform/src/queues/**/*.ts',
     'backend/src/modules/contact/contact.service.ts',
     'backend/src/modules/newsletter/newsletter.service.ts',
-    'backend/src/modules/newsletter/newsletter-token.ts',
+    'platform/src/newsletter/*.ts',
+    '!platform/src/newsletter/subscriber.model.ts',
     // Owed mail: the outbox entries and receipts, the enquiries' view of
     // them, and the batched writes both go through.
-    'backend/src/modules/contact/contact-mail-state.ts',
-    'backend/src/modules/mail-outbox/mail-outbox.service.ts',
-    'backend/src/batched-writes.ts',
-    // Campaign sends: the dispatch and send jobs (under jobs/ above), the
-    // send ledger in Redis, each message's MIME, their SMTP connections, the
-    // ledger and counters in MongoDB, the lock.
-    'worker/src/campaigns/send-ledger.ts',
-    'worker/src/campaigns/campaign-mime.ts',
-    'worker/src/campaigns/campaign-transport.ts',
-    'backend/src/modules/campaigns/campaign-delivery.service.ts',
-    'backend/src/modules/campaigns/campaign-lock.ts',
+    'platform/src/contact/contact-mail-state.ts',
+    'platform/src/mail-outbox/mail-outbox.service.ts',
+    'platform/src/batched-writes.ts',
+    // Campaign sends: the engine's folder (dispatch, sends, recovery, the
+    // round's state in Redis, the ledger and counters in the store, each
+    // message's MIME and template, their SMTP connections), and the lock.
+    'worker/src/campaigns/**/*.ts',
+    '!worker/src/campaigns/index.ts',
+    '!worker/src/campaigns/campaign-store.ts',
+    '!worker/src/campaigns/campaign-messenger.ts',
+    '!worker/src/campaigns/nodemailer-internals.ts',
+    'platform/src/campaigns/campaign-lock.ts',
     '!**/*.test.ts',
   ],
   plugins: ['@stryker-mutator/*', './mutation/log-calls.ignorer.mjs'],

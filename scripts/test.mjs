@@ -1,21 +1,23 @@
 // @ts-check
 /**
  * `npm test`: installs what is missing, starts throw-away MongoDB-wire and
- * Redis servers, then runs lint, typecheck, build, jest (all projects) and
- * the Playwright e2e suite, every step even if one fails, and prints a summary.
+ * Redis servers, then runs lint, typecheck, build, jest (all projects), the
+ * Playwright e2e suite and the cluster test (`npm run test:cluster`, which
+ * makes its own servers on network namespaces), every step even if one
+ * fails, and prints a summary.
  *
  *   npm test                                   all steps
- *   npm test -- --only jest|e2e|lint|typecheck|build
+ *   npm test -- --only jest|e2e|cluster|lint|typecheck|build
  *   npm test -- backend/src/modules/contact    jest only, with these arguments
  *   npm test -- --only jest -t "rate limit"    same: extra arguments go to jest
- * `--only e2e` builds first (e2e runs the built app).
+ * `--only e2e` and `--only cluster` build first (both run the built app).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installNpmPackages } from './lib/bootstrap.mjs';
-import { paint, reportFatalError } from './lib/console.mjs';
+import { paint, runCommand } from './lib/console.mjs';
 import { ensureSystemPrograms } from './lib/system-deps.mjs';
 import { parseTestArgs, stepCommand } from './lib/test-steps.mjs';
 
@@ -47,7 +49,7 @@ async function main() {
     return 2;
   }
   const { steps, jestArgs } = parsed;
-  const needsServices = steps.includes('jest') || steps.includes('e2e');
+  const needsServices = steps.includes('jest') || steps.includes('timing') || steps.includes('e2e');
   const [, found] = await Promise.all([
     installNpmPackages(rootDir),
     ensureSystemPrograms({
@@ -55,6 +57,8 @@ async function main() {
       mongo: needsServices && !process.env.MONGODB_URI,
       chromium: steps.includes('e2e'),
       dockerCompose: steps.includes('jest'),
+      iproute2: steps.includes('cluster'),
+      haproxy: steps.includes('cluster'),
     }),
   ]);
   const { execa } = await import('execa');
@@ -114,11 +118,4 @@ async function main() {
   return outcomes.some((outcome) => outcome.result === 'failed') ? 1 : 0;
 }
 
-try {
-  process.exitCode = await main();
-} catch (error) {
-  reportFatalError(error);
-  process.exitCode = 1;
-}
-// Servers are stopped; don't wait for stray handles.
-process.exit(process.exitCode);
+await runCommand(main);

@@ -1,32 +1,41 @@
 import Koa from 'koa';
 import { NEWSLETTER_API_PATHS } from '@agency/contracts';
 import type { ApiConfig } from './config';
-import type { Logger } from './logger';
-import type { MailQueues } from './queues/mail-queues';
+import {
+  allContactChanges,
+  createKeptCounts,
+  type Logger,
+  type MailQueues,
+  type Redis,
+} from '@agency/platform';
 import { createCampaignQueue, type CampaignQueue } from './queues/campaign-queue';
-import type { Redis } from './queues/redis-connection';
 import { requestContext } from './middleware/request-context';
 import { errorHandler } from './middleware/error-handler';
 import { jsonBodies } from './middleware/json-body';
 import { requireJson } from './middleware/require-json';
 import { adminArea, corsPolicy, securityHeaders } from './middleware/security';
-import { allContactChanges, contactRoutes, createContactListIndex } from './modules/contact';
+import { contactRoutes, createContactListIndex } from './modules/contact';
 import { healthRoutes } from './modules/health';
 import { newsletterRoutes } from './modules/newsletter';
 import {
+  accountRoutes,
   createLoginThrottle,
   createTokenService,
   loginRoutes,
-  sessionRoutes,
+  secretKeyFrom,
+  SIGN_IN_PATHS,
   unknownUserHash,
 } from './modules/auth';
-import { userRoutes } from './modules/users';
+import { userRoutes, userSecurityRoutes } from './modules/users';
+import { ownSessionRoutes } from './modules/sessions';
+import { PASSWORD_RESET_PATHS, passwordResetRoutes } from './modules/password-reset';
+import { createPasswordResetQueue, type PasswordResetQueue } from './queues/password-reset-queue';
 import { activityLogRoutes, recordActivity } from './modules/activity-log';
 import { adminContactRoutes } from './modules/admin-contacts';
 import { clientRoutes } from './modules/clients';
 import { leadRoutes } from './modules/leads';
 import { campaignRoutes } from './modules/campaigns';
-import { createKeptCounts, statsRoutes } from './modules/stats';
+import { statsRoutes } from './modules/stats';
 import { queueBoard } from './modules/queue-board';
 import { createQueueRegistry } from './queues/queue-registry';
 
@@ -42,23 +51,46 @@ export interface AppDeps {
     | 'timeZone'
     | 'mailLinkSecret'
     | 'demo'
+    | 'redisRequestTimeoutMs'
   >;
   logger: Logger;
   queues: MailQueues;
   /** Campaign sends; when not given, a queue on `redis` (callers that never send may omit it). */
   campaignQueue?: CampaignQueue;
+  /** Password reset mails; when not given, a queue on `redis`. */
+  passwordResetQueue?: PasswordResetQueue;
   /** The producer connection: rate-limit counters and the health check use it. */
   redis: Redis;
 }
 
 /** Builds the API without listening, so tests can drive `app.callback()`. */
-export function createApp({ config, logger, queues, campaignQueue, redis }: AppDeps): Koa {
+export function createApp({
+  config,
+  logger,
+  queues,
+  campaignQueue,
+  passwordResetQueue,
+  redis,
+}: AppDeps): Koa {
   const app = new Koa({ proxy: config.trustProxy });
   // Errors are answered by errorHandler and logged with the request id there.
   app.silent = true;
 
   const tokens = createTokenService(config.auth);
-  const throttle = createLoginThrottle(redis, config.queuePrefix, config.auth.loginThrottle);
+  const throttle = createLoginThrottle(
+    redis,
+    config.queuePrefix,
+    config.auth.loginThrottle,
+    config.redisRequestTimeoutMs,
+  );
+  const signIn = {
+    tokens,
+    throttle,
+    twoFactor: config.auth.twoFactor,
+    secretKey: secretKeyFrom(config.auth.jwtSecret),
+    redis,
+    prefix: config.queuePrefix,
+  };
   // Computed now, so the first sign-in of an unknown name costs no more than the others.
   void unknownUserHash();
 
@@ -87,7 +119,13 @@ export function createApp({ config, logger, queues, campaignQueue, redis }: AppD
       sessionSeconds: config.auth.tokenTtlSeconds,
     }),
   );
-  app.use(adminArea({ resolveSession: tokens.resolve, recordActivity }));
+  app.use(
+    adminArea({
+      resolveSession: tokens.resolve,
+      recordActivity,
+      publicPaths: [...SIGN_IN_PATHS, ...Object.values(PASSWORD_RESET_PATHS)],
+    }),
+  );
   app.use(requireJson({ formPaths: [NEWSLETTER_API_PATHS.unsubscribe] }));
   app.use(jsonBodies(config.jsonBodyLimit));
 
@@ -116,11 +154,23 @@ export function createApp({ config, logger, queues, campaignQueue, redis }: AppD
         linksPerIpMax: config.rateLimit.newsletterLinksMax,
       },
     }),
-    loginRoutes({ tokens, throttle, demo: config.demo }),
-    sessionRoutes({ tokens, throttle }),
+    loginRoutes({ ...signIn, demo: config.demo }),
+    accountRoutes(signIn),
+    ownSessionRoutes(),
+    passwordResetRoutes({
+      queue: passwordResetQueue ?? createPasswordResetQueue(redis, config.queuePrefix),
+      redis,
+      prefix: config.queuePrefix,
+      rateLimit: {
+        windowMs: config.rateLimit.windowMs,
+        perIpMax: config.rateLimit.passwordResetMax,
+        perAddressMax: config.rateLimit.passwordResetAddressMax,
+      },
+    }),
     statsRoutes({ kept, timeZone: config.timeZone }),
     adminContactRoutes({ views: contactViews }),
     userRoutes(),
+    userSecurityRoutes(),
     activityLogRoutes(),
     clientRoutes(),
     leadRoutes(),

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { apiEnvSpec, ConfigError, DEV_JWT_SECRET, loadApiConfig } from './config';
+import { ConfigError } from '@agency/platform';
+import { apiEnvSpec, DEV_JWT_SECRET, loadApiConfig } from './config';
 
 const base = {
   MONGODB_URI: 'mongodb://127.0.0.1:27017/agency',
@@ -107,6 +108,47 @@ describe('API configuration', () => {
       'must be a random value',
     ],
     [{ REDIS_REQUEST_TIMEOUT_MS: '5' }, 'REDIS_REQUEST_TIMEOUT_MS', 'must be a whole number'],
+    [
+      { REDIS_SENTINELS: '10.0.0.5', REDIS_SENTINEL_NAME: 'main' },
+      'REDIS_SENTINELS',
+      'must be host:port pairs separated by commas, such as 10.0.0.5:26379,10.0.0.6:26379 (got "10.0.0.5")',
+    ],
+    [
+      { REDIS_SENTINELS: 'a:26379,,b:26379', REDIS_SENTINEL_NAME: 'main' },
+      'REDIS_SENTINELS',
+      'must be host:port pairs separated by commas, such as 10.0.0.5:26379,10.0.0.6:26379 (got "")',
+    ],
+    [
+      { REDIS_SENTINELS: 'a:26379,b:70000', REDIS_SENTINEL_NAME: 'main' },
+      'REDIS_SENTINELS',
+      'must be host:port pairs separated by commas, such as 10.0.0.5:26379,10.0.0.6:26379 (got "b:70000")',
+    ],
+    [
+      { REDIS_SENTINELS: 'a:0', REDIS_SENTINEL_NAME: 'main' },
+      'REDIS_SENTINELS',
+      'must be host:port pairs',
+    ],
+    [
+      { REDIS_SENTINELS: 'redis://a:26379', REDIS_SENTINEL_NAME: 'main' },
+      'REDIS_SENTINELS',
+      'must be host:port pairs',
+    ],
+    [
+      { REDIS_SENTINELS: 'a:26379' },
+      'REDIS_SENTINEL_NAME',
+      'must be set with REDIS_SENTINELS: the name the Sentinels know the primary by',
+    ],
+    [
+      { REDIS_SENTINEL_NAME: 'main' },
+      'REDIS_SENTINEL_NAME',
+      'needs REDIS_SENTINELS: the Sentinels',
+    ],
+    [{ REDIS_SENTINEL_PASSWORD: 'secret' }, 'REDIS_SENTINEL_PASSWORD', 'needs REDIS_SENTINELS'],
+    [
+      { REDIS_SENTINELS: 'a:26379', REDIS_SENTINEL_NAME: 'my primary' },
+      'REDIS_SENTINEL_NAME',
+      `must be the primary's name in the Sentinels' configuration`,
+    ],
     [{ NODE_ENV: 'production' }, 'JWT_SECRET', 'is required but not set'],
     [{ NODE_ENV: 'production', JWT_SECRET: 'secret' }, 'JWT_SECRET', 'must be at least 32 random'],
     [
@@ -147,6 +189,39 @@ describe('API configuration', () => {
       MAIL_LINK_SECRET: strongLinkKey,
     });
     expect(config.mailLinkSecret).toBe(strongLinkKey);
+  });
+
+  it('finds Redis at REDIS_URL unless Sentinels are named', () => {
+    expect(loadApiConfig(base).redisSentinel).toBeUndefined();
+  });
+
+  it('reads the Sentinels, IPv6 ones in brackets, with the primary name and their password', () => {
+    const config = loadApiConfig({
+      ...base,
+      REDIS_SENTINELS: ' 10.0.0.5:26379, sentinel-2.internal:26380 ,[fd00::7]:26379',
+      REDIS_SENTINEL_NAME: 'agency-main',
+      REDIS_SENTINEL_PASSWORD: 'sentinel-secret',
+    });
+    expect(config.redisSentinel).toEqual({
+      sentinels: [
+        { host: '10.0.0.5', port: 26379 },
+        { host: 'sentinel-2.internal', port: 26380 },
+        { host: 'fd00::7', port: 26379 },
+      ],
+      name: 'agency-main',
+      password: 'sentinel-secret',
+    });
+    // The URL still carries the primary's password, database and TLS.
+    expect(config.redisUrl).toBe(base.REDIS_URL);
+  });
+
+  it('leaves the Sentinel password out when the Sentinels have none', () => {
+    const config = loadApiConfig({
+      ...base,
+      REDIS_SENTINELS: 'a:26379',
+      REDIS_SENTINEL_NAME: 'main',
+    });
+    expect(config.redisSentinel).toEqual({ sentinels: [{ host: 'a', port: 26379 }], name: 'main' });
   });
 
   it('reads the newsletter limits and the Redis request timeout', () => {

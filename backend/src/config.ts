@@ -1,85 +1,23 @@
+import { bool, makeValidator, str } from 'envalid';
+import { PASSWORD_MIN_LENGTH, ROLES, isRole, type Role } from '@agency/contracts';
 import {
-  cleanEnv,
-  makeExactValidator,
-  makeValidator,
-  bool,
-  str,
-  type ReporterOptions,
-} from 'envalid';
-import { IANAZone } from 'luxon';
-import { PASSWORD_MIN_LENGTH } from '@agency/contracts';
+  ConfigError,
+  byteSize,
+  integer,
+  loadEnv,
+  mailbox,
+  sharedEnvSpec,
+  toSharedConfig,
+  urlOf,
+  type Env,
+  type SharedConfig,
+} from '@agency/platform';
 
 /**
- * Configuration is read from the environment once, at start, and validated
- * against one envalid schema per process, so that a wrong value stops the
- * process with a message naming the variable instead of failing later on a
- * live request. Every default lives in these schemas and nowhere else:
- * `.env.example` documents them (a test keeps the two in step), compose and
- * the scripts set only what differs in their setting.
+ * The API's settings: the shared ones (@agency/platform's config.ts, which
+ * says why every default lives in a schema) plus the web server's, the
+ * rate limits, the admin tokens and the demo account.
  */
-export class ConfigError extends Error {
-  constructor(
-    /** The first variable at fault; the message names every one. */
-    readonly variable: string,
-    reasons: string,
-  ) {
-    super(`Invalid configuration: ${reasons}`);
-    this.name = 'ConfigError';
-  }
-}
-
-export type Env = Record<string, string | undefined>;
-
-/* ---------------------------------------------------------------------------
- * Validators envalid lacks: bounded integers, URLs of given schemes, mailboxes
- * ("Name <a@b.c>"), byte sizes as koa-body reads them.
- * ------------------------------------------------------------------------- */
-
-export function integer(min: number, max: number) {
-  return makeValidator<number>((raw) => {
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < min || value > max) {
-      throw new Error(`must be a whole number from ${min} to ${max} (got "${raw}")`);
-    }
-    return value;
-  });
-}
-
-export function urlOf(...protocols: string[]) {
-  return makeValidator<string>((raw) => {
-    let parsed: URL;
-    try {
-      parsed = new URL(raw);
-    } catch {
-      throw new Error(`must be a URL (got "${raw}")`);
-    }
-    if (!protocols.includes(parsed.protocol)) {
-      throw new Error(`must start with ${protocols.join(' or ')} (got "${raw}")`);
-    }
-    return raw;
-  });
-}
-
-export const mailbox = makeValidator<string>((raw) => {
-  if (!/^([^<>]*<)?[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>?$/.test(raw)) {
-    throw new Error(`must be an e-mail address (got "${raw}")`);
-  }
-  return raw;
-});
-
-export const byteSize = makeValidator<string>((raw) => {
-  if (!/^\d+(b|kb|mb)?$/i.test(raw)) {
-    throw new Error(`must be a size such as 32kb or 1mb (got "${raw}")`);
-  }
-  return raw;
-});
-
-export const timeZone = makeValidator<string>((raw) => {
-  if (!IANAZone.isValidZone(raw)) {
-    throw new Error(`must be an IANA time zone such as Africa/Tunis (got "${raw}")`);
-  }
-  return raw;
-});
 
 /** Signs every admin token: long and random, or anyone could mint tokens. */
 export const JWT_SECRET_MIN_LENGTH = 32;
@@ -95,82 +33,18 @@ const jwtSecret = makeValidator<string>((raw) => {
   return raw;
 });
 
-const queuePrefix = makeValidator<string>((raw) => {
-  if (raw.includes(':')) throw new Error('must not contain ":"');
-  return raw;
-});
-
-function oneOf<T extends string>(choices: readonly T[]) {
-  return makeExactValidator<T>((raw) => {
-    if (!(choices as readonly string[]).includes(raw)) {
-      throw new Error(`must be one of ${choices.join(', ')} (got "${raw}")`);
-    }
-    return raw as T;
-  });
-}
-
-/* ---------------------------------------------------------------------------
- * Loading
- * ------------------------------------------------------------------------- */
-
-/** Compose and shells often set `VAR=`: an empty value means "not set". */
-function withoutBlanks(env: Env): Env {
-  const cleaned: Env = {};
-  for (const [name, value] of Object.entries(env)) {
-    const trimmed = value?.trim();
-    if (trimmed) cleaned[name] = trimmed;
+/** Roles as a comma-separated list; `none` for no role at all. */
+const roleList = makeValidator<Role[]>((raw) => {
+  if (raw.trim().toLowerCase() === 'none') return [];
+  const roles = raw.split(',').map((role) => role.trim().toLowerCase());
+  const unknown = roles.filter((role) => !isRole(role));
+  if (unknown.length > 0 || roles.length === 0) {
+    throw new Error(
+      `must be roles among ${ROLES.join(', ')} separated by commas, or none (got "${raw}")`,
+    );
   }
-  return cleaned;
-}
-
-function reasonOf(error: Error): string {
-  // envalid words a missing variable itself; ours already read as "must ...".
-  return error.name === 'EnvMissingError' ? 'is required but not set' : error.message;
-}
-
-function throwConfigError<T>({ errors }: ReporterOptions<T>): void {
-  const entries = Object.entries(errors as Record<string, Error | undefined>).filter(
-    (entry): entry is [string, Error] => entry[1] !== undefined,
-  );
-  const first = entries[0];
-  if (!first) return;
-  throw new ConfigError(
-    first[0],
-    entries.map(([name, error]) => `${name} ${reasonOf(error)}`).join('; '),
-  );
-}
-
-/** Validates `env` against an envalid schema; throws one ConfigError naming every bad variable. */
-export function loadEnv<S>(env: Env, spec: S) {
-  return cleanEnv(withoutBlanks(env), spec, { reporter: throwConfigError });
-}
-
-/* ---------------------------------------------------------------------------
- * Schemas
- * ------------------------------------------------------------------------- */
-
-export const NODE_ENVS = ['development', 'test', 'production'] as const;
-export type NodeEnv = (typeof NODE_ENVS)[number];
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-
-/** Good enough on a laptop; refused in production, where links must not be forgeable. */
-export const DEVELOPMENT_MAIL_LINK_SECRET = 'development-only-mail-link-secret';
-const MAIL_LINK_SECRET_MIN_LENGTH = 32;
-
-/** What both the API and the worker read: the stores, the queue namespace, the link key. */
-export const sharedEnvSpec = {
-  NODE_ENV: oneOf(NODE_ENVS)({ default: 'development' }),
-  LOG_LEVEL: oneOf(LOG_LEVELS)({ default: 'info' }),
-  MONGODB_URI: urlOf('mongodb:', 'mongodb+srv:')(),
-  REDIS_URL: urlOf('redis:', 'rediss:')(),
-  /** BullMQ key prefix; use a hash tag such as {agency} on Redis Cluster. */
-  QUEUE_PREFIX: queuePrefix({ default: 'agency' }),
-  /** Signs the newsletter's confirmation and unsubscribe links (the worker signs, the API checks). */
-  MAIL_LINK_SECRET: str({ default: DEVELOPMENT_MAIL_LINK_SECRET }),
-  /** Names the days the dashboard counts: the API counts each enquiry, the worker recounts. */
-  AGENCY_TIME_ZONE: timeZone({ default: 'Africa/Tunis' }),
-};
+  return [...new Set(roles)] as Role[];
+});
 
 export const apiEnvSpec = {
   ...sharedEnvSpec,
@@ -197,25 +71,16 @@ export const apiEnvSpec = {
   LOGIN_ACCOUNT_WINDOW_SECONDS: integer(1, 86_400)({ default: 60 }),
   LOGIN_MAX_FAILURES_PER_IP: integer(1, 1_000_000)({ default: 30 }),
   LOGIN_IP_WINDOW_SECONDS: integer(1, 86_400)({ default: 900 }),
+  /** Roles that must sign in with a second factor (TOTP); `none` for none. */
+  TWO_FACTOR_REQUIRED_ROLES: roleList({ default: ['admin'] }),
+  /** The name authenticator apps show next to the account. */
+  TWO_FACTOR_ISSUER: str({ default: 'Digital Agency' }),
+  PASSWORD_RESET_RATE_LIMIT_MAX: integer(1, 1_000_000)({ default: 10 }),
+  PASSWORD_RESET_ADDRESS_RATE_LIMIT_MAX: integer(1, 1_000_000)({ default: 3 }),
   BOOTSTRAP_ADMIN_USERNAME: str({ default: undefined }),
   BOOTSTRAP_ADMIN_EMAIL: mailbox({ default: undefined }),
   BOOTSTRAP_ADMIN_PASSWORD: str({ default: undefined }),
 };
-
-/* ---------------------------------------------------------------------------
- * The shapes the processes use
- * ------------------------------------------------------------------------- */
-
-export interface SharedConfig {
-  nodeEnv: NodeEnv;
-  logLevel: LogLevel;
-  mongodbUri: string;
-  redisUrl: string;
-  queuePrefix: string;
-  mailLinkSecret: string;
-  /** The agency's time zone: "today", "this week" and the days the dashboard counts. */
-  timeZone: string;
-}
 
 export interface ApiConfig extends SharedConfig {
   host: string;
@@ -231,6 +96,9 @@ export interface ApiConfig extends SharedConfig {
     newsletterAddressMax: number;
     /** Confirmation and unsubscribe link uses per IP in one window. */
     newsletterLinksMax: number;
+    /** "Forgot password" requests per IP, and per e-mail address, in one window. */
+    passwordResetMax: number;
+    passwordResetAddressMax: number;
   };
   redisRequestTimeoutMs: number;
   demo: { enabled: boolean; username: string; email: string; password: string };
@@ -248,32 +116,10 @@ export interface AuthConfig {
     ipMaxFailures: number;
     ipWindowSeconds: number;
   };
-}
-
-type SharedEnv = ReturnType<typeof loadEnv<typeof sharedEnvSpec>>;
-
-/** The shared part of a process's configuration, from its cleaned environment. */
-export function toSharedConfig(env: SharedEnv): SharedConfig {
-  if (env.NODE_ENV === 'production') assertStrongMailLinkSecret(env.MAIL_LINK_SECRET);
-  return {
-    nodeEnv: env.NODE_ENV,
-    logLevel: env.LOG_LEVEL,
-    mongodbUri: env.MONGODB_URI,
-    redisUrl: env.REDIS_URL,
-    queuePrefix: env.QUEUE_PREFIX,
-    mailLinkSecret: env.MAIL_LINK_SECRET,
-    timeZone: env.AGENCY_TIME_ZONE,
+  twoFactor: {
+    requiredRoles: readonly Role[];
+    issuer: string;
   };
-}
-
-/** Anyone who knows the key can confirm or unsubscribe any address: production needs its own. */
-function assertStrongMailLinkSecret(secret: string): void {
-  if (secret === DEVELOPMENT_MAIL_LINK_SECRET || secret.length < MAIL_LINK_SECRET_MIN_LENGTH) {
-    throw new ConfigError(
-      'MAIL_LINK_SECRET',
-      `MAIL_LINK_SECRET must be a random value of at least ${MAIL_LINK_SECRET_MIN_LENGTH} characters in production (for example: openssl rand -hex 32)`,
-    );
-  }
 }
 
 export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
@@ -311,6 +157,8 @@ export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
       newsletterMax: env.NEWSLETTER_RATE_LIMIT_MAX,
       newsletterAddressMax: env.NEWSLETTER_ADDRESS_RATE_LIMIT_MAX,
       newsletterLinksMax: env.NEWSLETTER_LINK_RATE_LIMIT_MAX,
+      passwordResetMax: env.PASSWORD_RESET_RATE_LIMIT_MAX,
+      passwordResetAddressMax: env.PASSWORD_RESET_ADDRESS_RATE_LIMIT_MAX,
     },
     redisRequestTimeoutMs: env.REDIS_REQUEST_TIMEOUT_MS,
     demo: {
@@ -327,6 +175,10 @@ export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
         accountWindowSeconds: env.LOGIN_ACCOUNT_WINDOW_SECONDS,
         ipMaxFailures: env.LOGIN_MAX_FAILURES_PER_IP,
         ipWindowSeconds: env.LOGIN_IP_WINDOW_SECONDS,
+      },
+      twoFactor: {
+        requiredRoles: env.TWO_FACTOR_REQUIRED_ROLES,
+        issuer: env.TWO_FACTOR_ISSUER,
       },
     },
     bootstrapAdmin: bootstrapAdminOf(env),

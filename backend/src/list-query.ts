@@ -320,20 +320,6 @@ export function keysetPageOf<T>(
   return { items, total, totalKind, pageSize, next: window.next, previous: window.previous };
 }
 
-/**
- * Text as searched and sorted: lower-case, without accents or other marks
- * (é → e, Arabic short vowels dropped), spaces collapsed. What is stored and
- * what is searched go through the same function.
- */
-export function searchKey(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
 /** Documents whose `field` (a normalised key, or keys) starts with `prefix`: an index range. */
 export function prefixFilter(field: string, prefix: string): Record<string, unknown> {
   return { [field]: trusted({ $regex: `^${escapeRegExp(prefix)}` }) };

@@ -1,13 +1,20 @@
 import { createServer } from 'node:http';
 import { loadApiConfig } from './config';
-import { createLogger } from './logger';
-import { connectDatabase, disconnectDatabase } from './db';
+import {
+  createLogger,
+  connectDatabase,
+  disconnectDatabase,
+  createRedisConnection,
+  onRedisError,
+  waitUntilConnected,
+  createMailQueues,
+  exitOnStartupFailure,
+  runUntilSignalled,
+} from '@agency/platform';
 import { createApp } from './app';
-import { createRedisConnection, waitUntilConnected } from './queues/redis-connection';
-import { createMailQueues } from './queues/mail-queues';
 import { createCampaignQueue } from './queues/campaign-queue';
+import { createPasswordResetQueue } from './queues/password-reset-queue';
 import { ensureBootstrapAdmin, ensureDemoAdmin } from './modules/users';
-import { exitOnStartupFailure, runUntilSignalled } from './shutdown';
 
 async function main(): Promise<void> {
   const config = loadApiConfig();
@@ -18,11 +25,15 @@ async function main(): Promise<void> {
   // (stored as pending) and reports Redis as down on /api/health.
   const redis = createRedisConnection(config.redisUrl, 'producer', {
     commandTimeoutMs: config.redisRequestTimeoutMs,
+    sentinel: config.redisSentinel,
   });
-  redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
+  onRedisError(redis, config.redisSentinel, (reason) =>
+    logger.warn({ err: reason }, 'redis connection error'),
+  );
   if (!(await waitUntilConnected(redis, 5000))) logger.warn('redis not reachable yet');
   const queues = createMailQueues(redis, config.queuePrefix);
   const campaignQueue = createCampaignQueue(redis, config.queuePrefix);
+  const passwordResetQueue = createPasswordResetQueue(redis, config.queuePrefix);
 
   if (config.demo.enabled) {
     await ensureDemoAdmin(config.demo);
@@ -32,7 +43,7 @@ async function main(): Promise<void> {
     logger.info({ username: config.bootstrapAdmin.username }, 'first admin created');
   }
 
-  const app = createApp({ config, logger, queues, campaignQueue, redis });
+  const app = createApp({ config, logger, queues, campaignQueue, passwordResetQueue, redis });
   const server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   logger.info({ host: config.host, port: config.port }, 'api listening');
@@ -41,6 +52,7 @@ async function main(): Promise<void> {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await queues.close();
     await campaignQueue.close();
+    await passwordResetQueue.close();
     redis.disconnect();
     await disconnectDatabase();
   });

@@ -8,6 +8,7 @@ import {
   openPage,
   scrollPastHero,
   STOCK_PHOTO_HOST,
+  waitUntilLive,
 } from './public-site-helpers';
 
 /** Spec 9: anchors land 80 px below the top, under the fixed navigation bar. */
@@ -67,13 +68,21 @@ test.describe('navigation on the public site', () => {
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
   });
 
-  test("'Commencer Maintenant' on /services scrolls to the page's own contact section", async ({
+  test("'Commencer Maintenant' on /fr/services scrolls to the page's own contact section", async ({
     page,
   }) => {
-    await openPage(page, appUrl('/services'));
+    await openPage(page, appUrl('/fr/services'));
     await page.getByRole('link', { name: 'Commencer Maintenant' }).first().click();
 
-    await expect(page).toHaveURL(/\/services(#contact)?$/);
+    await expect(page).toHaveURL(/\/fr\/services(#contact)?$/);
+    await expectTopAt(page, '#contact', ANCHOR_OFFSET);
+    await expect(page.locator('#contact').getByLabel('Prénom')).toBeVisible();
+  });
+
+  test("the English services page says 'Get Started Now' instead", async ({ page }) => {
+    await openPage(page, appUrl('/services'));
+    await page.getByRole('link', { name: 'Get Started Now' }).first().click();
+
     await expectTopAt(page, '#contact', ANCHOR_OFFSET);
     await expect(page.locator('#contact').getByLabel('First Name')).toBeVisible();
   });
@@ -82,6 +91,7 @@ test.describe('navigation on the public site', () => {
     await openPage(page, appUrl('/#faq'));
     const first = page.getByRole('button', { name: 'How soon will I see results?' });
     const second = page.getByRole('button', { name: 'Do I need to sign a long-term contract?' });
+    await waitUntilLive(first);
 
     await first.click();
     await expect(page.getByText(/initial results within 2-4 weeks/)).toBeVisible();
@@ -112,6 +122,36 @@ test.describe('navigation on the public site', () => {
 
     await expect(counters).toHaveText(['150+', '4.8/5', '320+', '2.5x'], { timeout: 2_000 });
   });
+
+  for (const reducedMotion of ['no-preference', 'reduce'] as const) {
+    test(`the prerendered sections are made live where they stand (motion: ${reducedMotion})`, async ({
+      page,
+    }) => {
+      await page.emulateMedia({ reducedMotion });
+      await openPage(page, appUrl('/'));
+      // Their code has not loaded yet (nothing scrolled), but their words are in the page.
+      await expect(page.locator('#faq')).toBeAttached();
+      await page.evaluate(() => {
+        const faq = document.getElementById('faq');
+        new MutationObserver(() => {
+          if (faq && !faq.isConnected) document.documentElement.dataset.faqReplaced = 'yes';
+        }).observe(document.body, { childList: true, subtree: true });
+      });
+
+      await scrollPastHero(page);
+      await page.locator('#faq').scrollIntoViewIfNeeded();
+      await page.waitForLoadState('networkidle');
+      const question = page.getByRole('button', { name: 'How soon will I see results?' });
+      await waitUntilLive(question);
+      await question.click();
+
+      await expect(page.getByText(/initial results within 2-4 weeks/)).toBeVisible();
+      // Hydrated, not thrown away and built again.
+      expect(
+        await page.evaluate(() => document.documentElement.dataset.faqReplaced),
+      ).toBeUndefined();
+    });
+  }
 
   test('testimonial portraits fall back to the local image when the photo host is blocked', async ({
     page,

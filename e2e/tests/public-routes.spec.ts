@@ -3,14 +3,14 @@
 import { expect, test } from '@playwright/test';
 import { appUrl } from '../support/e2e-env';
 import {
+  addressIn,
   blockStockPhotos,
   LANGUAGES,
   saveScreenshot,
   scrollThroughPage,
-  useLanguage,
 } from './public-site-helpers';
 
-/** Every public route with its main heading in each language. */
+/** Every public route (its English address) with its main heading in each language. */
 const ROUTES = [
   {
     name: 'home',
@@ -63,12 +63,12 @@ const WIDTHS = [1280, 375] as const;
 for (const language of LANGUAGES) {
   test.describe(`public pages in ${language}`, () => {
     test.beforeEach(async ({ context }) => {
-      await useLanguage(context, language);
       await blockStockPhotos(context);
     });
 
     for (const route of ROUTES) {
-      test(`${route.path} shows its page, in ${language}, laid out ${language === 'ar' ? 'right to left' : 'left to right'}`, async ({
+      const address = addressIn(route.path, language);
+      test(`${address} shows its page, in ${language}, laid out ${language === 'ar' ? 'right to left' : 'left to right'}`, async ({
         page,
       }) => {
         const origin = new URL(appUrl('/')).origin;
@@ -81,7 +81,7 @@ for (const language of LANGUAGES) {
           // Only what loading asks for counts: scrolling later fetches the (blocked) portraits.
           foreignRequests.length = 0;
           await page.setViewportSize({ width, height: 900 });
-          await page.goto(appUrl(route.path));
+          await page.goto(appUrl(address));
           await expect(
             page.getByRole('heading', { level: 1, name: route.heading[language] }),
           ).toBeVisible();

@@ -2,7 +2,7 @@
 // Page functions (evaluate, poll) run in the browser: they use its globals.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { expect, type BrowserContext, type Page } from '@playwright/test';
+import { expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
 
 export const LANGUAGES = ['en', 'fr', 'ar'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -13,9 +13,9 @@ export const SCREENSHOT_DIR = resolve(__dirname, '..', '..', 'artifacts', 'scree
 /** The portraits' stock-photo host: blocked in the suite so no test leaves the machine. */
 export const STOCK_PHOTO_HOST = 'images.unsplash.com';
 
-/** Makes every page of the context open in `language`, as a stored choice would. */
-export async function useLanguage(context: BrowserContext, language: Language) {
-  await context.addInitScript((code) => window.localStorage.setItem('i18nextLng', code), language);
+/** A page's address in `language`: English at the root, the others below their code. */
+export function addressIn(path: string, language: Language): string {
+  return language === 'en' ? path : `/${language}${path}`;
 }
 
 /** Blocks the stock-photo host, so portraits take their local fallback. */
@@ -56,17 +56,27 @@ export async function saveScreenshot(page: Page, language: Language, name: strin
   await page.screenshot({ path: join(dir, `${name}-${width}.png`), fullPage: true });
 }
 
-/** Waits until the element's top edge settles at `top` px from the viewport's top. */
+/**
+ * Waits until the element's top edge settles at `top` px from the viewport's
+ * top. Within half a pixel: text lines of fractional height can leave an
+ * element at x.5 px, and the page scrolls by whole pixels.
+ */
 export async function expectTopAt(page: Page, selector: string, top: number) {
   await expect
     .poll(
-      async () => page.locator(selector).evaluate((element) => element.getBoundingClientRect().top),
+      async () =>
+        page
+          .locator(selector)
+          .evaluate(
+            (element, target) => Math.abs(element.getBoundingClientRect().top - target),
+            top,
+          ),
       {
         message: `${selector} comes to rest ${top} px below the top of the window`,
         timeout: 10_000,
       },
     )
-    .toBeCloseTo(top, 0);
+    .toBeLessThanOrEqual(0.5);
 }
 
 /**
@@ -77,6 +87,19 @@ export async function expectTopAt(page: Page, selector: string, top: number) {
 export async function openPage(page: Page, url: string) {
   await page.goto(url);
   await page.waitForLoadState('networkidle');
+}
+
+/**
+ * Waits until React has made a prerendered element live: the sections below
+ * the hero are hydrated once their code has arrived (on view), and a click
+ * on them before that does nothing.
+ */
+export async function waitUntilLive(locator: Locator) {
+  await expect
+    .poll(() =>
+      locator.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__react'))),
+    )
+    .toBe(true);
 }
 
 /** Scrolls just past the hero, as a visitor starting to read the home page does. */

@@ -79,7 +79,7 @@ test.describe('the public site on a 375 px screen', () => {
   });
 });
 
-test.describe('case-study cards and portfolio items on a wide screen', () => {
+test.describe('portfolio items on a wide screen', () => {
   test('reveal their text on hover and on keyboard focus', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await openPage(page, appUrl('/portfolio'));
@@ -100,17 +100,33 @@ test.describe('case-study cards and portfolio items on a wide screen', () => {
   });
 });
 
-test.describe('on a touch screen', () => {
-  test.use({ hasTouch: true, isMobile: true, viewport: { width: 768, height: 1024 } });
+for (const width of [375, 1280]) {
+  test.describe(`case-study quotes at ${width} px`, () => {
+    test.use({ viewport: { width, height: 900 } });
 
-  test('case-study cards show their words where nothing hovers', async ({ page }) => {
-    await openPage(page, appUrl('/#faq'));
-    const story = page.getByRole('article', { name: /Gérant de restaurant/ });
-    await story.scrollIntoViewIfNeeded();
-    const quote = story.locator('blockquote');
-    await expect(quote).toContainText('réservations');
-    await expect
-      .poll(() => quote.locator('..').evaluate((element) => getComputedStyle(element).opacity))
-      .toBe('1');
+    test('are there to read, without a tap or a hover', async ({ context, page }) => {
+      await blockStockPhotos(context);
+      await openPage(page, appUrl('/'));
+      const stories = page.locator('#success-heading').locator('xpath=ancestor::section');
+      await stories.scrollIntoViewIfNeeded();
+      const cards = stories.getByRole('article');
+      await expect(cards).toHaveCount(6);
+
+      for (const card of await cards.all()) {
+        await card.scrollIntoViewIfNeeded();
+        const quote = card.locator('blockquote');
+        await expect(quote).toBeVisible();
+        await expect(quote).toHaveText(/^“.{40,}”$/);
+        // Fully shown and inside its card: not faded out, not cut off.
+        expect(await quote.evaluate((element) => getComputedStyle(element).opacity)).toBe('1');
+        const [inner, outer] = await Promise.all([quote.boundingBox(), card.boundingBox()]);
+        expect(inner && outer).toBeTruthy();
+        if (inner && outer) {
+          expect(inner.y + inner.height).toBeLessThanOrEqual(outer.y + outer.height + 0.5);
+          expect(inner.width).toBeLessThanOrEqual(outer.width);
+        }
+      }
+      await expect(cards.first()).toHaveAccessibleName('Restaurant manager');
+    });
   });
-});
+}

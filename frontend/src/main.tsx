@@ -1,14 +1,12 @@
 import '@fontsource-variable/inter/wght.css';
 import '@fontsource-variable/cairo/wght.css';
-import { DEFAULT_LOCALE } from '@agency/contracts';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
-import { i18n } from './app/i18n';
 import { AppProviders } from './app/providers';
 import { AppRoutes } from './app/router';
 import { makeStore } from './app/store';
-import { toLocale } from './lib/locale';
+import { basenameOf, siteLocaleOf } from './lib/site-locale';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html must contain an element with id "root"');
@@ -17,22 +15,31 @@ if (!container) throw new Error('index.html must contain an element with id "roo
 // restoring would fight it once the sections below the hero arrive.
 window.history.scrollRestoration = 'manual';
 
+// A public page's language is its address's (`/fr/...`): the router works
+// below that prefix, so every link of the page stays in its language.
+const locale = siteLocaleOf(window.location.pathname);
+// The servers send `/fr` on to `/fr/`; a page opened there some other way gets the same.
+if (locale && window.location.pathname === `/${locale}`) {
+  window.history.replaceState(
+    null,
+    '',
+    `/${locale}/${window.location.search}${window.location.hash}`,
+  );
+}
+
 const app = (
   <StrictMode>
     <AppProviders store={makeStore()}>
-      <BrowserRouter>
+      <BrowserRouter basename={locale ? basenameOf(locale) : undefined}>
         <AppRoutes />
       </BrowserRouter>
     </AppProviders>
   </StrictMode>
 );
 
-// Public pages arrive prerendered in English (prerender.mjs). They are
-// hydrated when they are what this visitor should see; otherwise (another
-// language, or the shell of a client-side route) the app renders afresh.
-const prerenderedPath = container.dataset.prerendered;
-const hydrate =
-  prerenderedPath === window.location.pathname && toLocale(i18n.language) === DEFAULT_LOCALE;
+// Public pages arrive prerendered in their language (prerender.mjs) and are
+// hydrated; the shell of a client-side route (admin, 404...) renders afresh.
+const hydrate = container.dataset.prerendered === window.location.pathname;
 
 // As a transition, the first render yields to the browser every few
 // milliseconds instead of blocking it for the whole page.

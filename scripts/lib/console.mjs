@@ -45,6 +45,22 @@ export function reportFatalError(error) {
   else console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
 }
 /**
+ * Runs a command's `main` and exits with the code it answers; an error is
+ * reported as above and exits 1. Exits at once: the command stopped its
+ * servers, and stray handles must not keep the process alive.
+ * @param {() => Promise<number>} main
+ */
+export async function runCommand(main) {
+  try {
+    process.exitCode = await main();
+  } catch (error) {
+    reportFatalError(error);
+    process.exitCode = 1;
+  }
+  process.exit(process.exitCode);
+}
+
+/**
  * Hides the password of a connection string before it is printed.
  * @param {string} url
  */

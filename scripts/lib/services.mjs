@@ -24,6 +24,39 @@ function folder(...path) {
 }
 
 /**
+ * The command line of a MongoDB-wire server keeping its data under `dataDir`
+ * and listening on `host:port`; FerretDB serves its debug page on loopback's
+ * `debugPort`.
+ * @param {'mongod' | 'ferretdb'} kind
+ * @param {string} dataDir
+ * @param {string} host
+ * @param {number} port
+ * @param {number} debugPort
+ */
+export function mongoServerArgs(kind, dataDir, host, port, debugPort) {
+  if (kind === 'mongod') {
+    return [
+      '--dbpath',
+      folder(dataDir, 'mongodb'),
+      '--port',
+      `${port}`,
+      '--bind_ip',
+      host,
+      '--quiet',
+    ];
+  }
+  return [
+    '--handler=sqlite',
+    `--sqlite-url=file:${folder(dataDir, 'ferretdb')}/`,
+    `--state-dir=${folder(dataDir, 'ferretdb-state')}`,
+    `--listen-addr=${host}:${port}`,
+    `--debug-addr=${LOOPBACK}:${debugPort}`,
+    '--telemetry=disable',
+    '--log-level=error',
+  ];
+}
+
+/**
  * @typedef {object} RunningServices
  * @property {string} mongodbUri
  * @property {string} redisUrl
@@ -58,26 +91,7 @@ export async function startServices({ dataDir, mailCatcher, env = process.env, p
       const { kind, path } = programs.mongoServer;
       const [port, debugPort] = [await freePort(), await freePort()];
       const listen = `${LOOPBACK}:${port}`;
-      const args =
-        kind === 'mongod'
-          ? [
-              '--dbpath',
-              folder(dataDir, 'mongodb'),
-              '--port',
-              `${port}`,
-              '--bind_ip',
-              LOOPBACK,
-              '--quiet',
-            ]
-          : [
-              '--handler=sqlite',
-              `--sqlite-url=file:${folder(dataDir, 'ferretdb')}/`,
-              `--state-dir=${folder(dataDir, 'ferretdb-state')}`,
-              `--listen-addr=${listen}`,
-              `--debug-addr=${LOOPBACK}:${debugPort}`,
-              '--telemetry=disable',
-              '--log-level=error',
-            ];
+      const args = mongoServerArgs(kind, dataDir, LOOPBACK, port, debugPort);
       await start({ name: kind, command: path, args, style: 'yellow' }, `tcp:${listen}`);
       mongodbUri = `mongodb://${listen}/agency`;
     }

@@ -2,7 +2,8 @@
 /**
  * The one place that finds, and where it can installs, the programs the
  * stack and the tests need: Redis, a MongoDB-wire server (mongod, else
- * FerretDB built from the Go module proxy), Chromium and docker-compose.
+ * FerretDB built from the Go module proxy), Chromium and docker-compose, and
+ * for the cluster test iproute2 (`ip netns`) and HAProxy.
  * `npm start`, `npm test` (so `.ci/run`), the jest setup and the e2e stack
  * all come through here. Node built-ins only: it runs before npm install.
  */
@@ -30,7 +31,7 @@ const FERRETDB_BUILD_NAME = `ferretdb-${FERRETDB_VERSION}-id-index`;
 const EXTRA_BIN_DIRS = ['/usr/local/bin', '/usr/bin', '/usr/sbin', '/usr/local/go/bin'];
 
 /**
- * @typedef {'redis' | 'chromium' | 'dockerCompose'} AptProgram
+ * @typedef {'redis' | 'chromium' | 'dockerCompose' | 'iproute2' | 'haproxy'} AptProgram
  * @type {Record<AptProgram, { binaries: string[], aptPackage: string, instead?: string }>}
  */
 const APT_PROGRAMS = {
@@ -41,6 +42,8 @@ const APT_PROGRAMS = {
     instead: 'or set CHROMIUM_PATH',
   },
   dockerCompose: { binaries: ['docker-compose'], aptPackage: 'docker-compose' },
+  iproute2: { binaries: ['ip'], aptPackage: 'iproute2' },
+  haproxy: { binaries: ['haproxy'], aptPackage: 'haproxy' },
 };
 
 /**
@@ -186,12 +189,17 @@ let mongoServer;
 /**
  * Makes sure the chosen programs are there: one apt-get call for the missing
  * packages while FerretDB builds, if it must.
- * @param {{ redis?: boolean, mongo?: boolean, chromium?: boolean, dockerCompose?: boolean }} choice
+ * @param {{ redis?: boolean, mongo?: boolean, chromium?: boolean, dockerCompose?: boolean,
+ *   iproute2?: boolean, haproxy?: boolean }} choice
  */
 export async function ensureSystemPrograms(choice) {
-  const apt = /** @type {AptProgram[]} */ (['redis', 'chromium', 'dockerCompose']).filter(
-    (program) => choice[program],
-  );
+  const apt = /** @type {AptProgram[]} */ ([
+    'redis',
+    'chromium',
+    'dockerCompose',
+    'iproute2',
+    'haproxy',
+  ]).filter((program) => choice[program]);
   aptQueue = aptQueue.then(() => installWithApt(apt));
   if (choice.mongo) mongoServer ??= findOrBuildMongoServer();
   const [, mongo] = await Promise.all([aptQueue, choice.mongo ? mongoServer : undefined]);
@@ -202,5 +210,7 @@ export async function ensureSystemPrograms(choice) {
     mongoServer: mongo,
     chromium: path('chromium'),
     dockerCompose: path('dockerCompose'),
+    ip: path('iproute2'),
+    haproxy: path('haproxy'),
   };
 }

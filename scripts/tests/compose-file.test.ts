@@ -34,7 +34,9 @@ const asString = (value: unknown, what: string): string => {
   return value;
 };
 
-const readCompose = (): Mapping => asMapping(parse(readFileSync(composePath, 'utf8')), 'the file');
+// `merge`: the Sentinels share one definition through a `<<` merge key, as compose reads it.
+const readCompose = (): Mapping =>
+  asMapping(parse(readFileSync(composePath, 'utf8'), { merge: true }), 'the file');
 
 const service = (compose: Mapping, name: string): Mapping =>
   asMapping(asMapping(compose.services, 'services')[name], `services.${name}`);
@@ -61,6 +63,18 @@ const dockerCompose = (args: readonly string[]): { status: number | null; output
 describe('docker-compose.yml', () => {
   it('is accepted by `docker-compose config -q`', () => {
     const { status, output } = dockerCompose(['-f', 'docker-compose.yml', 'config', '-q']);
+    expect({ status, output }).toEqual({ status: 0, output: '' });
+  });
+
+  it('is accepted with the redis-ha profile (a Redis replica and three Sentinels)', () => {
+    const { status, output } = dockerCompose([
+      '--profile',
+      'redis-ha',
+      '-f',
+      'docker-compose.yml',
+      'config',
+      '-q',
+    ]);
     expect({ status, output }).toEqual({ status: 0, output: '' });
   });
 
@@ -210,10 +224,58 @@ describe('docker-compose.yml', () => {
     );
   });
 
-  it('lets the worker scale: no container_name and no host port', () => {
-    const worker = service(readCompose(), 'worker');
-    expect(worker).not.toHaveProperty('container_name');
-    expect(worker).not.toHaveProperty('ports');
+  it('lets the worker and the API scale: no container_name and no host port', () => {
+    for (const name of ['worker', 'api']) {
+      const scaled = service(readCompose(), name);
+      expect(scaled).not.toHaveProperty('container_name');
+      expect(scaled).not.toHaveProperty('ports');
+    }
+  });
+
+  it('balances the API replicas in web: nginx asks Docker DNS for every api address at request time', () => {
+    const nginx = readFileSync(join(repoRoot, 'frontend', 'nginx.conf'), 'utf8');
+    // A variable makes nginx resolve the name per request (with `valid`), and
+    // use every address it gets in turn; a literal host is resolved once, at start.
+    expect(nginx).toMatch(/^resolver 127\.0\.0\.11 valid=\d+s/m);
+    expect(nginx).toMatch(
+      /set \$api_upstream http:\/\/api:4000;\s+[^}]*proxy_pass \$api_upstream;/,
+    );
+  });
+
+  it('runs a Redis replica and three Sentinels watching redis in the redis-ha profile only', () => {
+    const compose = readCompose();
+    const profileOf = (name: string) => service(compose, name).profiles;
+    for (const name of [
+      'redis-replica',
+      'redis-sentinel-1',
+      'redis-sentinel-2',
+      'redis-sentinel-3',
+    ]) {
+      expect({ name, profiles: profileOf(name) }).toEqual({ name, profiles: ['redis-ha'] });
+    }
+    for (const name of ['mongo', 'redis', 'maildev', 'api', 'worker', 'web']) {
+      expect({ name, profiles: profileOf(name) }).toEqual({ name, profiles: undefined });
+    }
+    const replicaCommand = (service(compose, 'redis-replica').command as unknown[]).join(' ');
+    expect(replicaCommand).toContain('--replicaof redis 6379');
+    expect(replicaCommand).toContain('noeviction');
+    const sentinelCommand = (service(compose, 'redis-sentinel-1').command as unknown[]).join(' ');
+    expect(sentinelCommand).toContain("'sentinel monitor agency redis 6379 2'");
+    expect(sentinelCommand).toContain('--sentinel');
+  });
+
+  it('lets the API and the worker reach Redis through Sentinels when REDIS_SENTINELS is set', () => {
+    for (const name of ['api', 'worker']) {
+      const environment = asMapping(
+        service(readCompose(), name).environment,
+        `${name}.environment`,
+      );
+      expect(environment).toMatchObject({
+        REDIS_SENTINELS: '${REDIS_SENTINELS:-}',
+        REDIS_SENTINEL_NAME: '${REDIS_SENTINEL_NAME:-}',
+        REDIS_SENTINEL_PASSWORD: '${REDIS_SENTINEL_PASSWORD:-}',
+      });
+    }
   });
 });
 

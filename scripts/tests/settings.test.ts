@@ -89,7 +89,15 @@ describe("the worker's heap cap", () => {
 
 describe('npm test arguments', () => {
   it('runs every step by default', () => {
-    expect(parseTestArgs([]).steps).toEqual(['lint', 'typecheck', 'build', 'jest', 'e2e']);
+    expect(parseTestArgs([]).steps).toEqual([
+      'lint',
+      'typecheck',
+      'build',
+      'jest',
+      'timing',
+      'e2e',
+      'cluster',
+    ]);
   });
 
   it('gives extra arguments to jest and runs only jest', () => {
@@ -105,6 +113,7 @@ describe('npm test arguments', () => {
 
   it('builds before e2e and rejects unknown steps', () => {
     expect(parseTestArgs(['--only=e2e']).steps).toEqual(['build', 'e2e']);
+    expect(parseTestArgs(['--only', 'cluster']).steps).toEqual(['build', 'cluster']);
     expect(() => parseTestArgs(['--only', 'nope'])).toThrow(/--only takes one of/);
   });
 });

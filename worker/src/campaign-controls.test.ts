@@ -1,5 +1,5 @@
 import { campaignControls, type CampaignControls } from '@agency/backend';
-import { CAMPAIGN_STATE_TTL_SECONDS, campaignRoundKeys } from '@agency/backend/store';
+import { CAMPAIGN_STATE_TTL_SECONDS, campaignRoundKeys } from '@agency/platform';
 import { createCampaignContext, type CampaignContext } from './testing/campaign-context';
 import { startSmtpSink, type SmtpSink } from './testing/smtp-sink';
 
@@ -83,7 +83,7 @@ describe('pause, resume and cancel', () => {
 describe('a campaign left queued without its dispatch', () => {
   it('is dispatched by the recovery pass and sent', async () => {
     const id = await ctx.queueCampaign({ recipientType: 'contacts', addDispatch: false });
-    await ctx.startWorker(smtp.url, { recoveryIntervalMs: 200, queuedAgeMs: 0, batchSize: 100 });
+    await ctx.startWorker(smtp.url, { recoveryIntervalMs: 200, stalledAfterMs: 0, batchSize: 100 });
     await ctx.waitForStatus(id, ['sent']);
     expect(new Set(delivered()).size).toBe(300);
     expect(delivered()).toHaveLength(300);

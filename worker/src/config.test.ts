@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '@agency/backend/store';
+import { ConfigError } from '@agency/platform';
 import { loadWorkerConfig, workerEnvSpec } from './config';
 
 const base = {
@@ -33,6 +33,22 @@ describe('worker configuration', () => {
     });
   });
 
+  it('finds Redis through the Sentinels when they are named, as the API does', () => {
+    expect(
+      loadWorkerConfig({
+        ...base,
+        REDIS_SENTINELS: 's1:26379,s2:26379',
+        REDIS_SENTINEL_NAME: 'main',
+      }).redisSentinel,
+    ).toEqual({
+      sentinels: [
+        { host: 's1', port: 26379 },
+        { host: 's2', port: 26379 },
+      ],
+      name: 'main',
+    });
+  });
+
   it('links mail to SITE_URL, or to the site origin CORS_ORIGIN names', () => {
     expect(loadWorkerConfig({ ...base, CORS_ORIGIN: 'https://agency.tn' }).siteUrl).toBe(
       'https://agency.tn',
@@ -55,6 +71,8 @@ describe('worker configuration', () => {
     [{ SITE_URL: 'ftp://agency.tn' }, 'SITE_URL'],
     [{ OUTBOX_RELAY_INTERVAL_SECONDS: '0' }, 'OUTBOX_RELAY_INTERVAL_SECONDS'],
     [{ NODE_ENV: 'production' }, 'MAIL_LINK_SECRET'],
+    [{ REDIS_SENTINELS: '10.0.0.5:26379' }, 'REDIS_SENTINEL_NAME'],
+    [{ REDIS_SENTINELS: '10.0.0.5', REDIS_SENTINEL_NAME: 'main' }, 'REDIS_SENTINELS'],
   ])('stops on a bad setting #%#', (change, variable) => {
     expect(variableAtFault({ ...base, ...change })).toBe(variable);
   });

@@ -7,9 +7,9 @@ import {
   urlOf,
   type Env,
   type SharedConfig,
-} from '@agency/backend/store';
+} from '@agency/platform';
 
-import type { CampaignSendSettings } from './campaigns/campaign-workers';
+import type { CampaignSendSettings } from './campaigns';
 
 const siteUrl = urlOf('http:', 'https:');
 
@@ -27,13 +27,14 @@ export const workerEnvSpec = {
   OUTBOX_PENDING_AGE_SECONDS: integer(0, 86_400)({ default: 60 }),
   CAMPAIGN_CONCURRENCY: integer(1, 200)({ default: 10 }),
   CAMPAIGN_BATCH_SIZE: integer(1, 1000)({ default: 50 }),
+  CAMPAIGN_BATCHES_IN_FLIGHT: integer(1, 100)({ default: 4 }),
   CAMPAIGN_RATE_LIMIT_PER_SECOND: integer(0, 100_000)({ default: 0 }),
   CAMPAIGN_SMTP_CONNECTIONS: integer(1, 200)({ default: undefined }),
   CAMPAIGN_RETRY_DELAY_SECONDS: integer(1, 3600)({ default: 5 }),
   CAMPAIGN_RETRY_ATTEMPTS: integer(1, 50)({ default: 8 }),
   CAMPAIGN_LOCK_SECONDS: integer(1, 3600)({ default: 30 }),
   CAMPAIGN_RECOVERY_INTERVAL_SECONDS: integer(1, 86_400)({ default: 30 }),
-  CAMPAIGN_QUEUED_AGE_SECONDS: integer(0, 86_400)({ default: 60 }),
+  CAMPAIGN_STALLED_AFTER_SECONDS: integer(0, 86_400)({ default: 60 }),
   STATS_RECONCILE_INTERVAL_SECONDS: integer(10, 7 * 86_400)({ default: 900 }),
 };
 
@@ -66,13 +67,14 @@ export function loadWorkerConfig(rawEnv: Env = process.env): WorkerConfig {
     campaigns: {
       concurrency: env.CAMPAIGN_CONCURRENCY,
       batchSize: env.CAMPAIGN_BATCH_SIZE,
+      batchesInFlight: Math.min(env.CAMPAIGN_BATCHES_IN_FLIGHT, env.CAMPAIGN_CONCURRENCY),
       ratePerSecond: env.CAMPAIGN_RATE_LIMIT_PER_SECOND,
       smtpConnections: env.CAMPAIGN_SMTP_CONNECTIONS ?? env.CAMPAIGN_CONCURRENCY,
       retryDelayMs: env.CAMPAIGN_RETRY_DELAY_SECONDS * 1000,
       retryAttempts: env.CAMPAIGN_RETRY_ATTEMPTS,
       lockDurationMs: env.CAMPAIGN_LOCK_SECONDS * 1000,
       recoveryIntervalMs: env.CAMPAIGN_RECOVERY_INTERVAL_SECONDS * 1000,
-      queuedAgeMs: env.CAMPAIGN_QUEUED_AGE_SECONDS * 1000,
+      stalledAfterMs: env.CAMPAIGN_STALLED_AFTER_SECONDS * 1000,
     },
     statsReconcileIntervalMs: env.STATS_RECONCILE_INTERVAL_SECONDS * 1000,
   };

@@ -3,25 +3,33 @@ import {
   createLogger,
   createRedisConnection,
   disconnectDatabase,
+  onRedisError,
   exitOnStartupFailure,
   runUntilSignalled,
-} from '@agency/backend/store';
+} from '@agency/platform';
 import { loadWorkerConfig } from './config';
 import { createMailTransport } from './mail/transport';
-import { createCampaignTransport } from './campaigns/campaign-transport';
+import { createCampaignTransport, createSmtpCampaignMessenger } from './campaigns';
 import { startWorkers } from './workers';
 
 async function main(): Promise<void> {
   const config = loadWorkerConfig();
   const logger = createLogger('worker', config.logLevel);
   await connectDatabase(config.mongodbUri);
-  const connection = createRedisConnection(config.redisUrl, 'consumer');
-  connection.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
-  const transport = createMailTransport(config.smtpUrl);
-  const campaignTransport = createCampaignTransport(
-    config.smtpUrl,
-    config.campaigns.smtpConnections,
+  const connection = createRedisConnection(config.redisUrl, 'consumer', {
+    sentinel: config.redisSentinel,
+  });
+  onRedisError(connection, config.redisSentinel, (reason) =>
+    logger.warn({ err: reason }, 'redis connection error'),
   );
+  const transport = createMailTransport(config.smtpUrl);
+  const { smtpConnections, ...campaignSettings } = config.campaigns;
+  const campaignMessenger = createSmtpCampaignMessenger({
+    transport: createCampaignTransport(config.smtpUrl, smtpConnections),
+    mailFrom: config.mailFrom,
+    siteUrl: config.siteUrl,
+    mailLinkSecret: config.mailLinkSecret,
+  });
   const workers = await startWorkers({
     connection,
     queuePrefix: config.queuePrefix,
@@ -33,8 +41,9 @@ async function main(): Promise<void> {
     mailLinkSecret: config.mailLinkSecret,
     outbox: config.outbox,
     logger,
-    campaigns: { ...config.campaigns, transport: campaignTransport },
-    stats: { reconcileIntervalMs: config.statsReconcileIntervalMs, timeZone: config.timeZone },
+    campaigns: { ...campaignSettings, messenger: campaignMessenger },
+    timeZone: config.timeZone,
+    stats: { reconcileIntervalMs: config.statsReconcileIntervalMs },
   });
   logger.info(
     { concurrency: config.concurrency, relayIntervalMs: config.outbox.relayIntervalMs },
@@ -44,7 +53,7 @@ async function main(): Promise<void> {
   runUntilSignalled(logger, async () => {
     await workers.close();
     transport.close();
-    await campaignTransport.close();
+    await campaignMessenger.close();
     connection.disconnect();
     await disconnectDatabase();
   });

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { QueueEvents } from 'bullmq';
 import { QUEUE_NAMES, newsletterConfirmationJobId } from '@agency/contracts';
-import { findSubscriberByEmail } from '@agency/backend';
+import { findSubscriberByEmail } from '@agency/platform';
 import { SITE_URL, createPipelineContext, type PipelineContext } from './testing/pipeline-context';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from './testing/smtp-sink';
 import { confirmationMailState } from './testing/mail-states';
@@ -33,14 +33,24 @@ describe('newsletter: subscribe -> confirmation mail -> confirm -> unsubscribe',
   const subscribe = (email: string, locale: string) =>
     api().post('/api/newsletter').send({ email, locale });
 
-  /** Waits until the confirmation job of the address's `request`-th subscription has finished. */
+  /**
+   * Waits until the confirmation job of the address's `request`-th
+   * subscription has finished. The worker records the request first, so the
+   * subscriber and the job appear a moment after the API's answer.
+   */
   async function confirmationSettled(email: string, requestNumber: number): Promise<unknown> {
-    const subscriber = await findSubscriberByEmail(email);
-    if (!subscriber) throw new Error(`${email} was not stored`);
-    const jobId = newsletterConfirmationJobId(subscriber.id as string, requestNumber);
-    const job = await ctx.queues.newsletterConfirmation.getJob(jobId);
-    if (!job) throw new Error(`no job ${jobId}`);
-    return job.waitUntilFinished(events, 20_000);
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const subscriber = await findSubscriberByEmail(email);
+      const jobId = subscriber
+        ? newsletterConfirmationJobId(subscriber.id as string, requestNumber)
+        : undefined;
+      const job = jobId ? await ctx.queues.newsletterConfirmation.getJob(jobId) : undefined;
+      if (job) return job.waitUntilFinished(events, 20_000);
+      if (Date.now() > deadline)
+        throw new Error(`no confirmation job ${requestNumber} for ${email}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 
   beforeEach(async () => {

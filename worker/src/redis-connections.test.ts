@@ -1,10 +1,17 @@
 import {
   createRedisConnection,
   isRedisUp,
+  onRedisError,
   waitUntilConnected,
   type Redis,
-} from '@agency/backend/store';
-import { startOwnRedis, type OwnRedis } from '@agency/backend/testing/own-redis';
+  type RedisSentinelConfig,
+} from '@agency/platform';
+import {
+  freePort,
+  startOwnRedis,
+  startOwnSentinel,
+  type OwnRedis,
+} from '@agency/platform/testing/own-redis';
 
 /**
  * The two kinds of Redis connection of the store entry, against a Redis of
@@ -101,5 +108,110 @@ describe('Redis connections', () => {
       expect(await waitUntilConnected(connection, 300)).toBe(false);
       expect(connection.listenerCount('ready')).toBe(0);
     });
+  });
+});
+
+/**
+ * REDIS_SENTINELS: the connection asks real Sentinels (redis-server
+ * --sentinel) where the primary is, and follows it when they promote the
+ * replica.
+ */
+describe('Redis connections through Sentinels', () => {
+  const name = 'agency-primary';
+  const opened: Redis[] = [];
+  const closers: (() => Promise<void>)[] = [];
+
+  function connect(
+    role: 'producer' | 'consumer',
+    sentinel: RedisSentinelConfig,
+    onError: (message: string) => void = () => undefined,
+  ): Redis {
+    // The URL's host is a closed port: only the Sentinels can lead to Redis.
+    const connection = createRedisConnection('redis://127.0.0.1:1', role, { sentinel });
+    onRedisError(connection, sentinel, onError);
+    opened.push(connection);
+    return connection;
+  }
+
+  async function primaryWithReplica() {
+    const primary = await startOwnRedis();
+    const replica = await startOwnRedis({ replicaOf: primary.port });
+    const sentinel = await startOwnSentinel(primary.port, name);
+    closers.push(sentinel.close, replica.close, primary.close);
+    return { primary, replica, sentinel };
+  }
+
+  afterEach(async () => {
+    for (const connection of opened.splice(0)) connection.disconnect();
+    for (const close of closers.splice(0)) await close();
+  });
+
+  it('reaches the primary the Sentinels name, and follows it through a failover', async () => {
+    const { primary, replica, sentinel } = await primaryWithReplica();
+    const config = { sentinels: [{ host: '127.0.0.1', port: sentinel.port }], name };
+    const consumer = connect('consumer', config);
+    const producer = connect('producer', config);
+    await consumer.set('written-before', 'kept');
+    expect(consumer.stream.remotePort).toBe(primary.port);
+    // Once the replica holds the write, promoting it loses nothing.
+    expect(await consumer.wait(1, 10_000)).toBe(1);
+    // Sentinel learns of the replica, then of its link, from INFO every few
+    // seconds: until then it has no replica it would promote.
+    const asker = createRedisConnection(`redis://127.0.0.1:${sentinel.port}`, 'consumer');
+    opened.push(asker);
+    const failover = async (): Promise<unknown> =>
+      asker.call('SENTINEL', 'FAILOVER', name).catch(async (error: Error) => {
+        if (!error.message.startsWith('NOGOODSLAVE')) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return failover();
+      });
+    await failover();
+
+    // The old primary is demoted, not killed: its sockets stay open. The
+    // Sentinels' announcement (+switch-master) moves the connections within
+    // about a second; without listening to it they stay until the Sentinel
+    // closes the demoted server's clients, 15 s or more later.
+    for (const connection of [consumer, producer]) {
+      const deadline = Date.now() + 10_000;
+      while (connection.stream.remotePort !== replica.port || connection.status !== 'ready') {
+        if (Date.now() > deadline) throw new Error('the connection stayed with the old primary');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    expect(await consumer.get('written-before')).toBe('kept');
+    await expect(consumer.set('written-after', 'on the new primary')).resolves.toBe('OK');
+    await expect(producer.incr('hits')).resolves.toBe(1);
+  }, 40_000);
+
+  it('says which Sentinels it asked and why each failed when none can be reached', async () => {
+    const [first, second] = [await freePort(), await freePort()];
+    const config = {
+      sentinels: [
+        { host: '127.0.0.1', port: first },
+        { host: '127.0.0.1', port: second },
+      ],
+      name,
+    };
+    const message = await new Promise<string>((resolve) => connect('consumer', config, resolve));
+
+    expect(message).toContain(
+      `no Redis Sentinel of REDIS_SENTINELS told where the primary "${name}"`,
+    );
+    expect(message).toContain(`127.0.0.1:${first} could not be reached; 127.0.0.1:${second} could`);
+    expect(message).toMatch(/asking again in \d+ ms$/);
+  });
+
+  it('says so when a Sentinel answers but watches no primary by that name', async () => {
+    const { sentinel } = await primaryWithReplica();
+    const config = { sentinels: [{ host: '127.0.0.1', port: sentinel.port }], name: 'elsewhere' };
+    const messages: string[] = [];
+    const producer = connect('producer', config, (message) => messages.push(message));
+    while (messages.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+
+    expect(messages[0]).toContain('primary "elsewhere" (REDIS_SENTINEL_NAME)');
+    expect(messages[0]).toContain(
+      `127.0.0.1:${sentinel.port} answered, but knows no primary by that name`,
+    );
+    expect(await isRedisUp(producer, 200)).toBe(false);
   });
 });

@@ -1,9 +1,9 @@
 import request from 'supertest';
 import type { QueueEvents } from 'bullmq';
 import { QUEUE_NAMES, contactMailJobId, newsletterConfirmationJobId } from '@agency/contracts';
-import { findSubscriberByEmail } from '@agency/backend';
+import { createRedisConnection, findSubscriberByEmail } from '@agency/platform';
 import { createPipelineContext, type PipelineContext } from './testing/pipeline-context';
-import { startOwnRedis, type OwnRedis } from '@agency/backend/testing/own-redis';
+import { startOwnRedis, type OwnRedis } from '@agency/platform/testing/own-redis';
 import { startSmtpSink, type SmtpSink } from './testing/smtp-sink';
 import { confirmationMailState, contactMailStates } from './testing/mail-states';
 
@@ -134,6 +134,25 @@ describe('mail is never lost or doubled while Redis is away', () => {
 
     // Back without any of its data: the queues and the relay's schedule are gone too.
     await redis.start();
+    await expectEachMailOnce(contactIds);
+  });
+
+  it('mails each once when Redis is emptied under the running worker (FLUSHALL)', async () => {
+    // Paused queues keep the jobs waiting in Redis, where FLUSHALL loses them.
+    await ctx.queues.contactMail.pause();
+    await ctx.queues.newsletterConfirmation.pause();
+    const answers = await submitEverything();
+    expect(answers.map(({ status }) => status)).toEqual([201, 201, 202, 202]);
+    const contactIds = answers.slice(0, enquiries.length).map(({ body }) => body.id as string);
+    expect(await ctx.queues.contactMail.getWaitingCount()).toBe(enquiries.length);
+
+    // No connection drops: only a look at Redis shows that the relay's schedule is gone.
+    const admin = createRedisConnection(redis.url, 'consumer');
+    try {
+      await admin.flushall();
+    } finally {
+      admin.disconnect();
+    }
     await expectEachMailOnce(contactIds);
   });
 

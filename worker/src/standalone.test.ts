@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 type Manifest = { dependencies?: Record<string, string> };
-type Lock = { packages: Record<string, Manifest> };
+type Lock = { packages: Record<string, Manifest & { link?: boolean; resolved?: string }> };
 
 function dependenciesOf(workspace: string): string[] {
   const manifest = JSON.parse(
@@ -21,7 +21,10 @@ function installedWithWorker(): Set<string> {
   for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
     if (installed.has(name)) continue;
     installed.add(name);
-    pending.push(...Object.keys(lock.packages[`node_modules/${name}`]?.dependencies ?? {}));
+    // A workspace (@agency/platform) is a link to its folder, whose entry lists its dependencies.
+    const entry = lock.packages[`node_modules/${name}`];
+    const manifest = entry?.link && entry.resolved ? lock.packages[entry.resolved] : entry;
+    pending.push(...Object.keys(manifest?.dependencies ?? {}));
   }
   return installed;
 }
@@ -74,7 +77,7 @@ describe('the worker process', () => {
     const loaded = refuseApiOnlyPackages();
     jest.isolateModules(() => {
       // Everything src/index.ts imports; index.ts itself would start the process.
-      for (const entry of ['@agency/backend/store', './config', './mail/transport', './workers']) {
+      for (const entry of ['@agency/platform', './config', './mail/transport', './workers']) {
         jest.requireActual(entry);
       }
     });

@@ -1,17 +1,19 @@
 import { Queue, Worker, type JobsOptions, type Processor } from 'bullmq';
 import { OUTBOX_RELAY_SCHEDULER_ID, QUEUE_NAMES, type OutboxRelayJob } from '@agency/contracts';
-import { createMailQueues, type Logger, type Redis } from '@agency/backend/store';
+import { createKeptCounts, createMailQueues, type Logger, type Redis } from '@agency/platform';
 import type { MailTransport } from './mail/transport';
-import type { CampaignTransport } from './campaigns/campaign-transport';
 import { contactMailProcessor } from './jobs/contact-mail.processor';
 import { newsletterConfirmationProcessor } from './jobs/newsletter-confirmation.processor';
 import { outboxRelayProcessor } from './jobs/outbox-relay.processor';
+import { newsletterRequestProcessor } from './jobs/newsletter-request.processor';
+import { passwordResetProcessor } from './jobs/password-reset.processor';
 import { startStatsReconciliation } from './jobs/stats-reconcile.processor';
+import { keepJobScheduler } from './job-schedulers';
 import {
-  DEFAULT_CAMPAIGN_SETTINGS,
-  startCampaignWorkers,
+  startCampaignEngine,
+  type CampaignMessenger,
   type CampaignSendSettings,
-} from './campaigns/campaign-workers';
+} from './campaigns';
 
 export interface WorkersOptions {
   connection: Redis;
@@ -27,14 +29,16 @@ export interface WorkersOptions {
   logger: Logger;
   /** Options of the jobs the relay adds; production uses the mail queues' defaults. */
   mailJobOptions?: JobsOptions;
-  /** Campaign sends: their own SMTP connections, and their settings (defaults otherwise). */
-  campaigns: Partial<CampaignSendSettings> & { transport: CampaignTransport };
+  /** Campaign sends: their settings, and their mail (over their own SMTP connections). */
+  campaigns: CampaignSendSettings & { messenger: CampaignMessenger };
+  /** The agency's time zone, which names the days of the dashboard's kept figures. */
+  timeZone: string;
   /**
-   * The dashboard's kept figures, recounted every `reconcileIntervalMs` with
-   * days named in `timeZone`. The process always passes it; tests of the mail
+   * The reconciliation of the dashboard's kept figures, every
+   * `reconcileIntervalMs`. The process always passes it; tests of the mail
    * jobs leave it out, so that no recount reads the store beside them.
    */
-  stats?: { reconcileIntervalMs: number; timeZone: string; settleMs?: number };
+  stats?: { reconcileIntervalMs: number; settleMs?: number };
 }
 
 export interface RunningWorkers {
@@ -73,6 +77,12 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     return worker;
   }
 
+  // Subscription requests recorded here move the dashboard's figures, as the API's writes do.
+  const kept = createKeptCounts(connection, {
+    prefix: queuePrefix,
+    timeZone: options.timeZone,
+    logger,
+  });
   // The relay enqueues through queues of its own, on the worker's connection.
   const relayTargets = createMailQueues(connection, queuePrefix, options.mailJobOptions);
   const relayQueue = new Queue<OutboxRelayJob>(QUEUE_NAMES.outboxRelay, {
@@ -85,6 +95,15 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     startWorker(QUEUE_NAMES.contactMail, contactMailProcessor(mailDeps)),
     startWorker(QUEUE_NAMES.newsletterConfirmation, newsletterConfirmationProcessor(mailDeps)),
     startWorker(
+      QUEUE_NAMES.newsletterRequest,
+      newsletterRequestProcessor({
+        queues: relayTargets,
+        changes: kept.subscriberChanges,
+        logger,
+      }),
+    ),
+    startWorker(QUEUE_NAMES.passwordReset, passwordResetProcessor(mailDeps)),
+    startWorker(
       QUEUE_NAMES.outboxRelay,
       outboxRelayProcessor({
         queues: relayTargets,
@@ -94,52 +113,48 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
       1,
     ),
   ];
-  const scheduleRelay = () =>
-    relayQueue.upsertJobScheduler(
-      OUTBOX_RELAY_SCHEDULER_ID,
-      { every: options.outbox.relayIntervalMs },
-      {
-        name: QUEUE_NAMES.outboxRelay,
-        data: {},
-        // A pass is worth nothing once the next one ran: keep a short history only.
-        opts: { removeOnComplete: { count: 50 }, removeOnFail: { count: 50 } },
-      },
-    );
+  const relaySchedule = await keepJobScheduler({
+    queue: relayQueue,
+    connection,
+    schedulerId: OUTBOX_RELAY_SCHEDULER_ID,
+    upsert: () =>
+      relayQueue.upsertJobScheduler(
+        OUTBOX_RELAY_SCHEDULER_ID,
+        { every: options.outbox.relayIntervalMs },
+        {
+          name: QUEUE_NAMES.outboxRelay,
+          data: {},
+          // A pass is worth nothing once the next one ran: keep a short history only.
+          opts: { removeOnComplete: { count: 50 }, removeOnFail: { count: 50 } },
+        },
+      ),
+    checkEveryMs: options.outbox.relayIntervalMs,
+    logger,
+  });
   const stats = options.stats
-    ? startStatsReconciliation({ ...options, stats: options.stats, startWorker })
+    ? await startStatsReconciliation({
+        connection,
+        queuePrefix,
+        logger,
+        timeZone: options.timeZone,
+        ...options.stats,
+        startWorker,
+      })
     : undefined;
-  await scheduleRelay();
-  await stats?.schedule();
-  const campaignWorkers = await startCampaignWorkers({
+  const { messenger, ...campaignSettings } = options.campaigns;
+  const campaignEngine = await startCampaignEngine({
     connection,
     queuePrefix,
-    transport: options.campaigns.transport,
-    mailFrom: options.mailFrom,
-    siteUrl: options.siteUrl,
-    mailLinkSecret: options.mailLinkSecret,
+    messenger,
     messageIdDomain,
     logger,
-    settings: { ...DEFAULT_CAMPAIGN_SETTINGS, ...options.campaigns },
+    settings: campaignSettings,
   });
-  // A Redis that came back without its data (no persistence, a failover to
-  // an empty replica) has forgotten the scheduler: set it again on every
-  // reconnection, or owed mail would wait for the next worker restart.
-  const rescheduleRelay = () => {
-    scheduleRelay().catch((error: unknown) =>
-      logger.warn({ err: error }, 'could not schedule the outbox relay; will retry on reconnect'),
-    );
-    stats
-      ?.schedule()
-      .catch((error: unknown) =>
-        logger.warn({ err: error }, 'could not schedule the stats reconciliation; will retry'),
-      );
-  };
-  connection.on('ready', rescheduleRelay);
 
   return {
     async close() {
-      connection.off('ready', rescheduleRelay);
-      await Promise.all([...workers.map((worker) => worker.close()), campaignWorkers.close()]);
+      relaySchedule.stop();
+      await Promise.all([...workers.map((worker) => worker.close()), campaignEngine.close()]);
       await relayQueue.close();
       await stats?.close();
       await relayTargets.close();

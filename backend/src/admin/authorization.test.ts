@@ -17,11 +17,10 @@ import {
   validLead,
   type SignedInUser,
 } from '../testing/admin-fixtures';
-import { ContactModel } from '../modules/contact';
+import { ContactModel, CampaignModel } from '@agency/platform';
 import { createUser } from '../modules/users';
 import { ClientModel } from '../modules/clients';
 import { LeadModel } from '../modules/leads';
-import { CampaignModel } from '../modules/campaigns';
 import { ActivityLogModel } from '../modules/activity-log';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';

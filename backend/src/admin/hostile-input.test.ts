@@ -12,10 +12,9 @@ import {
   validLead,
   type SignedInUser,
 } from '../testing/admin-fixtures';
-import { ContactModel } from '../modules/contact';
+import { ContactModel, CampaignModel } from '@agency/platform';
 import { ClientModel } from '../modules/clients';
 import { LeadModel } from '../modules/leads';
-import { CampaignModel } from '../modules/campaigns';
 import { createUser } from '../modules/users';
 
 /**

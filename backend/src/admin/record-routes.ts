@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { Permission } from '@agency/contracts';
 import type { Context } from 'koa';
 import type { ISchema } from 'yup';
+import { fieldChanges } from '../activity-changes';
 import { audit } from '../middleware/audit';
 import { sessionUser } from '../middleware/authenticate';
 import { authorize } from '../middleware/authorize';
@@ -26,6 +27,8 @@ export interface RecordRoutes<Query, Create, Update, Dto extends { id: string }>
   remove(id: string, actorId: string): Promise<Dto>;
   /** What the activity log names the record by. */
   labelOf(record: Dto): string;
+  /** Input fields whose values the activity log never keeps (a password): only that they changed. */
+  secretFields?: readonly string[];
 }
 
 /**
@@ -40,8 +43,25 @@ export function addRecordRoutes<Query, Create, Update, Dto extends { id: string 
   routes: RecordRoutes<Query, Create, Update, Dto>,
 ): Router {
   const { kind, read, write } = routes;
-  const logged = (ctx: Context, action: 'create' | 'update' | 'delete', record: Dto) =>
-    audit(ctx, `${kind}.${action}`, { type: kind, id: record.id, label: routes.labelOf(record) });
+  const secretsOf = (input: unknown): Record<string, unknown> =>
+    Object.fromEntries(
+      (routes.secretFields ?? []).map((field) => [
+        field,
+        (input as Record<string, unknown>)[field],
+      ]),
+    );
+  const logged = (
+    ctx: Context,
+    action: 'create' | 'update' | 'delete',
+    record: Dto,
+    changes: ReturnType<typeof fieldChanges>,
+  ) =>
+    audit(
+      ctx,
+      `${kind}.${action}`,
+      { type: kind, id: record.id, label: routes.labelOf(record) },
+      changes,
+    );
   const actorId = (ctx: Context) => sessionUser(ctx.state).id;
 
   router.get('/', authorize(read), async (ctx) => {
@@ -49,8 +69,9 @@ export function addRecordRoutes<Query, Create, Update, Dto extends { id: string 
   });
 
   router.post('/', authorize(write), async (ctx) => {
-    const record = await routes.create(await validateBody(ctx, routes.createSchema), actorId(ctx));
-    logged(ctx, 'create', record);
+    const input = await validateBody(ctx, routes.createSchema);
+    const record = await routes.create(input, actorId(ctx));
+    logged(ctx, 'create', record, fieldChanges(null, record, secretsOf(input)));
     ctx.status = 201;
     ctx.body = record;
   });
@@ -62,14 +83,16 @@ export function addRecordRoutes<Query, Create, Update, Dto extends { id: string 
   router.put('/:id', authorize(write), async (ctx) => {
     const id = recordIdParam(ctx);
     const input = await validateBody(ctx, routes.updateSchema);
+    // The record as it was, for the activity log's before and after.
+    const before = (await routes.get(id)) as object;
     const record = await routes.update(id, input, actorId(ctx));
-    logged(ctx, 'update', record);
+    logged(ctx, 'update', record, fieldChanges(before, record, secretsOf(input)));
     ctx.body = record;
   });
 
   router.delete('/:id', authorize(write), async (ctx) => {
     const record = await routes.remove(recordIdParam(ctx), actorId(ctx));
-    logged(ctx, 'delete', record);
+    logged(ctx, 'delete', record, fieldChanges(record, null));
     ctx.status = 204;
   });
 

@@ -1,6 +1,5 @@
 import { input, password, select } from '@inquirer/prompts';
-import { loadEnv, sharedEnvSpec } from '../config';
-import { connectDatabase, disconnectDatabase } from '../db';
+import { loadEnv, sharedEnvSpec, connectDatabase, disconnectDatabase } from '@agency/platform';
 import { createUser } from '../modules/users';
 import {
   USAGE,

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import type { Role } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../testing/test-context';
-import { createUser, ensureBootstrapAdmin, ensureDemoAdmin, UserModel } from '../modules/users';
+import { createUser, ensureBootstrapAdmin, ensureDemoAdmin } from '../modules/users';
+import { UserModel } from '@agency/platform';
 import {
   collectNewUser,
   describeFailure,
@@ -124,6 +125,14 @@ describe('the first admin from bootstrap variables, and the demo admin', () => {
 
     expect((await signIn('founder', 'the founder password')).status).toBe(200);
     expect((await signIn('founder', 'a different password')).status).toBe(401);
+  });
+
+  it('lets API replicas that start together create the bootstrap admin once, all starting', async () => {
+    const admin = { username: 'owner', email: 'owner@agency.tn', password: 'the owner password' };
+    const created = await Promise.all([1, 2, 3].map(() => ensureBootstrapAdmin(admin)));
+
+    expect(created.filter(Boolean)).toEqual([true]);
+    expect(await UserModel.countDocuments({ username: 'owner' })).toBe(1);
   });
 
   it('lets the demo admin that npm start prints sign in', async () => {

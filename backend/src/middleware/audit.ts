@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import type { ActivityAction } from '@agency/contracts';
+import type { ActivityAction, FieldChange } from '@agency/contracts';
 import type { SessionUser } from './authenticate';
 
 export interface AuditTarget {
@@ -13,6 +13,8 @@ export interface AuditEntry {
   action: ActivityAction;
   target: AuditTarget | null;
   ip: string;
+  /** What the call changed, field by field; never a secret's value. */
+  changes?: FieldChange[];
 }
 
 export type AuditRecorder = (entry: AuditEntry) => Promise<void>;
@@ -20,13 +22,28 @@ export type AuditRecorder = (entry: AuditEntry) => Promise<void>;
 declare module 'koa' {
   interface DefaultState {
     /** What a state-changing admin call did, written to the activity log once it succeeds. */
-    audit?: { action: ActivityAction; target: AuditTarget | null };
+    audit?: { action: ActivityAction; target: AuditTarget | null; changes?: FieldChange[] };
+    /** Set by a route whose change is not worth an entry of its own (see unaudited()). */
+    unaudited?: boolean;
   }
 }
 
 /** Called by a route once its change is made; auditTrail() writes it. */
-export function audit(ctx: Context, action: ActivityAction, target: AuditTarget | null): void {
-  ctx.state.audit = { action, target };
+export function audit(
+  ctx: Context,
+  action: ActivityAction,
+  target: AuditTarget | null,
+  changes?: FieldChange[],
+): void {
+  ctx.state.audit = { action, target, ...(changes && changes.length > 0 ? { changes } : {}) };
+}
+
+/**
+ * Called by a state-changing route whose change the log need not show on
+ * its own: a second-factor set-up begun, whose confirmation is logged.
+ */
+export function unaudited(ctx: Context): void {
+  ctx.state.unaudited = true;
 }
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -41,6 +58,7 @@ export function auditTrail(record: AuditRecorder): Middleware {
     await next();
     const entry = ctx.state.audit;
     if (!entry) {
+      if (ctx.state.unaudited) return;
       if (STATE_CHANGING.has(ctx.method) && ctx.status < 300 && ctx.state.user) {
         ctx.state.log.error({ path: ctx.path }, 'state-changing admin call left no audit entry');
       }

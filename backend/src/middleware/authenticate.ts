@@ -2,8 +2,12 @@ import type { Middleware } from 'koa';
 import type { AuthUserDto } from '@agency/contracts';
 import { HttpError } from '../errors';
 
-/** The signed-in user a request acts for, as loaded from the store. */
-export type SessionUser = AuthUserDto;
+/** The signed-in user a request acts for, as loaded from the store, and the session it came from. */
+export type SessionUser = AuthUserDto & {
+  sessionId: string;
+  /** The user's token version: sessions of an older one no longer stand. */
+  tokenVersion: number;
+};
 
 declare module 'koa' {
   interface DefaultState {

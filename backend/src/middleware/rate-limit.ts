@@ -1,6 +1,6 @@
 import ratelimit from 'koa-ratelimit';
 import type { Context, Middleware } from 'koa';
-import type { Redis } from '../queues/redis-connection';
+import type { Redis } from '@agency/platform';
 
 export interface RateLimitOptions {
   /** A producer connection: its command timeout bounds how long a check may take. */

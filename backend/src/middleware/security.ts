@@ -23,7 +23,6 @@ export function corsPolicy(origin: string): Middleware {
 }
 
 const ADMIN_PREFIX = '/api/admin/';
-const PUBLIC_ADMIN_PATHS = new Set(['/api/admin/login', '/api/admin/login-options']);
 
 /**
  * Everything under /api/admin/ but sign-in needs a valid token, checked
@@ -33,13 +32,16 @@ const PUBLIC_ADMIN_PATHS = new Set(['/api/admin/login', '/api/admin/login-option
 export function adminArea(options: {
   resolveSession: SessionResolver;
   recordActivity: AuditRecorder;
+  /** What answers without a token: signing in and resetting a forgotten password. */
+  publicPaths: readonly string[];
 }): Middleware {
+  const publicPaths = new Set(options.publicPaths);
   const requireSession = authenticate(options.resolveSession);
   const trail = auditTrail(options.recordActivity);
   return async (ctx, next) => {
     if (!ctx.path.startsWith(ADMIN_PREFIX)) return next();
     ctx.set('Cache-Control', 'no-store');
-    if (PUBLIC_ADMIN_PATHS.has(ctx.path)) return next();
+    if (publicPaths.has(ctx.path)) return next();
     return requireSession(ctx, () => trail(ctx, next));
   };
 }

@@ -1,5 +1,5 @@
 import { CAMPAIGN_QUEUE_NAMES, QUEUE_NAMES } from '@agency/contracts';
-import { uniqueName } from '../testing/test-context';
+import { uniqueName } from '@agency/platform/testing/file-database';
 import {
   createCampaignQueue,
   enqueueCampaignDispatch,
@@ -7,9 +7,8 @@ import {
   enqueueTestSend,
   type CampaignQueue,
 } from './campaign-queue';
-import { MAIL_JOB_OPTIONS } from './mail-queues';
-import type { Redis } from './redis-connection';
-import { connectSharedRedis } from '../testing/shared-redis';
+import { MAIL_JOB_OPTIONS, type Redis } from '@agency/platform';
+import { connectSharedRedis } from '@agency/platform/testing/shared-redis';
 
 /** What the API's send controls put on the real campaign queues, and what a repeat adds. */
 describe('the campaign queues', () => {

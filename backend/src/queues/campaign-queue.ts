@@ -8,9 +8,7 @@ import {
   type CampaignDispatchJob,
   type CampaignTestSendJob,
 } from '@agency/contracts';
-import type { Redis } from './redis-connection';
-import { withTimeout } from '../timeout';
-import { MAIL_JOB_OPTIONS } from './mail-queues';
+import { type Redis, withTimeout, MAIL_JOB_OPTIONS } from '@agency/platform';
 
 const ENQUEUE_TIMEOUT_MS = 2000;
 

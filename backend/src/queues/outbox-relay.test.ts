@@ -4,27 +4,26 @@ import {
   type NewsletterConfirmationJob,
 } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../testing/test-context';
+import { storeContact } from '../modules/contact';
 import {
   ContactModel,
   markContactAcknowledgementFailed,
   markContactMailSent,
   oweContactMails,
   settleContactMails,
-  storeContact,
+  MailReceiptModel,
+  OwedMailModel,
   UNWATCHED_CONTACTS,
-} from '../modules/contact';
-import { MailReceiptModel, OwedMailModel } from '../modules/mail-outbox';
-import {
   SubscriberModel,
   markConfirmationMailSent,
-  requestSubscription,
   settleConfirmationMail,
+  relayOwedMail,
+  createRedisConnection,
+  requestSubscription,
   UNWATCHED_SUBSCRIBERS,
-} from '../modules/newsletter';
+} from '@agency/platform';
 import { Worker } from 'bullmq';
 import mongoose from 'mongoose';
-import { relayOwedMail } from './outbox-relay';
-import { createRedisConnection } from './redis-connection';
 
 let ctx: TestContext;
 beforeAll(async () => {

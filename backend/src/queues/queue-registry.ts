@@ -5,8 +5,7 @@ import {
   STATS_QUEUE_NAMES,
   type QueueDepth,
 } from '@agency/contracts';
-import type { Redis } from './redis-connection';
-import { withTimeout } from '../timeout';
+import { type Redis, withTimeout } from '@agency/platform';
 
 /** Every queue the product runs, for the operators' views (bull-board, health). */
 export const ALL_QUEUE_NAMES: readonly string[] = [

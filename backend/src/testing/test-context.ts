@@ -1,14 +1,21 @@
-import { randomBytes } from 'node:crypto';
 import type { JobsOptions } from 'bullmq';
 import mongoose from 'mongoose';
 import { withDatabaseName } from '@agency/contracts';
 import { createApp } from '../app';
 import { loadApiConfig, type ApiConfig } from '../config';
-import { connectDatabase, disconnectDatabase } from '../db';
-import { createLogger } from '../logger';
-import { createMailQueues, type MailQueues } from '../queues/mail-queues';
+import {
+  connectDatabase,
+  disconnectDatabase,
+  createLogger,
+  createMailQueues,
+  type MailQueues,
+  createRedisConnection,
+  waitUntilConnected,
+  type Redis,
+} from '@agency/platform';
+import { uniqueName } from '@agency/platform/testing/file-database';
 import { createCampaignQueue, type CampaignQueue } from '../queues/campaign-queue';
-import { createRedisConnection, waitUntilConnected, type Redis } from '../queues/redis-connection';
+import { createPasswordResetQueue, type PasswordResetQueue } from '../queues/password-reset-queue';
 
 /**
  * Real services for one test file: its own MongoDB database and its own
@@ -19,29 +26,9 @@ export interface TestContext {
   redis: Redis;
   queues: MailQueues;
   campaignQueue: CampaignQueue;
+  passwordResetQueue: PasswordResetQueue;
   app: ReturnType<typeof createApp>;
   close(): Promise<void>;
-}
-
-export function uniqueName(label: string): string {
-  return `${label}-${randomBytes(4).toString('hex')}`;
-}
-
-/**
- * For tests of a module's store calls without the HTTP app: mongoose is
- * connected to a database of the file's own on the shared server before the
- * file's tests, and the database is dropped after them.
- */
-export function useFileDatabase(label: string): void {
-  beforeAll(async () => {
-    const uri = process.env.MONGODB_URI;
-    if (!uri) throw new Error('MONGODB_URI must be set for tests');
-    await connectDatabase(withDatabaseName(uri, uniqueName(label).replace('-', '_')));
-  });
-  afterAll(async () => {
-    await mongoose.connection.db?.dropDatabase().catch(() => undefined);
-    await disconnectDatabase();
-  });
 }
 
 // Jest gives each test file its own module registry, so this is one database
@@ -66,6 +53,11 @@ export async function createTestContext(
     NEWSLETTER_RATE_LIMIT_MAX: '1000',
     NEWSLETTER_ADDRESS_RATE_LIMIT_MAX: '1000',
     NEWSLETTER_LINK_RATE_LIMIT_MAX: '1000',
+    PASSWORD_RESET_RATE_LIMIT_MAX: '1000',
+    PASSWORD_RESET_ADDRESS_RATE_LIMIT_MAX: '1000',
+    // Tests of other areas sign in with the password alone; the two-factor
+    // tests name the roles that need a second factor.
+    TWO_FACTOR_REQUIRED_ROLES: 'none',
     ...options.env,
   });
   if (openContexts === 0) await connectDatabase(config.mongodbUri);
@@ -77,7 +69,9 @@ export async function createTestContext(
   await waitUntilConnected(redis, options.redisUrl ? 500 : 5000);
   const queues = createMailQueues(redis, config.queuePrefix, options.jobOptions);
   const campaignQueue = createCampaignQueue(redis, config.queuePrefix);
+  const passwordResetQueue = createPasswordResetQueue(redis, config.queuePrefix);
   const app = createApp({
+    passwordResetQueue,
     config,
     logger: createLogger('api', 'silent'),
     queues,
@@ -89,15 +83,18 @@ export async function createTestContext(
     redis,
     queues,
     campaignQueue,
+    passwordResetQueue,
     app,
     async close() {
       if (redis.status === 'ready') {
         await Promise.all(queues.all().map((queue) => queue.obliterate({ force: true })));
         await campaignQueue.dispatch.obliterate({ force: true });
         await campaignQueue.testSend.obliterate({ force: true });
+        await passwordResetQueue.obliterate({ force: true });
       }
       await queues.close();
       await campaignQueue.close();
+      await passwordResetQueue.close();
       redis.disconnect();
       openContexts -= 1;
       if (openContexts === 0) {

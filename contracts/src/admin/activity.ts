@@ -7,9 +7,20 @@ export const ACTIVITY_ACTIONS = [
   'auth.login',
   'auth.login-failed',
   'auth.password-change',
+  'auth.password-reset',
+  'auth.logout',
+  'auth.second-factor-failed',
+  'auth.recovery-code-used',
+  'auth.two-factor-enable',
+  'auth.two-factor-disable',
+  'auth.recovery-codes-renew',
+  'auth.session-end',
+  'auth.sessions-end-others',
   'user.create',
   'user.update',
   'user.delete',
+  'user.two-factor-reset',
+  'user.sessions-end',
   'contact.status',
   'contact.delete',
   'contact.convert',
@@ -32,6 +43,20 @@ export const ACTIVITY_ACTIONS = [
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
+/** A value as the activity log keeps it: long texts are cut. */
+export type ActivityValue = string | number | boolean | null | string[];
+
+/**
+ * One field a change touched, with its value before and after. A secret
+ * field (a password) is listed as changed, never with its values.
+ */
+export interface FieldChange {
+  field: string;
+  before?: ActivityValue;
+  after?: ActivityValue;
+  redacted?: true;
+}
+
 export interface ActivityLogDto {
   id: string;
   /** Who acted; null for a failed sign-in of an unknown user. */
@@ -41,6 +66,8 @@ export interface ActivityLogDto {
   target: { type: string; id?: string; label?: string } | null;
   time: string;
   ip: string;
+  /** What changed: every field on a create or delete, the changed ones on an edit. */
+  changes?: FieldChange[];
 }
 
 export const activityLogListQuerySchema = listQuerySchema({

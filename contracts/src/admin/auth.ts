@@ -38,6 +38,26 @@ export interface LoginSuccessResponse {
   /** When the token stops being accepted (ISO 8601). */
   expiresAt: string;
   user: AuthUserDto;
+  /** After a sign-in with a recovery code: how many unused codes remain. */
+  recoveryCodesLeft?: number;
+}
+
+/** What the sign-in still needs once the password was right. */
+export const SECOND_FACTOR_STEPS = ['totp', 'enrol'] as const;
+export type SecondFactorStep = (typeof SECOND_FACTOR_STEPS)[number];
+
+/**
+ * The password was right and a second factor is needed: a code from the
+ * user's authenticator app (`totp`), or, for a role that requires one and a
+ * user who has none yet, enrolment first (`enrol`). `success` stays false so
+ * that a client knowing only the one-step sign-in stores nothing.
+ */
+export interface LoginSecondFactorResponse {
+  success: false;
+  secondFactor: SecondFactorStep;
+  /** Proves the password step for a few minutes; sent back with the code. */
+  challenge: string;
+  challengeExpiresAt: string;
 }
 
 export interface LoginFailureResponse {
@@ -45,7 +65,18 @@ export interface LoginFailureResponse {
   error: { code: string; message: string; fields?: Record<string, string> };
 }
 
-export type LoginResponse = LoginSuccessResponse | LoginFailureResponse;
+export type LoginResponse = LoginSuccessResponse | LoginFailureResponse | LoginSecondFactorResponse;
+
+export function isSecondFactorResponse(value: unknown): value is LoginSecondFactorResponse {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (SECOND_FACTOR_STEPS as readonly unknown[]).includes(
+      (value as { secondFactor?: unknown }).secondFactor,
+    ) &&
+    typeof (value as { challenge?: unknown }).challenge === 'string'
+  );
+}
 
 export interface MeResponse {
   user: AuthUserDto;

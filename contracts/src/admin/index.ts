@@ -7,3 +7,6 @@ export * from './clients';
 export * from './leads';
 export * from './campaigns';
 export * from './stats';
+export * from './two-factor';
+export * from './sessions';
+export * from './password-reset';

@@ -46,6 +46,8 @@ export interface UserDto {
   username: string;
   email: string;
   role: Role;
+  /** Whether the user signs in with a second factor. */
+  twoFactorEnabled: boolean;
   /** ISO 8601, or null when the user never signed in ("Never"). */
   lastLoginAt: string | null;
   createdAt: string;

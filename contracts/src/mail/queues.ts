@@ -1,4 +1,6 @@
 import type { ContactDto } from '../contact/contact.dto';
+import type { Locale } from '../locales';
+import type { NewsletterSource } from '../newsletter/newsletter.dto';
 
 /**
  * Queue names and job payloads shared by the API (producer) and the worker
@@ -12,6 +14,13 @@ export const QUEUE_NAMES = {
   /** Holds the outbox relay's job scheduler: one pass per interval across every worker. */
   outboxRelay: 'outbox-relay',
   campaignDispatch: 'campaign-dispatch',
+  /**
+   * A subscription request, taken as it is: the worker records it. The API
+   * only enqueues, so its answer costs the same whatever the address's state.
+   */
+  newsletterRequest: 'newsletter-request',
+  /** The mail with a staff member's password reset link. */
+  passwordReset: 'password-reset',
 } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
@@ -40,6 +49,29 @@ export interface NewsletterConfirmationJob {
    * while pending owes a new mail, so it needs a new job id.
    */
   request: number;
+}
+
+/**
+ * One "forgot password" request, stored by the API whether or not the
+ * address belongs to a staff member: the worker looks the address up, and
+ * only for a staff member writes the link's token and sends the mail.
+ */
+export interface PasswordResetJob {
+  requestId: string;
+}
+
+export function passwordResetJobId(requestId: string): string {
+  return `password-reset-${requestId}`;
+}
+
+/** One newsletter form submission, as the API validated it. */
+export interface NewsletterRequestJob {
+  email: string;
+  locale: Locale;
+  source: NewsletterSource;
+  /** The visitor's address and the moment they asked: the consent record. */
+  ip: string;
+  requestedAt: string;
 }
 
 // The relay pass carries nothing: it reads what is owed from MongoDB.
@@ -84,7 +116,18 @@ export interface CampaignSendJob {
   campaignId: string;
   /** 1 for the first send, then one more for each "resend to the failed". */
   round: number;
+  /** The pass that queued it: a batch of an older pass (before a pause) is skipped. */
+  pass: number;
+  /** The batch's number in its round: its ledger document is `<campaign>:<round>:<seq>`. */
+  seq: number;
+  /** The batch's recipients, in the order of its ledger document. */
   recipients: CampaignRecipient[];
+  /**
+   * Positions in `recipients` whose outcome the ledger already holds: set when
+   * a batch is queued again from the ledger (a resume, or after Redis lost its
+   * state), so that nobody settled is mailed again.
+   */
+  settled?: number[];
 }
 
 /** A test send of a campaign to one address: outside the ledger and the counters. */
@@ -118,15 +161,15 @@ export function campaignRoundDispatchJobId(
 }
 
 /**
- * One batch of one pass of one round. The batch part is a digest of the
- * recipients' keys, so a dispatch that runs again after a crash adds the same
- * ids, and a recipient is never in two batches of one pass.
+ * One batch of one pass of one round. The batch is named by its number in
+ * the round's ledger, so a dispatch or a recovery that queues it again adds
+ * the same id, and a recipient is never in two batches of one pass.
  */
 export function campaignSendJobId(
   campaignId: string,
   round: number,
   pass: number,
-  batchDigest: string,
+  seq: number,
 ): string {
-  return `campaign-${campaignId}-r${round}-p${pass}-${batchDigest}`;
+  return `campaign-${campaignId}-r${round}-p${pass}-b${seq}`;
 }

@@ -30,6 +30,9 @@ export const VALIDATION_MESSAGE_KEYS = [
   'usernameFormat',
   'currentPasswordWrong',
   'passwordUnchanged',
+  'codeRequired',
+  'codeInvalid',
+  'passwordWrong',
 ] as const;
 export type ValidationMessageKey = (typeof VALIDATION_MESSAGE_KEYS)[number];
 
@@ -66,6 +69,9 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     usernameFormat: 'Use letters, digits, dots, dashes or underscores only',
     currentPasswordWrong: 'The current password is not correct',
     passwordUnchanged: 'The new password must differ from the current one',
+    codeRequired: 'Enter the code from your authenticator app',
+    codeInvalid: 'This code is not valid',
+    passwordWrong: 'The password is not correct',
   },
   fr: {
     required: 'Ce champ est obligatoire',
@@ -92,6 +98,9 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     usernameFormat: 'Lettres, chiffres, points, tirets ou tirets bas uniquement',
     currentPasswordWrong: "Le mot de passe actuel n'est pas correct",
     passwordUnchanged: "Le nouveau mot de passe doit être différent de l'actuel",
+    codeRequired: "Saisissez le code de votre application d'authentification",
+    codeInvalid: "Ce code n'est pas valide",
+    passwordWrong: "Le mot de passe n'est pas correct",
   },
   ar: {
     required: 'هذا الحقل مطلوب',
@@ -118,6 +127,9 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     usernameFormat: 'أحرف وأرقام ونقاط وشرطات وشرطات سفلية فقط',
     currentPasswordWrong: 'كلمة المرور الحالية غير صحيحة',
     passwordUnchanged: 'يجب أن تختلف كلمة المرور الجديدة عن الحالية',
+    codeRequired: 'أدخل الرمز من تطبيق المصادقة',
+    codeInvalid: 'هذا الرمز غير صالح',
+    passwordWrong: 'كلمة المرور غير صحيحة',
   },
 };
 

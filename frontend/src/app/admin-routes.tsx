@@ -15,6 +15,16 @@ import { lazyWithApi } from './lazy-with-api';
 const AdminLoginPage = lazyWithApi(() =>
   import('../features/admin-account/admin-login-page').then((module) => module.AdminLoginPage),
 );
+const ForgotPasswordPage = lazyWithApi(() =>
+  import('../features/admin-account/forgot-password-page').then(
+    (module) => module.ForgotPasswordPage,
+  ),
+);
+const ResetPasswordPage = lazyWithApi(() =>
+  import('../features/admin-account/reset-password-page').then(
+    (module) => module.ResetPasswordPage,
+  ),
+);
 const AdminLayout = lazyWithApi(() =>
   import('../features/admin-shell').then((module) => module.AdminLayout),
 );
@@ -54,6 +64,22 @@ const adminRoutes: RouteObject[] = [
     element: (
       <Lazy>
         <AdminLoginPage />
+      </Lazy>
+    ),
+  },
+  {
+    path: 'forgot-password',
+    element: (
+      <Lazy>
+        <ForgotPasswordPage />
+      </Lazy>
+    ),
+  },
+  {
+    path: 'reset-password',
+    element: (
+      <Lazy>
+        <ResetPasswordPage />
       </Lazy>
     ),
   },

@@ -6,13 +6,19 @@ export const LTR_CACHE = createCache({ key: 'mui' });
 let rtlCache: Promise<EmotionCache> | undefined;
 
 /**
- * The right-to-left cache flips left/right in every generated rule, so Arabic
+ * A right-to-left cache flips left/right in every generated rule, so Arabic
  * mirrors the whole layout. Its stylis plugins are only fetched for Arabic.
  */
+export async function createRtlCache(): Promise<EmotionCache> {
+  const [{ prefixer }, { default: rtlPlugin }] = await Promise.all([
+    import('stylis'),
+    import('stylis-plugin-rtl'),
+  ]);
+  return createCache({ key: 'muirtl', stylisPlugins: [prefixer, rtlPlugin] });
+}
+
+/** The browser's one right-to-left cache. */
 export function loadRtlCache(): Promise<EmotionCache> {
-  rtlCache ??= Promise.all([import('stylis'), import('stylis-plugin-rtl')]).then(
-    ([{ prefixer }, { default: rtlPlugin }]) =>
-      createCache({ key: 'muirtl', stylisPlugins: [prefixer, rtlPlugin] }),
-  );
+  rtlCache ??= createRtlCache();
   return rtlCache;
 }

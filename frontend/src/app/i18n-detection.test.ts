@@ -3,18 +3,22 @@ import type * as I18nModule from './i18n';
 
 /**
  * Spec 4: the stored preference wins, then the browser's languages, then
- * <html lang>; English when none of them is one of ours. Each case loads a
- * fresh i18n instance, as a new page load would.
+ * <html lang>; English when none of them is one of ours. On the public site
+ * the address names the language (index.html's script chose it by that
+ * order). Each case loads a fresh i18n instance, as a new page load would.
  */
 async function detectWith({
   stored,
   browser,
   htmlLang,
+  path = '/admin/login',
 }: {
   stored?: string;
   browser: string[];
   htmlLang?: string;
+  path?: string;
 }): Promise<string | undefined> {
+  window.history.replaceState(null, '', path);
   window.localStorage.clear();
   if (stored) window.localStorage.setItem('i18nextLng', stored);
   jest.spyOn(window.navigator, 'languages', 'get').mockReturnValue(browser);
@@ -31,13 +35,17 @@ async function detectWith({
   return i18n.resolvedLanguage;
 }
 
-describe('language detection order', () => {
-  afterEach(() => {
-    jest.restoreAllMocks();
-    window.localStorage.clear();
-    document.documentElement.lang = 'en';
-    document.documentElement.dir = 'ltr';
-  });
+/** Back to the English home page, as each test found the document. */
+function resetPage() {
+  window.history.replaceState(null, '', '/');
+  jest.restoreAllMocks();
+  window.localStorage.clear();
+  document.documentElement.lang = 'en';
+  document.documentElement.dir = 'ltr';
+}
+
+describe('language detection order in the admin area', () => {
+  afterEach(resetPage);
 
   it('uses the stored preference before the browser language', async () => {
     expect(await detectWith({ stored: 'fr', browser: ['ar-TN', 'en'] })).toBe('fr');
@@ -63,5 +71,20 @@ describe('language detection order', () => {
     await detectWith({ stored: 'ar', browser: ['en'] });
     expect(document.documentElement).toHaveAttribute('lang', 'ar');
     expect(document.documentElement).toHaveAttribute('dir', 'rtl');
+  });
+});
+
+describe('the language of a public page', () => {
+  afterEach(resetPage);
+
+  it('is the one its address names, whatever is stored or preferred', async () => {
+    expect(await detectWith({ path: '/fr/services', stored: 'ar', browser: ['ar'] })).toBe('fr');
+    expect(await detectWith({ path: '/ar/', stored: 'fr', browser: ['fr'] })).toBe('ar');
+    expect(document.documentElement).toHaveAttribute('dir', 'rtl');
+  });
+
+  it('is English at an address without a language', async () => {
+    expect(await detectWith({ path: '/portfolio', stored: 'fr', browser: ['ar'] })).toBe('en');
+    expect(await detectWith({ path: '/', stored: 'ar', browser: ['fr'] })).toBe('en');
   });
 });

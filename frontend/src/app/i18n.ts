@@ -4,6 +4,7 @@ import LanguageDetector from 'i18next-browser-languagedetector';
 import resourcesToBackend from 'i18next-resources-to-backend';
 import { initReactI18next } from 'react-i18next';
 import { toLocale } from '../lib/locale';
+import { siteLocaleOf } from '../lib/site-locale';
 import { STORAGE_KEYS } from '../lib/storage';
 import { defineNamespace, readCatalogue } from '../lib/translations';
 import { loadRtlCache } from './emotion-caches';
@@ -30,6 +31,20 @@ function applyDocumentLanguage(language: string): void {
 
 export const i18n = i18next.createInstance();
 
+/**
+ * A public page's address names its language (lib/site-locale.ts), whatever
+ * the visitor stored or their browser prefers: the prerendered page they were
+ * sent is in that language. The admin area has no language in its address.
+ */
+const detector = new LanguageDetector();
+detector.addDetector({
+  name: 'siteAddress',
+  lookup: () =>
+    typeof window === 'undefined'
+      ? undefined
+      : (siteLocaleOf(window.location.pathname) ?? undefined),
+});
+
 // Registered before init so the detected language is applied on the first paint too.
 i18n.on('languageChanged', applyDocumentLanguage);
 // Fetched while the Arabic texts load, so the switch to right-to-left does not wait for it.
@@ -38,7 +53,7 @@ i18n.on('languageChanging', (language: string) => {
 });
 
 void i18n
-  .use(LanguageDetector)
+  .use(detector)
   .use(initReactI18next)
   .use(resourcesToBackend(readCatalogue))
   .init({
@@ -55,8 +70,10 @@ void i18n
     initAsync: false,
     interpolation: { escapeValue: false },
     detection: {
-      // Spec 4: stored preference, then the browser's languages, then <html lang>.
-      order: ['localStorage', 'navigator', 'htmlTag'],
+      // Spec 4: stored preference, then the browser's languages, then <html lang>;
+      // on the public site the address has already been chosen by that order
+      // (index.html's inline script sends `/` on to the language's own address).
+      order: ['siteAddress', 'localStorage', 'navigator', 'htmlTag'],
       lookupLocalStorage: STORAGE_KEYS.language,
       // Only a language the visitor picks is stored (see LanguageSelector), so a
       // browser language is never frozen into a "preference" nobody chose.

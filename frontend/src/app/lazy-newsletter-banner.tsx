@@ -1,39 +1,44 @@
 import Box from '@mui/material/Box';
 import { Suspense } from 'react';
 import { useLocation } from 'react-router-dom';
+import { NewsletterBanner } from '../features/newsletter/newsletter-content';
 import { useInViewOnce } from '../lib/use-in-view-once';
 import { useMounted } from '../lib/use-mounted';
 import { lazyWithApi } from './lazy-with-api';
 
-/** Keeps the banner's room until it is there, so the page does not jump. */
-const placeholder = <Box sx={{ minHeight: 300 }} />;
+/** Keeps the form's room until it is there, so the page does not jump. */
+const placeholder = <Box sx={{ minHeight: 80 }} />;
 
-// The banner brings formik, yup and the API client: loaded only where it is shown.
-const NewsletterBanner = lazyWithApi(
-  () => import('../features/newsletter').then((module) => module.NewsletterBanner),
+// The form brings formik, yup and the API client: loaded only where it is shown.
+const NewsletterForm = lazyWithApi(
+  () => import('../features/newsletter').then((module) => module.NewsletterForm),
   placeholder,
 );
 
 /**
- * The #newsletter banner, loaded and built as the visitor heads for it, like
- * the contact section. The anchor id is on this wrapper from the first
- * render, so a link to /#newsletter can scroll to it before the form arrives.
- * Prerendered pages show the placeholder: the form is interactive only.
+ * The newsletter's form, loaded and built as the visitor heads for it, like
+ * the contact form. Prerendered pages show the placeholder: the form is
+ * interactive only.
  */
-export function LazyNewsletterBanner() {
+function LazyNewsletterForm() {
   const mounted = useMounted();
   const { ref, inView } = useInViewOnce<HTMLDivElement>({ rootMargin: '400px 0px' });
   return (
-    <Box id="newsletter" ref={ref}>
+    <Box ref={ref}>
       {mounted && inView ? (
         <Suspense fallback={placeholder}>
-          <NewsletterBanner id="" />
+          <NewsletterForm />
         </Suspense>
       ) : (
         placeholder
       )}
     </Box>
   );
+}
+
+/** The #newsletter banner: its words prerendered, its form on demand. */
+export function LazyNewsletterBanner() {
+  return <NewsletterBanner form={<LazyNewsletterForm />} />;
 }
 
 /**

@@ -3,11 +3,12 @@ import type { EmotionCache } from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
-import { lazy, Suspense, use, useEffect, useMemo, type ReactNode } from 'react';
+import { lazy, Suspense, use, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { Provider as ReduxProvider } from 'react-redux';
 import { useLocale } from '../lib/locale';
 import { prefersReducedMotion } from '../lib/motion';
+import { useHydrating } from '../lib/use-hydrating';
 import { useMounted } from '../lib/use-mounted';
 import { STORAGE_KEYS, writeStorage } from '../lib/storage';
 import { LTR_CACHE, loadRtlCache } from './emotion-caches';
@@ -20,26 +21,23 @@ import { createAppTheme } from './theme';
 const Toaster = lazy(() => import('./toaster').then((module) => ({ default: module.Toaster })));
 
 /** Theme, direction and toasts: everything that depends on the language and theme preference. */
-function ThemedProviders({
-  children,
-  ltrCache = LTR_CACHE,
-}: {
-  children: ReactNode;
-  ltrCache?: EmotionCache;
-}) {
+function ThemedProviders({ children, cache }: { children: ReactNode; cache?: EmotionCache }) {
   const direction = directionOf(useLocale());
   const themeMode = useAppSelector((state) => state.preferences.themeMode);
   const mounted = useMounted();
-  // Read once mounted, so the first render matches the prerendered page. Not
-  // useMediaQuery: it would add its code to every visitor's first load, and a
-  // change of the system setting is taken at the next page load.
-  const reducedMotion = mounted && prefersReducedMotion();
+  const hydrating = useHydrating();
+  // Read once: a change of the system setting is taken at the next page load
+  // (useMediaQuery would add its code to every visitor's first load). A
+  // prerendered page keeps the theme it was rendered with: a new theme would
+  // make React rebuild, rather than hydrate, the parts still waiting for their
+  // code (the sections below the hero). The stylesheet stops its motion.
+  const [reducedMotion] = useState(() => !hydrating && prefersReducedMotion());
   const theme = useMemo(
     () => createAppTheme(themeMode, direction, reducedMotion),
     [themeMode, direction, reducedMotion],
   );
   // Suspends only while the right-to-left styling code loads (first Arabic render).
-  const emotionCache = direction === 'rtl' ? use(loadRtlCache()) : ltrCache;
+  const emotionCache = cache ?? (direction === 'rtl' ? use(loadRtlCache()) : LTR_CACHE);
 
   useEffect(() => {
     writeStorage(STORAGE_KEYS.theme, themeMode);
@@ -63,7 +61,10 @@ function ThemedProviders({
 export interface AppProvidersProps {
   store: AppStore;
   children: ReactNode;
-  /** The prerender gives each page a fresh cache, so each page carries all its styles. */
+  /**
+   * Replaces the browser's caches (for the page's direction): the prerender
+   * gives each page a fresh one, so each page carries all its styles.
+   */
   emotionCache?: EmotionCache;
 }
 
@@ -74,7 +75,7 @@ export function AppProviders({ store, children, emotionCache }: AppProvidersProp
       <I18nextProvider i18n={i18n}>
         {/* A first visit in French or Arabic waits here for that language's texts. */}
         <Suspense fallback={null}>
-          <ThemedProviders ltrCache={emotionCache}>{children}</ThemedProviders>
+          <ThemedProviders cache={emotionCache}>{children}</ThemedProviders>
         </Suspense>
       </I18nextProvider>
     </ReduxProvider>

@@ -1,15 +1,16 @@
 import { lazy, Suspense } from 'react';
-import { useRoutes, type RouteObject } from 'react-router-dom';
+import { useHref, useRoutes, type RouteObject } from 'react-router-dom';
 import { PageLayout } from '../components/page-layout';
 import { PageLoader } from '../components/page-loader';
 import { HomePage } from './home-page';
 import { lazyWithApi } from './lazy-with-api';
 import { preloadableLazy } from '../lib/preloadable-lazy';
 import { NotFoundPage } from './not-found-page';
+import { PageHeadSync } from './seo/page-head-sync';
 
 // Every page but home is its own chunk: a visitor downloads the pages they open.
-const ContactPage = lazyWithApi(() =>
-  import('../features/contact').then((module) => module.ContactPage),
+const ContactPage = preloadableLazy(() =>
+  import('./lazy-contact-section').then((module) => module.ContactRoutePage),
 );
 const ServicesRoutePage = preloadableLazy(() =>
   import('./services-route-page').then((module) => module.ServicesRoutePage),
@@ -40,19 +41,22 @@ const FooterNewsletterBanner = preloadableLazy(() =>
   import('./lazy-newsletter-banner').then((module) => module.FooterNewsletterBanner),
 );
 
-/** Every route of spec section 2; exported so tests can mount them in a memory router. */
-export const appRoutes: RouteObject[] = [
+/** The public site's pages: at the root in English, and below `/fr/` and `/ar/`. */
+const publicRoutes: RouteObject[] = [
   {
     // PageLayout holds the public pages' Suspense boundary, below the navigation bar.
     // The newsletter banner joins the footer through `footerSlot` (home shows it among its sections).
     element: (
-      <PageLayout
-        footerSlot={
-          <Suspense fallback={null}>
-            <FooterNewsletterBanner />
-          </Suspense>
-        }
-      />
+      <>
+        <PageHeadSync />
+        <PageLayout
+          footerSlot={
+            <Suspense fallback={null}>
+              <FooterNewsletterBanner />
+            </Suspense>
+          }
+        />
+      </>
     ),
     children: [
       { index: true, element: <HomePage /> },
@@ -68,6 +72,11 @@ export const appRoutes: RouteObject[] = [
       { path: '*', element: <NotFoundPage /> },
     ],
   },
+];
+
+/** Every route of spec section 2; exported so tests can mount them in a memory router. */
+export const appRoutes: RouteObject[] = [
+  ...publicRoutes,
   {
     path: 'admin/*',
     element: (
@@ -84,5 +93,8 @@ export const appRoutes: RouteObject[] = [
  * loaders or actions, and it keeps about 16 KB (gzipped) out of the first load.
  */
 export function AppRoutes() {
-  return useRoutes(appRoutes);
+  // Below a language's prefix (the router's basename) there is only the public
+  // site: the admin area lives at /admin alone.
+  const localized = useHref('/') !== '/';
+  return useRoutes(localized ? publicRoutes : appRoutes);
 }

@@ -13,7 +13,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router-dom';
+import { Link as RouterLink, useHref } from 'react-router-dom';
 import { useAnchorNavigation } from '../lib/scroll';
 import { PRIMARY_LINKS } from './navigation-links';
 
@@ -33,6 +33,8 @@ export interface FooterProps {
 export function Footer({ slot }: FooterProps) {
   const { t } = useTranslation();
   const goToAnchor = useAnchorNavigation();
+  // The home page in this page's language (`/`, `/fr/`...), which the anchors belong to.
+  const homeHref = useHref('/');
 
   return (
     <Box
@@ -79,7 +81,7 @@ export function Footer({ slot }: FooterProps) {
                     </Link>
                   ) : (
                     <Link
-                      href={`/#${link.anchorId}`}
+                      href={`${homeHref}#${link.anchorId}`}
                       color="inherit"
                       underline="hover"
                       onClick={(event) => {

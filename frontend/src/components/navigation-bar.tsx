@@ -8,7 +8,7 @@ import Toolbar from '@mui/material/Toolbar';
 import useScrollTrigger from '@mui/material/useScrollTrigger';
 import { lazy, Suspense, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useLocation } from 'react-router-dom';
+import { Link as RouterLink, useHref, useLocation } from 'react-router-dom';
 import { scrollToTop, useAnchorNavigation } from '../lib/scroll';
 import { LanguageSelector } from './language-selector';
 import { isActiveLink, PRIMARY_LINKS, SIDE_MENU_ID, type NavigationLink } from './navigation-links';
@@ -22,6 +22,8 @@ const SideMenu = lazy(() => import('./side-menu').then((module) => ({ default: m
 export function NavigationBar() {
   const { t } = useTranslation();
   const { pathname, hash } = useLocation();
+  // The home page in this page's language (`/`, `/fr/`...), which the anchors belong to.
+  const homeHref = useHref('/');
   const goToAnchor = useAnchorNavigation();
   const [menuOpen, setMenuOpen] = useState(false);
   // Mounted from the first opening on, so closing can play its slide-out.
@@ -62,7 +64,7 @@ export function NavigationBar() {
     ) : (
       <Button
         key={link.labelKey}
-        href={`/#${link.anchorId}`}
+        href={`${homeHref}#${link.anchorId}`}
         sx={sx}
         onClick={(event) => {
           event.preventDefault();
@@ -108,12 +110,12 @@ export function NavigationBar() {
         </Stack>
 
         <Box sx={{ display: { xs: 'none', md: 'block' } }}>
-          <LanguageSelector />
+          <LanguageSelector localizedAddresses />
         </Box>
 
         <Button
           variant="contained"
-          href="/#contact"
+          href={`${homeHref}#contact`}
           onClick={(event) => {
             event.preventDefault();
             onAnchor('contact');

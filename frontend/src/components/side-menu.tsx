@@ -9,7 +9,7 @@ import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useLocation } from 'react-router-dom';
+import { Link as RouterLink, useHref, useLocation } from 'react-router-dom';
 import { LanguageSelector } from './language-selector';
 import { isActiveLink, PRIMARY_LINKS, SIDE_MENU_ID } from './navigation-links';
 
@@ -27,6 +27,8 @@ export interface SideMenuProps {
 export function SideMenu({ open, onClose, onAnchor }: SideMenuProps) {
   const { t } = useTranslation();
   const { pathname, hash } = useLocation();
+  // The home page in this page's language (`/`, `/fr/`...), which the anchors belong to.
+  const homeHref = useHref('/');
 
   return (
     <Drawer anchor="right" open={open} onClose={onClose}>
@@ -56,7 +58,7 @@ export function SideMenu({ open, onClose, onAnchor }: SideMenuProps) {
               ) : (
                 <ListItemButton
                   component="a"
-                  href={`/#${link.anchorId}`}
+                  href={`${homeHref}#${link.anchorId}`}
                   onClick={(event) => {
                     event.preventDefault();
                     onAnchor(link.anchorId);
@@ -69,7 +71,7 @@ export function SideMenu({ open, onClose, onAnchor }: SideMenuProps) {
           ))}
         </List>
         <Divider sx={{ my: 2 }} />
-        <LanguageSelector fullWidth />
+        <LanguageSelector fullWidth localizedAddresses />
         <Button variant="contained" fullWidth sx={{ mt: 2 }} onClick={() => onAnchor('contact')}>
           {t('nav.getInTouch')}
         </Button>

@@ -21,7 +21,8 @@ export function StatCard({ value, label, size = 'large' }: StatCardProps) {
         color="primary"
         sx={{ fontWeight: 800 }}
       >
-        {value}
+        {/* Isolated left to right, so a figure such as "150+" reads the same on an Arabic page. */}
+        <bdi dir="ltr">{value}</bdi>
       </Typography>
       <Typography variant="body2" sx={{ color: 'text.secondary' }}>
         {label}

@@ -1,13 +1,6 @@
-import useMediaQuery from '@mui/material/useMediaQuery';
-
 export const REDUCED_MOTION_QUERY = '(prefers-reduced-motion: reduce)';
 
 /** For event handlers: whether the visitor asked the system for less motion. */
 export function prefersReducedMotion(): boolean {
   return typeof window.matchMedia === 'function' && window.matchMedia(REDUCED_MOTION_QUERY).matches;
-}
-
-/** For rendering: re-renders when the preference changes. */
-export function usePrefersReducedMotion(): boolean {
-  return useMediaQuery(REDUCED_MOTION_QUERY, { noSsr: true });
 }

@@ -70,8 +70,9 @@ export function useAnchorNavigation(): (id: string) => void {
   const navigate = useNavigate();
   return useCallback(
     (id: string) => {
-      if (scrollToId(id)) return;
-      void navigate({ pathname: '/', hash: `#${id}` });
+      // Sections on the way may still change height as they are laid out: keep the target in place.
+      if (document.getElementById(id)) scrollToIdWhenPresent(id);
+      else void navigate({ pathname: '/', hash: `#${id}` });
     },
     [navigate],
   );

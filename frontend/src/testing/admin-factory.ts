@@ -51,6 +51,7 @@ export function buildUser(overrides: Partial<UserDto> = {}): UserDto {
     username: `user-${id.slice(-4)}`,
     email: `user-${id.slice(-4)}@agency.test`,
     role: 'viewer',
+    twoFactorEnabled: false,
     lastLoginAt: null,
     createdAt: CREATED,
     updatedAt: CREATED,

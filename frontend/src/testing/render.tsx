@@ -6,6 +6,8 @@ import { ApiBoundary } from '../app/api-boundary';
 import { AppProviders } from '../app/providers';
 import { AppRoutes } from '../app/router';
 import { makeStore, type AppStore } from '../app/store';
+import { i18n } from '../app/i18n';
+import { basenameOf, siteLocaleOf } from '../lib/site-locale';
 import createCache, { type EmotionCache } from '@emotion/cache';
 
 /**
@@ -49,6 +51,10 @@ async function renderInRouter(
     current = useLocation();
     return null;
   }
+  // A page below a language's prefix (`/fr/...`) is in that language, as in the browser.
+  const locale = siteLocaleOf(path.split(/[?#]/)[0] ?? '/');
+  const basename = locale && path.startsWith(`/${locale}/`) ? basenameOf(locale) : undefined;
+  if (basename && locale) await i18n.changeLanguage(locale);
   // No artificial delay between keystrokes: the suites type whole forms.
   const user = userEvent.setup({ delay: null });
   // Async act: the page's lazily loaded chunks (and texts) resolve before the test goes on,
@@ -57,7 +63,7 @@ async function renderInRouter(
   await act(async () => {
     result = render(
       <AppProviders store={store} emotionCache={styles ? undefined : unstyledCache()}>
-        <MemoryRouter initialEntries={[path]}>
+        <MemoryRouter basename={basename} initialEntries={[path]}>
           {ui}
           <LocationProbe />
         </MemoryRouter>

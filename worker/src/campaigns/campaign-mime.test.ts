@@ -1,6 +1,6 @@
 import { simpleParser } from 'mailparser';
 import type { Locale } from '@agency/contracts';
-import { compileCampaignMail, type Personalisation } from '../mail/templates/campaign.template';
+import { compileCampaignMail, type Personalisation } from './campaign.template';
 import { compileCampaignMime } from './campaign-mime';
 
 const FROM = 'Agency <no-reply@agency.test>';
@@ -14,7 +14,8 @@ const campaign = {
     `<p>Dear {{ firstName }}, we write to {{email}}{{firstName}} today.</p>\n${LONG_LINE}\n` +
     '<p>عروض الربيع لـ {{firstName}}: عشرة تصاميم وفيديوهان كل شهر.</p>\n' +
     '.<p>A line that starts with a dot, and ends with spaces   </p>\n' +
-    '<p><a href="https://agency.tn/packs?a=1&b=2">See the packs</a></p>{{email}}',
+    '<p><a href="https://agency.tn/packs?a=1&b=2">See the packs</a></p>{{email}}' +
+    '<p><a href="{{firstName}}">Your page</a></p>',
 };
 
 const recipients: (Personalisation & { locale: Locale })[] = [
@@ -23,6 +24,8 @@ const recipients: (Personalisation & { locale: Locale })[] = [
   { firstName: 'ليلى ', email: 'layla@example.tn', locale: 'ar' },
   { firstName: 'Jean-Baptiste '.repeat(12), email: 'jb@example.fr', locale: 'fr' },
   { firstName: '', email: 'nobody@example.tn', locale: 'en' },
+  { firstName: 'javascript:alert(document.domain)', email: 'mallory@example.tn', locale: 'en' },
+  { firstName: 'https://amira.example/shop', email: 'shop@example.tn', locale: 'fr' },
 ];
 
 const unsubscribeUrl = (email: string) =>
@@ -54,6 +57,8 @@ describe('a campaign mail built into its frame', () => {
 
       expect(parsed.subject).toBe(rendered.subject);
       expect(lf(String(parsed.html))).toBe(rendered.html);
+      // A name that would make the link run script leaves it pointing nowhere.
+      expect(String(parsed.html)).not.toMatch(/href="\s*javascript:/i);
       expect(lf(parsed.text ?? '').trimEnd()).toBe(rendered.text.trimEnd());
       expect(message.envelope).toEqual({ from: 'no-reply@agency.test', to: [values.email] });
       expect(parsed.headers.get('content-type')).toMatchObject({ value: 'multipart/alternative' });

@@ -1,16 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import MimeNode from 'nodemailer/lib/mime-node';
-import { encode as encodeQuotedPrintable, wrap as wrapQuotedPrintable } from 'nodemailer/lib/qp';
 import type { Locale } from '@agency/contracts';
 import { escapeHtml } from '../mail/templates/escape-html';
 import {
   asIs,
+  slotValue,
   type CompiledCampaignMail,
   type Personalisation,
   type Segments,
-  type Slot,
   type SlotValues,
-} from '../mail/templates/campaign.template';
+} from './campaign.template';
+import { MimeNode, encodeQuotedPrintable, wrapQuotedPrintable } from './nodemailer-internals';
 
 /** What changes from one recipient of a campaign to the next. */
 export interface RecipientParts {
@@ -28,6 +27,9 @@ export interface RawCampaignMessage {
   envelope: { from: string; to: string[] };
   raw: string;
 }
+
+/** An address that is not exactly one mailbox: nothing is sent to it. */
+export class InvalidRecipientError extends Error {}
 
 export interface CampaignMime {
   build(parts: RecipientParts): RawCampaignMessage;
@@ -56,7 +58,7 @@ function encodedBody(segments: Segments, escape: (value: string) => string) {
     // costs one empty soft-broken line, which decodes to nothing.
     return encoded
       .map((part, index) =>
-        index % 2 === 0 ? part : quotedPrintable(escape(values[part as Slot])),
+        index % 2 === 0 ? part : quotedPrintable(escape(slotValue(part, values))),
       )
       .join(SOFT_LINE_BREAK);
   };
@@ -121,6 +123,11 @@ export function compileCampaignMime(
       ].join(CRLF);
       const envelope = head.getEnvelope();
       if (!envelope.from) throw new Error(`MAIL_FROM has no address: ${from}`);
+      // One mail, one mailbox: an address holding a line break or a list
+      // would have the server deliver to others as well.
+      if (envelope.to.length !== 1 || /[\r\n]/.test(parts.to)) {
+        throw new InvalidRecipientError(`not a single mailbox: ${JSON.stringify(parts.to)}`);
+      }
       return { envelope: { from: envelope.from, to: envelope.to }, raw };
     },
   };

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { isPermanentSmtpFailure, smtpFailureReason } from '../mail/smtp-failure';
-import { freePort } from '@agency/backend/testing/own-redis';
+import { freePort } from '@agency/platform/testing/own-redis';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
 import type { RawCampaignMessage } from './campaign-mime';
 import { createCampaignTransport, type CampaignTransport } from './campaign-transport';

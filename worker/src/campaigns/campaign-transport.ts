@@ -1,7 +1,10 @@
-import SMTPConnection from 'nodemailer/lib/smtp-connection';
-import { parseConnectionUrl, type ConnectionUrlOptions } from 'nodemailer/lib/shared';
 import { Pool } from 'tarn';
 import type { RawCampaignMessage } from './campaign-mime';
+import {
+  SMTPConnection,
+  parseConnectionUrl,
+  type ConnectionUrlOptions,
+} from './nodemailer-internals';
 
 /** What a campaign send needs of SMTP: one whole message out, the server's answer back. */
 export interface CampaignTransport {

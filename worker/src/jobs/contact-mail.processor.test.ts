@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { ContactMailJob } from '@agency/contracts';
-import { createLogger, OwedMailModel } from '@agency/backend';
+import { createLogger, OwedMailModel } from '@agency/platform';
 import { createMailTransport, type MailTransport } from '../mail/transport';
 import {
   AGENCY_INBOX,

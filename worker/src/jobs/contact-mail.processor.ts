@@ -9,7 +9,7 @@ import {
   markContactMailSent,
   settleContactMails,
   type Logger,
-} from '@agency/backend/store';
+} from '@agency/platform';
 import type { MailTransport } from '../mail/transport';
 import { renderContactAcknowledgement } from '../mail/templates/contact-acknowledgement.template';
 import { renderContactNotification } from '../mail/templates/contact-notification.template';

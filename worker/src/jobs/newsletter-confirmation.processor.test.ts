@@ -1,7 +1,11 @@
-import request from 'supertest';
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { NewsletterConfirmationJob } from '@agency/contracts';
-import { createLogger, findSubscriberByEmail } from '@agency/backend';
+import type { Locale, NewsletterConfirmationJob } from '@agency/contracts';
+import {
+  createLogger,
+  findSubscriberByEmail,
+  requestSubscription,
+  UNWATCHED_SUBSCRIBERS,
+} from '@agency/platform';
 import { createMailTransport, type MailTransport } from '../mail/transport';
 import { SITE_URL, createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
@@ -39,9 +43,12 @@ describe('the newsletter confirmation processor', () => {
     await smtp.close();
   });
 
-  /** Subscribes a fresh address through the API; returns a job for its latest request. */
-  async function subscribe(locale = 'fr', email = `reader${(counter += 1)}@example.tn`) {
-    await request(ctx.app.callback()).post('/api/newsletter').send({ email, locale });
+  /** Records a subscription request as the worker does; returns a job for its latest request. */
+  async function subscribe(locale: Locale = 'fr', email = `reader${(counter += 1)}@example.tn`) {
+    await requestSubscription(
+      { email, locale, source: 'newsletter-banner', ip: '203.0.113.5' },
+      UNWATCHED_SUBSCRIBERS,
+    );
     const subscriber = await findSubscriberByEmail(email);
     if (!subscriber) throw new Error('not stored');
     const data = {
@@ -75,7 +82,7 @@ describe('the newsletter confirmation processor', () => {
 
   it('sends nothing for a request superseded by a newer one', async () => {
     const { email, job } = await subscribe('en');
-    await request(ctx.app.callback()).post('/api/newsletter').send({ email, locale: 'en' });
+    await subscribe('en', email);
 
     expect(await process(job)).toBe('skipped');
     expect(smtp.received).toHaveLength(0);

@@ -9,7 +9,7 @@ import {
   signConfirmationToken,
   signUnsubscribeToken,
   type Logger,
-} from '@agency/backend/store';
+} from '@agency/platform';
 import type { MailTransport } from '../mail/transport';
 import {
   confirmationPageUrl,

@@ -1,11 +1,6 @@
 import type { Job } from 'bullmq';
 import type { OutboxRelayJob } from '@agency/contracts';
-import {
-  relayOwedMail,
-  type Logger,
-  type MailQueues,
-  type RelayedMail,
-} from '@agency/backend/store';
+import { relayOwedMail, type Logger, type MailQueues, type RelayedMail } from '@agency/platform';
 
 export interface OutboxRelayDeps {
   queues: MailQueues;

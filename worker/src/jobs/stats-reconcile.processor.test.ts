@@ -3,7 +3,7 @@ import request from 'supertest';
 import { pino } from 'pino';
 import { Queue, QueueEvents, Worker, type Processor } from 'bullmq';
 import { STATS_QUEUE_NAMES, type StatsReconcileJob } from '@agency/contracts';
-import { createRedisConnection, type ReconcileReport, type Redis } from '@agency/backend';
+import { createRedisConnection, type ReconcileReport, type Redis } from '@agency/platform';
 import { createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
 import { startStatsReconciliation, type StatsReconciliation } from './stats-reconcile.processor';
 
@@ -43,6 +43,22 @@ describe('the stats reconciliation job', () => {
     await ctx.close();
   });
 
+  const start = (logger = pino({ level: 'silent' })) =>
+    startStatsReconciliation({
+      connection,
+      queuePrefix: ctx.config.queuePrefix,
+      logger,
+      timeZone: ctx.config.timeZone,
+      reconcileIntervalMs: 3_600_000,
+      settleMs: 0,
+      startWorker: (name: string, processor: Processor<StatsReconcileJob>, concurrency: number) =>
+        new Worker<StatsReconcileJob>(name, processor, {
+          connection,
+          prefix: ctx.config.queuePrefix,
+          concurrency,
+        }),
+    });
+
   const enquiry = (email: string) =>
     request(ctx.app.callback())
       .post('/api/contact')
@@ -69,19 +85,7 @@ describe('the stats reconciliation job', () => {
         resolve(returnvalue as unknown as ReconcileReport),
       );
     });
-    reconciliation = startStatsReconciliation({
-      connection,
-      queuePrefix: ctx.config.queuePrefix,
-      logger,
-      stats: { reconcileIntervalMs: 3_600_000, timeZone: ctx.config.timeZone, settleMs: 0 },
-      startWorker: (name: string, processor: Processor<StatsReconcileJob>, concurrency: number) =>
-        new Worker<StatsReconcileJob>(name, processor, {
-          connection,
-          prefix: ctx.config.queuePrefix,
-          concurrency,
-        }),
-    });
-    await reconciliation.schedule();
+    reconciliation = await start(logger);
 
     // A new scheduler (as after Redis lost everything) runs its first pass at once.
     const report = await pass;
@@ -95,16 +99,17 @@ describe('the stats reconciliation job', () => {
     expect(warning?.repaired?.counts).toEqual(report.repaired.counts);
   });
 
-  it('adds no pass when a worker sets the scheduler again', async () => {
+  it('adds no pass when another worker sets the scheduler again', async () => {
     const queue = new Queue<StatsReconcileJob>(STATS_QUEUE_NAMES.reconcile, {
       connection,
       prefix: ctx.config.queuePrefix,
     });
+    const second = await start();
     try {
-      await reconciliation?.schedule();
       expect(await queue.getJobCounts('waiting', 'active')).toEqual({ waiting: 0, active: 0 });
       expect(await queue.getJobSchedulersCount()).toBe(1);
     } finally {
+      await second.close();
       await queue.close();
     }
   });

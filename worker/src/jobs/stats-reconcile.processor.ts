@@ -4,12 +4,8 @@ import {
   STATS_RECONCILE_SCHEDULER_ID,
   type StatsReconcileJob,
 } from '@agency/contracts';
-import {
-  reconcileStats,
-  type Logger,
-  type ReconcileReport,
-  type Redis,
-} from '@agency/backend/store';
+import { reconcileStats, type Logger, type ReconcileReport, type Redis } from '@agency/platform';
+import { keepJobScheduler } from '../job-schedulers';
 
 export interface StatsReconcileDeps {
   redis: Redis;
@@ -61,38 +57,43 @@ export function statsReconcileProcessor({
 }
 
 export interface StatsReconciliation {
-  /** Sets the scheduler, again after Redis lost it (its first pass then runs at once). */
-  schedule(): Promise<void>;
   close(): Promise<void>;
 }
 
+/** However long the interval, a scheduler Redis lost is set again within this. */
+const SCHEDULER_CHECK_MS = 60_000;
+
 /**
  * The reconciliation's queue and worker. A job scheduler (upserted by every
- * worker process, stored once in Redis) runs one pass per interval on
- * whichever worker is free; periodic work never runs on a timer of the API.
- * A scheduler is created with its first pass due at once, so a new
- * installation, or a Redis that came back without its data (and so without
- * the figures and the scheduler), is recounted straight away. Two passes at
- * once would do no harm: each repair checks the figure still holds what
- * that pass read.
+ * worker process, stored once in Redis, set again when Redis lost it) runs
+ * one pass per interval on whichever worker is free; periodic work never
+ * runs on a timer of the API. A scheduler is created with its first pass
+ * due at once, so a new installation, or a Redis that came back without
+ * its data (and so without the figures and the scheduler), is recounted
+ * straight away. Two passes at once would do no harm: each repair checks
+ * the figure still holds what that pass read.
  */
-export function startStatsReconciliation({
+export async function startStatsReconciliation({
   connection,
   queuePrefix,
   logger,
-  stats,
+  timeZone,
+  reconcileIntervalMs,
+  settleMs = 2000,
   startWorker,
 }: {
   connection: Redis;
   queuePrefix: string;
   logger: Logger;
-  stats: { reconcileIntervalMs: number; timeZone: string; settleMs?: number };
+  timeZone: string;
+  reconcileIntervalMs: number;
+  settleMs?: number;
   startWorker: (
     name: string,
     processor: Processor<StatsReconcileJob>,
     concurrency: number,
   ) => Worker;
-}): StatsReconciliation {
+}): Promise<StatsReconciliation> {
   const queue = new Queue<StatsReconcileJob>(STATS_QUEUE_NAMES.reconcile, {
     connection,
     prefix: queuePrefix,
@@ -100,28 +101,29 @@ export function startStatsReconciliation({
   queue.on('error', (error) => logger.warn({ err: error.message }, 'stats queue error'));
   const worker = startWorker(
     STATS_QUEUE_NAMES.reconcile,
-    statsReconcileProcessor({
-      redis: connection,
-      queuePrefix,
-      timeZone: stats.timeZone,
-      settleMs: stats.settleMs ?? 2000,
-      logger,
-    }),
+    statsReconcileProcessor({ redis: connection, queuePrefix, timeZone, settleMs, logger }),
     1,
   );
-  return {
-    async schedule() {
-      await queue.upsertJobScheduler(
+  const schedule = await keepJobScheduler({
+    queue,
+    connection,
+    schedulerId: STATS_RECONCILE_SCHEDULER_ID,
+    upsert: () =>
+      queue.upsertJobScheduler(
         STATS_RECONCILE_SCHEDULER_ID,
-        { every: stats.reconcileIntervalMs },
+        { every: reconcileIntervalMs },
         {
           name: STATS_QUEUE_NAMES.reconcile,
           data: {},
           opts: { removeOnComplete: { count: 20 }, removeOnFail: { count: 20 } },
         },
-      );
-    },
+      ),
+    checkEveryMs: Math.min(reconcileIntervalMs, SCHEDULER_CHECK_MS),
+    logger,
+  });
+  return {
     async close() {
+      schedule.stop();
       await worker.close();
       await queue.close();
     },

@@ -9,29 +9,31 @@ import {
   type CampaignStatus,
   type RecipientType,
 } from '@agency/contracts';
-import mongoose, { Types } from 'mongoose';
+import { Types } from 'mongoose';
 import {
+  CampaignBatchModel,
   CampaignModel,
-  CampaignRecipientModel,
+  CampaignOutcomeModel,
+  type CampaignBatch,
+  type OutcomeEntry,
+  ContactModel,
+  SubscriberModel,
   connectDatabase,
   createLogger,
   createRedisConnection,
   disconnectDatabase,
   waitUntilConnected,
   type Redis,
-} from '@agency/backend/store';
-
-// Registered by the backend's store under these names; the store exports no model of theirs.
-const ContactModel = () => mongoose.model('Contact');
-const SubscriberModel = () => mongoose.model('Subscriber');
+} from '@agency/platform';
 import { createCampaignQueue, type CampaignQueue } from '@agency/backend';
-import { createCampaignTransport } from '../campaigns/campaign-transport';
 import {
-  DEFAULT_CAMPAIGN_SETTINGS,
-  startCampaignWorkers,
+  createCampaignTransport,
+  createSmtpCampaignMessenger,
+  startCampaignEngine,
   type CampaignSendSettings,
-  type RunningCampaignWorkers,
-} from '../campaigns/campaign-workers';
+  type RunningCampaignEngine,
+} from '../campaigns';
+import { loadWorkerConfig } from '../config';
 
 export const TEST_SITE_URL = 'http://site.test';
 export const TEST_LINK_SECRET = 'campaign-test-link-secret-of-32-characters!';
@@ -70,22 +72,43 @@ export interface CampaignContext {
   startWorker(
     smtpUrl: string,
     settings?: Partial<CampaignSendSettings>,
-  ): Promise<RunningCampaignWorkers>;
+  ): Promise<RunningCampaignEngine>;
   /** Resolves once the campaign is in one of `statuses`, re-checking on every job event. */
   waitForStatus(id: string, statuses: readonly CampaignStatus[], timeoutMs?: number): Promise<void>;
   /** Resolves once no send or dispatch job is waiting, delayed or active. */
   waitUntilIdle(timeoutMs?: number): Promise<void>;
   campaign(id: string): Promise<Record<string, unknown>>;
-  ledger(id: string): Promise<
-    {
-      email: string;
-      state: string;
-      round: number;
-      attempts?: number | null;
-      reason?: string | null;
-    }[]
-  >;
+  /** Every recipient line of the campaign's ledger, batch by batch. */
+  ledger(id: string): Promise<LedgerLine[]>;
+  /** The campaign's batch rosters, by round and number. */
+  ledgerBatches(id: string): Promise<CampaignBatch[]>;
   close(): Promise<void>;
+}
+
+export interface LedgerLine {
+  email: string;
+  state: string;
+  round: number;
+  seq: number;
+  attempts?: number | null;
+  reason?: string | null;
+}
+
+/**
+ * The campaign settings the worker runs with by default (its configuration's
+ * schema holds them), with retries a test can wait for.
+ */
+export function campaignSettings(
+  overrides: Partial<CampaignSendSettings> = {},
+): CampaignSendSettings {
+  const { campaigns } = loadWorkerConfig({
+    MONGODB_URI: 'mongodb://127.0.0.1:27017/unused',
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    SMTP_URL: 'smtp://127.0.0.1:25',
+    MAIL_TO: 'inbox@agency.test',
+  });
+  const settings: CampaignSendSettings = campaigns;
+  return { ...settings, retryDelayMs: 100, ...overrides };
 }
 
 const NAMES = ['Amira', 'Sami', 'Leila', 'Karim', 'Nour', 'Youssef'];
@@ -123,7 +146,7 @@ export async function createCampaignContext(): Promise<CampaignContext> {
   const controlQueue = createCampaignQueue(redis, queuePrefix);
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'silent');
   const running: {
-    workers: RunningCampaignWorkers;
+    workers: RunningCampaignEngine;
     connection: Redis;
     close(): Promise<void>;
   }[] = [];
@@ -158,6 +181,11 @@ export async function createCampaignContext(): Promise<CampaignContext> {
     }
   }
 
+  const ledgerBatches = (id: string) =>
+    CampaignBatchModel.find({ campaign: new Types.ObjectId(id) })
+      .sort({ round: 1, seq: 1 })
+      .lean<CampaignBatch[]>();
+
   return {
     mongodbUri,
     redisUrl,
@@ -168,10 +196,10 @@ export async function createCampaignContext(): Promise<CampaignContext> {
     testQueue,
     controlQueue,
     async seedContacts(contacts) {
-      await ContactModel().insertMany(contacts.map(contactDocument), { lean: true });
+      await ContactModel.insertMany(contacts.map(contactDocument), { lean: true });
     },
     async seedSubscribers(subscribers) {
-      await SubscriberModel().insertMany(
+      await SubscriberModel.insertMany(
         subscribers.map((subscriber) => ({
           email: subscriber.email,
           status: subscriber.status,
@@ -201,20 +229,22 @@ export async function createCampaignContext(): Promise<CampaignContext> {
     async startWorker(smtpUrl, settings = {}) {
       const workerConnection = createRedisConnection(redisUrl, 'consumer');
       workerConnection.on('error', () => undefined);
-      const merged = { ...DEFAULT_CAMPAIGN_SETTINGS, retryDelayMs: 100, ...settings };
-      const transport = createCampaignTransport(smtpUrl, merged.concurrency);
-      const workers = await startCampaignWorkers({
-        connection: workerConnection,
-        queuePrefix,
-        transport,
+      const merged = campaignSettings(settings);
+      const messenger = createSmtpCampaignMessenger({
+        transport: createCampaignTransport(smtpUrl, merged.concurrency),
         mailFrom: 'Agency <no-reply@agency.test>',
         siteUrl: TEST_SITE_URL,
         mailLinkSecret: TEST_LINK_SECRET,
+      });
+      const workers = await startCampaignEngine({
+        connection: workerConnection,
+        queuePrefix,
+        messenger,
         messageIdDomain: 'agency.test',
         logger,
         settings: merged,
       });
-      running.push({ workers, connection: workerConnection, close: () => transport.close() });
+      running.push({ workers, connection: workerConnection, close: () => messenger.close() });
       return workers;
     },
     waitForStatus(id, statuses, timeoutMs = 30_000) {
@@ -246,8 +276,31 @@ export async function createCampaignContext(): Promise<CampaignContext> {
       if (!campaign) throw new Error(`no campaign ${id}`);
       return campaign as unknown as Record<string, unknown>;
     },
+    ledgerBatches,
     async ledger(id) {
-      return CampaignRecipientModel.find({ campaign: new Types.ObjectId(id) }).lean();
+      const [batches, outcomeDocs] = await Promise.all([
+        ledgerBatches(id),
+        CampaignOutcomeModel.find({ campaign: new Types.ObjectId(id) }).lean(),
+      ]);
+      const outcomesOf = new Map(
+        outcomeDocs.map((doc) => [
+          doc._id,
+          new Map<number, OutcomeEntry>(doc.outcomes.map((line) => [line.position, line])),
+        ]),
+      );
+      return batches.flatMap(({ _id, round, seq, recipients }) =>
+        recipients.map(({ email }, position) => {
+          const outcome = outcomesOf.get(_id)?.get(position);
+          return {
+            email,
+            state: outcome?.state ?? 'pending',
+            round,
+            seq,
+            attempts: outcome?.attempts,
+            reason: outcome?.reason,
+          };
+        }),
+      );
     },
     async close() {
       for (const worker of running) {

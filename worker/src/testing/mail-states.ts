@@ -2,8 +2,8 @@ import {
   contactMailStatuses,
   findConfirmationReceipt,
   findSubscriberByEmail,
-} from '@agency/backend/store';
-import { OwedMailModel } from '@agency/backend/store';
+  OwedMailModel,
+} from '@agency/platform';
 
 /**
  * Where an enquiry's two mails stand, worded as the admin contact DTO words

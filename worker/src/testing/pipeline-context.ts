@@ -2,20 +2,25 @@ import { randomBytes } from 'node:crypto';
 import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bullmq';
 import { QUEUE_NAMES, withDatabaseName, type QueueName } from '@agency/contracts';
 import {
-  connectDatabase,
   createApp,
+  createPasswordResetQueue,
+  loadApiConfig,
+  type ApiConfig,
+  type PasswordResetQueue,
+} from '@agency/backend';
+import {
+  connectDatabase,
   createLogger,
   createMailQueues,
   createRedisConnection,
   disconnectDatabase,
-  loadApiConfig,
   waitUntilConnected,
-  type ApiConfig,
   type MailQueues,
   type Redis,
-} from '@agency/backend';
+} from '@agency/platform';
 import { createMailTransport } from '../mail/transport';
-import { createCampaignTransport } from '../campaigns/campaign-transport';
+import { createCampaignTransport, createSmtpCampaignMessenger } from '../campaigns';
+import { campaignSettings } from './campaign-context';
 import { startWorkers, type RunningWorkers } from '../workers';
 
 export const AGENCY_INBOX = 'inbox@agency.test';
@@ -37,6 +42,7 @@ export interface PipelineContext {
   config: ApiConfig;
   app: ReturnType<typeof createApp>;
   queues: MailQueues;
+  passwordResetQueue: PasswordResetQueue;
   startWorker(options: WorkerStartOptions): Promise<RunningWorkers>;
   /** A QueueEvents on one of this context's queues, ready to be waited on. */
   queueEvents(name: QueueName): Promise<QueueEvents>;
@@ -86,7 +92,8 @@ export async function createPipelineContext(
   producer.on('error', () => undefined);
   await waitUntilConnected(producer, 5000);
   const queues = createMailQueues(producer, config.queuePrefix, options.jobOptions);
-  const app = createApp({ config, logger, queues, redis: producer });
+  const passwordResetQueue = createPasswordResetQueue(producer, config.queuePrefix);
+  const app = createApp({ config, logger, queues, passwordResetQueue, redis: producer });
   const running: { workers: RunningWorkers; connection: Redis; close(): Promise<void> }[] = [];
   const events: QueueEvents[] = [];
 
@@ -100,10 +107,16 @@ export async function createPipelineContext(
     config,
     app,
     queues,
+    passwordResetQueue,
     async startWorker({ smtpUrl, relayIntervalMs = 60_000, pendingAgeMs = 0 }) {
       const connection = consumerConnection();
       const transport = createMailTransport(smtpUrl);
-      const campaignTransport = createCampaignTransport(smtpUrl, 2);
+      const messenger = createSmtpCampaignMessenger({
+        transport: createCampaignTransport(smtpUrl, 2),
+        mailFrom: 'Agency <no-reply@agency.test>',
+        siteUrl: SITE_URL,
+        mailLinkSecret: config.mailLinkSecret,
+      });
       const workers = await startWorkers({
         connection,
         queuePrefix: config.queuePrefix,
@@ -116,14 +129,15 @@ export async function createPipelineContext(
         outbox: { relayIntervalMs, pendingAgeMs },
         logger,
         mailJobOptions: options.jobOptions,
-        campaigns: { transport: campaignTransport },
+        campaigns: { ...campaignSettings(), messenger },
+        timeZone: config.timeZone,
       });
       running.push({
         workers,
         connection,
         close: async () => {
           transport.close();
-          await campaignTransport.close();
+          await messenger.close();
         },
       });
       return workers;
@@ -151,11 +165,14 @@ export async function createPipelineContext(
           prefix: config.queuePrefix,
         });
         await Promise.all(
-          [...queues.all(), relayQueue].map((queue) => queue.obliterate({ force: true })),
+          [...queues.all(), relayQueue, passwordResetQueue].map((queue) =>
+            queue.obliterate({ force: true }),
+          ),
         );
         await relayQueue.close();
       }
       await queues.close();
+      await passwordResetQueue.close();
       producer.disconnect();
       await mongoose.connection.db?.dropDatabase();
       await disconnectDatabase();

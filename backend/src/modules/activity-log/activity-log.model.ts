@@ -17,6 +17,20 @@ const activityLogSchema = new Schema({
   },
   time: { type: Date, required: true, default: () => new Date() },
   ip: { type: String, required: true },
+  changes: {
+    type: [
+      new Schema(
+        {
+          field: { type: String, required: true },
+          before: { type: Schema.Types.Mixed },
+          after: { type: Schema.Types.Mixed },
+          redacted: { type: Boolean },
+        },
+        { _id: false, minimize: false },
+      ),
+    ],
+    default: undefined,
+  },
 });
 
 activityLogSchema.index({ time: -1 });

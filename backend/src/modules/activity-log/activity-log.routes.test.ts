@@ -39,6 +39,7 @@ describe('GET /api/admin/activity-logs', () => {
       target: { type: 'client', id: created.body.id, label: 'Carthage Bakeries' },
       time: expect.any(String),
       ip: expect.stringMatching(/127\.0\.0\.1/),
+      changes: expect.arrayContaining([{ field: 'companyName', after: 'Carthage Bakeries' }]),
     });
 
     const page = await as(ctx, admin).get('/api/admin/activity-logs?pageSize=1&page=3');
@@ -52,6 +53,53 @@ describe('GET /api/admin/activity-logs', () => {
     expect(byEditor.body.total).toBe(2);
     const byAction = await as(ctx, admin).get('/api/admin/activity-logs?search=client.delete');
     expect(byAction.body.total).toBe(1);
+  });
+
+  it('records the fields a change touched, before and after, and never a password', async () => {
+    await ActivityLogModel.deleteMany({});
+    const created = await as(ctx, editor).post('/api/admin/clients', validClient);
+    await as(ctx, editor).put(`/api/admin/clients/${created.body.id}`, {
+      ...validClient,
+      status: 'active',
+      monthlyBudget: 2000,
+    });
+    const user = await as(ctx, admin).post('/api/admin/users', {
+      username: 'diffed',
+      email: 'diffed@agency.tn',
+      role: 'viewer',
+      password: 'a first long password',
+    });
+    await as(ctx, admin).put(`/api/admin/users/${user.body.id}`, {
+      username: 'diffed',
+      email: 'diffed@agency.tn',
+      role: 'editor',
+      password: 'a second long password',
+    });
+
+    const page = await as(ctx, admin).get('/api/admin/activity-logs?sort=time');
+    const byAction = Object.fromEntries(
+      (page.body.items as { action: string; changes?: unknown }[]).map((entry) => [
+        entry.action,
+        entry.changes,
+      ]),
+    );
+    expect(byAction['client.update']).toEqual([
+      { field: 'monthlyBudget', before: 1500.5, after: 2000 },
+      { field: 'status', before: 'potential', after: 'active' },
+    ]);
+    expect(byAction['client.create']).toEqual(
+      expect.arrayContaining([{ field: 'companyName', after: 'Carthage Bakeries' }]),
+    );
+    expect(byAction['user.update']).toEqual([
+      { field: 'role', before: 'viewer', after: 'editor' },
+      { field: 'password', redacted: true },
+    ]);
+    expect(byAction['user.create']).toEqual(
+      expect.arrayContaining([{ field: 'password', redacted: true }]),
+    );
+    const stored = JSON.stringify(await ActivityLogModel.find({}).lean());
+    expect(stored).not.toContain('long password');
+    expect(stored).not.toContain('argon2');
   });
 
   it('writes nothing for a refused or failed change', async () => {

@@ -1,4 +1,10 @@
-import type { ActivityAction, ActivityLogDto, ActivityLogListQuery, Page } from '@agency/contracts';
+import type {
+  ActivityAction,
+  ActivityLogDto,
+  ActivityValue,
+  ActivityLogListQuery,
+  Page,
+} from '@agency/contracts';
 import { pageOf, findPage } from '../../list-query';
 import type { AuditEntry } from '../../middleware/audit';
 import { ActivityLogModel, type ActivityLog } from './activity-log.model';
@@ -14,6 +20,7 @@ export async function recordActivity(entry: AuditEntry): Promise<void> {
       ...(entry.target.label !== undefined && { label: entry.target.label.slice(0, LABEL_MAX) }),
     },
     ip: entry.ip,
+    ...(entry.changes && entry.changes.length > 0 ? { changes: entry.changes } : {}),
   });
 }
 
@@ -31,6 +38,21 @@ function toActivityLogDto(entry: ActivityLog & { _id: unknown }): ActivityLogDto
       : null,
     time: entry.time.toISOString(),
     ip: entry.ip,
+    ...(entry.changes && entry.changes.length > 0
+      ? {
+          changes: entry.changes.map((change) => ({
+            field: change.field,
+            ...(change.redacted
+              ? { redacted: true as const }
+              : {
+                  ...(change.before !== undefined
+                    ? { before: change.before as ActivityValue }
+                    : {}),
+                  ...(change.after !== undefined ? { after: change.after as ActivityValue } : {}),
+                }),
+          })),
+        }
+      : {}),
   };
 }
 

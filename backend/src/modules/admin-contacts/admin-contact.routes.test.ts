@@ -17,9 +17,10 @@ import {
   markContactMailSent,
   oweContactMails,
   settleContactMails,
+  MailReceiptModel,
+  OwedMailModel,
   withSearchKeys,
-} from '../contact';
-import { MailReceiptModel, OwedMailModel } from '../mail-outbox';
+} from '@agency/platform';
 import { LeadModel } from '../leads';
 import { ActivityLogModel } from '../activity-log';
 
@@ -393,6 +394,10 @@ describe('one contact', () => {
       email: 'amira@example.tn',
       mailState: 'sent',
     });
+    const logged = await ActivityLogModel.findOne({ action: 'contact.status', 'target.id': amira })
+      .sort({ time: -1 })
+      .lean();
+    expect(logged?.changes).toEqual([{ field: 'status', before: 'new', after: 'in-progress' }]);
 
     const invalid = await api().patch(`/api/admin/contacts/${amira}`, { status: 'read' });
     expect(invalid.status).toBe(400);

@@ -39,12 +39,17 @@ export function adminContactRoutes({ views }: { views: ContactViews }): Router {
   router.patch('/:id', authorize('contacts:write'), async (ctx) => {
     const id = recordIdParam(ctx);
     const { status } = await validateBody(ctx, contactStatusSchema);
-    const contact = await setContactStatus(id, status, views.changes);
-    audit(ctx, 'contact.status', {
-      type: 'contact',
-      id,
-      label: `${contact.firstName} ${contact.lastName}: ${status}`,
-    });
+    const { contact, previous } = await setContactStatus(id, status, views.changes);
+    audit(
+      ctx,
+      'contact.status',
+      {
+        type: 'contact',
+        id,
+        label: `${contact.firstName} ${contact.lastName}: ${status}`,
+      },
+      previous === contact.status ? [] : [{ field: 'status', before: previous, after: status }],
+    );
     ctx.body = contact;
   });
 

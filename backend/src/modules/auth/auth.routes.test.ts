@@ -3,7 +3,8 @@ import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { TEST_PASSWORD, as, signedInUser, unknownId } from '../../testing/admin-fixtures';
-import { UserModel, createUser } from '../users';
+import { createUser } from '../users';
+import { UserModel } from '@agency/platform';
 import { ActivityLogModel } from '../activity-log';
 
 let ctx: TestContext;
@@ -159,7 +160,7 @@ describe('GET /api/admin/me and token checks', () => {
     expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
   });
 
-  it('answers 401 for an expired, tampered, re-signed or unsigned token', async () => {
+  it('answers 401 for an expired, tampered, re-signed, unsigned or timeless token', async () => {
     const user = await signedInUser(ctx, 'viewer');
     const other = await signedInUser(ctx, 'admin');
     const [header, payload, signature] = user.token.split('.') as [string, string, string];
@@ -168,26 +169,37 @@ describe('GET /api/admin/me and token checks', () => {
       unknown
     >;
     const forged = Buffer.from(JSON.stringify({ ...claims, sub: other.id })).toString('base64url');
+    const sid = claims.sid as string;
     const none = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
 
     const tokens = {
-      expired: claimsToken({ ver: 0 }, { subject: user.id, expiresIn: -10 }),
+      expired: claimsToken({ ver: 0, sid }, { subject: user.id, expiresIn: -10 }),
       tampered: `${header}.${forged}.${signature}`,
       otherSecret: claimsToken(
-        { ver: 0 },
+        { ver: 0, sid },
         { subject: user.id },
         'another-secret-of-sufficient-length!!',
       ),
-      otherAlgorithm: jwt.sign({ ver: 0 }, ctx.config.auth.jwtSecret, {
+      otherAlgorithm: jwt.sign({ ver: 0, sid }, ctx.config.auth.jwtSecret, {
         algorithm: 'HS512',
         subject: user.id,
         issuer: 'agency-api',
         audience: 'agency-admin',
       }),
       unsigned: `${none}.${payload}.`,
-      unknownUser: claimsToken({ ver: 0 }, { subject: unknownId() }),
-      noVersion: claimsToken({}, { subject: user.id }),
+      unknownUser: claimsToken({ ver: 0, sid }, { subject: unknownId() }),
+      noVersion: claimsToken({ sid }, { subject: user.id }),
+      noSession: claimsToken({ ver: 0 }, { subject: user.id }),
+      // Signed with the right key, but never expiring or of unknown age.
+      noExpiry: claimsToken({ ver: 0, sid }, { subject: user.id, noTimestamp: false }),
+      noIssuedAt: claimsToken(
+        { ver: 0, sid, exp: Math.floor(Date.now() / 1000) + 3600 },
+        { subject: user.id, noTimestamp: true },
+      ),
     };
+    // The control: the same claims with both timestamps pass.
+    const complete = claimsToken({ ver: 0, sid }, { subject: user.id, expiresIn: 3600 });
+    expect((await as(ctx, { token: complete }).get('/api/admin/me')).status).toBe(200);
     // The genuine token works, so each refusal is the forgery's own.
     expect((await as(ctx, user).get('/api/admin/me')).status).toBe(200);
     for (const [name, token] of Object.entries(tokens)) {

@@ -1,48 +1,110 @@
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import {
-  formatValidationMessage,
+  enrolmentStartSchema,
   loginSchema,
   passwordChangeSchema,
+  secondFactorSchema,
+  twoFactorCodeSchema,
+  twoFactorDisableSchema,
+  type AuthUserDto,
   type LoginFailureResponse,
   type LoginOptionsResponse,
   type MeResponse,
 } from '@agency/contracts';
 import type { ApiConfig } from '../../config';
 import { HttpError } from '../../errors';
-import { audit } from '../../middleware/audit';
+import { audit, unaudited } from '../../middleware/audit';
 import { sessionUser } from '../../middleware/authenticate';
 import { requestLocale, validateBody } from '../../middleware/validate';
-import { changePassword, login, PasswordChangeRefused, type LoginDeps } from './auth.service';
+import {
+  changePassword,
+  completeEnrolment,
+  completeSecondFactor,
+  confirmOwnSetup,
+  disableOwnTwoFactor,
+  FieldRefused,
+  login,
+  renewRecoveryCodes,
+  startEnrolment,
+  startOwnSetup,
+  twoFactorStatus,
+  type LoginDeps,
+} from './auth.service';
+import type { SignInOrigin } from './token.service';
 
-/** The sign-in answer keeps the spec's `success` flag, failures included. */
+/** The sign-in answers keep the spec's `success` flag, failures included. */
 function asLoginFailure(error: HttpError): LoginFailureResponse {
   return { success: false, ...error.toBody() };
+}
+
+export function originOf(ctx: Context): SignInOrigin {
+  return { ip: ctx.ip, userAgent: ctx.get('user-agent') };
+}
+
+/** Runs a step of the sign-in, answering failures in the sign-in's shape. */
+async function signInStep(ctx: Context, step: () => Promise<object>): Promise<void> {
+  try {
+    ctx.body = await step();
+  } catch (error: unknown) {
+    const refusal = error instanceof FieldRefused ? error.toHttpError(requestLocale(ctx)) : error;
+    if (!(refusal instanceof HttpError)) throw refusal;
+    ctx.status = refusal.status;
+    if (refusal.headers) ctx.set(refusal.headers);
+    ctx.body = asLoginFailure(refusal);
+  }
+}
+
+/** Rethrows a refusal naming a field as the 400 that names it. */
+async function withFieldReasons<T>(ctx: Context, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error: unknown) {
+    if (error instanceof FieldRefused) throw error.toHttpError(requestLocale(ctx));
+    throw error;
+  }
 }
 
 export interface LoginRoutesDeps extends LoginDeps {
   demo: ApiConfig['demo'];
 }
 
+/** The paths under /api/admin that answer without a token: the steps of signing in. */
+export const SIGN_IN_PATHS = [
+  '/api/admin/login',
+  '/api/admin/login-options',
+  '/api/admin/login/second-factor',
+  '/api/admin/login/enrolment',
+  '/api/admin/login/enrolment/confirm',
+] as const;
+
 /**
- * POST /api/admin/login and GET /api/admin/login-options are public;
- * everything else under /api/admin needs its token.
+ * Signing in: the password, then (when the user has or needs one) the
+ * second factor, each step answering in the sign-in's `success` shape.
  */
 export function loginRoutes({ demo, ...deps }: LoginRoutesDeps): Router {
-  const router = new Router();
-  router.post('/api/admin/login', async (ctx) => {
-    try {
-      const input = await validateBody(ctx, loginSchema);
-      ctx.body = await login(deps, input, ctx.ip);
-    } catch (error: unknown) {
-      if (!(error instanceof HttpError)) throw error;
-      ctx.status = error.status;
-      if (error.headers) ctx.set(error.headers);
-      ctx.body = asLoginFailure(error);
-    }
-  });
+  const router = new Router({ prefix: '/api/admin' });
+  router.post('/login', (ctx) =>
+    signInStep(ctx, async () => login(deps, await validateBody(ctx, loginSchema), originOf(ctx))),
+  );
+  router.post('/login/second-factor', (ctx) =>
+    signInStep(ctx, async () =>
+      completeSecondFactor(deps, await validateBody(ctx, secondFactorSchema), originOf(ctx)),
+    ),
+  );
+  router.post('/login/enrolment', (ctx) =>
+    signInStep(ctx, async () =>
+      startEnrolment(deps, (await validateBody(ctx, enrolmentStartSchema)).challenge),
+    ),
+  );
+  router.post('/login/enrolment/confirm', (ctx) =>
+    signInStep(ctx, async () =>
+      completeEnrolment(deps, await validateBody(ctx, secondFactorSchema), originOf(ctx)),
+    ),
+  );
   // The sign-in page shows the demo account's hint only when there is one:
   // demo mode, which the configuration refuses in production.
-  router.get('/api/admin/login-options', (ctx) => {
+  router.get('/login-options', (ctx) => {
     const body: LoginOptionsResponse = {
       demo: demo.enabled ? { username: demo.username, password: demo.password } : null,
     };
@@ -51,24 +113,51 @@ export function loginRoutes({ demo, ...deps }: LoginRoutesDeps): Router {
   return router;
 }
 
-export function sessionRoutes(deps: LoginDeps): Router {
-  const router = new Router();
-  router.get('/api/admin/me', (ctx) => {
-    const body: MeResponse = { user: sessionUser(ctx.state) };
+function publicUser({ id, username, email, role }: AuthUserDto): AuthUserDto {
+  return { id, username, email, role };
+}
+
+/** The signed-in user's own account: who they are, their password and their second factor. */
+export function accountRoutes(deps: LoginDeps): Router {
+  const router = new Router({ prefix: '/api/admin/me' });
+  router.get('/', (ctx) => {
+    const body: MeResponse = { user: publicUser(sessionUser(ctx.state)) };
     ctx.body = body;
   });
-  router.put('/api/admin/me/password', async (ctx) => {
+  router.put('/password', async (ctx) => {
     const user = sessionUser(ctx.state);
     const input = await validateBody(ctx, passwordChangeSchema);
-    try {
-      ctx.body = await changePassword(deps, user.id, input, ctx.ip);
-    } catch (error: unknown) {
-      if (!(error instanceof PasswordChangeRefused)) throw error;
-      throw new HttpError('VALIDATION_FAILED', 'Some fields are invalid', {
-        [error.field]: formatValidationMessage({ key: error.reason }, requestLocale(ctx)),
-      });
-    }
+    ctx.body = await withFieldReasons(ctx, () =>
+      changePassword(deps, user.id, input, originOf(ctx)),
+    );
     audit(ctx, 'auth.password-change', { type: 'user', id: user.id, label: user.username });
+  });
+
+  router.get('/two-factor', async (ctx) => {
+    ctx.body = await twoFactorStatus(deps, sessionUser(ctx.state).id);
+  });
+  router.post('/two-factor/setup', async (ctx) => {
+    ctx.body = await startOwnSetup(deps, sessionUser(ctx.state).id);
+    unaudited(ctx);
+  });
+  router.post('/two-factor/confirm', async (ctx) => {
+    const user = sessionUser(ctx.state);
+    const { code } = await validateBody(ctx, twoFactorCodeSchema);
+    ctx.body = await withFieldReasons(ctx, () => confirmOwnSetup(deps, user.id, code, ctx.ip));
+    audit(ctx, 'auth.two-factor-enable', { type: 'user', id: user.id, label: user.username });
+  });
+  router.post('/two-factor/recovery-codes', async (ctx) => {
+    const user = sessionUser(ctx.state);
+    const { code } = await validateBody(ctx, twoFactorCodeSchema);
+    ctx.body = await withFieldReasons(ctx, () => renewRecoveryCodes(deps, user.id, code, ctx.ip));
+    audit(ctx, 'auth.recovery-codes-renew', { type: 'user', id: user.id, label: user.username });
+  });
+  router.post('/two-factor/disable', async (ctx) => {
+    const user = sessionUser(ctx.state);
+    const { password } = await validateBody(ctx, twoFactorDisableSchema);
+    await withFieldReasons(ctx, () => disableOwnTwoFactor(deps, user.id, password, ctx.ip));
+    audit(ctx, 'auth.two-factor-disable', { type: 'user', id: user.id, label: user.username });
+    ctx.status = 204;
   });
   return router;
 }

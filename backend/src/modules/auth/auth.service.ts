@@ -1,23 +1,50 @@
 import { randomBytes } from 'node:crypto';
-import type {
-  LoginInput,
-  LoginSuccessResponse,
-  PasswordChangeInput,
-  PasswordChangeResponse,
-  ValidationMessageKey,
-} from '@agency/contracts';
-import { HttpError } from '../../errors';
 import {
+  formatValidationMessage,
+  isTotpCode,
+  type EnrolmentCompleteResponse,
+  type Locale,
+  type LoginInput,
+  type LoginSecondFactorResponse,
+  type LoginSuccessResponse,
+  type PasswordChangeInput,
+  type PasswordChangeResponse,
+  type RecoveryCodesResponse,
+  type SecondFactorInput,
+  type TwoFactorSetupResponse,
+  type TwoFactorStatusResponse,
+  type ValidationMessageKey,
+} from '@agency/contracts';
+import type { AuthConfig } from '../../config';
+import { HttpError } from '../../errors';
+import { type Redis, type UserDocument } from '@agency/platform';
+import {
+  acceptTotpStep,
   changeOwnPassword,
+  enableTwoFactor,
+  findUserById,
   findUserByLogin,
   hashPassword,
   recordSuccessfulLogin,
+  replaceRecoveryCodes,
+  removeTwoFactor,
+  savePendingTwoFactorSecret,
+  spendRecoveryCode,
   toAuthUserDto,
   verifyPassword,
 } from '../users';
 import { recordActivity } from '../activity-log';
 import type { LoginThrottle } from './login-throttle';
-import type { TokenService } from './token.service';
+import type { SignInOrigin, TokenService } from './token.service';
+import {
+  decryptSecret,
+  encryptSecret,
+  newRecoveryCodes,
+  newTotpSecret,
+  otpauthUri,
+  parseRecoveryCode,
+  totpStepOf,
+} from './two-factor';
 
 let dummyHash: Promise<string> | undefined;
 
@@ -34,60 +61,327 @@ export function unknownUserHash(): Promise<string> {
 export interface LoginDeps {
   tokens: TokenService;
   throttle: LoginThrottle;
+  twoFactor: AuthConfig['twoFactor'];
+  /** Decrypts the stored TOTP secrets. */
+  secretKey: Buffer;
+  /** Guards against one code being used by two requests at the same moment. */
+  redis: Redis;
+  prefix: string;
 }
 
 const INVALID_CREDENTIALS = 'Invalid username or password';
 
-/** The throttle's key of a known account, shared by sign-in and password change. */
+/** The throttle's key of a known account, shared by every step that checks a secret. */
 function accountKey(userId: string): string {
   return `user-${userId}`;
 }
 
-export async function login(
-  { tokens, throttle }: LoginDeps,
-  input: LoginInput,
-  ip: string,
+/** Why a request was refused, as the field it concerns and the reason's message key. */
+export class FieldRefused extends Error {
+  constructor(
+    readonly field: string,
+    readonly reason: ValidationMessageKey,
+  ) {
+    super(reason);
+  }
+
+  toHttpError(locale: Locale): HttpError {
+    return new HttpError('VALIDATION_FAILED', 'Some fields are invalid', {
+      [this.field]: formatValidationMessage({ key: this.reason }, locale),
+    });
+  }
+}
+
+function activityOf(user: UserDocument) {
+  return { id: String(user._id), username: user.username };
+}
+
+async function signIn(
+  deps: LoginDeps,
+  user: UserDocument,
+  origin: SignInOrigin,
 ): Promise<LoginSuccessResponse> {
+  await deps.throttle.succeeded(origin.ip, accountKey(String(user._id)));
+  await recordSuccessfulLogin(String(user._id));
+  await recordActivity({
+    actor: activityOf(user),
+    action: 'auth.login',
+    target: { type: 'user', id: String(user._id), label: user.username },
+    ip: origin.ip,
+  });
+  const { token, expiresAt } = await deps.tokens.issue(user, origin);
+  return { success: true, token, expiresAt: expiresAt.toISOString(), user: toAuthUserDto(user) };
+}
+
+export function twoFactorRequired(deps: Pick<LoginDeps, 'twoFactor'>, user: UserDocument): boolean {
+  return deps.twoFactor.requiredRoles.includes(user.role as never);
+}
+
+/**
+ * The password step. The attempt is reserved before the password is
+ * checked (see LoginThrottle). A right password signs the user in, or, when
+ * a second factor is needed, answers a challenge for the next step; the
+ * account's count is cleared only once the sign-in is complete, so a known
+ * password does not buy more guesses at the code.
+ */
+export async function login(
+  deps: LoginDeps,
+  input: LoginInput,
+  origin: SignInOrigin,
+): Promise<LoginSuccessResponse | LoginSecondFactorResponse> {
   const user = await findUserByLogin(input.username);
   // One counter per account however it is named (username or e-mail).
   const account = user ? accountKey(String(user._id)) : `name-${input.username.toLowerCase()}`;
-  await throttle.assertAllowed(ip, account);
+  await deps.throttle.reserve(origin.ip, account);
 
   const valid = user
     ? await verifyPassword(user.passwordHash, input.password)
     : await verifyPassword(await unknownUserHash(), input.password).then(() => false);
 
   if (!user || !valid) {
-    await throttle.recordFailure(ip, account);
     await recordActivity({
-      actor: user ? { id: String(user._id), username: user.username } : null,
+      actor: user ? activityOf(user) : null,
       action: 'auth.login-failed',
       target: { type: 'user', label: input.username },
-      ip,
+      ip: origin.ip,
     });
     throw new HttpError('UNAUTHENTICATED', INVALID_CREDENTIALS);
   }
 
-  await throttle.recordSuccess(account);
-  await recordSuccessfulLogin(String(user._id));
-  await recordActivity({
-    actor: { id: String(user._id), username: user.username },
-    action: 'auth.login',
-    target: { type: 'user', id: String(user._id), label: user.username },
-    ip,
-  });
-  const { token, expiresAt } = tokens.issue(user);
-  return { success: true, token, expiresAt: expiresAt.toISOString(), user: toAuthUserDto(user) };
+  const step = user.twoFactor ? 'totp' : twoFactorRequired(deps, user) ? 'enrol' : null;
+  if (!step) return signIn(deps, user, origin);
+  const { token, expiresAt } = deps.tokens.issueChallenge(user, step);
+  return {
+    success: false,
+    secondFactor: step,
+    challenge: token,
+    challengeExpiresAt: expiresAt.toISOString(),
+  };
 }
 
-/** Why a password change was refused, as the field it concerns and the reason's message key. */
-export class PasswordChangeRefused extends Error {
-  constructor(
-    readonly field: keyof PasswordChangeInput,
-    readonly reason: ValidationMessageKey,
-  ) {
-    super(reason);
+function challengeExpired(): HttpError {
+  return new HttpError('UNAUTHENTICATED', 'This sign-in has expired; please sign in again');
+}
+
+/**
+ * Claims a one-time value for a moment in Redis, so that two requests
+ * carrying the same code at once cannot both pass the store's check. When
+ * Redis is away the store's conditional update alone decides.
+ */
+async function claimOnce(deps: LoginDeps, key: string): Promise<boolean> {
+  try {
+    const claimed = await deps.redis.set(
+      `${deps.prefix}:two-factor-used:${key}`,
+      '1',
+      'EX',
+      300,
+      'NX',
+    );
+    return claimed === 'OK';
+  } catch {
+    return true;
   }
+}
+
+/** An authenticator code for this user's enabled second factor: right, in time, and never used before. */
+async function acceptTotp(deps: LoginDeps, user: UserDocument, code: string): Promise<boolean> {
+  const secret = user.twoFactor ? decryptSecret(user.twoFactor.secret, deps.secretKey) : null;
+  const step = secret ? totpStepOf(secret, code) : null;
+  if (step === null || !user.twoFactor || step <= user.twoFactor.lastStep) return false;
+  const userId = String(user._id);
+  return (await claimOnce(deps, `${userId}:step:${step}`)) && acceptTotpStep(userId, step);
+}
+
+/** A recovery code of this user: right and unused; it is spent by this call. */
+async function spendRecovery(deps: LoginDeps, user: UserDocument, code: string): Promise<boolean> {
+  const parsed = parseRecoveryCode(code);
+  const entry = parsed && user.twoFactor?.recoveryCodes.find((stored) => stored.id === parsed.id);
+  // A code with no such id costs one hash check too.
+  const valid = await verifyPassword(
+    entry?.hash ?? (await unknownUserHash()),
+    parsed?.secret ?? code,
+  );
+  if (!valid || !entry || !parsed) return false;
+  const userId = String(user._id);
+  return (
+    (await claimOnce(deps, `${userId}:recovery:${parsed.id}`)) &&
+    spendRecoveryCode(userId, { id: entry.id ?? '', hash: entry.hash ?? '' })
+  );
+}
+
+/** The sign-in's second step: an authenticator code or a recovery code. */
+export async function completeSecondFactor(
+  deps: LoginDeps,
+  input: SecondFactorInput,
+  origin: SignInOrigin,
+): Promise<LoginSuccessResponse> {
+  const challenge = await deps.tokens.resolveChallenge(input.challenge);
+  if (!challenge || challenge.step !== 'totp' || !challenge.user.twoFactor) {
+    throw challengeExpired();
+  }
+  const { user } = challenge;
+  await deps.throttle.reserve(origin.ip, accountKey(String(user._id)));
+  const byRecovery = !isTotpCode(input.code);
+  const valid = byRecovery
+    ? await spendRecovery(deps, user, input.code)
+    : await acceptTotp(deps, user, input.code);
+  if (!valid) {
+    await recordActivity({
+      actor: activityOf(user),
+      action: 'auth.second-factor-failed',
+      target: { type: 'user', id: String(user._id), label: user.username },
+      ip: origin.ip,
+    });
+    throw new HttpError('UNAUTHENTICATED', 'This code is not valid');
+  }
+  if (!byRecovery) return signIn(deps, user, origin);
+  await recordActivity({
+    actor: activityOf(user),
+    action: 'auth.recovery-code-used',
+    target: { type: 'user', id: String(user._id), label: user.username },
+    ip: origin.ip,
+  });
+  const signedIn = await signIn(deps, user, origin);
+  const fresh = await findUserById(String(user._id));
+  return { ...signedIn, recoveryCodesLeft: fresh?.twoFactor?.recoveryCodes.length ?? 0 };
+}
+
+async function startSetup(deps: LoginDeps, user: UserDocument): Promise<TwoFactorSetupResponse> {
+  if (user.twoFactor) throw new HttpError('CONFLICT', 'Two-factor sign-in is already on');
+  const secret = newTotpSecret();
+  await savePendingTwoFactorSecret(String(user._id), encryptSecret(secret, deps.secretKey));
+  return { secret, otpauthUri: otpauthUri(secret, user.username, deps.twoFactor.issuer) };
+}
+
+/**
+ * Confirms an enrolment with a code from the new secret, then stores the
+ * second factor with ten fresh recovery codes, returned once.
+ */
+async function confirmSetup(
+  deps: LoginDeps,
+  user: UserDocument,
+  code: string,
+  ip: string,
+): Promise<RecoveryCodesResponse> {
+  const pending = user.pendingTwoFactorSecret;
+  if (user.twoFactor) throw new HttpError('CONFLICT', 'Two-factor sign-in is already on');
+  if (!pending) {
+    throw new HttpError('CONFLICT', 'Start the set-up again: no secret is waiting for a code');
+  }
+  await deps.throttle.reserve(ip, accountKey(String(user._id)));
+  const secret = decryptSecret(pending, deps.secretKey);
+  const step = secret ? totpStepOf(secret, code) : null;
+  if (step === null) throw new FieldRefused('code', 'codeInvalid');
+  const { codes, stored } = await newRecoveryCodes();
+  const enabled = await enableTwoFactor(String(user._id), pending, {
+    secret: pending,
+    lastStep: step,
+    recoveryCodes: stored,
+  });
+  if (!enabled) {
+    throw new HttpError('CONFLICT', 'Start the set-up again: another set-up replaced this one');
+  }
+  return { recoveryCodes: codes };
+}
+
+async function enrolmentUser(deps: LoginDeps, challengeToken: string): Promise<UserDocument> {
+  const challenge = await deps.tokens.resolveChallenge(challengeToken);
+  if (!challenge || challenge.step !== 'enrol' || challenge.user.twoFactor) {
+    throw challengeExpired();
+  }
+  return challenge.user;
+}
+
+/** Enrolment during sign-in, step 1: a new secret for the app. */
+export async function startEnrolment(
+  deps: LoginDeps,
+  challengeToken: string,
+): Promise<TwoFactorSetupResponse> {
+  return startSetup(deps, await enrolmentUser(deps, challengeToken));
+}
+
+/** Enrolment during sign-in, step 2: the first code; the user is then signed in. */
+export async function completeEnrolment(
+  deps: LoginDeps,
+  input: SecondFactorInput,
+  origin: SignInOrigin,
+): Promise<EnrolmentCompleteResponse> {
+  const user = await enrolmentUser(deps, input.challenge);
+  const { recoveryCodes } = await confirmSetup(deps, user, input.code, origin.ip);
+  // Signed out still: the activity trail of the admin area does not see this call.
+  await recordActivity({
+    actor: activityOf(user),
+    action: 'auth.two-factor-enable',
+    target: { type: 'user', id: String(user._id), label: user.username },
+    ip: origin.ip,
+  });
+  return { ...(await signIn(deps, user, origin)), recoveryCodes };
+}
+
+async function signedInUser(userId: string): Promise<UserDocument> {
+  const user = await findUserById(userId);
+  if (!user) throw new HttpError('UNAUTHENTICATED', 'Please sign in');
+  return user;
+}
+
+/** Settings: whether the user has a second factor, and must. */
+export async function twoFactorStatus(
+  deps: LoginDeps,
+  userId: string,
+): Promise<TwoFactorStatusResponse> {
+  const user = await signedInUser(userId);
+  return {
+    enabled: Boolean(user.twoFactor),
+    required: twoFactorRequired(deps, user),
+    enabledAt: user.twoFactor?.enabledAt.toISOString() ?? null,
+    recoveryCodesLeft: user.twoFactor?.recoveryCodes.length ?? 0,
+  };
+}
+
+export async function startOwnSetup(deps: LoginDeps, userId: string) {
+  return startSetup(deps, await signedInUser(userId));
+}
+
+export async function confirmOwnSetup(deps: LoginDeps, userId: string, code: string, ip: string) {
+  return confirmSetup(deps, await signedInUser(userId), code, ip);
+}
+
+/** New recovery codes replace the old ones; a current authenticator code proves the device. */
+export async function renewRecoveryCodes(
+  deps: LoginDeps,
+  userId: string,
+  code: string,
+  ip: string,
+): Promise<RecoveryCodesResponse> {
+  const user = await signedInUser(userId);
+  if (!user.twoFactor) throw new HttpError('CONFLICT', 'Two-factor sign-in is off');
+  await deps.throttle.reserve(ip, accountKey(userId));
+  if (!(await acceptTotp(deps, user, code))) throw new FieldRefused('code', 'codeInvalid');
+  const { codes, stored } = await newRecoveryCodes();
+  await replaceRecoveryCodes(userId, stored);
+  return { recoveryCodes: codes };
+}
+
+/** Turns the user's own second factor off, with their password; not for a role that requires it. */
+export async function disableOwnTwoFactor(
+  deps: LoginDeps,
+  userId: string,
+  password: string,
+  ip: string,
+): Promise<void> {
+  const user = await signedInUser(userId);
+  if (!user.twoFactor) return;
+  if (twoFactorRequired(deps, user)) {
+    throw new HttpError(
+      'CONFLICT',
+      'Your role requires two-factor sign-in: it cannot be turned off',
+    );
+  }
+  await deps.throttle.reserve(ip, accountKey(userId));
+  if (!(await verifyPassword(user.passwordHash, password))) {
+    throw new FieldRefused('password', 'passwordWrong');
+  }
+  await removeTwoFactor(userId, { endSessions: false });
 }
 
 /**
@@ -96,19 +390,19 @@ export class PasswordChangeRefused extends Error {
  * the password faster than the sign-in page allows.
  */
 export async function changePassword(
-  { tokens, throttle }: LoginDeps,
+  deps: LoginDeps,
   userId: string,
   input: PasswordChangeInput,
-  ip: string,
+  origin: SignInOrigin,
 ): Promise<PasswordChangeResponse> {
   const account = accountKey(userId);
-  await throttle.assertAllowed(ip, account);
+  await deps.throttle.reserve(origin.ip, account);
   const outcome = await changeOwnPassword(userId, input);
   if (outcome === 'current-password-wrong') {
-    await throttle.recordFailure(ip, account);
-    throw new PasswordChangeRefused('currentPassword', 'currentPasswordWrong');
+    throw new FieldRefused('currentPassword', 'currentPasswordWrong');
   }
-  if (outcome === 'unchanged') throw new PasswordChangeRefused('newPassword', 'passwordUnchanged');
-  const { token, expiresAt } = tokens.issue(outcome);
+  if (outcome === 'unchanged') throw new FieldRefused('newPassword', 'passwordUnchanged');
+  await deps.throttle.succeeded(origin.ip, account);
+  const { token, expiresAt } = await deps.tokens.issue(outcome, origin);
   return { token, expiresAt: expiresAt.toISOString(), user: toAuthUserDto(outcome) };
 }

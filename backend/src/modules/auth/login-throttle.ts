@@ -6,20 +6,31 @@ import {
 } from 'rate-limiter-flexible';
 import type { AuthConfig } from '../../config';
 import { HttpError } from '../../errors';
-import type { Redis } from '../../queues/redis-connection';
-
-/** A sign-in must answer quickly even when Redis hangs: past this, memory counts. */
-const REDIS_TIMEOUT_MS = 300;
+import type { Redis } from '@agency/platform';
 
 export interface LoginThrottle {
-  /** Throws 429 with Retry-After while this address or this account is paused. */
-  assertAllowed(ip: string, account: string): Promise<void>;
-  recordFailure(ip: string, account: string): Promise<void>;
-  /** A successful sign-in clears the account's failures (the address keeps its count). */
-  recordSuccess(account: string): Promise<void>;
+  /**
+   * Takes one attempt from this address's and this account's allowance
+   * before any secret is checked, or throws 429 with Retry-After when either
+   * is used up. The take is one atomic step in Redis, so a burst of
+   * simultaneous guesses gets no more checks than the allowance however
+   * they interleave.
+   */
+  reserve(ip: string, account: string): Promise<void>;
+  /**
+   * The reserved attempt was the right secret: the address gets it back and
+   * the account's count starts again (a wrong guess keeps its reservation).
+   */
+  succeeded(ip: string, account: string): Promise<void>;
 }
 
-function failureCounter(redis: Redis, keyPrefix: string, points: number, duration: number) {
+function attemptCounter(
+  redis: Redis,
+  keyPrefix: string,
+  points: number,
+  duration: number,
+  timeoutMs: number,
+) {
   // Counted in Redis so every API replica shares the count; counted in this
   // process's memory whenever Redis fails or is slower than the timeout.
   const insuranceLimiter = new RateLimiterMemory({ keyPrefix, points, duration });
@@ -27,77 +38,77 @@ function failureCounter(redis: Redis, keyPrefix: string, points: number, duratio
     storeClient: redis,
     keyPrefix,
     points,
+    // A fixed window that starts with the first attempt: however many more
+    // arrive, the pause ends `duration` seconds after it, so the owner of a
+    // targeted account waits at most the documented window.
     duration,
     rejectIfRedisNotReady: true,
     insuranceLimiter,
   });
-  return new RLWrapperTimeouts({ limiter, timeoutMs: REDIS_TIMEOUT_MS, insuranceLimiter });
+  return new RLWrapperTimeouts({ limiter, timeoutMs, insuranceLimiter });
 }
 
-type Counter = ReturnType<typeof failureCounter>;
-
-/** Milliseconds until the key may try again, or 0 when it may now. */
-async function pausedFor(counter: Counter, points: number, key: string): Promise<number> {
-  const state = await counter.get(key).catch(() => null);
-  if (!state || state.consumedPoints < points) return 0;
-  return Math.max(state.msBeforeNext, 1);
-}
-
-async function count(counter: Counter, key: string): Promise<void> {
-  try {
-    await counter.consume(key);
-  } catch (error: unknown) {
-    // Over the limit: the rejection is the count itself; nothing failed.
-    if (!(error instanceof RateLimiterRes)) throw error;
-  }
+function tooManyAttempts(waitMs: number): HttpError {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new HttpError(
+    'RATE_LIMITED',
+    `Too many failed sign-ins; try again in ${seconds} s`,
+    undefined,
+    { 'Retry-After': String(seconds) },
+  );
 }
 
 /**
- * Failed sign-ins are counted per address (long window: one address cannot
+ * Sign-in attempts are counted per address (long window: one address cannot
  * try many accounts) and per account (short window: a burst from many
  * addresses against one account pauses it briefly, so its owner is never
- * locked out for long).
+ * locked out for long). Passwords and second-factor codes draw on the same
+ * allowance.
  */
 export function createLoginThrottle(
   redis: Redis,
   prefix: string,
   limits: AuthConfig['loginThrottle'],
+  /**
+   * A sign-in must answer even when Redis hangs: past this, this process's
+   * memory counts instead. Exact limits across replicas hold while Redis
+   * answers within it (REDIS_REQUEST_TIMEOUT_MS).
+   */
+  redisTimeoutMs: number,
 ): LoginThrottle {
-  const perIp = failureCounter(
+  const perIp = attemptCounter(
     redis,
     `${prefix}:login:ip`,
     limits.ipMaxFailures,
     limits.ipWindowSeconds,
+    redisTimeoutMs,
   );
-  const perAccount = failureCounter(
+  const perAccount = attemptCounter(
     redis,
     `${prefix}:login:account`,
     limits.accountMaxFailures,
     limits.accountWindowSeconds,
+    redisTimeoutMs,
   );
 
   return {
-    async assertAllowed(ip, account) {
-      const [ipMs, accountMs] = await Promise.all([
-        pausedFor(perIp, limits.ipMaxFailures, ip),
-        pausedFor(perAccount, limits.accountMaxFailures, account),
-      ]);
-      const waitMs = Math.max(ipMs, accountMs);
-      if (waitMs > 0) {
-        const seconds = Math.ceil(waitMs / 1000);
-        throw new HttpError(
-          'RATE_LIMITED',
-          `Too many failed sign-ins; try again in ${seconds} s`,
-          undefined,
-          { 'Retry-After': String(seconds) },
-        );
+    async reserve(ip, account) {
+      const outcomes = await Promise.allSettled([perIp.consume(ip), perAccount.consume(account)]);
+      let waitMs = 0;
+      for (const outcome of outcomes) {
+        if (outcome.status === 'fulfilled') continue;
+        const refusal: unknown = outcome.reason;
+        // Anything but a refusal is a fault of the counters: never a silent pass.
+        if (!(refusal instanceof RateLimiterRes)) throw refusal;
+        waitMs = Math.max(waitMs, refusal.msBeforeNext);
       }
+      if (outcomes.some((outcome) => outcome.status === 'rejected')) throw tooManyAttempts(waitMs);
     },
-    async recordFailure(ip, account) {
-      await Promise.all([count(perIp, ip), count(perAccount, account)]);
-    },
-    async recordSuccess(account) {
-      await perAccount.delete(account).catch(() => false);
+    async succeeded(ip, account) {
+      await Promise.all([
+        perIp.reward(ip, 1).catch(() => undefined),
+        perAccount.delete(account).catch(() => false),
+      ]);
     },
   };
 }

@@ -1,69 +1,141 @@
 import jwt from 'jsonwebtoken';
-import { isRecordId, type AuthUserDto } from '@agency/contracts';
+import { isRecordId, type SecondFactorStep } from '@agency/contracts';
 import type { AuthConfig } from '../../config';
 import type { SessionUser } from '../../middleware/authenticate';
-import { findUserById, toAuthUserDto, type UserDocument } from '../users';
+import { findUserById, toAuthUserDto } from '../users';
+import { type UserDocument } from '@agency/platform';
+import { createSession, findActiveSession } from '../sessions';
 
 const ALGORITHM = 'HS256';
 const ISSUER = 'agency-api';
 const AUDIENCE = 'agency-admin';
+/** A challenge is good for the second step of a sign-in only, never as a session. */
+const CHALLENGE_AUDIENCE = 'agency-admin-second-factor';
+/** Time to open an authenticator app, or to enrol one, after the password. */
+export const CHALLENGE_TTL_SECONDS = 10 * 60;
 
 export interface IssuedToken {
   token: string;
   expiresAt: Date;
 }
 
-export interface TokenService {
-  issue(user: UserDocument): IssuedToken;
-  /** The user a token stands for, or null: bad signature, other algorithm, expired, revoked. */
-  resolve(token: string): Promise<SessionUser | null>;
+/** Where a sign-in came from, kept with its session. */
+export interface SignInOrigin {
+  ip: string;
+  userAgent: string;
 }
 
-interface AdminClaims {
+/** What a valid challenge proves: this user gave the right password a moment ago. */
+export interface Challenge {
+  user: UserDocument;
+  step: SecondFactorStep;
+}
+
+export interface TokenService {
+  /** Opens a session for the user and signs its token. */
+  issue(user: UserDocument, origin: SignInOrigin): Promise<IssuedToken>;
+  /** The user a token stands for, or null: bad signature, other algorithm, expired, ended, revoked. */
+  resolve(token: string): Promise<SessionUser | null>;
+  issueChallenge(user: UserDocument, step: SecondFactorStep): IssuedToken;
+  resolveChallenge(token: string): Promise<Challenge | null>;
+}
+
+interface Claims {
   sub: string;
   ver: number;
+  /** A session token's session; a challenge's step. */
+  sid?: string;
+  step?: SecondFactorStep;
 }
 
-function claimsOf(payload: unknown): AdminClaims | null {
+function isWholeNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value);
+}
+
+/**
+ * The claims every token of ours carries. `exp` and `iat` are required:
+ * jsonwebtoken checks `exp` only when present, so a token signed without
+ * one (a leaked key's forgery, or a bug) would otherwise never expire.
+ */
+function claimsOf(payload: unknown): Claims | null {
   if (typeof payload !== 'object' || payload === null) return null;
-  const { sub, ver } = payload as Record<string, unknown>;
-  if (!isRecordId(sub) || typeof ver !== 'number' || !Number.isInteger(ver)) return null;
-  return { sub, ver };
+  const { sub, ver, sid, step, exp, iat } = payload as Record<string, unknown>;
+  if (!isRecordId(sub) || !isWholeNumber(ver) || !isWholeNumber(exp) || !isWholeNumber(iat)) {
+    return null;
+  }
+  if (sid !== undefined && !isRecordId(sid)) return null;
+  if (step !== undefined && step !== 'totp' && step !== 'enrol') return null;
+  return { sub, ver, sid, step };
 }
 
 export function createTokenService({ jwtSecret, tokenTtlSeconds }: AuthConfig): TokenService {
+  function sign(claims: object, subject: string, audience: string, ttlSeconds: number) {
+    const token = jwt.sign(claims, jwtSecret, {
+      algorithm: ALGORITHM,
+      expiresIn: ttlSeconds,
+      subject,
+      issuer: ISSUER,
+      audience,
+    });
+    return { token, expiresAt: new Date(Date.now() + ttlSeconds * 1000) };
+  }
+
+  function verify(token: string, audience: string): Claims | null {
+    try {
+      // Only HS256 is accepted: a token claiming "none" or another
+      // algorithm is refused whatever its signature.
+      return claimsOf(
+        jwt.verify(token, jwtSecret, { algorithms: [ALGORITHM], issuer: ISSUER, audience }),
+      );
+    } catch {
+      return null;
+    }
+  }
+
   return {
-    issue(user) {
-      const token = jwt.sign({ ver: user.tokenVersion }, jwtSecret, {
-        algorithm: ALGORITHM,
-        expiresIn: tokenTtlSeconds,
-        subject: String(user._id),
-        issuer: ISSUER,
-        audience: AUDIENCE,
+    async issue(user, origin) {
+      const expiresAt = new Date(Date.now() + tokenTtlSeconds * 1000);
+      const sessionId = await createSession({
+        userId: String(user._id),
+        tokenVersion: user.tokenVersion,
+        ip: origin.ip,
+        userAgent: origin.userAgent,
+        expiresAt,
       });
-      return { token, expiresAt: new Date(Date.now() + tokenTtlSeconds * 1000) };
+      return sign(
+        { ver: user.tokenVersion, sid: sessionId },
+        String(user._id),
+        AUDIENCE,
+        tokenTtlSeconds,
+      );
     },
 
     async resolve(token) {
-      let payload: unknown;
-      try {
-        // Only HS256 is accepted: a token claiming "none" or another
-        // algorithm is refused whatever its signature.
-        payload = jwt.verify(token, jwtSecret, {
-          algorithms: [ALGORITHM],
-          issuer: ISSUER,
-          audience: AUDIENCE,
-        });
-      } catch {
-        return null;
-      }
-      const claims = claimsOf(payload);
-      if (!claims) return null;
+      const claims = verify(token, AUDIENCE);
+      if (!claims?.sid) return null;
       const user = await findUserById(claims.sub);
       // A changed password or role raised the version: older tokens are revoked.
       if (!user || user.tokenVersion !== claims.ver) return null;
-      const dto: AuthUserDto = toAuthUserDto(user);
-      return dto;
+      const session = await findActiveSession(claims.sid, claims.sub, user.tokenVersion);
+      if (!session) return null;
+      return { ...toAuthUserDto(user), sessionId: claims.sid, tokenVersion: user.tokenVersion };
+    },
+
+    issueChallenge(user, step) {
+      return sign(
+        { ver: user.tokenVersion, step },
+        String(user._id),
+        CHALLENGE_AUDIENCE,
+        CHALLENGE_TTL_SECONDS,
+      );
+    },
+
+    async resolveChallenge(token) {
+      const claims = verify(token, CHALLENGE_AUDIENCE);
+      if (!claims?.step) return null;
+      const user = await findUserById(claims.sub);
+      if (!user || user.tokenVersion !== claims.ver) return null;
+      return { user, step: claims.step };
     },
   };
 }

@@ -15,11 +15,18 @@ import {
   enqueueTestSend,
   type CampaignQueue,
 } from '../../queues/campaign-queue';
-import type { Redis } from '../../queues/redis-connection';
-import { CampaignModel } from './campaign.model';
-import { CampaignRecipientModel } from './campaign-recipient.model';
-import { campaignRateKey, campaignRoundKeys, expireRoundState } from './campaign-keys';
-import { withCampaignLockOrThrow } from './campaign-lock';
+import {
+  type Redis,
+  CampaignModel,
+  CampaignBatchModel,
+  CampaignOutcomeModel,
+  type OutcomeEntry,
+  type RosterEntry,
+  campaignRateKey,
+  campaignRoundKeys,
+  expireRoundState,
+  withCampaignLockOrThrow,
+} from '@agency/platform';
 import { toCampaignDto } from './campaign.service';
 
 async function notFoundOrConflict(id: string, conflict: string): Promise<never> {
@@ -179,7 +186,7 @@ export async function sendTestMail(queue: CampaignQueue, id: string, email: stri
   }
 }
 
-const RATE_WINDOW_MS = 60_000;
+const RATE_WINDOW_SECONDS = 60;
 
 /** Recipients settled per second over the last minute (or since the start, if sooner). */
 async function rateOf(
@@ -189,18 +196,19 @@ async function rateOf(
   startedAt: Date | null | undefined,
 ): Promise<number> {
   const now = Date.now();
-  let samples: string[];
+  const second = Math.floor(now / 1000);
+  const seconds = Array.from({ length: RATE_WINDOW_SECONDS }, (_, back) => second - back);
+  let counts: (string | null)[];
   try {
-    samples = await redis.zrangebyscore(campaignRateKey(prefix, id), now - RATE_WINDOW_MS, '+inf');
+    counts = await redis.mget(seconds.map((at) => campaignRateKey(prefix, id, at)));
   } catch {
     return 0;
   }
-  const settled = samples.reduce((sum, sample) => sum + Number(sample.split(':')[1] ?? 0), 0);
-  const since = startedAt
-    ? Math.max(startedAt.getTime(), now - RATE_WINDOW_MS)
-    : now - RATE_WINDOW_MS;
-  const seconds = Math.max((now - since) / 1000, 1);
-  return Math.round((settled / seconds) * 10) / 10;
+  const settled = counts.reduce((sum, count) => sum + Number(count ?? 0), 0);
+  const windowStart = now - RATE_WINDOW_SECONDS * 1000;
+  const since = startedAt ? Math.max(startedAt.getTime(), windowStart) : windowStart;
+  const elapsed = Math.max((now - since) / 1000, 1);
+  return Math.round((settled / elapsed) * 10) / 10;
 }
 
 export async function campaignProgress(
@@ -227,10 +235,78 @@ export async function campaignProgress(
   };
 }
 
+interface LedgerLine {
+  _id: string;
+  entry: { email: string; state?: string; reason?: string | null; attempts?: number; at?: Date };
+}
+
+/** The page's lines of the ledger, sorted by address, and how many there are in all. */
+type LedgerPage = { lines: LedgerLine[]; total: number };
+
+/**
+ * Outcomes, sent or failed: the store unwinds the batches' outcome documents
+ * for the page and for its count.
+ */
+async function outcomeLines(
+  batches: Record<string, unknown>,
+  state: LedgerState,
+  query: CampaignRecipientQuery,
+): Promise<LedgerPage> {
+  const linesIn = [
+    { $match: batches },
+    { $unwind: '$outcomes' },
+    { $match: { 'outcomes.state': state } },
+  ];
+  const order = query.sort.startsWith('-') ? -1 : 1;
+  const [lines, counted] = await Promise.all([
+    CampaignOutcomeModel.aggregate<{ _id: string; outcomes: OutcomeEntry }>([
+      ...linesIn,
+      { $sort: { 'outcomes.email': order, _id: 1 } },
+      { $skip: skipOf(query) },
+      { $limit: query.pageSize },
+    ]),
+    CampaignOutcomeModel.aggregate<{ total: number }>([...linesIn, { $count: 'total' }]),
+  ]);
+  return {
+    lines: lines.map(({ _id, outcomes }) => ({ _id, entry: outcomes })),
+    total: counted[0]?.total ?? 0,
+  };
+}
+
+/**
+ * The round's recipients still owed: in a batch's roster, without an outcome.
+ * Outcomes and rosters are apart, so the roster is read in order and the page
+ * cut here; a tab seldom opened, read in one pass over the round.
+ */
+async function pendingLines(
+  batches: Record<string, unknown>,
+  query: CampaignRecipientQuery,
+): Promise<LedgerPage> {
+  const answered = new Set<string>();
+  const outcomes = CampaignOutcomeModel.find(batches, { 'outcomes.email': 1 })
+    .lean<{ outcomes: { email: string }[] }[]>()
+    .cursor();
+  for await (const batch of outcomes) for (const { email } of batch.outcomes) answered.add(email);
+  const roster = CampaignBatchModel.aggregate<{ _id: string; recipients: RosterEntry }>([
+    { $match: batches },
+    { $unwind: '$recipients' },
+    { $sort: { 'recipients.email': query.sort.startsWith('-') ? -1 : 1, _id: 1 } },
+  ]).cursor();
+  const first = skipOf(query);
+  const lines: LedgerLine[] = [];
+  let total = 0;
+  for await (const { _id, recipients: entry } of roster) {
+    if (answered.has(entry.email)) continue;
+    if (total >= first && lines.length < query.pageSize) lines.push({ _id, entry });
+    total += 1;
+  }
+  return { lines, total };
+}
+
 /**
  * One page of the ledger: `failed` lists the current round's failures (with
- * the server's reply), `sent` every delivery, `pending` the recipients as
- * dispatched in the current round.
+ * the server's reply), `sent` every delivery of every round, `pending` the
+ * current round's recipients still without an outcome.
  */
 export async function listCampaignRecipients(
   id: string,
@@ -239,26 +315,32 @@ export async function listCampaignRecipients(
   const campaign = await CampaignModel.findById(id, { round: 1 }).lean();
   if (!campaign) throw new HttpError('NOT_FOUND', 'No campaign with this id');
   const state: LedgerState = query.state ?? 'failed';
-  const filter: Record<string, unknown> = { campaign: new Types.ObjectId(id), state };
-  if (state !== 'sent') filter.round = campaign.round;
-  const descending = query.sort.startsWith('-');
-  const [facts, total] = await Promise.all([
-    CampaignRecipientModel.find(filter)
-      .sort({ email: descending ? -1 : 1, _id: 1 })
-      .skip(skipOf(query))
-      .limit(query.pageSize)
-      .lean(),
-    CampaignRecipientModel.countDocuments(filter),
-  ]);
+  const batches: Record<string, unknown> = { campaign: new Types.ObjectId(id) };
+  if (state !== 'sent') batches.round = campaign.round;
+  const { lines, total } =
+    state === 'pending'
+      ? await pendingLines(batches, query)
+      : await outcomeLines(batches, state, query);
+  // The embedded store's $unwind keeps only `_id` and the unwound field: the
+  // page's batches are read again by `_id` for their round and time.
+  const batchesOnPage = await CampaignBatchModel.find(
+    { _id: trusted({ $in: [...new Set(lines.map((line) => line._id))] }) },
+    { round: 1, createdAt: 1 },
+  ).lean();
+  const batchOf = new Map(batchesOnPage.map((batch) => [batch._id, batch]));
   return pageOf(
-    facts.map((fact) => ({
-      email: fact.email,
-      state: fact.state as LedgerState,
-      reason: fact.reason ?? null,
-      attempts: fact.attempts ?? 0,
-      round: fact.round,
-      at: fact.at.toISOString(),
-    })),
+    lines.map(({ _id, entry }) => {
+      const batch = batchOf.get(_id);
+      return {
+        email: entry.email,
+        state: (entry.state ?? 'pending') as LedgerState,
+        reason: entry.reason ?? null,
+        attempts: entry.attempts ?? 0,
+        round: batch?.round ?? campaign.round,
+        // A recipient still owed shows when its batch was queued.
+        at: (entry.at ?? batch?.createdAt ?? new Date()).toISOString(),
+      };
+    }),
     total,
     query,
   );

@@ -10,12 +10,15 @@ import {
   type SignedInUser,
   without,
 } from '../../testing/admin-fixtures';
-import { ContactModel } from '../contact';
-import { SubscriberModel } from '../newsletter';
+import {
+  ContactModel,
+  SubscriberModel,
+  CampaignModel,
+  CampaignBatchModel,
+  CampaignOutcomeModel,
+  campaignBatchId,
+} from '@agency/platform';
 import { Types } from 'mongoose';
-import { CampaignModel } from './campaign.model';
-import { streamRecipients } from './campaign-delivery.service';
-import { CampaignRecipientModel } from './campaign-recipient.model';
 
 let ctx: TestContext;
 let manager: SignedInUser;
@@ -216,13 +219,8 @@ describe('GET /api/admin/campaigns/audience', () => {
 
     expect(response.status).toBe(200);
     // contacts: amira, sami; subscribers: sami, nour; all: amira, sami, nour.
+    // (The worker's campaign store tests that a send walks these counts.)
     expect(response.body).toEqual({ contacts: 2, subscribers: 2, all: 3 });
-    // The count a sender confirms is the list a send walks.
-    for (const type of ['contacts', 'subscribers', 'all'] as const) {
-      const walked: string[] = [];
-      for await (const recipient of streamRecipients(type)) walked.push(recipient.key);
-      expect({ type, count: walked.length }).toEqual({ type, count: response.body[type] });
-    }
   });
 });
 
@@ -312,18 +310,10 @@ describe('sending controls', () => {
       { _id: id },
       { $set: { status: 'sending', startedAt, total: 200, sentCount: 90, failedCount: 10 } },
     );
-    // Samples the worker writes: 60 settled 20 s ago, 40 just now, 500 long ago (out of the minute).
-    const key = `${ctx.config.queuePrefix}:campaign:${id}:rate`;
-    const now = Date.now();
-    await ctx.redis.zadd(
-      key,
-      now - 20_000,
-      `${now - 20_000}:60:1:x`,
-      now,
-      `${now}:40:2:x`,
-      now - 90_000,
-      `${now - 90_000}:500:0:x`,
-    );
+    // What the worker counts per second: 60 settled 20 s ago, 40 just now, 500 long ago (out of the minute).
+    const second = Math.floor(Date.now() / 1000);
+    const rateKey = (at: number) => `${ctx.config.queuePrefix}:campaign:${id}:rate:${at}`;
+    await ctx.redis.mset(rateKey(second - 20), 60, rateKey(second), 40, rateKey(second - 90), 500);
     const response = await api().get(`/api/admin/campaigns/${id}/progress`);
     expect(response.status).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
@@ -344,66 +334,100 @@ describe('sending controls', () => {
     expect((await api().get(`/api/admin/campaigns/${unknownId()}/progress`)).status).toBe(404);
   });
 
+  /** A batch's two ledger documents as the worker writes them: its roster, and its outcomes. */
+  async function ledgerBatch(
+    id: string,
+    round: number,
+    seq: number,
+    lines: { email: string; state: string; reason?: string; attempts?: number }[],
+  ) {
+    const _id = campaignBatchId(id, round, seq);
+    const campaign = new Types.ObjectId(id);
+    await CampaignBatchModel.create({
+      _id,
+      campaign,
+      round,
+      seq,
+      recipients: lines.map(({ email }) => ({ key: email.toLowerCase(), email })),
+      createdAt: new Date(),
+    });
+    const outcomes = lines
+      .map((line, position) => ({ ...line, position, at: new Date() }))
+      .filter(({ state }) => state !== 'pending');
+    if (outcomes.length > 0) {
+      await CampaignOutcomeModel.create({ _id, campaign, round, seq, outcomes });
+    }
+  }
+
   it("deletes a finished campaign with its ledger, and keeps every other campaign's", async () => {
     const [gone, kept] = [await queuedCampaign(), await queuedCampaign()];
-    const at = new Date();
-    const factsOf = (id: string) =>
-      ['a@x.tn', 'b@x.tn'].map((email) => ({
-        _id: `${id}:1:${email}`,
-        campaign: new Types.ObjectId(id),
-        round: 1,
-        state: 'sent',
-        email,
-        attempts: 1,
-        at,
-      }));
-    await CampaignRecipientModel.insertMany([...factsOf(gone), ...factsOf(kept)]);
+    const sent = [
+      { email: 'a@x.tn', state: 'sent', attempts: 1 },
+      { email: 'b@x.tn', state: 'sent', attempts: 1 },
+    ];
+    await ledgerBatch(gone, 1, 0, sent);
+    await ledgerBatch(gone, 1, 1, sent);
+    await ledgerBatch(kept, 1, 0, sent);
     for (const id of [gone, kept]) {
       await CampaignModel.updateOne({ _id: id }, { $set: { status: 'sent' } });
     }
 
     expect((await api().delete(`/api/admin/campaigns/${gone}`)).status).toBe(204);
 
-    expect(await CampaignRecipientModel.countDocuments({ campaign: gone })).toBe(0);
-    expect(await CampaignRecipientModel.countDocuments({ campaign: kept })).toBe(2);
+    expect(await CampaignBatchModel.countDocuments({ campaign: gone })).toBe(0);
+    expect(await CampaignOutcomeModel.countDocuments({ campaign: gone })).toBe(0);
+    expect(await CampaignBatchModel.countDocuments({ campaign: kept })).toBe(1);
+    expect(await CampaignOutcomeModel.countDocuments({ campaign: kept })).toBe(1);
     expect(await CampaignModel.exists({ _id: kept })).not.toBeNull();
   });
 
-  it('lists the ledger by state', async () => {
+  it("lists the ledger's lines by state, from every batch, sorted and paged", async () => {
     const id = await queuedCampaign();
-    const campaign = new Types.ObjectId(id);
-    const at = new Date();
-    await CampaignRecipientModel.insertMany([
-      { _id: `${id}:1:pending:a@x.tn`, campaign, round: 1, state: 'pending', email: 'a@x.tn', at },
-      {
-        _id: `${id}:1:a@x.tn`,
-        campaign,
-        round: 1,
-        state: 'failed',
-        email: 'a@x.tn',
-        reason: '550 no',
-        attempts: 1,
-        at,
-      },
-      {
-        _id: `${id}:1:b@x.tn`,
-        campaign,
-        round: 1,
-        state: 'sent',
-        email: 'b@x.tn',
-        attempts: 2,
-        at,
-      },
+    await CampaignModel.updateOne({ _id: id }, { $set: { round: 2 } });
+    // The first round: c failed then, and is sent again in the second.
+    await ledgerBatch(id, 1, 0, [
+      { email: 'b@x.tn', state: 'sent', attempts: 2 },
+      { email: 'c@x.tn', state: 'failed', reason: '451 later', attempts: 8 },
     ]);
-    const failed = await api().get(`/api/admin/campaigns/${id}/recipients`);
+    await ledgerBatch(id, 1, 1, [{ email: 'a@x.tn', state: 'sent', attempts: 1 }]);
+    await ledgerBatch(id, 2, 0, [
+      { email: 'c@x.tn', state: 'failed', reason: '550 no', attempts: 1 },
+      { email: 'e@x.tn', state: 'pending' },
+      { email: 'g@x.tn', state: 'pending' },
+    ]);
+    await ledgerBatch(id, 2, 1, [
+      { email: 'd@x.tn', state: 'failed', reason: '550 gone', attempts: 1 },
+      { email: 'f@x.tn', state: 'sent', attempts: 1 },
+    ]);
+    const list = (query: string) => api().get(`/api/admin/campaigns/${id}/recipients${query}`);
+
+    // Failed, by default: this round's failures only, with the server's reply.
+    const failed = await list('');
     expect(failed.status).toBe(200);
     expect(failed.body).toMatchObject({
-      total: 1,
-      items: [{ email: 'a@x.tn', state: 'failed', reason: '550 no', attempts: 1, round: 1 }],
+      total: 2,
+      items: [
+        { email: 'c@x.tn', state: 'failed', reason: '550 no', attempts: 1, round: 2 },
+        { email: 'd@x.tn', state: 'failed', reason: '550 gone', attempts: 1, round: 2 },
+      ],
     });
-    const sent = await api().get(`/api/admin/campaigns/${id}/recipients?state=sent`);
-    expect(sent.body.items).toEqual([expect.objectContaining({ email: 'b@x.tn', attempts: 2 })]);
-    expect((await api().get(`/api/admin/campaigns/${id}/recipients?state=lost`)).status).toBe(400);
+    // Sent: every delivery of every round, sorted by address either way and paged.
+    const sent = await list('?state=sent&sort=-email&pageSize=2');
+    expect(sent.body.total).toBe(3);
+    expect(sent.body.items).toEqual([
+      expect.objectContaining({ email: 'f@x.tn', round: 2, attempts: 1, reason: null }),
+      expect.objectContaining({ email: 'b@x.tn', round: 1, attempts: 2 }),
+    ]);
+    const nextPage = await list('?state=sent&sort=-email&pageSize=2&page=2');
+    expect(nextPage.body.items).toEqual([expect.objectContaining({ email: 'a@x.tn' })]);
+    // Pending: this round's recipients still owed, paged too.
+    const pending = await list('?state=pending&sort=-email&pageSize=1');
+    expect(pending.body).toMatchObject({ total: 2, items: [{ email: 'g@x.tn', attempts: 0 }] });
+    const pendingNext = await list('?state=pending&sort=-email&pageSize=1&page=2');
+    expect(pendingNext.body.items).toEqual([
+      expect.objectContaining({ email: 'e@x.tn', round: 2 }),
+    ]);
+    expect((await list('?state=lost')).status).toBe(400);
   });
 
   it('lets a viewer read progress but not pause, resume, cancel, resend or test', async () => {

@@ -8,12 +8,11 @@ import {
   type ActivityAction,
 } from '@agency/contracts';
 import type { CampaignQueue } from '../../queues/campaign-queue';
-import type { Redis } from '../../queues/redis-connection';
+import type { KeptCounts, Redis } from '@agency/platform';
 import { addRecordRoutes } from '../../admin/record-routes';
 import { audit } from '../../middleware/audit';
 import { authorize } from '../../middleware/authorize';
 import { recordIdParam, validateBody, validateQuery } from '../../middleware/validate';
-import type { KeptCounts } from '../stats';
 import { campaignAudience } from './campaign-audience';
 import {
   createCampaign,

@@ -8,8 +8,12 @@ import type {
 import { HttpError } from '../../errors';
 import { equalityFilter, isoOrNull, pageOf, searchFilter, findPage } from '../../list-query';
 import { enqueueCampaignDispatch, type CampaignQueue } from '../../queues/campaign-queue';
-import { CampaignModel, type Campaign } from './campaign.model';
-import { CampaignRecipientModel } from './campaign-recipient.model';
+import {
+  CampaignModel,
+  type Campaign,
+  CampaignBatchModel,
+  CampaignOutcomeModel,
+} from '@agency/platform';
 import { sanitizeCampaignHtml } from './campaign-html';
 
 type StoredCampaign = Campaign & { _id: unknown };
@@ -110,7 +114,8 @@ export async function deleteCampaign(id: string): Promise<CampaignDto> {
   // Conditional, so a send that starts meanwhile is not deleted under the worker.
   const { deletedCount } = await CampaignModel.deleteOne({ _id: id, status: campaign.status });
   if (deletedCount === 0) throw new HttpError('CONFLICT', 'The campaign changed; try again');
-  await CampaignRecipientModel.deleteMany({ campaign: campaign._id });
+  await CampaignBatchModel.deleteMany({ campaign: campaign._id });
+  await CampaignOutcomeModel.deleteMany({ campaign: campaign._id });
   return toCampaignDto(campaign);
 }
 

@@ -5,10 +5,22 @@ import type {
   ContactListQuery,
   ContactStatus,
   KeysetPage,
-  ServiceSlug,
   TotalKind,
 } from '@agency/contracts';
-import { oneWriterPerDocument } from '../../embedded-store';
+import {
+  ContactModel,
+  contactFactsOf,
+  contactIdFilterForMailState,
+  contactMailStatuses,
+  contactMailStatesInBulk,
+  forgetContactMails,
+  oneWriterPerDocument,
+  searchKey,
+  type Contact,
+  type ContactChanges,
+  type ContactMailStatuses,
+  type ContactTotals,
+} from '@agency/platform';
 import { HttpError } from '../../errors';
 import {
   countUpTo,
@@ -17,22 +29,11 @@ import {
   isoOrNull,
   keysetPageOf,
   prefixFilter,
-  searchKey,
   sortFieldOf,
   type SortField,
 } from '../../list-query';
-import { ContactModel, type Contact } from './contact.model';
 import { toContactDto } from './contact.service';
-import { contactFactsOf, type ContactChanges, type ContactFacts } from './contact-changes';
 import type { ContactListIndex } from './contact-list-index';
-import { contactSearchKeys } from './contact-search';
-import {
-  contactIdFilterForMailState,
-  contactMailStatuses,
-  contactMailStatesInBulk,
-  forgetContactMails,
-  type ContactMailStatuses,
-} from './contact-mail-state';
 
 /** What staff see of contacts; the public module only stores them. */
 type StoredContact = Contact & { _id: unknown };
@@ -47,11 +48,6 @@ export const CONTACT_SORTS: Readonly<Record<string, SortField>> = {
 
 /** A count of a search or a mail-state filter stops here and says "N+". */
 export const CONTACT_COUNT_CAP = 1000;
-
-/** How many enquiries the kept figures hold with these filters (undefined: not known now). */
-export interface ContactTotals {
-  count(filter: { status?: ContactStatus; service?: ServiceSlug }): Promise<number | undefined>;
-}
 
 /** What the contacts list reads besides the store, and what each change must reach. */
 export interface ContactViews {
@@ -142,13 +138,13 @@ export async function getContactDetail(id: string): Promise<ContactDetailDto> {
 
 /**
  * Sets an enquiry's status and tells the kept views what it was before, as
- * the store saw it in the same atomic write.
+ * the store saw it in the same atomic write; answers that status too.
  */
 export async function setContactStatus(
   id: string,
   status: ContactStatus,
   changes: ContactChanges,
-): Promise<ContactDetailDto> {
+): Promise<{ contact: ContactDetailDto; previous: ContactStatus }> {
   return oneWriterPerDocument(`contact:${id}`, async () => {
     const before = await ContactModel.findByIdAndUpdate(
       id,
@@ -156,11 +152,10 @@ export async function setContactStatus(
       { returnDocument: 'before', runValidators: true },
     ).lean();
     if (!before) throw new HttpError('NOT_FOUND', 'No contact with this id');
+    const previous = before.status as ContactStatus;
     const contact = { ...before, status, updatedAt: new Date() };
-    if (before.status !== status) {
-      await changes.statusChanged(contactFactsOf(contact), before.status as ContactStatus);
-    }
-    return detailOf(contact);
+    if (previous !== status) await changes.statusChanged(contactFactsOf(contact), previous);
+    return { contact: await detailOf(contact), previous };
   });
 }
 
@@ -201,36 +196,4 @@ export function contactCursor(query: ContactListQuery): Readable {
     }
   }
   return Readable.from(rows());
-}
-
-/**
- * Reads every stored enquiry once, as the reconciliation recounts them,
- * and gives the ones stored before they carried their search keys those
- * keys (an index cannot find them otherwise). Returns how many it gave.
- */
-export async function forEachStoredContact(
-  visit: (contact: ContactFacts) => void,
-): Promise<{ keysAdded: number }> {
-  const unkeyed: ContactFacts[] = [];
-  const cursor = ContactModel.find({})
-    .select({
-      firstName: 1,
-      lastName: 1,
-      email: 1,
-      service: 1,
-      status: 1,
-      createdAt: 1,
-      lastNameKey: 1,
-    })
-    .lean<(StoredContact & { lastNameKey?: string })[]>()
-    .cursor({ batchSize: 1000 });
-  for await (const contact of cursor) {
-    const facts = contactFactsOf(contact);
-    visit(facts);
-    if (contact.lastNameKey === undefined) unkeyed.push(facts);
-  }
-  for (const contact of unkeyed) {
-    await ContactModel.updateOne({ _id: contact.id }, { $set: contactSearchKeys(contact) });
-  }
-  return { keysAdded: unkeyed.length };
 }

@@ -1,11 +1,13 @@
 import request from 'supertest';
 import { contactMailJobId } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
-import { createMailQueues } from '../../queues/mail-queues';
-import { relayOwedMail } from '../../queues/outbox-relay';
-import { ContactModel } from './contact.model';
-import { contactMailStatuses } from './contact-mail-state';
-import { OwedMailModel } from '../mail-outbox';
+import {
+  createMailQueues,
+  relayOwedMail,
+  ContactModel,
+  contactMailStatuses,
+  OwedMailModel,
+} from '@agency/platform';
 
 const validEnquiry = {
   firstName: 'Amira',

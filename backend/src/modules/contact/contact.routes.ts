@@ -2,10 +2,13 @@ import Router from '@koa/router';
 import { contactSchema, isLocale, type CreateContactResponse } from '@agency/contracts';
 import { validateBody, requestLocale } from '../../middleware/validate';
 import { rateLimit } from '../../middleware/rate-limit';
-import { enqueueContactMails, type MailQueues } from '../../queues/mail-queues';
-import type { Redis } from '../../queues/redis-connection';
+import {
+  enqueueContactMails,
+  type ContactChanges,
+  type MailQueues,
+  type Redis,
+} from '@agency/platform';
 import { storeContact } from './contact.service';
-import type { ContactChanges } from './contact-changes';
 
 export interface ContactRoutesDeps {
   queues: MailQueues;

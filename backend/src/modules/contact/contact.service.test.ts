@@ -1,7 +1,9 @@
 import { createTestContext, type TestContext } from '../../testing/test-context';
-import { findOwedMail, MailReceiptModel, OwedMailModel } from '../mail-outbox/store';
-import { ContactModel } from './contact.model';
 import {
+  findOwedMail,
+  MailReceiptModel,
+  OwedMailModel,
+  ContactModel,
   contactIdFilterForMailState,
   contactMailStatuses,
   markContactAcknowledgementFailed,
@@ -9,9 +11,9 @@ import {
   markContactMailFailed,
   markContactMailSent,
   settleContactMails,
-} from './contact-mail-state';
+  UNWATCHED_CONTACTS,
+} from '@agency/platform';
 import { storeContact } from './contact.service';
-import { UNWATCHED_CONTACTS } from './contact-changes';
 
 let ctx: TestContext;
 beforeAll(async () => {

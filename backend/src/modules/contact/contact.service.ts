@@ -1,10 +1,16 @@
 import { Types } from 'mongoose';
 import type { ContactDto, ContactInput, ContactMailContent, Locale } from '@agency/contracts';
-import { BULK_INSERT, insertBatcher } from '../../batched-writes';
-import { ContactModel, type Contact, type ContactDocument } from './contact.model';
-import { oweContactMails, type ContactMailStatuses } from './contact-mail-state';
-import type { ContactChanges } from './contact-changes';
-import { withSearchKeys } from './contact-search';
+import {
+  BULK_INSERT,
+  insertBatcher,
+  ContactModel,
+  type Contact,
+  type ContactDocument,
+  oweContactMails,
+  withSearchKeys,
+  type ContactChanges,
+  type ContactMailStatuses,
+} from '@agency/platform';
 
 /**
  * Maps a stored contact, a mongoose document or a lean one, and where its

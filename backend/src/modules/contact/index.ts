@@ -1,7 +1,7 @@
 export { contactRoutes, type ContactRoutesDeps } from './contact.routes';
 export { storeContact } from './contact.service';
-export { oweContactMails } from './contact-mail-state';
-export * from './store';
+export { oweContactMails } from '@agency/platform';
+export { findContactById, toContactDto } from './contact.service';
 export {
   CONTACT_COUNT_CAP,
   contactCursor,
@@ -9,12 +9,6 @@ export {
   getContactDetail,
   listContacts,
   setContactStatus,
-  type ContactTotals,
   type ContactViews,
 } from './contact-admin.service';
-export {
-  allContactChanges,
-  UNWATCHED_CONTACTS,
-  type ContactChanges,
-  type ContactFacts,
-} from './contact-changes';
+export { createContactListIndex, type ContactListIndex } from './contact-list-index';

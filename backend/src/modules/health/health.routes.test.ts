@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { startOwnRedis, type OwnRedis } from '../../testing/own-redis';
+import { startOwnRedis, type OwnRedis } from '@agency/platform/testing/own-redis';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 
 describe('GET /api/health', () => {

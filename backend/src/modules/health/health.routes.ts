@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import type { HealthWithQueuesDto } from '@agency/contracts';
-import { isDatabaseUp } from '../../db';
-import { isRedisUp, type Redis } from '../../queues/redis-connection';
+import { isDatabaseUp, isRedisUp, type Redis } from '@agency/platform';
 import type { QueueRegistry } from '../../queues/queue-registry';
 
 /** Queue depths are a nicety of the answer: never worth a slow health check. */

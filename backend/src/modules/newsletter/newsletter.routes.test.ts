@@ -5,9 +5,13 @@ import {
   newsletterConfirmationJobId,
 } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
-import { OwedMailModel } from '../mail-outbox/store';
-import { signConfirmationToken, signUnsubscribeToken } from './newsletter-token';
-import { SubscriberModel } from './subscriber.model';
+import { recordQueuedSubscriptions } from '../../testing/kept-figures';
+import {
+  OwedMailModel,
+  signConfirmationToken,
+  signUnsubscribeToken,
+  SubscriberModel,
+} from '@agency/platform';
 
 const ACCEPTED = { status: 'accepted' };
 
@@ -22,14 +26,19 @@ afterAll(async () => {
 beforeEach(async () => {
   await SubscriberModel.deleteMany({});
   await ctx.queues.newsletterConfirmation.obliterate({ force: true });
+  await ctx.queues.newsletterRequest.obliterate({ force: true });
 });
 
 const api = () => request(ctx.app.callback());
-const subscribe = (body: unknown, app = ctx.app) =>
-  request(app.callback())
+/** A form submission, then the worker's part: recording what was queued. */
+async function subscribe(body: unknown, context = ctx) {
+  const response = await request(context.app.callback())
     .post('/api/newsletter')
     .set('Content-Type', 'application/json')
     .send(typeof body === 'string' ? body : JSON.stringify(body));
+  if (context.redis.status === 'ready') await recordQueuedSubscriptions(context);
+  return response;
+}
 const confirm = (token: unknown) => api().post('/api/newsletter/confirm').send({ token });
 const secret = () => ctx.config.mailLinkSecret;
 const findByEmail = (email: string) => SubscriberModel.findOne({ email }).lean();
@@ -62,6 +71,33 @@ describe('POST /api/newsletter', () => {
     expect(await confirmationJobs()).toEqual([
       { id: newsletterConfirmationJobId(id, 1), data: { subscriberId: id, request: 1 } },
     ]);
+  });
+
+  it('writes nothing to the store itself: it queues the request, the same for a new and a confirmed address', async () => {
+    await SubscriberModel.create({ email: 'known@example.tn', status: 'confirmed' });
+    const before = await SubscriberModel.find({}).lean();
+    const owedBefore = await OwedMailModel.countDocuments();
+
+    for (const email of ['known@example.tn', 'unknown@example.tn']) {
+      const response = await api()
+        .post('/api/newsletter')
+        .send({ email, locale: 'fr', source: 'newsletter-banner' });
+      expect(response.status).toBe(202);
+      expect(response.body).toEqual(ACCEPTED);
+    }
+
+    expect(await SubscriberModel.find({}).lean()).toEqual(before);
+    expect(await OwedMailModel.countDocuments()).toBe(owedBefore);
+    const queued = await ctx.queues.newsletterRequest.getJobs(['waiting']);
+    expect(queued.map((job) => job.data).sort((a, b) => a.email.localeCompare(b.email))).toEqual(
+      ['known@example.tn', 'unknown@example.tn'].map((email) => ({
+        email,
+        locale: 'fr',
+        source: 'newsletter-banner',
+        ip: expect.stringContaining('127.0.0.1'),
+        requestedAt: expect.any(String),
+      })),
+    );
   });
 
   it('answers the same whether the address is new, pending, confirmed or gone', async () => {
@@ -102,7 +138,11 @@ describe('POST /api/newsletter', () => {
   });
 
   it('writes the confirmation in the language the browser asks for when the form sends none', async () => {
-    await subscribe({ email: 'lang@example.tn' }).set('Accept-Language', 'ar');
+    await api()
+      .post('/api/newsletter')
+      .set('Accept-Language', 'ar')
+      .send({ email: 'lang@example.tn' });
+    await recordQueuedSubscriptions(ctx);
 
     expect((await findByEmail('lang@example.tn'))?.locale).toBe('ar');
   });
@@ -143,7 +183,7 @@ describe('POST /api/newsletter rate limits', () => {
     try {
       const statuses = [];
       for (const email of ['a@example.tn', 'b@example.tn', 'c@example.tn']) {
-        statuses.push((await subscribe({ email }, limited.app)).status);
+        statuses.push((await subscribe({ email }, limited)).status);
       }
       expect(statuses).toEqual([202, 202, 429]);
       expect(await findByEmail('c@example.tn')).toBeNull();
@@ -157,12 +197,12 @@ describe('POST /api/newsletter rate limits', () => {
     try {
       const statuses = [];
       for (const email of ['same@example.tn', 'SAME@example.tn ', 'same@Example.tn']) {
-        statuses.push((await subscribe({ email }, limited.app)).status);
+        statuses.push((await subscribe({ email }, limited)).status);
       }
       expect(statuses).toEqual([202, 202, 429]);
       expect((await findByEmail('same@example.tn'))?.confirmationRequests).toBe(2);
       // Another address from the same IP is not held back.
-      expect((await subscribe({ email: 'other@example.tn' }, limited.app)).status).toBe(202);
+      expect((await subscribe({ email: 'other@example.tn' }, limited)).status).toBe(202);
     } finally {
       await limited.close();
     }
@@ -173,7 +213,7 @@ describe('POST /api/newsletter while Redis is unreachable', () => {
   it('still stores the request with its confirmation mail owed', async () => {
     const offline = await createTestContext({ redisUrl: 'redis://127.0.0.1:1' });
     try {
-      const response = await subscribe({ email: 'offline@example.tn' }, offline.app);
+      const response = await subscribe({ email: 'offline@example.tn' }, offline);
 
       expect(response.status).toBe(202);
       const stored = await findByEmail('offline@example.tn');

@@ -15,11 +15,15 @@ import {
 import { HttpError } from '../../errors';
 import { rateLimit, rateLimitBy } from '../../middleware/rate-limit';
 import { requestLocale, validateBody } from '../../middleware/validate';
-import { enqueueNewsletterConfirmations, type MailQueues } from '../../queues/mail-queues';
-import type { Redis } from '../../queues/redis-connection';
-import { normalizeEmail } from './newsletter-token';
-import { confirmSubscription, requestSubscription, unsubscribe } from './newsletter.service';
-import type { SubscriberChanges } from './subscriber-changes';
+import {
+  enqueueNewsletterRequest,
+  normalizeEmail,
+  requestSubscription,
+  type MailQueues,
+  type Redis,
+  type SubscriberChanges,
+} from '@agency/platform';
+import { confirmSubscription, unsubscribe } from './newsletter.service';
 
 export interface NewsletterRoutesDeps {
   queues: MailQueues;
@@ -89,32 +93,31 @@ export function newsletterRoutes({
   });
 
   /**
-   * Stored first (pending, consent recorded, confirmation mail owed), then
-   * enqueued; Redis being away only delays the mail. The answer is the same
-   * 202 whether the address is new, pending or confirmed, so the form tells
-   * nobody who is on the list.
+   * The request is handed to the worker, which records it (pending, consent,
+   * confirmation mail owed; a confirmed address is left as it is). The API
+   * itself does the same work for every address, one job in Redis, so
+   * neither the answer nor its time tells anyone who is on the list. While
+   * Redis is away the API records the request itself: the visitor's request
+   * is kept, and the outbox relay sends the mail once Redis is back.
    */
   router.post(NEWSLETTER_API_PATHS.subscribe, perIp, async (ctx) => {
     const input = await validateBody(ctx, newsletterSchema);
     await perAddress(addressKey(input.email))(ctx, async () => {
-      const owed = await requestSubscription(
-        {
-          email: input.email,
-          locale: isLocale(input.locale) ? input.locale : requestLocale(ctx),
-          source: input.source ?? DEFAULT_NEWSLETTER_SOURCE,
-          ip: ctx.ip,
-        },
-        changes,
-      );
-      if (owed) {
-        try {
-          await enqueueNewsletterConfirmations(queues, [owed]);
-        } catch (error: unknown) {
-          ctx.state.log.warn(
-            { err: error, subscriberId: owed.subscriberId },
-            'enqueue failed; the outbox relay will enqueue it',
-          );
-        }
+      const request = {
+        email: input.email,
+        locale: isLocale(input.locale) ? input.locale : requestLocale(ctx),
+        source: input.source ?? DEFAULT_NEWSLETTER_SOURCE,
+        ip: ctx.ip,
+      };
+      try {
+        await enqueueNewsletterRequest(queues, {
+          ...request,
+          requestedAt: new Date().toISOString(),
+        });
+      } catch (error: unknown) {
+        ctx.state.log.warn({ err: error }, 'subscription not queued; recorded by the API');
+        // Owed in the outbox: the relay enqueues it once Redis answers again.
+        await requestSubscription(request, changes);
       }
       ctx.status = 202;
       ctx.body = NEWSLETTER_SUBSCRIBE_RESPONSE;

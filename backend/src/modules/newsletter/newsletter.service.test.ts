@@ -4,21 +4,23 @@ import {
   type Locale,
 } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
-import { findOwedMail, MailReceiptModel, OwedMailModel } from '../mail-outbox/store';
-import { signConfirmationToken, signUnsubscribeToken } from './newsletter-token';
 import {
-  confirmSubscription,
+  MailReceiptModel,
+  OwedMailModel,
+  SubscriberModel,
   findConfirmationReceipt,
+  findOwedMail,
   forEachSubscriber,
   findSubscriberByEmail,
   markConfirmationMailFailed,
   markConfirmationMailSent,
   requestSubscription,
   settleConfirmationMail,
-  unsubscribe,
-} from './newsletter.service';
-import { SubscriberModel } from './subscriber.model';
-import type { SubscriberChanges } from './subscriber-changes';
+  signConfirmationToken,
+  signUnsubscribeToken,
+  type SubscriberChanges,
+} from '@agency/platform';
+import { confirmSubscription, unsubscribe } from './newsletter.service';
 
 /** Every status change the service reports, as the kept figures receive them. */
 const moves: [string, string | null, string][] = [];

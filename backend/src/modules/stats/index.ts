@@ -1,3 +1,2 @@
 export { statsRoutes } from './stats.routes';
-export { dashboardStats, enquiryTrend, periodStarts } from './stats.service';
-export * from './store';
+export { dashboardStats, enquiryTrend, periodStarts, readFigures } from './stats.service';

@@ -1,11 +1,17 @@
 import { Types } from 'mongoose';
 import type { ServiceSlug } from '@agency/contracts';
-import { createLogger } from '../../logger';
-import { createTestContext, uniqueName, type TestContext } from '../../testing/test-context';
+import { uniqueName } from '@agency/platform/testing/file-database';
+import { createTestContext, type TestContext } from '../../testing/test-context';
 import { validEnquiry } from '../../testing/admin-fixtures';
-import { ContactModel, type ContactFacts } from '../contact';
-import { createKeptCounts, statsKeys, type KeptCounts } from './kept-counts';
-import { reconcileStats } from './stats-reconciliation';
+import {
+  ContactModel,
+  createKeptCounts,
+  createLogger,
+  reconcileStats,
+  statsKeys,
+  type ContactFacts,
+  type KeptCounts,
+} from '@agency/platform';
 import { dashboardStats, enquiryTrend } from './stats.service';
 
 let ctx: TestContext;

@@ -9,9 +9,13 @@ import {
 } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { as, signedInUser, validEnquiry, type SignedInUser } from '../../testing/admin-fixtures';
-import { reconcileNow } from '../../testing/kept-figures';
-import { ContactModel } from '../contact';
-import { signConfirmationToken, signUnsubscribeToken, SubscriberModel } from '../newsletter';
+import { reconcileNow, recordQueuedSubscriptions } from '../../testing/kept-figures';
+import {
+  ContactModel,
+  SubscriberModel,
+  signConfirmationToken,
+  signUnsubscribeToken,
+} from '@agency/platform';
 import { periodStarts } from './stats.service';
 
 /*
@@ -66,6 +70,17 @@ const waves = fc.array(fc.array(step, { minLength: 1, maxLength: 6 }), {
   maxLength: 5,
 });
 
+/**
+ * The worker's part of a subscription: it records the requests the API
+ * queued, one pass at a time as one worker would, while the API's own
+ * writes (confirm, unsubscribe) to the same addresses go on beside it.
+ */
+let recording: Promise<void> = Promise.resolve();
+function recordRequests(): Promise<void> {
+  recording = recording.then(() => recordQueuedSubscriptions(ctx));
+  return recording;
+}
+
 async function run(current: Step, enquiries: readonly string[]): Promise<string | undefined> {
   const app = request(ctx.app.callback());
   const staff = as(ctx, editor);
@@ -90,6 +105,7 @@ async function run(current: Step, enquiries: readonly string[]): Promise<string 
     }
     case 'subscribe':
       await app.post(NEWSLETTER_API_PATHS.subscribe).send({ email: current.email });
+      await recordRequests();
       return undefined;
     case 'confirm': {
       const subscriber = await SubscriberModel.findOne({

@@ -2,11 +2,16 @@ import request from 'supertest';
 import { NEWSLETTER_API_PATHS } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { as, signedInUser, validCampaign, validEnquiry } from '../../testing/admin-fixtures';
-import { reconcileNow } from '../../testing/kept-figures';
-import { ContactModel, withSearchKeys } from '../contact';
-import { signConfirmationToken, signUnsubscribeToken, SubscriberModel } from '../newsletter';
-import { CampaignModel } from '../campaigns';
-import { localDay } from './kept-counts';
+import { reconcileNow, recordQueuedSubscriptions } from '../../testing/kept-figures';
+import {
+  CampaignModel,
+  ContactModel,
+  SubscriberModel,
+  localDay,
+  signConfirmationToken,
+  signUnsubscribeToken,
+  withSearchKeys,
+} from '@agency/platform';
 import { periodStarts } from './stats.service';
 
 let ctx: TestContext;
@@ -54,6 +59,8 @@ describe('the dashboard figures', () => {
     for (const email of ['sami@example.tn', 'nour@example.tn', 'waiting@example.tn']) {
       await post(NEWSLETTER_API_PATHS.subscribe, { email });
     }
+    // The worker records the requests the API queued, and moves the figures.
+    await recordQueuedSubscriptions(ctx);
     for (const email of ['sami@example.tn', 'nour@example.tn']) {
       const subscriber = await SubscriberModel.findOne({ email }).lean();
       const token = signConfirmationToken(String(subscriber?._id), ctx.config.mailLinkSecret);

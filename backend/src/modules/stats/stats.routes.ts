@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { enquiryTrendQuerySchema } from '@agency/contracts';
 import { authorize } from '../../middleware/authorize';
 import { validateQuery } from '../../middleware/validate';
-import type { KeptCounts } from './kept-counts';
+import type { KeptCounts } from '@agency/platform';
 import { dashboardStats, enquiryTrend } from './stats.service';
 
 export function statsRoutes({ kept, timeZone }: { kept: KeptCounts; timeZone: string }): Router {

@@ -1,6 +1,19 @@
 import { DateTime } from 'luxon';
 import { SERVICE_SLUGS, type EnquiryTrendDto, type StatsDto } from '@agency/contracts';
-import { COUNT_FIELDS, type KeptCounts } from './kept-counts';
+import { COUNT_FIELDS, FiguresUnavailableError, type KeptCounts } from '@agency/platform';
+import { HttpError } from '../../errors';
+
+/** While Redis does not answer the figures are unknown: a 503 says so, not a 500. */
+export async function readFigures<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error: unknown) {
+    if (error instanceof FiguresUnavailableError) {
+      throw new HttpError('UNAVAILABLE', error.message);
+    }
+    throw error;
+  }
+}
 
 /** Midnight today and Monday 00:00 of this week, in the agency's time zone. */
 export function periodStarts(timeZone: string, now = new Date()): { today: Date; week: Date } {
@@ -31,7 +44,7 @@ export async function dashboardStats(
 ): Promise<StatsDto> {
   const today = DateTime.fromJSDate(now).setZone(timeZone).startOf('day');
   const week = daysBetween(today.startOf('week'), today);
-  const [count, perDay] = await Promise.all([kept.counts(), kept.days(week)]);
+  const [count, perDay] = await readFigures(() => Promise.all([kept.counts(), kept.days(week)]));
   const contactsByService = SERVICE_SLUGS.map((service) => ({
     service,
     count: count(COUNT_FIELDS.contactsByService(service)),
@@ -56,6 +69,6 @@ export async function enquiryTrend(
 ): Promise<EnquiryTrendDto> {
   const today = DateTime.fromJSDate(now).setZone(timeZone).startOf('day');
   const dates = daysBetween(today.minus({ days: days - 1 }), today);
-  const counts = await kept.days(dates);
+  const counts = await readFigures(() => kept.days(dates));
   return { timeZone, days: dates.map((date, index) => ({ date, count: counts[index] ?? 0 })) };
 }

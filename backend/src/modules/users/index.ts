@@ -1,4 +1,5 @@
 export { userRoutes } from './user.routes';
+export { userSecurityRoutes } from './user-security.routes';
 export {
   changeOwnPassword,
   createUser,
@@ -6,10 +7,20 @@ export {
   ensureDemoAdmin,
   findUserById,
   findUserByLogin,
+  setPasswordAfterReset,
   recordSuccessfulLogin,
   toAuthUserDto,
   userNamesById,
   type DemoAdmin,
 } from './user.service';
-export { UserModel, type User, type UserDocument } from './user.model';
+export {
+  acceptTotpStep,
+  enableTwoFactor,
+  endAllSessionsOf,
+  removeTwoFactor,
+  replaceRecoveryCodes,
+  savePendingTwoFactorSecret,
+  spendRecoveryCode,
+  type StoredRecoveryCode,
+} from './user-two-factor.service';
 export { hashPassword, verifyPassword } from './password';

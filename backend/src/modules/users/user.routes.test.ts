@@ -7,7 +7,7 @@ import {
   without,
   type SignedInUser,
 } from '../../testing/admin-fixtures';
-import { UserModel } from './user.model';
+import { UserModel } from '@agency/platform';
 import { verifyPassword } from './password';
 
 let ctx: TestContext;
@@ -38,6 +38,7 @@ describe('POST /api/admin/users', () => {
       username: 'karim',
       email: 'karim@agency.tn',
       role: 'viewer',
+      twoFactorEnabled: false,
       lastLoginAt: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),

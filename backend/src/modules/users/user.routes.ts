@@ -20,5 +20,6 @@ export function userRoutes(): Router {
     // Nobody deletes their own account (the service refuses it).
     remove: deleteUser,
     labelOf: (user) => user.username,
+    secretFields: ['password'],
   });
 }

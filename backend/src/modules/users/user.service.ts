@@ -18,7 +18,7 @@ import {
   searchFilter,
   findPage,
 } from '../../list-query';
-import { UserModel, type User, type UserDocument } from './user.model';
+import { UserModel, type User, type UserDocument } from '@agency/platform';
 import { hashPassword, verifyPassword } from './password';
 
 export interface DemoAdmin {
@@ -41,6 +41,7 @@ export function toAuthUserDto(user: StoredUser): AuthUserDto {
 export function toUserDto(user: StoredUser): UserDto {
   return {
     ...toAuthUserDto(user),
+    twoFactorEnabled: Boolean(user.twoFactor),
     lastLoginAt: isoOrNull(user.lastLoginAt),
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
@@ -66,17 +67,40 @@ export async function ensureDemoAdmin({ username, email, password }: DemoAdmin):
 /**
  * Compose and first installs: creates this admin only while no admin exists,
  * so restarting with the variables still set never resets a changed password.
+ * Several API replicas start at once with the same variables: the one that
+ * loses the race to create it finds it made, and starts all the same.
  */
 export async function ensureBootstrapAdmin(admin: DemoAdmin): Promise<boolean> {
   if (await UserModel.exists({ role: 'admin' })) return false;
-  await createUser({ ...admin, role: 'admin' });
-  return true;
+  try {
+    await createUser({ ...admin, role: 'admin' });
+    return true;
+  } catch (error: unknown) {
+    if (error instanceof HttpError && (await UserModel.exists({ role: 'admin' }))) return false;
+    throw error;
+  }
 }
 
 /** A sign-in name is the username or the e-mail address, in any case. */
 export async function findUserByLogin(identifier: string): Promise<UserDocument | null> {
   const name = identifier.trim().toLowerCase();
   return UserModel.findOne(name.includes('@') ? { email: name } : { username: name }).exec();
+}
+
+/**
+ * A password set through a reset link. Raising the token version ends
+ * every session of the user, wherever it was signed in.
+ */
+export async function setPasswordAfterReset(
+  id: string,
+  password: string,
+): Promise<UserDocument | null> {
+  const passwordHash = await hashPassword(password);
+  return UserModel.findOneAndUpdate(
+    { _id: id },
+    { $set: { passwordHash }, $inc: { tokenVersion: 1 } },
+    { returnDocument: 'after' },
+  ).exec();
 }
 
 export async function findUserById(id: string): Promise<UserDocument | null> {

@@ -15,6 +15,8 @@ import { useNamespace } from '../../lib/translations';
 import { useToast } from '../../lib/use-toast';
 import { ACCOUNT_NAMESPACE } from './account-namespace';
 import { useChangePasswordMutation } from './api/account-api';
+import { SessionsSettings } from './components/sessions-settings';
+import { TwoFactorSettings } from './components/two-factor-settings';
 
 interface PasswordFormValues {
   currentPassword: string;
@@ -75,7 +77,7 @@ export function AdminSettingsPage() {
   return (
     <>
       <PageHeading title={t('settings.title')} subtitle={t('settings.subtitle')} />
-      <Stack spacing={3} sx={{ maxWidth: 560 }}>
+      <Stack spacing={3} sx={{ maxWidth: 640 }}>
         {session ? (
           <Paper variant="outlined" sx={{ p: 3 }}>
             <Typography variant="h6" component="h2" gutterBottom>
@@ -132,6 +134,8 @@ export function AdminSettingsPage() {
             </Button>
           </Stack>
         </Paper>
+        <TwoFactorSettings />
+        <SessionsSettings />
       </Stack>
     </>
   );

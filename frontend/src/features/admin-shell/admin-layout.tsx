@@ -28,7 +28,7 @@ import { api } from '../../lib/api';
 import { useAppDispatch } from '../../lib/hooks';
 import { useNamespace } from '../../lib/translations';
 import { useToast } from '../../lib/use-toast';
-import { useCurrentUserQuery } from './api/shell-api';
+import { useCurrentUserQuery, useLogoutMutation } from './api/shell-api';
 import { SectionNav } from './components/section-nav';
 import { UserCard } from './components/user-card';
 import { UserMenu } from './components/user-menu';
@@ -82,6 +82,7 @@ function SignedInLayout({ session }: { session: AdminSession }) {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [collapsed, setCollapsed] = useState(false);
   const { data: me } = useCurrentUserQuery(undefined);
+  const [logout] = useLogoutMutation();
   const { user } = session;
 
   // An admin may have changed this user's name or e-mail since sign-in.
@@ -94,6 +95,8 @@ function SignedInLayout({ session }: { session: AdminSession }) {
   }, [me, session.token, user]);
 
   const signOut = () => {
+    // Best effort: the session ends here whatever the API answers.
+    void logout(session.token).catch(() => undefined);
     clearAdminSession();
     dispatch(api.util.resetApiState());
     toast({ title: t('loggedOutTitle'), description: t('loggedOutDescription') });

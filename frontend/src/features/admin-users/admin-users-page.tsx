@@ -8,7 +8,13 @@ import { PageHeading } from '../../components/admin/page-heading';
 import { RequirePermission } from '../../components/admin/require-permission';
 import { useAdminCan, useAdminSession } from '../../lib/admin-session';
 import { useNamespace } from '../../lib/translations';
-import { useDeleteUserMutation } from './api/users-api';
+import { ConfirmDialog } from '../../components/admin/confirm-dialog';
+import { useToast } from '../../lib/use-toast';
+import {
+  useDeleteUserMutation,
+  useEndUserSessionsMutation,
+  useResetUserTwoFactorMutation,
+} from './api/users-api';
 import { RecentActivity } from './components/recent-activity';
 import { UserDialog } from './components/user-dialog';
 import { UsersList } from './components/users-list';
@@ -25,6 +31,39 @@ export function AdminUsersPage() {
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<UserDto | null>(null);
   const [deleteUser] = useDeleteUserMutation();
+  const [securing, setSecuring] = useState<{
+    user: UserDto;
+    action: 'two-factor' | 'sessions';
+  } | null>(null);
+  const [resetTwoFactor, { isLoading: resetting }] = useResetUserTwoFactorMutation();
+  const [endSessions, { isLoading: ending }] = useEndUserSessionsMutation();
+  const toast = useToast();
+  const onSecure = useCallback(
+    (user: UserDto, action: 'two-factor' | 'sessions') => setSecuring({ user, action }),
+    [],
+  );
+  const secure = async () => {
+    if (!securing) return;
+    const { user, action } = securing;
+    try {
+      if (action === 'two-factor') await resetTwoFactor(user.id).unwrap();
+      else await endSessions(user.id).unwrap();
+      toast({
+        title:
+          action === 'two-factor'
+            ? t('security.twoFactorReset', { username: user.username })
+            : t('security.sessionsEnded', { username: user.username }),
+        variant: 'success',
+      });
+    } catch {
+      toast({
+        title: t('toasts.errorTitle'),
+        description: t('security.failed'),
+        variant: 'destructive',
+      });
+    }
+    setSecuring(null);
+  };
   const selfId = session?.user.id;
 
   const onEdit = useCallback((user: UserDto) => setEditing({ mode: 'edit', user }), []);
@@ -47,7 +86,13 @@ export function AdminUsersPage() {
           ) : null
         }
       />
-      <UsersList selfId={selfId} canWrite={canWrite} onEdit={onEdit} onDelete={onDelete} />
+      <UsersList
+        selfId={selfId}
+        canWrite={canWrite}
+        onEdit={onEdit}
+        onDelete={onDelete}
+        onSecure={onSecure}
+      />
       {canReadActivity ? (
         <Box sx={{ mt: 3 }}>
           <RecentActivity />
@@ -60,6 +105,26 @@ export function AdminUsersPage() {
           onClose={() => setEditing(null)}
         />
       ) : null}
+      <ConfirmDialog
+        open={securing !== null}
+        title={
+          securing?.action === 'two-factor'
+            ? t('security.confirmResetTitle', { username: securing.user.username })
+            : t('security.confirmEndTitle', { username: securing?.user.username ?? '' })
+        }
+        description={
+          securing?.action === 'two-factor'
+            ? t('security.confirmResetText')
+            : t('security.confirmEndText')
+        }
+        confirmLabel={
+          securing?.action === 'two-factor' ? t('security.reset') : t('security.endAll')
+        }
+        destructive
+        busy={resetting || ending}
+        onConfirm={() => void secure()}
+        onClose={() => setSecuring(null)}
+      />
       <DeleteConfirmDialog
         item={deleting}
         title={(item) => t('confirmDelete.title', { username: item.username })}

@@ -1,4 +1,4 @@
-export { NewsletterBanner } from './components/newsletter-banner';
+export { NewsletterForm } from './components/newsletter-form';
 export {
   newsletterApi,
   useConfirmNewsletterMutation,

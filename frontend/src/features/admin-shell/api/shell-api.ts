@@ -5,7 +5,16 @@ export const shellApi = api.injectEndpoints({
   endpoints: (build) => ({
     // Asked when the admin area opens: a token that expired meanwhile ends the session at once.
     currentUser: build.query<MeResponse, undefined>({ query: () => 'admin/me' }),
+    // Sign Out ends the session on the server too: a copy of the token is worthless after it.
+    // The token is passed in: the stored one is gone by the time the call leaves.
+    logout: build.mutation<null, string>({
+      query: (token) => ({
+        url: 'admin/logout',
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}` },
+      }),
+    }),
   }),
 });
 
-export const { useCurrentUserQuery } = shellApi;
+export const { useCurrentUserQuery, useLogoutMutation } = shellApi;

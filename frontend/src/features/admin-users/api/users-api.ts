@@ -30,6 +30,17 @@ export const usersApi = api.injectEndpoints({
       query: (id) => ({ url: `admin/users/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: ['Users', 'ActivityLogs'],
     }),
+    resetUserTwoFactor: build.mutation<null, string>({
+      query: (id) => ({
+        url: `admin/users/${encodeURIComponent(id)}/two-factor`,
+        method: 'DELETE',
+      }),
+      invalidatesTags: ['Users', 'ActivityLogs'],
+    }),
+    endUserSessions: build.mutation<null, string>({
+      query: (id) => ({ url: `admin/users/${encodeURIComponent(id)}/sessions`, method: 'DELETE' }),
+      invalidatesTags: ['ActivityLogs'],
+    }),
     recentActivity: build.query<Page<ActivityLogDto>, number>({
       query: (count) => ({
         url: 'admin/activity-logs',
@@ -46,4 +57,6 @@ export const {
   useUpdateUserMutation,
   useDeleteUserMutation,
   useRecentActivityQuery,
+  useResetUserTwoFactorMutation,
+  useEndUserSessionsMutation,
 } = usersApi;

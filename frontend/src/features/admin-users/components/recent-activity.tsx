@@ -6,6 +6,8 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import type { ActivityValue, FieldChange } from '@agency/contracts';
+import Box from '@mui/material/Box';
 import { LoadError } from '../../../components/admin/load-error';
 import { useFormatters } from '../../../lib/use-formatters';
 import { useNamespace } from '../../../lib/translations';
@@ -14,6 +16,48 @@ import { USERS_NAMESPACE } from '../users-namespace';
 
 /** The spec's activity list: the last 5 entries. */
 export const RECENT_ACTIVITY_COUNT = 5;
+
+function shown(value: ActivityValue | undefined): string {
+  if (value === undefined || value === null || value === '') return '—';
+  return Array.isArray(value) ? value.join(', ') : String(value);
+}
+
+/** The fields an entry changed: old value, then new; a secret only as "changed". */
+function ChangeList({ changes }: { changes: readonly FieldChange[] }) {
+  const { t } = useNamespace(USERS_NAMESPACE);
+  return (
+    <Box
+      component="ul"
+      sx={{ m: 0, mt: 0.5, pl: 2.5, typography: 'body2', wordBreak: 'break-word' }}
+    >
+      {changes.map((change) => (
+        <li key={change.field}>
+          {change.redacted ? (
+            t('activity.changedSecret', { field: change.field })
+          ) : (
+            <>
+              <Box component="span" sx={{ fontWeight: 600 }}>
+                {change.field}
+              </Box>
+              {': '}
+              {change.before !== undefined ? (
+                <Box component="del" sx={{ color: 'error.main' }}>
+                  {shown(change.before)}
+                </Box>
+              ) : null}
+              {change.before !== undefined && change.after !== undefined ? ' → ' : null}
+              {change.after !== undefined ? (
+                <Box component="ins" sx={{ color: 'success.main', textDecoration: 'none' }}>
+                  {shown(change.after)}
+                </Box>
+              ) : null}
+            </>
+          )}
+        </li>
+      ))}
+    </Box>
+  );
+}
 
 /** Who did what lately (admins only: it needs activity:read). */
 export function RecentActivity() {
@@ -47,7 +91,15 @@ export function RecentActivity() {
             <ListItem key={entry.id} divider disableGutters>
               <ListItemText
                 primary={`${who} ${what}${target}`}
-                secondary={format.dateTime(entry.time)}
+                secondary={
+                  <>
+                    {format.dateTime(entry.time)}
+                    {entry.changes && entry.changes.length > 0 ? (
+                      <ChangeList changes={entry.changes} />
+                    ) : null}
+                  </>
+                }
+                slotProps={{ secondary: { component: 'div' } }}
               />
             </ListItem>
           );

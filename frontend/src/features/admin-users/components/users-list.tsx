@@ -1,5 +1,7 @@
 import { ROLES, USER_SORT_FIELDS, type UserDto, type UserListQuery } from '@agency/contracts';
 import GroupIcon from '@mui/icons-material/Group';
+import LogoutIcon from '@mui/icons-material/Logout';
+import PhonelinkEraseIcon from '@mui/icons-material/PhonelinkErase';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useMemo } from 'react';
@@ -28,6 +30,8 @@ export interface UsersListProps {
   canWrite: boolean;
   onEdit: (user: UserDto) => void;
   onDelete: (user: UserDto) => void;
+  /** An account-security action asked for: reset the second factor, or end every session. */
+  onSecure: (user: UserDto, action: 'two-factor' | 'sessions') => void;
 }
 
 function RoleChip({ role }: { role: UserDto['role'] }) {
@@ -42,7 +46,7 @@ function RoleChip({ role }: { role: UserDto['role'] }) {
 }
 
 /** The staff accounts: search, role filter, table (cards on a phone). */
-export function UsersList({ selfId, canWrite, onEdit, onDelete }: UsersListProps) {
+export function UsersList({ selfId, canWrite, onEdit, onDelete, onSecure }: UsersListProps) {
   const { t } = useNamespace(USERS_NAMESPACE);
   const { t: tCommon } = useNamespace(ADMIN_COMMON_NAMESPACE);
   const format = useFormatters();
@@ -60,6 +64,16 @@ export function UsersList({ selfId, canWrite, onEdit, onDelete }: UsersListProps
     <RowActions
       actions={[
         editAction(t('edit', { username: user.username }), () => onEdit(user)),
+        user.twoFactorEnabled && {
+          label: t('security.resetTwoFactor', { username: user.username }),
+          icon: <PhonelinkEraseIcon />,
+          onClick: () => onSecure(user, 'two-factor'),
+        },
+        {
+          label: t('security.endSessions', { username: user.username }),
+          icon: <LogoutIcon />,
+          onClick: () => onSecure(user, 'sessions'),
+        },
         deleteAction(t('delete', { username: user.username }), () => onDelete(user), {
           disabled: user.id === selfId,
           disabledReason: t('ownAccount'),
@@ -94,6 +108,18 @@ export function UsersList({ selfId, canWrite, onEdit, onDelete }: UsersListProps
         renderCell: () => <StatusChip label={t('active')} color="success" />,
       },
       {
+        field: 'twoFactorEnabled',
+        headerName: t('columns.twoFactor'),
+        width: 130,
+        sortable: false,
+        renderCell: ({ row }) =>
+          row.twoFactorEnabled ? (
+            <StatusChip label={t('security.on')} color="success" />
+          ) : (
+            t('security.off')
+          ),
+      },
+      {
         field: 'lastLoginAt',
         headerName: t('columns.lastLogin'),
         width: 190,
@@ -102,7 +128,7 @@ export function UsersList({ selfId, canWrite, onEdit, onDelete }: UsersListProps
       ...(canWrite ? [actionsColumn(t('columns.actions'), actions)] : []),
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps -- actions/lastLogin read only these
-    [t, tCommon, format, selfId, canWrite, onEdit, onDelete],
+    [t, tCommon, format, selfId, canWrite, onEdit, onDelete, onSecure],
   );
 
   const body = (

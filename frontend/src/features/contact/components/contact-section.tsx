@@ -3,26 +3,32 @@ import Container from '@mui/material/Container';
 import Grid from '@mui/material/Grid';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { ContactForm } from './contact-form';
+import type { ReactNode } from 'react';
 import { ContactInfo } from './contact-info';
 import { useNamespace } from '../../../lib/translations';
 import { CONTACT_NAMESPACE } from '../contact-namespace';
 
 export interface ContactSectionProps {
-  /** The anchor id ("contact" links); none when a wrapper already carries it. */
+  /**
+   * The enquiry form (ContactForm). It needs the API client and is interactive
+   * only, so the app builds it in the browser as the visitor nears it; the
+   * section's words around it are in the prerendered page.
+   */
+  form: ReactNode;
+  /** The anchor id ("contact" links). */
   id?: string;
   /** The home page titles this section itself; the contact page has its own h1 above it. */
   showHeading?: boolean;
 }
 
 /** The enquiry form beside the contact details; the target of every #contact link. */
-export function ContactSection({ id = 'contact', showHeading = true }: ContactSectionProps) {
+export function ContactSection({ form, id = 'contact', showHeading = true }: ContactSectionProps) {
   const { t } = useNamespace(CONTACT_NAMESPACE);
 
   return (
     <Box
       component="section"
-      id={id || undefined}
+      id={id}
       aria-labelledby={showHeading ? 'contact-heading' : undefined}
       sx={{ py: { xs: 6, md: 10 } }}
     >
@@ -41,7 +47,7 @@ export function ContactSection({ id = 'contact', showHeading = true }: ContactSe
               <Typography variant="h6" component="h3" sx={{ mb: 2 }}>
                 {t('contact.form.title')}
               </Typography>
-              <ContactForm />
+              {form}
             </Paper>
           </Grid>
           <Grid size={{ xs: 12, md: 5 }}>

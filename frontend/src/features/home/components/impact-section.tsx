@@ -3,19 +3,13 @@ import Grid from '@mui/material/Grid';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { PageSection } from '../../../components/page-section';
-import { FIXED_FRENCH } from '../../../lib/fixed-french';
-import { usePrefersReducedMotion } from '../../../lib/motion';
+import { usePrefersReducedMotion } from '../../../lib/use-prefers-reduced-motion';
 import { useInViewOnce } from '../../../lib/use-in-view-once';
 import { visuallyHidden } from '../../../lib/visually-hidden';
 import { formatCount, useCountUp } from '../hooks/use-count-up';
-import {
-  IMPACT_INTRO,
-  IMPACT_METRICS,
-  IMPACT_SERVICES,
-  IMPACT_SUBTITLE,
-  IMPACT_TITLE,
-  type ImpactMetric,
-} from '../impact';
+import { useNamespace } from '../../../lib/translations';
+import { HOME_SECTIONS_NAMESPACE } from '../home-sections-namespace';
+import { IMPACT_METRICS, IMPACT_SERVICES, type ImpactMetric } from '../impact';
 
 /** How long the metrics grid takes to slide in; the counters start when it has. */
 export const IMPACT_ENTRANCE_MS = 700;
@@ -33,6 +27,7 @@ function MetricCounter({
   start: boolean;
   animate: boolean;
 }) {
+  const { t } = useNamespace(HOME_SECTIONS_NAMESPACE);
   const value = useCountUp(metric.number, {
     start,
     delayMs: IMPACT_ENTRANCE_MS + index * COUNTER_STAGGER_MS,
@@ -50,36 +45,42 @@ function MetricCounter({
         component="p"
         sx={{ fontWeight: 800, color: 'common.white' }}
         aria-hidden
+        data-count-up
         data-testid={`impact-counter-${metric.id}`}
       >
-        {formatCount(value, metric.number)}
-        {metric.suffix}
+        {/* Isolated left to right: "150+" and "4.8/5" read the same on an Arabic page. */}
+        <bdi dir="ltr">
+          {formatCount(value, metric.number)}
+          {metric.suffix}
+        </bdi>
       </Typography>
       <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700, color: 'grey.100' }}>
-        <Box component="span" sx={visuallyHidden}>{`${finalText} `}</Box>
-        {metric.label}
+        <Box component="span" sx={visuallyHidden}>
+          <bdi dir="ltr">{finalText}</bdi>{' '}
+        </Box>
+        {t(`impact.metrics.${metric.id}.label`)}
       </Typography>
       <Typography variant="body2" sx={{ color: 'grey.300' }}>
-        {metric.description}
+        {t(`impact.metrics.${metric.id}.description`)}
       </Typography>
     </Paper>
   );
 }
 
-/** 'NOTRE IMPACT MESURABLE': counters that run once the grid has slid into view. */
+/** The impact block ('NOTRE IMPACT MESURABLE'): counters that run once the grid has slid into view. */
 export function ImpactSection() {
+  const { t } = useNamespace(HOME_SECTIONS_NAMESPACE);
   const animate = !usePrefersReducedMotion();
   const { ref, inView: revealed } = useInViewOnce<HTMLDivElement>({ threshold: 0.2 });
 
   return (
     <PageSection
       headingId="impact-heading"
-      eyebrow={IMPACT_TITLE}
-      title={IMPACT_SUBTITLE}
-      subtitle={IMPACT_INTRO}
+      eyebrow={t('impact.eyebrow')}
+      title={t('impact.title')}
+      subtitle={t('impact.intro')}
       tone="inverse"
       sx={{ bgcolor: '#130f24', color: 'common.white' }}
-      {...FIXED_FRENCH}
     >
       <Grid
         ref={ref}
@@ -104,10 +105,10 @@ export function ImpactSection() {
           <Grid key={service.id} size={{ xs: 12, sm: 6, md: 3 }}>
             <Box sx={{ p: 3, height: '100%', borderRadius: 3, background: service.gradient }}>
               <Typography variant="h6" component="h3" gutterBottom>
-                {service.title}
+                {t(`impact.services.${service.id}.title`)}
               </Typography>
               <Typography variant="body2" sx={{ opacity: 0.95 }}>
-                {service.description}
+                {t(`impact.services.${service.id}.description`)}
               </Typography>
             </Box>
           </Grid>

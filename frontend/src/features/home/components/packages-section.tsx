@@ -12,11 +12,10 @@ import ListItem from '@mui/material/ListItem';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
-import { FIXED_FRENCH } from '../../../lib/fixed-french';
 import { useAnchorNavigation } from '../../../lib/scroll';
 import { useNamespace } from '../../../lib/translations';
 import { HOME_SECTIONS_NAMESPACE } from '../home-sections-namespace';
-import { PACKAGES, PACKAGE_PRICE_LABEL } from '../packages';
+import { PACKAGES } from '../packages';
 
 export function PackagesSection() {
   const { t } = useNamespace(HOME_SECTIONS_NAMESPACE);
@@ -58,26 +57,24 @@ export function PackagesSection() {
                       sx={{ mb: 1 }}
                     />
                   ) : null}
-                  <Typography variant="h5" component="h3" {...FIXED_FRENCH}>
-                    {pack.name}
+                  <Typography variant="h5" component="h3">
+                    {t(`packages.items.${pack.id}.name`)}
                   </Typography>
-                  <Typography
-                    variant="body2"
-                    sx={{ color: 'text.secondary', my: 1 }}
-                    {...FIXED_FRENCH}
-                  >
-                    {pack.description}
+                  <Typography variant="body2" sx={{ color: 'text.secondary', my: 1 }}>
+                    {t(`packages.items.${pack.id}.description`)}
                   </Typography>
-                  <Typography variant="h6" component="p" color="primary" {...FIXED_FRENCH}>
-                    {PACKAGE_PRICE_LABEL}
+                  <Typography variant="h6" component="p" color="primary">
+                    {t('packages.price')}
                   </Typography>
-                  <List dense {...FIXED_FRENCH}>
+                  <List dense>
                     {pack.features.map((feature) => (
                       <ListItem key={feature} disableGutters>
                         <ListItemIcon sx={{ minWidth: 32 }}>
                           <CheckIcon color="success" fontSize="small" />
                         </ListItemIcon>
-                        <ListItemText primary={feature} />
+                        <ListItemText
+                          primary={t(`packages.items.${pack.id}.features.${feature}`)}
+                        />
                       </ListItem>
                     ))}
                   </List>

@@ -28,7 +28,8 @@ export function StatsBanner() {
           {BANNER_STATS.map(({ id, value }) => (
             <Grid key={id} component="li" size={{ xs: 6, md: 3 }} sx={{ textAlign: 'center' }}>
               <Typography component="p" variant="h3" sx={{ fontWeight: 800 }}>
-                {value}
+                {/* Isolated left to right: "150+" and "98%" read the same on an Arabic page. */}
+                <bdi dir="ltr">{value}</bdi>
               </Typography>
               <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 700 }}>
                 {t(`stats.items.${id}.label`)}

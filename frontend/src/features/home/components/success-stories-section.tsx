@@ -4,10 +4,10 @@ import Button from '@mui/material/Button';
 import Grid from '@mui/material/Grid';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
-import { RevealTile } from '../../../components/reveal-tile';
 import { PageSection } from '../../../components/page-section';
-import { FIXED_FRENCH } from '../../../lib/fixed-french';
-import { SUCCESS_CTA, SUCCESS_STORIES, SUCCESS_SUBTITLE, SUCCESS_TITLE } from '../success-stories';
+import { useNamespace } from '../../../lib/translations';
+import { HOME_SECTIONS_NAMESPACE } from '../home-sections-namespace';
+import { SUCCESS_STORIES } from '../success-stories';
 
 const TILE_BACKGROUNDS = [
   'linear-gradient(135deg, #4c1d95, #7e22ce)',
@@ -18,48 +18,64 @@ const TILE_BACKGROUNDS = [
   'linear-gradient(135deg, #1e293b, #4338ca)',
 ];
 
-/** 'Nos Succès': six client testimonials whose words appear on hover, focus or touch. */
+/**
+ * 'Nos Succès' (its French title): six client testimonials. Each quote is
+ * always shown, at every width: there is no hover on a touch screen, and a
+ * testimonial is read, not discovered.
+ */
 export function SuccessStoriesSection() {
+  const { t } = useNamespace(HOME_SECTIONS_NAMESPACE);
   return (
     <PageSection
       headingId="success-heading"
-      title={SUCCESS_TITLE}
-      subtitle={SUCCESS_SUBTITLE}
-      {...FIXED_FRENCH}
+      title={t('successStories.title')}
+      subtitle={t('successStories.subtitle')}
     >
       <Grid container spacing={3} component="ul" sx={{ listStyle: 'none', p: 0, m: 0 }}>
         {SUCCESS_STORIES.map((story, index) => (
           <Grid key={story.id} component="li" size={{ xs: 12, sm: 6, md: 4 }}>
-            <RevealTile
+            <Box
               component="article"
-              aria-label={`${story.role}, ${story.period}`}
-              caption={
-                <Typography variant="body2" component="blockquote" sx={{ m: 0 }}>
-                  « {story.message} »
-                </Typography>
-              }
+              aria-labelledby={`success-${story.id}`}
               sx={{
-                minHeight: 240,
+                height: '100%',
+                display: 'flex',
+                flexDirection: 'column',
+                gap: 1.5,
                 borderRadius: 3,
                 color: 'common.white',
                 background: TILE_BACKGROUNDS[index % TILE_BACKGROUNDS.length],
                 p: 3,
               }}
             >
-              <FormatQuoteIcon sx={{ fontSize: 40, opacity: 0.6 }} aria-hidden />
-              <Typography variant="h6" component="h3">
-                {story.role}
+              <FormatQuoteIcon
+                sx={{
+                  fontSize: 36,
+                  opacity: 0.7,
+                  transform: (theme) => (theme.direction === 'rtl' ? 'scaleX(-1)' : 'none'),
+                }}
+                aria-hidden
+              />
+              <Typography component="blockquote" variant="body1" sx={{ m: 0, flexGrow: 1 }}>
+                {t('successStories.quote', {
+                  message: t(`successStories.items.${story.id}.message`),
+                })}
               </Typography>
-              <Typography variant="body2" sx={{ opacity: 0.9 }}>
-                {story.period}
-              </Typography>
-            </RevealTile>
+              <Box>
+                <Typography id={`success-${story.id}`} variant="subtitle1" component="h3">
+                  {t(`successStories.items.${story.id}.role`)}
+                </Typography>
+                <Typography variant="body2" sx={{ color: 'rgba(255, 255, 255, 0.9)' }}>
+                  {story.period}
+                </Typography>
+              </Box>
+            </Box>
           </Grid>
         ))}
       </Grid>
       <Box sx={{ textAlign: 'center', mt: 5 }}>
         <Button variant="contained" size="large" component={RouterLink} to="/contact">
-          {SUCCESS_CTA}
+          {t('successStories.cta')}
         </Button>
       </Box>
     </PageSection>

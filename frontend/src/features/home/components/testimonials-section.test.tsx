@@ -34,4 +34,19 @@ describe('TestimonialsSection', () => {
       screen.getByRole('img', { name: 'Portrait of Emma Laurent' }).getAttribute('src'),
     ).toMatch(new RegExp(`^${STOCK_PHOTO_HOST}/`));
   });
+
+  it('falls back for a portrait that failed before the section came alive', async () => {
+    // A prerendered image whose load already failed: complete, with no pixels.
+    const complete = jest
+      .spyOn(HTMLImageElement.prototype, 'complete', 'get')
+      .mockReturnValue(true);
+    try {
+      await renderWithProviders(<TestimonialsSection />);
+      for (const photo of screen.getAllByRole('img', { name: /^Portrait of/ })) {
+        expect(photo).toHaveAttribute('src', TESTIMONIAL_PHOTO_FALLBACK);
+      }
+    } finally {
+      complete.mockRestore();
+    }
+  });
 });

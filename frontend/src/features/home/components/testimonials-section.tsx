@@ -5,7 +5,7 @@ import CardContent from '@mui/material/CardContent';
 import Grid from '@mui/material/Grid';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { PageSection } from '../../../components/page-section';
 import { useNamespace } from '../../../lib/translations';
 import { TESTIMONIALS, TESTIMONIAL_PHOTO_FALLBACK, TESTIMONIAL_STARS } from '../home-content';
@@ -16,12 +16,20 @@ const PHOTO_SIZE = 56;
 /**
  * A client portrait from the stock-photo host. If the host is blocked or down,
  * the local placeholder takes its place at the same size, so nothing moves.
+ * The prerendered image may fail before the section is hydrated, when no
+ * `onError` is listening yet: hydration looks at the image once too.
  */
 export function TestimonialPhoto({ src, alt }: { src: string; alt: string }) {
   const [failed, setFailed] = useState(false);
+  const image = useRef<HTMLImageElement>(null);
+  useEffect(() => {
+    const element = image.current;
+    if (element?.complete && element.naturalWidth === 0) setFailed(true);
+  }, []);
   return (
     <Box
       component="img"
+      ref={image}
       src={failed ? TESTIMONIAL_PHOTO_FALLBACK : src}
       alt={alt}
       width={PHOTO_SIZE}

@@ -9,6 +9,7 @@ import { server } from '../../../testing/msw-server';
 import { renderWithProviders } from '../../../testing/render';
 import { i18n } from '../../../testing/i18n';
 import { NewsletterBanner } from './newsletter-banner';
+import { NewsletterForm } from './newsletter-form';
 
 const emailField = () => screen.getByLabelText(/email address|adresse e-mail|البريد الإلكتروني/i);
 const subscribeButton = () => screen.getByRole('button', { name: /subscrib|abonner|اشترك/i });
@@ -18,7 +19,7 @@ describe('NewsletterBanner', () => {
     const recorder = recordNewsletterRequests();
     server.use(recorder.handler);
     await i18n.changeLanguage('fr');
-    const { user } = await renderWithProviders(<NewsletterBanner />);
+    const { user } = await renderWithProviders(<NewsletterBanner form={<NewsletterForm />} />);
 
     await user.type(emailField(), '  amel@example.tn ');
     await user.click(subscribeButton());
@@ -33,7 +34,7 @@ describe('NewsletterBanner', () => {
   it('shows the reason under the field and sends nothing for an invalid address', async () => {
     const recorder = recordNewsletterRequests();
     server.use(recorder.handler);
-    const { user } = await renderWithProviders(<NewsletterBanner />);
+    const { user } = await renderWithProviders(<NewsletterBanner form={<NewsletterForm />} />);
 
     await user.type(emailField(), 'not-an-email');
     await user.click(subscribeButton());
@@ -48,7 +49,7 @@ describe('NewsletterBanner', () => {
   it('reads "Subscribing..." and is disabled while the request is in flight', async () => {
     const pending = pendingSubscription();
     server.use(pending.handler);
-    const { user } = await renderWithProviders(<NewsletterBanner />);
+    const { user } = await renderWithProviders(<NewsletterBanner form={<NewsletterForm />} />);
 
     await user.type(emailField(), 'busy@example.tn');
     await user.click(subscribeButton());
@@ -61,7 +62,7 @@ describe('NewsletterBanner', () => {
 
   it("toasts the spec's error and keeps the address when the API refuses", async () => {
     server.use(newsletterError(NEWSLETTER_URL, 429, 'RATE_LIMITED'));
-    const { user } = await renderWithProviders(<NewsletterBanner />);
+    const { user } = await renderWithProviders(<NewsletterBanner form={<NewsletterForm />} />);
 
     await user.type(emailField(), 'again@example.tn');
     await user.click(subscribeButton());

@@ -1,101 +1,34 @@
-import {
-  EMPTY_NEWSLETTER_FORM,
-  NEWSLETTER_CONFIRMATION_TTL_DAYS,
-  isValidationMessage,
-  newsletterSchema,
-  type NewsletterFormValues,
-} from '@agency/contracts';
-import MarkEmailReadIcon from '@mui/icons-material/MarkEmailRead';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
-import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useFormik } from 'formik';
-import { useState, type FormEvent } from 'react';
-import { useLocale } from '../../../lib/locale';
-import { useToast } from '../../../lib/use-toast';
-import { useSubscribeNewsletterMutation } from '../api/newsletter-api';
+import type { ReactNode } from 'react';
 import { useNamespace } from '../../../lib/translations';
-import { VALIDATION_NAMESPACE } from '../../../lib/validation-namespace';
 import { NEWSLETTER_NAMESPACE } from '../newsletter-namespace';
 
 export interface NewsletterBannerProps {
+  /**
+   * The form (NewsletterForm). It needs the API client and is interactive
+   * only, so the app builds it in the browser as the visitor nears it; the
+   * banner's words are in the prerendered page.
+   */
+  form: ReactNode;
   /** The page titles the banner unless it sits inside a page that already says what it is. */
   headingLevel?: 'h2' | 'h3';
-  /** The section's anchor; empty when a wrapper already holds `#newsletter` while this loads. */
+  /** The section's anchor. */
   id?: string;
 }
 
-/**
- * The newsletter banner (spec: an e-mail field and a subscribe button). It
- * posts the address with the page language; the confirmation mail follows
- * in that language, and nothing is sent until the visitor confirms it.
- */
+/** The newsletter banner: what the newsletter is, then its form. */
 export function NewsletterBanner({
+  form,
   headingLevel = 'h2',
   id = 'newsletter',
 }: NewsletterBannerProps) {
   const { t } = useNamespace(NEWSLETTER_NAMESPACE);
-  const { t: tValidation } = useNamespace(VALIDATION_NAMESPACE);
-  const locale = useLocale();
-  const toast = useToast();
-  const [subscribe, { isLoading: subscribing }] = useSubscribeNewsletterMutation();
-  const [submitAttempted, setSubmitAttempted] = useState(false);
-  const [awaitingConfirmation, setAwaitingConfirmation] = useState(false);
-
-  const formik = useFormik<NewsletterFormValues>({
-    initialValues: EMPTY_NEWSLETTER_FORM,
-    validationSchema: newsletterSchema,
-    validateOnChange: submitAttempted,
-    validateOnBlur: submitAttempted,
-    onSubmit: async (values, helpers) => {
-      try {
-        const input = await newsletterSchema.validate(
-          { ...values, locale },
-          { stripUnknown: true },
-        );
-        await subscribe(input).unwrap();
-      } catch {
-        toast({
-          title: t('errorTitle'),
-          description: t('errorDescription'),
-          variant: 'destructive',
-        });
-        return;
-      }
-      toast({
-        title: t('successTitle'),
-        description: t('successDescription'),
-        variant: 'success',
-      });
-      helpers.resetForm();
-      setSubmitAttempted(false);
-      setAwaitingConfirmation(true);
-    },
-  });
-
-  const rawError: unknown = formik.errors.email;
-  const emailError = isValidationMessage(rawError)
-    ? tValidation(rawError.key, rawError.values)
-    : undefined;
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    if (subscribing) {
-      event.preventDefault();
-      return;
-    }
-    setSubmitAttempted(true);
-    setAwaitingConfirmation(false);
-    formik.handleSubmit(event);
-  };
-
   return (
     <Box
       component="section"
-      id={id || undefined}
+      id={id}
       aria-labelledby="newsletter-heading"
       sx={{ py: { xs: 6, md: 8 }, bgcolor: 'action.hover' }}
     >
@@ -104,48 +37,7 @@ export function NewsletterBanner({
           {t('title')}
         </Typography>
         <Typography sx={{ color: 'text.secondary', mb: 3 }}>{t('subtitle')}</Typography>
-        <form noValidate onSubmit={onSubmit}>
-          <Stack
-            direction={{ xs: 'column', sm: 'row' }}
-            spacing={2}
-            sx={{ alignItems: { sm: 'flex-start' }, justifyContent: 'center' }}
-          >
-            <TextField
-              id="newsletter-email"
-              name="email"
-              type="email"
-              autoComplete="email"
-              label={t('emailLabel')}
-              placeholder={t('emailPlaceholder')}
-              value={formik.values.email}
-              onChange={formik.handleChange}
-              onBlur={formik.handleBlur}
-              error={Boolean(emailError)}
-              helperText={emailError ?? t('consent')}
-              slotProps={{ htmlInput: { 'aria-required': true } }}
-              sx={{ flexGrow: 1, maxWidth: { sm: 420 } }}
-            />
-            <Button
-              type="submit"
-              variant="contained"
-              size="large"
-              disabled={subscribing}
-              sx={{ py: 1.75, whiteSpace: 'nowrap' }}
-            >
-              {subscribing ? t('subscribing') : t('subscribe')}
-            </Button>
-          </Stack>
-        </form>
-        {awaitingConfirmation ? (
-          <Alert
-            icon={<MarkEmailReadIcon fontSize="inherit" />}
-            severity="info"
-            role="status"
-            sx={{ mt: 3, textAlign: 'start' }}
-          >
-            {t('checkInbox', { days: NEWSLETTER_CONFIRMATION_TTL_DAYS })}
-          </Alert>
-        ) : null}
+        {form}
       </Container>
     </Box>
   );

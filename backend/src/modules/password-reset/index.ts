@@ -1,0 +1,5 @@
+export {
+  passwordResetRoutes,
+  PASSWORD_RESET_PATHS,
+  type PasswordResetRoutesDeps,
+} from './password-reset.routes';

@@ -1,0 +1,142 @@
+import request from 'supertest';
+import { createTestContext, type TestContext } from '../../testing/test-context';
+import { TEST_PASSWORD, as, signedInUser, unknownId } from '../../testing/admin-fixtures';
+import { ActivityLogModel } from '../activity-log';
+import { UserModel } from '@agency/platform';
+import { deviceOf } from './session.service';
+
+const CHROME_LINUX =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+const SAFARI_IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  await UserModel.init();
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+async function signInFrom(username: string, userAgent: string): Promise<{ token: string }> {
+  const response = await request(ctx.app.callback())
+    .post('/api/admin/login')
+    .set('User-Agent', userAgent)
+    .send({ username, password: TEST_PASSWORD });
+  expect(response.status).toBe(200);
+  return { token: response.body.token as string };
+}
+
+const whoAmI = async (session: { token: string }) =>
+  (await as(ctx, session).get('/api/admin/me')).status;
+
+describe('a staff member’s own sessions', () => {
+  it('lists each sign-in with its device, address and times, the current one first', async () => {
+    const user = await signedInUser(ctx, 'editor');
+    const laptop = await signInFrom(user.username, CHROME_LINUX);
+    const phone = await signInFrom(user.username, SAFARI_IPHONE);
+
+    const response = await as(ctx, phone).get('/api/admin/me/sessions');
+    expect(response.status).toBe(200);
+    const items = response.body.items as { device: string; current: boolean }[];
+    expect(items).toHaveLength(3);
+    expect(items[0]).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      device: 'Safari 17 on iOS',
+      ip: expect.stringContaining('127.0.0.1'),
+      signedInAt: expect.any(String),
+      lastSeenAt: expect.any(String),
+      expiresAt: expect.any(String),
+      current: true,
+    });
+    expect(items.filter((item) => item.current)).toHaveLength(1);
+    expect(items.map((item) => item.device)).toContain('Chrome 140 on Linux');
+    expect(await whoAmI(laptop)).toBe(200);
+  });
+
+  it('ends one session: its token stops working on the next request, the others go on', async () => {
+    const user = await signedInUser(ctx, 'viewer');
+    const laptop = await signInFrom(user.username, CHROME_LINUX);
+    const phone = await signInFrom(user.username, SAFARI_IPHONE);
+    const list = await as(ctx, phone).get('/api/admin/me/sessions');
+    const laptopSession = (list.body.items as { id: string; device: string }[]).find(
+      (item) => item.device === 'Chrome 140 on Linux',
+    );
+
+    const ended = await as(ctx, phone).delete(`/api/admin/me/sessions/${laptopSession?.id}`);
+    expect(ended.status).toBe(204);
+    expect(await whoAmI(laptop)).toBe(401);
+    expect(await whoAmI(phone)).toBe(200);
+    expect(await whoAmI(user)).toBe(200);
+    expect(
+      (await as(ctx, phone).delete(`/api/admin/me/sessions/${laptopSession?.id}`)).status,
+    ).toBe(404);
+    expect((await as(ctx, phone).delete('/api/admin/me/sessions/not-an-id')).status).toBe(400);
+  });
+
+  it("never ends another user's session", async () => {
+    const owner = await signedInUser(ctx, 'viewer');
+    const other = await signedInUser(ctx, 'admin');
+    const ownerSessions = await as(ctx, owner).get('/api/admin/me/sessions');
+    const id = (ownerSessions.body.items as { id: string }[])[0]?.id;
+    expect((await as(ctx, other).delete(`/api/admin/me/sessions/${id}`)).status).toBe(404);
+    expect(await whoAmI(owner)).toBe(200);
+    expect((await as(ctx, other).delete(`/api/admin/me/sessions/${unknownId()}`)).status).toBe(404);
+  });
+
+  it('ends every other session at once and signs out this one, each logged', async () => {
+    const user = await signedInUser(ctx, 'manager');
+    const laptop = await signInFrom(user.username, CHROME_LINUX);
+    const phone = await signInFrom(user.username, SAFARI_IPHONE);
+
+    expect((await as(ctx, phone).delete('/api/admin/me/sessions')).status).toBe(204);
+    expect(await whoAmI(laptop)).toBe(401);
+    expect(await whoAmI(user)).toBe(401);
+    expect(await whoAmI(phone)).toBe(200);
+
+    expect((await as(ctx, phone).post('/api/admin/logout')).status).toBe(204);
+    expect(await whoAmI(phone)).toBe(401);
+    const actions = (await ActivityLogModel.find({ 'actor.id': user.id }).lean()).map(
+      (entry) => entry.action,
+    );
+    expect(actions).toEqual(expect.arrayContaining(['auth.sessions-end-others', 'auth.logout']));
+  });
+});
+
+describe("an admin ends all of a user's sessions", () => {
+  it('revokes every token of that user at once and logs it; other roles may not', async () => {
+    const admin = await signedInUser(ctx, 'admin');
+    const target = await signedInUser(ctx, 'editor');
+    const second = await signInFrom(target.username, CHROME_LINUX);
+
+    const editor = await signedInUser(ctx, 'editor');
+    expect((await as(ctx, editor).delete(`/api/admin/users/${target.id}/sessions`)).status).toBe(
+      403,
+    );
+    expect(await whoAmI(target)).toBe(200);
+
+    const response = await as(ctx, admin).delete(`/api/admin/users/${target.id}/sessions`);
+    expect(response.status).toBe(204);
+    expect(await whoAmI(target)).toBe(401);
+    expect(await whoAmI(second)).toBe(401);
+    expect(
+      await ActivityLogModel.exists({
+        action: 'user.sessions-end',
+        'actor.id': admin.id,
+        'target.id': target.id,
+      }),
+    ).toBeTruthy();
+    expect((await as(ctx, admin).delete(`/api/admin/users/${unknownId()}/sessions`)).status).toBe(
+      404,
+    );
+  });
+});
+
+describe('deviceOf', () => {
+  it('names the browser and system, or says it does not know', () => {
+    expect(deviceOf(CHROME_LINUX)).toBe('Chrome 140 on Linux');
+    expect(deviceOf('')).toBe('Unknown device');
+    expect(deviceOf('curl/8.5.0')).toBe('curl/8.5.0');
+  });
+});

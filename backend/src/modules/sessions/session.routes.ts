@@ -1,0 +1,47 @@
+import Router from '@koa/router';
+import type { SessionListResponse } from '@agency/contracts';
+import { HttpError } from '../../errors';
+import { audit } from '../../middleware/audit';
+import { sessionUser } from '../../middleware/authenticate';
+import { recordIdParam } from '../../middleware/validate';
+import { endOtherSessions, endSession, listActiveSessions } from './session.service';
+
+/** A signed-in user's own sessions: list them, end one, end all the others, sign out. */
+export function ownSessionRoutes(): Router {
+  const router = new Router({ prefix: '/api/admin' });
+
+  router.get('/me/sessions', async (ctx) => {
+    const user = sessionUser(ctx.state);
+    const body: SessionListResponse = {
+      items: await listActiveSessions(user.id, user.tokenVersion, user.sessionId),
+    };
+    ctx.body = body;
+  });
+
+  router.delete('/me/sessions/:id', async (ctx) => {
+    const user = sessionUser(ctx.state);
+    const id = recordIdParam(ctx);
+    if (!(await endSession(user.id, id))) {
+      throw new HttpError('NOT_FOUND', 'No active session of yours with this id');
+    }
+    audit(ctx, 'auth.session-end', { type: 'session', id, label: user.username });
+    ctx.status = 204;
+  });
+
+  router.delete('/me/sessions', async (ctx) => {
+    const user = sessionUser(ctx.state);
+    await endOtherSessions(user.id, user.sessionId);
+    audit(ctx, 'auth.sessions-end-others', { type: 'user', id: user.id, label: user.username });
+    ctx.status = 204;
+  });
+
+  // Sign Out ends this session on the server too: a copy of the token is worthless after it.
+  router.post('/logout', async (ctx) => {
+    const user = sessionUser(ctx.state);
+    await endSession(user.id, user.sessionId);
+    audit(ctx, 'auth.logout', { type: 'session', id: user.sessionId, label: user.username });
+    ctx.status = 204;
+  });
+
+  return router;
+}

@@ -1,0 +1,42 @@
+import Router from '@koa/router';
+import { HttpError } from '../../errors';
+import { audit } from '../../middleware/audit';
+import { authorize } from '../../middleware/authorize';
+import { recordIdParam } from '../../middleware/validate';
+import { UserModel } from '@agency/platform';
+import { endAllSessionsOf, removeTwoFactor } from './user-two-factor.service';
+
+async function labelOf(id: string): Promise<string> {
+  const user = await UserModel.findById(id).select({ username: 1 }).lean();
+  if (!user) throw new HttpError('NOT_FOUND', 'No user with this id');
+  return user.username;
+}
+
+/**
+ * An admin's help for a staff member who lost their phone or a device:
+ * reset their second factor (they enrol again at the next sign-in), or end
+ * every session they have. Both take effect on the user's next request.
+ */
+export function userSecurityRoutes(): Router {
+  const router = new Router({ prefix: '/api/admin/users' });
+
+  router.delete('/:id/two-factor', authorize('users:write'), async (ctx) => {
+    const id = recordIdParam(ctx);
+    const label = await labelOf(id);
+    // A reset also ends the user's sessions: whoever holds the lost phone
+    // may be signed in with it.
+    await removeTwoFactor(id, { endSessions: true });
+    audit(ctx, 'user.two-factor-reset', { type: 'user', id, label });
+    ctx.status = 204;
+  });
+
+  router.delete('/:id/sessions', authorize('users:write'), async (ctx) => {
+    const id = recordIdParam(ctx);
+    const label = await labelOf(id);
+    await endAllSessionsOf(id);
+    audit(ctx, 'user.sessions-end', { type: 'user', id, label });
+    ctx.status = 204;
+  });
+
+  return router;
+}

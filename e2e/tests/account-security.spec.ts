@@ -1,0 +1,259 @@
+/// <reference lib="dom" />
+import { expect, test, type Page } from '@playwright/test';
+import { Secret, TOTP } from 'otpauth';
+import { apiUrl, appUrl } from '../support/e2e-env';
+import { waitForMail } from '../support/mail-catcher-client';
+import {
+  ADMIN_SECTIONS,
+  demoAdminToken,
+  runId,
+  saveScreenshot,
+  sidewaysOverflow,
+  storeDemoAdminSession,
+} from './admin-helpers';
+
+const PASSWORD = 'an e2e passphrase here';
+
+/** The code an authenticator app shows for this secret at this moment (plus `steps` periods). */
+function totpCode(secret: string, steps = 0): string {
+  const totp = new TOTP({ secret: Secret.fromBase32(secret.replace(/\s/g, '')) });
+  return totp.generate({ timestamp: Date.now() + steps * 30_000 });
+}
+
+/** A staff account made by the demo admin through the API. */
+async function createStaff(
+  request: Parameters<typeof demoAdminToken>[0],
+  role: 'manager' | 'viewer',
+) {
+  const username = `e2e-${role}-${runId()}`;
+  const token = await demoAdminToken(request);
+  const response = await request.post(apiUrl('/api/admin/users'), {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { username, email: `${username}@agency.test`, role, password: PASSWORD },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return { username, email: `${username}@agency.test` };
+}
+
+async function submitPassword(page: Page, username: string, password = PASSWORD) {
+  await page.goto(appUrl('/admin/login'));
+  await page.getByRole('textbox', { name: 'Username or email' }).fill(username);
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+}
+
+test.describe('security headers and the content security policy', () => {
+  const PUBLIC_PAGES = [
+    '/',
+    '/contact',
+    '/services',
+    '/services/meta-ads',
+    '/services-dedicated',
+    '/portfolio',
+    '/thank-you',
+    '/no-such-page',
+    '/newsletter/confirm?token=not-a-token',
+    '/newsletter/unsubscribe?token=not-a-token',
+    '/admin/login',
+    '/admin/forgot-password',
+    '/admin/reset-password?token=not-a-token',
+  ];
+
+  async function violationsOn(page: Page, path: string): Promise<string[]> {
+    const response = await page.goto(appUrl(path));
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+    expect(response?.headers()['x-frame-options']).toBe('DENY');
+    expect(response?.headers()['x-content-type-options']).toBe('nosniff');
+    await page.waitForLoadState('networkidle');
+    // Scroll through the page so every lazy section, image and font loads.
+    await page.evaluate(async () => {
+      for (let y = 0; y < document.body.scrollHeight; y += 600) {
+        window.scrollTo(0, y);
+        await new Promise((resolve) => setTimeout(resolve, 60));
+      }
+    });
+    await page.waitForLoadState('networkidle');
+    return page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+  }
+
+  test.beforeEach(async ({ page }) => {
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+      document.addEventListener('securitypolicyviolation', (event) => {
+        seen.push(
+          `${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`,
+        );
+      });
+    });
+  });
+
+  test('no public page breaks the policy', async ({ page }) => {
+    for (const path of PUBLIC_PAGES) {
+      expect({ path, violations: await violationsOn(page, path) }).toEqual({
+        path,
+        violations: [],
+      });
+    }
+  });
+
+  test('no admin page breaks the policy', async ({ page, request }) => {
+    await storeDemoAdminSession(page, request);
+    for (const { path } of ADMIN_SECTIONS) {
+      expect({ path, violations: await violationsOn(page, path) }).toEqual({
+        path,
+        violations: [],
+      });
+    }
+  });
+
+  test('no other site can frame the sign-in page', async ({ page }) => {
+    await page.goto('about:blank');
+    await page.setContent(`<iframe src="${appUrl('/admin/login')}"></iframe>`);
+    // Time for the sign-in page to render, were it allowed to.
+    await page.waitForTimeout(3000);
+    const frame = page.frames()[1];
+    const framedText = await frame?.evaluate(() => document.body?.innerText ?? '').catch(() => '');
+    expect(framedText ?? '').not.toContain('Admin Sign In');
+  });
+});
+
+test.describe('two-factor sign-in', () => {
+  test('a manager enrols after the password on a phone, keeps the codes, then signs in with a recovery code', async ({
+    page,
+    request,
+  }) => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    const { username } = await createStaff(request, 'manager');
+
+    await submitPassword(page, username);
+    await expect(page.getByRole('heading', { name: 'Set up two-factor sign-in' })).toBeVisible();
+    await expect(page.getByRole('img', { name: /QR code/ })).toBeVisible();
+    const secret = (await page.getByTestId('two-factor-secret').innerText()).trim();
+    await saveScreenshot(page, 'two-factor-enrol-375');
+    await page.getByLabel(/^Authentication code/).fill('000000');
+    await page.getByRole('button', { name: 'Confirm and continue' }).click();
+    await expect(page.getByText('This code is not valid')).toBeVisible();
+    await page.getByLabel(/^Authentication code/).fill(totpCode(secret));
+    await page.getByRole('button', { name: 'Confirm and continue' }).click();
+
+    const codes = page.getByRole('list', { name: 'Your recovery codes' }).getByRole('listitem');
+    await expect(codes).toHaveCount(10);
+    const recovery = (await codes.first().innerText()).trim();
+    expect((await sidewaysOverflow(page)).overflow).toBeLessThanOrEqual(0);
+    await saveScreenshot(page, 'two-factor-codes-375');
+    await page.getByRole('button', { name: 'I have saved them' }).click();
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+
+    await page.evaluate(() => window.localStorage.clear());
+    await submitPassword(page, username);
+    await expect(page.getByRole('heading', { name: 'Two-factor sign-in' })).toBeVisible();
+    await page.getByRole('button', { name: 'Use a recovery code' }).click();
+    await page.getByLabel(/^Recovery code/).fill(recovery);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+
+    // A recovery code works once.
+    await page.evaluate(() => window.localStorage.clear());
+    await submitPassword(page, username);
+    await page.getByRole('button', { name: 'Use a recovery code' }).click();
+    await page.getByLabel(/^Recovery code/).fill(recovery);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(page.getByText('This code is not valid')).toBeVisible();
+    // The next code of the app still works.
+    await page.getByRole('button', { name: 'Use the authenticator app' }).click();
+    await page.getByLabel(/^Authentication code/).fill(totpCode(secret, 1));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+  });
+});
+
+test.describe('forgot password', () => {
+  test('the link in the mail sets a new password and signs out every session', async ({
+    page,
+    request,
+  }) => {
+    const { username, email } = await createStaff(request, 'viewer');
+    const before = await request.post(apiUrl('/api/admin/login'), {
+      data: { username, password: PASSWORD },
+    });
+    const oldToken = ((await before.json()) as { token: string }).token;
+
+    await page.goto(appUrl('/admin/login'));
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await expect(page).toHaveURL(/\/admin\/forgot-password$/);
+    await page.getByLabel(/^Email/).fill(email);
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await expect(page.getByRole('status')).toContainText(`If an account uses ${email}`);
+
+    const mail = await waitForMail(request, { to: email, subject: 'Reset your password' });
+    const link = /https?:\/\/\S+\/admin\/reset-password\?\S+/.exec(mail.text ?? '')?.[0];
+    expect(link).toBeDefined();
+    const newPassword = 'a brand new e2e passphrase';
+    await page.goto(
+      new URL(new URL(link ?? '').pathname + new URL(link ?? '').search, appUrl('/')).toString(),
+    );
+    await page.getByLabel(/^New password/).fill(newPassword);
+    await page.getByLabel(/^Confirm the new password/).fill(newPassword);
+    await page.getByRole('button', { name: 'Save the new password' }).click();
+    await expect(page.getByRole('status')).toContainText('Your password is changed');
+
+    const me = await request.get(apiUrl('/api/admin/me'), {
+      headers: { Authorization: `Bearer ${oldToken}` },
+    });
+    expect(me.status()).toBe(401);
+    await page.getByRole('link', { name: 'Sign in', exact: true }).click();
+    await submitPassword(page, username, newPassword);
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+
+    // The link works once.
+    await page.goto(
+      new URL(new URL(link ?? '').pathname + new URL(link ?? '').search, appUrl('/')).toString(),
+    );
+    await page.getByLabel(/^New password/).fill('yet another passphrase');
+    await page.getByLabel(/^Confirm the new password/).fill('yet another passphrase');
+    await page.getByRole('button', { name: 'Save the new password' }).click();
+    await expect(page.getByRole('status')).toContainText('expired or was already used');
+  });
+});
+
+test.describe('sessions', () => {
+  test('ending another session in Settings signs that browser out on its next request', async ({
+    browser,
+    request,
+  }) => {
+    const { username } = await createStaff(request, 'viewer');
+    const laptop = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const phone = await browser.newPage({ viewport: { width: 375, height: 812 } });
+    try {
+      for (const page of [phone, laptop]) {
+        await submitPassword(page, username);
+        await expect(page).toHaveURL(/\/admin\/dashboard$/);
+      }
+      // Settings on a phone: two-factor and sessions fit the width.
+      await phone.goto(appUrl('/admin/settings'));
+      await expect(
+        phone.getByRole('list', { name: 'Where you are signed in' }).getByRole('listitem'),
+      ).toHaveCount(2);
+      await expect(phone.getByRole('button', { name: 'Turn on two-factor sign-in' })).toBeVisible();
+      expect((await sidewaysOverflow(phone)).overflow).toBeLessThanOrEqual(0);
+      await saveScreenshot(phone, 'settings-375');
+
+      await laptop.goto(appUrl('/admin/settings'));
+      const sessions = laptop.getByRole('list', { name: 'Where you are signed in' });
+      await expect(sessions.getByRole('listitem')).toHaveCount(2);
+      await expect(sessions.getByText('This browser')).toBeVisible();
+      await saveScreenshot(laptop, 'settings-sessions-1280');
+      await laptop.getByRole('button', { name: 'Sign out everywhere else' }).click();
+      await laptop.getByRole('dialog').getByRole('button', { name: 'Sign out' }).click();
+      await expect(sessions.getByRole('listitem')).toHaveCount(1);
+
+      await phone.goto(appUrl('/admin/settings'));
+      await expect(phone).toHaveURL(/\/admin\/login/);
+      await expect(laptop.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+    } finally {
+      await laptop.close();
+      await phone.close();
+    }
+  });
+});

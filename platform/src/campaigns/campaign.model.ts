@@ -1,0 +1,42 @@
+import { Schema, model, type InferSchemaType } from 'mongoose';
+import { CAMPAIGN_STATUSES, RECIPIENT_TYPES } from '@agency/contracts';
+
+const campaignSchema = new Schema(
+  {
+    name: { type: String, required: true },
+    subject: { type: String, required: true },
+    // Sanitised HTML: what is stored is what may be mailed.
+    content: { type: String, required: true },
+    recipientType: { type: String, required: true, enum: RECIPIENT_TYPES, default: 'all' },
+    status: { type: String, required: true, enum: CAMPAIGN_STATUSES, default: 'draft' },
+    // Counters of the send, kept on this small document so progress is one read.
+    total: { type: Number, required: true, default: 0 },
+    sentCount: { type: Number, required: true, default: 0 },
+    failedCount: { type: Number, required: true, default: 0 },
+    createdBy: { type: Schema.Types.ObjectId },
+    queuedAt: { type: Date },
+    startedAt: { type: Date },
+    finishedAt: { type: Date },
+    // Which send this is: 1, then one more per "resend to the failed".
+    round: { type: Number, required: true, default: 1 },
+    // Which pass over the round: a resume after a pause is a new pass (new job ids).
+    pass: { type: Number, required: true, default: 1 },
+    // The last round whose whole audience is in the ledger: a dispatch run
+    // again after that (a resume, a recovery) only queues what is still owed.
+    dispatchedRound: { type: Number, required: true, default: 0 },
+    // Sent in the rounds before this one: sentCount = this + the round's own sent.
+    roundBaseSent: { type: Number, required: true, default: 0 },
+    // The version of the round's counters last folded in from Redis: an older
+    // fold arriving late never overwrites a newer one.
+    countersVersion: { type: Number, required: true, default: 0 },
+    pausedAt: { type: Date },
+    cancelledAt: { type: Date },
+  },
+  { timestamps: true },
+);
+
+campaignSchema.index({ createdAt: -1 });
+campaignSchema.index({ status: 1, createdAt: -1 });
+
+export type Campaign = InferSchemaType<typeof campaignSchema>;
+export const CampaignModel = model('Campaign', campaignSchema);

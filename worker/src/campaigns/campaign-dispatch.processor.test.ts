@@ -1,0 +1,393 @@
+import { Queue, Worker, type Job } from 'bullmq';
+import { Types } from 'mongoose';
+import {
+  CAMPAIGN_QUEUE_NAMES,
+  QUEUE_NAMES,
+  campaignSendJobId,
+  type CampaignDispatchJob,
+  type CampaignSendJob,
+  type CampaignStatus,
+} from '@agency/contracts';
+import {
+  CampaignBatchModel,
+  CampaignModel,
+  ContactModel,
+  createLogger,
+  withCampaignLock,
+} from '@agency/platform';
+import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
+import {
+  campaignDispatchProcessor,
+  type CampaignDispatchDeps,
+  type DispatchResult,
+} from './campaign-dispatch.processor';
+import { counterFolds } from './counter-folds';
+import { mongoCampaignStore as store } from './mongo-campaign-store';
+import { RoundTracker } from './round-tracker';
+
+/** A send queue that notes each bulk add's size, and can pause the campaign right after the first, as a manager might. */
+class WatchedSendQueue extends Queue<CampaignSendJob> {
+  pauseAfterFirstAdd = '';
+  addSizes: number[] = [];
+
+  override async addBulk(jobs: Parameters<Queue<CampaignSendJob>['addBulk']>[0]) {
+    const added = await super.addBulk(jobs);
+    this.addSizes.push(jobs.length);
+    if (this.pauseAfterFirstAdd) {
+      await CampaignModel.updateOne({ _id: this.pauseAfterFirstAdd }, { status: 'paused' });
+      this.pauseAfterFirstAdd = '';
+    }
+    return added;
+  }
+}
+
+/** A tracker whose skippable writes always meet the campaign's lock held by another writer. */
+class BusyLockTracker extends RoundTracker {
+  constructor(private readonly ctx: CampaignContext) {
+    super(ctx.redis, ctx.queuePrefix);
+  }
+
+  override writeIfFree<T>(campaignId: string, write: () => Promise<T>) {
+    return withCampaignLock(this.ctx.redis, this.ctx.queuePrefix, campaignId, 0, () =>
+      super.writeIfFree(campaignId, write),
+    ).then((result) => result ?? undefined);
+  }
+}
+
+/**
+ * The dispatch on its own, called as BullMQ calls it, against the store, the
+ * real send queue and Redis: how a campaign becomes ledger batches and send
+ * jobs, what a replay adds (nothing), what a resume queues (what is owed),
+ * and when it stops. The campaign tests run it inside a worker.
+ */
+describe('the campaign dispatch', () => {
+  let ctx: CampaignContext;
+  let sendQueue: WatchedSendQueue;
+  let tracker: RoundTracker;
+  let dispatch: (job: Job<CampaignDispatchJob>) => Promise<DispatchResult>;
+  const logger = createLogger('test', 'silent');
+
+  function processor(over: Partial<CampaignDispatchDeps> = {}) {
+    return campaignDispatchProcessor({
+      store,
+      tracker,
+      folds: counterFolds(async () => true, 0, logger),
+      logger,
+      sendQueue,
+      batchSize: 2,
+      sendJobOptions: { attempts: 4 },
+      olderPassWaitMs: 5000,
+      ...over,
+    });
+  }
+
+  beforeAll(async () => {
+    ctx = await createCampaignContext();
+    sendQueue = new WatchedSendQueue(CAMPAIGN_QUEUE_NAMES.send, {
+      connection: ctx.redis,
+      prefix: ctx.queuePrefix,
+    });
+    tracker = new RoundTracker(ctx.redis, ctx.queuePrefix);
+    dispatch = processor();
+  });
+  afterAll(async () => {
+    await sendQueue.close();
+    await ctx.close();
+  });
+  beforeEach(async () => {
+    await sendQueue.obliterate({ force: true });
+    sendQueue.addSizes = [];
+    // A campaign to `contacts` mails every enquiry in the store: each test starts with none.
+    await ContactModel.deleteMany({});
+    await CampaignModel.deleteMany({});
+    await CampaignBatchModel.deleteMany({});
+  });
+
+  const dispatchJob = (campaignId: string) =>
+    ctx.dispatchQueue.add(QUEUE_NAMES.campaignDispatch, { campaignId });
+
+  async function seededCampaign(count: number): Promise<string> {
+    const tag = new Types.ObjectId().toHexString();
+    await ctx.seedContacts(
+      Array.from({ length: count }, (_, index) => ({
+        email: `r${index}.${tag}@example.tn`,
+        firstName: `R${index}`,
+        locale: index % 2 === 0 ? 'fr' : 'en',
+      })),
+    );
+    return ctx.queueCampaign({ recipientType: 'contacts', addDispatch: false });
+  }
+
+  const sendJobs = (): Promise<Job<CampaignSendJob>[]> => sendQueue.getJobs(['waiting']);
+  const keys = (id: string) => tracker.keys(id, 1);
+
+  it('records the total once every batch is queued, though the sends held the lock at each bulk add', async () => {
+    const dispatchAmidSends = processor({ tracker: new BusyLockTracker(ctx) });
+    const id = await seededCampaign(5);
+
+    expect(await dispatchAmidSends(await dispatchJob(id))).toBe('dispatched');
+
+    expect(await ctx.campaign(id)).toMatchObject({
+      status: 'sending',
+      total: 5,
+      dispatchedRound: 1,
+    });
+  });
+
+  it('turns a queued campaign into ledger batches and their send jobs, with the total', async () => {
+    const id = await seededCampaign(5);
+
+    expect(await dispatch(await dispatchJob(id))).toBe('dispatched');
+
+    const jobs = await sendJobs();
+    expect(jobs.map((job) => job.data.recipients.length).sort()).toEqual([1, 2, 2]);
+    expect(jobs.every((job) => job.name === CAMPAIGN_QUEUE_NAMES.send)).toBe(true);
+    expect(jobs.every((job) => job.opts.attempts === 4)).toBe(true);
+    expect(
+      jobs.every(
+        (job) => job.data.campaignId === id && job.data.round === 1 && job.data.pass === 1,
+      ),
+    ).toBe(true);
+    expect(jobs.map((job) => job.id).sort()).toEqual(
+      [0, 1, 2].map((seq) => campaignSendJobId(id, 1, 1, seq)).sort(),
+    );
+    const recipients = jobs.flatMap((job) => job.data.recipients);
+    expect(recipients).toHaveLength(5);
+    expect(recipients).toContainEqual({
+      key: expect.stringMatching(/^r0\./),
+      email: expect.stringMatching(/^r0\./),
+      firstName: 'R0',
+      locale: 'fr',
+    });
+
+    const campaign = await ctx.campaign(id);
+    expect(campaign).toMatchObject({ status: 'sending', total: 5, dispatchedRound: 1 });
+    expect(campaign.startedAt).toBeInstanceOf(Date);
+    // One roster per batch in the ledger, holding the batch's recipients as the job does.
+    const batches = await ctx.ledgerBatches(id);
+    expect(batches.map(({ seq, recipients }) => [seq, recipients.length])).toEqual([
+      [0, 2],
+      [1, 2],
+      [2, 1],
+    ]);
+    for (const job of jobs) {
+      const document = batches.find(({ seq }) => seq === job.data.seq);
+      expect(document?.recipients.map(({ key }) => key)).toEqual(
+        job.data.recipients.map(({ key }) => key),
+      );
+    }
+    expect((await ctx.ledger(id)).every((line) => line.state === 'pending')).toBe(true);
+    expect(await tracker.progress(keys(id))).toMatchObject({ total: 5, dispatched: true });
+  });
+
+  it('queues the first batch alone, so the first mail goes out at once, then adds in growing bulks', async () => {
+    // 43 recipients in batches of 2: 22 batches.
+    const id = await seededCampaign(43);
+
+    expect(await dispatch(await dispatchJob(id))).toBe('dispatched');
+
+    expect(sendQueue.addSizes).toEqual([1, 2, 4, 8, 7]);
+    expect(await sendJobs()).toHaveLength(22);
+    expect(await ctx.campaign(id)).toMatchObject({ total: 43 });
+  });
+
+  it('never bulks more than twenty batches at once', async () => {
+    const id = await seededCampaign(2 * 60);
+
+    expect(await dispatch(await dispatchJob(id))).toBe('dispatched');
+
+    expect(sendQueue.addSizes).toEqual([1, 2, 4, 8, 16, 20, 9]);
+  });
+
+  it('adds nothing twice when it runs again after a crash', async () => {
+    const id = await seededCampaign(3);
+    await dispatch(await dispatchJob(id));
+    const first = (await sendJobs()).map((job) => job.id).sort();
+    // The crash came before the round was marked whole.
+    await CampaignModel.updateOne({ _id: id }, { status: 'queued', dispatchedRound: 0 });
+
+    expect(await dispatch(await dispatchJob(id))).toBe('dispatched');
+
+    expect((await sendJobs()).map((job) => job.id).sort()).toEqual(first);
+    expect(await ctx.ledger(id)).toHaveLength(3);
+    expect(await ctx.campaign(id)).toMatchObject({ status: 'sending', total: 3 });
+  });
+
+  it('queues again what a crash left in the ledger without its job, and streams only who is missing', async () => {
+    const id = await seededCampaign(5);
+    await dispatch(await dispatchJob(id));
+    const jobs = await sendJobs();
+    // Redis lost the jobs, and the dispatch had not finished: one batch's document is gone too.
+    await sendQueue.obliterate({ force: true });
+    await CampaignBatchModel.deleteOne({ campaign: new Types.ObjectId(id), seq: 2 });
+    await CampaignModel.updateOne({ _id: id }, { status: 'queued', dispatchedRound: 0 });
+
+    expect(await dispatch(await dispatchJob(id))).toBe('dispatched');
+
+    const again = await sendJobs();
+    expect(again.map((job) => job.id).sort()).toEqual(jobs.map((job) => job.id).sort());
+    expect(
+      again
+        .flatMap((job) => job.data.recipients)
+        .map(({ key }) => key)
+        .sort(),
+    ).toEqual(
+      jobs
+        .flatMap((job) => job.data.recipients)
+        .map(({ key }) => key)
+        .sort(),
+    );
+    expect(await ctx.ledger(id)).toHaveLength(5);
+  });
+
+  it('queues, on a resume, only the batches that still owe mail, naming who is settled', async () => {
+    const id = await seededCampaign(5);
+    await dispatch(await dispatchJob(id));
+    const [first, second] = await ctx.ledgerBatches(id);
+    // The first batch was sent; the second half-way before the pause.
+    const sent = { state: 'sent', attempts: 1 } as const;
+    await store.recordOutcomes(id, 1, 0, [
+      { position: 0, email: first?.recipients[0]?.email ?? '', outcome: sent },
+      { position: 1, email: first?.recipients[1]?.email ?? '', outcome: sent },
+    ]);
+    await store.recordOutcomes(id, 1, 1, [
+      {
+        position: 1,
+        email: second?.recipients[1]?.email ?? '',
+        outcome: { state: 'failed', reason: '550 no', attempts: 1 },
+      },
+    ]);
+    await ctx.seedContacts([{ email: 'late@example.tn' }]);
+    // A resume: queued again as the next pass.
+    await CampaignModel.updateOne({ _id: id }, { status: 'queued', pass: 2 });
+
+    expect(await dispatch(await dispatchJob(id))).toBe('dispatched');
+
+    const resumed = (await sendJobs()).filter((job) => job.data.pass === 2);
+    expect(resumed.map((job) => [job.data.seq, job.data.settled]).sort()).toEqual([
+      [1, [1]],
+      [2, undefined],
+    ]);
+    // The round's audience was whole: nobody who enquired since joins it.
+    expect(await ctx.ledger(id)).toHaveLength(5);
+    expect(await ctx.campaign(id)).toMatchObject({ total: 5 });
+  });
+
+  it('waits, on a resume, until no batch of an older pass is still being sent', async () => {
+    const id = await seededCampaign(2);
+    await dispatch(await dispatchJob(id));
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const sender = new Worker<CampaignSendJob>(
+      CAMPAIGN_QUEUE_NAMES.send,
+      async (job) => {
+        if (job.data.pass === 1) await held;
+      },
+      { connection: ctx.redis.duplicate(), prefix: ctx.queuePrefix },
+    );
+    try {
+      await new Promise((resolve) => sender.once('active', resolve));
+      await CampaignModel.updateOne({ _id: id }, { status: 'queued', pass: 2 });
+
+      const resumed = dispatch(await dispatchJob(id));
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(await sendQueue.getJob(campaignSendJobId(id, 1, 2, 0))).toBeUndefined();
+      release();
+
+      expect(await resumed).toBe('dispatched');
+      expect(await sendQueue.getJob(campaignSendJobId(id, 1, 2, 0))).toBeDefined();
+    } finally {
+      release();
+      await sender.close();
+    }
+  });
+
+  it.each<CampaignStatus>(['draft', 'paused', 'cancelled', 'sent'])(
+    'sends nothing for a campaign that is %s',
+    async (status) => {
+      const id = await seededCampaign(2);
+      await CampaignModel.updateOne({ _id: id }, { status });
+
+      expect(await dispatch(await dispatchJob(id))).toBe('skipped');
+
+      expect(await sendJobs()).toEqual([]);
+      expect(await ctx.campaign(id)).toMatchObject({ status });
+    },
+  );
+
+  it('sends nothing for a campaign that no longer exists', async () => {
+    expect(await dispatch(await dispatchJob(new Types.ObjectId().toHexString()))).toBe('skipped');
+    expect(await sendJobs()).toEqual([]);
+  });
+
+  it('stops after a bulk add once the campaign is paused, leaving the round open', async () => {
+    const id = await seededCampaign(42);
+    sendQueue.pauseAfterFirstAdd = id;
+
+    expect(await dispatch(await dispatchJob(id))).toBe('stopped');
+
+    expect(await sendJobs()).toHaveLength(1);
+    expect(await ctx.ledger(id)).toHaveLength(2);
+    expect(await tracker.progress(keys(id))).toMatchObject({ dispatched: false });
+    // The progress bar already showed the total growing.
+    expect(await ctx.campaign(id)).toMatchObject({
+      status: 'paused',
+      total: 2,
+      dispatchedRound: 0,
+    });
+  });
+
+  it('finishes at once a campaign with nobody to mail', async () => {
+    const id = await ctx.queueCampaign({ recipientType: 'contacts', addDispatch: false });
+
+    expect(await dispatch(await dispatchJob(id))).toBe('dispatched');
+
+    expect(await sendJobs()).toEqual([]);
+    expect(await ctx.campaign(id)).toMatchObject({ status: 'sent', total: 0, sentCount: 0 });
+  });
+
+  it('resends to those whose last round failed, under the round and without touching the total', async () => {
+    const id = await ctx.queueCampaign({ recipientType: 'contacts', addDispatch: false });
+    await CampaignModel.updateOne(
+      { _id: id },
+      { round: 2, total: 7, roundBaseSent: 6, dispatchedRound: 1 },
+    );
+    await store.addBatches(id, 1, [
+      {
+        seq: 0,
+        recipients: ['sent', 'failed'].map((state) => ({
+          key: `${state}@example.tn`,
+          email: `${state}@example.tn`,
+          firstName: 'Sami',
+          locale: 'ar',
+        })),
+      },
+    ]);
+    await store.recordOutcomes(id, 1, 0, [
+      { position: 0, email: 'sent@example.tn', outcome: { state: 'sent', attempts: 1 } },
+      {
+        position: 1,
+        email: 'failed@example.tn',
+        outcome: { state: 'failed', reason: '451 later', attempts: 8 },
+      },
+    ]);
+
+    expect(await dispatch(await dispatchJob(id))).toBe('dispatched');
+
+    const jobs = await sendJobs();
+    expect(jobs.map((job) => [job.data.round, job.data.recipients])).toEqual([
+      [
+        2,
+        [{ key: 'failed@example.tn', email: 'failed@example.tn', firstName: 'Sami', locale: 'ar' }],
+      ],
+    ]);
+    expect(await ctx.campaign(id)).toMatchObject({
+      status: 'sending',
+      round: 2,
+      total: 7,
+      dispatchedRound: 2,
+    });
+  });
+});

@@ -1,0 +1,156 @@
+import type { Job, JobsOptions, Queue } from 'bullmq';
+import type { CampaignDispatchJob, CampaignRecipient, CampaignSendJob } from '@agency/contracts';
+import {
+  SENDING_STATUSES,
+  type CampaignSendState,
+  type CampaignStore,
+  type LedgerBatch,
+} from './campaign-store';
+import { settleRoundIfDone, type RoundEndDeps } from './round-end';
+import { addSendJobs, owes, sendJobOf } from './send-jobs';
+
+export interface CampaignDispatchDeps extends RoundEndDeps {
+  sendQueue: Queue<CampaignSendJob>;
+  /** Recipients per send job. */
+  batchSize: number;
+  sendJobOptions: JobsOptions;
+  /** How long a batch of an older pass may stay active before a resume queues its recipients anyway. */
+  olderPassWaitMs: number;
+}
+
+/** Batches queued per bulk add at most, and per check that the campaign was not paused meanwhile. */
+const MAX_BATCHES_PER_ADD = 20;
+
+export type DispatchResult = 'dispatched' | 'skipped' | 'stopped';
+
+/**
+ * A resume is a new pass over the round. A batch of an older pass that is
+ * still being sent could meet its own recipients queued again: wait until
+ * none is active. A dead worker's batch stays active until it is found
+ * stalled, and then skips itself (its pass is old), so the wait is bounded.
+ */
+async function olderPassesEnded(deps: CampaignDispatchDeps, campaign: CampaignSendState) {
+  const roundPrefix = `campaign-${campaign.id}-r${campaign.round}-p`;
+  const current = `${roundPrefix}${campaign.pass}-`;
+  const deadline = Date.now() + deps.olderPassWaitMs;
+  while (Date.now() < deadline) {
+    const active = await deps.sendQueue.getJobs(['active']);
+    const older = active.filter(
+      (job) => job.id?.startsWith(roundPrefix) && !job.id.startsWith(current),
+    );
+    if (older.length === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  deps.logger.warn({ campaignId: campaign.id }, 'batches of an older pass are still active');
+}
+
+/**
+ * Queues a round's batches as they come: the ledger documents of new ones
+ * first, then the send jobs. The first add holds one batch, so the first mail
+ * goes out once one batch is read; each add doubles, up to twenty. After
+ * each, the campaign is read again: a pause stops the dispatch.
+ */
+function batchQueue(
+  deps: CampaignDispatchDeps,
+  campaign: CampaignSendState,
+  totalSoFar: () => number,
+) {
+  let fresh: { seq: number; recipients: CampaignRecipient[] }[] = [];
+  let jobs: CampaignSendJob[] = [];
+  let limit = 1;
+
+  async function flush(): Promise<boolean> {
+    if (jobs.length === 0) return true;
+    await deps.store.addBatches(campaign.id, campaign.round, fresh);
+    await addSendJobs(deps, jobs);
+    fresh = [];
+    jobs = [];
+    limit = Math.min(limit * 2, MAX_BATCHES_PER_ADD);
+    // The progress bar shows the first round's total growing while the dispatch reads on.
+    if (campaign.round === 1) {
+      await deps.tracker.writeIfFree(campaign.id, () =>
+        deps.store.recordTotal(campaign.id, totalSoFar()),
+      );
+    }
+    const now = await deps.store.sendState(campaign.id);
+    return now !== null && now.pass === campaign.pass && SENDING_STATUSES.includes(now.status);
+  }
+
+  return {
+    flush,
+    /** A batch from the ledger that still owes mail. */
+    async requeue(batch: LedgerBatch): Promise<boolean> {
+      jobs.push(sendJobOf(campaign, batch.seq, batch.recipients, batch.states));
+      return jobs.length < limit || flush();
+    },
+    /** A new batch: its ledger document is written before its job is queued. */
+    async add(seq: number, recipients: CampaignRecipient[]): Promise<boolean> {
+      fresh.push({ seq, recipients });
+      jobs.push(sendJobOf(campaign, seq, recipients));
+      return jobs.length < limit || flush();
+    },
+  };
+}
+
+function recipientsOf(store: CampaignStore, campaign: CampaignSendState) {
+  return campaign.round === 1
+    ? store.audience(campaign.recipientType)
+    : store.failedRecipients(campaign.id, campaign.round - 1);
+}
+
+/**
+ * Expands a campaign's round into its send jobs. First the ledger: its
+ * batches still owing mail are queued again (a resume, or a dispatch run
+ * again after a crash), and whoever is in a batch is known. Then, unless the
+ * round's whole audience is in the ledger already, the recipients are
+ * streamed and every one not yet in a batch goes into a new one. Memory stays
+ * flat and every id is deterministic: a dispatch that dies half-way and runs
+ * again adds nothing twice. When the last batch is queued the round's total
+ * is final.
+ */
+export function campaignDispatchProcessor(deps: CampaignDispatchDeps) {
+  return async (job: Job<CampaignDispatchJob>): Promise<DispatchResult> => {
+    const { campaignId } = job.data;
+    const campaign = await deps.tracker.writeInTurn(campaignId, () =>
+      deps.store.beginSending(campaignId),
+    );
+    if (!campaign || !SENDING_STATUSES.includes(campaign.status)) return 'skipped';
+    if (campaign.pass > 1) await olderPassesEnded(deps, campaign);
+    const { round } = campaign;
+    let total = 0;
+    const queue = batchQueue(deps, campaign, () => total);
+
+    const inLedger = new Set<string>();
+    let nextSeq = 0;
+    for await (const batch of deps.store.roundBatches(campaignId, round)) {
+      nextSeq = Math.max(nextSeq, batch.seq + 1);
+      total += batch.recipients.length;
+      for (const recipient of batch.recipients) inLedger.add(recipient.key);
+      if (owes(batch) && !(await queue.requeue(batch))) return 'stopped';
+    }
+
+    if (campaign.dispatchedRound !== round) {
+      let pending: CampaignRecipient[] = [];
+      for await (const recipient of recipientsOf(deps.store, campaign)) {
+        if (inLedger.has(recipient.key)) continue;
+        total += 1;
+        pending.push(recipient);
+        if (pending.length < deps.batchSize) continue;
+        if (!(await queue.add(nextSeq++, pending))) return 'stopped';
+        pending = [];
+      }
+      if (pending.length > 0 && !(await queue.add(nextSeq, pending))) return 'stopped';
+    }
+    if (!(await queue.flush())) return 'stopped';
+
+    await deps.tracker.writeInTurn(campaignId, () =>
+      deps.store.markDispatched(campaignId, round, total),
+    );
+    const keys = deps.tracker.keys(campaignId, round);
+    const progress = await deps.tracker.markDispatched(keys, total);
+    // The sends may all have finished before the total was known: settle here then.
+    await settleRoundIfDone(deps, campaign, keys, progress);
+    deps.logger.info({ campaignId, round, pass: campaign.pass, total }, 'campaign dispatched');
+    return 'dispatched';
+  };
+}

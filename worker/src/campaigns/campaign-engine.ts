@@ -1,0 +1,225 @@
+import { Semaphore } from 'async-mutex';
+import { Queue, Worker, type JobsOptions, type Processor, type WorkerOptions } from 'bullmq';
+import {
+  CAMPAIGN_QUEUE_NAMES,
+  CAMPAIGN_RECOVERY_SCHEDULER_ID,
+  QUEUE_NAMES,
+  type CampaignDispatchJob,
+  type CampaignSendJob,
+} from '@agency/contracts';
+import type { Logger, Redis } from '@agency/platform';
+import { campaignDispatchProcessor } from './campaign-dispatch.processor';
+import type { CampaignMessenger } from './campaign-messenger';
+import { campaignRecoveryProcessor } from './campaign-recovery.processor';
+import { campaignSendProcessor } from './campaign-send.processor';
+import type { CampaignStore } from './campaign-store';
+import { campaignTestSendProcessor } from './campaign-test-send.processor';
+import { counterFolds } from './counter-folds';
+import { mongoCampaignStore } from './mongo-campaign-store';
+import { RoundTracker } from './round-tracker';
+import { keepJobScheduler } from '../job-schedulers';
+
+/** How campaigns are sent; every figure comes from the worker's configuration. */
+export interface CampaignSendSettings {
+  /** Mails one worker process has in flight at once, over all its batches. */
+  concurrency: number;
+  /** Recipients per send job: one ledger document each. */
+  batchSize: number;
+  /** Batches one worker process runs at once: some send while others read or write the store. */
+  batchesInFlight: number;
+  /** Mails per second across every worker process; 0 for no limit. */
+  ratePerSecond: number;
+  /** First pause before a batch with refused (4xx) mails is tried again; doubles each time. */
+  retryDelayMs: number;
+  retryAttempts: number;
+  /** A batch whose worker died is taken over after this long without a lock renewal. */
+  lockDurationMs: number;
+  /** How often campaigns left queued, or sending without a change, are looked for. */
+  recoveryIntervalMs: number;
+  /** How long a campaign may stay queued, or sending without a change, before recovery takes it up. */
+  stalledAfterMs: number;
+}
+
+/** A batch's counters reach the campaign document at most this often per worker. */
+const COUNTER_FOLD_INTERVAL_MS = 500;
+
+export interface CampaignEngineOptions {
+  connection: Redis;
+  queuePrefix: string;
+  messenger: CampaignMessenger;
+  /** The sender's domain, for the Message-IDs. */
+  messageIdDomain: string;
+  logger: Logger;
+  settings: CampaignSendSettings;
+  store?: CampaignStore;
+}
+
+export interface RunningCampaignEngine {
+  close(): Promise<void>;
+}
+
+export function sendJobOptions(settings: CampaignSendSettings): JobsOptions {
+  return {
+    attempts: settings.retryAttempts,
+    backoff: { type: 'exponential', delay: settings.retryDelayMs },
+    // Idempotence lives in the ledger, not in finished job ids: keep little.
+    removeOnComplete: { age: 3600, count: 1000 },
+    removeOnFail: { age: 7 * 24 * 3600 },
+  };
+}
+
+/**
+ * Half the worker's mails in flight per wave: two batches send at once,
+ * their waves' ends (each waiting for its slowest mail) falling apart.
+ */
+function waveSizeOf(settings: CampaignSendSettings): number {
+  return Math.max(1, Math.ceil(settings.concurrency / Math.min(2, settings.batchesInFlight)));
+}
+
+/**
+ * BullMQ's limiter counts jobs across every worker of the queue; a job is a
+ * batch, so the mail rate is held in whole batches.
+ */
+function limiterOf(settings: CampaignSendSettings) {
+  if (settings.ratePerSecond <= 0) return undefined;
+  const batchesPerSecond = settings.ratePerSecond / settings.batchSize;
+  return batchesPerSecond >= 1
+    ? { max: Math.floor(batchesPerSecond), duration: 1000 }
+    : { max: 1, duration: Math.ceil(1000 / batchesPerSecond) };
+}
+
+/**
+ * A job whose worker died stops renewing its lock: after `lockDurationMs`
+ * another worker takes it over. A campaign batch may be taken over several
+ * times (each crash) rather than fail and leave its recipients unsent.
+ */
+function takeOver(settings: CampaignSendSettings): Partial<WorkerOptions> {
+  return {
+    lockDuration: settings.lockDurationMs,
+    stalledInterval: settings.lockDurationMs,
+    maxStalledCount: 10,
+  };
+}
+
+/**
+ * The campaign engine: the workers of the dispatch, send, test-send and
+ * recovery queues, and the recovery's job scheduler. It reaches the store
+ * and the mail only through `CampaignStore` and `CampaignMessenger`.
+ */
+export async function startCampaignEngine(
+  options: CampaignEngineOptions,
+): Promise<RunningCampaignEngine> {
+  const { connection, queuePrefix, logger, settings, messenger } = options;
+  const store = options.store ?? mongoCampaignStore;
+  const tracker = new RoundTracker(connection, queuePrefix);
+  const folds = counterFolds(
+    (campaign, progress) =>
+      tracker.writeIfFree(campaign.id, async () => {
+        await store.foldCounters(campaign, progress);
+        return true;
+      }),
+    COUNTER_FOLD_INTERVAL_MS,
+    logger,
+  );
+  const queue = <T>(name: string) => {
+    const created = new Queue<T>(name, { connection, prefix: queuePrefix });
+    created.on('error', (error) => logger.warn({ queue: name, err: error.message }, 'queue error'));
+    return created;
+  };
+  const sendQueue = queue<CampaignSendJob>(CAMPAIGN_QUEUE_NAMES.send);
+  const dispatchQueue = queue<CampaignDispatchJob>(QUEUE_NAMES.campaignDispatch);
+  const recoveryQueue = queue<Record<string, never>>(CAMPAIGN_QUEUE_NAMES.recovery);
+
+  function startWorker<T>(
+    name: string,
+    processor: Processor<T>,
+    extra: Partial<WorkerOptions> = {},
+  ) {
+    const worker = new Worker<T>(name, processor, {
+      connection,
+      prefix: queuePrefix,
+      concurrency: 1,
+      ...extra,
+    });
+    worker.on('failed', (job, error) =>
+      logger.warn({ queue: name, jobId: job?.id, err: error.message }, 'campaign job failed'),
+    );
+    worker.on('error', (error) => logger.error({ queue: name, err: error }, 'worker error'));
+    return worker;
+  }
+
+  const roundDeps = { store, tracker, folds, logger };
+  const dispatchDeps = {
+    ...roundDeps,
+    sendQueue,
+    batchSize: settings.batchSize,
+    sendJobOptions: sendJobOptions(settings),
+    olderPassWaitMs: settings.lockDurationMs * 2,
+  };
+  const workers = [
+    startWorker(
+      QUEUE_NAMES.campaignDispatch,
+      campaignDispatchProcessor(dispatchDeps),
+      takeOver(settings),
+    ),
+    startWorker(
+      CAMPAIGN_QUEUE_NAMES.send,
+      campaignSendProcessor({
+        ...roundDeps,
+        messenger,
+        mailSlots: new Semaphore(settings.concurrency),
+        waveSize: waveSizeOf(settings),
+        messageIdDomain: options.messageIdDomain,
+      }),
+      {
+        concurrency: settings.batchesInFlight,
+        ...takeOver(settings),
+        limiter: limiterOf(settings),
+      },
+    ),
+    startWorker(
+      CAMPAIGN_QUEUE_NAMES.test,
+      campaignTestSendProcessor({
+        store,
+        messenger,
+        messageIdDomain: options.messageIdDomain,
+        logger,
+      }),
+    ),
+    startWorker(
+      CAMPAIGN_QUEUE_NAMES.recovery,
+      campaignRecoveryProcessor({
+        ...dispatchDeps,
+        dispatchQueue,
+        stalledAfterMs: settings.stalledAfterMs,
+      }),
+    ),
+  ];
+
+  const recoverySchedule = await keepJobScheduler({
+    queue: recoveryQueue,
+    connection,
+    schedulerId: CAMPAIGN_RECOVERY_SCHEDULER_ID,
+    upsert: () =>
+      recoveryQueue.upsertJobScheduler(
+        CAMPAIGN_RECOVERY_SCHEDULER_ID,
+        { every: settings.recoveryIntervalMs },
+        {
+          name: CAMPAIGN_QUEUE_NAMES.recovery,
+          data: {},
+          opts: { removeOnComplete: { count: 20 }, removeOnFail: { count: 20 } },
+        },
+      ),
+    checkEveryMs: settings.recoveryIntervalMs,
+    logger,
+  });
+
+  return {
+    async close() {
+      recoverySchedule.stop();
+      await Promise.all(workers.map((worker) => worker.close()));
+      folds.close();
+      await Promise.all([sendQueue.close(), dispatchQueue.close(), recoveryQueue.close()]);
+    },
+  };
+}

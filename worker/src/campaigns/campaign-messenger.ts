@@ -1,0 +1,26 @@
+import type { CampaignRecipient } from '@agency/contracts';
+import type { CampaignMail } from './campaign-store';
+
+/** Who one mail is for: the address, and what it is personalised with. */
+export type MailRecipient = Pick<CampaignRecipient, 'email' | 'firstName' | 'locale'>;
+
+/** A campaign's mail prepared once, then sent to each of its recipients. */
+export interface PreparedCampaign {
+  /** Resolves once the mail is accepted; rejects with the refusal otherwise. */
+  send(recipient: MailRecipient, messageId: string): Promise<void>;
+}
+
+/**
+ * What the campaign engine needs from the mail side: a campaign's mail
+ * prepared once, sends, and which refusals are final. `smtp-campaign-messenger.ts`
+ * implements it over SMTP.
+ */
+export interface CampaignMessenger {
+  prepare(mail: CampaignMail): PreparedCampaign;
+  /** A refusal that trying again will not change (a 5xx reply): the recipient failed. */
+  isPermanentFailure(error: unknown): boolean;
+  /** What staff see of a refusal: the server's own words when it replied. */
+  failureReason(error: unknown): string;
+  /** Ends the messenger's connections once the sends in hand are answered. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,432 @@
+import { Semaphore } from 'async-mutex';
+import type { Job } from 'bullmq';
+import type { ParsedMail } from 'mailparser';
+import {
+  CAMPAIGN_QUEUE_NAMES,
+  type CampaignRecipient,
+  type CampaignSendJob,
+} from '@agency/contracts';
+import { CampaignModel, createLogger } from '@agency/platform';
+import {
+  TEST_LINK_SECRET,
+  TEST_SITE_URL,
+  createCampaignContext,
+  type CampaignContext,
+} from '../testing/campaign-context';
+import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
+import type { CampaignMessenger } from './campaign-messenger';
+import {
+  TransientSendError,
+  campaignMessageId,
+  campaignSendProcessor,
+  type BatchResult,
+} from './campaign-send.processor';
+import { createCampaignTransport } from './campaign-transport';
+import { counterFolds, type CounterFolds } from './counter-folds';
+import { mongoCampaignStore as store } from './mongo-campaign-store';
+import { RoundTracker } from './round-tracker';
+import { createSmtpCampaignMessenger } from './smtp-campaign-messenger';
+
+const TRY_LATER = { code: 451, message: '4.3.0 Mailbox busy, try again later' };
+const NO_SUCH_USER = { code: 550, message: '5.1.1 Recipient address rejected' };
+
+const person = (name: string, locale = 'en'): CampaignRecipient => ({
+  key: `${name.toLowerCase()}@example.tn`,
+  email: `${name}@example.tn`,
+  firstName: name,
+  locale,
+});
+const amira = person('Amira', 'fr');
+const sami = person('Sami');
+
+/**
+ * One batch of a campaign on its own, called as BullMQ calls it, against the
+ * store, Redis and an SMTP sink: who is mailed, in waves of how many, what
+ * each refusal becomes, what the ledger holds, what a replay skips, and when
+ * the round ends. The campaign tests run it inside a worker, with crashes and
+ * retries.
+ */
+describe('a campaign send batch', () => {
+  let ctx: CampaignContext;
+  let tracker: RoundTracker;
+  let smtp: SmtpSink;
+  let messenger: CampaignMessenger;
+  let folds: CounterFolds;
+  let inFlight: { now: number; most: number; unanswered: number[] };
+  let send: (job: Job<CampaignSendJob>) => Promise<BatchResult>;
+  let nextSeq = 0;
+
+  beforeAll(async () => {
+    ctx = await createCampaignContext();
+    tracker = new RoundTracker(ctx.redis, ctx.queuePrefix);
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  /**
+   * The SMTP messenger, watched: how many mails are out at once, and how
+   * many recipients have an attempt but no outcome in Redis as each goes.
+   */
+  function watched(inner: CampaignMessenger, campaignKeys: () => string): CampaignMessenger {
+    return {
+      ...inner,
+      prepare(mail) {
+        const prepared = inner.prepare(mail);
+        return {
+          async send(recipient, messageId) {
+            inFlight.now += 1;
+            inFlight.most = Math.max(inFlight.most, inFlight.now);
+            const [attempts, outcomes] = await Promise.all([
+              ctx.redis.hkeys(`${campaignKeys()}:attempts`),
+              ctx.redis.hkeys(`${campaignKeys()}:outcomes`),
+            ]);
+            inFlight.unanswered.push(attempts.filter((key) => !outcomes.includes(key)).length);
+            try {
+              await prepared.send(recipient, messageId);
+            } finally {
+              inFlight.now -= 1;
+            }
+          },
+        };
+      },
+    };
+  }
+
+  let currentId = '';
+  function processor(waveSize: number, mailSlots = new Semaphore(waveSize)) {
+    return campaignSendProcessor({
+      store,
+      tracker,
+      folds,
+      messenger,
+      mailSlots,
+      waveSize,
+      messageIdDomain: 'agency.test',
+      logger: createLogger('test', 'silent'),
+    });
+  }
+
+  beforeEach(async () => {
+    smtp = await startSmtpSink();
+    inFlight = { now: 0, most: 0, unanswered: [] };
+    const smtpMessenger = createSmtpCampaignMessenger({
+      transport: createCampaignTransport(smtp.url, 4),
+      mailFrom: 'Agency <no-reply@agency.test>',
+      siteUrl: TEST_SITE_URL,
+      mailLinkSecret: TEST_LINK_SECRET,
+    });
+    messenger = watched(smtpMessenger, () => `${ctx.queuePrefix}:campaign:${currentId}:r1`);
+    folds = counterFolds(
+      (campaign, progress) => store.foldCounters(campaign, progress).then(() => true),
+      0,
+      createLogger('test', 'silent'),
+    );
+    send = processor(2);
+  });
+  afterEach(async () => {
+    folds.close();
+    await messenger.close();
+    await smtp.close();
+  });
+
+  /** A campaign the dispatch has started: `sending`, its round's `total` known when given. */
+  async function sendingCampaign(total?: number): Promise<string> {
+    const id = await ctx.queueCampaign({ addDispatch: false });
+    await CampaignModel.updateOne({ _id: id }, { status: 'sending' });
+    if (total !== undefined) await tracker.markDispatched(tracker.keys(id, 1), total);
+    currentId = id;
+    return id;
+  }
+
+  /** A batch as the dispatch queues it: its ledger document, then its job. */
+  async function batch(
+    campaignId: string,
+    recipients: CampaignRecipient[],
+    options: { round?: number; pass?: number; attempts?: number; settled?: number[] } = {},
+  ) {
+    const round = options.round ?? 1;
+    const seq = nextSeq++;
+    await store.addBatches(campaignId, round, [{ seq, recipients }]);
+    return ctx.sendQueue.add(
+      CAMPAIGN_QUEUE_NAMES.send,
+      {
+        campaignId,
+        round,
+        pass: options.pass ?? 1,
+        seq,
+        recipients,
+        ...(options.settled ? { settled: options.settled } : {}),
+      },
+      { attempts: options.attempts ?? 3 },
+    );
+  }
+
+  const refuse = (address: string, refusal: typeof TRY_LATER) =>
+    smtp.setResponder((mail: ParsedMail) =>
+      JSON.stringify(mail.to).toLowerCase().includes(address) ? refusal : undefined,
+    );
+
+  const ledgerOf = async (id: string) =>
+    (await ctx.ledger(id)).map(({ email, state, attempts, reason }) => ({
+      email,
+      state,
+      attempts,
+      ...(reason ? { reason } : {}),
+    }));
+
+  const settle = async () => {
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      if (!folds.busy()) return;
+    }
+  };
+
+  it('mails each recipient, personalised, and writes every outcome into the batch’s ledger document', async () => {
+    const id = await sendingCampaign();
+
+    expect(await send(await batch(id, [amira, sami]))).toBe('done');
+
+    expect(smtp.received.map(({ envelopeTo }) => envelopeTo).sort()).toEqual(
+      [[amira.email], [sami.email]].sort(),
+    );
+    const toAmira = smtp.received.find(({ envelopeTo }) => envelopeTo[0] === amira.email)?.mail;
+    expect(toAmira?.subject).toBe('Hello Amira');
+    expect(toAmira?.html).toContain('Se désabonner');
+    expect(toAmira?.messageId).toBe(campaignMessageId(id, 1, amira.key, 'agency.test'));
+    expect(await ledgerOf(id)).toEqual([
+      { email: amira.email, state: 'sent', attempts: 1 },
+      { email: sami.email, state: 'sent', attempts: 1 },
+    ]);
+    // The round is not dispatched yet: the counters are folded in, the campaign goes on.
+    await settle();
+    expect(await ctx.campaign(id)).toMatchObject({ status: 'sending', sentCount: 2 });
+  });
+
+  it('has at most a wave of mails in flight, each noted in Redis before it goes', async () => {
+    const id = await sendingCampaign();
+    const five = ['Leila', 'Karim', 'Nour', 'Youssef', 'Hela'].map((name) => person(name));
+
+    expect(await send(await batch(id, five))).toBe('done');
+
+    expect(smtp.received).toHaveLength(5);
+    expect(inFlight.most).toBe(2);
+    // Each mail saw its own attempt noted; never more unanswered than the wave.
+    expect(inFlight.unanswered).toHaveLength(5);
+    for (const unanswered of inFlight.unanswered) {
+      expect(unanswered).toBeGreaterThanOrEqual(1);
+      expect(unanswered).toBeLessThanOrEqual(2);
+    }
+    const waveOfFive = processor(5);
+    inFlight.most = 0;
+    expect(
+      await waveOfFive(
+        await batch(
+          id,
+          ['A', 'B', 'C', 'D', 'E'].map((name) => person(name)),
+        ),
+      ),
+    ).toBe('done');
+    expect(inFlight.most).toBeGreaterThan(2);
+  });
+
+  it("shares the worker's mails in flight between its batches: never more unanswered than its slots", async () => {
+    const id = await sendingCampaign();
+    const shared = processor(2, new Semaphore(2));
+    const names = ['Leila', 'Karim', 'Nour', 'Youssef', 'Hela', 'Omar', 'Rim', 'Tarek'];
+    const [first, second] = [names.slice(0, 4), names.slice(4)].map((group) =>
+      group.map((name) => person(name)),
+    );
+
+    const results = await Promise.all([
+      shared(await batch(id, first ?? [])),
+      shared(await batch(id, second ?? [])),
+    ]);
+
+    expect(results).toEqual(['done', 'done']);
+    expect(smtp.received).toHaveLength(8);
+    expect(inFlight.most).toBe(2);
+    expect(Math.max(...inFlight.unanswered)).toBeLessThanOrEqual(2);
+  });
+
+  it('names each mail by campaign, round and recipient, the same on every attempt', () => {
+    const id = 'c1';
+    const first = campaignMessageId(id, 1, amira.key, 'agency.test');
+    expect(first).toMatch(/^<campaign-c1-r1-[0-9a-f]{20}@agency\.test>$/);
+    expect(campaignMessageId(id, 1, amira.key, 'agency.test')).toBe(first);
+    expect(campaignMessageId(id, 2, amira.key, 'agency.test')).not.toBe(first);
+    expect(campaignMessageId(id, 1, sami.key, 'agency.test')).not.toBe(first);
+  });
+
+  it('ends the round with the batch that settles its last recipient', async () => {
+    const id = await sendingCampaign(2);
+
+    await send(await batch(id, [amira, sami]));
+
+    const campaign = await ctx.campaign(id);
+    expect(campaign).toMatchObject({ status: 'sent', sentCount: 2, failedCount: 0 });
+    expect(campaign.finishedAt).toBeInstanceOf(Date);
+    // The round's Redis state is kept a while for a late replay, then dropped.
+    expect(await ctx.redis.ttl(tracker.keys(id, 1).counts)).toBeGreaterThan(0);
+  });
+
+  it('mails nobody twice when a batch runs again: whoever has an outcome in Redis is skipped', async () => {
+    const id = await sendingCampaign();
+    const keys = tracker.keys(id, 1);
+    await tracker.wave(
+      id,
+      keys,
+      [{ key: amira.key, outcome: { state: 'sent', attempts: 1 } }],
+      0,
+      [],
+    );
+
+    expect(await send(await batch(id, [amira, sami]))).toBe('done');
+
+    expect(smtp.received.map(({ envelopeTo }) => envelopeTo)).toEqual([[sami.email]]);
+    // The outcome Redis held reaches the ledger too: a crash came between the two.
+    expect(await ledgerOf(id)).toEqual([
+      { email: amira.email, state: 'sent', attempts: 1 },
+      { email: sami.email, state: 'sent', attempts: 1 },
+    ]);
+  });
+
+  it('mails nobody the ledger already has an outcome for (a batch queued again from it)', async () => {
+    const id = await sendingCampaign();
+    const job = await batch(id, [amira, sami], { settled: [0] });
+    const sentBefore = { state: 'sent', attempts: 1 } as const;
+    await store.recordOutcomes(id, 1, job.data.seq, [
+      { position: 0, email: amira.email, outcome: sentBefore },
+    ]);
+
+    expect(await send(job)).toBe('done');
+
+    expect(smtp.received.map(({ envelopeTo }) => envelopeTo)).toEqual([[sami.email]]);
+    // The ledger's outcome stays; the batch adds its own.
+    expect(await ledgerOf(id)).toEqual([
+      { email: amira.email, state: 'sent', attempts: 1 },
+      { email: sami.email, state: 'sent', attempts: 1 },
+    ]);
+  });
+
+  it('sends nothing for a campaign no longer sending, for another round or for an older pass', async () => {
+    const paused = await sendingCampaign();
+    await CampaignModel.updateOne({ _id: paused }, { status: 'paused' });
+    const resent = await sendingCampaign();
+    await CampaignModel.updateOne({ _id: resent }, { round: 2 });
+    const resumed = await sendingCampaign();
+    await CampaignModel.updateOne({ _id: resumed }, { pass: 2 });
+
+    expect(await send(await batch(paused, [amira]))).toBe('skipped');
+    expect(await send(await batch(resent, [amira], { round: 1 }))).toBe('skipped');
+    expect(await send(await batch(resumed, [amira], { pass: 1 }))).toBe('skipped');
+
+    expect(smtp.received).toEqual([]);
+    expect((await ledgerOf(paused)).map(({ state }) => state)).toEqual(['pending']);
+    expect(await ctx.redis.exists(tracker.keys(paused, 1).attempts)).toBe(0);
+  });
+
+  it('leaves a passing refusal to the retries, recording everyone else', async () => {
+    const id = await sendingCampaign();
+    refuse(sami.key, TRY_LATER);
+
+    const run = send(await batch(id, [amira, sami], { attempts: 3 }));
+
+    await expect(run).rejects.toThrow(TransientSendError);
+    await expect(run).rejects.toThrow(
+      '1 of 2 mails not accepted yet: 451 4.3.0 Mailbox busy, try again later',
+    );
+    expect(await ledgerOf(id)).toEqual([
+      { email: amira.email, state: 'sent', attempts: 1 },
+      { email: sami.email, state: 'pending', attempts: undefined },
+    ]);
+    await settle();
+    expect(await ctx.campaign(id)).toMatchObject({ sentCount: 1, failedCount: 0 });
+  });
+
+  it('records a passing refusal as failed on the last attempt, with the reason', async () => {
+    const id = await sendingCampaign(2);
+    refuse(sami.key, TRY_LATER);
+
+    expect(await send(await batch(id, [amira, sami], { attempts: 1 }))).toBe('done');
+
+    expect(await ledgerOf(id)).toEqual([
+      { email: amira.email, state: 'sent', attempts: 1 },
+      {
+        email: sami.email,
+        state: 'failed',
+        attempts: 1,
+        reason: '451 4.3.0 Mailbox busy, try again later',
+      },
+    ]);
+    expect(await ctx.campaign(id)).toMatchObject({ status: 'sent', sentCount: 1, failedCount: 1 });
+  });
+
+  it('records a refusal for good as failed at once, without a retry', async () => {
+    const id = await sendingCampaign(1);
+    refuse(amira.key, NO_SUCH_USER);
+
+    expect(await send(await batch(id, [amira], { attempts: 3 }))).toBe('done');
+
+    expect(await ledgerOf(id)).toEqual([
+      {
+        email: amira.email,
+        state: 'failed',
+        attempts: 1,
+        reason: '550 5.1.1 Recipient address rejected',
+      },
+    ]);
+    // Nobody received it: the campaign failed.
+    expect(await ctx.campaign(id)).toMatchObject({ status: 'failed', failedCount: 1 });
+  });
+
+  it('records an address that is not one mailbox as failed, and mails nobody for it', async () => {
+    const id = await sendingCampaign(2);
+    const forged = { ...person('Mallory'), email: 'mallory@example.tn\r\nBcc: spy@evil.example' };
+
+    expect(await send(await batch(id, [forged, sami], { attempts: 3 }))).toBe('done');
+
+    expect(smtp.received.map(({ envelopeTo }) => envelopeTo)).toEqual([[sami.email]]);
+    const [line] = await ledgerOf(id);
+    expect(line).toMatchObject({ state: 'failed', attempts: 1 });
+    expect(line?.reason).toMatch(/not a single mailbox/);
+  });
+
+  it('prepares the mail once per send: the counters written after a batch do not rebuild it', async () => {
+    const id = await sendingCampaign();
+    const karim = person('Karim');
+    await send(await batch(id, [sami]));
+    await settle();
+    const folded = await ctx.campaign(id);
+    await send(await batch(id, [karim]));
+
+    // The first batch's counters moved updatedAt; the second mail still came from the same frame.
+    expect(folded?.updatedAt).not.toEqual(folded?.createdAt);
+    const boundaries = smtp.received.map(({ mail }) => boundaryOf(mail));
+    expect(boundaries[0]).toEqual(expect.any(String));
+    expect(boundaries).toEqual([boundaries[0], boundaries[0]]);
+  });
+
+  it('sends the campaign as it is now once it was queued again since the last batch', async () => {
+    const id = await sendingCampaign();
+    await send(await batch(id, [amira]));
+    // The batch's counters are written first: the embedded store would lose one of two writes at once.
+    await settle();
+    // Queued again (a resume, a resend): the prepared mail of the first batch may be stale.
+    await CampaignModel.updateOne(
+      { _id: id },
+      { subject: 'Bonjour {{firstName}}', queuedAt: new Date(Date.now() + 60_000) },
+      { timestamps: false },
+    );
+
+    await send(await batch(id, [sami]));
+
+    expect(smtp.received.map(({ mail }) => mail.subject)).toEqual(['Hello Amira', 'Bonjour Sami']);
+  });
+});
+
+/** The multipart boundary of a received mail: one per compiled campaign frame. */
+function boundaryOf(mail: ParsedMail): unknown {
+  const contentType = mail.headers.get('content-type') as { params?: { boundary?: string } };
+  return contentType.params?.boundary;
+}

@@ -1,0 +1,165 @@
+import { createHash } from 'node:crypto';
+import type { Job } from 'bullmq';
+import type { Semaphore } from 'async-mutex';
+import type { CampaignRecipient, CampaignSendJob } from '@agency/contracts';
+import type { CampaignMessenger, PreparedCampaign } from './campaign-messenger';
+import {
+  SENDING_STATUSES,
+  type CampaignSendState,
+  type CampaignStore,
+  type PositionedOutcome,
+} from './campaign-store';
+import { settleRoundIfDone, type RoundEndDeps } from './round-end';
+import type { Answered, RoundProgress } from './round-tracker';
+
+export interface CampaignSendDeps extends RoundEndDeps {
+  messenger: CampaignMessenger;
+  /**
+   * The worker's mails in flight, shared by its batches: a batch takes a
+   * wave's worth while it sends, and gives them back before its bookkeeping,
+   * so batches reading and writing the store leave the SMTP connections to
+   * those sending.
+   */
+  mailSlots: Semaphore;
+  /** Mails of one batch in flight at once. */
+  waveSize: number;
+  /** The sender's domain, for the Message-IDs. */
+  messageIdDomain: string;
+}
+
+export type BatchResult = 'done' | 'skipped';
+
+/** Thrown when some mails of a batch met a passing refusal (4xx, no connection): BullMQ retries the batch. */
+export class TransientSendError extends Error {}
+
+/** Stable per recipient and round: a duplicate is recognisable as one at the receiving end. */
+export function campaignMessageId(
+  campaignId: string,
+  round: number,
+  key: string,
+  domain: string,
+): string {
+  const digest = createHash('sha1').update(key).digest('hex').slice(0, 20);
+  return `<campaign-${campaignId}-r${round}-${digest}@${domain}>`;
+}
+
+/**
+ * One campaign's mail prepared per process. The mail can change only while
+ * the campaign is a draft, and every send, resume or resend stamps queuedAt:
+ * the prepared mail is kept while queuedAt stays. Only a miss reads the
+ * subject and content: the batches read the campaign's state without them.
+ */
+function preparedCampaigns(store: CampaignStore, messenger: CampaignMessenger) {
+  const cache = new Map<string, { queuedAt: number; prepared: PreparedCampaign }>();
+  return async (campaign: CampaignSendState): Promise<PreparedCampaign | undefined> => {
+    const queuedAt = campaign.queuedAt?.getTime() ?? 0;
+    const hit = cache.get(campaign.id);
+    if (hit && hit.queuedAt === queuedAt) return hit.prepared;
+    const mail = await store.mail(campaign.id);
+    if (!mail) return undefined;
+    const prepared = messenger.prepare(mail);
+    if (cache.size > 20) cache.clear();
+    cache.set(campaign.id, { queuedAt: mail.queuedAt?.getTime() ?? 0, prepared });
+    return prepared;
+  };
+}
+
+function isCurrent(campaign: CampaignSendState | null, job: CampaignSendJob): boolean {
+  return (
+    campaign !== null &&
+    campaign.round === job.round &&
+    campaign.pass === job.pass &&
+    SENDING_STATUSES.includes(campaign.status)
+  );
+}
+
+/**
+ * Sends one batch of a campaign, a wave of mails at a time. One exchange
+ * with Redis per wave writes the last wave's outcomes and notes the next
+ * wave's attempts, so the only mails that can go twice are those in flight
+ * at a crash: a batch that runs again skips whoever has an outcome, and the
+ * ledger shows the others with a second attempt. Then one write of the
+ * batch's ledger document, and the round's counters folded or the round
+ * ended.
+ */
+export function campaignSendProcessor(deps: CampaignSendDeps) {
+  const prepared = preparedCampaigns(deps.store, deps.messenger);
+  return async (job: Job<CampaignSendJob>): Promise<BatchResult> => {
+    const { campaignId, round, seq, recipients } = job.data;
+    const campaign = await deps.store.sendState(campaignId);
+    // Paused, cancelled or resumed as a new pass: nothing is sent; the pass that goes on queues what is owed.
+    if (!campaign || !isCurrent(campaign, job.data)) return 'skipped';
+    const mail = await prepared(campaign);
+    // Deleted between the two reads: there is nobody left to send it for.
+    if (!mail) return 'skipped';
+
+    const keys = deps.tracker.keys(campaignId, round);
+    const position = new Map(recipients.map((recipient, index) => [recipient.key, index]));
+    const recipientOf = (key: string) => recipients[position.get(key) ?? -1] as CampaignRecipient;
+    const settledInLedger = new Set(job.data.settled ?? []);
+    let candidates = recipients
+      .filter((_, index) => !settledInLedger.has(index))
+      .map((recipient) => recipient.key);
+    const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    const outcomes: PositionedOutcome[] = [];
+    const record = ({ key, outcome }: Answered) =>
+      outcomes.push({ position: position.get(key) ?? -1, email: recipientOf(key).email, outcome });
+    let transientFailures = 0;
+    let lastTransientReason = '';
+
+    const sendOne = async ({ key, attempts }: { key: string; attempts: number }) => {
+      const messageId = campaignMessageId(campaignId, round, key, deps.messageIdDomain);
+      try {
+        await mail.send(recipientOf(key), messageId);
+        return { key, outcome: { state: 'sent', attempts } } as Answered;
+      } catch (error) {
+        const reason = deps.messenger.failureReason(error);
+        if (!deps.messenger.isPermanentFailure(error) && !lastAttempt) {
+          transientFailures += 1;
+          lastTransientReason = reason;
+          return undefined;
+        }
+        return { key, outcome: { state: 'failed', reason, attempts } } as Answered;
+      }
+    };
+
+    /**
+     * The batch's waves. Their slots are held from the first attempt noted
+     * to the last outcome written: never more mails without an outcome in
+     * Redis than the worker's slots.
+     */
+    const sendWaves = async (): Promise<RoundProgress> => {
+      const [, releaseSlots] = await deps.mailSlots.acquire(deps.waveSize);
+      try {
+        let answered: Answered[] = [];
+        for (;;) {
+          const size = candidates.length > 0 ? deps.waveSize : 0;
+          const wave = await deps.tracker.wave(campaignId, keys, answered, size, candidates);
+          wave.answered.forEach(record);
+          candidates = candidates.slice(wave.examined);
+          if (wave.picked.length === 0) return wave.progress;
+          answered = (await Promise.all(wave.picked.map(sendOne))).filter(
+            (result): result is Answered => result !== undefined,
+          );
+          answered.forEach(record);
+        }
+      } finally {
+        releaseSlots();
+      }
+    };
+    const progress = await sendWaves();
+
+    await deps.store.recordOutcomes(campaignId, round, seq, outcomes);
+    await settleRoundIfDone(deps, campaign, keys, progress);
+    if (transientFailures > 0) {
+      throw new TransientSendError(
+        `${transientFailures} of ${recipients.length} mails not accepted yet: ${lastTransientReason}`,
+      );
+    }
+    deps.logger.debug(
+      { campaignId, round, seq, jobId: job.id, recipients: recipients.length },
+      'campaign batch sent',
+    );
+    return 'done';
+  };
+}

@@ -1,0 +1,114 @@
+import type {
+  CampaignRecipient,
+  CampaignStatus,
+  LedgerState,
+  RecipientType,
+} from '@agency/contracts';
+
+/** Statuses in which the recipients' mails are still owed. */
+export const SENDING_STATUSES: readonly CampaignStatus[] = ['queued', 'sending'];
+
+/** A campaign's send state without its mail: what a batch or the dispatch reads again and again. */
+export interface CampaignSendState {
+  id: string;
+  status: CampaignStatus;
+  recipientType: RecipientType;
+  /** 1 for the first send, one more per "resend to the failed". */
+  round: number;
+  /** 1, one more per resume: a new pass queues the round's owed batches again. */
+  pass: number;
+  /** Sent in the rounds before this one. */
+  roundBaseSent: number;
+  /** The version of the round's counters last folded into the campaign. */
+  countersVersion: number;
+  /** The last round whose whole audience is in the ledger. */
+  dispatchedRound: number;
+  /** Stamped by every send, resume and resend: the compiled mail is kept while it stays. */
+  queuedAt: Date | null;
+  /** Moves with every write, a counter fold included: a send that stops moving it has stalled. */
+  updatedAt: Date;
+}
+
+/** What a campaign says: compiled once per send into every recipient's mail. */
+export interface CampaignMail {
+  subject: string;
+  content: string;
+}
+
+export type LedgerOutcome =
+  { state: 'sent'; attempts: number } | { state: 'failed'; reason: string; attempts: number };
+
+/** A recipient's outcome, by its position in its batch. */
+export interface PositionedOutcome {
+  position: number;
+  email: string;
+  outcome: LedgerOutcome;
+}
+
+/** A batch as the ledger holds it: its recipients and, for each, its state. */
+export interface LedgerBatch {
+  seq: number;
+  recipients: CampaignRecipient[];
+  states: LedgerState[];
+}
+
+export interface RoundCounts {
+  sent: number;
+  failed: number;
+  /** Grows with every change, so a late fold never replaces a newer one. */
+  version: number;
+}
+
+/** What the round's ledger says when Redis cannot: its size and outcomes, and what is owed. */
+export interface LedgerTally {
+  recipients: number;
+  sent: number;
+  failed: number;
+  owedBatches: number;
+}
+
+/**
+ * What the campaign engine needs from the store, and nothing more: the
+ * campaign's state and mail, its audience, and the ledger of one document
+ * per batch. `mongo-campaign-store.ts` implements it over the shared models.
+ */
+export interface CampaignStore {
+  sendState(campaignId: string): Promise<CampaignSendState | null>;
+  mail(campaignId: string): Promise<(CampaignMail & { queuedAt: Date | null }) | null>;
+  /** queued -> sending; answers the campaign as it is now. */
+  beginSending(campaignId: string): Promise<CampaignSendState | null>;
+
+  /** The recipients of a first send, one per normalised address, without the unsubscribed. */
+  audience(recipientType: RecipientType): AsyncIterable<CampaignRecipient>;
+  /** The recipients of a resend: those whose mail failed in `round`, without the unsubscribed. */
+  failedRecipients(campaignId: string, round: number): AsyncIterable<CampaignRecipient>;
+
+  /** The round's batches already in the ledger, in no particular order. */
+  roundBatches(campaignId: string, round: number): AsyncIterable<LedgerBatch>;
+  /** New batches, every recipient pending; a batch already there is left as it is. */
+  addBatches(
+    campaignId: string,
+    round: number,
+    batches: readonly { seq: number; recipients: readonly CampaignRecipient[] }[],
+  ): Promise<void>;
+  /** A batch run's outcomes; an outcome already in the ledger stays as it is. */
+  recordOutcomes(
+    campaignId: string,
+    round: number,
+    seq: number,
+    outcomes: readonly PositionedOutcome[],
+  ): Promise<void>;
+
+  /** The first round's recipients counted so far (the progress bar's total). */
+  recordTotal(campaignId: string, total: number): Promise<void>;
+  /** Every recipient of the round is in a batch of the ledger. */
+  markDispatched(campaignId: string, round: number, total: number): Promise<void>;
+  foldCounters(campaign: CampaignSendState, counts: RoundCounts): Promise<void>;
+  /** sent (or failed when nobody received it), unless paused meanwhile or cancelled. */
+  finishRound(campaign: CampaignSendState, counts: RoundCounts): Promise<CampaignStatus | null>;
+
+  /** Campaigns queued longer ago than `olderThanMs`: their dispatch may never have been added. */
+  stuckQueued(olderThanMs: number): Promise<CampaignSendState[]>;
+  /** Campaigns sending whose state has not moved for `olderThanMs`: their jobs may be lost. */
+  stalledSending(olderThanMs: number): Promise<CampaignSendState[]>;
+}

@@ -1,0 +1,112 @@
+import { Types } from 'mongoose';
+import { UnrecoverableError, type Job } from 'bullmq';
+import { CAMPAIGN_QUEUE_NAMES, type CampaignTestSendJob } from '@agency/contracts';
+import { createLogger } from '@agency/platform';
+import { createCampaignTransport } from './campaign-transport';
+import type { CampaignMessenger } from './campaign-messenger';
+import { mongoCampaignStore } from './mongo-campaign-store';
+import { createSmtpCampaignMessenger } from './smtp-campaign-messenger';
+import {
+  TEST_LINK_SECRET,
+  TEST_SITE_URL,
+  createCampaignContext,
+  type CampaignContext,
+} from '../testing/campaign-context';
+import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
+import { TEST_SUBJECT_PREFIX, campaignTestSendProcessor } from './campaign-test-send.processor';
+
+const TEST_ADDRESS = 'boss@agency.test';
+
+/**
+ * A test send on its own, called as BullMQ calls it, against MongoDB and an
+ * SMTP server: what the one mail looks like, and how refusals end the job.
+ */
+describe('the campaign test send', () => {
+  let ctx: CampaignContext;
+  let smtp: SmtpSink;
+  let messenger: CampaignMessenger;
+  let process: (job: Job<CampaignTestSendJob>) => Promise<'sent' | 'skipped'>;
+
+  beforeAll(async () => {
+    ctx = await createCampaignContext();
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+  beforeEach(async () => {
+    smtp = await startSmtpSink();
+    messenger = createSmtpCampaignMessenger({
+      transport: createCampaignTransport(smtp.url, 1),
+      mailFrom: 'Agency <no-reply@agency.test>',
+      siteUrl: TEST_SITE_URL,
+      mailLinkSecret: TEST_LINK_SECRET,
+    });
+    process = campaignTestSendProcessor({
+      store: mongoCampaignStore,
+      messenger,
+      messageIdDomain: 'agency.test',
+      logger: createLogger('test', 'silent'),
+    });
+  });
+  afterEach(async () => {
+    await messenger.close();
+    await smtp.close();
+  });
+
+  const testJob = (campaignId: string) =>
+    ctx.testQueue.add(CAMPAIGN_QUEUE_NAMES.test, { campaignId, email: TEST_ADDRESS });
+
+  it('mails the campaign to the one address, its subject marked as a test, outside the ledger', async () => {
+    const id = await ctx.queueCampaign({
+      subject: 'Spring offer for {{firstName}}!',
+      content: '<p>Dear {{firstName}}, our packages are here.</p>',
+      addDispatch: false,
+    });
+
+    expect(await process(await testJob(id))).toBe('sent');
+
+    expect(TEST_SUBJECT_PREFIX).toBe('[Test] ');
+    expect(smtp.received).toHaveLength(1);
+    const [{ envelopeTo, mail }] = smtp.received as [(typeof smtp.received)[number]];
+    expect(envelopeTo).toEqual([TEST_ADDRESS]);
+    // The test address has no name: the greeting is left empty, as for a subscriber.
+    expect(mail.subject).toBe('[Test] Spring offer for !');
+    expect(mail.html).toContain('Dear , our packages are here.');
+    expect(mail.html).toContain('Unsubscribe');
+    expect(mail.messageId).toMatch(/^<campaign-test-[0-9a-f-]{36}@agency\.test>$/);
+    expect(await ctx.ledger(id)).toEqual([]);
+    expect(await ctx.campaign(id)).toMatchObject({ status: 'queued', sentCount: 0 });
+  });
+
+  it('gives each test its own Message-ID, so a second test is not taken for a duplicate', async () => {
+    const id = await ctx.queueCampaign({ addDispatch: false });
+
+    await process(await testJob(id));
+    await process(await testJob(id));
+
+    const [first, second] = smtp.received.map(({ mail }) => mail.messageId);
+    expect(first).not.toBe(second);
+  });
+
+  it('sends nothing for a campaign that no longer exists', async () => {
+    expect(await process(await testJob(new Types.ObjectId().toHexString()))).toBe('skipped');
+    expect(smtp.received).toEqual([]);
+  });
+
+  it('gives up at once on an address the server refuses for good', async () => {
+    const id = await ctx.queueCampaign({ addDispatch: false });
+    smtp.setResponder(() => ({ code: 550, message: '5.1.1 Recipient address rejected' }));
+
+    await expect(process(await testJob(id))).rejects.toThrow(UnrecoverableError);
+  });
+
+  it('leaves a passing refusal to the retries', async () => {
+    const id = await ctx.queueCampaign({ addDispatch: false });
+    smtp.setResponder(() => ({ code: 451, message: '4.3.0 Mailbox busy, try again later' }));
+
+    const run = process(await testJob(id));
+
+    await expect(run).rejects.toThrow(/try again later/);
+    await expect(run).rejects.not.toThrow(UnrecoverableError);
+  });
+});

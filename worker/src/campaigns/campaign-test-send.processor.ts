@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { CampaignTestSendJob } from '@agency/contracts';
+import type { Logger } from '@agency/platform';
+import type { CampaignMessenger } from './campaign-messenger';
+import type { CampaignStore } from './campaign-store';
+
+export const TEST_SUBJECT_PREFIX = '[Test] ';
+
+/**
+ * A campaign as its recipients will see it, to one address, marked as a
+ * test in the subject. It is not in the ledger and counts nowhere.
+ */
+export function campaignTestSendProcessor(deps: {
+  store: CampaignStore;
+  messenger: CampaignMessenger;
+  messageIdDomain: string;
+  logger: Logger;
+}) {
+  return async (job: Job<CampaignTestSendJob>): Promise<'sent' | 'skipped'> => {
+    const campaign = await deps.store.mail(job.data.campaignId);
+    if (!campaign) return 'skipped';
+    const mail = deps.messenger.prepare({
+      subject: `${TEST_SUBJECT_PREFIX}${campaign.subject}`,
+      content: campaign.content,
+    });
+    try {
+      await mail.send(
+        { email: job.data.email, firstName: '', locale: 'en' },
+        `<campaign-test-${randomUUID()}@${deps.messageIdDomain}>`,
+      );
+    } catch (error) {
+      // A refused address will stay refused: no point in retrying for hours.
+      if (deps.messenger.isPermanentFailure(error)) throw new UnrecoverableError(String(error));
+      throw error;
+    }
+    deps.logger.info({ campaignId: job.data.campaignId, jobId: job.id }, 'campaign test sent');
+    return 'sent';
+  };
+}

@@ -1,0 +1,143 @@
+import fc from 'fast-check';
+import { parseDocument } from 'htmlparser2';
+import type { Element } from 'domhandler';
+import { compileCampaignMail, safeLink } from './campaign.template';
+
+const UNSUBSCRIBE = 'https://agency.tn/newsletter/unsubscribe?token=t';
+
+function bodyOf(content: string, firstName: string, email = 'amira@example.tn'): string {
+  return compileCampaignMail({ subject: 'Hello', content }).render(
+    'en',
+    { firstName, email },
+    UNSUBSCRIBE,
+  ).html;
+}
+
+/** Every attribute a mail client may open or load, as the client reads it (entities decoded). */
+function linksIn(html: string): string[] {
+  const links: string[] = [];
+  const visit = (node: { children?: unknown[] }) => {
+    for (const child of (node.children ?? []) as Element[]) {
+      for (const [name, value] of Object.entries(child.attribs ?? {})) {
+        if (/^(href|src|srcset|action|formaction|background|poster|cite|longdesc)$/i.test(name)) {
+          links.push(value);
+        }
+      }
+      visit(child);
+    }
+  };
+  visit(parseDocument(html));
+  return links;
+}
+
+/**
+ * What a browser or mail client takes for the scheme: leading spaces and
+ * control characters are dropped, tabs and newlines removed anywhere.
+ */
+function schemeOf(link: string): string {
+  // eslint-disable-next-line no-control-regex -- the characters a URL parser drops are the point
+  const cleaned = link.replace(/^[\u0000-\u0020]+/, '').replace(/[\t\n\r]/g, '');
+  return /^([a-z][a-z0-9+.-]*):/i.exec(cleaned)?.[1]?.toLowerCase() ?? '';
+}
+
+const SCRIPT_SCHEMES = ['javascript', 'data', 'vbscript'];
+
+describe('a placeholder in a link of a campaign', () => {
+  it('becomes the link when it is a web or mail address', () => {
+    const html = bodyOf('<a href="{{firstName}}">Your page</a>', 'https://shop.example/amira');
+    expect(linksIn(html)).toContain('https://shop.example/amira');
+    expect(linksIn(bodyOf('<a href="{{email}}">Write</a>', 'x', 'mailto:a@b.tn'))).toContain(
+      'mailto:a@b.tn',
+    );
+  });
+
+  it.each([
+    'javascript:alert(document.domain)',
+    ' JavaScript:alert(1)',
+    'data:text/html;base64,PHNjcmlwdD4=',
+    'vbscript:msgbox(1)',
+    'www.example.tn',
+    '',
+  ])('becomes # when a contact named %j would lead it anywhere else', (firstName) => {
+    for (const content of [
+      '<a href="{{firstName}}">x</a>',
+      '<img src="{{firstName}}" alt="x">',
+      '<a title="a b" href=" {{ firstName }}">x</a>',
+    ]) {
+      const links = linksIn(bodyOf(content, firstName)).filter((link) => link !== UNSUBSCRIBE);
+      expect(links.map((link) => link.trim())).toEqual(['#']);
+    }
+  });
+
+  it('is left as text after a scheme or a path the campaign wrote itself', () => {
+    const html = bodyOf(
+      '<a href="https://agency.tn/welcome?name={{firstName}}">x</a><a href="/p/{{firstName}}">y</a>',
+      'javascript:alert(1)',
+    );
+    expect(linksIn(html)).toEqual(
+      expect.arrayContaining([
+        'https://agency.tn/welcome?name=javascript:alert(1)',
+        '/p/javascript:alert(1)',
+      ]),
+    );
+  });
+
+  it('keeps a placeholder in text as escaped text', () => {
+    const html = bodyOf('<p>Dear {{firstName}}</p>', 'javascript:<b>x</b>');
+    expect(html).toContain('<p>Dear javascript:&lt;b&gt;x&lt;/b&gt;</p>');
+  });
+
+  it('keeps a web address and refuses every other scheme', () => {
+    expect(safeLink(' https://a.tn/x ')).toBe('https://a.tn/x');
+    expect(safeLink('http://a.tn')).toBe('http://a.tn');
+    expect(safeLink('MAILTO:a@b.tn')).toBe('MAILTO:a@b.tn');
+    expect(safeLink('https://')).toBe('#');
+    expect(safeLink('javascript:https://a.tn')).toBe('#');
+    expect(safeLink('ftp://a.tn')).toBe('#');
+  });
+
+  /**
+   * Any name and address a visitor can type, through every position a
+   * placeholder can take in a link of a campaign's HTML: no link the mail
+   * holds may run script.
+   */
+  it('never yields a link that runs script, whatever the recipient is called', () => {
+    const positions = [
+      '<a href="{{firstName}}">x</a>',
+      '<a href="{{email}}">x</a>',
+      "<a href='{{firstName}}'>x</a>",
+      '<a href={{firstName}}>x</a>',
+      '<a href="  {{firstName}}">x</a>',
+      '<a href="{{firstName}}{{email}}">x</a>',
+      '<a href="java{{firstName}}">x</a>',
+      '<a href="{{firstName}}:alert(1)">x</a>',
+      '<a title="{{email}}" href="{{firstName}}">x</a>',
+      '<a title="a>b" href="{{firstName}}">x</a>',
+      '<img alt="" src="{{firstName}}">',
+      '<table background="{{firstName}}"><tr><td>x</td></tr></table>',
+      '<p>{{firstName}}</p><a href="{{email}}">x</a>',
+    ];
+    const hostile = fc.constantFrom(
+      'javascript:alert(1)',
+      'JAVASCRIPT:alert(1)',
+      ' \tjavascript:alert(1)',
+      'java\nscript:alert(1)',
+      'java&#115;cript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:x',
+      'script:alert(1)',
+      '"><a href="javascript:alert(1)">',
+      "' onmouseover='alert(1)",
+      ':alert(1)',
+    );
+    const anyName = fc.oneof(hostile, fc.string(), fc.string({ unit: 'grapheme', maxLength: 30 }));
+    fc.assert(
+      fc.property(fc.constantFrom(...positions), anyName, anyName, (content, firstName, email) => {
+        for (const link of linksIn(bodyOf(content, firstName, email))) {
+          expect(SCRIPT_SCHEMES).not.toContain(schemeOf(link));
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

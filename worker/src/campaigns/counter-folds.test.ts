@@ -1,0 +1,127 @@
+import { createLogger } from '@agency/platform';
+import type { CampaignSendState } from './campaign-store';
+import { counterFolds } from './counter-folds';
+import type { RoundProgress } from './round-tracker';
+
+const campaign = (id: string): CampaignSendState => ({
+  id,
+  status: 'sending',
+  recipientType: 'all',
+  round: 1,
+  pass: 1,
+  roundBaseSent: 0,
+  countersVersion: 0,
+  dispatchedRound: 0,
+  queuedAt: null,
+  updatedAt: new Date(),
+});
+const progress = (version: number): RoundProgress => ({
+  sent: version,
+  failed: 0,
+  version,
+  total: 100,
+  dispatched: false,
+});
+
+/**
+ * How often a round's counters reach the campaign document: at once for the
+ * first change, then at most once per interval with the newest counters, and
+ * once more after the last change. The writes are recorded here; the send
+ * tests write them to the store.
+ */
+describe('the folds of a round’s counters into its campaign', () => {
+  const INTERVAL = 500;
+  let writes: { id: string; version: number }[];
+  let answer: () => Promise<unknown>;
+  const logger = createLogger('test', 'silent');
+  const folds = () =>
+    counterFolds(
+      async (folded, counted) => {
+        writes.push({ id: folded.id, version: counted.version });
+        return answer();
+      },
+      INTERVAL,
+      logger,
+    );
+
+  beforeEach(() => {
+    jest.useFakeTimers();
+    writes = [];
+    answer = () => Promise.resolve(true);
+  });
+  afterEach(() => jest.useRealTimers());
+
+  const tick = async (ms: number) => {
+    await jest.advanceTimersByTimeAsync(ms);
+  };
+
+  it('writes the first change at once, then the newest at most once per interval', async () => {
+    const folder = folds();
+    folder.fold(campaign('c1'), progress(1));
+    await tick(0);
+    expect(writes).toEqual([{ id: 'c1', version: 1 }]);
+
+    for (let version = 2; version <= 9; version++) folder.fold(campaign('c1'), progress(version));
+    await tick(INTERVAL - 1);
+    expect(writes).toHaveLength(1);
+    expect(folder.busy()).toBe(true);
+
+    await tick(1);
+    expect(writes).toEqual([
+      { id: 'c1', version: 1 },
+      { id: 'c1', version: 9 },
+    ]);
+    await tick(5 * INTERVAL);
+    expect(writes).toHaveLength(2);
+    expect(folder.busy()).toBe(false);
+    folder.close();
+  });
+
+  it('keeps each campaign to its own pace', async () => {
+    const folder = folds();
+    folder.fold(campaign('c1'), progress(1));
+    folder.fold(campaign('c2'), progress(1));
+    await tick(0);
+    expect(writes.map(({ id }) => id).sort()).toEqual(['c1', 'c2']);
+    folder.close();
+  });
+
+  it('never lets older counters replace newer ones waiting to be written', async () => {
+    const folder = folds();
+    folder.fold(campaign('c1'), progress(1));
+    await tick(0);
+    folder.fold(campaign('c1'), progress(7));
+    folder.fold(campaign('c1'), progress(5));
+    await tick(INTERVAL);
+    expect(writes.at(-1)).toEqual({ id: 'c1', version: 7 });
+    folder.close();
+  });
+
+  it('tries the newest counters again when the campaign was busy or the store failed', async () => {
+    const folder = folds();
+    answer = () => Promise.resolve(undefined);
+    folder.fold(campaign('c1'), progress(1));
+    await tick(0);
+    answer = () => Promise.reject(new Error('store down'));
+    await tick(INTERVAL);
+    answer = () => Promise.resolve(true);
+    folder.fold(campaign('c1'), progress(2));
+    await tick(INTERVAL);
+    expect(writes.map(({ version }) => version)).toEqual([1, 1, 2]);
+    await tick(5 * INTERVAL);
+    expect(writes).toHaveLength(3);
+    folder.close();
+  });
+
+  it('writes nothing more for a round that ended', async () => {
+    const folder = folds();
+    folder.fold(campaign('c1'), progress(1));
+    await tick(0);
+    folder.fold(campaign('c1'), progress(2));
+    folder.forget('c1');
+    await tick(5 * INTERVAL);
+    expect(writes).toEqual([{ id: 'c1', version: 1 }]);
+    expect(folder.busy()).toBe(false);
+    folder.close();
+  });
+});

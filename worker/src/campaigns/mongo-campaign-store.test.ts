@@ -1,0 +1,245 @@
+import { Types } from 'mongoose';
+import type { CampaignRecipient } from '@agency/contracts';
+import {
+  CampaignBatchModel,
+  CampaignModel,
+  CampaignOutcomeModel,
+  ContactModel,
+  SubscriberModel,
+} from '@agency/platform';
+import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
+import type { CampaignSendState, PositionedOutcome } from './campaign-store';
+import { mongoCampaignStore as store } from './mongo-campaign-store';
+
+const recipient = (name: string, locale = 'en'): CampaignRecipient => ({
+  key: `${name.toLowerCase()}@example.tn`,
+  email: `${name}@example.tn`,
+  firstName: name,
+  locale,
+});
+const sent = (position: number, who: CampaignRecipient, attempts = 1): PositionedOutcome => ({
+  position,
+  email: who.email,
+  outcome: { state: 'sent', attempts },
+});
+const failed = (position: number, who: CampaignRecipient, reason: string): PositionedOutcome => ({
+  position,
+  email: who.email,
+  outcome: { state: 'failed', reason, attempts: 1 },
+});
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
+/**
+ * The campaign engine's store over the shared models, against the
+ * MongoDB-wire server: the audience a send walks, the ledger of rosters and
+ * outcomes, and the campaign's state and counters.
+ */
+describe("the campaign engine's store", () => {
+  let ctx: CampaignContext;
+
+  beforeAll(async () => {
+    ctx = await createCampaignContext();
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+  beforeEach(async () => {
+    await Promise.all(
+      [ContactModel, SubscriberModel, CampaignModel, CampaignBatchModel, CampaignOutcomeModel].map(
+        (model) => (model as typeof ContactModel).deleteMany({}),
+      ),
+    );
+  });
+
+  const state = async (id: string) => {
+    const found = await store.sendState(id);
+    if (!found) throw new Error(`no campaign ${id}`);
+    return found;
+  };
+
+  describe('the audience', () => {
+    beforeEach(async () => {
+      await ctx.seedContacts([
+        { email: 'Amira@example.tn', firstName: 'Amira', locale: 'fr' },
+        { email: 'amira@EXAMPLE.tn', firstName: 'Amira again' },
+        { email: 'both@example.tn', firstName: 'Both' },
+        { email: 'left@example.tn', firstName: 'Left' },
+      ]);
+      await ctx.seedSubscribers([
+        { email: 'both@example.tn', status: 'confirmed', locale: 'ar' },
+        { email: 'confirmed@example.tn', status: 'confirmed', locale: 'ar' },
+        { email: 'waiting@example.tn', status: 'pending' },
+        { email: 'left@example.tn', status: 'unsubscribed' },
+      ]);
+    });
+
+    it.each([
+      ['contacts', ['amira@example.tn', 'both@example.tn']],
+      ['subscribers', ['both@example.tn', 'confirmed@example.tn']],
+      ['all', ['amira@example.tn', 'both@example.tn', 'confirmed@example.tn']],
+    ] as const)(
+      '%s: one recipient per normalised address, never the unsubscribed or unconfirmed',
+      async (type, keys) => {
+        const walked = await collect(store.audience(type));
+        expect(walked.map(({ key }) => key).sort()).toEqual(keys);
+      },
+    );
+
+    it('takes a contact before a subscriber of the same address: it has a name', async () => {
+      const walked = await collect(store.audience('all'));
+      expect(walked.find(({ key }) => key === 'both@example.tn')).toEqual({
+        key: 'both@example.tn',
+        email: 'both@example.tn',
+        firstName: 'Both',
+        locale: 'en',
+      });
+      expect(walked.find(({ key }) => key === 'amira@example.tn')).toMatchObject({
+        email: 'Amira@example.tn',
+        locale: 'fr',
+      });
+    });
+  });
+
+  describe('the ledger', () => {
+    const [amira, sami, nour] = [recipient('Amira', 'fr'), recipient('Sami'), recipient('Nour')];
+    let id: string;
+
+    beforeEach(async () => {
+      id = await ctx.queueCampaign({ addDispatch: false });
+      await store.addBatches(id, 1, [
+        { seq: 0, recipients: [amira, sami] },
+        { seq: 1, recipients: [nour] },
+      ]);
+    });
+
+    it('holds each batch once, however often the dispatch adds it', async () => {
+      await store.addBatches(id, 1, [
+        { seq: 0, recipients: [nour] },
+        { seq: 2, recipients: [nour] },
+      ]);
+      const batches = await collect(store.roundBatches(id, 1));
+      expect(batches.sort((a, b) => a.seq - b.seq)).toEqual([
+        { seq: 0, recipients: [amira, sami], states: ['pending', 'pending'] },
+        { seq: 1, recipients: [nour], states: ['pending'] },
+        { seq: 2, recipients: [nour], states: ['pending'] },
+      ]);
+    });
+
+    it("joins each batch's outcomes to its roster, and keeps the first outcome of each", async () => {
+      await store.recordOutcomes(id, 1, 0, [sent(1, sami)]);
+      await store.recordOutcomes(id, 1, 0, [failed(1, sami, '550 late'), sent(0, amira, 2)]);
+
+      const [first] = (await collect(store.roundBatches(id, 1))).sort((a, b) => a.seq - b.seq);
+      expect(first?.states).toEqual(['sent', 'sent']);
+      const [outcomes] = await CampaignOutcomeModel.find({ _id: `${id}:1:0` }).lean();
+      expect(
+        outcomes?.outcomes.map(({ position, state, attempts }) => [position, state, attempts]),
+      ).toEqual([
+        [1, 'sent', 1],
+        [0, 'sent', 2],
+      ]);
+    });
+
+    it("gives a resend the round's failed recipients as they were mailed, without who left since", async () => {
+      await store.recordOutcomes(id, 1, 0, [failed(0, amira, '550 no'), sent(1, sami)]);
+      await store.recordOutcomes(id, 1, 1, [failed(0, nour, '451 later')]);
+      await ctx.seedSubscribers([{ email: 'nour@example.tn', status: 'unsubscribed' }]);
+
+      expect(await collect(store.failedRecipients(id, 1))).toEqual([amira]);
+      expect(await collect(store.failedRecipients(id, 2))).toEqual([]);
+    });
+  });
+
+  describe("the campaign's state", () => {
+    it('begins sending once: queued becomes sending, the first start is kept', async () => {
+      const id = await ctx.queueCampaign({ addDispatch: false });
+      const begun = await store.beginSending(id);
+      expect(begun).toMatchObject({ id, status: 'sending', round: 1, pass: 1 });
+      const { startedAt } = await ctx.campaign(id);
+      expect(startedAt).toBeInstanceOf(Date);
+
+      await CampaignModel.updateOne({ _id: id }, { status: 'queued', pass: 2 });
+      expect(await store.beginSending(id)).toMatchObject({ status: 'sending', pass: 2 });
+      expect((await ctx.campaign(id)).startedAt).toEqual(startedAt);
+
+      await CampaignModel.updateOne({ _id: id }, { status: 'paused' });
+      expect(await store.beginSending(id)).toMatchObject({ status: 'paused' });
+      expect(await store.beginSending(new Types.ObjectId().toHexString())).toBeNull();
+      expect(await store.sendState('not-an-id')).toBeNull();
+    });
+
+    it('reads the mail apart from the state, and never the mail with the state', async () => {
+      const id = await ctx.queueCampaign({ subject: 'Hi {{firstName}}', addDispatch: false });
+      expect(await store.mail(id)).toMatchObject({ subject: 'Hi {{firstName}}' });
+      expect(Object.keys(await state(id))).not.toContain('content');
+    });
+
+    it('folds counters only when they are newer than those it holds', async () => {
+      const id = await ctx.queueCampaign({ addDispatch: false });
+      await CampaignModel.updateOne({ _id: id }, { status: 'sending', roundBaseSent: 10 });
+      const campaign = await state(id);
+      await store.foldCounters(campaign, { sent: 5, failed: 1, version: 3 });
+      await store.foldCounters(campaign, { sent: 4, failed: 1, version: 2 });
+      expect(await ctx.campaign(id)).toMatchObject({
+        sentCount: 15,
+        failedCount: 1,
+        countersVersion: 3,
+      });
+    });
+
+    it('counts the total as it grows, and marks the round whole', async () => {
+      const id = await ctx.queueCampaign({ addDispatch: false });
+      await store.recordTotal(id, 50);
+      await store.recordTotal(id, 20);
+      await store.markDispatched(id, 1, 70);
+      expect(await ctx.campaign(id)).toMatchObject({ total: 70, dispatchedRound: 1 });
+    });
+
+    it.each([
+      ['sending', { sent: 2, failed: 1 }, 'sent'],
+      ['paused', { sent: 2, failed: 0 }, 'sent'],
+      ['sending', { sent: 0, failed: 3 }, 'failed'],
+      ['cancelled', { sent: 2, failed: 0 }, null],
+    ] as const)('ends a %s round with %j as %s', async (status, counts, ended) => {
+      const id = await ctx.queueCampaign({ addDispatch: false });
+      await CampaignModel.updateOne({ _id: id }, { status });
+      expect(await store.finishRound(await state(id), { ...counts, version: 4 })).toBe(ended);
+      if (ended) {
+        expect(await ctx.campaign(id)).toMatchObject({
+          status: ended,
+          sentCount: counts.sent,
+          failedCount: counts.failed,
+          total: counts.sent + counts.failed,
+          countersVersion: 4,
+        });
+      } else {
+        expect(await ctx.campaign(id)).toMatchObject({ status });
+      }
+    });
+
+    it('finds campaigns left queued, or sending without a change, for longer than asked', async () => {
+      const old = new Date(Date.now() - 10 * 60_000);
+      const queued = await ctx.queueCampaign({ addDispatch: false });
+      const sending = await ctx.queueCampaign({ addDispatch: false });
+      const fresh = await ctx.queueCampaign({ addDispatch: false });
+      await CampaignModel.collection.updateOne(
+        { _id: new Types.ObjectId(queued) },
+        { $set: { queuedAt: old } },
+      );
+      await CampaignModel.collection.updateOne(
+        { _id: new Types.ObjectId(sending) },
+        { $set: { status: 'sending', updatedAt: old } },
+      );
+      await CampaignModel.updateOne({ _id: fresh }, { status: 'sending' });
+
+      const ids = (found: CampaignSendState[]) => found.map(({ id }) => id);
+      expect(ids(await store.stuckQueued(60_000))).toEqual([queued]);
+      expect(ids(await store.stalledSending(60_000))).toEqual([sending]);
+    });
+  });
+});

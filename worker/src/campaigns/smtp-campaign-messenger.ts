@@ -1,0 +1,61 @@
+import type { Locale } from '@agency/contracts';
+import { signUnsubscribeToken } from '@agency/platform';
+import { oneClickUnsubscribeUrl, unsubscribePageUrl } from '../mail/newsletter-links';
+import { isPermanentSmtpFailure, smtpFailureReason } from '../mail/smtp-failure';
+import type { CampaignMessenger } from './campaign-messenger';
+import { InvalidRecipientError, compileCampaignMime, type CampaignMime } from './campaign-mime';
+import { compileCampaignMail, localeOf } from './campaign.template';
+import type { CampaignTransport } from './campaign-transport';
+
+export interface SmtpCampaignMessengerOptions {
+  transport: CampaignTransport;
+  mailFrom: string;
+  /** The public website, for the unsubscribe links. */
+  siteUrl: string;
+  mailLinkSecret: string;
+}
+
+/**
+ * Campaign mail over SMTP: the campaign compiled once (its templates, then
+ * one MIME frame per language as recipients need it), each recipient's
+ * message built into the frame with their values, the localised footer and
+ * the List-Unsubscribe headers, and sent raw over the campaign's own pooled
+ * connections.
+ */
+export function createSmtpCampaignMessenger(
+  options: SmtpCampaignMessengerOptions,
+): CampaignMessenger {
+  const { transport, mailFrom, siteUrl, mailLinkSecret } = options;
+  return {
+    prepare(mail) {
+      const compiled = compileCampaignMail(mail);
+      const frames = new Map<Locale, CampaignMime>();
+      const frameOf = (locale: Locale) => {
+        let frame = frames.get(locale);
+        if (!frame) {
+          frame = compileCampaignMime(compiled, locale, mailFrom);
+          frames.set(locale, frame);
+        }
+        return frame;
+      };
+      return {
+        async send(recipient, messageId) {
+          const locale = localeOf(recipient.locale);
+          const token = signUnsubscribeToken(recipient.email, mailLinkSecret);
+          const message = frameOf(locale).build({
+            to: recipient.email,
+            values: { firstName: recipient.firstName, email: recipient.email },
+            unsubscribePageUrl: unsubscribePageUrl(siteUrl, token, locale),
+            listUnsubscribeUrl: oneClickUnsubscribeUrl(siteUrl, token),
+            messageId,
+          });
+          await transport.send(message);
+        },
+      };
+    },
+    isPermanentFailure: (error) =>
+      error instanceof InvalidRecipientError || isPermanentSmtpFailure(error),
+    failureReason: smtpFailureReason,
+    close: () => transport.close(),
+  };
+}
