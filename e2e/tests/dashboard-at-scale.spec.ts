@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
-import { SERVICE_SLUGS, STATS_QUEUE_NAMES } from '@agency/contracts';
+import { SERVICE_SLUGS, QUEUE_NAMES } from '@agency/contracts';
 import { appUrl, demoAdmin, storeOfStack } from '../support/e2e-env';
 import { runId } from './admin-helpers';
 
@@ -16,14 +16,14 @@ const ENQUIRIES = 20_000;
 async function reconcileNow(): Promise<void> {
   const { redisUrl, queuePrefix } = storeOfStack();
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  const events = new QueueEvents(STATS_QUEUE_NAMES.reconcile, {
+  const events = new QueueEvents(QUEUE_NAMES.statsReconcile, {
     connection: connection.duplicate(),
     prefix: queuePrefix,
   });
-  const queue = new Queue(STATS_QUEUE_NAMES.reconcile, { connection, prefix: queuePrefix });
+  const queue = new Queue(QUEUE_NAMES.statsReconcile, { connection, prefix: queuePrefix });
   try {
     await events.waitUntilReady();
-    const job = await queue.add(STATS_QUEUE_NAMES.reconcile, {});
+    const job = await queue.add(QUEUE_NAMES.statsReconcile, {});
     await job.waitUntilFinished(events, 180_000);
   } finally {
     await queue.close();

@@ -1,5 +1,5 @@
 import type { ParsedMail } from 'mailparser';
-import { CAMPAIGN_QUEUE_NAMES } from '@agency/contracts';
+import { QUEUE_NAMES } from '@agency/contracts';
 import { campaignAudience, campaignControls } from '@agency/backend';
 import { createKeptCounts, createLogger, reconcileStats } from '@agency/platform';
 import { createCampaignContext, type CampaignContext } from './testing/campaign-context';
@@ -126,7 +126,7 @@ describe('what each recipient receives', () => {
   it('sends a test to one address, outside the ledger and the counters', async () => {
     await ctx.startWorker(smtp.url);
     const id = await ctx.queueCampaign({ addDispatch: false });
-    await ctx.testQueue.add(CAMPAIGN_QUEUE_NAMES.test, {
+    await ctx.testQueue.add(QUEUE_NAMES.campaignTestSend, {
       campaignId: id,
       email: 'boss@agency.test',
     });

@@ -1,5 +1,10 @@
 import { Queue, Worker, type JobsOptions, type Processor } from 'bullmq';
-import { OUTBOX_RELAY_SCHEDULER_ID, QUEUE_NAMES, type OutboxRelayJob } from '@agency/contracts';
+import {
+  OUTBOX_RELAY_SCHEDULER_ID,
+  QUEUE_NAMES,
+  type OutboxRelayJob,
+  type QueueName,
+} from '@agency/contracts';
 import { createKeptCounts, createMailQueues, type Logger, type Redis } from '@agency/platform';
 import type { MailTransport } from './mail/transport';
 import { contactMailProcessor } from './jobs/contact-mail.processor';
@@ -61,7 +66,11 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
   const messageIdDomain = domainOf(options.mailFrom);
   const mailDeps = { ...options, messageIdDomain };
 
-  function startWorker<T>(name: string, processor: Processor<T>, workerConcurrency = concurrency) {
+  function startWorker<T>(
+    name: QueueName,
+    processor: Processor<T>,
+    workerConcurrency = concurrency,
+  ) {
     const worker = new Worker<T>(name, processor, {
       connection,
       prefix: queuePrefix,

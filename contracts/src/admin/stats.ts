@@ -37,7 +37,6 @@ export interface EnquiryTrendDto {
  * worker, stored once in Redis) recounts them from the store once per
  * interval, and at once when the scheduler is created, and repairs any drift.
  */
-export const STATS_QUEUE_NAMES = { reconcile: 'stats-reconcile' } as const;
 export const STATS_RECONCILE_SCHEDULER_ID = 'stats-reconcile';
 // The pass carries nothing: it reads the store and the kept figures.
 export type StatsReconcileJob = Record<string, never>;

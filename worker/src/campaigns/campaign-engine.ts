@@ -1,7 +1,6 @@
 import { Semaphore } from 'async-mutex';
 import { Queue, Worker, type JobsOptions, type Processor, type WorkerOptions } from 'bullmq';
 import {
-  CAMPAIGN_QUEUE_NAMES,
   CAMPAIGN_RECOVERY_SCHEDULER_ID,
   QUEUE_NAMES,
   type CampaignDispatchJob,
@@ -126,9 +125,9 @@ export async function startCampaignEngine(
     created.on('error', (error) => logger.warn({ queue: name, err: error.message }, 'queue error'));
     return created;
   };
-  const sendQueue = queue<CampaignSendJob>(CAMPAIGN_QUEUE_NAMES.send);
+  const sendQueue = queue<CampaignSendJob>(QUEUE_NAMES.campaignSend);
   const dispatchQueue = queue<CampaignDispatchJob>(QUEUE_NAMES.campaignDispatch);
-  const recoveryQueue = queue<Record<string, never>>(CAMPAIGN_QUEUE_NAMES.recovery);
+  const recoveryQueue = queue<Record<string, never>>(QUEUE_NAMES.campaignRecovery);
 
   function startWorker<T>(
     name: string,
@@ -163,7 +162,7 @@ export async function startCampaignEngine(
       takeOver(settings),
     ),
     startWorker(
-      CAMPAIGN_QUEUE_NAMES.send,
+      QUEUE_NAMES.campaignSend,
       campaignSendProcessor({
         ...roundDeps,
         messenger,
@@ -178,7 +177,7 @@ export async function startCampaignEngine(
       },
     ),
     startWorker(
-      CAMPAIGN_QUEUE_NAMES.test,
+      QUEUE_NAMES.campaignTestSend,
       campaignTestSendProcessor({
         store,
         messenger,
@@ -187,7 +186,7 @@ export async function startCampaignEngine(
       }),
     ),
     startWorker(
-      CAMPAIGN_QUEUE_NAMES.recovery,
+      QUEUE_NAMES.campaignRecovery,
       campaignRecoveryProcessor({
         ...dispatchDeps,
         dispatchQueue,
@@ -205,7 +204,7 @@ export async function startCampaignEngine(
         CAMPAIGN_RECOVERY_SCHEDULER_ID,
         { every: settings.recoveryIntervalMs },
         {
-          name: CAMPAIGN_QUEUE_NAMES.recovery,
+          name: QUEUE_NAMES.campaignRecovery,
           data: {},
           opts: { removeOnComplete: { count: 20 }, removeOnFail: { count: 20 } },
         },

@@ -9,6 +9,7 @@ import {
   campaignBatchId,
   normalizeEmail,
   type Campaign,
+  isDuplicateKeyError,
 } from '@agency/platform';
 import type {
   CampaignSendState,
@@ -191,25 +192,13 @@ async function* failedRecipients(
   }
 }
 
-const DUPLICATE_KEY = 11000;
-
-function isDuplicateKey(error: unknown): boolean {
-  const { code, writeErrors } = error as { code?: number; writeErrors?: { code?: number }[] };
-  if (code === DUPLICATE_KEY && !writeErrors) return true;
-  return (
-    Array.isArray(writeErrors) &&
-    writeErrors.length > 0 &&
-    writeErrors.every((writeError) => writeError.code === DUPLICATE_KEY)
-  );
-}
-
 /** A bulk insert in which rosters already there (a dispatch run again) are skipped. */
 async function insertRosters(documents: RosterDocument[]): Promise<void> {
   if (documents.length === 0) return;
   try {
     await rosters().insertMany(documents, { ordered: false });
   } catch (error) {
-    if (!isDuplicateKey(error)) throw error;
+    if (!isDuplicateKeyError(error)) throw error;
   }
 }
 
@@ -240,7 +229,7 @@ async function recordOutcomes(
     await outcomeDocs().insertOne({ _id, ...roundFilter(campaignId, round), seq, outcomes: lines });
     return;
   } catch (error) {
-    if (!isDuplicateKey(error)) throw error;
+    if (!isDuplicateKeyError(error)) throw error;
   }
   const existing = await outcomeDocs().findOne({ _id }, { projection: { outcomes: 1 } });
   const known = new Set(existing?.outcomes.map(({ position }) => position));

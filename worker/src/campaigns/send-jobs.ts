@@ -1,6 +1,6 @@
 import type { JobsOptions, Queue } from 'bullmq';
 import {
-  CAMPAIGN_QUEUE_NAMES,
+  QUEUE_NAMES,
   campaignSendJobId,
   type CampaignRecipient,
   type CampaignSendJob,
@@ -36,7 +36,7 @@ export function addSendJobs(
 ) {
   return deps.sendQueue.addBulk(
     jobs.map((data) => ({
-      name: CAMPAIGN_QUEUE_NAMES.send,
+      name: QUEUE_NAMES.campaignSend,
       data,
       opts: {
         ...deps.sendJobOptions,

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import request from 'supertest';
 import { pino } from 'pino';
 import { Queue, QueueEvents, Worker, type Processor } from 'bullmq';
-import { STATS_QUEUE_NAMES, type StatsReconcileJob } from '@agency/contracts';
+import { QUEUE_NAMES, type QueueName, type StatsReconcileJob } from '@agency/contracts';
 import { createRedisConnection, type ReconcileReport, type Redis } from '@agency/platform';
 import { createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
 import { startStatsReconciliation, type StatsReconciliation } from './stats-reconcile.processor';
@@ -29,7 +29,7 @@ describe('the stats reconciliation job', () => {
     ctx = await createPipelineContext();
     connection = createRedisConnection(ctx.config.redisUrl, 'consumer');
     eventsConnection = connection.duplicate();
-    events = new QueueEvents(STATS_QUEUE_NAMES.reconcile, {
+    events = new QueueEvents(QUEUE_NAMES.statsReconcile, {
       connection: eventsConnection,
       prefix: ctx.config.queuePrefix,
     });
@@ -51,7 +51,11 @@ describe('the stats reconciliation job', () => {
       timeZone: ctx.config.timeZone,
       reconcileIntervalMs: 3_600_000,
       settleMs: 0,
-      startWorker: (name: string, processor: Processor<StatsReconcileJob>, concurrency: number) =>
+      startWorker: (
+        name: QueueName,
+        processor: Processor<StatsReconcileJob>,
+        concurrency: number,
+      ) =>
         new Worker<StatsReconcileJob>(name, processor, {
           connection,
           prefix: ctx.config.queuePrefix,
@@ -100,7 +104,7 @@ describe('the stats reconciliation job', () => {
   });
 
   it('adds no pass when another worker sets the scheduler again', async () => {
-    const queue = new Queue<StatsReconcileJob>(STATS_QUEUE_NAMES.reconcile, {
+    const queue = new Queue<StatsReconcileJob>(QUEUE_NAMES.statsReconcile, {
       connection,
       prefix: ctx.config.queuePrefix,
     });

@@ -1,7 +1,8 @@
 import { Queue, type Job, type Processor, type Worker } from 'bullmq';
 import {
-  STATS_QUEUE_NAMES,
+  QUEUE_NAMES,
   STATS_RECONCILE_SCHEDULER_ID,
+  type QueueName,
   type StatsReconcileJob,
 } from '@agency/contracts';
 import { reconcileStats, type Logger, type ReconcileReport, type Redis } from '@agency/platform';
@@ -89,18 +90,18 @@ export async function startStatsReconciliation({
   reconcileIntervalMs: number;
   settleMs?: number;
   startWorker: (
-    name: string,
+    name: QueueName,
     processor: Processor<StatsReconcileJob>,
     concurrency: number,
   ) => Worker;
 }): Promise<StatsReconciliation> {
-  const queue = new Queue<StatsReconcileJob>(STATS_QUEUE_NAMES.reconcile, {
+  const queue = new Queue<StatsReconcileJob>(QUEUE_NAMES.statsReconcile, {
     connection,
     prefix: queuePrefix,
   });
   queue.on('error', (error) => logger.warn({ err: error.message }, 'stats queue error'));
   const worker = startWorker(
-    STATS_QUEUE_NAMES.reconcile,
+    QUEUE_NAMES.statsReconcile,
     statsReconcileProcessor({ redis: connection, queuePrefix, timeZone, settleMs, logger }),
     1,
   );
@@ -113,7 +114,7 @@ export async function startStatsReconciliation({
         STATS_RECONCILE_SCHEDULER_ID,
         { every: reconcileIntervalMs },
         {
-          name: STATS_QUEUE_NAMES.reconcile,
+          name: QUEUE_NAMES.statsReconcile,
           data: {},
           opts: { removeOnComplete: { count: 20 }, removeOnFail: { count: 20 } },
         },

@@ -104,7 +104,7 @@ export function UsersList({ selfId, canWrite, onEdit, onDelete, onSecure }: User
         headerName: t('columns.status'),
         width: 110,
         sortable: false,
-        // Every account that exists can sign in (spec 3: status always Active).
+        // Every account that exists can sign in (so the status reads Active for all).
         renderCell: () => <StatusChip label={t('active')} color="success" />,
       },
       {
