@@ -73,16 +73,17 @@ export function AdminDataGrid<Row extends GridValidRowModel>({
       ...LOCALE_TEXT[locale],
       noRowsLabel,
       // The count the API gave up on is still a floor: "1–25 of more than 1,000".
+      // Without a count the grid takes a page as full: the last row is the page's own.
       ...(atLeast && {
         paginationDisplayedRows: ({ from, to }: { from: number; to: number }) =>
           t('list.rowsOfMoreThan', {
             from: format.number(from),
-            to: format.number(to),
+            to: format.number(rows.length > 0 ? Math.min(to, from + rows.length - 1) : to),
             total: format.number(total),
           }),
       }),
     }),
-    [locale, noRowsLabel, atLeast, total, t, format],
+    [locale, noRowsLabel, atLeast, total, t, format, rows.length],
   );
   const paginationModel = useMemo(() => ({ page: page - 1, pageSize }), [page, pageSize]);
   // Cells that render components (chips, buttons, progress) are centred like text cells.

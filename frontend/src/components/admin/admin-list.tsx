@@ -74,13 +74,19 @@ export function AdminList<Row extends GridValidRowModel & { id: string }>({
       else list.setPage(list.page - 1);
     },
   };
-  const atLeast = keyset?.totalKind === 'atLeast';
+  // A page reached by position holds its rows whatever the total said: a kept
+  // count that lags (rows came in meanwhile) is only a floor then, so the
+  // table says "more than" and never thinks this page lies past the end.
+  const reached = keyset ? (list.page - 1) * list.pageSize + keyset.items.length : 0;
+  const lagging = keyset !== undefined && keyset.next !== null && keyset.total <= reached;
+  const atLeast = keyset?.totalKind === 'atLeast' || lagging;
+  const total = keyset ? Math.max(keyset.total, reached) : (data?.total ?? 0);
   if (mobile) {
     return (
       <CardList
         label={label}
         items={data?.items ?? []}
-        total={data?.total ?? 0}
+        total={total}
         atLeast={atLeast}
         page={list.page}
         pageSize={list.pageSize}
@@ -100,7 +106,7 @@ export function AdminList<Row extends GridValidRowModel & { id: string }>({
       label={label}
       rows={data?.items ?? []}
       columns={columns}
-      total={data?.total ?? 0}
+      total={total}
       atLeast={atLeast}
       hasNext={moves.hasNext}
       loading={loading}

@@ -133,6 +133,24 @@ describe('Contacts section', () => {
     await waitFor(() => expect(calls.at(-1)?.url.searchParams.get('before')).toBe('p3-start'));
   });
 
+  it('stays on a page reached by position when the kept total lags behind it', async () => {
+    const { handler, calls } = recordAdminCalls('get', '/contacts', () =>
+      HttpResponse.json(
+        keysetPageOf([buildContact({ firstName: 'Late' })], {
+          total: 10,
+          next: 'p4',
+          previous: 'p3-start',
+        }),
+      ),
+    );
+    server.use(handler);
+    const { location } = await renderAdmin('/admin/contacts?after=p3&page=3');
+    expect(await within(await table()).findByText('Late Ben Salah')).toBeInTheDocument();
+    expect(screen.getByText(/51–51 of more than 51/)).toBeInTheDocument();
+    expect(location().search).toContain('page=3');
+    expect(calls.some(({ url }) => url.searchParams.has('before'))).toBe(false);
+  });
+
   it('says "more than N" when the API stopped counting the matches', async () => {
     server.use(
       http.get(`${ADMIN}/contacts`, () =>
