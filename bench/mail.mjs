@@ -35,7 +35,7 @@ import { cpuSecondsOf, freePort, startNode } from './lib/processes.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(join(root, 'worker', 'package.json'));
-const { withDatabaseName } = require('@agency/contracts');
+const { API_ROUTES, apiPath, withDatabaseName } = require('@agency/contracts');
 const { values: args } = parseArgs({
   options: {
     recipients: { type: 'string', default: '20000' },
@@ -268,7 +268,7 @@ async function main() {
     const api = startNode('api', 'backend/dist/server.js', env);
     cleanups.push(api.stop);
     await until(
-      async () => (await fetch(`${apiUrl}/api/health`).catch(() => null))?.ok === true,
+      async () => (await fetch(`${apiUrl}${API_ROUTES.health}`).catch(() => null))?.ok === true,
       60_000,
     );
     const workers = Array.from({ length: WORKERS }, (_, index) =>
@@ -290,13 +290,13 @@ async function main() {
     await until(async () => (await sendQueue.getWorkersCount()) >= WORKERS, 60_000);
 
     // 4. The campaign, through the API as the dashboard sends it.
-    const login = await fetch(`${apiUrl}/api/admin/login`, {
+    const login = await fetch(`${apiUrl}${API_ROUTES.login}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: DEMO.username, password: DEMO.password }),
     }).then((response) => response.json());
     const headers = { 'content-type': 'application/json', authorization: `Bearer ${login.token}` };
-    const draft = await fetch(`${apiUrl}/api/admin/campaigns`, {
+    const draft = await fetch(`${apiUrl}${API_ROUTES.campaigns}`, {
       method: 'POST',
       headers,
       body: JSON.stringify({
@@ -309,7 +309,7 @@ async function main() {
     // What the servers under the campaign (the store, Redis) spend while it runs.
     const serverCpuBefore = services.started.map(({ pid }) => cpuSecondsOf(pid));
     const sendStarted = performance.timeOrigin + performance.now();
-    const sent = await fetch(`${apiUrl}/api/admin/campaigns/${draft.id}/send`, {
+    const sent = await fetch(`${apiUrl}${apiPath(API_ROUTES.campaignSend, { id: draft.id })}`, {
       method: 'POST',
       headers,
     });
@@ -318,9 +318,12 @@ async function main() {
     let progress;
     await until(
       async () => {
-        progress = await fetch(`${apiUrl}/api/admin/campaigns/${draft.id}/progress`, {
-          headers,
-        }).then((response) => response.json());
+        progress = await fetch(
+          `${apiUrl}${apiPath(API_ROUTES.campaignProgress, { id: draft.id })}`,
+          {
+            headers,
+          },
+        ).then((response) => response.json());
         return ['sent', 'failed'].includes(progress.status);
       },
       15 * 60_000,

@@ -1,3 +1,4 @@
+import { API_ROUTES } from '@agency/contracts';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { apiUrl, appUrl } from '../support/e2e-env';
 import { waitForMail } from '../support/mail-catcher-client';
@@ -36,7 +37,7 @@ async function writeCampaign(page: Page): Promise<Draft> {
 /** Every distinct enquiry address in the store: who a campaign to "contacts" must reach. */
 async function contactAddresses(request: APIRequestContext): Promise<string[]> {
   const token = await demoAdminToken(request);
-  const response = await request.get(apiUrl('/api/admin/contacts?pageSize=100'), {
+  const response = await request.get(apiUrl(`${API_ROUTES.contacts}?pageSize=100`), {
     headers: { Authorization: `Bearer ${token}` },
   });
   expect(response.status()).toBe(200);

@@ -1,4 +1,4 @@
-import { CAMPAIGN_CONTENT_MAX, CAMPAIGNS_API_PATH } from '@agency/contracts';
+import { API_ROUTES, CAMPAIGN_CONTENT_MAX, matchesRoute } from '@agency/contracts';
 import type { Context, Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 
@@ -9,13 +9,10 @@ import { koaBody } from 'koa-body';
  */
 export const CAMPAIGN_DRAFT_BODY_LIMIT_BYTES = CAMPAIGN_CONTENT_MAX * 6 + 64 * 1024;
 
-/** One campaign: its id, one segment below the drafts' path (the path has no regex characters). */
-const ONE_CAMPAIGN_PATH = new RegExp(`^${CAMPAIGNS_API_PATH}/[^/]+$`);
-
-/** Creating (POST /campaigns) or editing (PUT /campaigns/:id) a campaign draft. */
+/** Creating (POST on the campaigns) or editing (PUT on one campaign) a campaign draft. */
 function isCampaignDraftWrite(ctx: Context): boolean {
-  if (ctx.method === 'POST') return ctx.path === CAMPAIGNS_API_PATH;
-  return ctx.method === 'PUT' && ONE_CAMPAIGN_PATH.test(ctx.path);
+  if (ctx.method === 'POST') return ctx.path === API_ROUTES.campaigns;
+  return ctx.method === 'PUT' && matchesRoute(API_ROUTES.campaign, ctx.path);
 }
 
 function jsonParser(limit: string | number): Middleware {

@@ -23,9 +23,6 @@ export type RecipientType = (typeof RECIPIENT_TYPES)[number];
 
 export const CAMPAIGN_CONTENT_MAX = 100_000;
 
-/** Where the API serves campaigns: the drafts at this path, each campaign below it. */
-export const CAMPAIGNS_API_PATH = '/api/admin/campaigns';
-
 /** The campaign modal; the HTML content is sanitised again by the server. */
 export const campaignSchema = object({
   name: text(200).required(message('required')),

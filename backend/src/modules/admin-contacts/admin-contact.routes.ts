@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { contactListQuerySchema, contactStatusSchema } from '@agency/contracts';
+import { API_ROUTES, contactListQuerySchema, contactStatusSchema } from '@agency/contracts';
 import { audit } from '../../middleware/audit';
 import { authorize } from '../../middleware/authorize';
 import { recordIdParam, validateBody, validateQuery } from '../../middleware/validate';
@@ -15,14 +15,14 @@ import { contactCsvStream, exportFileName } from './contact-export';
 
 /** The enquiries as staff work them: list, read, status, delete, convert to lead, export. */
 export function adminContactRoutes({ views }: { views: ContactViews }): Router {
-  const router = new Router({ prefix: '/api/admin/contacts' });
+  const router = new Router();
 
-  router.get('/', authorize('contacts:read'), async (ctx) => {
+  router.get(API_ROUTES.contacts, authorize('contacts:read'), async (ctx) => {
     ctx.body = await listContacts(await validateQuery(ctx, contactListQuerySchema), views);
   });
 
-  // Before "/:id", which would otherwise take "export" for an id.
-  router.get('/export', authorize('contacts:export'), async (ctx) => {
+  // Before the one enquiry's route, which would otherwise take "export" for an id.
+  router.get(API_ROUTES.contactsExport, authorize('contacts:export'), async (ctx) => {
     const query = await validateQuery(ctx, contactListQuerySchema);
     audit(ctx, 'contact.export', { type: 'contact', label: ctx.querystring || 'all' });
     ctx.set('Content-Type', 'text/csv; charset=utf-8');
@@ -32,11 +32,11 @@ export function adminContactRoutes({ views }: { views: ContactViews }): Router {
     );
   });
 
-  router.get('/:id', authorize('contacts:read'), async (ctx) => {
+  router.get(API_ROUTES.contact, authorize('contacts:read'), async (ctx) => {
     ctx.body = await getContactDetail(recordIdParam(ctx));
   });
 
-  router.patch('/:id', authorize('contacts:write'), async (ctx) => {
+  router.patch(API_ROUTES.contact, authorize('contacts:write'), async (ctx) => {
     const id = recordIdParam(ctx);
     const { status } = await validateBody(ctx, contactStatusSchema);
     const { contact, previous } = await setContactStatus(id, status, views.changes);
@@ -53,7 +53,7 @@ export function adminContactRoutes({ views }: { views: ContactViews }): Router {
     ctx.body = contact;
   });
 
-  router.delete('/:id', authorize('contacts:write'), async (ctx) => {
+  router.delete(API_ROUTES.contact, authorize('contacts:write'), async (ctx) => {
     const id = recordIdParam(ctx);
     const contact = await deleteContact(id, views.changes);
     audit(ctx, 'contact.delete', {
@@ -64,7 +64,7 @@ export function adminContactRoutes({ views }: { views: ContactViews }): Router {
     ctx.status = 204;
   });
 
-  router.post('/:id/convert', authorize('contacts:write'), async (ctx) => {
+  router.post(API_ROUTES.contactConvert, authorize('contacts:write'), async (ctx) => {
     const contact = await getContactDetail(recordIdParam(ctx));
     const lead = await createLeadFromContact(contact);
     audit(ctx, 'contact.convert', { type: 'lead', id: lead.id, label: lead.name });

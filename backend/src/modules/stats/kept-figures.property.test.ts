@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import {
   CONTACT_STATUSES,
-  NEWSLETTER_API_PATHS,
+  API_ROUTES,
   SERVICE_SLUGS,
   type ContactStatus,
   type ServiceSlug,
@@ -104,7 +104,7 @@ async function run(current: Step, enquiries: readonly string[]): Promise<string 
       return undefined;
     }
     case 'subscribe':
-      await app.post(NEWSLETTER_API_PATHS.subscribe).send({ email: current.email });
+      await app.post(API_ROUTES.newsletter).send({ email: current.email });
       await recordRequests();
       return undefined;
     case 'confirm': {
@@ -113,13 +113,13 @@ async function run(current: Step, enquiries: readonly string[]): Promise<string 
       }).lean();
       if (subscriber) {
         const token = signConfirmationToken(String(subscriber._id), secret);
-        await app.post(NEWSLETTER_API_PATHS.confirm).send({ token });
+        await app.post(API_ROUTES.newsletterConfirm).send({ token });
       }
       return undefined;
     }
     case 'unsubscribe':
       await app
-        .post(NEWSLETTER_API_PATHS.unsubscribe)
+        .post(API_ROUTES.newsletterUnsubscribe)
         .send({ token: signUnsubscribeToken(current.email, secret) });
       return undefined;
   }

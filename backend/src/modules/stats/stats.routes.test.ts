@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { NEWSLETTER_API_PATHS } from '@agency/contracts';
+import { API_ROUTES } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { as, signedInUser, validCampaign, validEnquiry } from '../../testing/admin-fixtures';
 import { reconcileNow, recordQueuedSubscriptions } from '../../testing/kept-figures';
@@ -57,16 +57,16 @@ describe('the dashboard figures', () => {
     await enquiry('left@example.tn', 'analytics');
 
     for (const email of ['sami@example.tn', 'nour@example.tn', 'waiting@example.tn']) {
-      await post(NEWSLETTER_API_PATHS.subscribe, { email });
+      await post(API_ROUTES.newsletter, { email });
     }
     // The worker records the requests the API queued, and moves the figures.
     await recordQueuedSubscriptions(ctx);
     for (const email of ['sami@example.tn', 'nour@example.tn']) {
       const subscriber = await SubscriberModel.findOne({ email }).lean();
       const token = signConfirmationToken(String(subscriber?._id), ctx.config.mailLinkSecret);
-      await post(NEWSLETTER_API_PATHS.confirm, { token });
+      await post(API_ROUTES.newsletterConfirm, { token });
     }
-    await post(NEWSLETTER_API_PATHS.unsubscribe, {
+    await post(API_ROUTES.newsletterUnsubscribe, {
       token: signUnsubscribeToken('left@example.tn', ctx.config.mailLinkSecret),
     });
 

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { enquiryTrendQuerySchema } from '@agency/contracts';
+import { API_ROUTES, enquiryTrendQuerySchema } from '@agency/contracts';
 import { authorize } from '../../middleware/authorize';
 import { validateQuery } from '../../middleware/validate';
 import type { KeptCounts } from '@agency/platform';
@@ -7,10 +7,10 @@ import { dashboardStats, enquiryTrend } from './stats.service';
 
 export function statsRoutes({ kept, timeZone }: { kept: KeptCounts; timeZone: string }): Router {
   const router = new Router();
-  router.get('/api/admin/stats', authorize('stats:read'), async (ctx) => {
+  router.get(API_ROUTES.stats, authorize('stats:read'), async (ctx) => {
     ctx.body = await dashboardStats(kept, timeZone);
   });
-  router.get('/api/admin/stats/enquiries', authorize('stats:read'), async (ctx) => {
+  router.get(API_ROUTES.statsEnquiries, authorize('stats:read'), async (ctx) => {
     const { days } = await validateQuery(ctx, enquiryTrendQuerySchema);
     ctx.body = await enquiryTrend(kept, timeZone, days);
   });

@@ -1,3 +1,9 @@
+import {
+  API_ROUTES,
+  CAMPAIGN_CONTROL_ROUTES,
+  apiPath,
+  type CampaignControl,
+} from '@agency/contracts';
 import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import type {
   CampaignAudienceDto,
@@ -13,21 +19,15 @@ import type {
 } from '@agency/contracts';
 import { api } from '../../../lib/api';
 
-/** The sending controls: each is `POST /api/admin/campaigns/{id}/{control}`. */
-export const CAMPAIGN_CONTROLS = ['pause', 'resume', 'cancel', 'resend-failed'] as const;
-export type CampaignControl = (typeof CAMPAIGN_CONTROLS)[number];
-
-const campaignPath = (id: string) => `admin/campaigns/${encodeURIComponent(id)}`;
-
 export const campaignsApi = api.injectEndpoints({
   endpoints: (build) => ({
     campaignList: build.query<Page<CampaignDto>, Partial<CampaignListQuery>>({
-      query: (params) => ({ url: 'admin/campaigns', params }),
+      query: (params) => ({ url: API_ROUTES.campaigns, params }),
       providesTags: ['Campaigns'],
     }),
     /** Where a send stands (counts, percent, the server's rate): polled while it runs. */
     campaignProgress: build.query<CampaignProgressDto, string>({
-      query: (id) => `${campaignPath(id)}/progress`,
+      query: (id) => apiPath(API_ROUTES.campaignProgress, { id }),
       providesTags: ['Campaigns'],
     }),
     /** One page of a campaign's ledger, in one state. */
@@ -35,28 +35,31 @@ export const campaignsApi = api.injectEndpoints({
       Page<CampaignRecipientDto>,
       { id: string } & Pick<CampaignRecipientQuery, 'state' | 'page' | 'pageSize' | 'sort'>
     >({
-      query: ({ id, ...params }) => ({ url: `${campaignPath(id)}/recipients`, params }),
+      query: ({ id, ...params }) => ({
+        url: apiPath(API_ROUTES.campaignRecipients, { id }),
+        params,
+      }),
       providesTags: ['Campaigns'],
     }),
     campaignAudience: build.query<CampaignAudienceDto, undefined>({
-      query: () => 'admin/campaigns/audience',
+      query: () => API_ROUTES.campaignAudience,
       // Asked again each time a confirmation opens: the audience changes as people subscribe.
       keepUnusedDataFor: 0,
     }),
     createCampaign: build.mutation<CampaignDto, CampaignInput>({
-      query: (body) => ({ url: 'admin/campaigns', method: 'POST', body }),
+      query: (body) => ({ url: API_ROUTES.campaigns, method: 'POST', body }),
       invalidatesTags: ['Campaigns', 'Stats', 'ActivityLogs'],
     }),
     updateCampaign: build.mutation<CampaignDto, { id: string; body: CampaignInput }>({
       query: ({ id, body }) => ({
-        url: campaignPath(id),
+        url: apiPath(API_ROUTES.campaign, { id }),
         method: 'PUT',
         body,
       }),
       invalidatesTags: ['Campaigns', 'ActivityLogs'],
     }),
     deleteCampaign: build.mutation<null, string>({
-      query: (id) => ({ url: campaignPath(id), method: 'DELETE' }),
+      query: (id) => ({ url: apiPath(API_ROUTES.campaign, { id }), method: 'DELETE' }),
       invalidatesTags: ['Campaigns', 'Stats', 'ActivityLogs'],
     }),
     /** A test to one address, outside the ledger: nothing the lists show changes. */
@@ -64,7 +67,11 @@ export const campaignsApi = api.injectEndpoints({
       { queued: true; email: string },
       { id: string; body: CampaignTestSendInput }
     >({
-      query: ({ id, body }) => ({ url: `${campaignPath(id)}/test`, method: 'POST', body }),
+      query: ({ id, body }) => ({
+        url: apiPath(API_ROUTES.campaignTest, { id }),
+        method: 'POST',
+        body,
+      }),
       invalidatesTags: ['ActivityLogs'],
     }),
   }),
@@ -77,13 +84,16 @@ export const campaignsApi = api.injectEndpoints({
 export const campaignSendingApi = campaignsApi.injectEndpoints({
   endpoints: (build) => ({
     sendCampaign: build.mutation<CampaignSendResponse, string>({
-      query: (id) => ({ url: `${campaignPath(id)}/send`, method: 'POST' }),
+      query: (id) => ({ url: apiPath(API_ROUTES.campaignSend, { id }), method: 'POST' }),
       invalidatesTags: ['ActivityLogs'],
       onQueryStarted: (_id, lifecycle) => showNewStatus(lifecycle),
     }),
     controlCampaign: build.mutation<CampaignSendResponse, { id: string; control: CampaignControl }>(
       {
-        query: ({ id, control }) => ({ url: `${campaignPath(id)}/${control}`, method: 'POST' }),
+        query: ({ id, control }) => ({
+          url: apiPath(CAMPAIGN_CONTROL_ROUTES[control], { id }),
+          method: 'POST',
+        }),
         invalidatesTags: ['ActivityLogs'],
         onQueryStarted: (_arg, lifecycle) => showNewStatus(lifecycle),
       },

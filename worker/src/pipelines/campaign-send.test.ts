@@ -2,8 +2,8 @@ import type { ParsedMail } from 'mailparser';
 import { QUEUE_NAMES } from '@agency/contracts';
 import { campaignAudience, campaignControls } from '@agency/backend';
 import { createKeptCounts, createLogger, reconcileStats } from '@agency/platform';
-import { createCampaignContext, type CampaignContext } from './testing/campaign-context';
-import { startSmtpSink, type SmtpSink } from './testing/smtp-sink';
+import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
+import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
 
 // Whole sends on real services: more than the mutation run's 10 s default.
 jest.setTimeout(60_000);
