@@ -10,14 +10,15 @@ import mongoose from 'mongoose';
  *   page, a count or a prefix search reads the whole collection (about a
  *   second at 20,000 enquiries). `isEmbeddedStore` tells the contacts list
  *   to take its page and search from its sorted sets in Redis instead
- *   (modules/contact/contact-list-index.ts); on MongoDB its indexes serve them.
+ *   (contact/contact-index-sets.ts, read by the API); on MongoDB its indexes
+ *   serve them.
  * - FerretDB does not serialise two updates of one document: both read the
  *   same "before", and one of the writes is lost. MongoDB applies them one
  *   after the other. The kept figures count each change from its before and
  *   after, so `oneWriterPerDocument` makes this process's writes to one
  *   document wait for each other. It is harmless on MongoDB, which does the
- *   same itself, and the scheduled reconciliation repairs what another
- *   process could still race (an embedded store runs one API process).
+ *   same itself, and the scheduled reconciliation repairs what two processes
+ *   can still race (the API and a worker writing one subscriber).
  */
 
 let detected: Promise<boolean> | undefined;
