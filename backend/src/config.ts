@@ -7,7 +7,6 @@ import {
   loadEnv,
   mailbox,
   sharedEnvSpec,
-  timeZone,
   toSharedConfig,
   urlOf,
   type Env,
@@ -68,7 +67,6 @@ export const apiEnvSpec = {
   // Outside production a fixed development secret applies; production must set its own.
   JWT_SECRET: jwtSecret({ devDefault: DEV_JWT_SECRET }),
   JWT_EXPIRES_IN_SECONDS: integer(60, 7 * 86_400)({ default: 8 * 3600 }),
-  AGENCY_TIME_ZONE: timeZone({ default: 'Africa/Tunis' }),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: integer(1, 1000)({ default: 10 }),
   LOGIN_ACCOUNT_WINDOW_SECONDS: integer(1, 86_400)({ default: 60 }),
   LOGIN_MAX_FAILURES_PER_IP: integer(1, 1_000_000)({ default: 30 }),
@@ -120,8 +118,6 @@ export interface ApiConfig extends SharedConfig {
   redisRequestTimeoutMs: number;
   demo: { enabled: boolean; username: string; email: string; password: string };
   auth: AuthConfig;
-  /** The agency's time zone: "today" and "this week" on the dashboard. */
-  timeZone: string;
   /** Bounce and complaint webhooks: each provider is on once its secret (or topic) is set. */
   mailEvents: MailEventsConfig;
   /** The first admin, created at start when no admin exists (compose). */
@@ -212,7 +208,6 @@ export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
         issuer: env.TWO_FACTOR_ISSUER,
       },
     },
-    timeZone: env.AGENCY_TIME_ZONE,
     mailEvents: mailEventsOf(env),
     bootstrapAdmin: bootstrapAdminOf(env),
   };

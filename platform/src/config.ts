@@ -189,6 +189,8 @@ export const sharedEnvSpec = {
   QUEUE_PREFIX: queuePrefix({ default: 'agency' }),
   /** Signs the newsletter's confirmation and unsubscribe links (the worker signs, the API checks). */
   MAIL_LINK_SECRET: str({ default: DEVELOPMENT_MAIL_LINK_SECRET }),
+  /** Names the days the dashboard counts: the API counts each enquiry, the worker recounts. */
+  AGENCY_TIME_ZONE: timeZone({ default: 'Africa/Tunis' }),
 };
 
 /* ---------------------------------------------------------------------------
@@ -204,6 +206,8 @@ export interface SharedConfig {
   redisSentinel?: RedisSentinelConfig;
   queuePrefix: string;
   mailLinkSecret: string;
+  /** The agency's time zone: "today", "this week" and the days the dashboard counts. */
+  timeZone: string;
 }
 
 export interface RedisSentinelConfig {
@@ -226,6 +230,7 @@ export function toSharedConfig(env: SharedEnv): SharedConfig {
     redisSentinel: redisSentinelOf(env),
     queuePrefix: env.QUEUE_PREFIX,
     mailLinkSecret: env.MAIL_LINK_SECRET,
+    timeZone: env.AGENCY_TIME_ZONE,
   };
 }
 

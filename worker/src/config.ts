@@ -37,6 +37,7 @@ export const workerEnvSpec = {
   CAMPAIGN_STALLED_AFTER_SECONDS: integer(0, 86_400)({ default: 60 }),
   /** A mailbox whose server delivers `local+anything@domain` to it: the per-recipient bounce address. */
   CAMPAIGN_RETURN_PATH: mailbox({ default: undefined }),
+  STATS_RECONCILE_INTERVAL_SECONDS: integer(10, 7 * 86_400)({ default: 900 }),
 };
 
 export interface WorkerConfig extends SharedConfig {
@@ -48,6 +49,8 @@ export interface WorkerConfig extends SharedConfig {
   siteUrl: string;
   outbox: { relayIntervalMs: number; pendingAgeMs: number };
   campaigns: CampaignSendSettings & { smtpConnections: number };
+  /** How often the dashboard's kept figures are recounted from the store. */
+  statsReconcileIntervalMs: number;
 }
 
 /** `Bounces <bounces@agency.tn>` -> `bounces@agency.tn`: the envelope takes the address alone. */
@@ -81,5 +84,6 @@ export function loadWorkerConfig(rawEnv: Env = process.env): WorkerConfig {
       stalledAfterMs: env.CAMPAIGN_STALLED_AFTER_SECONDS * 1000,
       ...(env.CAMPAIGN_RETURN_PATH ? { returnPath: addressOf(env.CAMPAIGN_RETURN_PATH) } : {}),
     },
+    statsReconcileIntervalMs: env.STATS_RECONCILE_INTERVAL_SECONDS * 1000,
   };
 }

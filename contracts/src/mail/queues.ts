@@ -29,8 +29,8 @@ export const QUEUE_NAMES = {
   passwordReset: 'password-reset',
   /** One uploaded CSV file read into a mailing list. */
   listImport: 'list-import',
-  /** Holds the job scheduler that reads returned mail (DSNs) from the bounce mailbox. */
-  bounceMailbox: 'bounce-mailbox',
+  /** Holds the job scheduler that reconciles the dashboard's kept figures with the store. */
+  statsReconcile: 'stats-reconcile',
 } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
@@ -186,5 +186,3 @@ export interface ListImportJob {
 export function listImportJobId(importId: string): string {
   return `list-import-${importId}`;
 }
-
-export const BOUNCE_MAILBOX_SCHEDULER_ID = 'bounce-mailbox';

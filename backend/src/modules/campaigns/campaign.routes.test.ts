@@ -1,5 +1,6 @@
 import { CAMPAIGN_CONTENT_MAX, campaignDispatchJobId } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
+import { reconcileNow } from '../../testing/kept-figures';
 import {
   as,
   signedInUser,
@@ -209,6 +210,8 @@ describe('GET /api/admin/campaigns/audience', () => {
       { email: 'waiting@example.tn', status: 'pending' },
       { email: 'left@example.tn', status: 'unsubscribed' },
     ]);
+    // Written behind the API's back: the reconciliation counts them.
+    await reconcileNow(ctx);
 
     const response = await as(ctx, await signedInUser(ctx, 'viewer')).get(
       '/api/admin/campaigns/audience',

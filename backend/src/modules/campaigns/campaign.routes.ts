@@ -11,7 +11,7 @@ import {
   type ActivityAction,
 } from '@agency/contracts';
 import type { CampaignQueue } from '../../queues/campaign-queue';
-import type { Redis } from '@agency/platform';
+import type { KeptCounts, Redis } from '@agency/platform';
 import { addRecordRoutes } from '../../admin/record-routes';
 import { audit } from '../../middleware/audit';
 import { authorize } from '../../middleware/authorize';
@@ -37,9 +37,16 @@ export interface CampaignRoutesDeps {
   /** Where the worker samples the send rate; read for the progress. */
   redis: Redis;
   queuePrefix: string;
+  /** The kept figures: the campaigns count and the audiences. */
+  kept: KeptCounts;
 }
 
-export function campaignRoutes({ campaignQueue, redis, queuePrefix }: CampaignRoutesDeps): Router {
+export function campaignRoutes({
+  campaignQueue,
+  redis,
+  queuePrefix,
+  kept,
+}: CampaignRoutesDeps): Router {
   const router = new Router();
 
   // Before the one campaign's route, which would otherwise take "audience" for an id.
@@ -60,9 +67,17 @@ export function campaignRoutes({ campaignQueue, redis, queuePrefix }: CampaignRo
     list: listCampaigns,
     get: getCampaign,
     // The author is whoever writes the draft.
-    create: createCampaign,
+    create: async (input, createdBy) => {
+      const campaign = await createCampaign(input, createdBy);
+      await kept.campaignCreated();
+      return campaign;
+    },
     update: updateCampaign,
-    remove: deleteCampaign,
+    remove: async (id) => {
+      const campaign = await deleteCampaign(id);
+      await kept.campaignDeleted();
+      return campaign;
+    },
     labelOf: (campaign) => campaign.name,
   });
 

@@ -1,7 +1,6 @@
 export { newsletterRoutes, type NewsletterRoutesDeps } from './newsletter.routes';
 export {
   confirmSubscription,
-  countConfirmedSubscribers,
   unsubscribe,
   type ConfirmOutcome,
   type UnsubscribeOutcome,
