@@ -258,6 +258,24 @@ const ROUTES: AdminRoute[] = [
     prepare: campaign,
     action: 'campaign.send',
   },
+  { method: 'get', route: '/api/admin/lists', permission: 'lists:read', status: 200 },
+  {
+    method: 'post',
+    route: '/api/admin/lists',
+    permission: 'lists:write',
+    status: 201,
+    body: { name: 'Guests' },
+    action: 'list.create',
+  },
+  { method: 'get', route: '/api/admin/suppressions', permission: 'suppressions:read', status: 200 },
+  {
+    method: 'post',
+    route: '/api/admin/suppressions',
+    permission: 'suppressions:write',
+    status: 201,
+    prepare: async () => ({ id: '', body: { email: `gone-${next()}@example.tn` } }),
+    action: 'suppression.add',
+  },
 ];
 
 let ctx: TestContext;

@@ -6,17 +6,23 @@ import { SubscriberModel } from '../newsletter/subscriber.model';
 import { ListMemberModel } from './list-member.model';
 import { SuppressionModel } from './suppression.model';
 
+/** The suppression list's addresses (normalised: they are its ids). */
+export async function suppressedKeys(): Promise<string[]> {
+  const keys: string[] = [];
+  const suppressed = SuppressionModel.collection
+    .find<{ _id: string }>({}, { projection: { _id: 1 } })
+    .batchSize(5000);
+  for await (const { _id } of suppressed) keys.push(_id);
+  return keys;
+}
+
 /**
  * Every address no campaign may mail: the suppression list and the
  * subscribers who left (recorded before the suppression list existed too).
  * Both are small beside the audience, read once per walk.
  */
 export async function excludedKeys(): Promise<Set<string>> {
-  const keys = new Set<string>();
-  const suppressed = SuppressionModel.collection
-    .find<{ _id: string }>({}, { projection: { _id: 1 } })
-    .batchSize(5000);
-  for await (const { _id } of suppressed) keys.add(_id);
+  const keys = new Set<string>(await suppressedKeys());
   const left = SubscriberModel.collection
     .find<{ email: string }>({ status: 'unsubscribed' }, { projection: { email: 1 } })
     .batchSize(5000);

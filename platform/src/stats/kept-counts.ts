@@ -160,6 +160,14 @@ export interface KeptCounts {
   counts(): Promise<(field: string) => number>;
   /** Enquiries on each of these local days. */
   days(dates: readonly string[]): Promise<number[]>;
+  /** How many of these (normalised) addresses each kept audience counts now. */
+  audienceReach(addresses: readonly string[]): Promise<AudienceReach>;
+}
+
+export interface AudienceReach {
+  contacts: number;
+  subscribers: number;
+  all: number;
 }
 
 /** How many enquiries the kept figures hold with these filters (undefined: not known now). */
@@ -304,6 +312,28 @@ export function createKeptCounts(
       if (dates.length === 0) return [];
       const values = await read(() => redis.hmget(keys.days, ...dates));
       return values.map((value) => Number(value ?? 0));
+    },
+    // The same reach as AUDIENCE_LUA's, read from the two per-address hashes.
+    async audienceReach(addresses) {
+      const reach: AudienceReach = { contacts: 0, subscribers: 0, all: 0 };
+      for (let from = 0; from < addresses.length; from += 1000) {
+        const batch = addresses.slice(from, from + 1000);
+        const [enquiries, statuses] = await read(() =>
+          Promise.all([
+            redis.hmget(keys.enquiriesPerAddress, ...batch),
+            redis.hmget(keys.subscriberStatus, ...batch),
+          ]),
+        );
+        batch.forEach((_, index) => {
+          const sent = Number(enquiries[index] ?? 0) > 0;
+          const status = statuses[index];
+          if (status === 'unsubscribed') return;
+          if (sent) reach.contacts += 1;
+          if (status === 'confirmed') reach.subscribers += 1;
+          if (sent || status === 'confirmed') reach.all += 1;
+        });
+      }
+      return reach;
     },
   };
 }

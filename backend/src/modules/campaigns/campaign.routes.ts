@@ -52,7 +52,7 @@ export function campaignRoutes({
   // Before the one campaign's route, which would otherwise take "audience" for an id.
   router.get(API_ROUTES.campaignAudience, authorize('campaigns:read'), async (ctx) => {
     const { listIds } = await validateQuery(ctx, campaignAudienceQuerySchema);
-    ctx.body = await campaignAudience(listIds ? listIds.toLowerCase().split(',') : []);
+    ctx.body = await campaignAudience(kept, listIds ? listIds.toLowerCase().split(',') : []);
   });
 
   addRecordRoutes(router, {

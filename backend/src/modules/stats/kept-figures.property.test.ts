@@ -13,6 +13,7 @@ import { reconcileNow, recordQueuedSubscriptions } from '../../testing/kept-figu
 import {
   ContactModel,
   SubscriberModel,
+  SuppressionModel,
   signConfirmationToken,
   signUnsubscribeToken,
 } from '@agency/platform';
@@ -127,15 +128,21 @@ async function run(current: Step, enquiries: readonly string[]): Promise<string 
 
 /** The figures as a full read of the store gives them. */
 async function recount() {
-  const [contacts, subscribers] = await Promise.all([
+  const [contacts, subscribers, suppressions] = await Promise.all([
     ContactModel.find({}).lean(),
     SubscriberModel.find({}).lean(),
+    SuppressionModel.find({}, { _id: 1 }).lean(),
   ]);
+  // The campaign audiences leave out the suppression list (an unsubscribe
+  // joins it until the address confirms a subscription again).
+  const suppressed = new Set(suppressions.map(({ _id }) => String(_id)));
   const { today, week } = periodStarts(ctx.config.timeZone);
   const statusOf = new Map(subscribers.map((s) => [s.email, s.status]));
   const enquired = new Set(contacts.map((c) => c.email.toLowerCase()));
-  const reachable = (email: string) => statusOf.get(email) !== 'unsubscribed';
+  const reachable = (email: string) =>
+    statusOf.get(email) !== 'unsubscribed' && !suppressed.has(email);
   const confirmed = subscribers.filter((s) => s.status === 'confirmed').map((s) => s.email);
+  const mailable = confirmed.filter((email) => !suppressed.has(email));
   return {
     stats: {
       totalContacts: contacts.length,
@@ -157,8 +164,10 @@ async function recount() {
     ),
     audience: {
       contacts: [...enquired].filter(reachable).length,
-      subscribers: confirmed.length,
-      all: new Set([...[...enquired].filter(reachable), ...confirmed]).size,
+      subscribers: mailable.length,
+      all: new Set([...[...enquired].filter(reachable), ...mailable]).size,
+      // No list is asked for.
+      lists: 0,
     },
   };
 }
