@@ -29,6 +29,7 @@ import { adminContactRoutes } from './modules/admin-contacts';
 import { clientRoutes } from './modules/clients';
 import { leadRoutes } from './modules/leads';
 import { campaignRoutes } from './modules/campaigns';
+import { campaignTemplateRoutes } from './modules/campaign-templates';
 import { statsRoutes } from './modules/stats';
 import { queueBoard } from './modules/queue-board';
 import { createQueueRegistry } from './queues/queue-registry';
@@ -43,6 +44,7 @@ export interface AppDeps {
     | 'queuePrefix'
     | 'auth'
     | 'timeZone'
+    | 'campaigns'
     | 'mailLinkSecret'
     | 'demo'
     | 'redisRequestTimeoutMs'
@@ -158,7 +160,10 @@ export function createApp({
       campaignQueue: campaignQueue ?? createCampaignQueue(redis, config.queuePrefix),
       redis,
       queuePrefix: config.queuePrefix,
+      settings: { timeZone: config.timeZone, ...config.campaigns },
+      siteUrl: config.corsOrigin,
     }),
+    campaignTemplateRoutes(),
   ];
   for (const router of routers) {
     app.use(router.routes());

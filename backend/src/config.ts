@@ -6,8 +6,9 @@ import {
   integer,
   loadEnv,
   mailbox,
+  campaignEnvSpec,
+  senderNameOf,
   sharedEnvSpec,
-  timeZone,
   toSharedConfig,
   urlOf,
   type Env,
@@ -49,6 +50,7 @@ const roleList = makeValidator<Role[]>((raw) => {
 
 export const apiEnvSpec = {
   ...sharedEnvSpec,
+  ...campaignEnvSpec,
   API_HOST: str({ default: '127.0.0.1' }),
   API_PORT: integer(0, 65535)({ default: 4000 }),
   CORS_ORIGIN: urlOf('http:', 'https:')({ default: 'http://localhost:5173' }),
@@ -68,7 +70,6 @@ export const apiEnvSpec = {
   // Outside production a fixed development secret applies; production must set its own.
   JWT_SECRET: jwtSecret({ devDefault: DEV_JWT_SECRET }),
   JWT_EXPIRES_IN_SECONDS: integer(60, 7 * 86_400)({ default: 8 * 3600 }),
-  AGENCY_TIME_ZONE: timeZone({ default: 'Africa/Tunis' }),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: integer(1, 1000)({ default: 10 }),
   LOGIN_ACCOUNT_WINDOW_SECONDS: integer(1, 86_400)({ default: 60 }),
   LOGIN_MAX_FAILURES_PER_IP: integer(1, 1_000_000)({ default: 30 }),
@@ -105,8 +106,10 @@ export interface ApiConfig extends SharedConfig {
   redisRequestTimeoutMs: number;
   demo: { enabled: boolean; username: string; email: string; password: string };
   auth: AuthConfig;
-  /** The agency's time zone: "today" and "this week" on the dashboard. */
+  /** The agency's time zone: "today" and "this week" on the dashboard, campaign schedules. */
   timeZone: string;
+  /** What the campaign editor and its preview need of the mail settings. */
+  campaigns: { senderName: string; maxRatePerMinute: number | null };
   /** The first admin, created at start when no admin exists (compose). */
   bootstrapAdmin?: { username: string; email: string; password: string };
 }
@@ -186,6 +189,11 @@ export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
       },
     },
     timeZone: env.AGENCY_TIME_ZONE,
+    campaigns: {
+      senderName: senderNameOf(env.MAIL_FROM),
+      maxRatePerMinute:
+        env.CAMPAIGN_RATE_LIMIT_PER_SECOND > 0 ? env.CAMPAIGN_RATE_LIMIT_PER_SECOND * 60 : null,
+    },
     bootstrapAdmin: bootstrapAdminOf(env),
   };
 }

@@ -191,6 +191,18 @@ export const sharedEnvSpec = {
   MAIL_LINK_SECRET: str({ default: DEVELOPMENT_MAIL_LINK_SECRET }),
 };
 
+/**
+ * What the API and the worker both read about campaigns: the agency's clock
+ * (schedules and sending windows are entered and kept on it), the sender
+ * (whose name is `{{senderName}}`, in the preview as in the mail) and the
+ * global cap a campaign's own rate must stay under.
+ */
+export const campaignEnvSpec = {
+  AGENCY_TIME_ZONE: timeZone({ default: 'Africa/Tunis' }),
+  MAIL_FROM: mailbox({ default: 'Agency <no-reply@agency.local>' }),
+  CAMPAIGN_RATE_LIMIT_PER_SECOND: integer(0, 100_000)({ default: 0 }),
+};
+
 /* ---------------------------------------------------------------------------
  * The shapes the processes use
  * ------------------------------------------------------------------------- */

@@ -39,6 +39,11 @@ export const ACTIVITY_ACTIONS = [
   'campaign.cancel',
   'campaign.resend',
   'campaign.test',
+  'campaign.schedule',
+  'campaign.unschedule',
+  'template.create',
+  'template.update',
+  'template.delete',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

@@ -109,6 +109,8 @@ export interface CampaignRecipient {
   key: string;
   email: string;
   firstName: string;
+  /** Absent in batches queued before last names were kept: read as empty. */
+  lastName?: string;
   locale: string;
 }
 
@@ -134,11 +136,29 @@ export interface CampaignSendJob {
 export interface CampaignTestSendJob {
   campaignId: string;
   email: string;
+  /** The language to send it in; the campaign's default when absent. */
+  locale?: Locale;
+}
+
+/**
+ * A scheduled campaign's start, a delayed job due at `scheduledAt`: it
+ * queues the campaign only if it is still scheduled for that very time.
+ */
+export interface CampaignScheduleJob {
+  campaignId: string;
+  scheduledAt: string;
+}
+
+/** One id per campaign and time: moving the time is a new job; the old one finds the time changed. */
+export function campaignScheduleJobId(campaignId: string, scheduledAt: Date): string {
+  return `campaign-schedule-${campaignId}-${scheduledAt.getTime()}`;
 }
 
 export const CAMPAIGN_QUEUE_NAMES = {
   send: 'campaign-send',
   test: 'campaign-test-send',
+  /** Delayed jobs that start scheduled campaigns at their time. */
+  schedule: 'campaign-schedule',
   /** Holds the job scheduler that re-adds the dispatch of a campaign left `queued`. */
   recovery: 'campaign-recovery',
 } as const;

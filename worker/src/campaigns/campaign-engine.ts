@@ -5,12 +5,14 @@ import {
   CAMPAIGN_RECOVERY_SCHEDULER_ID,
   QUEUE_NAMES,
   type CampaignDispatchJob,
+  type CampaignScheduleJob,
   type CampaignSendJob,
 } from '@agency/contracts';
 import type { Logger, Redis } from '@agency/platform';
 import { campaignDispatchProcessor } from './campaign-dispatch.processor';
 import type { CampaignMessenger } from './campaign-messenger';
 import { campaignRecoveryProcessor } from './campaign-recovery.processor';
+import { campaignScheduleProcessor } from './campaign-schedule.processor';
 import { campaignSendProcessor } from './campaign-send.processor';
 import type { CampaignStore } from './campaign-store';
 import { campaignTestSendProcessor } from './campaign-test-send.processor';
@@ -38,6 +40,8 @@ export interface CampaignSendSettings {
   recoveryIntervalMs: number;
   /** How long a campaign may stay queued, or sending without a change, before recovery takes it up. */
   stalledAfterMs: number;
+  /** The agency's clock (`AGENCY_TIME_ZONE`): sending windows are read on it. */
+  timeZone: string;
 }
 
 /** A batch's counters reach the campaign document at most this often per worker. */
@@ -170,6 +174,9 @@ export async function startCampaignEngine(
         mailSlots: new Semaphore(settings.concurrency),
         waveSize: waveSizeOf(settings),
         messageIdDomain: options.messageIdDomain,
+        timeZone: settings.timeZone,
+        redis: connection,
+        queuePrefix,
       }),
       {
         concurrency: settings.batchesInFlight,
@@ -186,12 +193,17 @@ export async function startCampaignEngine(
         logger,
       }),
     ),
+    startWorker<CampaignScheduleJob>(
+      CAMPAIGN_QUEUE_NAMES.schedule,
+      campaignScheduleProcessor({ store, tracker, dispatchQueue, logger }),
+    ),
     startWorker(
       CAMPAIGN_QUEUE_NAMES.recovery,
       campaignRecoveryProcessor({
         ...dispatchDeps,
         dispatchQueue,
         stalledAfterMs: settings.stalledAfterMs,
+        timeZone: settings.timeZone,
       }),
     ),
   ];

@@ -1,8 +1,17 @@
 import { Types, isValidObjectId, trusted, type mongo } from 'mongoose';
-import type { CampaignRecipient, CampaignStatus, LedgerState } from '@agency/contracts';
+import {
+  DEFAULT_TEMPLATE,
+  type CampaignLanguages,
+  type CampaignRecipient,
+  type CampaignStatus,
+  type LedgerState,
+  type Locale,
+  type SendingWindow,
+} from '@agency/contracts';
 import {
   CampaignBatchModel,
   CampaignModel,
+  CampaignTemplateModel,
   CampaignOutcomeModel,
   ContactModel,
   SubscriberModel,
@@ -32,6 +41,8 @@ const SEND_STATE = {
   dispatchedRound: 1,
   queuedAt: 1,
   updatedAt: 1,
+  sendingWindow: 1,
+  ratePerMinute: 1,
 } as const;
 
 function sendStateOf(campaign: Omit<StoredCampaign, 'subject' | 'content'>): CampaignSendState {
@@ -46,6 +57,8 @@ function sendStateOf(campaign: Omit<StoredCampaign, 'subject' | 'content'>): Cam
     dispatchedRound: campaign.dispatchedRound ?? 0,
     queuedAt: campaign.queuedAt ?? null,
     updatedAt: campaign.updatedAt,
+    sendingWindow: (campaign.sendingWindow as SendingWindow | null | undefined) ?? null,
+    ratePerMinute: campaign.ratePerMinute ?? null,
   };
 }
 
@@ -54,8 +67,13 @@ async function findSendState(filter: Record<string, unknown>): Promise<CampaignS
   return campaigns.map(sendStateOf);
 }
 
-function recipientOf(email: string, firstName: string, locale: string): CampaignRecipient {
-  return { key: normalizeEmail(email), email: email.trim(), firstName, locale };
+function recipientOf(
+  email: string,
+  firstName: string,
+  lastName: string,
+  locale: string,
+): CampaignRecipient {
+  return { key: normalizeEmail(email), email: email.trim(), firstName, lastName, locale };
 }
 
 async function unsubscribedKeys(): Promise<Set<string>> {
@@ -83,13 +101,15 @@ async function* audience(
   }
   if (recipientType !== 'subscribers') {
     const contacts = ContactModel.collection
-      .find<{ email: string; firstName: string; locale: string }>(
+      .find<{ email: string; firstName: string; lastName?: string; locale: string }>(
         {},
-        { projection: { email: 1, firstName: 1, locale: 1 } },
+        { projection: { email: 1, firstName: 1, lastName: 1, locale: 1 } },
       )
       .batchSize(1000);
     for await (const contact of contacts) {
-      yield* fresh(recipientOf(contact.email, contact.firstName, contact.locale));
+      yield* fresh(
+        recipientOf(contact.email, contact.firstName, contact.lastName ?? '', contact.locale),
+      );
     }
   }
   if (recipientType !== 'contacts') {
@@ -100,7 +120,7 @@ async function* audience(
       )
       .batchSize(1000);
     for await (const subscriber of subscribers) {
-      yield* fresh(recipientOf(subscriber.email, '', subscriber.locale));
+      yield* fresh(recipientOf(subscriber.email, '', '', subscriber.locale));
     }
   }
 }
@@ -267,12 +287,34 @@ export const mongoCampaignStore: CampaignStore = {
     const campaign = await CampaignModel.findById(campaignId, {
       subject: 1,
       content: 1,
+      defaultLocale: 1,
+      translations: 1,
+      templateId: 1,
       queuedAt: 1,
     }).lean<StoredCampaign>();
     if (!campaign) return null;
+    const defaultLocale = (campaign.defaultLocale ?? 'en') as Locale;
+    const languages: CampaignLanguages = {
+      [defaultLocale]: { subject: campaign.subject, content: campaign.content },
+    };
+    for (const { locale, subject, content } of campaign.translations ?? []) {
+      languages[locale as Locale] = { subject, content };
+    }
+    // A template in use cannot be deleted; should one be missing all the same, the default serves.
+    const template = campaign.templateId
+      ? ((await CampaignTemplateModel.findById(campaign.templateId).lean()) ?? DEFAULT_TEMPLATE)
+      : DEFAULT_TEMPLATE;
     return {
-      subject: campaign.subject,
-      content: campaign.content,
+      defaultLocale,
+      languages,
+      template: {
+        header: template.header ?? '',
+        footer: template.footer ?? '',
+        layout: template.layout,
+        brandColor: template.brandColor,
+        backgroundColor: template.backgroundColor,
+        textColor: template.textColor,
+      },
       queuedAt: campaign.queuedAt ?? null,
     };
   },
@@ -311,10 +353,11 @@ export const mongoCampaignStore: CampaignStore = {
         _id: campaignBatchId(campaignId, round, seq),
         ...roundFilter(campaignId, round),
         seq,
-        recipients: recipients.map(({ key, email, firstName, locale }) => ({
+        recipients: recipients.map(({ key, email, firstName, lastName, locale }) => ({
           key,
           email,
           firstName,
+          lastName: lastName ?? '',
           locale,
         })),
         createdAt,
@@ -398,6 +441,25 @@ export const mongoCampaignStore: CampaignStore = {
       { returnDocument: 'after' },
     ).lean();
     return finished ? status : null;
+  },
+
+  // In the campaign's write turn (the engine holds its lock): two workers cannot both start it.
+  async startScheduled(campaignId, scheduledAt) {
+    const { modifiedCount } = await CampaignModel.updateOne(
+      { _id: campaignId, status: 'scheduled', scheduledAt },
+      { $set: { status: 'queued', queuedAt: new Date() } },
+    );
+    return modifiedCount === 1;
+  },
+
+  async dueSchedules(now) {
+    const due = await CampaignModel.find(
+      { status: 'scheduled', scheduledAt: trusted({ $lte: now }) },
+      { scheduledAt: 1 },
+    ).lean();
+    return due.flatMap((campaign) =>
+      campaign.scheduledAt ? [{ id: String(campaign._id), scheduledAt: campaign.scheduledAt }] : [],
+    );
   },
 
   stuckQueued: (olderThanMs) =>

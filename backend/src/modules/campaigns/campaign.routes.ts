@@ -2,10 +2,14 @@ import Router from '@koa/router';
 import {
   CAMPAIGNS_API_PATH,
   campaignListQuerySchema,
+  campaignPreviewSchema,
   campaignRecipientQuerySchema,
+  campaignSampleQuerySchema,
+  campaignScheduleSchema,
   campaignSchema,
   campaignTestSendSchema,
   type ActivityAction,
+  type CampaignSettingsDto,
 } from '@agency/contracts';
 import type { CampaignQueue } from '../../queues/campaign-queue';
 import type { Redis } from '@agency/platform';
@@ -15,13 +19,14 @@ import { authorize } from '../../middleware/authorize';
 import { recordIdParam, validateBody, validateQuery } from '../../middleware/validate';
 import { campaignAudience } from './campaign-audience';
 import {
-  createCampaign,
+  campaignDrafts,
   deleteCampaign,
   getCampaign,
   listCampaigns,
   sendCampaign,
-  updateCampaign,
 } from './campaign.service';
+import { languageAudience, previewCampaign, sampleRecipients } from './campaign-preview.service';
+import { campaignScheduling } from './campaign-schedule.service';
 import {
   campaignControls,
   campaignProgress,
@@ -34,14 +39,41 @@ export interface CampaignRoutesDeps {
   /** Where the worker samples the send rate; read for the progress. */
   redis: Redis;
   queuePrefix: string;
+  /** The agency's clock, the sender's name and the global cap, as the editor shows them. */
+  settings: CampaignSettingsDto;
+  /** The website, whose unsubscribe page the preview's link is shaped after. */
+  siteUrl: string;
 }
 
-export function campaignRoutes({ campaignQueue, redis, queuePrefix }: CampaignRoutesDeps): Router {
+export function campaignRoutes({
+  campaignQueue,
+  redis,
+  queuePrefix,
+  settings,
+  siteUrl,
+}: CampaignRoutesDeps): Router {
   const router = new Router({ prefix: CAMPAIGNS_API_PATH });
+  const drafts = campaignDrafts(settings);
 
   // Before "/:id", which would otherwise take "audience" for an id.
   router.get('/audience', authorize('campaigns:read'), async (ctx) => {
     ctx.body = await campaignAudience();
+  });
+
+  router.get('/settings', authorize('campaigns:read'), (ctx) => {
+    ctx.body = settings;
+  });
+
+  router.get('/sample-recipients', authorize('campaigns:read'), async (ctx) => {
+    const { recipientType } = await validateQuery(ctx, campaignSampleQuerySchema);
+    ctx.body = { items: await sampleRecipients(recipientType) };
+  });
+
+  // Renders, stores nothing: a POST only because the draft may be long.
+  router.post('/preview', authorize('campaigns:read'), async (ctx) => {
+    const input = await validateBody(ctx, campaignPreviewSchema);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await previewCampaign(input, { senderName: settings.senderName, siteUrl });
   });
 
   addRecordRoutes(router, {
@@ -54,8 +86,8 @@ export function campaignRoutes({ campaignQueue, redis, queuePrefix }: CampaignRo
     list: listCampaigns,
     get: getCampaign,
     // The author is whoever writes the draft.
-    create: createCampaign,
-    update: updateCampaign,
+    create: drafts.create,
+    update: drafts.update,
     remove: deleteCampaign,
     labelOf: (campaign) => campaign.name,
   });
@@ -70,7 +102,26 @@ export function campaignRoutes({ campaignQueue, redis, queuePrefix }: CampaignRo
 
   router.get('/:id/progress', authorize('campaigns:read'), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await campaignProgress(redis, queuePrefix, recordIdParam(ctx));
+    ctx.body = await campaignProgress(redis, queuePrefix, recordIdParam(ctx), settings.timeZone);
+  });
+
+  router.get('/:id/audience', authorize('campaigns:read'), async (ctx) => {
+    ctx.body = await languageAudience(recordIdParam(ctx));
+  });
+
+  const scheduling = campaignScheduling({ queue: campaignQueue, redis, prefix: queuePrefix });
+  router.post('/:id/schedule', authorize('campaigns:send'), async (ctx) => {
+    const id = recordIdParam(ctx);
+    const { scheduledAt } = await validateBody(ctx, campaignScheduleSchema);
+    const campaign = await scheduling.schedule(id, new Date(scheduledAt));
+    audit(ctx, 'campaign.schedule', { type: 'campaign', id, label: campaign.name });
+    ctx.body = { campaign };
+  });
+  router.post('/:id/unschedule', authorize('campaigns:send'), async (ctx) => {
+    const id = recordIdParam(ctx);
+    const campaign = await scheduling.unschedule(id);
+    audit(ctx, 'campaign.unschedule', { type: 'campaign', id, label: campaign.name });
+    ctx.body = { campaign };
   });
 
   router.get('/:id/recipients', authorize('campaigns:read'), async (ctx) => {
@@ -99,8 +150,8 @@ export function campaignRoutes({ campaignQueue, redis, queuePrefix }: CampaignRo
   // A test to one address: queued like any mail, answered before it is sent (202).
   router.post('/:id/test', authorize('campaigns:send'), async (ctx) => {
     const id = recordIdParam(ctx);
-    const { email } = await validateBody(ctx, campaignTestSendSchema);
-    await sendTestMail(campaignQueue, id, email);
+    const { email, locale } = await validateBody(ctx, campaignTestSendSchema);
+    await sendTestMail(campaignQueue, id, email, locale);
     audit(ctx, 'campaign.test', { type: 'campaign', id, label: email });
     ctx.status = 202;
     ctx.body = { queued: true, email };

@@ -56,6 +56,7 @@ import { TestSendDialog } from './test-send-dialog';
 const STATUS_COLORS: Record<CampaignStatus, 'default' | 'info' | 'warning' | 'success' | 'error'> =
   {
     draft: 'default',
+    scheduled: 'info',
     queued: 'info',
     sending: 'info',
     paused: 'warning',
