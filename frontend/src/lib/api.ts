@@ -59,6 +59,7 @@ export const api = createApi({
     'Clients',
     'Leads',
     'Campaigns',
+    'CampaignTemplates',
     'Stats',
     'Session',
   ],

@@ -1,18 +1,20 @@
-import type {
-  ActivityLogDto,
-  CampaignAudienceDto,
-  CampaignDto,
-  CampaignProgressDto,
-  CampaignRecipientDto,
-  ClientDto,
-  ContactDetailDto,
-  ContactDto,
-  EnquiryTrendDto,
-  LeadDto,
-  Page,
-  Role,
-  StatsDto,
-  UserDto,
+import {
+  DEFAULT_TEMPLATE,
+  type ActivityLogDto,
+  type CampaignAudienceDto,
+  type CampaignDto,
+  type CampaignProgressDto,
+  type CampaignRecipientDto,
+  type CampaignTemplateDto,
+  type ClientDto,
+  type ContactDetailDto,
+  type ContactDto,
+  type EnquiryTrendDto,
+  type LeadDto,
+  type Page,
+  type Role,
+  type StatsDto,
+  type UserDto,
 } from '@agency/contracts';
 
 /** Admin API answers for frontend tests: valid records; override only what a test is about. */
@@ -126,6 +128,20 @@ export function buildCampaign(overrides: Partial<CampaignDto> = {}): CampaignDto
     queuedAt: null,
     startedAt: null,
     finishedAt: null,
+    createdAt: CREATED,
+    updatedAt: CREATED,
+    ...overrides,
+  };
+}
+
+export function buildTemplate(overrides: Partial<CampaignTemplateDto> = {}): CampaignTemplateDto {
+  return {
+    ...DEFAULT_TEMPLATE,
+    id: testId(),
+    name: 'Autumn',
+    brandColor: '#b45309',
+    builtIn: false,
+    usedBy: 0,
     createdAt: CREATED,
     updatedAt: CREATED,
     ...overrides,

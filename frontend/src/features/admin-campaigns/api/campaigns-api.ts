@@ -1,15 +1,25 @@
 import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
-import type {
-  CampaignAudienceDto,
-  CampaignDto,
-  CampaignInput,
-  CampaignListQuery,
-  CampaignProgressDto,
-  CampaignRecipientDto,
-  CampaignRecipientQuery,
-  CampaignSendResponse,
-  CampaignTestSendInput,
-  Page,
+import {
+  CAMPAIGN_TEMPLATES_API_PATH,
+  type CampaignAudienceDto,
+  type CampaignDto,
+  type CampaignInput,
+  type CampaignLanguageAudienceDto,
+  type CampaignPreviewDto,
+  type CampaignPreviewInput,
+  type CampaignSampleRecipientDto,
+  type CampaignScheduleInput,
+  type CampaignSettingsDto,
+  type CampaignTemplateDto,
+  type CampaignTemplateInput,
+  type RecipientType,
+  type CampaignListQuery,
+  type CampaignProgressDto,
+  type CampaignRecipientDto,
+  type CampaignRecipientQuery,
+  type CampaignSendResponse,
+  type CampaignTestSendInput,
+  type Page,
 } from '@agency/contracts';
 import { api } from '../../../lib/api';
 
@@ -18,6 +28,9 @@ export const CAMPAIGN_CONTROLS = ['pause', 'resume', 'cancel', 'resend-failed'] 
 export type CampaignControl = (typeof CAMPAIGN_CONTROLS)[number];
 
 const campaignPath = (id: string) => `admin/campaigns/${encodeURIComponent(id)}`;
+/** The API's template path without its leading `/api/`, which the base query adds. */
+const TEMPLATES = CAMPAIGN_TEMPLATES_API_PATH.replace(/^\/api\//, '');
+const templatePath = (id: string) => `${TEMPLATES}/${encodeURIComponent(id)}`;
 
 export const campaignsApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -59,6 +72,49 @@ export const campaignsApi = api.injectEndpoints({
       query: (id) => ({ url: campaignPath(id), method: 'DELETE' }),
       invalidatesTags: ['Campaigns', 'Stats', 'ActivityLogs'],
     }),
+    /** The agency's clock, the sender's name and the global rate cap, as the editor shows them. */
+    campaignSettings: build.query<CampaignSettingsDto, undefined>({
+      query: () => 'admin/campaigns/settings',
+    }),
+    /** A few of an audience, whom the preview is filled in for. */
+    sampleRecipients: build.query<{ items: CampaignSampleRecipientDto[] }, RecipientType>({
+      query: (recipientType) => ({
+        url: 'admin/campaigns/sample-recipients',
+        params: { recipientType },
+      }),
+    }),
+    /** The mail as the worker renders it; a POST only because a draft may be long. */
+    previewCampaign: build.mutation<CampaignPreviewDto, Partial<CampaignPreviewInput>>({
+      query: (body) => ({ url: 'admin/campaigns/preview', method: 'POST', body }),
+    }),
+    /** How many of a campaign's audience get each language, asked when a send is confirmed. */
+    campaignLanguages: build.query<CampaignLanguageAudienceDto, string>({
+      query: (id) => `${campaignPath(id)}/audience`,
+      keepUnusedDataFor: 0,
+    }),
+    templateList: build.query<Page<CampaignTemplateDto>, undefined>({
+      query: () => ({ url: TEMPLATES, params: { pageSize: 100 } }),
+      providesTags: ['CampaignTemplates'],
+    }),
+    createTemplate: build.mutation<CampaignTemplateDto, CampaignTemplateInput>({
+      query: (body) => ({ url: TEMPLATES, method: 'POST', body }),
+      invalidatesTags: ['CampaignTemplates', 'ActivityLogs'],
+    }),
+    updateTemplate: build.mutation<
+      CampaignTemplateDto,
+      { id: string; body: CampaignTemplateInput }
+    >({
+      query: ({ id, body }) => ({ url: templatePath(id), method: 'PUT', body }),
+      invalidatesTags: ['CampaignTemplates', 'ActivityLogs'],
+    }),
+    duplicateTemplate: build.mutation<CampaignTemplateDto, string>({
+      query: (id) => ({ url: `${templatePath(id)}/duplicate`, method: 'POST' }),
+      invalidatesTags: ['CampaignTemplates', 'ActivityLogs'],
+    }),
+    deleteTemplate: build.mutation<null, string>({
+      query: (id) => ({ url: templatePath(id), method: 'DELETE' }),
+      invalidatesTags: ['CampaignTemplates', 'ActivityLogs'],
+    }),
     /** A test to one address, outside the ledger: nothing the lists show changes. */
     sendCampaignTest: build.mutation<
       { queued: true; email: string },
@@ -81,6 +137,19 @@ export const campaignSendingApi = campaignsApi.injectEndpoints({
       invalidatesTags: ['ActivityLogs'],
       onQueryStarted: (_id, lifecycle) => showNewStatus(lifecycle),
     }),
+    scheduleCampaign: build.mutation<
+      CampaignSendResponse,
+      { id: string; body: CampaignScheduleInput }
+    >({
+      query: ({ id, body }) => ({ url: `${campaignPath(id)}/schedule`, method: 'POST', body }),
+      invalidatesTags: ['ActivityLogs'],
+      onQueryStarted: (_arg, lifecycle) => showNewStatus(lifecycle),
+    }),
+    unscheduleCampaign: build.mutation<CampaignSendResponse, string>({
+      query: (id) => ({ url: `${campaignPath(id)}/unschedule`, method: 'POST' }),
+      invalidatesTags: ['ActivityLogs'],
+      onQueryStarted: (_arg, lifecycle) => showNewStatus(lifecycle),
+    }),
     controlCampaign: build.mutation<CampaignSendResponse, { id: string; control: CampaignControl }>(
       {
         query: ({ id, control }) => ({ url: `${campaignPath(id)}/${control}`, method: 'POST' }),
@@ -100,8 +169,22 @@ export const {
   useDeleteCampaignMutation,
   useCampaignRecipientsQuery,
   useSendCampaignTestMutation,
+  useCampaignSettingsQuery,
+  useSampleRecipientsQuery,
+  usePreviewCampaignMutation,
+  useCampaignLanguagesQuery,
+  useTemplateListQuery,
+  useCreateTemplateMutation,
+  useUpdateTemplateMutation,
+  useDuplicateTemplateMutation,
+  useDeleteTemplateMutation,
 } = campaignsApi;
-export const { useSendCampaignMutation, useControlCampaignMutation } = campaignSendingApi;
+export const {
+  useSendCampaignMutation,
+  useControlCampaignMutation,
+  useScheduleCampaignMutation,
+  useUnscheduleCampaignMutation,
+} = campaignSendingApi;
 
 /** The store as this feature's endpoints see it. */
 type CampaignsState = Parameters<typeof campaignsApi.util.selectCachedArgsForQuery>[0];
