@@ -14,7 +14,7 @@
  * A plain pooled Nodemailer loop into the same sink is shown for context.
  *
  *   npm run build && npm run bench:mail [-- --recipients 20000 --workers 2
- *     --concurrency 20 --batch 50 --batches-in-flight 2 --connections 20
+ *     --concurrency 20 --batch 50 --batches-in-flight 4 --connections 20
  *     --ref-connections 10 --content-kb 0]
  * --concurrency is the mails in flight per worker process (CAMPAIGN_CONCURRENCY),
  * --batches-in-flight the send jobs each runs at once (CAMPAIGN_BATCHES_IN_FLIGHT).
@@ -35,14 +35,14 @@ import { cpuSecondsOf, freePort, startNode } from './lib/processes.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(join(root, 'worker', 'package.json'));
-const { withDatabaseName } = require('@agency/contracts');
+const { API_ROUTES, apiPath, withDatabaseName } = require('@agency/contracts');
 const { values: args } = parseArgs({
   options: {
     recipients: { type: 'string', default: '20000' },
     workers: { type: 'string', default: '2' },
     concurrency: { type: 'string', default: '20' },
     batch: { type: 'string', default: '50' },
-    'batches-in-flight': { type: 'string', default: '2' },
+    'batches-in-flight': { type: 'string', default: '4' },
     connections: { type: 'string', default: '' },
     'ref-connections': { type: 'string', default: '10' },
     'content-kb': { type: 'string', default: '0' },
@@ -258,6 +258,8 @@ async function main() {
       DEMO_ADMIN_USERNAME: DEMO.username,
       DEMO_ADMIN_EMAIL: DEMO.email,
       DEMO_ADMIN_PASSWORD: DEMO.password,
+      // The bench signs in with the password alone.
+      TWO_FACTOR_REQUIRED_ROLES: 'none',
       CAMPAIGN_CONCURRENCY: args.concurrency,
       CAMPAIGN_BATCH_SIZE: args.batch,
       CAMPAIGN_BATCHES_IN_FLIGHT: args['batches-in-flight'],
@@ -266,7 +268,7 @@ async function main() {
     const api = startNode('api', 'backend/dist/server.js', env);
     cleanups.push(api.stop);
     await until(
-      async () => (await fetch(`${apiUrl}/api/health`).catch(() => null))?.ok === true,
+      async () => (await fetch(`${apiUrl}${API_ROUTES.health}`).catch(() => null))?.ok === true,
       60_000,
     );
     const workers = Array.from({ length: WORKERS }, (_, index) =>
@@ -288,13 +290,13 @@ async function main() {
     await until(async () => (await sendQueue.getWorkersCount()) >= WORKERS, 60_000);
 
     // 4. The campaign, through the API as the dashboard sends it.
-    const login = await fetch(`${apiUrl}/api/admin/login`, {
+    const login = await fetch(`${apiUrl}${API_ROUTES.login}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: DEMO.username, password: DEMO.password }),
     }).then((response) => response.json());
     const headers = { 'content-type': 'application/json', authorization: `Bearer ${login.token}` };
-    const draft = await fetch(`${apiUrl}/api/admin/campaigns`, {
+    const draft = await fetch(`${apiUrl}${API_ROUTES.campaigns}`, {
       method: 'POST',
       headers,
       body: JSON.stringify({
@@ -307,7 +309,7 @@ async function main() {
     // What the servers under the campaign (the store, Redis) spend while it runs.
     const serverCpuBefore = services.started.map(({ pid }) => cpuSecondsOf(pid));
     const sendStarted = performance.timeOrigin + performance.now();
-    const sent = await fetch(`${apiUrl}/api/admin/campaigns/${draft.id}/send`, {
+    const sent = await fetch(`${apiUrl}${apiPath(API_ROUTES.campaignSend, { id: draft.id })}`, {
       method: 'POST',
       headers,
     });
@@ -316,9 +318,12 @@ async function main() {
     let progress;
     await until(
       async () => {
-        progress = await fetch(`${apiUrl}/api/admin/campaigns/${draft.id}/progress`, {
-          headers,
-        }).then((response) => response.json());
+        progress = await fetch(
+          `${apiUrl}${apiPath(API_ROUTES.campaignProgress, { id: draft.id })}`,
+          {
+            headers,
+          },
+        ).then((response) => response.json());
         return ['sent', 'failed'].includes(progress.status);
       },
       15 * 60_000,

@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import { NEWSLETTER_API_PATHS } from '@agency/contracts';
+import { API_ROUTES } from '@agency/contracts';
 import type { ApiConfig } from './config';
 import { type Logger, type MailQueues, type Redis } from '@agency/platform';
 import { createCampaignQueue, type CampaignQueue } from './queues/campaign-queue';
@@ -107,10 +107,10 @@ export function createApp({
     adminArea({
       resolveSession: tokens.resolve,
       recordActivity,
-      publicPaths: [...SIGN_IN_PATHS, ...Object.values(PASSWORD_RESET_PATHS)],
+      publicPaths: [...SIGN_IN_PATHS, ...PASSWORD_RESET_PATHS],
     }),
   );
-  app.use(requireJson({ formPaths: [NEWSLETTER_API_PATHS.unsubscribe] }));
+  app.use(requireJson({ formPaths: [API_ROUTES.newsletterUnsubscribe] }));
   app.use(jsonBodies(config.jsonBodyLimit));
 
   const routers = [

@@ -9,3 +9,4 @@ export * from './health';
 export * from './mail';
 export * from './admin';
 export * from './database-uri';
+export * from './api-routes';

@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { API_ROUTES } from '@agency/contracts';
 import { expect, test, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { apiUrl, appUrl } from '../support/e2e-env';
@@ -27,7 +28,7 @@ async function createStaff(
 ) {
   const username = `e2e-${role}-${runId()}`;
   const token = await demoAdminToken(request);
-  const response = await request.post(apiUrl('/api/admin/users'), {
+  const response = await request.post(apiUrl(API_ROUTES.users), {
     headers: { Authorization: `Bearer ${token}` },
     data: { username, email: `${username}@agency.test`, role, password: PASSWORD },
   });
@@ -174,7 +175,7 @@ test.describe('forgot password', () => {
     request,
   }) => {
     const { username, email } = await createStaff(request, 'viewer');
-    const before = await request.post(apiUrl('/api/admin/login'), {
+    const before = await request.post(apiUrl(API_ROUTES.login), {
       data: { username, password: PASSWORD },
     });
     const oldToken = ((await before.json()) as { token: string }).token;
@@ -198,7 +199,7 @@ test.describe('forgot password', () => {
     await page.getByRole('button', { name: 'Save the new password' }).click();
     await expect(page.getByRole('status')).toContainText('Your password is changed');
 
-    const me = await request.get(apiUrl('/api/admin/me'), {
+    const me = await request.get(apiUrl(API_ROUTES.me), {
       headers: { Authorization: `Bearer ${oldToken}` },
     });
     expect(me.status()).toBe(401);

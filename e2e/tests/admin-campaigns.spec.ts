@@ -1,3 +1,4 @@
+import { API_ROUTES } from '@agency/contracts';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { apiUrl, appUrl } from '../support/e2e-env';
 import { waitForMail } from '../support/mail-catcher-client';
@@ -24,7 +25,9 @@ async function writeCampaign(page: Page): Promise<Draft> {
   const dialog = page.getByRole('dialog', { name: 'New Campaign' });
   await dialog.getByLabel(/^Campaign name/).fill(draft.name);
   await dialog.getByLabel(/^Email subject/).fill(draft.subject);
-  await dialog.getByLabel(/^Content/).fill(`<p>Three packs for the season (${id}).</p>`);
+  await dialog
+    .getByRole('textbox', { name: 'Content', exact: true })
+    .fill(`Three packs for the season (${id}).`);
   await dialog.getByRole('combobox', { name: 'Recipients' }).click();
   await page.getByRole('option', { name: /^Enquiry contacts/ }).click();
   await dialog.getByRole('button', { name: 'Create Campaign' }).click();
@@ -36,7 +39,7 @@ async function writeCampaign(page: Page): Promise<Draft> {
 /** Every distinct enquiry address in the store: who a campaign to "contacts" must reach. */
 async function contactAddresses(request: APIRequestContext): Promise<string[]> {
   const token = await demoAdminToken(request);
-  const response = await request.get(apiUrl('/api/admin/contacts?pageSize=100'), {
+  const response = await request.get(apiUrl(`${API_ROUTES.contacts}?pageSize=100`), {
     headers: { Authorization: `Bearer ${token}` },
   });
   expect(response.status()).toBe(200);

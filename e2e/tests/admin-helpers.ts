@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 // Page functions (evaluate, poll) run in the browser: they use its globals.
+import { API_ROUTES } from '@agency/contracts';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
@@ -46,7 +47,7 @@ export async function signInAsDemoAdmin(page: Page) {
 /** The demo admin's token from the API, for the calls a spec makes itself. */
 export async function demoAdminToken(request: APIRequestContext): Promise<string> {
   const { username, password } = demoAdmin();
-  const response = await request.post(apiUrl('/api/admin/login'), {
+  const response = await request.post(apiUrl(API_ROUTES.login), {
     data: { username, password },
   });
   expect(response.status()).toBe(200);
@@ -63,7 +64,7 @@ export async function demoAdminToken(request: APIRequestContext): Promise<string
  */
 export async function storeDemoAdminSession(page: Page, request: APIRequestContext) {
   const { username, password } = demoAdmin();
-  const response = await request.post(apiUrl('/api/admin/login'), {
+  const response = await request.post(apiUrl(API_ROUTES.login), {
     data: { username, password },
   });
   expect(response.status()).toBe(200);
@@ -80,7 +81,7 @@ export async function storeDemoAdminSession(page: Page, request: APIRequestConte
 
 /** Sends an enquiry through the public API, as the contact form does. */
 export async function sendEnquiryByApi(request: APIRequestContext, email: string) {
-  const response = await request.post(apiUrl('/api/contact'), {
+  const response = await request.post(apiUrl(API_ROUTES.contactForm), {
     data: {
       firstName: 'Rim',
       lastName: 'Gharbi',

@@ -1,3 +1,4 @@
+import { API_ROUTES, apiPath } from '@agency/contracts';
 import { expect, test } from '@playwright/test';
 import { apiUrl, appUrl } from '../support/e2e-env';
 import { demoAdminToken, runId, storeDemoAdminSession, waitForSection } from './admin-helpers';
@@ -9,7 +10,7 @@ test.describe('Leads on a phone', () => {
   }) => {
     const token = await demoAdminToken(request);
     const name = `E2E lead ${runId()}`;
-    const created = await request.post(apiUrl('/api/admin/leads'), {
+    const created = await request.post(apiUrl(API_ROUTES.leads), {
       headers: { Authorization: `Bearer ${token}` },
       data: { name, company: 'Phone Co' },
     });
@@ -33,7 +34,7 @@ test.describe('Leads on a phone', () => {
 
     await expect(page.getByText('Lead deleted successfully')).toBeVisible();
     await expect(cards.getByText(name)).toHaveCount(0);
-    const gone = await request.get(apiUrl(`/api/admin/leads/${id}`), {
+    const gone = await request.get(apiUrl(apiPath(API_ROUTES.lead, { id })), {
       headers: { Authorization: `Bearer ${token}` },
     });
     expect(gone.status()).toBe(404);

@@ -1,3 +1,4 @@
+import { API_ROUTES } from '@agency/contracts';
 import { expect, test } from '@playwright/test';
 import { appUrl } from '../support/e2e-env';
 import { openPage, scrollThroughPage } from './public-site-helpers';
@@ -47,7 +48,7 @@ test.describe('newsletter', () => {
   });
 
   test('the List-Unsubscribe address opens the page with the button', async ({ page }) => {
-    await page.goto(appUrl('/api/newsletter/unsubscribe?token=forged&lang=en'));
+    await page.goto(appUrl(`${API_ROUTES.newsletterUnsubscribe}?token=forged&lang=en`));
 
     await expect(page).toHaveURL(/\/newsletter\/unsubscribe\?token=forged&lang=en$/);
     await expect(

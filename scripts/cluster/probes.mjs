@@ -17,6 +17,7 @@ import {
   SENTINEL_PORT,
   SINK_HTTP_PORT,
 } from './cluster.mjs';
+import { API_ROUTES, apiPath } from '@agency/contracts';
 import { HOSTS, host, hostsOf } from './network.mjs';
 
 /** @param {string} rootDir */
@@ -106,7 +107,7 @@ export function apiClient() {
   return {
     base,
     async signIn() {
-      const answer = await call('POST', '/api/admin/login', {
+      const answer = await call('POST', API_ROUTES.login, {
         username: ADMIN.username,
         password: ADMIN.password,
       });
@@ -114,20 +115,20 @@ export function apiClient() {
     },
     /** Creates a campaign to every contact and sends it; answers its id. @returns {Promise<string>} */
     async sendCampaign(/** @type {string} */ name) {
-      const draft = await call('POST', '/api/admin/campaigns', {
+      const draft = await call('POST', API_ROUTES.campaigns, {
         name,
         subject: 'Spring packages for {{firstName}}',
         content: '<p>Dear {{firstName}},</p><p>Our spring packages are here.</p>',
         recipientType: 'contacts',
       });
-      await call('POST', `/api/admin/campaigns/${draft.id}/send`);
+      await call('POST', apiPath(API_ROUTES.campaignSend, { id: draft.id }));
       return draft.id;
     },
     /**
      * @param {string} id
      * @returns {Promise<{ status: string, total: number, sentCount: number, failedCount: number, pendingCount: number }>}
      */
-    progress: (id) => call('GET', `/api/admin/campaigns/${id}/progress`),
+    progress: (id) => call('GET', apiPath(API_ROUTES.campaignProgress, { id })),
   };
 }
 

@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import type { Permission } from '@agency/contracts';
+import type { ApiRoute, Permission } from '@agency/contracts';
 import type { Context } from 'koa';
 import type { ISchema } from 'yup';
 import { fieldChanges } from '../activity-changes';
@@ -14,6 +14,9 @@ type RecordKind = 'user' | 'client' | 'lead' | 'campaign' | 'template';
 export interface RecordRoutes<Query, Create, Update, Dto extends { id: string }> {
   /** Names the activity log's entries (`client.create`, ...) and their target. */
   kind: RecordKind;
+  /** The collection's route (list, create) and one record's (`:id`: read, update, delete). */
+  collection: ApiRoute;
+  item: ApiRoute;
   read: Permission;
   write: Permission;
   listQuerySchema: ISchema<Query>;
@@ -32,9 +35,9 @@ export interface RecordRoutes<Query, Create, Update, Dto extends { id: string }>
 }
 
 /**
- * The five calls every admin record has, on `router` (whose prefix names the
- * collection): GET / (a page, with the list's query), POST / (201), GET /:id,
- * PUT /:id and DELETE /:id (204). Each checks the role's permission, validates
+ * The five calls every admin record has, on `router`: GET and POST on the
+ * collection (a page, with the list's query; a new record, 201), and GET, PUT
+ * and DELETE (204) on one record. Each checks the role's permission, validates
  * with the record's schemas from contracts, and writes to the activity log
  * what it changed. A malformed id is a 400 naming `id`.
  */
@@ -64,11 +67,11 @@ export function addRecordRoutes<Query, Create, Update, Dto extends { id: string 
     );
   const actorId = (ctx: Context) => sessionUser(ctx.state).id;
 
-  router.get('/', authorize(read), async (ctx) => {
+  router.get(routes.collection, authorize(read), async (ctx) => {
     ctx.body = await routes.list(await validateQuery(ctx, routes.listQuerySchema));
   });
 
-  router.post('/', authorize(write), async (ctx) => {
+  router.post(routes.collection, authorize(write), async (ctx) => {
     const input = await validateBody(ctx, routes.createSchema);
     const record = await routes.create(input, actorId(ctx));
     logged(ctx, 'create', record, fieldChanges(null, record, secretsOf(input)));
@@ -76,11 +79,11 @@ export function addRecordRoutes<Query, Create, Update, Dto extends { id: string 
     ctx.body = record;
   });
 
-  router.get('/:id', authorize(read), async (ctx) => {
+  router.get(routes.item, authorize(read), async (ctx) => {
     ctx.body = await routes.get(recordIdParam(ctx));
   });
 
-  router.put('/:id', authorize(write), async (ctx) => {
+  router.put(routes.item, authorize(write), async (ctx) => {
     const id = recordIdParam(ctx);
     const input = await validateBody(ctx, routes.updateSchema);
     // The record as it was, for the activity log's before and after.
@@ -90,7 +93,7 @@ export function addRecordRoutes<Query, Create, Update, Dto extends { id: string 
     ctx.body = record;
   });
 
-  router.delete('/:id', authorize(write), async (ctx) => {
+  router.delete(routes.item, authorize(write), async (ctx) => {
     const record = await routes.remove(recordIdParam(ctx), actorId(ctx));
     logged(ctx, 'delete', record, fieldChanges(record, null));
     ctx.status = 204;

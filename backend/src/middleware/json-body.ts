@@ -1,9 +1,9 @@
 import {
+  API_ROUTES,
   CAMPAIGN_CONTENT_MAX,
-  CAMPAIGN_TEMPLATES_API_PATH,
-  CAMPAIGNS_API_PATH,
   LOCALES,
   TEMPLATE_HTML_MAX,
+  matchesRoute,
 } from '@agency/contracts';
 import type { Context, Middleware } from 'koa';
 import { koaBody } from 'koa-body';
@@ -17,24 +17,20 @@ import { koaBody } from 'koa-body';
 export const CAMPAIGN_DRAFT_BODY_LIMIT_BYTES =
   (CAMPAIGN_CONTENT_MAX * LOCALES.length + TEMPLATE_HTML_MAX * 3) * 6 + 64 * 1024;
 
-/** One campaign or template: its id, one segment below the collection's path (no regex characters). */
-const ONE_CAMPAIGN_PATH = new RegExp(`^${CAMPAIGNS_API_PATH}/[^/]+$`);
-const ONE_TEMPLATE_PATH = new RegExp(`^${CAMPAIGN_TEMPLATES_API_PATH}/[^/]+$`);
-
 /**
- * Creating or editing a campaign draft (POST /campaigns, PUT /campaigns/:id)
- * or a template, and previewing either (POST /campaigns/preview).
+ * Creating or editing a campaign draft or a template, and previewing
+ * either: the bodies that carry a campaign's or a template's HTML.
  */
 function isCampaignDraftWrite(ctx: Context): boolean {
   if (ctx.method === 'POST') {
-    return (
-      ctx.path === CAMPAIGNS_API_PATH ||
-      ctx.path === `${CAMPAIGNS_API_PATH}/preview` ||
-      ctx.path === CAMPAIGN_TEMPLATES_API_PATH
+    return [API_ROUTES.campaigns, API_ROUTES.campaignPreview, API_ROUTES.campaignTemplates].some(
+      (route) => route === ctx.path,
     );
   }
   return (
-    ctx.method === 'PUT' && (ONE_CAMPAIGN_PATH.test(ctx.path) || ONE_TEMPLATE_PATH.test(ctx.path))
+    ctx.method === 'PUT' &&
+    (matchesRoute(API_ROUTES.campaign, ctx.path) ||
+      matchesRoute(API_ROUTES.campaignTemplate, ctx.path))
   );
 }
 

@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { API_ROUTES } from '@agency/contracts';
 import cors from '@koa/cors';
 import helmet from 'koa-helmet';
 import { authenticate, type SessionResolver } from './authenticate';
@@ -22,7 +23,7 @@ export function corsPolicy(origin: string): Middleware {
   });
 }
 
-const ADMIN_PREFIX = '/api/admin/';
+const ADMIN_PREFIX = `${API_ROUTES.admin}/`;
 
 /**
  * Everything under /api/admin/ but sign-in needs a valid token, checked

@@ -1,4 +1,4 @@
-import { CAMPAIGN_QUEUE_NAMES, QUEUE_NAMES } from '@agency/contracts';
+import { QUEUE_NAMES } from '@agency/contracts';
 import { uniqueName } from '@agency/platform/testing/file-database';
 import {
   createCampaignQueue,
@@ -82,7 +82,7 @@ describe('the campaign queues', () => {
     const jobs = await queue.testSend.getJobs(['waiting']);
     expect(jobs).toHaveLength(2);
     for (const job of jobs) {
-      expect(job.name).toBe(CAMPAIGN_QUEUE_NAMES.test);
+      expect(job.name).toBe(QUEUE_NAMES.campaignTestSend);
       expect(job.id).toMatch(/^campaign-test-c-3-[0-9a-f-]{36}$/);
       expect(job.data).toEqual(test);
       expect(job.opts.attempts).toBe(3);

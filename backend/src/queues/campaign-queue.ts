@@ -1,7 +1,6 @@
 import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import {
-  CAMPAIGN_QUEUE_NAMES,
   QUEUE_NAMES,
   campaignDispatchJobId,
   campaignRoundDispatchJobId,
@@ -31,13 +30,13 @@ export function createCampaignQueue(connection: Redis, prefix: string): Campaign
   // Without a listener BullMQ prints every connection error of an unreachable
   // Redis to the console; the send route reports it to the user instead.
   dispatch.on('error', () => undefined);
-  const testSend = new Queue<CampaignTestSendJob>(CAMPAIGN_QUEUE_NAMES.test, {
+  const testSend = new Queue<CampaignTestSendJob>(QUEUE_NAMES.campaignTestSend, {
     connection,
     prefix,
     defaultJobOptions: { ...MAIL_JOB_OPTIONS, attempts: 3 },
   });
   testSend.on('error', () => undefined);
-  const schedule = new Queue<CampaignScheduleJob>(CAMPAIGN_QUEUE_NAMES.schedule, {
+  const schedule = new Queue<CampaignScheduleJob>(QUEUE_NAMES.campaignSchedule, {
     connection,
     prefix,
     defaultJobOptions: MAIL_JOB_OPTIONS,
@@ -76,7 +75,7 @@ export async function enqueueTestSend(
   job: CampaignTestSendJob,
 ): Promise<void> {
   await withTimeout(
-    queue.testSend.add(CAMPAIGN_QUEUE_NAMES.test, job, {
+    queue.testSend.add(QUEUE_NAMES.campaignTestSend, job, {
       jobId: `campaign-test-${job.campaignId}-${randomUUID()}`,
     }),
     ENQUEUE_TIMEOUT_MS,
@@ -113,7 +112,7 @@ export async function enqueueSchedule(
 ): Promise<void> {
   await withTimeout(
     queue.schedule.add(
-      CAMPAIGN_QUEUE_NAMES.schedule,
+      QUEUE_NAMES.campaignSchedule,
       { campaignId, scheduledAt: scheduledAt.toISOString() },
       {
         jobId: campaignScheduleJobId(campaignId, scheduledAt),

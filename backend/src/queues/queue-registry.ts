@@ -1,12 +1,9 @@
 import { Queue } from 'bullmq';
-import { CAMPAIGN_QUEUE_NAMES, QUEUE_NAMES, type QueueDepth } from '@agency/contracts';
+import { QUEUE_NAMES, type QueueDepth } from '@agency/contracts';
 import { type Redis, withTimeout } from '@agency/platform';
 
 /** Every queue the product runs, for the operators' views (bull-board, health). */
-export const ALL_QUEUE_NAMES: readonly string[] = [
-  ...Object.values(QUEUE_NAMES),
-  ...Object.values(CAMPAIGN_QUEUE_NAMES),
-];
+export const ALL_QUEUE_NAMES: readonly string[] = [...Object.values(QUEUE_NAMES)];
 
 export interface QueueRegistry {
   queues: Queue[];

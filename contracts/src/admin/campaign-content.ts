@@ -194,9 +194,6 @@ export const campaignTemplateListQuerySchema = listQuerySchema({
 });
 export type CampaignTemplateListQuery = InferType<typeof campaignTemplateListQuerySchema>;
 
-/** Where the API serves templates. */
-export const CAMPAIGN_TEMPLATES_API_PATH = '/api/admin/campaign-templates';
-
 /**
  * The layout that ships: a coloured header band, a white card for the
  * content, a quiet footer; 600 px wide on a desktop, the full width of a

@@ -35,9 +35,6 @@ export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 export const RECIPIENT_TYPES = ['all', 'contacts', 'subscribers'] as const;
 export type RecipientType = (typeof RECIPIENT_TYPES)[number];
 
-/** Where the API serves campaigns: the drafts at this path, each campaign below it. */
-export const CAMPAIGNS_API_PATH = '/api/admin/campaigns';
-
 /**
  * The campaign editor. `subject` and `content` are the default language's;
  * `translations` hold the others. The HTML is sanitised again by the server.

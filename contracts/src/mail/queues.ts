@@ -3,7 +3,7 @@ import type { Locale } from '../locales';
 import type { NewsletterSource } from '../newsletter/newsletter.dto';
 
 /**
- * Queue names and job payloads shared by the API (producer) and the worker
+ * Every queue's name, and the job payloads shared by the API (producer) and the worker
  * (consumer). Jobs carry ids; the worker loads what it needs, except where a
  * job says otherwise.
  */
@@ -13,7 +13,15 @@ export const QUEUE_NAMES = {
   newsletterConfirmation: 'newsletter-confirmation',
   /** Holds the outbox relay's job scheduler: one pass per interval across every worker. */
   outboxRelay: 'outbox-relay',
+  /** Walks a campaign's audience and adds its batches' send jobs. */
   campaignDispatch: 'campaign-dispatch',
+  /** One batch of a campaign's recipients. */
+  campaignSend: 'campaign-send',
+  campaignTestSend: 'campaign-test-send',
+  /** Holds the job scheduler that takes up stalled campaigns. */
+  campaignRecovery: 'campaign-recovery',
+  /** Delayed jobs that start scheduled campaigns at their time. */
+  campaignSchedule: 'campaign-schedule',
   /**
    * A subscription request, taken as it is: the worker records it. The API
    * only enqueues, so its answer costs the same whatever the address's state.
@@ -153,15 +161,6 @@ export interface CampaignScheduleJob {
 export function campaignScheduleJobId(campaignId: string, scheduledAt: Date): string {
   return `campaign-schedule-${campaignId}-${scheduledAt.getTime()}`;
 }
-
-export const CAMPAIGN_QUEUE_NAMES = {
-  send: 'campaign-send',
-  test: 'campaign-test-send',
-  /** Delayed jobs that start scheduled campaigns at their time. */
-  schedule: 'campaign-schedule',
-  /** Holds the job scheduler that re-adds the dispatch of a campaign left `queued`. */
-  recovery: 'campaign-recovery',
-} as const;
 
 export const CAMPAIGN_RECOVERY_SCHEDULER_ID = 'campaign-recovery';
 

@@ -30,13 +30,6 @@ export const NEWSLETTER_PAGES = {
   unsubscribe: '/newsletter/unsubscribe',
 } as const;
 
-/** The API paths behind those pages; the unsubscribe one is the List-Unsubscribe target. */
-export const NEWSLETTER_API_PATHS = {
-  subscribe: '/api/newsletter',
-  confirm: '/api/newsletter/confirm',
-  unsubscribe: '/api/newsletter/unsubscribe',
-} as const;
-
 /**
  * The answer to every subscription request, whatever the address's state, so
  * the form never tells anyone whether an address is already on the list.

@@ -56,7 +56,7 @@ function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<PageLoader />}>{children}</Suspense>;
 }
 
-/** Everything under /admin (spec 2), each section at its own address. */
+/** Everything under /admin, each section at its own address. */
 const adminRoutes: RouteObject[] = [
   { index: true, element: <AdminIndexRedirect /> },
   {

@@ -28,7 +28,7 @@ describe('the newsletter banner on the public pages', () => {
 
       const contact = document.getElementById('contact');
       if (!contact) throw new Error('The home page has no #contact section');
-      // The banner comes after the contact section in the document (spec 2: "contact, newsletter").
+      // The banner comes after the contact section in the document (contact, then newsletter).
       expect(
         contact.compareDocumentPosition(heading) & Node.DOCUMENT_POSITION_FOLLOWING,
       ).toBeTruthy();

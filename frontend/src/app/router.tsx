@@ -62,7 +62,7 @@ const publicRoutes: RouteObject[] = [
       { index: true, element: <HomePage /> },
       { path: 'contact', element: <ContactPage /> },
       { path: 'services', element: <ServicesRoutePage /> },
-      // The slug is not used: every service shares one page (spec 2).
+      // The slug is not used: every service shares one page.
       { path: 'services/:slug', element: <ServicesRoutePage /> },
       { path: 'services-dedicated', element: <ServicesRoutePage /> },
       { path: 'portfolio', element: <PortfolioPage /> },

@@ -26,7 +26,7 @@ const SOCIAL_LINKS = [
 ] as const;
 
 export interface FooterProps {
-  /** Shown above the link columns: the newsletter banner's place (spec 2). */
+  /** Shown above the link columns: where the newsletter banner goes, after the contact section. */
   slot?: ReactNode;
 }
 

@@ -33,7 +33,8 @@ export function LanguageSelector({
 
   const onChange = (event: ChangeEvent<HTMLSelectElement>) => {
     const next: Locale = toLocale(event.target.value);
-    // Only a language the visitor chooses becomes their stored preference (spec 4).
+    // Only a language the visitor chooses becomes their stored preference,
+    // never one that a link's address happened to carry.
     writeStorage(STORAGE_KEYS.language, next);
     // The router's pathname is below the current language's prefix: the page's English address.
     if (localizedAddresses) openAddress(`${localizePath(pathname, next)}${search}${hash}`);

@@ -13,7 +13,7 @@ import { scrollToTop, useAnchorNavigation } from '../lib/scroll';
 import { LanguageSelector } from './language-selector';
 import { isActiveLink, PRIMARY_LINKS, SIDE_MENU_ID, type NavigationLink } from './navigation-links';
 
-/** Transparent over the hero, opaque once the page has scrolled past this (spec: 20 px). */
+/** Transparent over the hero, opaque once the page has scrolled past this many pixels. */
 export const OPAQUE_AFTER_PX = 20;
 
 // Only narrow screens open the side menu, and only on demand: its code loads then.

@@ -4,7 +4,7 @@ import { HASH_SCROLL_DELAY_MS, scrollToIdWhenPresent } from '../lib/scroll';
 
 /**
  * On navigation: with a hash, scroll to that element once the page has had
- * time to render (spec: 100 ms); without one, start at the top like a full
+ * time to render; without one, start at the top like a full
  * page load would.
  */
 export function ScrollToHash() {

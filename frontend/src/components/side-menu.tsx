@@ -22,7 +22,7 @@ export interface SideMenuProps {
 
 /**
  * The slide-in menu of narrow screens: the five links, the language selector
- * and the contact button. It closes on its backdrop, Escape or any link (spec 2).
+ * and the contact button. It closes on its backdrop, Escape or any link.
  */
 export function SideMenu({ open, onClose, onAnchor }: SideMenuProps) {
   const { t } = useTranslation();

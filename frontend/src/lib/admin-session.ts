@@ -47,7 +47,7 @@ let cached: { token: string | null; rawUser: string | null; session: AdminSessio
   session: null,
 };
 
-/** The stored session, or null when the token is missing or the user data is unreadable (spec 4). */
+/** The stored session, or null when the token is missing or the user data is unreadable: the dashboard then sends the visitor to sign in. */
 export function readAdminSession(): AdminSession | null {
   const token = readStorage(STORAGE_KEYS.adminToken);
   const rawUser = readStorage(STORAGE_KEYS.adminUser);

@@ -1,3 +1,4 @@
+import { API_ROUTES } from '@agency/contracts';
 import {
   createApi,
   fetchBaseQuery,
@@ -11,12 +12,13 @@ import { readStorage, STORAGE_KEYS } from './storage';
 /** Admin endpoints live under /api/admin; only those carry the staff bearer token. */
 function isAdminCall(args: string | FetchArgs): boolean {
   const url = typeof args === 'string' ? args : args.url;
-  return url.replace(/^\//, '').startsWith('admin/');
+  return url.startsWith(`${API_ROUTES.admin}/`);
 }
 
 const rawBaseQuery = fetchBaseQuery({
-  // Always same-origin: Vite (dev/preview) and nginx (production) proxy /api.
-  baseUrl: '/api',
+  // Always same-origin: Vite (dev/preview) and nginx (production) proxy /api,
+  // and every call names its whole path from API_ROUTES.
+  baseUrl: '',
   credentials: 'include',
 });
 
@@ -42,7 +44,7 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
   }
   request.headers = headers;
   const result = await rawBaseQuery(request, api, extraOptions);
-  const isLoginCall = request.url.replace(/^\//, '').startsWith('admin/login');
+  const isLoginCall = request.url.startsWith(API_ROUTES.login);
   if (admin && !isLoginCall && result.error?.status === 401) expireAdminSession();
   return result;
 };

@@ -2,9 +2,9 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { prefersReducedMotion } from './motion';
 
-/** Height of the fixed navigation bar: anchors land below it, not under it (spec: 80 px). */
+/** Height of the fixed navigation bar: anchors land below it, not under it. */
 export const ANCHOR_OFFSET_PX = 80;
-/** Lets the target page render before scrolling to its anchor (spec: 100 ms). */
+/** Lets the target page render before scrolling to its anchor. */
 export const HASH_SCROLL_DELAY_MS = 100;
 /** How long a hash target may take to appear (its section may still be loading). */
 export const HASH_TARGET_TIMEOUT_MS = 15_000;

@@ -1,6 +1,8 @@
 import { useMemo } from 'react';
 import { useLocale } from './locale';
 
+export type Formatters = ReturnType<typeof useFormatters>;
+
 /** Dates and numbers in the page's language (Arabic keeps Western digits, as the site does). */
 export function useFormatters() {
   const locale = useLocale();

@@ -1,7 +1,7 @@
 import type { Role } from '@agency/contracts';
 import { sessionUser } from './admin-factory';
 
-/** Stores a session as sign-in does (spec: admin_token, admin_user); returns its user. */
+/** Stores a session as sign-in does (admin_token, admin_user); returns its user. */
 export function signInAs(role: Role = 'admin') {
   const user = sessionUser(role);
   window.localStorage.setItem('admin_token', `token-of-${role}`);

@@ -1,7 +1,6 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import { Types } from 'mongoose';
 import {
-  CAMPAIGN_QUEUE_NAMES,
   QUEUE_NAMES,
   campaignSendJobId,
   type CampaignDispatchJob,
@@ -83,7 +82,7 @@ describe('the campaign dispatch', () => {
 
   beforeAll(async () => {
     ctx = await createCampaignContext();
-    sendQueue = new WatchedSendQueue(CAMPAIGN_QUEUE_NAMES.send, {
+    sendQueue = new WatchedSendQueue(QUEUE_NAMES.campaignSend, {
       connection: ctx.redis,
       prefix: ctx.queuePrefix,
     });
@@ -141,7 +140,7 @@ describe('the campaign dispatch', () => {
 
     const jobs = await sendJobs();
     expect(jobs.map((job) => job.data.recipients.length).sort()).toEqual([1, 2, 2]);
-    expect(jobs.every((job) => job.name === CAMPAIGN_QUEUE_NAMES.send)).toBe(true);
+    expect(jobs.every((job) => job.name === QUEUE_NAMES.campaignSend)).toBe(true);
     expect(jobs.every((job) => job.opts.attempts === 4)).toBe(true);
     expect(
       jobs.every(
@@ -282,7 +281,7 @@ describe('the campaign dispatch', () => {
       release = resolve;
     });
     const sender = new Worker<CampaignSendJob>(
-      CAMPAIGN_QUEUE_NAMES.send,
+      QUEUE_NAMES.campaignSend,
       async (job) => {
         if (job.data.pass === 1) await held;
       },

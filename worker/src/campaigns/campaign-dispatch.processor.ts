@@ -1,11 +1,5 @@
 import type { Job, JobsOptions, Queue } from 'bullmq';
-import {
-  CAMPAIGN_QUEUE_NAMES,
-  campaignSendJobId,
-  type CampaignDispatchJob,
-  type CampaignRecipient,
-  type CampaignSendJob,
-} from '@agency/contracts';
+import type { CampaignDispatchJob, CampaignRecipient, CampaignSendJob } from '@agency/contracts';
 import {
   SENDING_STATUSES,
   type CampaignSendState,
@@ -13,6 +7,7 @@ import {
   type LedgerBatch,
 } from './campaign-store';
 import { settleRoundIfDone, type RoundEndDeps } from './round-end';
+import { addSendJobs, owes, sendJobOf } from './send-jobs';
 
 export interface CampaignDispatchDeps extends RoundEndDeps {
   sendQueue: Queue<CampaignSendJob>;
@@ -27,45 +22,6 @@ export interface CampaignDispatchDeps extends RoundEndDeps {
 const MAX_BATCHES_PER_ADD = 20;
 
 export type DispatchResult = 'dispatched' | 'skipped' | 'stopped';
-
-/** A batch's send job as this pass queues it: the ledger's outcomes, if any, are not sent again. */
-export function sendJobOf(
-  campaign: Pick<CampaignSendState, 'id' | 'round' | 'pass'>,
-  seq: number,
-  recipients: CampaignRecipient[],
-  states?: LedgerBatch['states'],
-): CampaignSendJob {
-  const settled = (states ?? []).flatMap((state, index) => (state === 'pending' ? [] : [index]));
-  return {
-    campaignId: campaign.id,
-    round: campaign.round,
-    pass: campaign.pass,
-    seq,
-    recipients,
-    ...(settled.length > 0 ? { settled } : {}),
-  };
-}
-
-export function owes(batch: LedgerBatch): boolean {
-  return batch.states.includes('pending');
-}
-
-/** Adds send jobs in bulk; an id already in Redis (queued by an earlier run) is left as it is. */
-export function addSendJobs(
-  deps: Pick<CampaignDispatchDeps, 'sendQueue' | 'sendJobOptions'>,
-  jobs: readonly CampaignSendJob[],
-) {
-  return deps.sendQueue.addBulk(
-    jobs.map((data) => ({
-      name: CAMPAIGN_QUEUE_NAMES.send,
-      data,
-      opts: {
-        ...deps.sendJobOptions,
-        jobId: campaignSendJobId(data.campaignId, data.round, data.pass, data.seq),
-      },
-    })),
-  );
-}
 
 /**
  * A resume is a new pass over the round. A batch of an older pass that is

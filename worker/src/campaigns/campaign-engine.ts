@@ -1,7 +1,6 @@
 import { Semaphore } from 'async-mutex';
 import { Queue, Worker, type JobsOptions, type Processor, type WorkerOptions } from 'bullmq';
 import {
-  CAMPAIGN_QUEUE_NAMES,
   CAMPAIGN_RECOVERY_SCHEDULER_ID,
   QUEUE_NAMES,
   type CampaignDispatchJob,
@@ -130,9 +129,9 @@ export async function startCampaignEngine(
     created.on('error', (error) => logger.warn({ queue: name, err: error.message }, 'queue error'));
     return created;
   };
-  const sendQueue = queue<CampaignSendJob>(CAMPAIGN_QUEUE_NAMES.send);
+  const sendQueue = queue<CampaignSendJob>(QUEUE_NAMES.campaignSend);
   const dispatchQueue = queue<CampaignDispatchJob>(QUEUE_NAMES.campaignDispatch);
-  const recoveryQueue = queue<Record<string, never>>(CAMPAIGN_QUEUE_NAMES.recovery);
+  const recoveryQueue = queue<Record<string, never>>(QUEUE_NAMES.campaignRecovery);
 
   function startWorker<T>(
     name: string,
@@ -167,7 +166,7 @@ export async function startCampaignEngine(
       takeOver(settings),
     ),
     startWorker(
-      CAMPAIGN_QUEUE_NAMES.send,
+      QUEUE_NAMES.campaignSend,
       campaignSendProcessor({
         ...roundDeps,
         messenger,
@@ -185,7 +184,7 @@ export async function startCampaignEngine(
       },
     ),
     startWorker(
-      CAMPAIGN_QUEUE_NAMES.test,
+      QUEUE_NAMES.campaignTestSend,
       campaignTestSendProcessor({
         store,
         messenger,
@@ -194,11 +193,11 @@ export async function startCampaignEngine(
       }),
     ),
     startWorker<CampaignScheduleJob>(
-      CAMPAIGN_QUEUE_NAMES.schedule,
+      QUEUE_NAMES.campaignSchedule,
       campaignScheduleProcessor({ store, tracker, dispatchQueue, logger }),
     ),
     startWorker(
-      CAMPAIGN_QUEUE_NAMES.recovery,
+      QUEUE_NAMES.campaignRecovery,
       campaignRecoveryProcessor({
         ...dispatchDeps,
         dispatchQueue,
@@ -217,7 +216,7 @@ export async function startCampaignEngine(
         CAMPAIGN_RECOVERY_SCHEDULER_ID,
         { every: settings.recoveryIntervalMs },
         {
-          name: CAMPAIGN_QUEUE_NAMES.recovery,
+          name: QUEUE_NAMES.campaignRecovery,
           data: {},
           opts: { removeOnComplete: { count: 20 }, removeOnFail: { count: 20 } },
         },

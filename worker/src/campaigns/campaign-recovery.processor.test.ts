@@ -1,7 +1,6 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import { Types } from 'mongoose';
 import {
-  CAMPAIGN_QUEUE_NAMES,
   QUEUE_NAMES,
   campaignRoundDispatchJobId,
   campaignSendJobId,
@@ -33,7 +32,7 @@ describe('the campaign recovery pass', () => {
 
   beforeAll(async () => {
     ctx = await createCampaignContext();
-    sendQueue = new Queue(CAMPAIGN_QUEUE_NAMES.send, {
+    sendQueue = new Queue(QUEUE_NAMES.campaignSend, {
       connection: ctx.redis,
       prefix: ctx.queuePrefix,
     });
@@ -230,16 +229,16 @@ describe('the campaign recovery pass', () => {
       const id = await campaignLeft(20 * MINUTE, { status: 'sending', dispatchedRound: 1 });
       await ledgerOfThreeBatches(id);
       const waiting = await sendQueue.add(
-        CAMPAIGN_QUEUE_NAMES.send,
+        QUEUE_NAMES.campaignSend,
         { campaignId: id, round: 1, pass: 1, seq: 2, recipients: [recipient('e')] },
         { jobId: campaignSendJobId(id, 1, 1, 2), delay: 60 * MINUTE },
       );
       await sendQueue.add(
-        CAMPAIGN_QUEUE_NAMES.send,
+        QUEUE_NAMES.campaignSend,
         { campaignId: id, round: 1, pass: 1, seq: 1, recipients: [recipient('c')] },
         { jobId: campaignSendJobId(id, 1, 1, 1) },
       );
-      await failNext(CAMPAIGN_QUEUE_NAMES.send);
+      await failNext(QUEUE_NAMES.campaignSend);
 
       expect(await recover()).toMatchObject({ requeuedBatches: 0 });
       expect(await waiting.getState()).toBe('delayed');
@@ -252,11 +251,11 @@ describe('the campaign recovery pass', () => {
       const id = await campaignLeft(20 * MINUTE, { status: 'sending', dispatchedRound: 1 });
       await ledgerOfThreeBatches(id);
       await sendQueue.add(
-        CAMPAIGN_QUEUE_NAMES.send,
+        QUEUE_NAMES.campaignSend,
         { campaignId: id, round: 1, pass: 1, seq: 2, recipients: [recipient('e')] },
         { jobId: campaignSendJobId(id, 1, 1, 2) },
       );
-      await runNext(CAMPAIGN_QUEUE_NAMES.send, () => Promise.resolve('skipped'));
+      await runNext(QUEUE_NAMES.campaignSend, () => Promise.resolve('skipped'));
       const ended = await sendQueue.getJob(campaignSendJobId(id, 1, 1, 2));
       expect(await ended?.getState()).toBe('completed');
 

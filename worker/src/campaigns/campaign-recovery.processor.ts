@@ -1,25 +1,50 @@
-import type { Queue } from 'bullmq';
+import type { JobsOptions, Queue } from 'bullmq';
 import {
   QUEUE_NAMES,
   campaignRoundDispatchJobId,
   campaignSendJobId,
   type CampaignDispatchJob,
+  type CampaignSendJob,
 } from '@agency/contracts';
-import type { CampaignSendState } from './campaign-store';
+import type { CampaignSendState, LedgerBatch, LedgerTally } from './campaign-store';
+import { addSendJobs, owes, sendJobOf } from './send-jobs';
+import { finishRound, type RoundEndDeps } from './round-end';
+import type { Answered } from './round-tracker';
 import { windowClosedUntil } from './campaign-pacing';
 import { startDueCampaign } from './campaign-schedule.processor';
-import {
-  addSendJobs,
-  owes,
-  sendJobOf,
-  type CampaignDispatchDeps,
-} from './campaign-dispatch.processor';
-import { finishRound } from './round-end';
 
-export interface CampaignRecoveryDeps extends Pick<
-  CampaignDispatchDeps,
-  'store' | 'tracker' | 'folds' | 'logger' | 'sendQueue' | 'sendJobOptions'
-> {
+/** What the round's ledger says: its size and outcomes, and how many batches still owe mail. */
+function tallyOf(batches: readonly LedgerBatch[]): LedgerTally {
+  const tally: LedgerTally = { recipients: 0, sent: 0, failed: 0, owedBatches: 0 };
+  for (const batch of batches) {
+    tally.recipients += batch.states.length;
+    for (const state of batch.states) {
+      if (state === 'sent') tally.sent += 1;
+      if (state === 'failed') tally.failed += 1;
+    }
+    if (owes(batch)) tally.owedBatches += 1;
+  }
+  return tally;
+}
+
+/**
+ * The ledger's outcomes, to write back into Redis. Only whether each went
+ * out counts there; the servers' replies stay in the ledger.
+ */
+function answeredIn(batches: readonly LedgerBatch[]): Answered[] {
+  return batches.flatMap((batch) =>
+    batch.recipients.flatMap(({ key }, position): Answered[] => {
+      const state = batch.states[position];
+      if (state === 'sent') return [{ key, outcome: { state, attempts: 1 } }];
+      if (state === 'failed') return [{ key, outcome: { state, reason: '', attempts: 1 } }];
+      return [];
+    }),
+  );
+}
+
+export interface CampaignRecoveryDeps extends RoundEndDeps {
+  sendQueue: Queue<CampaignSendJob>;
+  sendJobOptions: JobsOptions;
   dispatchQueue: Queue<CampaignDispatchJob>;
   /** How long a campaign may stay queued, or sending without a change, before it is looked at. */
   stalledAfterMs: number;
@@ -69,23 +94,27 @@ async function recoverSending(
     return;
   }
   const keys = deps.tracker.keys(campaign.id, campaign.round);
-  const tally = await deps.store.tallyRound(campaign.id, campaign.round);
+  const batches: LedgerBatch[] = [];
+  for await (const batch of deps.store.roundBatches(campaign.id, campaign.round)) {
+    batches.push(batch);
+  }
+  const tally = tallyOf(batches);
   const version = campaign.countersVersion + 1;
-  const seeded = await deps.tracker.seed(keys, tally, version, true);
-  if (seeded) {
+  const rebuilt = await deps.tracker.rebuild(keys, answeredIn(batches), tally.recipients, version);
+  if (rebuilt) {
     deps.logger.warn(
       { campaignId: campaign.id, round: campaign.round, ...tally },
       'campaign counters rebuilt from the ledger',
     );
   }
-  if (tally.owedBatches === 0) {
+  const owed = batches.filter(owes);
+  if (owed.length === 0) {
     await finishRound(deps, campaign, keys, { sent: tally.sent, failed: tally.failed, version });
     pass.finished += 1;
     return;
   }
   const jobs = [];
-  for await (const batch of deps.store.owedBatches(campaign.id, campaign.round)) {
-    if (!owes(batch)) continue;
+  for (const batch of owed) {
     const id = campaignSendJobId(campaign.id, campaign.round, campaign.pass, batch.seq);
     const existing = await deps.sendQueue.getJob(id);
     if (existing && (await existing.isFailed())) {

@@ -1,11 +1,7 @@
 import { Semaphore } from 'async-mutex';
 import type { Job } from 'bullmq';
 import type { ParsedMail } from 'mailparser';
-import {
-  CAMPAIGN_QUEUE_NAMES,
-  type CampaignRecipient,
-  type CampaignSendJob,
-} from '@agency/contracts';
+import { QUEUE_NAMES, type CampaignRecipient, type CampaignSendJob } from '@agency/contracts';
 import { CampaignModel, createLogger } from '@agency/platform';
 import {
   TEST_LINK_SECRET,
@@ -153,7 +149,7 @@ describe('a campaign send batch', () => {
     const seq = nextSeq++;
     await store.addBatches(campaignId, round, [{ seq, recipients }]);
     return ctx.sendQueue.add(
-      CAMPAIGN_QUEUE_NAMES.send,
+      QUEUE_NAMES.campaignSend,
       {
         campaignId,
         round,

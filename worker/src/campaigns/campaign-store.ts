@@ -93,8 +93,6 @@ export interface CampaignStore {
 
   /** The round's batches already in the ledger, in no particular order. */
   roundBatches(campaignId: string, round: number): AsyncIterable<LedgerBatch>;
-  /** The round's batches that still owe a mail. */
-  owedBatches(campaignId: string, round: number): AsyncIterable<LedgerBatch>;
   /** New batches, every recipient pending; a batch already there is left as it is. */
   addBatches(
     campaignId: string,
@@ -108,7 +106,6 @@ export interface CampaignStore {
     seq: number,
     outcomes: readonly PositionedOutcome[],
   ): Promise<void>;
-  tallyRound(campaignId: string, round: number): Promise<LedgerTally>;
 
   /** The first round's recipients counted so far (the progress bar's total). */
   recordTotal(campaignId: string, total: number): Promise<void>;

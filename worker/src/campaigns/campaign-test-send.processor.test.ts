@@ -1,6 +1,6 @@
 import { Types } from 'mongoose';
 import { UnrecoverableError, type Job } from 'bullmq';
-import { CAMPAIGN_QUEUE_NAMES, type CampaignTestSendJob } from '@agency/contracts';
+import { QUEUE_NAMES, type CampaignTestSendJob } from '@agency/contracts';
 import { createLogger } from '@agency/platform';
 import { createCampaignTransport } from './campaign-transport';
 import type { CampaignMessenger } from './campaign-messenger';
@@ -54,7 +54,7 @@ describe('the campaign test send', () => {
   });
 
   const testJob = (campaignId: string) =>
-    ctx.testQueue.add(CAMPAIGN_QUEUE_NAMES.test, { campaignId, email: TEST_ADDRESS });
+    ctx.testQueue.add(QUEUE_NAMES.campaignTestSend, { campaignId, email: TEST_ADDRESS });
 
   it('mails the campaign to the one address, its subject marked as a test, outside the ledger', async () => {
     const id = await ctx.queueCampaign({

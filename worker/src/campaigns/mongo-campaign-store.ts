@@ -18,12 +18,12 @@ import {
   campaignBatchId,
   normalizeEmail,
   type Campaign,
+  isDuplicateKeyError,
 } from '@agency/platform';
 import type {
   CampaignSendState,
   CampaignStore,
   LedgerBatch,
-  LedgerTally,
   PositionedOutcome,
   RoundCounts,
 } from './campaign-store';
@@ -212,25 +212,13 @@ async function* failedRecipients(
   }
 }
 
-const DUPLICATE_KEY = 11000;
-
-function isDuplicateKey(error: unknown): boolean {
-  const { code, writeErrors } = error as { code?: number; writeErrors?: { code?: number }[] };
-  if (code === DUPLICATE_KEY && !writeErrors) return true;
-  return (
-    Array.isArray(writeErrors) &&
-    writeErrors.length > 0 &&
-    writeErrors.every((writeError) => writeError.code === DUPLICATE_KEY)
-  );
-}
-
 /** A bulk insert in which rosters already there (a dispatch run again) are skipped. */
 async function insertRosters(documents: RosterDocument[]): Promise<void> {
   if (documents.length === 0) return;
   try {
     await rosters().insertMany(documents, { ordered: false });
   } catch (error) {
-    if (!isDuplicateKey(error)) throw error;
+    if (!isDuplicateKeyError(error)) throw error;
   }
 }
 
@@ -261,7 +249,7 @@ async function recordOutcomes(
     await outcomeDocs().insertOne({ _id, ...roundFilter(campaignId, round), seq, outcomes: lines });
     return;
   } catch (error) {
-    if (!isDuplicateKey(error)) throw error;
+    if (!isDuplicateKeyError(error)) throw error;
   }
   const existing = await outcomeDocs().findOne({ _id }, { projection: { outcomes: 1 } });
   const known = new Set(existing?.outcomes.map(({ position }) => position));
@@ -340,12 +328,6 @@ export const mongoCampaignStore: CampaignStore = {
 
   roundBatches,
 
-  async *owedBatches(campaignId, round) {
-    for await (const batch of roundBatches(campaignId, round)) {
-      if (batch.states.includes('pending')) yield batch;
-    }
-  },
-
   async addBatches(campaignId, round, batches) {
     const createdAt = new Date();
     await insertRosters(
@@ -366,19 +348,6 @@ export const mongoCampaignStore: CampaignStore = {
   },
 
   recordOutcomes,
-
-  async tallyRound(campaignId, round) {
-    const tally: LedgerTally = { recipients: 0, sent: 0, failed: 0, owedBatches: 0 };
-    for await (const batch of roundBatches(campaignId, round)) {
-      tally.recipients += batch.states.length;
-      for (const state of batch.states) {
-        if (state === 'sent') tally.sent += 1;
-        if (state === 'failed') tally.failed += 1;
-      }
-      if (batch.states.includes('pending')) tally.owedBatches += 1;
-    }
-    return tally;
-  },
 
   // It grows while the dispatch streams them, and never shrinks when a resume streams them again.
   async recordTotal(campaignId, total) {

@@ -184,18 +184,55 @@ describe("a round's work in progress in Redis", () => {
     });
 
     it('are rebuilt from the ledger when Redis lost them, and only then', async () => {
-      const tally = { recipients: 5, sent: 3, failed: 1, owedBatches: 1 };
-      expect(await tracker.seed(keys, tally, 7, true)).toBe(true);
+      const ledger = [
+        { key: 'a@x.tn', outcome: sent },
+        { key: 'b@x.tn', outcome: sent },
+        { key: 'c@x.tn', outcome: refused('550 no') },
+      ];
+      // A batch that was in flight when Redis lost the round answers after it.
+      await wave(
+        [
+          { key: 'b@x.tn', outcome: sent },
+          { key: 'd@x.tn', outcome: sent },
+        ],
+        0,
+        [],
+      );
+
+      expect(await tracker.rebuild(keys, ledger, 6, 40)).toBe(true);
+
+      // b is counted once, d (not in the ledger yet) too.
       expect(await tracker.progress(keys)).toEqual({
         sent: 3,
         failed: 1,
-        version: 7,
-        total: 5,
+        version: 40,
+        total: 6,
         dispatched: true,
       });
-      await wave([{ key: 'e@x.tn', outcome: sent }], 0, []);
-      expect(await tracker.seed(keys, { ...tally, sent: 0 }, 9, false)).toBe(false);
-      expect(await tracker.progress(keys)).toMatchObject({ sent: 4, version: 8, total: 5 });
+      // Written back, the ledger's outcomes are never counted again.
+      const late = await wave(
+        [
+          { key: 'a@x.tn', outcome: sent },
+          { key: 'e@x.tn', outcome: sent },
+        ],
+        0,
+        [],
+      );
+      expect(late.progress).toMatchObject({ sent: 4, failed: 1, version: 41 });
+      expect(isRoundSettled(late.progress)).toBe(false);
+      // A round Redis still holds is left alone.
+      expect(await tracker.rebuild(keys, [], 0, 99)).toBe(false);
+      expect(await tracker.progress(keys)).toMatchObject({ sent: 4, total: 6, version: 41 });
+    });
+
+    it('writes back a large ledger in several exchanges', async () => {
+      const ledger = Array.from({ length: 2500 }, (_, index) => ({
+        key: `r${index}@x.tn`,
+        outcome: sent,
+      }));
+      expect(await tracker.rebuild(keys, ledger, 2500, 1)).toBe(true);
+      expect(await tracker.progress(keys)).toMatchObject({ sent: 2500, dispatched: true });
+      expect(await redis.hlen(keys.outcomes)).toBe(2500);
     });
   });
 

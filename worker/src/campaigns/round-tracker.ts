@@ -8,7 +8,7 @@ import {
   type CampaignRoundKeys,
   type Redis,
 } from '@agency/platform';
-import type { LedgerOutcome, LedgerTally, RoundCounts } from './campaign-store';
+import type { LedgerOutcome, RoundCounts } from './campaign-store';
 
 /**
  * One exchange per wave of mails: the last wave's outcomes are written (the
@@ -59,12 +59,25 @@ end
 return { redis.call('HMGET', KEYS[3], 'sent', 'failed', 'v', 'total', 'dispatched'), found, picked, i - first }
 `;
 
-/** Sets a round's counters from its ledger, unless Redis still has them. */
-const SEED_SCRIPT = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'sent', ARGV[1], 'failed', ARGV[2], 'v', ARGV[3], 'total', ARGV[4], 'dispatched', ARGV[5])
+/**
+ * Recounts a round's counters from the outcomes Redis holds (the ledger's
+ * were written back first), as a round whose whole audience is queued. Only
+ * while the counters lack `dispatched`, the mark of a round Redis lost.
+ * KEYS: outcomes, counts. ARGV: total, the lowest version to count from.
+ */
+const RECOUNT_SCRIPT = `
+if redis.call('HEXISTS', KEYS[2], 'dispatched') == 1 then return 0 end
+local sent, failed = 0, 0
+for _, value in ipairs(redis.call('HVALS', KEYS[1])) do
+  if value == 's' then sent = sent + 1 else failed = failed + 1 end
+end
+local version = math.max(tonumber(redis.call('HGET', KEYS[2], 'v') or '0'), tonumber(ARGV[2]))
+redis.call('HSET', KEYS[2], 'sent', sent, 'failed', failed, 'v', version, 'total', ARGV[1], 'dispatched', 1)
 return 1
 `;
+
+/** Outcomes written back per round trip when a round is rebuilt. */
+const REBUILD_CHUNK = 1000;
 
 /** The round's counters as Redis keeps them while it is sent. */
 export interface RoundProgress extends RoundCounts {
@@ -182,27 +195,36 @@ export class RoundTracker {
   }
 
   /**
-   * Redis lost the round (a failover, a restart without persistence): its
-   * counters start again from the ledger, past the version last folded into
-   * the campaign. Answers false when Redis still had them.
+   * Redis lost the round (a failover, a restart without persistence,
+   * FLUSHALL): it is rebuilt from the ledger. The ledger's outcomes are
+   * written back (the first outcome of a recipient still wins, so a batch
+   * still finishing after the loss counts nobody twice), then the counters
+   * are recounted from every outcome Redis holds, past the version last
+   * folded into the campaign. Answers false when Redis still had the round.
    */
-  async seed(
+  async rebuild(
     keys: CampaignRoundKeys,
-    tally: LedgerTally,
+    outcomes: readonly Answered[],
+    total: number,
     version: number,
-    dispatched: boolean,
   ): Promise<boolean> {
-    const seeded = await this.redis.eval(
-      SEED_SCRIPT,
-      1,
+    if ((await this.redis.hexists(keys.counts, 'dispatched')) === 1) return false;
+    for (let start = 0; start < outcomes.length; start += REBUILD_CHUNK) {
+      const pipeline = this.redis.pipeline();
+      for (const { key, outcome } of outcomes.slice(start, start + REBUILD_CHUNK)) {
+        pipeline.hsetnx(keys.outcomes, key, encodeOutcome(outcome));
+      }
+      await pipeline.exec();
+    }
+    const recounted = await this.redis.eval(
+      RECOUNT_SCRIPT,
+      2,
+      keys.outcomes,
       keys.counts,
-      tally.sent,
-      tally.failed,
+      total,
       version,
-      tally.recipients,
-      dispatched ? 1 : 0,
     );
-    return seeded === 1;
+    return recounted === 1;
   }
 
   /** A write of the campaign document that a later batch would make anyway: skipped when another writer is at it. */

@@ -1,4 +1,4 @@
-import { NEWSLETTER_API_PATHS, NEWSLETTER_PAGES, type Locale } from '@agency/contracts';
+import { API_ROUTES, NEWSLETTER_PAGES, type Locale } from '@agency/contracts';
 import type { SendMailOptions } from 'nodemailer';
 
 function siteLink(siteUrl: string, path: string, query: Record<string, string>): string {
@@ -19,7 +19,7 @@ export function unsubscribePageUrl(siteUrl: string, token: string, locale: Local
 
 /** The API's one-click unsubscribe address (through the site's /api), for List-Unsubscribe. */
 export function oneClickUnsubscribeUrl(siteUrl: string, token: string): string {
-  return siteLink(siteUrl, NEWSLETTER_API_PATHS.unsubscribe, { token });
+  return siteLink(siteUrl, API_ROUTES.newsletterUnsubscribe, { token });
 }
 
 /**

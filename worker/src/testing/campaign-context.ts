@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter, once } from 'node:events';
 import { Queue, QueueEvents } from 'bullmq';
 import {
-  CAMPAIGN_QUEUE_NAMES,
   QUEUE_NAMES,
   campaignDispatchJobId,
   withDatabaseName,
@@ -146,9 +145,9 @@ export async function createCampaignContext(): Promise<CampaignContext> {
   await waitUntilConnected(redis, 5000);
   const queue = (name: string) => new Queue(name, { connection: redis, prefix: queuePrefix });
   const dispatchQueue = queue(QUEUE_NAMES.campaignDispatch);
-  const sendQueue = queue(CAMPAIGN_QUEUE_NAMES.send);
-  const testQueue = queue(CAMPAIGN_QUEUE_NAMES.test);
-  const recoveryQueue = queue(CAMPAIGN_QUEUE_NAMES.recovery);
+  const sendQueue = queue(QUEUE_NAMES.campaignSend);
+  const testQueue = queue(QUEUE_NAMES.campaignTestSend);
+  const recoveryQueue = queue(QUEUE_NAMES.campaignRecovery);
   const controlQueue = createCampaignQueue(redis, queuePrefix);
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'silent');
   const running: {
@@ -160,7 +159,7 @@ export async function createCampaignContext(): Promise<CampaignContext> {
   const url = new URL(redisUrl);
   const connection = { host: url.hostname, port: Number(url.port || 6379) };
   const jobEvents = new EventEmitter();
-  const events = [QUEUE_NAMES.campaignDispatch, CAMPAIGN_QUEUE_NAMES.send].map((name) => {
+  const events = [QUEUE_NAMES.campaignDispatch, QUEUE_NAMES.campaignSend].map((name) => {
     const queueEvents = new QueueEvents(name, { connection, prefix: queuePrefix });
     queueEvents.on('error', () => undefined);
     for (const event of ['completed', 'failed', 'drained', 'delayed', 'active'] as const) {

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { contactListQuerySchema, contactStatusSchema } from '@agency/contracts';
+import { API_ROUTES, contactListQuerySchema, contactStatusSchema } from '@agency/contracts';
 import { audit } from '../../middleware/audit';
 import { authorize } from '../../middleware/authorize';
 import { recordIdParam, validateBody, validateQuery } from '../../middleware/validate';
@@ -9,14 +9,14 @@ import { contactCsvStream, exportFileName } from './contact-export';
 
 /** The enquiries as staff work them: list, read, status, convert to lead, export. */
 export function adminContactRoutes(): Router {
-  const router = new Router({ prefix: '/api/admin/contacts' });
+  const router = new Router();
 
-  router.get('/', authorize('contacts:read'), async (ctx) => {
+  router.get(API_ROUTES.contacts, authorize('contacts:read'), async (ctx) => {
     ctx.body = await listContacts(await validateQuery(ctx, contactListQuerySchema));
   });
 
-  // Before "/:id", which would otherwise take "export" for an id.
-  router.get('/export', authorize('contacts:export'), async (ctx) => {
+  // Before the one enquiry's route, which would otherwise take "export" for an id.
+  router.get(API_ROUTES.contactsExport, authorize('contacts:export'), async (ctx) => {
     const query = await validateQuery(ctx, contactListQuerySchema);
     audit(ctx, 'contact.export', { type: 'contact', label: ctx.querystring || 'all' });
     ctx.set('Content-Type', 'text/csv; charset=utf-8');
@@ -26,11 +26,11 @@ export function adminContactRoutes(): Router {
     );
   });
 
-  router.get('/:id', authorize('contacts:read'), async (ctx) => {
+  router.get(API_ROUTES.contact, authorize('contacts:read'), async (ctx) => {
     ctx.body = await getContactDetail(recordIdParam(ctx));
   });
 
-  router.patch('/:id', authorize('contacts:write'), async (ctx) => {
+  router.patch(API_ROUTES.contact, authorize('contacts:write'), async (ctx) => {
     const id = recordIdParam(ctx);
     const { status } = await validateBody(ctx, contactStatusSchema);
     const before = await getContactDetail(id);
@@ -52,7 +52,7 @@ export function adminContactRoutes(): Router {
     ctx.body = contact;
   });
 
-  router.post('/:id/convert', authorize('contacts:write'), async (ctx) => {
+  router.post(API_ROUTES.contactConvert, authorize('contacts:write'), async (ctx) => {
     const contact = await getContactDetail(recordIdParam(ctx));
     const lead = await createLeadFromContact(contact);
     audit(ctx, 'contact.convert', { type: 'lead', id: lead.id, label: lead.name });

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import {
+  API_ROUTES,
   enrolmentStartSchema,
   loginSchema,
   passwordChangeSchema,
@@ -71,11 +72,11 @@ export interface LoginRoutesDeps extends LoginDeps {
 
 /** The paths under /api/admin that answer without a token: the steps of signing in. */
 export const SIGN_IN_PATHS = [
-  '/api/admin/login',
-  '/api/admin/login-options',
-  '/api/admin/login/second-factor',
-  '/api/admin/login/enrolment',
-  '/api/admin/login/enrolment/confirm',
+  API_ROUTES.login,
+  API_ROUTES.loginOptions,
+  API_ROUTES.loginSecondFactor,
+  API_ROUTES.loginEnrolment,
+  API_ROUTES.loginEnrolmentConfirm,
 ] as const;
 
 /**
@@ -83,28 +84,28 @@ export const SIGN_IN_PATHS = [
  * second factor, each step answering in the sign-in's `success` shape.
  */
 export function loginRoutes({ demo, ...deps }: LoginRoutesDeps): Router {
-  const router = new Router({ prefix: '/api/admin' });
-  router.post('/login', (ctx) =>
+  const router = new Router();
+  router.post(API_ROUTES.login, (ctx) =>
     signInStep(ctx, async () => login(deps, await validateBody(ctx, loginSchema), originOf(ctx))),
   );
-  router.post('/login/second-factor', (ctx) =>
+  router.post(API_ROUTES.loginSecondFactor, (ctx) =>
     signInStep(ctx, async () =>
       completeSecondFactor(deps, await validateBody(ctx, secondFactorSchema), originOf(ctx)),
     ),
   );
-  router.post('/login/enrolment', (ctx) =>
+  router.post(API_ROUTES.loginEnrolment, (ctx) =>
     signInStep(ctx, async () =>
       startEnrolment(deps, (await validateBody(ctx, enrolmentStartSchema)).challenge),
     ),
   );
-  router.post('/login/enrolment/confirm', (ctx) =>
+  router.post(API_ROUTES.loginEnrolmentConfirm, (ctx) =>
     signInStep(ctx, async () =>
       completeEnrolment(deps, await validateBody(ctx, secondFactorSchema), originOf(ctx)),
     ),
   );
   // The sign-in page shows the demo account's hint only when there is one:
   // demo mode, which the configuration refuses in production.
-  router.get('/login-options', (ctx) => {
+  router.get(API_ROUTES.loginOptions, (ctx) => {
     const body: LoginOptionsResponse = {
       demo: demo.enabled ? { username: demo.username, password: demo.password } : null,
     };
@@ -119,12 +120,12 @@ function publicUser({ id, username, email, role }: AuthUserDto): AuthUserDto {
 
 /** The signed-in user's own account: who they are, their password and their second factor. */
 export function accountRoutes(deps: LoginDeps): Router {
-  const router = new Router({ prefix: '/api/admin/me' });
-  router.get('/', (ctx) => {
+  const router = new Router();
+  router.get(API_ROUTES.me, (ctx) => {
     const body: MeResponse = { user: publicUser(sessionUser(ctx.state)) };
     ctx.body = body;
   });
-  router.put('/password', async (ctx) => {
+  router.put(API_ROUTES.myPassword, async (ctx) => {
     const user = sessionUser(ctx.state);
     const input = await validateBody(ctx, passwordChangeSchema);
     ctx.body = await withFieldReasons(ctx, () =>
@@ -133,26 +134,26 @@ export function accountRoutes(deps: LoginDeps): Router {
     audit(ctx, 'auth.password-change', { type: 'user', id: user.id, label: user.username });
   });
 
-  router.get('/two-factor', async (ctx) => {
+  router.get(API_ROUTES.myTwoFactor, async (ctx) => {
     ctx.body = await twoFactorStatus(deps, sessionUser(ctx.state).id);
   });
-  router.post('/two-factor/setup', async (ctx) => {
+  router.post(API_ROUTES.myTwoFactorSetup, async (ctx) => {
     ctx.body = await startOwnSetup(deps, sessionUser(ctx.state).id);
     unaudited(ctx);
   });
-  router.post('/two-factor/confirm', async (ctx) => {
+  router.post(API_ROUTES.myTwoFactorConfirm, async (ctx) => {
     const user = sessionUser(ctx.state);
     const { code } = await validateBody(ctx, twoFactorCodeSchema);
     ctx.body = await withFieldReasons(ctx, () => confirmOwnSetup(deps, user.id, code, ctx.ip));
     audit(ctx, 'auth.two-factor-enable', { type: 'user', id: user.id, label: user.username });
   });
-  router.post('/two-factor/recovery-codes', async (ctx) => {
+  router.post(API_ROUTES.myRecoveryCodes, async (ctx) => {
     const user = sessionUser(ctx.state);
     const { code } = await validateBody(ctx, twoFactorCodeSchema);
     ctx.body = await withFieldReasons(ctx, () => renewRecoveryCodes(deps, user.id, code, ctx.ip));
     audit(ctx, 'auth.recovery-codes-renew', { type: 'user', id: user.id, label: user.username });
   });
-  router.post('/two-factor/disable', async (ctx) => {
+  router.post(API_ROUTES.myTwoFactorDisable, async (ctx) => {
     const user = sessionUser(ctx.state);
     const { password } = await validateBody(ctx, twoFactorDisableSchema);
     await withFieldReasons(ctx, () => disableOwnTwoFactor(deps, user.id, password, ctx.ip));

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import {
-  CAMPAIGN_TEMPLATES_API_PATH,
+  API_ROUTES,
   DEFAULT_TEMPLATE_ID,
   campaignTemplateListQuerySchema,
   campaignTemplateSchema,
@@ -21,10 +21,10 @@ import {
 
 /** Campaign templates: the staff who write campaigns manage them. */
 export function campaignTemplateRoutes(): Router {
-  const router = new Router({ prefix: CAMPAIGN_TEMPLATES_API_PATH });
+  const router = new Router();
 
   // `default` names the built-in template, which is duplicated to make one's own.
-  router.post('/:id/duplicate', authorize('campaigns:write'), async (ctx) => {
+  router.post(API_ROUTES.campaignTemplateDuplicate, authorize('campaigns:write'), async (ctx) => {
     const raw = (ctx.params as { id?: string }).id;
     const id = raw === DEFAULT_TEMPLATE_ID ? raw : recordIdParam(ctx);
     const template = await duplicateTemplate(id, sessionUser(ctx.state).id);
@@ -35,6 +35,8 @@ export function campaignTemplateRoutes(): Router {
 
   return addRecordRoutes(router, {
     kind: 'template',
+    collection: API_ROUTES.campaignTemplates,
+    item: API_ROUTES.campaignTemplate,
     read: 'campaigns:read',
     write: 'campaigns:write',
     listQuerySchema: campaignTemplateListQuerySchema,

@@ -1,6 +1,8 @@
 import Router from '@koa/router';
 import {
-  CAMPAIGNS_API_PATH,
+  API_ROUTES,
+  CAMPAIGN_CONTROL_ROUTES,
+  type ApiRoute,
   campaignListQuerySchema,
   campaignPreviewSchema,
   campaignRecipientQuerySchema,
@@ -52,25 +54,25 @@ export function campaignRoutes({
   settings,
   siteUrl,
 }: CampaignRoutesDeps): Router {
-  const router = new Router({ prefix: CAMPAIGNS_API_PATH });
+  const router = new Router();
   const drafts = campaignDrafts(settings);
 
-  // Before "/:id", which would otherwise take "audience" for an id.
-  router.get('/audience', authorize('campaigns:read'), async (ctx) => {
+  // Before the one campaign's route, which would otherwise take "audience" for an id.
+  router.get(API_ROUTES.campaignAudience, authorize('campaigns:read'), async (ctx) => {
     ctx.body = await campaignAudience();
   });
 
-  router.get('/settings', authorize('campaigns:read'), (ctx) => {
+  router.get(API_ROUTES.campaignSettings, authorize('campaigns:read'), (ctx) => {
     ctx.body = settings;
   });
 
-  router.get('/sample-recipients', authorize('campaigns:read'), async (ctx) => {
+  router.get(API_ROUTES.campaignSampleRecipients, authorize('campaigns:read'), async (ctx) => {
     const { recipientType } = await validateQuery(ctx, campaignSampleQuerySchema);
     ctx.body = { items: await sampleRecipients(recipientType) };
   });
 
   // Renders, stores nothing: a POST only because the draft may be long.
-  router.post('/preview', authorize('campaigns:read'), async (ctx) => {
+  router.post(API_ROUTES.campaignPreview, authorize('campaigns:read'), async (ctx) => {
     const input = await validateBody(ctx, campaignPreviewSchema);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await previewCampaign(input, { senderName: settings.senderName, siteUrl });
@@ -78,6 +80,8 @@ export function campaignRoutes({
 
   addRecordRoutes(router, {
     kind: 'campaign',
+    collection: API_ROUTES.campaigns,
+    item: API_ROUTES.campaign,
     read: 'campaigns:read',
     write: 'campaigns:write',
     listQuerySchema: campaignListQuerySchema,
@@ -93,62 +97,67 @@ export function campaignRoutes({
   });
 
   // Accepted, not done: the worker sends in the background (202).
-  router.post('/:id/send', authorize('campaigns:send'), async (ctx) => {
+  router.post(API_ROUTES.campaignSend, authorize('campaigns:send'), async (ctx) => {
     const campaign = await sendCampaign(campaignQueue, recordIdParam(ctx));
     audit(ctx, 'campaign.send', { type: 'campaign', id: campaign.id, label: campaign.name });
     ctx.status = 202;
     ctx.body = { campaign };
   });
 
-  router.get('/:id/progress', authorize('campaigns:read'), async (ctx) => {
+  router.get(API_ROUTES.campaignProgress, authorize('campaigns:read'), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await campaignProgress(redis, queuePrefix, recordIdParam(ctx), settings.timeZone);
   });
 
-  router.get('/:id/audience', authorize('campaigns:read'), async (ctx) => {
+  router.get(API_ROUTES.campaignLanguages, authorize('campaigns:read'), async (ctx) => {
     ctx.body = await languageAudience(recordIdParam(ctx));
   });
 
   const scheduling = campaignScheduling({ queue: campaignQueue, redis, prefix: queuePrefix });
-  router.post('/:id/schedule', authorize('campaigns:send'), async (ctx) => {
+  router.post(API_ROUTES.campaignSchedule, authorize('campaigns:send'), async (ctx) => {
     const id = recordIdParam(ctx);
     const { scheduledAt } = await validateBody(ctx, campaignScheduleSchema);
     const campaign = await scheduling.schedule(id, new Date(scheduledAt));
     audit(ctx, 'campaign.schedule', { type: 'campaign', id, label: campaign.name });
     ctx.body = { campaign };
   });
-  router.post('/:id/unschedule', authorize('campaigns:send'), async (ctx) => {
+  router.post(API_ROUTES.campaignUnschedule, authorize('campaigns:send'), async (ctx) => {
     const id = recordIdParam(ctx);
     const campaign = await scheduling.unschedule(id);
     audit(ctx, 'campaign.unschedule', { type: 'campaign', id, label: campaign.name });
     ctx.body = { campaign };
   });
 
-  router.get('/:id/recipients', authorize('campaigns:read'), async (ctx) => {
+  router.get(API_ROUTES.campaignRecipients, authorize('campaigns:read'), async (ctx) => {
     const query = await validateQuery(ctx, campaignRecipientQuerySchema);
     ctx.body = await listCampaignRecipients(recordIdParam(ctx), query);
   });
 
   const control = (
-    path: string,
+    route: ApiRoute,
     action: ActivityAction,
     run: (id: string) => Promise<{ id: string; name: string }>,
     status = 200,
   ) =>
-    router.post(`/:id/${path}`, authorize('campaigns:send'), async (ctx) => {
+    router.post(route, authorize('campaigns:send'), async (ctx) => {
       const campaign = await run(recordIdParam(ctx));
       audit(ctx, action, { type: 'campaign', id: campaign.id, label: campaign.name });
       ctx.status = status;
       ctx.body = { campaign };
     });
   const controls = campaignControls({ queue: campaignQueue, redis, prefix: queuePrefix });
-  control('pause', 'campaign.pause', controls.pause);
-  control('resume', 'campaign.resume', controls.resume, 202);
-  control('cancel', 'campaign.cancel', controls.cancel);
-  control('resend-failed', 'campaign.resend', controls.resendToFailed, 202);
+  control(CAMPAIGN_CONTROL_ROUTES.pause, 'campaign.pause', controls.pause);
+  control(CAMPAIGN_CONTROL_ROUTES.resume, 'campaign.resume', controls.resume, 202);
+  control(CAMPAIGN_CONTROL_ROUTES.cancel, 'campaign.cancel', controls.cancel);
+  control(
+    CAMPAIGN_CONTROL_ROUTES['resend-failed'],
+    'campaign.resend',
+    controls.resendToFailed,
+    202,
+  );
 
   // A test to one address: queued like any mail, answered before it is sent (202).
-  router.post('/:id/test', authorize('campaigns:send'), async (ctx) => {
+  router.post(API_ROUTES.campaignTest, authorize('campaigns:send'), async (ctx) => {
     const id = recordIdParam(ctx);
     const { email, locale } = await validateBody(ctx, campaignTestSendSchema);
     await sendTestMail(campaignQueue, id, email, locale);

@@ -1,11 +1,13 @@
 import Router from '@koa/router';
-import { clientListQuerySchema, clientSchema } from '@agency/contracts';
+import { API_ROUTES, clientListQuerySchema, clientSchema } from '@agency/contracts';
 import { addRecordRoutes } from '../../admin/record-routes';
 import { createClient, deleteClient, getClient, listClients, updateClient } from './client.service';
 
 export function clientRoutes(): Router {
-  return addRecordRoutes(new Router({ prefix: '/api/admin/clients' }), {
+  return addRecordRoutes(new Router(), {
     kind: 'client',
+    collection: API_ROUTES.clients,
+    item: API_ROUTES.client,
     read: 'clients:read',
     write: 'clients:write',
     listQuerySchema: clientListQuerySchema,

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { contactSchema, isLocale, type CreateContactResponse } from '@agency/contracts';
+import { API_ROUTES, contactSchema, isLocale, type CreateContactResponse } from '@agency/contracts';
 import { validateBody, requestLocale } from '../../middleware/validate';
 import { rateLimit } from '../../middleware/rate-limit';
 import { enqueueContactMails, type MailQueues, type Redis } from '@agency/platform';
@@ -23,7 +23,7 @@ export function contactRoutes({ queues, redis, rateLimit: limit }: ContactRoutes
    * run sends them without a read of the store, which every insert here
    * waits on.
    */
-  router.post('/api/contact', rateLimit({ redis, ...limit }), async (ctx) => {
+  router.post(API_ROUTES.contactForm, rateLimit({ redis, ...limit }), async (ctx) => {
     const input = await validateBody(ctx, contactSchema);
     const locale = isLocale(input.locale) ? input.locale : requestLocale(ctx);
     const { id, mail } = await storeContact(input, locale);

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { API_ROUTES } from '@agency/contracts';
 import type { HealthWithQueuesDto } from '@agency/contracts';
 import { isDatabaseUp, isRedisUp, type Redis } from '@agency/platform';
 import type { QueueRegistry } from '../../queues/queue-registry';
@@ -18,7 +19,7 @@ export function healthRoutes({
   queueRegistry?: QueueRegistry;
 }): Router {
   const router = new Router();
-  router.get('/api/health', async (ctx) => {
+  router.get(API_ROUTES.health, async (ctx) => {
     const [mongodb, redisUp] = await Promise.all([isDatabaseUp(), isRedisUp(redis)]);
     const queues =
       redisUp && queueRegistry ? await queueRegistry.depths(QUEUE_DEPTHS_TIMEOUT_MS) : undefined;

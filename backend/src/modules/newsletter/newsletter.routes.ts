@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import {
   DEFAULT_NEWSLETTER_SOURCE,
-  NEWSLETTER_API_PATHS,
+  API_ROUTES,
   NEWSLETTER_PAGES,
   NEWSLETTER_SUBSCRIBE_RESPONSE,
   isLocale,
@@ -96,7 +96,7 @@ export function newsletterRoutes({
    * Redis is away the API records the request itself: the visitor's request
    * is kept, and the outbox relay sends the mail once Redis is back.
    */
-  router.post(NEWSLETTER_API_PATHS.subscribe, perIp, async (ctx) => {
+  router.post(API_ROUTES.newsletter, perIp, async (ctx) => {
     const input = await validateBody(ctx, newsletterSchema);
     await perAddress(addressKey(input.email))(ctx, async () => {
       const request = {
@@ -121,7 +121,7 @@ export function newsletterRoutes({
   });
 
   /** The confirmation page posts the link's token; clicking twice confirms once. */
-  router.post(NEWSLETTER_API_PATHS.confirm, linksPerIp, async (ctx) => {
+  router.post(API_ROUTES.newsletterConfirm, linksPerIp, async (ctx) => {
     const { token } = await validateBody(ctx, newsletterTokenSchema);
     const result = await confirmSubscription(token, { secret: mailLinkSecret, ip: ctx.ip });
     if (result.outcome === 'invalid') throw invalidLink();
@@ -140,7 +140,7 @@ export function newsletterRoutes({
    * by itself (mail scanners follow links), so it shows the page with the
    * button, which posts back here.
    */
-  router.get(NEWSLETTER_API_PATHS.unsubscribe, (ctx) => {
+  router.get(API_ROUTES.newsletterUnsubscribe, (ctx) => {
     const page = new URLSearchParams();
     const { token, lang } = ctx.query;
     if (typeof token === 'string') page.set('token', token);
@@ -155,7 +155,7 @@ export function newsletterRoutes({
    * token in the query, form body `List-Unsubscribe=One-Click`) or the
    * page's button (JSON body). Repeating it changes nothing.
    */
-  router.post(NEWSLETTER_API_PATHS.unsubscribe, linksPerIp, async (ctx) => {
+  router.post(API_ROUTES.newsletterUnsubscribe, linksPerIp, async (ctx) => {
     const method = ctx.is('application/json') ? 'page' : 'one-click';
     const token = await linkToken(ctx);
     const result = await unsubscribe(token, { secret: mailLinkSecret, method });

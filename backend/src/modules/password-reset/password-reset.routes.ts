@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import Router from '@koa/router';
 import {
+  API_ROUTES,
   PASSWORD_RESET_REQUEST_RESPONSE,
   isLocale,
   passwordResetRequestSchema,
@@ -21,10 +22,10 @@ import {
 import { setPasswordAfterReset } from '../users';
 import { recordActivity } from '../activity-log';
 
-export const PASSWORD_RESET_PATHS = {
-  request: '/api/admin/password-reset',
-  confirm: '/api/admin/password-reset/confirm',
-} as const;
+export const PASSWORD_RESET_PATHS = [
+  API_ROUTES.passwordReset,
+  API_ROUTES.passwordResetConfirm,
+] as const;
 
 export interface PasswordResetRoutesDeps {
   queue: PasswordResetQueue;
@@ -71,7 +72,7 @@ export function passwordResetRoutes({
    * so neither the answer nor its time tells anyone who works here. The
    * worker sends a link only to a staff member's address.
    */
-  router.post(PASSWORD_RESET_PATHS.request, perIp, async (ctx) => {
+  router.post(API_ROUTES.passwordReset, perIp, async (ctx) => {
     const input = await validateBody(ctx, passwordResetRequestSchema);
     await perAddress(addressKey(input.email))(ctx, async () => {
       const requestId = await storeResetRequest({
@@ -91,7 +92,7 @@ export function passwordResetRoutes({
   });
 
   /** The reset page: a new password for the link's user, whose every session then ends. */
-  router.post(PASSWORD_RESET_PATHS.confirm, perIp, async (ctx) => {
+  router.post(API_ROUTES.passwordResetConfirm, perIp, async (ctx) => {
     const { token, newPassword } = await validateBody(ctx, passwordResetSchema);
     // Two submissions of one link at the same moment: only the first may pass.
     const claimed = await redis

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { CAMPAIGN_QUEUE_NAMES } from '@agency/contracts';
+import { QUEUE_NAMES } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { as, signedInUser, type SignedInUser } from '../../testing/admin-fixtures';
 
@@ -21,7 +21,7 @@ describe('the queue board (bull-board)', () => {
     expect(response.status).toBe(200);
     const names = (response.body.queues as { name: string }[]).map((queue) => queue.name);
     expect(names).toEqual(
-      expect.arrayContaining(['contact-mail', 'campaign-dispatch', CAMPAIGN_QUEUE_NAMES.send]),
+      expect.arrayContaining(['contact-mail', 'campaign-dispatch', QUEUE_NAMES.campaignSend]),
     );
   });
 
@@ -61,13 +61,13 @@ describe('the queue board (bull-board)', () => {
 
 describe('queue depths in /api/health', () => {
   it('counts waiting jobs per queue', async () => {
-    await ctx.campaignQueue.testSend.add(CAMPAIGN_QUEUE_NAMES.test, {
+    await ctx.campaignQueue.testSend.add(QUEUE_NAMES.campaignTestSend, {
       campaignId: 'x',
       email: 'a@b.tn',
     });
     const response = await request(ctx.app.callback()).get('/api/health');
     expect(response.status).toBe(200);
-    expect(response.body.queues[CAMPAIGN_QUEUE_NAMES.test]).toEqual({
+    expect(response.body.queues[QUEUE_NAMES.campaignTestSend]).toEqual({
       waiting: 1,
       active: 0,
       delayed: 0,

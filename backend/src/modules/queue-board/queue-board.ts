@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { API_ROUTES } from '@agency/contracts';
 import type { Queue } from 'bullmq';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
@@ -6,7 +7,7 @@ import { KoaAdapter } from '@bull-board/koa';
 import { HttpError } from '../../errors';
 import { unauthenticated, type SessionResolver } from '../../middleware/authenticate';
 
-export const QUEUE_BOARD_PATH = '/api/admin/queues';
+export const QUEUE_BOARD_PATH = API_ROUTES.queues;
 /** POST here with the bearer token: answers a cookie so a browser tab can open the board. */
 export const QUEUE_BOARD_SESSION_PATH = `${QUEUE_BOARD_PATH}/session`;
 const SESSION_COOKIE = 'queue_board_session';

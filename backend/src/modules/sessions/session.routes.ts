@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { API_ROUTES } from '@agency/contracts';
 import type { SessionListResponse } from '@agency/contracts';
 import { HttpError } from '../../errors';
 import { audit } from '../../middleware/audit';
@@ -8,9 +9,9 @@ import { endOtherSessions, endSession, listActiveSessions } from './session.serv
 
 /** A signed-in user's own sessions: list them, end one, end all the others, sign out. */
 export function ownSessionRoutes(): Router {
-  const router = new Router({ prefix: '/api/admin' });
+  const router = new Router();
 
-  router.get('/me/sessions', async (ctx) => {
+  router.get(API_ROUTES.mySessions, async (ctx) => {
     const user = sessionUser(ctx.state);
     const body: SessionListResponse = {
       items: await listActiveSessions(user.id, user.tokenVersion, user.sessionId),
@@ -18,7 +19,7 @@ export function ownSessionRoutes(): Router {
     ctx.body = body;
   });
 
-  router.delete('/me/sessions/:id', async (ctx) => {
+  router.delete(API_ROUTES.mySession, async (ctx) => {
     const user = sessionUser(ctx.state);
     const id = recordIdParam(ctx);
     if (!(await endSession(user.id, id))) {
@@ -28,7 +29,7 @@ export function ownSessionRoutes(): Router {
     ctx.status = 204;
   });
 
-  router.delete('/me/sessions', async (ctx) => {
+  router.delete(API_ROUTES.mySessions, async (ctx) => {
     const user = sessionUser(ctx.state);
     await endOtherSessions(user.id, user.sessionId);
     audit(ctx, 'auth.sessions-end-others', { type: 'user', id: user.id, label: user.username });
@@ -36,7 +37,7 @@ export function ownSessionRoutes(): Router {
   });
 
   // Sign Out ends this session on the server too: a copy of the token is worthless after it.
-  router.post('/logout', async (ctx) => {
+  router.post(API_ROUTES.logout, async (ctx) => {
     const user = sessionUser(ctx.state);
     await endSession(user.id, user.sessionId);
     audit(ctx, 'auth.logout', { type: 'session', id: user.sessionId, label: user.username });

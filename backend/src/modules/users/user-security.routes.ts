@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { API_ROUTES } from '@agency/contracts';
 import { HttpError } from '../../errors';
 import { audit } from '../../middleware/audit';
 import { authorize } from '../../middleware/authorize';
@@ -18,9 +19,9 @@ async function labelOf(id: string): Promise<string> {
  * every session they have. Both take effect on the user's next request.
  */
 export function userSecurityRoutes(): Router {
-  const router = new Router({ prefix: '/api/admin/users' });
+  const router = new Router();
 
-  router.delete('/:id/two-factor', authorize('users:write'), async (ctx) => {
+  router.delete(API_ROUTES.userTwoFactor, authorize('users:write'), async (ctx) => {
     const id = recordIdParam(ctx);
     const label = await labelOf(id);
     // A reset also ends the user's sessions: whoever holds the lost phone
@@ -30,7 +31,7 @@ export function userSecurityRoutes(): Router {
     ctx.status = 204;
   });
 
-  router.delete('/:id/sessions', authorize('users:write'), async (ctx) => {
+  router.delete(API_ROUTES.userSessions, authorize('users:write'), async (ctx) => {
     const id = recordIdParam(ctx);
     const label = await labelOf(id);
     await endAllSessionsOf(id);

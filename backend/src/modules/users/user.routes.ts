@@ -1,12 +1,19 @@
 import Router from '@koa/router';
-import { userCreateSchema, userListQuerySchema, userUpdateSchema } from '@agency/contracts';
+import {
+  API_ROUTES,
+  userCreateSchema,
+  userListQuerySchema,
+  userUpdateSchema,
+} from '@agency/contracts';
 import { addRecordRoutes } from '../../admin/record-routes';
 import { createUser, deleteUser, getUser, listUsers, updateUser } from './user.service';
 
 /** User management: the admin role only (users:read, users:write). */
 export function userRoutes(): Router {
-  return addRecordRoutes(new Router({ prefix: '/api/admin/users' }), {
+  return addRecordRoutes(new Router(), {
     kind: 'user',
+    collection: API_ROUTES.users,
+    item: API_ROUTES.user,
     read: 'users:read',
     write: 'users:write',
     listQuerySchema: userListQuerySchema,

@@ -34,7 +34,7 @@ const SERVICES: SitePage = {
 export const PRERENDERED_PAGES: readonly SitePage[] = [
   HOME,
   SERVICES,
-  // The navigation's services link (spec 2): the same page as /services.
+  // The navigation's services link: the same page as /services.
   { ...SERVICES, path: '/services-dedicated' },
   {
     key: 'portfolio',
@@ -51,7 +51,7 @@ export const PRERENDERED_PAGES: readonly SitePage[] = [
 export function sitePageOf(path: string): SitePage {
   const prerendered = PRERENDERED_PAGES.find((page) => page.path === path);
   if (prerendered) return prerendered;
-  // Every service's address shows the services page (spec 2: the slug is not used).
+  // Every service's address shows the services page (the slug is not used).
   if (path.startsWith('/services/')) return { ...SERVICES, path };
   if (path.startsWith('/newsletter/')) return { key: 'newsletter', path };
   return { key: 'notFound', path };

@@ -3,7 +3,7 @@ import { useNamespace } from '../../lib/translations';
 import { ADMIN_COMMON_NAMESPACE } from './admin-common-namespace';
 import { StatusChip } from './status-chip';
 
-/** An enquiry's status badge: 'new' highlighted, the others plain (spec 3). */
+/** An enquiry's status badge: 'new' highlighted so unread enquiries stand out, the others plain. */
 export function ContactStatusChip({ status }: { status: ContactStatus }) {
   const { t } = useNamespace(ADMIN_COMMON_NAMESPACE);
   const isNew = status === 'new';

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useNamespace } from '../../lib/translations';
 import { ADMIN_COMMON_NAMESPACE } from './admin-common-namespace';
 
-/** A password input with a show/hide toggle (spec: admin sign-in). */
+/** A password input with a show/hide toggle, so staff can check what they typed. */
 export function PasswordField(props: TextFieldProps) {
   const { t } = useNamespace(ADMIN_COMMON_NAMESPACE);
   const [visible, setVisible] = useState(false);

@@ -3,7 +3,7 @@ import { hasAdminToken, safeAdminReturnPath } from '../../lib/admin-session';
 
 /**
  * /admin: straight to the dashboard with a stored token, otherwise to
- * sign-in (spec 2), passing on the page to come back to after signing in.
+ * sign-in, passing on the page to come back to after signing in.
  */
 export function AdminIndexRedirect() {
   const [searchParams] = useSearchParams();

@@ -66,7 +66,7 @@ export function AdminLayout() {
     if (openedSignedIn && sessionEndedBySignOut()) {
       return <Navigate to={ADMIN_PATHS.login} replace />;
     }
-    // Back to /admin (spec 4), remembering the page to return to after signing in.
+    // Back to /admin, remembering the page to return to after signing in.
     const here = `${location.pathname}${location.search}`;
     return <Navigate to={`${ADMIN_PATHS.index}?next=${encodeURIComponent(here)}`} replace />;
   }

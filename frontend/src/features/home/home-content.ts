@@ -3,7 +3,7 @@
  * live in the `home` namespace under the same ids.
  */
 
-/** Stats banner (spec 9: 500%, 150+, 10M+, 98%). */
+/** Stats banner: 500%, 150+, 10M+, 98%. */
 export const BANNER_STATS = [
   { id: 'roi', value: '500%' },
   { id: 'clients', value: '150+' },
@@ -11,7 +11,7 @@ export const BANNER_STATS = [
   { id: 'satisfaction', value: '98%' },
 ] as const;
 
-/** The four process steps, in order (spec 9). */
+/** The four process steps, in order. */
 export const PROCESS_STEPS = ['discovery', 'strategy', 'execution', 'optimization'] as const;
 
 export interface CaseStudy {
@@ -48,7 +48,7 @@ export const CASE_STUDIES: readonly CaseStudy[] = [
 ];
 
 /**
- * Testimonial portraits come from a stock-photo host (spec 2). They load lazily,
+ * Testimonial portraits come from a stock-photo host. They load lazily,
  * below the fold, and fall back to a local image when the host cannot be reached.
  */
 export const STOCK_PHOTO_HOST = 'https://images.unsplash.com';

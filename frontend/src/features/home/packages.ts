@@ -1,5 +1,5 @@
 /**
- * The three packs (spec 3). Their words are in the `home-sections` catalogues
+ * The three packs. Their words are in the `home-sections` catalogues
  * under `packages.items.<id>`, feature by feature; prices are always a custom
  * quote (`packages.price`), so there is no price field.
  */

@@ -5,7 +5,7 @@
  */
 export interface SuccessStory {
   id: 'restaurant' | 'fashion' | 'clinic' | 'realestate' | 'startup' | 'hotel';
-  /** Year range of the collaboration (spec 9: starting 2019 to 2022, ending 2024). */
+  /** Year range of the collaboration (starting 2019 to 2022, ending 2024). */
   period: string;
 }
 

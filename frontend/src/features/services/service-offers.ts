@@ -1,5 +1,5 @@
 /**
- * The services page's five offers (spec 2). Their words are in the services
+ * The services page's five offers. Their words are in the services
  * catalogues under `servicesPage.offers.<id>`: title, problem, the three
  * steps of the approach (`approach.1` to `approach.3`) and the results.
  */

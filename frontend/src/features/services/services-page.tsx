@@ -12,7 +12,7 @@ import { APPROACH_STEPS, SERVICE_OFFERS } from './service-offers';
 import { useNamespace } from '../../lib/translations';
 import { SERVICES_NAMESPACE } from './services-namespace';
 
-/** /services, /services/:slug and /services-dedicated all show this page (spec 2). */
+/** /services, /services/:slug and /services-dedicated all show this page. */
 export function ServicesPage() {
   const { t } = useNamespace(SERVICES_NAMESPACE);
   const goToAnchor = useAnchorNavigation();

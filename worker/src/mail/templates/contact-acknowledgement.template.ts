@@ -6,7 +6,7 @@ interface AcknowledgementCopy {
   subject: string;
   greeting: string;
   thanks: string;
-  /** The thank-you page's promise, word for word (spec 4). */
+  /** The thank-you page's promise, word for word, so the mail keeps what the page said. */
   promise: string;
   service: string;
   signature: string;

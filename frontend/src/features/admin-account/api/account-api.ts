@@ -1,3 +1,4 @@
+import { API_ROUTES, apiPath } from '@agency/contracts';
 import type {
   EnrolmentCompleteResponse,
   LoginInput,
@@ -21,59 +22,59 @@ import { api } from '../../../lib/api';
 export const accountApi = api.injectEndpoints({
   endpoints: (build) => ({
     loginOptions: build.query<LoginOptionsResponse, undefined>({
-      query: () => 'admin/login-options',
+      query: () => API_ROUTES.loginOptions,
     }),
     login: build.mutation<LoginSuccessResponse | LoginSecondFactorResponse, LoginInput>({
-      query: (body) => ({ url: 'admin/login', method: 'POST', body }),
+      query: (body) => ({ url: API_ROUTES.login, method: 'POST', body }),
     }),
     secondFactor: build.mutation<LoginSuccessResponse, SecondFactorInput>({
-      query: (body) => ({ url: 'admin/login/second-factor', method: 'POST', body }),
+      query: (body) => ({ url: API_ROUTES.loginSecondFactor, method: 'POST', body }),
     }),
     startEnrolment: build.mutation<TwoFactorSetupResponse, { challenge: string }>({
-      query: (body) => ({ url: 'admin/login/enrolment', method: 'POST', body }),
+      query: (body) => ({ url: API_ROUTES.loginEnrolment, method: 'POST', body }),
     }),
     completeEnrolment: build.mutation<EnrolmentCompleteResponse, SecondFactorInput>({
-      query: (body) => ({ url: 'admin/login/enrolment/confirm', method: 'POST', body }),
+      query: (body) => ({ url: API_ROUTES.loginEnrolmentConfirm, method: 'POST', body }),
     }),
     requestPasswordReset: build.mutation<PasswordResetRequestResponse, PasswordResetRequestInput>({
-      query: (body) => ({ url: 'admin/password-reset', method: 'POST', body }),
+      query: (body) => ({ url: API_ROUTES.passwordReset, method: 'POST', body }),
     }),
     resetPassword: build.mutation<PasswordResetResponse, PasswordResetInput>({
-      query: (body) => ({ url: 'admin/password-reset/confirm', method: 'POST', body }),
+      query: (body) => ({ url: API_ROUTES.passwordResetConfirm, method: 'POST', body }),
     }),
     changePassword: build.mutation<PasswordChangeResponse, PasswordChangeInput>({
-      query: (body) => ({ url: 'admin/me/password', method: 'PUT', body }),
+      query: (body) => ({ url: API_ROUTES.myPassword, method: 'PUT', body }),
       invalidatesTags: ['Session'],
     }),
     twoFactorStatus: build.query<TwoFactorStatusResponse, undefined>({
-      query: () => 'admin/me/two-factor',
+      query: () => API_ROUTES.myTwoFactor,
       providesTags: ['Session'],
     }),
     setupTwoFactor: build.mutation<TwoFactorSetupResponse, undefined>({
-      query: () => ({ url: 'admin/me/two-factor/setup', method: 'POST' }),
+      query: () => ({ url: API_ROUTES.myTwoFactorSetup, method: 'POST' }),
     }),
     confirmTwoFactor: build.mutation<RecoveryCodesResponse, { code: string }>({
-      query: (body) => ({ url: 'admin/me/two-factor/confirm', method: 'POST', body }),
+      query: (body) => ({ url: API_ROUTES.myTwoFactorConfirm, method: 'POST', body }),
       invalidatesTags: ['Session'],
     }),
     renewRecoveryCodes: build.mutation<RecoveryCodesResponse, { code: string }>({
-      query: (body) => ({ url: 'admin/me/two-factor/recovery-codes', method: 'POST', body }),
+      query: (body) => ({ url: API_ROUTES.myRecoveryCodes, method: 'POST', body }),
       invalidatesTags: ['Session'],
     }),
     disableTwoFactor: build.mutation<null, { password: string }>({
-      query: (body) => ({ url: 'admin/me/two-factor/disable', method: 'POST', body }),
+      query: (body) => ({ url: API_ROUTES.myTwoFactorDisable, method: 'POST', body }),
       invalidatesTags: ['Session'],
     }),
     sessions: build.query<SessionListResponse, undefined>({
-      query: () => 'admin/me/sessions',
+      query: () => API_ROUTES.mySessions,
       providesTags: ['Session'],
     }),
     endSession: build.mutation<null, string>({
-      query: (id) => ({ url: `admin/me/sessions/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      query: (id) => ({ url: apiPath(API_ROUTES.mySession, { id }), method: 'DELETE' }),
       invalidatesTags: ['Session'],
     }),
     endOtherSessions: build.mutation<null, undefined>({
-      query: () => ({ url: 'admin/me/sessions', method: 'DELETE' }),
+      query: () => ({ url: API_ROUTES.mySessions, method: 'DELETE' }),
       invalidatesTags: ['Session'],
     }),
   }),

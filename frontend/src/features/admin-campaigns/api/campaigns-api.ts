@@ -1,46 +1,42 @@
-import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import {
-  CAMPAIGN_TEMPLATES_API_PATH,
-  type CampaignAudienceDto,
-  type CampaignDto,
-  type CampaignInput,
-  type CampaignLanguageAudienceDto,
-  type CampaignPreviewDto,
-  type CampaignPreviewInput,
-  type CampaignSampleRecipientDto,
-  type CampaignScheduleInput,
-  type CampaignSettingsDto,
-  type CampaignTemplateDto,
-  type CampaignTemplateInput,
-  type RecipientType,
-  type CampaignListQuery,
-  type CampaignProgressDto,
-  type CampaignRecipientDto,
-  type CampaignRecipientQuery,
-  type CampaignSendResponse,
-  type CampaignTestSendInput,
-  type Page,
+  API_ROUTES,
+  CAMPAIGN_CONTROL_ROUTES,
+  apiPath,
+  type CampaignControl,
+} from '@agency/contracts';
+import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
+import type {
+  CampaignAudienceDto,
+  CampaignDto,
+  CampaignInput,
+  CampaignLanguageAudienceDto,
+  CampaignPreviewDto,
+  CampaignPreviewInput,
+  CampaignSampleRecipientDto,
+  CampaignScheduleInput,
+  CampaignSettingsDto,
+  CampaignTemplateDto,
+  CampaignTemplateInput,
+  RecipientType,
+  CampaignListQuery,
+  CampaignProgressDto,
+  CampaignRecipientDto,
+  CampaignRecipientQuery,
+  CampaignSendResponse,
+  CampaignTestSendInput,
+  Page,
 } from '@agency/contracts';
 import { api } from '../../../lib/api';
-
-/** The sending controls: each is `POST /api/admin/campaigns/{id}/{control}`. */
-export const CAMPAIGN_CONTROLS = ['pause', 'resume', 'cancel', 'resend-failed'] as const;
-export type CampaignControl = (typeof CAMPAIGN_CONTROLS)[number];
-
-const campaignPath = (id: string) => `admin/campaigns/${encodeURIComponent(id)}`;
-/** The API's template path without its leading `/api/`, which the base query adds. */
-const TEMPLATES = CAMPAIGN_TEMPLATES_API_PATH.replace(/^\/api\//, '');
-const templatePath = (id: string) => `${TEMPLATES}/${encodeURIComponent(id)}`;
 
 export const campaignsApi = api.injectEndpoints({
   endpoints: (build) => ({
     campaignList: build.query<Page<CampaignDto>, Partial<CampaignListQuery>>({
-      query: (params) => ({ url: 'admin/campaigns', params }),
+      query: (params) => ({ url: API_ROUTES.campaigns, params }),
       providesTags: ['Campaigns'],
     }),
     /** Where a send stands (counts, percent, the server's rate): polled while it runs. */
     campaignProgress: build.query<CampaignProgressDto, string>({
-      query: (id) => `${campaignPath(id)}/progress`,
+      query: (id) => apiPath(API_ROUTES.campaignProgress, { id }),
       providesTags: ['Campaigns'],
     }),
     /** One page of a campaign's ledger, in one state. */
@@ -48,71 +44,81 @@ export const campaignsApi = api.injectEndpoints({
       Page<CampaignRecipientDto>,
       { id: string } & Pick<CampaignRecipientQuery, 'state' | 'page' | 'pageSize' | 'sort'>
     >({
-      query: ({ id, ...params }) => ({ url: `${campaignPath(id)}/recipients`, params }),
+      query: ({ id, ...params }) => ({
+        url: apiPath(API_ROUTES.campaignRecipients, { id }),
+        params,
+      }),
       providesTags: ['Campaigns'],
     }),
     campaignAudience: build.query<CampaignAudienceDto, undefined>({
-      query: () => 'admin/campaigns/audience',
+      query: () => API_ROUTES.campaignAudience,
       // Asked again each time a confirmation opens: the audience changes as people subscribe.
       keepUnusedDataFor: 0,
     }),
     createCampaign: build.mutation<CampaignDto, CampaignInput>({
-      query: (body) => ({ url: 'admin/campaigns', method: 'POST', body }),
+      query: (body) => ({ url: API_ROUTES.campaigns, method: 'POST', body }),
       invalidatesTags: ['Campaigns', 'Stats', 'ActivityLogs'],
     }),
     updateCampaign: build.mutation<CampaignDto, { id: string; body: CampaignInput }>({
       query: ({ id, body }) => ({
-        url: campaignPath(id),
+        url: apiPath(API_ROUTES.campaign, { id }),
         method: 'PUT',
         body,
       }),
       invalidatesTags: ['Campaigns', 'ActivityLogs'],
     }),
     deleteCampaign: build.mutation<null, string>({
-      query: (id) => ({ url: campaignPath(id), method: 'DELETE' }),
+      query: (id) => ({ url: apiPath(API_ROUTES.campaign, { id }), method: 'DELETE' }),
       invalidatesTags: ['Campaigns', 'Stats', 'ActivityLogs'],
     }),
     /** The agency's clock, the sender's name and the global rate cap, as the editor shows them. */
     campaignSettings: build.query<CampaignSettingsDto, undefined>({
-      query: () => 'admin/campaigns/settings',
+      query: () => API_ROUTES.campaignSettings,
     }),
     /** A few of an audience, whom the preview is filled in for. */
     sampleRecipients: build.query<{ items: CampaignSampleRecipientDto[] }, RecipientType>({
       query: (recipientType) => ({
-        url: 'admin/campaigns/sample-recipients',
+        url: API_ROUTES.campaignSampleRecipients,
         params: { recipientType },
       }),
     }),
     /** The mail as the worker renders it; a POST only because a draft may be long. */
     previewCampaign: build.mutation<CampaignPreviewDto, Partial<CampaignPreviewInput>>({
-      query: (body) => ({ url: 'admin/campaigns/preview', method: 'POST', body }),
+      query: (body) => ({ url: API_ROUTES.campaignPreview, method: 'POST', body }),
     }),
     /** How many of a campaign's audience get each language, asked when a send is confirmed. */
     campaignLanguages: build.query<CampaignLanguageAudienceDto, string>({
-      query: (id) => `${campaignPath(id)}/audience`,
+      query: (id) => apiPath(API_ROUTES.campaignLanguages, { id }),
       keepUnusedDataFor: 0,
     }),
     templateList: build.query<Page<CampaignTemplateDto>, undefined>({
-      query: () => ({ url: TEMPLATES, params: { pageSize: 100 } }),
+      query: () => ({ url: API_ROUTES.campaignTemplates, params: { pageSize: 100 } }),
       providesTags: ['CampaignTemplates'],
     }),
     createTemplate: build.mutation<CampaignTemplateDto, CampaignTemplateInput>({
-      query: (body) => ({ url: TEMPLATES, method: 'POST', body }),
+      query: (body) => ({ url: API_ROUTES.campaignTemplates, method: 'POST', body }),
       invalidatesTags: ['CampaignTemplates', 'ActivityLogs'],
     }),
     updateTemplate: build.mutation<
       CampaignTemplateDto,
       { id: string; body: CampaignTemplateInput }
     >({
-      query: ({ id, body }) => ({ url: templatePath(id), method: 'PUT', body }),
+      query: ({ id, body }) => ({
+        url: apiPath(API_ROUTES.campaignTemplate, { id }),
+        method: 'PUT',
+        body,
+      }),
       invalidatesTags: ['CampaignTemplates', 'ActivityLogs'],
     }),
     duplicateTemplate: build.mutation<CampaignTemplateDto, string>({
-      query: (id) => ({ url: `${templatePath(id)}/duplicate`, method: 'POST' }),
+      query: (id) => ({
+        url: apiPath(API_ROUTES.campaignTemplateDuplicate, { id }),
+        method: 'POST',
+      }),
       invalidatesTags: ['CampaignTemplates', 'ActivityLogs'],
     }),
     deleteTemplate: build.mutation<null, string>({
-      query: (id) => ({ url: templatePath(id), method: 'DELETE' }),
+      query: (id) => ({ url: apiPath(API_ROUTES.campaignTemplate, { id }), method: 'DELETE' }),
       invalidatesTags: ['CampaignTemplates', 'ActivityLogs'],
     }),
     /** A test to one address, outside the ledger: nothing the lists show changes. */
@@ -120,7 +126,11 @@ export const campaignsApi = api.injectEndpoints({
       { queued: true; email: string },
       { id: string; body: CampaignTestSendInput }
     >({
-      query: ({ id, body }) => ({ url: `${campaignPath(id)}/test`, method: 'POST', body }),
+      query: ({ id, body }) => ({
+        url: apiPath(API_ROUTES.campaignTest, { id }),
+        method: 'POST',
+        body,
+      }),
       invalidatesTags: ['ActivityLogs'],
     }),
   }),
@@ -133,7 +143,7 @@ export const campaignsApi = api.injectEndpoints({
 export const campaignSendingApi = campaignsApi.injectEndpoints({
   endpoints: (build) => ({
     sendCampaign: build.mutation<CampaignSendResponse, string>({
-      query: (id) => ({ url: `${campaignPath(id)}/send`, method: 'POST' }),
+      query: (id) => ({ url: apiPath(API_ROUTES.campaignSend, { id }), method: 'POST' }),
       invalidatesTags: ['ActivityLogs'],
       onQueryStarted: (_id, lifecycle) => showNewStatus(lifecycle),
     }),
@@ -141,18 +151,25 @@ export const campaignSendingApi = campaignsApi.injectEndpoints({
       CampaignSendResponse,
       { id: string; body: CampaignScheduleInput }
     >({
-      query: ({ id, body }) => ({ url: `${campaignPath(id)}/schedule`, method: 'POST', body }),
+      query: ({ id, body }) => ({
+        url: apiPath(API_ROUTES.campaignSchedule, { id }),
+        method: 'POST',
+        body,
+      }),
       invalidatesTags: ['ActivityLogs'],
       onQueryStarted: (_arg, lifecycle) => showNewStatus(lifecycle),
     }),
     unscheduleCampaign: build.mutation<CampaignSendResponse, string>({
-      query: (id) => ({ url: `${campaignPath(id)}/unschedule`, method: 'POST' }),
+      query: (id) => ({ url: apiPath(API_ROUTES.campaignUnschedule, { id }), method: 'POST' }),
       invalidatesTags: ['ActivityLogs'],
       onQueryStarted: (_arg, lifecycle) => showNewStatus(lifecycle),
     }),
     controlCampaign: build.mutation<CampaignSendResponse, { id: string; control: CampaignControl }>(
       {
-        query: ({ id, control }) => ({ url: `${campaignPath(id)}/${control}`, method: 'POST' }),
+        query: ({ id, control }) => ({
+          url: apiPath(CAMPAIGN_CONTROL_ROUTES[control], { id }),
+          method: 'POST',
+        }),
         invalidatesTags: ['ActivityLogs'],
         onQueryStarted: (_arg, lifecycle) => showNewStatus(lifecycle),
       },

@@ -2,7 +2,7 @@ import type { CampaignDto } from '@agency/contracts';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useEffect } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 import { api } from '../../../lib/api';
 import { useAppDispatch } from '../../../lib/hooks';
 import { useFormatters } from '../../../lib/use-formatters';
@@ -24,8 +24,8 @@ export function CampaignDelivery({ campaign: listed }: { campaign: CampaignDto }
     useCampaignProgress(listed);
   const { sentCount, failedCount, total, status, name } = campaign;
 
-  useEffect(() => {
-    if (!justFinished) return;
+  // Once per finished send, with the figures of the reading that ended it.
+  const announceEnd = useEffectEvent(() =>
     toast({
       title: t(`toasts.ended.${status}`, { name }),
       description: t('toasts.finishedDescription', {
@@ -33,9 +33,10 @@ export function CampaignDelivery({ campaign: listed }: { campaign: CampaignDto }
         failed: format.number(failedCount),
       }),
       variant: status === 'sent' && failedCount === 0 ? 'success' : 'default',
-    });
-    // Once per finished send: the values are those of the reading that ended it.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    }),
+  );
+  useEffect(() => {
+    if (justFinished) announceEnd();
   }, [justFinished]);
 
   if (status === 'scheduled' && campaign.scheduledAt) {

@@ -194,7 +194,7 @@ export function CampaignManager() {
             deleteAction(t('delete', { name }), () => setDeleting(campaign)),
         ]}
       >
-        {/* Send exists only on drafts (spec 4), for roles that may send. */}
+        {/* Send exists only on drafts, for roles that may send. */}
         {draft && canSend ? (
           <Button
             size="small"

@@ -10,7 +10,7 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { AdminList } from '../../../components/admin/admin-list';
 import { EmptyState } from '../../../components/admin/empty-state';
 import { RecordCard } from '../../../components/admin/record-card';
@@ -62,8 +62,11 @@ export function CampaignRecipientsDialog({ campaign, onClose }: CampaignRecipien
     [data],
   );
 
-  const stateChip = (row: CampaignRecipientDto) => (
-    <StatusChip label={t(`ledger.state.${row.state}`)} color={STATE_COLORS[row.state]} />
+  const stateChip = useCallback(
+    (row: CampaignRecipientDto) => (
+      <StatusChip label={t(`ledger.state.${row.state}`)} color={STATE_COLORS[row.state]} />
+    ),
+    [t],
   );
   const columns = useMemo<GridColDef<RecipientRow>[]>(
     () => [
@@ -98,8 +101,7 @@ export function CampaignRecipientsDialog({ campaign, onClose }: CampaignRecipien
         valueFormatter: (value: string) => format.dateTime(value),
       },
     ],
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- stateChip reads only t
-    [t, format],
+    [t, format, stateChip],
   );
 
   return (

@@ -1,9 +1,9 @@
-import type { CampaignDto } from '@agency/contracts';
+import type { CampaignControl, CampaignDto } from '@agency/contracts';
 import { useCallback } from 'react';
 import { apiErrorMessage } from '../../../lib/api-errors';
 import { useNamespace } from '../../../lib/translations';
 import { useToast } from '../../../lib/use-toast';
-import { useControlCampaignMutation, type CampaignControl } from '../api/campaigns-api';
+import { useControlCampaignMutation } from '../api/campaigns-api';
 import { CAMPAIGNS_NAMESPACE } from '../campaigns-namespace';
 
 /**

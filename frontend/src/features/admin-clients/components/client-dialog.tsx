@@ -28,7 +28,7 @@ interface ClientFormValues {
   email: string;
   phone: string;
   website: string;
-  /** Sent as a number, or left out when blank (spec 3). */
+  /** Sent as a number, or left out when blank: a blank budget is no budget, not zero. */
   monthlyBudget: NumberFieldValue;
   industry: string;
   status: ClientStatus;

@@ -10,7 +10,7 @@ import BusinessIcon from '@mui/icons-material/Business';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
-import { useMemo, type ReactNode } from 'react';
+import { useCallback, useMemo, type ReactNode } from 'react';
 import { EmptyState } from '../../../components/admin/empty-state';
 import { FilterSelect } from '../../../components/admin/filter-select';
 import { StatusChip } from '../../../components/admin/status-chip';
@@ -54,20 +54,31 @@ export function ClientsList({ canWrite, onEdit, onDelete, addButton }: ClientsLi
   });
   const query = useClientListQuery(list.query as Partial<ClientListQuery>);
 
-  const budget = (client: ClientDto) =>
-    client.monthlyBudget === undefined ? t('noBudget') : format.money(client.monthlyBudget);
-  const industry = (client: ClientDto) =>
-    client.industry ? t(`industries.${client.industry}`) : t('noIndustry');
-  const statusChip = (client: ClientDto) => (
-    <StatusChip label={t(`status.${client.status}`)} color={STATUS_COLORS[client.status]} />
+  const budget = useCallback(
+    (client: ClientDto) =>
+      client.monthlyBudget === undefined ? t('noBudget') : format.money(client.monthlyBudget),
+    [t, format],
   );
-  const actions = (client: ClientDto) => (
-    <RowActions
-      actions={[
-        editAction(t('edit', { company: client.companyName }), () => onEdit(client)),
-        deleteAction(t('delete', { company: client.companyName }), () => onDelete(client)),
-      ]}
-    />
+  const industry = useCallback(
+    (client: ClientDto) => (client.industry ? t(`industries.${client.industry}`) : t('noIndustry')),
+    [t],
+  );
+  const statusChip = useCallback(
+    (client: ClientDto) => (
+      <StatusChip label={t(`status.${client.status}`)} color={STATUS_COLORS[client.status]} />
+    ),
+    [t],
+  );
+  const actions = useCallback(
+    (client: ClientDto) => (
+      <RowActions
+        actions={[
+          editAction(t('edit', { company: client.companyName }), () => onEdit(client)),
+          deleteAction(t('delete', { company: client.companyName }), () => onDelete(client)),
+        ]}
+      />
+    ),
+    [t, onEdit, onDelete],
   );
 
   const columns = useMemo<GridColDef<ClientDto>[]>(
@@ -117,8 +128,7 @@ export function ClientsList({ canWrite, onEdit, onDelete, addButton }: ClientsLi
       },
       ...(canWrite ? [actionsColumn(t('columns.actions'), actions)] : []),
     ],
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read only these
-    [t, format, canWrite, onEdit, onDelete],
+    [t, format, canWrite, budget, industry, statusChip, actions],
   );
 
   const body = (

@@ -1,3 +1,4 @@
+import { API_ROUTES, apiPath } from '@agency/contracts';
 import type {
   ContactDetailDto,
   ContactDto,
@@ -14,29 +15,29 @@ export type ContactListArgs = Partial<ContactListQuery>;
 export const contactsApi = api.injectEndpoints({
   endpoints: (build) => ({
     contactList: build.query<Page<ContactDto>, ContactListArgs>({
-      query: (params) => ({ url: 'admin/contacts', params }),
+      query: (params) => ({ url: API_ROUTES.contacts, params }),
       providesTags: ['Contacts'],
     }),
     contactDetail: build.query<ContactDetailDto, string>({
-      query: (id) => `admin/contacts/${encodeURIComponent(id)}`,
+      query: (id) => apiPath(API_ROUTES.contact, { id }),
       providesTags: (_result, _error, id) => [{ type: 'Contacts', id }],
     }),
     setContactStatus: build.mutation<ContactDetailDto, { id: string; status: ContactStatus }>({
       query: ({ id, status }) => ({
-        url: `admin/contacts/${encodeURIComponent(id)}`,
+        url: apiPath(API_ROUTES.contact, { id }),
         method: 'PATCH',
         body: { status },
       }),
       invalidatesTags: ['Contacts', 'Stats'],
     }),
     convertContact: build.mutation<LeadDto, string>({
-      query: (id) => ({ url: `admin/contacts/${encodeURIComponent(id)}/convert`, method: 'POST' }),
+      query: (id) => ({ url: apiPath(API_ROUTES.contactConvert, { id }), method: 'POST' }),
       invalidatesTags: ['Leads'],
     }),
     // The CSV goes straight to a file: the store never holds the (possibly large) body.
     exportContacts: build.mutation<null, ContactListArgs>({
       query: (params) => ({
-        url: 'admin/contacts/export',
+        url: API_ROUTES.contactsExport,
         params,
         responseHandler: async (response) => {
           if (!response.ok) return response.json() as Promise<unknown>;

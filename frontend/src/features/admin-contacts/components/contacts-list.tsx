@@ -9,7 +9,7 @@ import InboxIcon from '@mui/icons-material/Inbox';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import Button from '@mui/material/Button';
 import type { GridColDef } from '@mui/x-data-grid';
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { ADMIN_COMMON_NAMESPACE } from '../../../components/admin/admin-common-namespace';
@@ -55,8 +55,11 @@ export function ContactsList() {
   const contacts = useContactListQuery(query);
   const [exportContacts, { isLoading: exporting }] = useExportContactsMutation();
 
-  const open = (contact: ContactDto) =>
-    void navigate(`${adminContactPath(contact.id)}${addressQuery}`);
+  // Rebuilding the columns on every render would reset the grid: `open` changes only with the address.
+  const open = useCallback(
+    (contact: ContactDto) => void navigate(`${adminContactPath(contact.id)}${addressQuery}`),
+    [navigate, addressQuery],
+  );
 
   const columns = useMemo<GridColDef<ContactDto>[]>(
     () => [
@@ -116,9 +119,7 @@ export function ContactsList() {
         80,
       ),
     ],
-    // `open` only reads the address; rebuilding columns per render would reset the grid.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [t, tCommon, tShell, format, addressQuery],
+    [t, tCommon, tShell, format, open],
   );
 
   const runExport = async () => {

@@ -1,3 +1,4 @@
+import { API_ROUTES } from '@agency/contracts';
 import type { CampaignDto, ContactDto, EnquiryTrendDto, Page, StatsDto } from '@agency/contracts';
 import { api } from '../../../lib/api';
 
@@ -7,22 +8,22 @@ export const RESULT_STATUSES = ['sending', 'sent', 'failed', 'paused', 'cancelle
 export const dashboardApi = api.injectEndpoints({
   endpoints: (build) => ({
     dashboardStats: build.query<StatsDto, undefined>({
-      query: () => 'admin/stats',
+      query: () => API_ROUTES.stats,
       providesTags: ['Stats'],
     }),
     latestContacts: build.query<Page<ContactDto>, number>({
       query: (count) => ({
-        url: 'admin/contacts',
+        url: API_ROUTES.contacts,
         params: { pageSize: count, sort: '-createdAt' },
       }),
       providesTags: ['Contacts'],
     }),
     enquiryTrend: build.query<EnquiryTrendDto, number>({
-      query: (days) => ({ url: 'admin/stats/enquiries', params: { days } }),
+      query: (days) => ({ url: API_ROUTES.statsEnquiries, params: { days } }),
       providesTags: ['Stats', 'Contacts'],
     }),
     latestCampaigns: build.query<Page<CampaignDto>, undefined>({
-      query: () => ({ url: 'admin/campaigns', params: { pageSize: 50, sort: '-createdAt' } }),
+      query: () => ({ url: API_ROUTES.campaigns, params: { pageSize: 50, sort: '-createdAt' } }),
       providesTags: ['Campaigns'],
     }),
   }),

@@ -10,7 +10,7 @@ import { useNamespace } from '../../../lib/translations';
 import { useDashboardStatsQuery } from '../api/dashboard-api';
 import { DASHBOARD_NAMESPACE } from '../dashboard-namespace';
 
-/** A bar's width: count over total, capped at 100% (spec 9), 0 when there is nothing. */
+/** A bar's width: count over total, capped at 100%, 0 when there is nothing. */
 export function shareOf(count: number, total: number): number {
   if (total <= 0) return 0;
   return Math.min(100, (count / total) * 100);

@@ -11,7 +11,7 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
-import { useMemo, type ReactNode } from 'react';
+import { useCallback, useMemo, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 import { EmptyState } from '../../../components/admin/empty-state';
 import { StatusChip } from '../../../components/admin/status-chip';
@@ -60,29 +60,41 @@ export function LeadsList({ canWrite, onDelete, addButton }: LeadsListProps) {
   });
   const query = useLeadListQuery(list.query as Partial<LeadListQuery>);
 
-  const value = (lead: LeadDto) =>
-    lead.estimatedValue === undefined ? t('noValue') : format.money(lead.estimatedValue);
-  const stage = (lead: LeadDto) => (
-    <StatusChip
-      label={t(`status.${lead.status}`)}
-      color={STAGE_COLORS[lead.status]}
-      highlighted={lead.status === 'new'}
-    />
+  const value = useCallback(
+    (lead: LeadDto) =>
+      lead.estimatedValue === undefined ? t('noValue') : format.money(lead.estimatedValue),
+    [t, format],
+  );
+  const stage = useCallback(
+    (lead: LeadDto) => (
+      <StatusChip
+        label={t(`status.${lead.status}`)}
+        color={STAGE_COLORS[lead.status]}
+        highlighted={lead.status === 'new'}
+      />
+    ),
+    [t],
   );
 
-  const remove = (lead: LeadDto) =>
-    canWrite && deleteAction(t('delete', { name: lead.name }), () => onDelete(lead));
-  const actions = (lead: LeadDto) => (
-    <RowActions
-      actions={[
-        {
-          label: t('open', { name: lead.name }),
-          icon: <OpenInNewIcon fontSize="small" />,
-          to: `${leadPath(lead)}${addressQuery}`,
-        },
-        remove(lead),
-      ]}
-    />
+  const remove = useCallback(
+    (lead: LeadDto) =>
+      canWrite && deleteAction(t('delete', { name: lead.name }), () => onDelete(lead)),
+    [t, canWrite, onDelete],
+  );
+  const actions = useCallback(
+    (lead: LeadDto) => (
+      <RowActions
+        actions={[
+          {
+            label: t('open', { name: lead.name }),
+            icon: <OpenInNewIcon fontSize="small" />,
+            to: `${leadPath(lead)}${addressQuery}`,
+          },
+          remove(lead),
+        ]}
+      />
+    ),
+    [t, addressQuery, remove],
   );
 
   const columns = useMemo<GridColDef<LeadDto>[]>(
@@ -132,8 +144,7 @@ export function LeadsList({ canWrite, onDelete, addButton }: LeadsListProps) {
       },
       actionsColumn(t('columns.actions'), actions),
     ],
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read only these
-    [t, format, canWrite, onDelete, addressQuery],
+    [t, format, value, stage, actions],
   );
 
   const stageFilter = list.filters.status ?? 'all';

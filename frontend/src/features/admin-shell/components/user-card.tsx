@@ -12,7 +12,7 @@ export interface UserCardProps {
   compact: boolean;
 }
 
-/** Who is signed in, with their role; the admin badge stands out (spec 2). */
+/** Who is signed in, with their role; the admin badge stands out. */
 export function UserCard({ user, compact }: UserCardProps) {
   const { t } = useNamespace(ADMIN_COMMON_NAMESPACE);
   const isAdmin = user.role === 'admin';

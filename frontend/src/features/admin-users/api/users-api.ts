@@ -1,3 +1,4 @@
+import { API_ROUTES, apiPath } from '@agency/contracts';
 import type {
   ActivityLogDto,
   Page,
@@ -11,39 +12,39 @@ import { api } from '../../../lib/api';
 export const usersApi = api.injectEndpoints({
   endpoints: (build) => ({
     userList: build.query<Page<UserDto>, Partial<UserListQuery>>({
-      query: (params) => ({ url: 'admin/users', params }),
+      query: (params) => ({ url: API_ROUTES.users, params }),
       providesTags: ['Users'],
     }),
     createUser: build.mutation<UserDto, UserCreateInput>({
-      query: (body) => ({ url: 'admin/users', method: 'POST', body }),
+      query: (body) => ({ url: API_ROUTES.users, method: 'POST', body }),
       invalidatesTags: ['Users', 'ActivityLogs'],
     }),
     updateUser: build.mutation<UserDto, { id: string; body: UserUpdateInput }>({
       query: ({ id, body }) => ({
-        url: `admin/users/${encodeURIComponent(id)}`,
+        url: apiPath(API_ROUTES.user, { id }),
         method: 'PUT',
         body,
       }),
       invalidatesTags: ['Users', 'ActivityLogs'],
     }),
     deleteUser: build.mutation<null, string>({
-      query: (id) => ({ url: `admin/users/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      query: (id) => ({ url: apiPath(API_ROUTES.user, { id }), method: 'DELETE' }),
       invalidatesTags: ['Users', 'ActivityLogs'],
     }),
     resetUserTwoFactor: build.mutation<null, string>({
       query: (id) => ({
-        url: `admin/users/${encodeURIComponent(id)}/two-factor`,
+        url: apiPath(API_ROUTES.userTwoFactor, { id }),
         method: 'DELETE',
       }),
       invalidatesTags: ['Users', 'ActivityLogs'],
     }),
     endUserSessions: build.mutation<null, string>({
-      query: (id) => ({ url: `admin/users/${encodeURIComponent(id)}/sessions`, method: 'DELETE' }),
+      query: (id) => ({ url: apiPath(API_ROUTES.userSessions, { id }), method: 'DELETE' }),
       invalidatesTags: ['ActivityLogs'],
     }),
     recentActivity: build.query<Page<ActivityLogDto>, number>({
       query: (count) => ({
-        url: 'admin/activity-logs',
+        url: API_ROUTES.activityLogs,
         params: { pageSize: count, sort: '-time' },
       }),
       providesTags: ['ActivityLogs'],

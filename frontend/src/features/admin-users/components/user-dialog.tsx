@@ -33,7 +33,7 @@ export interface UserDialogProps {
   onClose: () => void;
 }
 
-/** Add User / Edit User (spec 5): username and e-mail required, password only on create. */
+/** Add User / Edit User: username and e-mail required, password only on create. */
 export function UserDialog({ user, isSelf, onClose }: UserDialogProps) {
   const { t } = useNamespace(USERS_NAMESPACE);
   const { t: tCommon } = useNamespace(ADMIN_COMMON_NAMESPACE);

@@ -4,7 +4,7 @@ import LogoutIcon from '@mui/icons-material/Logout';
 import PhonelinkEraseIcon from '@mui/icons-material/PhonelinkErase';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { ADMIN_COMMON_NAMESPACE } from '../../../components/admin/admin-common-namespace';
 import { EmptyState } from '../../../components/admin/empty-state';
 import { FilterSelect } from '../../../components/admin/filter-select';
@@ -57,29 +57,34 @@ export function UsersList({ selfId, canWrite, onEdit, onDelete, onSecure }: User
   });
   const query = useUserListQuery(list.query as Partial<UserListQuery>);
 
-  const lastLogin = (user: UserDto) =>
-    user.lastLoginAt ? format.dateTime(user.lastLoginAt) : tCommon('never');
+  const lastLogin = useCallback(
+    (user: UserDto) => (user.lastLoginAt ? format.dateTime(user.lastLoginAt) : tCommon('never')),
+    [format, tCommon],
+  );
 
-  const actions = (user: UserDto) => (
-    <RowActions
-      actions={[
-        editAction(t('edit', { username: user.username }), () => onEdit(user)),
-        user.twoFactorEnabled && {
-          label: t('security.resetTwoFactor', { username: user.username }),
-          icon: <PhonelinkEraseIcon />,
-          onClick: () => onSecure(user, 'two-factor'),
-        },
-        {
-          label: t('security.endSessions', { username: user.username }),
-          icon: <LogoutIcon />,
-          onClick: () => onSecure(user, 'sessions'),
-        },
-        deleteAction(t('delete', { username: user.username }), () => onDelete(user), {
-          disabled: user.id === selfId,
-          disabledReason: t('ownAccount'),
-        }),
-      ]}
-    />
+  const actions = useCallback(
+    (user: UserDto) => (
+      <RowActions
+        actions={[
+          editAction(t('edit', { username: user.username }), () => onEdit(user)),
+          user.twoFactorEnabled && {
+            label: t('security.resetTwoFactor', { username: user.username }),
+            icon: <PhonelinkEraseIcon />,
+            onClick: () => onSecure(user, 'two-factor'),
+          },
+          {
+            label: t('security.endSessions', { username: user.username }),
+            icon: <LogoutIcon />,
+            onClick: () => onSecure(user, 'sessions'),
+          },
+          deleteAction(t('delete', { username: user.username }), () => onDelete(user), {
+            disabled: user.id === selfId,
+            disabledReason: t('ownAccount'),
+          }),
+        ]}
+      />
+    ),
+    [t, selfId, onEdit, onDelete, onSecure],
   );
 
   const columns = useMemo<GridColDef<UserDto>[]>(
@@ -104,7 +109,7 @@ export function UsersList({ selfId, canWrite, onEdit, onDelete, onSecure }: User
         headerName: t('columns.status'),
         width: 110,
         sortable: false,
-        // Every account that exists can sign in (spec 3: status always Active).
+        // Every account that exists can sign in (so the status reads Active for all).
         renderCell: () => <StatusChip label={t('active')} color="success" />,
       },
       {
@@ -127,8 +132,7 @@ export function UsersList({ selfId, canWrite, onEdit, onDelete, onSecure }: User
       },
       ...(canWrite ? [actionsColumn(t('columns.actions'), actions)] : []),
     ],
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- actions/lastLogin read only these
-    [t, tCommon, format, selfId, canWrite, onEdit, onDelete, onSecure],
+    [t, selfId, canWrite, lastLogin, actions],
   );
 
   const body = (

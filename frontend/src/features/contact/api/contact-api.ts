@@ -1,3 +1,4 @@
+import { API_ROUTES } from '@agency/contracts';
 import type { ContactInput, CreateContactResponse } from '@agency/contracts';
 import { api } from '../../../lib/api';
 
@@ -7,7 +8,7 @@ export type ContactRequest = ContactInput;
 export const contactApi = api.injectEndpoints({
   endpoints: (build) => ({
     submitContact: build.mutation<CreateContactResponse, ContactRequest>({
-      query: (body) => ({ url: 'contact', method: 'POST', body }),
+      query: (body) => ({ url: API_ROUTES.contactForm, method: 'POST', body }),
       // A new enquiry makes any cached admin contacts list stale.
       invalidatesTags: ['Contacts'],
     }),

@@ -49,7 +49,7 @@ export function ContactForm() {
   const navigate = useNavigate();
   const toast = useToast();
   const [submitContact, { isLoading: sending }] = useSubmitContactMutation();
-  // Quiet until the first submit, then re-validate as the visitor corrects things (spec 5).
+  // Quiet until the first submit, then re-validate as the visitor corrects things.
   const [submitAttempted, setSubmitAttempted] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const focusedAttempt = useRef(0);

@@ -1,3 +1,4 @@
+import { API_ROUTES } from '@agency/contracts';
 import type {
   NewsletterConfirmResponse,
   NewsletterInput,
@@ -11,15 +12,15 @@ import { api } from '../../../lib/api';
 export const newsletterApi = api.injectEndpoints({
   endpoints: (build) => ({
     subscribeNewsletter: build.mutation<NewsletterSubscribeResponse, NewsletterInput>({
-      query: (body) => ({ url: 'newsletter', method: 'POST', body }),
+      query: (body) => ({ url: API_ROUTES.newsletter, method: 'POST', body }),
       invalidatesTags: ['Subscribers'],
     }),
     confirmNewsletter: build.mutation<NewsletterConfirmResponse, NewsletterTokenInput>({
-      query: (body) => ({ url: 'newsletter/confirm', method: 'POST', body }),
+      query: (body) => ({ url: API_ROUTES.newsletterConfirm, method: 'POST', body }),
       invalidatesTags: ['Subscribers'],
     }),
     unsubscribeNewsletter: build.mutation<NewsletterUnsubscribeResponse, NewsletterTokenInput>({
-      query: (body) => ({ url: 'newsletter/unsubscribe', method: 'POST', body }),
+      query: (body) => ({ url: API_ROUTES.newsletterUnsubscribe, method: 'POST', body }),
       invalidatesTags: ['Subscribers'],
     }),
   }),

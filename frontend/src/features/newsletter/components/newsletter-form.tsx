@@ -20,7 +20,7 @@ import { VALIDATION_NAMESPACE } from '../../../lib/validation-namespace';
 import { NEWSLETTER_NAMESPACE } from '../newsletter-namespace';
 
 /**
- * The newsletter's form (spec: an e-mail field and a subscribe button). It
+ * The newsletter's form: an e-mail field and a subscribe button. It
  * posts the address with the page language; the confirmation mail follows
  * in that language, and nothing is sent until the visitor confirms it.
  */

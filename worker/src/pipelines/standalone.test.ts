@@ -6,7 +6,7 @@ type Lock = { packages: Record<string, Manifest & { link?: boolean; resolved?: s
 
 function dependenciesOf(workspace: string): string[] {
   const manifest = JSON.parse(
-    readFileSync(join(__dirname, '..', '..', workspace, 'package.json'), 'utf8'),
+    readFileSync(join(__dirname, '..', '..', '..', workspace, 'package.json'), 'utf8'),
   ) as Manifest;
   return Object.keys(manifest.dependencies ?? {});
 }
@@ -14,7 +14,7 @@ function dependenciesOf(workspace: string): string[] {
 /** The worker's dependencies and theirs, as the lock file installs them in its image. */
 function installedWithWorker(): Set<string> {
   const lock = JSON.parse(
-    readFileSync(join(__dirname, '..', '..', 'package-lock.json'), 'utf8'),
+    readFileSync(join(__dirname, '..', '..', '..', 'package-lock.json'), 'utf8'),
   ) as Lock;
   const installed = new Set<string>();
   const pending = dependenciesOf('worker');
@@ -46,7 +46,7 @@ const apiOnlyPackages = dependenciesOf('backend').filter(
  * whose version clashes with another's (sanitize-html), so it is mocked by
  * the path the backend resolves, not by the name as seen from here.
  */
-const backendDir = join(__dirname, '..', '..', 'backend');
+const backendDir = join(__dirname, '..', '..', '..', 'backend');
 const apiOnlyModules = apiOnlyPackages.map((name) => ({
   name,
   path: require.resolve(name, { paths: [backendDir] }),
@@ -77,7 +77,7 @@ describe('the worker process', () => {
     const loaded = refuseApiOnlyPackages();
     jest.isolateModules(() => {
       // Everything src/index.ts imports; index.ts itself would start the process.
-      for (const entry of ['@agency/platform', './config', './mail/transport', './workers']) {
+      for (const entry of ['@agency/platform', '../config', '../mail/transport', '../workers']) {
         jest.requireActual(entry);
       }
     });

@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { Queue, type QueueEvents } from 'bullmq';
 import { OUTBOX_RELAY_SCHEDULER_ID, QUEUE_NAMES, contactMailJobId } from '@agency/contracts';
-import { createPipelineContext, type PipelineContext } from './testing/pipeline-context';
-import { startSmtpSink, type SmtpSink } from './testing/smtp-sink';
-import { contactMailStates, outboxEntries } from './testing/mail-states';
+import { createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
+import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
+import { contactMailStates, outboxEntries } from '../testing/mail-states';
 
 const enquiry = {
   firstName: 'Hedi',

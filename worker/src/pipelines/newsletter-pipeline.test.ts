@@ -2,9 +2,9 @@ import request from 'supertest';
 import type { QueueEvents } from 'bullmq';
 import { QUEUE_NAMES, newsletterConfirmationJobId } from '@agency/contracts';
 import { findSubscriberByEmail } from '@agency/platform';
-import { SITE_URL, createPipelineContext, type PipelineContext } from './testing/pipeline-context';
-import { startSmtpSink, type ReceivedMail, type SmtpSink } from './testing/smtp-sink';
-import { confirmationMailState } from './testing/mail-states';
+import { SITE_URL, createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
+import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../testing/smtp-sink';
+import { confirmationMailState } from '../testing/mail-states';
 
 const ACCEPTED = { status: 'accepted' };
 

@@ -1,10 +1,10 @@
-import { CAMPAIGN_QUEUE_NAMES, campaignScheduleJobId, wallTimeOf } from '@agency/contracts';
+import { QUEUE_NAMES, campaignScheduleJobId, wallTimeOf } from '@agency/contracts';
 import { CampaignModel } from '@agency/platform';
 import { campaignScheduling } from '@agency/backend';
 import { Queue } from 'bullmq';
-import { createCampaignContext, type CampaignContext } from './testing/campaign-context';
-import { startSmtpSink, type SmtpSink } from './testing/smtp-sink';
-import { buildWorker, startWorkerProcess, type WorkerProcess } from './testing/worker-process';
+import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
+import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
+import { buildWorker, startWorkerProcess, type WorkerProcess } from '../testing/worker-process';
 
 /**
  * What the staff write and when it goes, on real services: a campaign in
@@ -166,12 +166,12 @@ describe('a scheduled campaign', () => {
     expect(Math.max(...counts.values())).toBe(1);
 
     // Its time, given again (a stale delayed job, a recovery pass), starts nothing more.
-    const queue = new Queue(CAMPAIGN_QUEUE_NAMES.schedule, {
+    const queue = new Queue(QUEUE_NAMES.campaignSchedule, {
       connection: ctx.redis,
       prefix: ctx.queuePrefix,
     });
     await queue.add(
-      CAMPAIGN_QUEUE_NAMES.schedule,
+      QUEUE_NAMES.campaignSchedule,
       { campaignId: id, scheduledAt: at.toISOString() },
       { jobId: `${campaignScheduleJobId(id, at)}-again` },
     );
@@ -279,7 +279,7 @@ describe('the sending window and the rate', () => {
     expect(await ctx.campaign(id)).toMatchObject({ status: 'sending' });
     // BullMQ keeps a delayed job's due time as its score × 4096 (plus a counter).
     const delayed = await ctx.redis.zrange(
-      `${ctx.queuePrefix}:${CAMPAIGN_QUEUE_NAMES.send}:delayed`,
+      `${ctx.queuePrefix}:${QUEUE_NAMES.campaignSend}:delayed`,
       0,
       -1,
       'WITHSCORES',

@@ -1,6 +1,6 @@
-import { createCampaignContext, type CampaignContext } from './testing/campaign-context';
-import { startSmtpSink, type SmtpSink } from './testing/smtp-sink';
-import { buildWorker, startWorkerProcess, type WorkerProcess } from './testing/worker-process';
+import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
+import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
+import { buildWorker, startWorkerProcess, type WorkerProcess } from '../testing/worker-process';
 
 /**
  * The worker as a real process on real services, stopped the hard way and

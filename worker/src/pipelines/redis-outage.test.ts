@@ -2,10 +2,10 @@ import request from 'supertest';
 import type { QueueEvents } from 'bullmq';
 import { QUEUE_NAMES, contactMailJobId, newsletterConfirmationJobId } from '@agency/contracts';
 import { createRedisConnection, findSubscriberByEmail } from '@agency/platform';
-import { createPipelineContext, type PipelineContext } from './testing/pipeline-context';
+import { createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
 import { startOwnRedis, type OwnRedis } from '@agency/platform/testing/own-redis';
-import { startSmtpSink, type SmtpSink } from './testing/smtp-sink';
-import { confirmationMailState, contactMailStates } from './testing/mail-states';
+import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
+import { confirmationMailState, contactMailStates } from '../testing/mail-states';
 
 /** What the issue promises a visitor: an answer within 3 s, whatever Redis does. */
 const ANSWER_WITHIN_MS = 3000;

@@ -1,8 +1,8 @@
 import type { ParsedMail } from 'mailparser';
-import { CAMPAIGN_QUEUE_NAMES } from '@agency/contracts';
+import { QUEUE_NAMES } from '@agency/contracts';
 import { campaignAudience, campaignControls } from '@agency/backend';
-import { createCampaignContext, type CampaignContext } from './testing/campaign-context';
-import { startSmtpSink, type SmtpSink } from './testing/smtp-sink';
+import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
+import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
 
 // Whole sends on real services: more than the mutation run's 10 s default.
 jest.setTimeout(60_000);
@@ -124,7 +124,7 @@ describe('what each recipient receives', () => {
   it('sends a test to one address, outside the ledger and the counters', async () => {
     await ctx.startWorker(smtp.url);
     const id = await ctx.queueCampaign({ addDispatch: false });
-    await ctx.testQueue.add(CAMPAIGN_QUEUE_NAMES.test, {
+    await ctx.testQueue.add(QUEUE_NAMES.campaignTestSend, {
       campaignId: id,
       email: 'boss@agency.test',
     });

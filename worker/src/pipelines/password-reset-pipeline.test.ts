@@ -3,8 +3,8 @@ import type { QueueEvents } from 'bullmq';
 import { QUEUE_NAMES, passwordResetJobId } from '@agency/contracts';
 import { createUser } from '@agency/backend';
 import { PasswordResetModel } from '@agency/platform';
-import { SITE_URL, createPipelineContext, type PipelineContext } from './testing/pipeline-context';
-import { startSmtpSink, type ReceivedMail, type SmtpSink } from './testing/smtp-sink';
+import { SITE_URL, createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
+import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../testing/smtp-sink';
 
 const OLD_PASSWORD = 'the old passphrase here';
 const NEW_PASSWORD = 'a fresh passphrase now';

@@ -5,9 +5,9 @@ import {
   AGENCY_INBOX,
   createPipelineContext,
   type PipelineContext,
-} from './testing/pipeline-context';
-import { startSmtpSink, type SmtpSink } from './testing/smtp-sink';
-import { contactMailStates } from './testing/mail-states';
+} from '../testing/pipeline-context';
+import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
+import { contactMailStates } from '../testing/mail-states';
 
 const enquiry = {
   firstName: 'Youssef',

@@ -1,7 +1,7 @@
 import { campaignControls, type CampaignControls } from '@agency/backend';
 import { CAMPAIGN_STATE_TTL_SECONDS, campaignRoundKeys } from '@agency/platform';
-import { createCampaignContext, type CampaignContext } from './testing/campaign-context';
-import { startSmtpSink, type SmtpSink } from './testing/smtp-sink';
+import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
+import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
 
 // Whole sends on real services: more than the mutation run's 10 s default.
 jest.setTimeout(60_000);

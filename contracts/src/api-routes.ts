@@ -1,0 +1,127 @@
+/**
+ * Every address of the API, named once: the Koa routers mount these
+ * patterns, and the dashboard, the e2e helpers and the benches call them
+ * through `apiPath`. A `:name` segment is a parameter.
+ */
+export const API_ROUTES = {
+  health: '/api/health',
+  /** The public enquiry form. */
+  contactForm: '/api/contact',
+  newsletter: '/api/newsletter',
+  newsletterConfirm: '/api/newsletter/confirm',
+  /** Also each newsletter mail's List-Unsubscribe target. */
+  newsletterUnsubscribe: '/api/newsletter/unsubscribe',
+
+  /** Every staff endpoint lives below this prefix, and only those need a token. */
+  admin: '/api/admin',
+  login: '/api/admin/login',
+  loginOptions: '/api/admin/login-options',
+  loginSecondFactor: '/api/admin/login/second-factor',
+  loginEnrolment: '/api/admin/login/enrolment',
+  loginEnrolmentConfirm: '/api/admin/login/enrolment/confirm',
+  logout: '/api/admin/logout',
+  passwordReset: '/api/admin/password-reset',
+  passwordResetConfirm: '/api/admin/password-reset/confirm',
+
+  me: '/api/admin/me',
+  myPassword: '/api/admin/me/password',
+  myTwoFactor: '/api/admin/me/two-factor',
+  myTwoFactorSetup: '/api/admin/me/two-factor/setup',
+  myTwoFactorConfirm: '/api/admin/me/two-factor/confirm',
+  myRecoveryCodes: '/api/admin/me/two-factor/recovery-codes',
+  myTwoFactorDisable: '/api/admin/me/two-factor/disable',
+  mySessions: '/api/admin/me/sessions',
+  mySession: '/api/admin/me/sessions/:id',
+
+  stats: '/api/admin/stats',
+  statsEnquiries: '/api/admin/stats/enquiries',
+
+  contacts: '/api/admin/contacts',
+  contactsExport: '/api/admin/contacts/export',
+  contact: '/api/admin/contacts/:id',
+  contactConvert: '/api/admin/contacts/:id/convert',
+
+  users: '/api/admin/users',
+  user: '/api/admin/users/:id',
+  userTwoFactor: '/api/admin/users/:id/two-factor',
+  userSessions: '/api/admin/users/:id/sessions',
+
+  clients: '/api/admin/clients',
+  client: '/api/admin/clients/:id',
+  leads: '/api/admin/leads',
+  lead: '/api/admin/leads/:id',
+  activityLogs: '/api/admin/activity-logs',
+
+  campaigns: '/api/admin/campaigns',
+  campaignAudience: '/api/admin/campaigns/audience',
+  campaign: '/api/admin/campaigns/:id',
+  campaignSend: '/api/admin/campaigns/:id/send',
+  campaignProgress: '/api/admin/campaigns/:id/progress',
+  campaignRecipients: '/api/admin/campaigns/:id/recipients',
+  campaignTest: '/api/admin/campaigns/:id/test',
+  campaignPause: '/api/admin/campaigns/:id/pause',
+  campaignResume: '/api/admin/campaigns/:id/resume',
+  campaignCancel: '/api/admin/campaigns/:id/cancel',
+  campaignResendFailed: '/api/admin/campaigns/:id/resend-failed',
+  /** The editor's settings: the agency's clock, the sender's name, the global rate cap. */
+  campaignSettings: '/api/admin/campaigns/settings',
+  campaignSampleRecipients: '/api/admin/campaigns/sample-recipients',
+  campaignPreview: '/api/admin/campaigns/preview',
+  /** How many of one campaign's audience get each language. */
+  campaignLanguages: '/api/admin/campaigns/:id/audience',
+  campaignSchedule: '/api/admin/campaigns/:id/schedule',
+  campaignUnschedule: '/api/admin/campaigns/:id/unschedule',
+  campaignTemplates: '/api/admin/campaign-templates',
+  campaignTemplate: '/api/admin/campaign-templates/:id',
+  campaignTemplateDuplicate: '/api/admin/campaign-templates/:id/duplicate',
+
+  /** The operators' queue board (bull-board), for admins. */
+  queues: '/api/admin/queues',
+} as const;
+
+export type ApiRoute = (typeof API_ROUTES)[keyof typeof API_ROUTES];
+
+/** The `:name` parameters of a route pattern. */
+export type RouteParams<Pattern extends string> =
+  Pattern extends `${string}:${infer Name}/${infer Rest}`
+    ? Name | RouteParams<`/${Rest}`>
+    : Pattern extends `${string}:${infer Name}`
+      ? Name
+      : never;
+
+/**
+ * The address of one route: each `:name` replaced by its value, encoded, so
+ * an id can never add a segment or a query of its own.
+ */
+export function apiPath<Pattern extends ApiRoute>(
+  pattern: Pattern,
+  ...params: RouteParams<Pattern> extends never ? [] : [Record<RouteParams<Pattern>, string>]
+): string {
+  const values: Record<string, string> = params[0] ?? {};
+  return pattern.replace(/:(\w+)/g, (_segment, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`apiPath: no value for :${name} in ${pattern}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** Whether `path` is an address of the route `pattern` (each `:name` one segment). */
+export function matchesRoute(pattern: ApiRoute, path: string): boolean {
+  const segments = pattern.split('/');
+  const given = path.split('/');
+  return (
+    segments.length === given.length &&
+    segments.every((segment, index) =>
+      segment.startsWith(':') ? given[index] !== '' : segment === given[index],
+    )
+  );
+}
+
+/** The sending controls of a campaign in progress, each a `POST` to its route. */
+export const CAMPAIGN_CONTROL_ROUTES = {
+  pause: API_ROUTES.campaignPause,
+  resume: API_ROUTES.campaignResume,
+  cancel: API_ROUTES.campaignCancel,
+  'resend-failed': API_ROUTES.campaignResendFailed,
+} as const;
+export type CampaignControl = keyof typeof CAMPAIGN_CONTROL_ROUTES;
