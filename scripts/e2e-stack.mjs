@@ -15,6 +15,7 @@ import { startStack } from './lib/stack.mjs';
 import { ensureSystemPrograms } from './lib/system-deps.mjs';
 
 const rootDir = fileURLToPath(new URL('..', import.meta.url));
+const QUEUE_PREFIX = 'agency-e2e';
 const dataDir = mkdtempSync(join(tmpdir(), 'agency-e2e-'));
 /** @type {(() => Promise<void>) | undefined} */
 let stopStack;
@@ -42,7 +43,7 @@ try {
     demoMode: true,
     databaseName: 'agency_e2e',
     runSettings: {
-      QUEUE_PREFIX: 'agency-e2e',
+      QUEUE_PREFIX: QUEUE_PREFIX,
       LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
       // Every spec sends enquiries from the same address.
       CONTACT_RATE_LIMIT_MAX: '1000',
@@ -59,6 +60,8 @@ try {
     mailTo: stack.mailTo,
     demoAdmin: stack.demoAdmin,
     chromiumPath: chromium,
+    // For specs that seed data in bulk behind the API, as an import would.
+    store: { mongodbUri: stack.mongodbUri, redisUrl: stack.redisUrl, queuePrefix: QUEUE_PREFIX },
   };
   console.log(
     `e2e stack: app ${stack.webUrl}, API ${stack.apiUrl}, MailDev ${stack.mailCatcherUrl}`,

@@ -1,14 +1,20 @@
 import Koa from 'koa';
 import { API_ROUTES } from '@agency/contracts';
 import type { ApiConfig } from './config';
-import { type Logger, type MailQueues, type Redis } from '@agency/platform';
+import {
+  allContactChanges,
+  createKeptCounts,
+  type Logger,
+  type MailQueues,
+  type Redis,
+} from '@agency/platform';
 import { createCampaignQueue, type CampaignQueue } from './queues/campaign-queue';
 import { requestContext } from './middleware/request-context';
 import { errorHandler } from './middleware/error-handler';
 import { jsonBodies } from './middleware/json-body';
 import { requireJson } from './middleware/require-json';
 import { adminArea, corsPolicy, securityHeaders } from './middleware/security';
-import { contactRoutes } from './modules/contact';
+import { contactRoutes, createContactListIndex } from './modules/contact';
 import { healthRoutes } from './modules/health';
 import { newsletterRoutes } from './modules/newsletter';
 import {
@@ -95,6 +101,18 @@ export function createApp({
   app.use(securityHeaders());
   app.use(corsPolicy(config.corsOrigin));
   const queueRegistry = createQueueRegistry(redis, config.queuePrefix);
+  // The figures and the contacts list's index kept beside the store, told of every change.
+  const kept = createKeptCounts(redis, {
+    prefix: config.queuePrefix,
+    timeZone: config.timeZone,
+    logger,
+  });
+  const contactListIndex = createContactListIndex(redis, { prefix: config.queuePrefix, logger });
+  const contactViews = {
+    changes: allContactChanges(kept.contactChanges, contactListIndex.changes),
+    totals: kept.contactTotals,
+    index: contactListIndex,
+  };
   // Before the admin area's bearer check: the board's page also accepts its own cookie.
   app.use(
     queueBoard({
@@ -117,6 +135,7 @@ export function createApp({
     healthRoutes({ redis, queueRegistry }),
     contactRoutes({
       queues,
+      changes: contactViews.changes,
       redis,
       rateLimit: {
         name: `${config.queuePrefix}:ratelimit:contact`,
@@ -126,6 +145,7 @@ export function createApp({
     }),
     newsletterRoutes({
       queues,
+      changes: kept.subscriberChanges,
       redis,
       mailLinkSecret: config.mailLinkSecret,
       rateLimit: {
@@ -149,8 +169,8 @@ export function createApp({
         perAddressMax: config.rateLimit.passwordResetAddressMax,
       },
     }),
-    statsRoutes({ timeZone: config.timeZone }),
-    adminContactRoutes(),
+    statsRoutes({ kept, timeZone: config.timeZone }),
+    adminContactRoutes({ views: contactViews }),
     userRoutes(),
     userSecurityRoutes(),
     activityLogRoutes(),
@@ -160,6 +180,7 @@ export function createApp({
       campaignQueue: campaignQueue ?? createCampaignQueue(redis, config.queuePrefix),
       redis,
       queuePrefix: config.queuePrefix,
+      kept,
       settings: { timeZone: config.timeZone, ...config.campaigns },
       siteUrl: config.corsOrigin,
     }),

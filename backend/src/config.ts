@@ -106,8 +106,6 @@ export interface ApiConfig extends SharedConfig {
   redisRequestTimeoutMs: number;
   demo: { enabled: boolean; username: string; email: string; password: string };
   auth: AuthConfig;
-  /** The agency's time zone: "today" and "this week" on the dashboard, campaign schedules. */
-  timeZone: string;
   /** What the campaign editor and its preview need of the mail settings. */
   campaigns: { senderName: string; maxRatePerMinute: number | null };
   /** The first admin, created at start when no admin exists (compose). */
@@ -188,7 +186,6 @@ export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
         issuer: env.TWO_FACTOR_ISSUER,
       },
     },
-    timeZone: env.AGENCY_TIME_ZONE,
     campaigns: {
       senderName: senderNameOf(env.MAIL_FROM),
       maxRatePerMinute:

@@ -11,6 +11,7 @@ interface E2eStack {
   mailTo: string;
   demoAdmin?: { username: string; email: string; password: string };
   chromiumPath?: string;
+  store?: { mongodbUri: string; redisUrl: string; queuePrefix: string };
 }
 
 /** The line of the e2e stack's output that Playwright turns into process.env.E2E_STACK. */
@@ -55,6 +56,19 @@ export function demoAdmin(): { username: string; email: string; password: string
     username: setting('E2E_ADMIN_USERNAME', seeded?.username),
     email: setting('E2E_ADMIN_EMAIL', seeded?.email),
     password: setting('E2E_ADMIN_PASSWORD', seeded?.password),
+  };
+}
+
+/**
+ * The stack's MongoDB database, Redis and queue prefix, for specs that write
+ * in bulk behind the API (as an import would) and ask the worker to count it.
+ */
+export function storeOfStack(): { mongodbUri: string; redisUrl: string; queuePrefix: string } {
+  const store = stack().store;
+  return {
+    mongodbUri: setting('E2E_MONGODB_URI', store?.mongodbUri),
+    redisUrl: setting('E2E_REDIS_URL', store?.redisUrl),
+    queuePrefix: setting('E2E_QUEUE_PREFIX', store?.queuePrefix),
   };
 }
 

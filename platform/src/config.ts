@@ -189,16 +189,20 @@ export const sharedEnvSpec = {
   QUEUE_PREFIX: queuePrefix({ default: 'agency' }),
   /** Signs the newsletter's confirmation and unsubscribe links (the worker signs, the API checks). */
   MAIL_LINK_SECRET: str({ default: DEVELOPMENT_MAIL_LINK_SECRET }),
+  /**
+   * Names the days the dashboard counts (the API counts each enquiry, the
+   * worker recounts), and the clock campaign schedules and windows are kept on.
+   */
+  AGENCY_TIME_ZONE: timeZone({ default: 'Africa/Tunis' }),
 };
 
 /**
- * What the API and the worker both read about campaigns: the agency's clock
- * (schedules and sending windows are entered and kept on it), the sender
+ * What the API and the worker both read about campaigns, beyond the agency's
+ * clock (shared: schedules and sending windows are kept on it): the sender
  * (whose name is `{{senderName}}`, in the preview as in the mail) and the
  * global cap a campaign's own rate must stay under.
  */
 export const campaignEnvSpec = {
-  AGENCY_TIME_ZONE: timeZone({ default: 'Africa/Tunis' }),
   MAIL_FROM: mailbox({ default: 'Agency <no-reply@agency.local>' }),
   CAMPAIGN_RATE_LIMIT_PER_SECOND: integer(0, 100_000)({ default: 0 }),
 };
@@ -216,6 +220,8 @@ export interface SharedConfig {
   redisSentinel?: RedisSentinelConfig;
   queuePrefix: string;
   mailLinkSecret: string;
+  /** The agency's time zone: "today", "this week" and the days the dashboard counts. */
+  timeZone: string;
 }
 
 export interface RedisSentinelConfig {
@@ -238,6 +244,7 @@ export function toSharedConfig(env: SharedEnv): SharedConfig {
     redisSentinel: redisSentinelOf(env),
     queuePrefix: env.QUEUE_PREFIX,
     mailLinkSecret: env.MAIL_LINK_SECRET,
+    timeZone: env.AGENCY_TIME_ZONE,
   };
 }
 

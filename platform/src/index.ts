@@ -2,7 +2,8 @@
  * What the API and the worker share, and nothing of HTTP: settings helpers,
  * the logger, the MongoDB and Redis connections, the models both write, the
  * mail outbox and the enquiries' and subscribers' mail state, the queue
- * producers and the outbox relay, and the campaign models, keys and lock.
+ * producers and the outbox relay, the campaign models, keys and lock, and the
+ * dashboard's kept figures with their reconciliation.
  */
 export * from './config';
 export * from './logger';
@@ -11,14 +12,21 @@ export * from './timeout';
 export * from './shutdown';
 export * from './database-errors';
 export * from './batched-writes';
+export * from './embedded-store';
 export * from './redis-connection';
 export * from './queues/mail-queues';
 export * from './queues/outbox-relay';
 export * from './contact/contact.model';
 export * from './contact/contact-mail-state';
+export * from './contact/contact-changes';
+export * from './contact/contact-search';
+export * from './contact/contact-index-sets';
+export * from './contact/stored-contacts';
 export * from './newsletter/subscriber.model';
 export * from './newsletter/newsletter-token';
 export * from './newsletter/confirmation-mail';
+export * from './newsletter/subscriber-changes';
+export * from './newsletter/stored-subscribers';
 export * from './mail-outbox/owed-mail.model';
 export * from './mail-outbox/mail-receipt.model';
 export * from './mail-outbox/mail-outbox.service';
@@ -38,3 +46,5 @@ export * from './users/user-lookup';
 export * from './password-reset/password-reset.model';
 export * from './password-reset/password-reset.service';
 export * from './password-reset/password-reset-token';
+export * from './stats/kept-counts';
+export * from './stats/stats-reconciliation';

@@ -35,6 +35,7 @@ export const workerEnvSpec = {
   CAMPAIGN_LOCK_SECONDS: integer(1, 3600)({ default: 30 }),
   CAMPAIGN_RECOVERY_INTERVAL_SECONDS: integer(1, 86_400)({ default: 30 }),
   CAMPAIGN_STALLED_AFTER_SECONDS: integer(0, 86_400)({ default: 60 }),
+  STATS_RECONCILE_INTERVAL_SECONDS: integer(10, 7 * 86_400)({ default: 900 }),
 };
 
 export interface WorkerConfig extends SharedConfig {
@@ -46,6 +47,8 @@ export interface WorkerConfig extends SharedConfig {
   siteUrl: string;
   outbox: { relayIntervalMs: number; pendingAgeMs: number };
   campaigns: CampaignSendSettings & { smtpConnections: number };
+  /** How often the dashboard's kept figures are recounted from the store. */
+  statsReconcileIntervalMs: number;
 }
 
 export function loadWorkerConfig(rawEnv: Env = process.env): WorkerConfig {
@@ -74,5 +77,6 @@ export function loadWorkerConfig(rawEnv: Env = process.env): WorkerConfig {
       stalledAfterMs: env.CAMPAIGN_STALLED_AFTER_SECONDS * 1000,
       timeZone: env.AGENCY_TIME_ZONE,
     },
+    statsReconcileIntervalMs: env.STATS_RECONCILE_INTERVAL_SECONDS * 1000,
   };
 }

@@ -42,6 +42,8 @@ async function main(): Promise<void> {
     outbox: config.outbox,
     logger,
     campaigns: { ...campaignSettings, messenger: campaignMessenger },
+    timeZone: config.timeZone,
+    stats: { reconcileIntervalMs: config.statsReconcileIntervalMs },
   });
   logger.info(
     { concurrency: config.concurrency, relayIntervalMs: config.outbox.relayIntervalMs },

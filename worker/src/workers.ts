@@ -5,13 +5,14 @@ import {
   type OutboxRelayJob,
   type QueueName,
 } from '@agency/contracts';
-import { createMailQueues, type Logger, type Redis } from '@agency/platform';
+import { createKeptCounts, createMailQueues, type Logger, type Redis } from '@agency/platform';
 import type { MailTransport } from './mail/transport';
 import { contactMailProcessor } from './jobs/contact-mail.processor';
 import { newsletterConfirmationProcessor } from './jobs/newsletter-confirmation.processor';
 import { outboxRelayProcessor } from './jobs/outbox-relay.processor';
 import { newsletterRequestProcessor } from './jobs/newsletter-request.processor';
 import { passwordResetProcessor } from './jobs/password-reset.processor';
+import { startStatsReconciliation } from './jobs/stats-reconcile.processor';
 import { keepJobScheduler } from './job-schedulers';
 import {
   startCampaignEngine,
@@ -35,6 +36,14 @@ export interface WorkersOptions {
   mailJobOptions?: JobsOptions;
   /** Campaign sends: their settings, and their mail (over their own SMTP connections). */
   campaigns: CampaignSendSettings & { messenger: CampaignMessenger };
+  /** The agency's time zone, which names the days of the dashboard's kept figures. */
+  timeZone: string;
+  /**
+   * The reconciliation of the dashboard's kept figures, every
+   * `reconcileIntervalMs`. The process always passes it; tests of the mail
+   * jobs leave it out, so that no recount reads the store beside them.
+   */
+  stats?: { reconcileIntervalMs: number; settleMs?: number };
 }
 
 export interface RunningWorkers {
@@ -77,6 +86,12 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     return worker;
   }
 
+  // Subscription requests recorded here move the dashboard's figures, as the API's writes do.
+  const kept = createKeptCounts(connection, {
+    prefix: queuePrefix,
+    timeZone: options.timeZone,
+    logger,
+  });
   // The relay enqueues through queues of its own, on the worker's connection.
   const relayTargets = createMailQueues(connection, queuePrefix, options.mailJobOptions);
   const relayQueue = new Queue<OutboxRelayJob>(QUEUE_NAMES.outboxRelay, {
@@ -90,7 +105,11 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     startWorker(QUEUE_NAMES.newsletterConfirmation, newsletterConfirmationProcessor(mailDeps)),
     startWorker(
       QUEUE_NAMES.newsletterRequest,
-      newsletterRequestProcessor({ queues: relayTargets, logger }),
+      newsletterRequestProcessor({
+        queues: relayTargets,
+        changes: kept.subscriberChanges,
+        logger,
+      }),
     ),
     startWorker(QUEUE_NAMES.passwordReset, passwordResetProcessor(mailDeps)),
     startWorker(
@@ -121,6 +140,16 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     checkEveryMs: options.outbox.relayIntervalMs,
     logger,
   });
+  const stats = options.stats
+    ? await startStatsReconciliation({
+        connection,
+        queuePrefix,
+        logger,
+        timeZone: options.timeZone,
+        ...options.stats,
+        startWorker,
+      })
+    : undefined;
   const { messenger, ...campaignSettings } = options.campaigns;
   const campaignEngine = await startCampaignEngine({
     connection,
@@ -136,6 +165,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
       relaySchedule.stop();
       await Promise.all([...workers.map((worker) => worker.close()), campaignEngine.close()]);
       await relayQueue.close();
+      await stats?.close();
       await relayTargets.close();
     },
   };

@@ -98,6 +98,14 @@ const ROUTES: AdminRoute[] = [
     action: 'contact.status',
   },
   {
+    method: 'delete',
+    route: '/api/admin/contacts/:id',
+    permission: 'contacts:write',
+    status: 204,
+    prepare: contact,
+    action: 'contact.delete',
+  },
+  {
     method: 'post',
     route: '/api/admin/contacts/:id/convert',
     permission: 'contacts:write',

@@ -300,6 +300,7 @@ describe('hostile ids and queries', () => {
   const idRoutes = [
     ['get', '/api/admin/contacts/'],
     ['post', '/api/admin/contacts/:id/convert'],
+    ['delete', '/api/admin/contacts/'],
     ['delete', '/api/admin/users/'],
     ['delete', '/api/admin/clients/'],
     ['delete', '/api/admin/leads/'],
@@ -352,6 +353,8 @@ describe('hostile ids and queries', () => {
         'pageSize',
         'sort',
         'search',
+        'after',
+        'before',
         'status',
         'role',
         'service',
@@ -363,6 +366,14 @@ describe('hostile ids and queries', () => {
       fc.string({ maxLength: 30 }),
       controlText,
       fc.constantFrom('-1', '1e9', 'NaN', '[$gt]', '0x10', ''),
+      // Positions as the lists encode them, holding values of every kind.
+      fc
+        .tuple(
+          fc.constantFrom('-createdAt', 'createdAt', 'lastName', 'email', '-time', 'username'),
+          fc.oneof(fc.string(), fc.double(), fc.constant(null), fc.object()),
+          fc.oneof(fc.stringMatching(/^[0-9a-f]{24}$/), fc.string()),
+        )
+        .map((position) => Buffer.from(JSON.stringify(position)).toString('base64url')),
     );
     await fc.assert(
       fc.asyncProperty(

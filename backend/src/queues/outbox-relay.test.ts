@@ -13,12 +13,14 @@ import {
   settleContactMails,
   MailReceiptModel,
   OwedMailModel,
+  UNWATCHED_CONTACTS,
   SubscriberModel,
   markConfirmationMailSent,
   settleConfirmationMail,
   relayOwedMail,
   createRedisConnection,
   requestSubscription,
+  UNWATCHED_SUBSCRIBERS,
 } from '@agency/platform';
 import { Worker } from 'bullmq';
 import mongoose from 'mongoose';
@@ -48,12 +50,10 @@ const enquiry = {
 };
 
 async function ask(email: string): Promise<NewsletterConfirmationJob> {
-  const owed = await requestSubscription({
-    email,
-    locale: 'fr',
-    source: 'newsletter-banner',
-    ip: '198.51.100.7',
-  });
+  const owed = await requestSubscription(
+    { email, locale: 'fr', source: 'newsletter-banner', ip: '198.51.100.7' },
+    UNWATCHED_SUBSCRIBERS,
+  );
   if (!owed) throw new Error('a new address owes a confirmation');
   return owed;
 }
@@ -85,7 +85,7 @@ async function completeNextJob(count = 1): Promise<void> {
 async function enquiriesWithJobs(count: number, completed: number): Promise<string[]> {
   const ids: string[] = [];
   for (let index = 0; index < count; index += 1) {
-    const { id } = await storeContact(enquiry, 'en');
+    const { id } = await storeContact(enquiry, 'en', UNWATCHED_CONTACTS);
     ids.push(id);
     await ctx.queues.contactMail.add('direct', { contactId: id }, { jobId: contactMailJobId(id) });
   }
@@ -117,7 +117,7 @@ const pass = () => relayOwedMail(ctx.queues, { pendingAgeMs: 0, now: new Date(Da
 
 describe('one pass of the outbox relay', () => {
   it('enqueues every owed mail once, however many passes run', async () => {
-    const contactId = (await storeContact(enquiry, 'en')).id;
+    const contactId = (await storeContact(enquiry, 'en', UNWATCHED_CONTACTS)).id;
     const confirmation = await ask('reader@example.tn');
 
     expect(await pass()).toEqual({ contacts: 1, newsletterConfirmations: 1 });
@@ -134,14 +134,14 @@ describe('one pass of the outbox relay', () => {
   });
 
   it('still enqueues an enquiry whose acknowledgement alone is owed', async () => {
-    const contactId = (await storeContact(enquiry, 'en')).id;
+    const contactId = (await storeContact(enquiry, 'en', UNWATCHED_CONTACTS)).id;
     await markContactMailSent(contactId);
 
     expect(await pass()).toEqual({ contacts: 1, newsletterConfirmations: 0 });
   });
 
   it('leaves settled mail alone, and mail owed for less than the age', async () => {
-    const contactId = (await storeContact(enquiry, 'en')).id;
+    const contactId = (await storeContact(enquiry, 'en', UNWATCHED_CONTACTS)).id;
     await markContactMailSent(contactId);
     await markContactAcknowledgementFailed(contactId, '550 no such user');
     await settleContactMails(contactId);
@@ -170,8 +170,8 @@ describe('one pass of the outbox relay', () => {
   });
 
   it('takes the enquiries whose job completed out of the outbox, and no other', async () => {
-    const delivered = (await storeContact(enquiry, 'en')).id;
-    const waiting = (await storeContact(enquiry, 'en')).id;
+    const delivered = (await storeContact(enquiry, 'en', UNWATCHED_CONTACTS)).id;
+    const waiting = (await storeContact(enquiry, 'en', UNWATCHED_CONTACTS)).id;
     await ctx.queues.contactMail.add(
       'direct',
       { contactId: delivered },
@@ -212,7 +212,8 @@ describe('one pass of the outbox relay', () => {
   });
 
   it('reads one batch only when nothing in it was taken out, full as it is', async () => {
-    for (let index = 0; index < 3; index += 1) await storeContact(enquiry, 'en');
+    for (let index = 0; index < 3; index += 1)
+      await storeContact(enquiry, 'en', UNWATCHED_CONTACTS);
 
     const { result, reads } = await countingOutboxReads(() =>
       relayOwedMail(ctx.queues, {

@@ -22,6 +22,7 @@ export const ACTIVITY_ACTIONS = [
   'user.two-factor-reset',
   'user.sessions-end',
   'contact.status',
+  'contact.delete',
   'contact.convert',
   'contact.export',
   'client.create',

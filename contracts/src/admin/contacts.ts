@@ -2,7 +2,7 @@ import { object, type InferType } from 'yup';
 import { CONTACT_STATUSES, MAIL_STATES, type ContactDto } from '../contact/contact.dto';
 import { SERVICE_SLUGS } from '../services';
 import { message, oneOfText } from '../validation/fields';
-import { listQuerySchema } from './list-query';
+import { keysetListQuerySchema } from './list-query';
 
 export const contactStatusSchema = object({
   status: oneOfText(CONTACT_STATUSES).required(message('required')),
@@ -10,8 +10,12 @@ export const contactStatusSchema = object({
 export type ContactStatusInput = InferType<typeof contactStatusSchema>;
 
 export const CONTACT_SORT_FIELDS = ['createdAt', 'lastName', 'email', 'status'] as const;
-/** The contacts table and its export: search by name or e-mail, filter, sort. */
-export const contactListQuerySchema = listQuerySchema({
+/**
+ * The contacts table and its export: paged by keyset, sorted by any column,
+ * filtered, and searched by the start of a name (or of any word in it) or of
+ * the e-mail address, ignoring case and accents.
+ */
+export const contactListQuerySchema = keysetListQuerySchema({
   sortFields: CONTACT_SORT_FIELDS,
   defaultSort: '-createdAt',
   filters: {

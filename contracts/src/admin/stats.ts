@@ -31,3 +31,12 @@ export interface EnquiryTrendDto {
   /** Every day of the period, days without enquiries included (count 0). */
   days: { date: string; count: number }[];
 }
+
+/**
+ * The reconciliation of the kept figures: a job scheduler (upserted by every
+ * worker, stored once in Redis) recounts them from the store once per
+ * interval, and at once when the scheduler is created, and repairs any drift.
+ */
+export const STATS_RECONCILE_SCHEDULER_ID = 'stats-reconcile';
+// The pass carries nothing: it reads the store and the kept figures.
+export type StatsReconcileJob = Record<string, never>;

@@ -29,6 +29,8 @@ export const QUEUE_NAMES = {
   newsletterRequest: 'newsletter-request',
   /** The mail with a staff member's password reset link. */
   passwordReset: 'password-reset',
+  /** Holds the job scheduler that reconciles the dashboard's kept figures with the store. */
+  statsReconcile: 'stats-reconcile',
 } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 

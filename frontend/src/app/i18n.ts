@@ -17,7 +17,8 @@ import en from '../locales/en.json';
 export const SHELL_NAMESPACE = defineNamespace({
   name: 'translation',
   en,
-  load: (locale) => (locale === 'fr' ? import('../locales/fr.json') : import('../locales/ar.json')),
+  fr: () => import('../locales/fr.json'),
+  ar: () => import('../locales/ar.json'),
 });
 
 /** Keeps `<html lang dir>` in step with the language so Arabic reads right to left. */

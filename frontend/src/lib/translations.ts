@@ -6,19 +6,21 @@ export interface Catalogue {
   [key: string]: string | Catalogue;
 }
 
-type OtherLocale = Exclude<Locale, typeof DEFAULT_LOCALE>;
+// English, the default language, ships with the code; these are fetched.
+type OtherLocale = Exclude<Locale, 'en'>;
 
 /**
  * One i18next namespace, owned by the code that uses it. English ships with
  * that code (it is also every language's fallback, so it is always needed);
  * the other languages are fetched only when a visitor picks one.
  */
-export interface Namespace {
+export type Namespace = {
   name: string;
   en: Catalogue;
-  /** Usually one `import()` per language, so each language is its own chunk. */
-  load: (locale: OtherLocale) => Promise<{ default: Catalogue }>;
-}
+} & {
+  /** One `import()` per language, so each language is its own chunk, fetched when first needed. */
+  [locale in OtherLocale]: () => Promise<{ default: Catalogue }>;
+};
 
 const namespaces = new Map<string, Namespace>();
 
@@ -38,7 +40,7 @@ export async function readCatalogue(language: string, name: string): Promise<Cat
   if (!namespace) throw new Error(`Unknown translation namespace "${name}"`);
   if (language === DEFAULT_LOCALE) return namespace.en;
   if (!isOtherLocale(language)) throw new Error(`No "${language}" catalogue for "${name}"`);
-  const catalogue = await namespace.load(language);
+  const catalogue = await namespace[language]();
   return catalogue.default;
 }
 

@@ -1,4 +1,4 @@
-import { PAGE_SIZE_MAX } from '@agency/contracts';
+import { CURSOR_MAX_LENGTH, PAGE_SIZE_MAX } from '@agency/contracts';
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
 
@@ -11,19 +11,34 @@ export interface ListParamsOptions<Filter extends string> {
   defaultSort: string;
   defaultPageSize?: number;
   filters?: readonly Filter[];
+  /**
+   * The API pages by position (`after`/`before`) rather than by number: the
+   * address keeps the position, and the page number only for display.
+   */
+  keyset?: boolean;
 }
 
 export interface ListParams<Filter extends string> {
+  keyset: boolean;
+  /** From 1; for a keyset list, counted as the user pages (for display only). */
   page: number;
   pageSize: number;
   sort: string;
   search: string;
   filters: Partial<Record<Filter, string>>;
-  /** What the list endpoint takes: page, pageSize, sort, search and the filters set. */
-  query: { page: number; pageSize: number; sort: string; search?: string } & Partial<
-    Record<Filter, string>
-  >;
+  /** What the list endpoint takes: the page (or position), pageSize, sort, search and filters. */
+  query: {
+    pageSize: number;
+    sort: string;
+    search?: string;
+    page?: number;
+    /** Where a keyset page starts: after or before a position the API gave. */
+    after?: string;
+    before?: string;
+  } & Partial<Record<Filter, string>>;
   setPage: (page: number, pageSize?: number) => void;
+  /** A keyset list's next or previous page, from the position the API gave (none: the top). */
+  goTo: (direction: 'next' | 'previous', position: string) => void;
   setSort: (sort: string | undefined) => void;
   setSearch: (search: string) => void;
   setFilter: (filter: Filter, value: string | undefined) => void;
@@ -35,16 +50,22 @@ function wholeNumber(text: string | null, min: number, max: number): number | un
   return value >= min && value <= max ? value : undefined;
 }
 
+function position(text: string | null): string | undefined {
+  return text && text.length <= CURSOR_MAX_LENGTH && /^[\w-]+$/.test(text) ? text : undefined;
+}
+
 /**
  * A server-paginated list's page, sort, search and filters, kept in the
- * address (`?page=2&search=ada`), so a reload, a shared link or the back
- * button shows the same list. Values the API would refuse are ignored.
+ * address (`?page=2&search=ada`, or `?after=...&page=2` for a keyset list),
+ * so a reload, a shared link or the back button shows the same list. Values
+ * the API would refuse are ignored.
  */
 export function useListParams<Filter extends string = never>({
   sortFields,
   defaultSort,
   defaultPageSize = 25,
   filters: filterNames = [],
+  keyset = false,
 }: ListParamsOptions<Filter>): ListParams<Filter> {
   const [params, setParams] = useSearchParams();
 
@@ -53,6 +74,8 @@ export function useListParams<Filter extends string = never>({
   const page = wholeNumber(params.get('page'), 1, 100_000) ?? 1;
   const pageSize = wholeNumber(params.get('pageSize'), 1, PAGE_SIZE_MAX) ?? defaultPageSize;
   const search = params.get('search')?.trim() ?? '';
+  const after = keyset ? position(params.get('after')) : undefined;
+  const before = keyset && !after ? position(params.get('before')) : undefined;
   const filterKey = filterNames.map((name) => `${name}=${params.get(name) ?? ''}`).join('&');
 
   const filters = useMemo(() => {
@@ -69,12 +92,14 @@ export function useListParams<Filter extends string = never>({
       setParams(
         (previous) => {
           const next = new URLSearchParams(previous);
+          // A new search, sort or filter starts again from the first page.
+          if (!keepPage) {
+            for (const name of ['page', 'after', 'before']) next.delete(name);
+          }
           for (const [name, value] of Object.entries(changes)) {
             if (value === undefined || value === '') next.delete(name);
             else next.set(name, value);
           }
-          // A new search, sort or filter starts again from the first page.
-          if (!keepPage) next.delete('page');
           return next;
         },
         // Typing a search is not a place to come back to: the history keeps the section.
@@ -84,12 +109,19 @@ export function useListParams<Filter extends string = never>({
     [setParams],
   );
 
-  const query = useMemo(
-    () => ({ page, pageSize, sort, ...(search ? { search } : {}), ...filters }),
-    [page, pageSize, sort, search, filters],
-  );
+  const query = useMemo(() => {
+    const start = after ? { after } : before ? { before } : {};
+    return {
+      pageSize,
+      sort,
+      ...(keyset ? start : { page }),
+      ...(search ? { search } : {}),
+      ...filters,
+    };
+  }, [keyset, page, pageSize, sort, search, filters, after, before]);
 
   return {
+    keyset,
     page,
     pageSize,
     sort,
@@ -103,9 +135,20 @@ export function useListParams<Filter extends string = never>({
             page: nextPage > 1 ? String(nextPage) : undefined,
             ...(nextPageSize !== undefined ? { pageSize: String(nextPageSize) } : {}),
           },
-          true,
+          // A keyset list cannot jump: a new page size starts again from the top.
+          !(keyset && nextPageSize !== undefined && nextPageSize !== pageSize),
         ),
-      [update],
+      [update, keyset, pageSize],
+    ),
+    goTo: useCallback(
+      (direction: 'next' | 'previous', at: string) => {
+        const nextPage = direction === 'next' ? page + 1 : page - 1;
+        // Back on page 1 (or with no position to go to), the list starts at its
+        // top again, with what arrived meanwhile.
+        if (nextPage <= 1 || !at) update({});
+        else update({ page: String(nextPage), [direction === 'next' ? 'after' : 'before']: at });
+      },
+      [update, page],
     ),
     setSort: useCallback((next: string | undefined) => update({ sort: next }), [update]),
     setSearch: useCallback((next: string) => update({ search: next.trim() }), [update]),

@@ -9,5 +9,6 @@ import { defineNamespace } from './translations';
 export const VALIDATION_NAMESPACE = defineNamespace({
   name: 'validation',
   en: VALIDATION_MESSAGES.en,
-  load: (locale) => Promise.resolve({ default: VALIDATION_MESSAGES[locale] }),
+  fr: () => Promise.resolve({ default: VALIDATION_MESSAGES.fr }),
+  ar: () => Promise.resolve({ default: VALIDATION_MESSAGES.ar }),
 });

@@ -10,6 +10,7 @@ import {
   type ContactDetailDto,
   type ContactDto,
   type EnquiryTrendDto,
+  type KeysetPage,
   type LeadDto,
   type Page,
   type Role,
@@ -30,6 +31,19 @@ const CREATED = '2026-05-04T09:30:00.000Z';
 
 export function pageOf<T>(items: T[], overrides: Partial<Page<T>> = {}): Page<T> {
   return { items, total: items.length, page: 1, pageSize: 25, ...overrides };
+}
+
+/** One page of a list paged by position: the first and last, unless overridden. */
+export function keysetPageOf<T>(items: T[], overrides: Partial<KeysetPage<T>> = {}): KeysetPage<T> {
+  return {
+    items,
+    total: items.length,
+    totalKind: 'exact',
+    pageSize: 25,
+    next: null,
+    previous: null,
+    ...overrides,
+  };
 }
 
 export function buildUser(overrides: Partial<UserDto> = {}): UserDto {

@@ -10,6 +10,7 @@ import {
   findOwedMailById,
   findOwedRefs,
   findReceipt,
+  forgetReceipt,
   oweMail,
   recordReceipt,
   settleOwedMail,
@@ -118,6 +119,16 @@ export async function keepStoredContacts(contactIds: readonly string[]): Promise
   );
   await Promise.all(found.filter(({ stored }) => !stored).map(({ id }) => settleContactMails(id)));
   return found.filter(({ stored }) => stored).map(({ id }) => id);
+}
+
+/** The enquiry was deleted: whatever it still owed, and how its mails ended, goes with it. */
+export async function forgetContactMails(contactId: string): Promise<void> {
+  await Promise.all([
+    settleOwedMail(contactOutboxId(contactId)),
+    ...Object.keys(CONTACT_MAILS).map((mail) =>
+      forgetReceipt(contactReceiptId(mail as ContactMail, contactId)),
+    ),
+  ]);
 }
 
 /** Every mail of the enquiry has its receipt: its outbox entry goes. */

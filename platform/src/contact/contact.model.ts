@@ -11,6 +11,11 @@ const contactSchema = new Schema(
     message: { type: String, required: true },
     locale: { type: String, required: true, enum: LOCALES, default: DEFAULT_LOCALE },
     status: { type: String, required: true, enum: CONTACT_STATUSES, default: 'new' },
+    // Written with the enquiry (contact-search.ts), never from a request: the
+    // name and address as searched and sorted, lower-cased and without
+    // accents, so an index serves the prefix search and the name order.
+    searchTerms: { type: [String], default: undefined },
+    lastNameKey: { type: String },
     // Where the enquiry's two mails stand is not kept here: the mail outbox
     // (modules/mail-outbox) owes them and their receipts record how they
     // ended, so the worker never writes to this collection, which grows with
@@ -19,8 +24,15 @@ const contactSchema = new Schema(
   { timestamps: true },
 );
 
-contactSchema.index({ createdAt: -1 });
-contactSchema.index({ status: 1, createdAt: -1 });
+// One index per order the list offers, the id breaking ties as the keyset
+// pages do, and one per filter in the default order.
+contactSchema.index({ createdAt: -1, _id: -1 });
+contactSchema.index({ lastNameKey: 1, _id: 1 });
+contactSchema.index({ email: 1, _id: 1 });
+contactSchema.index({ status: 1, _id: 1 });
+contactSchema.index({ status: 1, createdAt: -1, _id: -1 });
+contactSchema.index({ service: 1, createdAt: -1, _id: -1 });
+contactSchema.index({ searchTerms: 1 });
 
 export type Contact = InferSchemaType<typeof contactSchema>;
 export type ContactDocument = HydratedDocument<Contact>;

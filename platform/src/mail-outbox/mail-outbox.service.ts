@@ -148,6 +148,11 @@ export async function recordReceipt(receipt: {
   });
 }
 
+/** Erases a receipt, with the record it belongs to (a deleted enquiry). */
+export async function forgetReceipt(id: string): Promise<void> {
+  await MailReceiptModel.deleteOne({ _id: id }).exec();
+}
+
 /** The receipts of the mails of this kind that failed, with the ref (enquiry id...) of each. */
 export async function findFailedReceipts(
   mail: ReceiptMail,

@@ -6,11 +6,26 @@ import {
   type NewsletterConfirmationJob,
   type NewsletterRequestJob,
   type NewsletterSource,
+  type SubscriberStatus,
 } from '@agency/contracts';
 import { isDuplicateKeyError } from '../database-errors';
+import { oneWriterPerDocument } from '../embedded-store';
 import { oweConfirmationMail } from './confirmation-mail';
 import { normalizeEmail } from './newsletter-token';
+import type { SubscriberChanges } from './subscriber-changes';
 import { SubscriberModel } from './subscriber.model';
+
+/**
+ * One atomic write that inserts the address when it is new, and answers the
+ * document as it was before (null for a new one) with the new one's id:
+ * from that "before" the kept figures learn which status the address left.
+ */
+export const UPSERT_READING_BEFORE = {
+  upsert: true,
+  returnDocument: 'before',
+  includeResultMetadata: true,
+  runValidators: true,
+} as const;
 
 export interface SubscriptionRequest {
   email: string;
@@ -30,45 +45,51 @@ export interface SubscriptionRequest {
  */
 export async function requestSubscription(
   request: SubscriptionRequest,
+  changes: SubscriberChanges,
 ): Promise<NewsletterConfirmationJob | undefined> {
   const at = request.at ?? new Date();
   const email = normalizeEmail(request.email);
-  try {
-    // One atomic write: an upsert for a new address, an update for one that
-    // is pending or left. A confirmed address fails the filter, so the upsert
-    // collides with it on the unique e-mail index.
-    const subscriber = await SubscriberModel.findOneAndUpdate(
-      { email, status: trusted({ $ne: 'confirmed' }) },
-      {
-        $set: {
-          status: 'pending',
-          locale: request.locale,
-          consent: {
-            requestedAt: at,
-            ip: request.ip,
+  return oneWriterPerDocument(`subscriber:${email}`, async () => {
+    try {
+      // One atomic write: an upsert for a new address, an update for one that
+      // is pending or left. A confirmed address fails the filter, so the upsert
+      // collides with it on the unique e-mail index. The document as it was
+      // tells the kept figures which status the address left.
+      const written = await SubscriberModel.findOneAndUpdate(
+        { email, status: trusted({ $ne: 'confirmed' }) },
+        {
+          $set: {
+            status: 'pending',
             locale: request.locale,
-            source: request.source,
-            wordingVersion: NEWSLETTER_CONSENT_WORDING_VERSION,
+            consent: {
+              requestedAt: at,
+              ip: request.ip,
+              locale: request.locale,
+              source: request.source,
+              wordingVersion: NEWSLETTER_CONSENT_WORDING_VERSION,
+            },
           },
+          $inc: { confirmationRequests: 1 },
         },
-        $inc: { confirmationRequests: 1 },
-      },
-      { upsert: true, returnDocument: 'after', runValidators: true },
-    ).exec();
-    const owed = {
-      subscriberId: subscriber.id as string,
-      request: subscriber.confirmationRequests,
-    };
-    // The visitor hears "accepted" only once the mail is owed too: if this
-    // write fails they are told so, and asking again owes a new mail.
-    await oweConfirmationMail(owed);
-    return owed;
-  } catch (error: unknown) {
-    // Confirmed already (or the same address inserted a moment ago by a twin
-    // request, whose own answer owes the mail): nothing more to send.
-    if (isDuplicateKeyError(error)) return undefined;
-    throw error;
-  }
+        UPSERT_READING_BEFORE,
+      ).exec();
+      const before = written.value;
+      const subscriberId = before ? String(before._id) : String(written.lastErrorObject?.upserted);
+      const owed = { subscriberId, request: (before?.confirmationRequests ?? 0) + 1 };
+      if (before?.status !== 'pending') {
+        await changes.statusChanged(email, (before?.status as SubscriberStatus) ?? null, 'pending');
+      }
+      // The visitor hears "accepted" only once the mail is owed too: if this
+      // write fails they are told so, and asking again owes a new mail.
+      await oweConfirmationMail(owed);
+      return owed;
+    } catch (error: unknown) {
+      // Confirmed already (or the same address inserted a moment ago by a twin
+      // request, whose own answer owes the mail): nothing more to send.
+      if (isDuplicateKeyError(error)) return undefined;
+      throw error;
+    }
+  });
 }
 
 /**
@@ -79,14 +100,18 @@ export async function requestSubscription(
 export async function recordQueuedSubscription(
   job: NewsletterRequestJob,
   enqueue: (owed: NewsletterConfirmationJob) => Promise<void>,
+  changes: SubscriberChanges,
 ): Promise<NewsletterConfirmationJob | undefined> {
-  const owed = await requestSubscription({
-    email: job.email,
-    locale: isLocale(job.locale) ? job.locale : 'en',
-    source: job.source,
-    ip: job.ip,
-    at: new Date(job.requestedAt),
-  });
+  const owed = await requestSubscription(
+    {
+      email: job.email,
+      locale: isLocale(job.locale) ? job.locale : 'en',
+      source: job.source,
+      ip: job.ip,
+      at: new Date(job.requestedAt),
+    },
+    changes,
+  );
   if (owed) await enqueue(owed).catch(() => undefined);
   return owed;
 }

@@ -1,6 +1,11 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Locale, NewsletterConfirmationJob } from '@agency/contracts';
-import { createLogger, findSubscriberByEmail, requestSubscription } from '@agency/platform';
+import {
+  createLogger,
+  findSubscriberByEmail,
+  requestSubscription,
+  UNWATCHED_SUBSCRIBERS,
+} from '@agency/platform';
 import { createMailTransport, type MailTransport } from '../mail/transport';
 import { SITE_URL, createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
@@ -40,7 +45,10 @@ describe('the newsletter confirmation processor', () => {
 
   /** Records a subscription request as the worker does; returns a job for its latest request. */
   async function subscribe(locale: Locale = 'fr', email = `reader${(counter += 1)}@example.tn`) {
-    await requestSubscription({ email, locale, source: 'newsletter-banner', ip: '203.0.113.5' });
+    await requestSubscription(
+      { email, locale, source: 'newsletter-banner', ip: '203.0.113.5' },
+      UNWATCHED_SUBSCRIBERS,
+    );
     const subscriber = await findSubscriberByEmail(email);
     if (!subscriber) throw new Error('not stored');
     const data = {

@@ -5,6 +5,7 @@ import {
   recordQueuedSubscription,
   type Logger,
   type MailQueues,
+  type SubscriberChanges,
 } from '@agency/platform';
 
 /**
@@ -15,14 +16,19 @@ import {
  */
 export function newsletterRequestProcessor({
   queues,
+  changes,
   logger,
 }: {
   queues: MailQueues;
+  /** The dashboard's kept figures, told when the address's status moves. */
+  changes: SubscriberChanges;
   logger: Logger;
 }) {
   return async (job: Job<NewsletterRequestJob>): Promise<'owed' | 'confirmed already'> => {
-    const owed = await recordQueuedSubscription(job.data, (confirmation) =>
-      enqueueNewsletterConfirmations(queues, [confirmation]),
+    const owed = await recordQueuedSubscription(
+      job.data,
+      (confirmation) => enqueueNewsletterConfirmations(queues, [confirmation]),
+      changes,
     );
     logger.info({ jobId: job.id, owed: Boolean(owed) }, 'newsletter request recorded');
     return owed ? 'owed' : 'confirmed already';

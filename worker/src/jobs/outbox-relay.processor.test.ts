@@ -3,7 +3,7 @@ import request from 'supertest';
 import { pino } from 'pino';
 import { Queue } from 'bullmq';
 import { QUEUE_NAMES, type OutboxRelayJob } from '@agency/contracts';
-import { requestSubscription } from '@agency/platform';
+import { requestSubscription, UNWATCHED_SUBSCRIBERS } from '@agency/platform';
 import { createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
 import { outboxRelayProcessor } from './outbox-relay.processor';
 
@@ -49,12 +49,10 @@ describe('the outbox relay processor', () => {
       message: 'Ads for our summer collection.',
     });
     // What the worker records of a queued subscription request.
-    await requestSubscription({
-      email: 'nour@example.tn',
-      locale: 'ar',
-      source: 'newsletter-banner',
-      ip: '203.0.113.5',
-    });
+    await requestSubscription(
+      { email: 'nour@example.tn', locale: 'ar', source: 'newsletter-banner', ip: '203.0.113.5' },
+      UNWATCHED_SUBSCRIBERS,
+    );
 
     expect(await relay(job)).toEqual({ contacts: 1, newsletterConfirmations: 1 });
     expect(lines.map(({ msg }) => msg)).toEqual(['outbox relay enqueued owed mail']);

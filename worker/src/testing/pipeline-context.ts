@@ -130,6 +130,7 @@ export async function createPipelineContext(
         logger,
         mailJobOptions: options.jobOptions,
         campaigns: { ...campaignSettings(), messenger },
+        timeZone: config.timeZone,
       });
       running.push({
         workers,

@@ -8,8 +8,10 @@ import {
   validEnquiry,
   type SignedInUser,
 } from '../../testing/admin-fixtures';
+import { reconcileNow } from '../../testing/kept-figures';
 import {
   ContactModel,
+  contactMailStatuses,
   markContactAcknowledgementSent,
   markContactMailFailed,
   markContactMailSent,
@@ -17,6 +19,7 @@ import {
   settleContactMails,
   MailReceiptModel,
   OwedMailModel,
+  withSearchKeys,
 } from '@agency/platform';
 import { LeadModel } from '../leads';
 import { ActivityLogModel } from '../activity-log';
@@ -32,6 +35,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await ContactModel.deleteMany({});
+  await ctx.redis.del(...(await ctx.redis.keys(`${ctx.config.queuePrefix}:*`)), 'none');
   await LeadModel.deleteMany({});
   await OwedMailModel.deleteMany({});
   await MailReceiptModel.deleteMany({});
@@ -76,11 +80,9 @@ async function seed() {
     },
   ];
   const created = await ContactModel.insertMany(
-    rows.map(({ mailState: _mailState, mailError: _mailError, ...row }, index) => ({
-      ...validEnquiry,
-      ...row,
-      createdAt: new Date(base + index * 60_000),
-    })),
+    rows.map(({ mailState: _mailState, mailError: _mailError, ...row }, index) =>
+      withSearchKeys({ ...validEnquiry, ...row, createdAt: new Date(base + index * 60_000) }),
+    ),
   );
   const ids = created.map((contact) => String(contact._id));
   // Where each notification stands lives in the mail outbox and its receipts, as the worker leaves it.
@@ -101,17 +103,28 @@ async function seed() {
       await settleContactMails(id);
     }
   }
+  // Written behind the API's back: the reconciliation counts and indexes them.
+  await reconcileNow(ctx);
   return ids;
 }
 
+type Listed = { items: { id: string }[]; next: string | null; previous: string | null };
+const idsOf = (page: Listed) => page.items.map((item) => item.id);
+
 describe('GET /api/admin/contacts', () => {
-  it('lists newest first with the total, filters and searches', async () => {
+  it('lists newest first with the kept total, filters and searches', async () => {
     const [amira, bilel, chiraz] = await seed();
 
     const all = await api().get('/api/admin/contacts');
     expect(all.status).toBe(200);
-    expect(all.body).toMatchObject({ total: 3, page: 1, pageSize: 20 });
-    expect(all.body.items.map((item: { id: string }) => item.id)).toEqual([chiraz, bilel, amira]);
+    expect(all.body).toMatchObject({
+      total: 3,
+      totalKind: 'exact',
+      pageSize: 20,
+      next: null,
+      previous: null,
+    });
+    expect(idsOf(all.body)).toEqual([chiraz, bilel, amira]);
     expect(all.body.items[0]).toEqual({
       id: chiraz,
       firstName: 'Chiraz',
@@ -127,26 +140,228 @@ describe('GET /api/admin/contacts', () => {
       createdAt: '2026-03-01T10:02:00.000Z',
     });
 
-    const ids = async (query: string) =>
-      (await api().get(`/api/admin/contacts?${query}`)).body.items.map(
-        (item: { id: string }) => item.id,
-      );
+    const list = async (query: string) => (await api().get(`/api/admin/contacts?${query}`)).body;
+    const ids = async (query: string) => idsOf(await list(query));
     expect(await ids('service=web-design&sort=createdAt')).toEqual([amira, chiraz]);
     expect(await ids('status=replied')).toEqual([bilel]);
+    expect(await list('status=replied')).toMatchObject({ total: 1, totalKind: 'exact' });
     expect(await ids('mailState=failed')).toEqual([bilel]);
-    expect(await ids('search=GHARBI')).toEqual([bilel]);
-    expect(await ids('search=shop.tn')).toEqual([chiraz]);
-    expect(await ids('pageSize=1&page=2')).toEqual([bilel]);
+    expect(await ids('status=new&service=web-design')).toEqual([amira]);
   });
 
-  it('refuses unknown filter values and a page size over the cap', async () => {
-    const response = await api().get('/api/admin/contacts?status=read&pageSize=101&page=0');
+  it('searches the start of a first name, a last name or any word of it, or the e-mail', async () => {
+    const [amira, bilel, chiraz] = await seed();
+    const [emilie] = (
+      await ContactModel.insertMany([
+        withSearchKeys({
+          ...validEnquiry,
+          firstName: 'Émilie',
+          lastName: 'Du Pré',
+          email: 'EMILIE@Atelier.fr',
+        }),
+      ])
+    ).map((contact) => String(contact._id));
+    await reconcileNow(ctx);
+    const found = async (search: string, more = '') =>
+      idsOf(
+        (await api().get(`/api/admin/contacts?search=${encodeURIComponent(search)}${more}`)).body,
+      );
+
+    expect(await found('GHARBI')).toEqual([bilel]);
+    expect(await found('sal')).toEqual([amira]); // "Ben Salah": any word
+    expect(await found('ben s')).toEqual([amira]); // the whole last name
+    expect(await found('amira ben')).toEqual([amira]); // the whole name
+    expect(await found('chiraz@')).toEqual([chiraz]);
+    expect(await found('emi')).toEqual([emilie]); // accents and case ignored
+    expect(await found('pre')).toEqual([emilie]);
+    expect(await found('émilie@atelier')).toEqual([emilie]);
+    // The start only: the middle of a word or of an address is not searched.
+    expect(await found('harbi')).toEqual([]);
+    expect(await found('shop.tn')).toEqual([]);
+    // Literal text, never a pattern.
+    expect(await found('.*')).toEqual([]);
+    expect(await found('a', '&sort=createdAt')).toEqual([amira, chiraz]);
+    const counted = (await api().get('/api/admin/contacts?search=a')).body;
+    expect(counted).toMatchObject({ total: 2, totalKind: 'exact' });
+  });
+
+  it('pages forwards and back by position, in every order the table offers', async () => {
+    const base = Date.parse('2026-04-01T08:00:00Z');
+    const names = ['Zied', 'amal', 'Yosra', 'bassem', 'Walid', 'Chedly', 'Rim'];
+    const statuses = ['new', 'replied', 'archived', 'new', 'in-progress', 'replied', 'new'];
+    await ContactModel.insertMany(
+      names.map((name, index) =>
+        withSearchKeys({
+          ...validEnquiry,
+          firstName: name,
+          lastName: name,
+          email: `${name.toLowerCase()}@example.tn`,
+          status: statuses[index],
+          // Two arrive in the same millisecond: the id orders them.
+          createdAt: new Date(base + Math.min(index, 5) * 60_000),
+        }),
+      ),
+    );
+    await reconcileNow(ctx);
+    const stored = await ContactModel.find({}).lean();
+    const byKey = (
+      key: (contact: (typeof stored)[number]) => string | number,
+      descending: boolean,
+    ) =>
+      [...stored]
+        .sort((a, b) => {
+          const [x, y] = [key(a), key(b)];
+          const order = x < y ? -1 : x > y ? 1 : String(a._id) < String(b._id) ? -1 : 1;
+          return descending ? -order : order;
+        })
+        .map((contact) => String(contact._id));
+
+    const orders: [string, string[]][] = [
+      ['-createdAt', byKey((c) => c.createdAt.getTime(), true)],
+      ['createdAt', byKey((c) => c.createdAt.getTime(), false)],
+      ['lastName', byKey((c) => c.lastName.toLowerCase(), false)],
+      ['-lastName', byKey((c) => c.lastName.toLowerCase(), true)],
+      ['email', byKey((c) => c.email, false)],
+      ['-status', byKey((c) => c.status, true)],
+    ];
+    for (const [sort, expected] of orders) {
+      const forward: string[] = [];
+      const pages: Listed[] = [];
+      let page: Listed = (await api().get(`/api/admin/contacts?sort=${sort}&pageSize=3`)).body;
+      pages.push(page);
+      forward.push(...idsOf(page));
+      while (page.next) {
+        const next = encodeURIComponent(page.next);
+        page = (await api().get(`/api/admin/contacts?sort=${sort}&pageSize=3&after=${next}`)).body;
+        pages.push(page);
+        forward.push(...idsOf(page));
+      }
+      expect({ sort, ids: forward }).toEqual({ sort, ids: expected });
+      expect(pages.map((each) => each.items.length)).toEqual([3, 3, 1]);
+      expect(pages[0]?.previous).toBeNull();
+
+      // Back from the last page, through `previous`, to the first page.
+      const backward: string[][] = [];
+      while (page.previous) {
+        const before = encodeURIComponent(page.previous);
+        page = (await api().get(`/api/admin/contacts?sort=${sort}&pageSize=3&before=${before}`))
+          .body;
+        backward.unshift(idsOf(page));
+      }
+      expect({ sort, pages: backward }).toEqual({
+        sort,
+        pages: pages.slice(0, -1).map(idsOf),
+      });
+      expect(page.previous).toBeNull();
+    }
+  });
+
+  it('answers the same pages from the store as from its index on the embedded store', async () => {
+    await seed();
+    const first = await api().get('/api/admin/contacts?pageSize=2');
+    // Without the index (as on MongoDB), the store answers: the same rows and positions.
+    const built = `${ctx.config.queuePrefix}:contacts:index:built`;
+    await ctx.redis.del(built);
+    const fromStore = await api().get('/api/admin/contacts?pageSize=2');
+    expect(fromStore.body).toEqual(first.body);
+    const second = await api().get(
+      `/api/admin/contacts?pageSize=2&after=${encodeURIComponent(first.body.next as string)}`,
+    );
+    expect(idsOf(second.body)).toHaveLength(1);
+  });
+
+  it('takes the default order from its index once built, which the reconciliation repairs', async () => {
+    await seed();
+    const [unindexed] = await ContactModel.insertMany([
+      withSearchKeys({ ...validEnquiry, firstName: 'Unindexed', createdAt: new Date() }),
+    ]);
+    const newest = async () => idsOf((await api().get('/api/admin/contacts?pageSize=1')).body)[0];
+    const searched = async () =>
+      idsOf((await api().get('/api/admin/contacts?search=unindexed')).body);
+
+    // Written behind the API's back: the index does not know it yet, the store does.
+    expect(await newest()).not.toBe(String(unindexed?._id));
+    expect(await searched()).toEqual([]);
+    const report = await reconcileNow(ctx);
+    expect(report.index?.added).toBeGreaterThan(0);
+    expect(await newest()).toBe(String(unindexed?._id));
+    expect(await searched()).toEqual([String(unindexed?._id)]);
+  });
+
+  it('says "1000+" rather than count every match of a search', async () => {
+    await ContactModel.insertMany(
+      Array.from({ length: 1001 }, (_, index) =>
+        withSearchKeys({ ...validEnquiry, firstName: 'Zohra', email: `z${index}@example.tn` }),
+      ),
+    );
+    const fromStore = (await api().get('/api/admin/contacts?search=zohra')).body;
+    expect(fromStore).toMatchObject({ total: 1000, totalKind: 'atLeast' });
+    expect(fromStore.items).toHaveLength(20);
+    expect(fromStore.next).toEqual(expect.any(String));
+  });
+
+  it('refuses unknown filter values, a page size over the cap and positions not of this list', async () => {
+    const response = await api().get('/api/admin/contacts?status=read&pageSize=101');
     expect(response.status).toBe(400);
     expect(response.body.error.fields).toEqual({
       status: 'Must be one of new, in-progress, replied, archived',
       pageSize: 'Must be at most 100',
-      page: 'Must be at least 1',
     });
+
+    const [amira] = await seed();
+    const page = (await api().get('/api/admin/contacts?pageSize=1')).body as Listed;
+    const cursor = encodeURIComponent(page.next ?? '');
+    const refusals: [string, string][] = [
+      [`after=${cursor}&sort=email`, 'after'], // a position in another order
+      [`after=not-a-position`, 'after'],
+      [`before=${Buffer.from('[1,2,3]').toString('base64url')}`, 'before'],
+      [
+        `before=${Buffer.from(JSON.stringify(['-createdAt', 'x', amira])).toString('base64url')}`,
+        'before',
+      ],
+      [
+        `after=${Buffer.from(JSON.stringify(['-createdAt', { $gt: 0 }, amira])).toString('base64url')}`,
+        'after',
+      ],
+      [`after=${cursor}&before=${cursor}`, 'before'],
+      [`after=${'x'.repeat(401)}`, 'after'],
+    ];
+    for (const [query, field] of refusals) {
+      const refused = await api().get(`/api/admin/contacts?${query}`);
+      expect({ query, status: refused.status }).toEqual({ query, status: 400 });
+      expect(Object.keys(refused.body.error.fields as object)).toEqual([field]);
+    }
+  });
+});
+
+describe('DELETE /api/admin/contacts/{id}', () => {
+  it('deletes the enquiry with what it owed and its receipts, and counts it out', async () => {
+    const [amira, bilel, chiraz] = await seed();
+    const editor = as(ctx, await signedInUser(ctx, 'editor'));
+
+    expect(
+      (await as(ctx, await signedInUser(ctx, 'viewer')).delete(`/api/admin/contacts/${bilel}`))
+        .status,
+    ).toBe(403);
+    expect((await editor.delete(`/api/admin/contacts/${bilel}`)).status).toBe(204);
+    expect((await editor.delete(`/api/admin/contacts/${chiraz}`)).status).toBe(204);
+
+    expect(await ContactModel.exists({ _id: bilel })).toBeNull();
+    expect(await MailReceiptModel.countDocuments({ ref: bilel })).toBe(0);
+    expect(await OwedMailModel.countDocuments({ contactId: chiraz })).toBe(0);
+    expect(await contactMailStatuses(amira ?? '')).toMatchObject({
+      notification: { state: 'sent' },
+    });
+    const list = (await api().get('/api/admin/contacts')).body;
+    expect(idsOf(list)).toEqual([amira]);
+    expect(list.total).toBe(1);
+    expect((await api().get('/api/admin/stats')).body.totalContacts).toBe(1);
+    expect(
+      await ActivityLogModel.exists({ action: 'contact.delete', 'target.id': bilel }),
+    ).not.toBeNull();
+
+    expect((await editor.delete(`/api/admin/contacts/${bilel}`)).status).toBe(404);
+    expect((await editor.delete('/api/admin/contacts/zzz')).status).toBe(400);
   });
 });
 
@@ -285,6 +500,14 @@ describe('GET /api/admin/contacts/export', () => {
     });
     expect(rows[1]).toMatchObject({ firstName: 'عائشة', lastName: "'\tTabbed" });
     expect(rows[0]?.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  });
+
+  it('sends the header of an export before any row, and alone when nothing matches', async () => {
+    const response = await exportCsv('?search=nobody-matches-this');
+    expect(response.status).toBe(200);
+    expect((response.body as Buffer).toString('utf8')).toBe(
+      '\ufeffid,createdAt,firstName,lastName,email,phone,service,status,mailState,locale,message\n',
+    );
   });
 
   it('exports 10,000 contacts, every one, in order', async () => {

@@ -3,16 +3,22 @@ import { API_ROUTES, contactListQuerySchema, contactStatusSchema } from '@agency
 import { audit } from '../../middleware/audit';
 import { authorize } from '../../middleware/authorize';
 import { recordIdParam, validateBody, validateQuery } from '../../middleware/validate';
-import { getContactDetail, listContacts, setContactStatus } from '../contact';
+import {
+  deleteContact,
+  getContactDetail,
+  listContacts,
+  setContactStatus,
+  type ContactViews,
+} from '../contact';
 import { createLeadFromContact } from '../leads';
 import { contactCsvStream, exportFileName } from './contact-export';
 
-/** The enquiries as staff work them: list, read, status, convert to lead, export. */
-export function adminContactRoutes(): Router {
+/** The enquiries as staff work them: list, read, status, delete, convert to lead, export. */
+export function adminContactRoutes({ views }: { views: ContactViews }): Router {
   const router = new Router();
 
   router.get(API_ROUTES.contacts, authorize('contacts:read'), async (ctx) => {
-    ctx.body = await listContacts(await validateQuery(ctx, contactListQuerySchema));
+    ctx.body = await listContacts(await validateQuery(ctx, contactListQuerySchema), views);
   });
 
   // Before the one enquiry's route, which would otherwise take "export" for an id.
@@ -33,12 +39,7 @@ export function adminContactRoutes(): Router {
   router.patch(API_ROUTES.contact, authorize('contacts:write'), async (ctx) => {
     const id = recordIdParam(ctx);
     const { status } = await validateBody(ctx, contactStatusSchema);
-    const before = await getContactDetail(id);
-    const contact = await setContactStatus(id, status);
-    const changes =
-      before.status === contact.status
-        ? []
-        : [{ field: 'status', before: before.status, after: contact.status }];
+    const { contact, previous } = await setContactStatus(id, status, views.changes);
     audit(
       ctx,
       'contact.status',
@@ -47,9 +48,20 @@ export function adminContactRoutes(): Router {
         id,
         label: `${contact.firstName} ${contact.lastName}: ${status}`,
       },
-      changes,
+      previous === contact.status ? [] : [{ field: 'status', before: previous, after: status }],
     );
     ctx.body = contact;
+  });
+
+  router.delete(API_ROUTES.contact, authorize('contacts:write'), async (ctx) => {
+    const id = recordIdParam(ctx);
+    const contact = await deleteContact(id, views.changes);
+    audit(ctx, 'contact.delete', {
+      type: 'contact',
+      id,
+      label: `${contact.firstName} ${contact.lastName}`,
+    });
+    ctx.status = 204;
   });
 
   router.post(API_ROUTES.contactConvert, authorize('contacts:write'), async (ctx) => {

@@ -1,6 +1,7 @@
 import { CAMPAIGN_CONTENT_MAX, campaignDispatchJobId } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { CAMPAIGN_DRAFT_BODY_LIMIT_BYTES } from '../../middleware/json-body';
+import { reconcileNow } from '../../testing/kept-figures';
 import {
   as,
   signedInUser,
@@ -210,6 +211,8 @@ describe('GET /api/admin/campaigns/audience', () => {
       { email: 'waiting@example.tn', status: 'pending' },
       { email: 'left@example.tn', status: 'unsubscribed' },
     ]);
+    // Written behind the API's back: the reconciliation counts them.
+    await reconcileNow(ctx);
 
     const response = await as(ctx, await signedInUser(ctx, 'viewer')).get(
       '/api/admin/campaigns/audience',

@@ -14,7 +14,7 @@ import {
   type CampaignSettingsDto,
 } from '@agency/contracts';
 import type { CampaignQueue } from '../../queues/campaign-queue';
-import type { Redis } from '@agency/platform';
+import type { KeptCounts, Redis } from '@agency/platform';
 import { addRecordRoutes } from '../../admin/record-routes';
 import { audit } from '../../middleware/audit';
 import { authorize } from '../../middleware/authorize';
@@ -45,6 +45,8 @@ export interface CampaignRoutesDeps {
   settings: CampaignSettingsDto;
   /** The website, whose unsubscribe page the preview's link is shaped after. */
   siteUrl: string;
+  /** The kept figures: the campaigns count and the audiences. */
+  kept: KeptCounts;
 }
 
 export function campaignRoutes({
@@ -53,13 +55,14 @@ export function campaignRoutes({
   queuePrefix,
   settings,
   siteUrl,
+  kept,
 }: CampaignRoutesDeps): Router {
   const router = new Router();
   const drafts = campaignDrafts(settings);
 
   // Before the one campaign's route, which would otherwise take "audience" for an id.
   router.get(API_ROUTES.campaignAudience, authorize('campaigns:read'), async (ctx) => {
-    ctx.body = await campaignAudience();
+    ctx.body = await campaignAudience(kept);
   });
 
   router.get(API_ROUTES.campaignSettings, authorize('campaigns:read'), (ctx) => {
@@ -90,9 +93,17 @@ export function campaignRoutes({
     list: listCampaigns,
     get: getCampaign,
     // The author is whoever writes the draft.
-    create: drafts.create,
+    create: async (input, createdBy) => {
+      const campaign = await drafts.create(input, createdBy);
+      await kept.campaignCreated();
+      return campaign;
+    },
     update: drafts.update,
-    remove: deleteCampaign,
+    remove: async (id) => {
+      const campaign = await deleteCampaign(id);
+      await kept.campaignDeleted();
+      return campaign;
+    },
     labelOf: (campaign) => campaign.name,
   });
 

@@ -1,34 +1,60 @@
 import { Readable } from 'node:stream';
-import { trusted } from 'mongoose';
 import type {
   ContactDetailDto,
+  ContactDto,
   ContactListQuery,
   ContactStatus,
-  ContactDto,
-  Page,
+  KeysetPage,
+  TotalKind,
 } from '@agency/contracts';
-import { HttpError } from '../../errors';
 import {
-  equalityFilter,
-  isoOrNull,
-  pageOf,
-  searchFilter,
-  sortOf,
-  findPage,
-} from '../../list-query';
-import {
-  normalizeEmail,
   ContactModel,
-  type Contact,
+  contactFactsOf,
   contactIdFilterForMailState,
   contactMailStatuses,
   contactMailStatesInBulk,
+  forgetContactMails,
+  oneWriterPerDocument,
+  searchKey,
+  type Contact,
+  type ContactChanges,
   type ContactMailStatuses,
+  type ContactTotals,
 } from '@agency/platform';
+import { HttpError } from '../../errors';
+import {
+  countUpTo,
+  equalityFilter,
+  findKeysetPage,
+  isoOrNull,
+  keysetPageOf,
+  prefixFilter,
+  sortFieldOf,
+  type SortField,
+} from '../../list-query';
 import { toContactDto } from './contact.service';
+import type { ContactListIndex } from './contact-list-index';
 
 /** What staff see of contacts; the public module only stores them. */
 type StoredContact = Contact & { _id: unknown };
+
+/** The list's sort keys and the stored fields that order them (an index each). */
+export const CONTACT_SORTS: Readonly<Record<string, SortField>> = {
+  createdAt: { field: 'createdAt', kind: 'date' },
+  lastName: { field: 'lastNameKey', kind: 'text' },
+  email: { field: 'email', kind: 'text' },
+  status: { field: 'status', kind: 'text' },
+};
+
+/** A count of a search or a mail-state filter stops here and says "N+". */
+export const CONTACT_COUNT_CAP = 1000;
+
+/** What the contacts list reads besides the store, and what each change must reach. */
+export interface ContactViews {
+  changes: ContactChanges;
+  totals: ContactTotals;
+  index: ContactListIndex;
+}
 
 function toDetailDto(contact: StoredContact, mails: ContactMailStatuses): ContactDetailDto {
   return {
@@ -43,26 +69,65 @@ async function detailOf(contact: StoredContact): Promise<ContactDetailDto> {
   return toDetailDto(contact, await contactMailStatuses(String(contact._id)));
 }
 
-const SEARCH_FIELDS = ['firstName', 'lastName', 'email'] as const;
-
-async function filterOf(query: ContactListQuery): Promise<Record<string, unknown>> {
+async function filterOf(query: ContactListQuery, search: string): Promise<Record<string, unknown>> {
   return {
     ...equalityFilter(query, ['status', 'service']),
-    ...searchFilter(query.search, SEARCH_FIELDS),
+    ...(search ? prefixFilter('searchTerms', search) : {}),
     // The mail state lives in the outbox and the receipts: it narrows the `_id`s.
     ...(query.mailState ? await contactIdFilterForMailState(query.mailState) : {}),
   };
 }
 
-export async function listContacts(query: ContactListQuery): Promise<Page<ContactDto>> {
-  const filter = await filterOf(query);
-  const { docs: contacts, total } = await findPage(ContactModel, filter, query);
-  const items = await Promise.all(
+async function withMailStates(contacts: StoredContact[]): Promise<ContactDto[]> {
+  return Promise.all(
     contacts.map(async (contact) =>
       toContactDto(contact, await contactMailStatuses(String(contact._id))),
     ),
   );
-  return pageOf(items, total, query);
+}
+
+/**
+ * The list's total: from the kept figures when only status and service
+ * filter it, otherwise counted up to CONTACT_COUNT_CAP ("1000+").
+ */
+async function totalOf(
+  query: ContactListQuery,
+  filter: () => Promise<Record<string, unknown>>,
+  totals: ContactTotals,
+): Promise<{ total: number; totalKind: TotalKind }> {
+  if (!query.search && !query.mailState) {
+    const kept = await totals.count({ status: query.status, service: query.service });
+    if (kept !== undefined) return { total: kept, totalKind: 'exact' };
+  }
+  return countUpTo(ContactModel, await filter(), CONTACT_COUNT_CAP);
+}
+
+/**
+ * One keyset page of enquiries. MongoDB serves every order, filter and the
+ * prefix search from its indexes; on the embedded store the index in Redis
+ * answers what it keeps, and the page's rows are read by `_id`.
+ */
+export async function listContacts(
+  query: ContactListQuery,
+  { totals, index }: Pick<ContactViews, 'totals' | 'index'>,
+): Promise<KeysetPage<ContactDto>> {
+  const search = query.search ? searchKey(query.search) : '';
+  const filter = () => filterOf(query, search);
+  const indexed = await index.page(query, search);
+  if (indexed) {
+    const [found, total] = await Promise.all([
+      Promise.all(indexed.ids.map((id) => ContactModel.findById(id).lean<StoredContact>())),
+      indexed.total ?? totalOf(query, filter, totals),
+    ]);
+    // A row deleted between the index read and its own read is left out.
+    const contacts = found.filter((contact): contact is StoredContact => contact !== null);
+    return keysetPageOf(await withMailStates(contacts), indexed, total, query.pageSize);
+  }
+  const [window, total] = await Promise.all([
+    filter().then((resolved) => findKeysetPage(ContactModel, resolved, query, CONTACT_SORTS)),
+    totalOf(query, filter, totals),
+  ]);
+  return keysetPageOf(await withMailStates(window.rows), window, total, query.pageSize);
 }
 
 export async function getContactDetail(id: string): Promise<ContactDetailDto> {
@@ -71,17 +136,41 @@ export async function getContactDetail(id: string): Promise<ContactDetailDto> {
   return detailOf(contact);
 }
 
+/**
+ * Sets an enquiry's status and tells the kept views what it was before, as
+ * the store saw it in the same atomic write; answers that status too.
+ */
 export async function setContactStatus(
   id: string,
   status: ContactStatus,
-): Promise<ContactDetailDto> {
-  const contact = await ContactModel.findByIdAndUpdate(
-    id,
-    { $set: { status } },
-    { returnDocument: 'after', runValidators: true },
-  ).lean();
-  if (!contact) throw new HttpError('NOT_FOUND', 'No contact with this id');
-  return detailOf(contact);
+  changes: ContactChanges,
+): Promise<{ contact: ContactDetailDto; previous: ContactStatus }> {
+  return oneWriterPerDocument(`contact:${id}`, async () => {
+    const before = await ContactModel.findByIdAndUpdate(
+      id,
+      { $set: { status } },
+      { returnDocument: 'before', runValidators: true },
+    ).lean();
+    if (!before) throw new HttpError('NOT_FOUND', 'No contact with this id');
+    const previous = before.status as ContactStatus;
+    const contact = { ...before, status, updatedAt: new Date() };
+    if (previous !== status) await changes.statusChanged(contactFactsOf(contact), previous);
+    return { contact: await detailOf(contact), previous };
+  });
+}
+
+/**
+ * Deletes an enquiry for good, with what its mails still owed and their
+ * receipts. A lead made from it keeps its own copy of the details.
+ */
+export async function deleteContact(id: string, changes: ContactChanges): Promise<ContactDto> {
+  return oneWriterPerDocument(`contact:${id}`, async () => {
+    const contact = await ContactModel.findOneAndDelete({ _id: id }).lean();
+    if (!contact) throw new HttpError('NOT_FOUND', 'No contact with this id');
+    const mails = await contactMailStatuses(id);
+    await Promise.all([forgetContactMails(id), changes.deleted(contactFactsOf(contact))]);
+    return toContactDto(contact, mails);
+  });
 }
 
 /**
@@ -92,9 +181,14 @@ export async function setContactStatus(
  */
 export function contactCursor(query: ContactListQuery): Readable {
   async function* rows(): AsyncGenerator<ContactDetailDto> {
-    const [filter, mailsOf] = await Promise.all([filterOf(query), contactMailStatesInBulk()]);
+    const search = query.search ? searchKey(query.search) : '';
+    const [filter, mailsOf] = await Promise.all([
+      filterOf(query, search),
+      contactMailStatesInBulk(),
+    ]);
+    const { field, direction } = sortFieldOf(query.sort, CONTACT_SORTS);
     const cursor = ContactModel.find(filter)
-      .sort(sortOf(query.sort))
+      .sort({ [field]: direction, _id: direction })
       .lean<StoredContact[]>()
       .cursor({ batchSize: 500 });
     for await (const contact of cursor) {
@@ -102,47 +196,4 @@ export function contactCursor(query: ContactListQuery): Readable {
     }
   }
   return Readable.from(rows());
-}
-
-export interface ContactCounts {
-  total: number;
-  since: number[];
-  byService: { service: string; count: number }[];
-}
-
-/** The dashboard's contact figures: all, since each given instant, and per service. */
-export async function countContacts(since: readonly Date[]): Promise<ContactCounts> {
-  const [total, sinceCounts, byService] = await Promise.all([
-    ContactModel.countDocuments({}),
-    Promise.all(
-      since.map((instant) =>
-        ContactModel.countDocuments({ createdAt: trusted({ $gte: instant }) }),
-      ),
-    ),
-    ContactModel.aggregate<{ _id: string; count: number }>([
-      { $group: { _id: '$service', count: { $sum: 1 } } },
-    ]),
-  ]);
-  return {
-    total,
-    since: sinceCounts,
-    byService: byService.map(({ _id, count }) => ({ service: _id, count })),
-  };
-}
-
-/**
- * When each contact since `since` arrived: only that field is read, for the
- * dashboard's enquiries-per-day chart (which groups them by local day).
- */
-export async function contactArrivalTimes(since: Date): Promise<Date[]> {
-  const contacts = await ContactModel.find({ createdAt: trusted({ $gte: since }) })
-    .select({ createdAt: 1, _id: 0 })
-    .lean();
-  return contacts.map((contact) => contact.createdAt);
-}
-
-/** Every address that sent an enquiry, normalised as campaigns key it, once each. */
-export async function distinctContactEmails(): Promise<Set<string>> {
-  const emails: unknown[] = await ContactModel.distinct('email');
-  return new Set(emails.filter((email) => typeof email === 'string').map(normalizeEmail));
 }

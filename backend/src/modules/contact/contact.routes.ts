@@ -2,16 +2,28 @@ import Router from '@koa/router';
 import { API_ROUTES, contactSchema, isLocale, type CreateContactResponse } from '@agency/contracts';
 import { validateBody, requestLocale } from '../../middleware/validate';
 import { rateLimit } from '../../middleware/rate-limit';
-import { enqueueContactMails, type MailQueues, type Redis } from '@agency/platform';
+import {
+  enqueueContactMails,
+  type ContactChanges,
+  type MailQueues,
+  type Redis,
+} from '@agency/platform';
 import { storeContact } from './contact.service';
 
 export interface ContactRoutesDeps {
   queues: MailQueues;
+  /** The kept figures and list index, told of each enquiry stored. */
+  changes: ContactChanges;
   redis: Redis;
   rateLimit: { max: number; windowMs: number; name: string };
 }
 
-export function contactRoutes({ queues, redis, rateLimit: limit }: ContactRoutesDeps): Router {
+export function contactRoutes({
+  queues,
+  changes,
+  redis,
+  rateLimit: limit,
+}: ContactRoutesDeps): Router {
   const router = new Router();
 
   /**
@@ -26,7 +38,7 @@ export function contactRoutes({ queues, redis, rateLimit: limit }: ContactRoutes
   router.post(API_ROUTES.contactForm, rateLimit({ redis, ...limit }), async (ctx) => {
     const input = await validateBody(ctx, contactSchema);
     const locale = isLocale(input.locale) ? input.locale : requestLocale(ctx);
-    const { id, mail } = await storeContact(input, locale);
+    const { id, mail } = await storeContact(input, locale, changes);
     try {
       await enqueueContactMails(queues, [{ contactId: id, mail }]);
     } catch (error: unknown) {

@@ -11,6 +11,7 @@ import {
   markContactMailFailed,
   markContactMailSent,
   settleContactMails,
+  UNWATCHED_CONTACTS,
 } from '@agency/platform';
 import { storeContact } from './contact.service';
 
@@ -38,7 +39,7 @@ const enquiry = {
 };
 
 async function stored() {
-  return (await storeContact(enquiry, 'en')).id;
+  return (await storeContact(enquiry, 'en', UNWATCHED_CONTACTS)).id;
 }
 const later = () => new Date(Date.now() + 60_000);
 

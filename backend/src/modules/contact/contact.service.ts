@@ -7,6 +7,8 @@ import {
   type Contact,
   type ContactDocument,
   oweContactMails,
+  withSearchKeys,
+  type ContactChanges,
   type ContactMailStatuses,
 } from '@agency/platform';
 
@@ -43,12 +45,14 @@ const insertContact = insertBatcher((contacts) => ContactModel.insertMany(contac
  * the enquiry's id chosen here: if the process dies between the two
  * writes, an outbox entry without its enquiry is dropped by the relay,
  * whereas an enquiry without its entry would never be mailed. The visitor
- * hears "stored" only once both writes are done. Returns what the mails are
- * written from too, for the job that sends them.
+ * hears "stored" only once both writes are done, and the kept views
+ * (`changes`) have counted it. Returns what the mails are written from too,
+ * for the job that sends them.
  */
 export async function storeContact(
   input: ContactInput,
   locale: Locale,
+  changes: ContactChanges,
 ): Promise<{ id: string; mail: ContactMailContent }> {
   const { phone, ...rest } = input;
   const id = new Types.ObjectId().toHexString();
@@ -61,7 +65,8 @@ export async function storeContact(
   };
   const mail: ContactMailContent = { ...fields, createdAt: createdAt.toISOString() };
   await oweContactMails(id, mail);
-  await insertContact({ _id: id, ...fields, createdAt, updatedAt: createdAt });
+  await insertContact({ _id: id, ...withSearchKeys(fields), createdAt, updatedAt: createdAt });
+  await changes.stored({ id, ...fields, status: 'new', createdAt });
   return { id, mail };
 }
 

@@ -3,11 +3,12 @@ export { storeContact } from './contact.service';
 export { oweContactMails } from '@agency/platform';
 export { findContactById, toContactDto } from './contact.service';
 export {
-  contactArrivalTimes,
+  CONTACT_COUNT_CAP,
   contactCursor,
-  countContacts,
-  distinctContactEmails,
+  deleteContact,
   getContactDetail,
   listContacts,
   setContactStatus,
+  type ContactViews,
 } from './contact-admin.service';
+export { createContactListIndex, type ContactListIndex } from './contact-list-index';

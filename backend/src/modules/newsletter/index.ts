@@ -1,9 +1,7 @@
 export { newsletterRoutes, type NewsletterRoutesDeps } from './newsletter.routes';
 export {
   confirmSubscription,
-  countConfirmedSubscribers,
   unsubscribe,
   type ConfirmOutcome,
   type UnsubscribeOutcome,
 } from './newsletter.service';
-export { subscriberEmails } from './subscriber-audience';

@@ -5,10 +5,9 @@ import {
   newsletterConfirmationJobId,
 } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
+import { recordQueuedSubscriptions } from '../../testing/kept-figures';
 import {
-  enqueueNewsletterConfirmations,
   OwedMailModel,
-  recordQueuedSubscription,
   signConfirmationToken,
   signUnsubscribeToken,
   SubscriberModel,
@@ -30,17 +29,6 @@ beforeEach(async () => {
   await ctx.queues.newsletterRequest.obliterate({ force: true });
 });
 
-/** Records the queued subscription requests as the worker does. */
-async function recordQueuedRequests(context: TestContext): Promise<void> {
-  const jobs = await context.queues.newsletterRequest.getJobs(['waiting']);
-  for (const job of jobs.reverse()) {
-    await recordQueuedSubscription(job.data, (owed) =>
-      enqueueNewsletterConfirmations(context.queues, [owed]),
-    );
-    await job.remove();
-  }
-}
-
 const api = () => request(ctx.app.callback());
 /** A form submission, then the worker's part: recording what was queued. */
 async function subscribe(body: unknown, context = ctx) {
@@ -48,7 +36,7 @@ async function subscribe(body: unknown, context = ctx) {
     .post('/api/newsletter')
     .set('Content-Type', 'application/json')
     .send(typeof body === 'string' ? body : JSON.stringify(body));
-  if (context.redis.status === 'ready') await recordQueuedRequests(context);
+  if (context.redis.status === 'ready') await recordQueuedSubscriptions(context);
   return response;
 }
 const confirm = (token: unknown) => api().post('/api/newsletter/confirm').send({ token });
@@ -154,7 +142,7 @@ describe('POST /api/newsletter', () => {
       .post('/api/newsletter')
       .set('Accept-Language', 'ar')
       .send({ email: 'lang@example.tn' });
-    await recordQueuedRequests(ctx);
+    await recordQueuedSubscriptions(ctx);
 
     expect((await findByEmail('lang@example.tn'))?.locale).toBe('ar');
   });

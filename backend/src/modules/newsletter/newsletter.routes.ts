@@ -21,11 +21,14 @@ import {
   requestSubscription,
   type MailQueues,
   type Redis,
+  type SubscriberChanges,
 } from '@agency/platform';
 import { confirmSubscription, unsubscribe } from './newsletter.service';
 
 export interface NewsletterRoutesDeps {
   queues: MailQueues;
+  /** The kept figures, told of each change of a subscription. */
+  changes: SubscriberChanges;
   redis: Redis;
   /** Checks the signatures of confirmation and unsubscribe links. */
   mailLinkSecret: string;
@@ -64,6 +67,7 @@ function invalidLink(): HttpError {
 
 export function newsletterRoutes({
   queues,
+  changes,
   redis,
   mailLinkSecret,
   rateLimit: limits,
@@ -113,7 +117,7 @@ export function newsletterRoutes({
       } catch (error: unknown) {
         ctx.state.log.warn({ err: error }, 'subscription not queued; recorded by the API');
         // Owed in the outbox: the relay enqueues it once Redis answers again.
-        await requestSubscription(request);
+        await requestSubscription(request, changes);
       }
       ctx.status = 202;
       ctx.body = NEWSLETTER_SUBSCRIBE_RESPONSE;
@@ -123,7 +127,11 @@ export function newsletterRoutes({
   /** The confirmation page posts the link's token; clicking twice confirms once. */
   router.post(API_ROUTES.newsletterConfirm, linksPerIp, async (ctx) => {
     const { token } = await validateBody(ctx, newsletterTokenSchema);
-    const result = await confirmSubscription(token, { secret: mailLinkSecret, ip: ctx.ip });
+    const result = await confirmSubscription(token, {
+      secret: mailLinkSecret,
+      ip: ctx.ip,
+      changes,
+    });
     if (result.outcome === 'invalid') throw invalidLink();
     if (result.outcome === 'expired') {
       throw new HttpError(
@@ -158,7 +166,7 @@ export function newsletterRoutes({
   router.post(API_ROUTES.newsletterUnsubscribe, linksPerIp, async (ctx) => {
     const method = ctx.is('application/json') ? 'page' : 'one-click';
     const token = await linkToken(ctx);
-    const result = await unsubscribe(token, { secret: mailLinkSecret, method });
+    const result = await unsubscribe(token, { secret: mailLinkSecret, method, changes });
     if (result.outcome === 'invalid') throw invalidLink();
     const body: NewsletterUnsubscribeResponse = { status: 'unsubscribed', locale: result.locale };
     ctx.set('Cache-Control', 'no-store');

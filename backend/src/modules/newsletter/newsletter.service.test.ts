@@ -10,6 +10,7 @@ import {
   SubscriberModel,
   findConfirmationReceipt,
   findOwedMail,
+  forEachSubscriber,
   findSubscriberByEmail,
   markConfirmationMailFailed,
   markConfirmationMailSent,
@@ -17,8 +18,18 @@ import {
   settleConfirmationMail,
   signConfirmationToken,
   signUnsubscribeToken,
+  type SubscriberChanges,
 } from '@agency/platform';
-import { confirmSubscription, countConfirmedSubscribers, unsubscribe } from './newsletter.service';
+import { confirmSubscription, unsubscribe } from './newsletter.service';
+
+/** Every status change the service reports, as the kept figures receive them. */
+const moves: [string, string | null, string][] = [];
+const changes: SubscriberChanges = {
+  statusChanged: (email, from, to) => {
+    moves.push([email, from, to]);
+    return Promise.resolve();
+  },
+};
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -29,6 +40,7 @@ afterAll(async () => {
   await ctx.close();
 });
 beforeEach(async () => {
+  moves.length = 0;
   await Promise.all([
     SubscriberModel.deleteMany({}),
     OwedMailModel.deleteMany({}),
@@ -37,19 +49,65 @@ beforeEach(async () => {
 });
 
 const ask = (email: string) =>
-  requestSubscription({ email, locale: 'en', source: 'newsletter-banner', ip: '198.51.100.7' });
+  requestSubscription(
+    { email, locale: 'en', source: 'newsletter-banner', ip: '198.51.100.7' },
+    changes,
+  );
 const reload = (subscriberId: string) => SubscriberModel.findById(subscriberId).lean();
 const later = () => new Date(Date.now() + 60_000);
 
 describe('newsletter subscribers', () => {
-  it('counts confirmed addresses only', async () => {
+  it('reads every address once with its status, as the reconciliation recounts them', async () => {
     await SubscriberModel.create([
       { email: 'a@example.tn', status: 'confirmed' },
       { email: 'b@example.tn', status: 'pending' },
       { email: 'c@example.tn', status: 'unsubscribed' },
-      { email: 'd@example.tn', status: 'confirmed' },
     ]);
-    expect(await countConfirmedSubscribers()).toBe(2);
+    const read: { email: string; status: string }[] = [];
+    await forEachSubscriber((subscriber) => read.push(subscriber));
+    expect(read.sort((a, b) => a.email.localeCompare(b.email))).toEqual([
+      { email: 'a@example.tn', status: 'confirmed' },
+      { email: 'b@example.tn', status: 'pending' },
+      { email: 'c@example.tn', status: 'unsubscribed' },
+    ]);
+  });
+
+  it('tells the kept figures each status an address leaves and enters, once per change', async () => {
+    const secret = 'newsletter-moves-test-secret-0123456789';
+    const first = await ask('Moves@Example.tn');
+    await ask('moves@example.tn'); // pending again: no change of status
+    if (!first) throw new Error('a new address owes a confirmation');
+    await confirmSubscription(signConfirmationToken(first.subscriberId, secret), {
+      secret,
+      ip: '198.51.100.20',
+      changes,
+    });
+    await ask('moves@example.tn'); // confirmed: nothing to change
+    const leave = () =>
+      unsubscribe(signUnsubscribeToken('moves@example.tn', secret), {
+        secret,
+        method: 'page',
+        changes,
+      });
+    await leave();
+    await leave(); // already gone
+    await ask('moves@example.tn'); // back again
+
+    expect(moves).toEqual([
+      ['moves@example.tn', null, 'pending'],
+      ['moves@example.tn', 'pending', 'confirmed'],
+      ['moves@example.tn', 'confirmed', 'unsubscribed'],
+      ['moves@example.tn', 'unsubscribed', 'pending'],
+    ]);
+  });
+
+  it('tells an address unsubscribed without ever subscribing as new to the list', async () => {
+    await unsubscribe(signUnsubscribeToken('never@example.tn', SECRET), {
+      secret: SECRET,
+      method: 'one-click',
+      changes,
+    });
+    expect(moves).toEqual([['never@example.tn', null, 'unsubscribed']]);
   });
 
   it('keeps one subscription per address, whatever its case', async () => {
@@ -141,13 +199,16 @@ describe('a subscription request', () => {
   it('records the consent it was given: when, from where, in which language and wording', async () => {
     const at = new Date('2024-05-02T10:00:00.000Z');
 
-    const owed = await requestSubscription({
-      email: 'Consent@Example.tn',
-      locale: 'fr',
-      source: 'newsletter-banner',
-      ip: '203.0.113.4',
-      at,
-    });
+    const owed = await requestSubscription(
+      {
+        email: 'Consent@Example.tn',
+        locale: 'fr',
+        source: 'newsletter-banner',
+        ip: '203.0.113.4',
+        at,
+      },
+      changes,
+    );
     if (!owed) throw new Error('a new address owes a confirmation');
 
     expect(await reload(owed.subscriberId)).toMatchObject({
@@ -173,12 +234,15 @@ describe('a subscription request', () => {
     const unknownLocale = String('de') as Locale;
 
     await expect(
-      requestSubscription({
-        email: 'deutsch@example.tn',
-        locale: unknownLocale,
-        source: 'newsletter-banner',
-        ip: '203.0.113.4',
-      }),
+      requestSubscription(
+        {
+          email: 'deutsch@example.tn',
+          locale: unknownLocale,
+          source: 'newsletter-banner',
+          ip: '203.0.113.4',
+        },
+        changes,
+      ),
     ).rejects.toMatchObject({ name: 'ValidationError' });
     expect(await SubscriberModel.countDocuments()).toBe(0);
     expect(await owedConfirmations(later())).toEqual([]);
@@ -191,12 +255,15 @@ const issuedAt = new Date('2024-05-02T10:00:00.000Z');
 
 describe('confirming a subscription', () => {
   async function pending(email: string, locale: Locale = 'ar'): Promise<string> {
-    const owed = await requestSubscription({
-      email,
-      locale,
-      source: 'newsletter-banner',
-      ip: '203.0.113.4',
-    });
+    const owed = await requestSubscription(
+      {
+        email,
+        locale,
+        source: 'newsletter-banner',
+        ip: '203.0.113.4',
+      },
+      changes,
+    );
     if (!owed) throw new Error('a new address owes a confirmation');
     return owed.subscriberId;
   }
@@ -205,6 +272,7 @@ describe('confirming a subscription', () => {
       secret: SECRET,
       ip: '198.51.100.20',
       now,
+      changes,
     });
 
   it('confirms with the last moment of the window, and records when and from where', async () => {
@@ -315,7 +383,7 @@ describe('confirming a subscription', () => {
 
   it('treats a link signed with another key, or naming nobody, as invalid', async () => {
     const id = await pending('forged@example.tn');
-    const options = { secret: SECRET, ip: '198.51.100.20', now: issuedAt };
+    const options = { secret: SECRET, ip: '198.51.100.20', now: issuedAt, changes };
 
     expect(
       await confirmSubscription(
@@ -332,7 +400,7 @@ describe('confirming a subscription', () => {
 
 describe('unsubscribing', () => {
   const leave = (email: string, now: Date, method: 'one-click' | 'page' = 'one-click') =>
-    unsubscribe(signUnsubscribeToken(email, SECRET), { secret: SECRET, method, now });
+    unsubscribe(signUnsubscribeToken(email, SECRET), { secret: SECRET, method, now, changes });
 
   it('takes a confirmed address off the list, recording when and how', async () => {
     await SubscriberModel.create({
@@ -393,6 +461,7 @@ describe('unsubscribing', () => {
         {
           secret: SECRET,
           method: 'page',
+          changes,
         },
       ),
     ).toEqual({ outcome: 'invalid' });

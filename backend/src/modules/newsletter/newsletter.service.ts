@@ -1,18 +1,21 @@
 import { isValidObjectId, trusted } from 'mongoose';
-import { NEWSLETTER_CONFIRMATION_TTL_MS, type Locale } from '@agency/contracts';
+import {
+  DEFAULT_LOCALE,
+  NEWSLETTER_CONFIRMATION_TTL_MS,
+  type Locale,
+  type SubscriberStatus,
+} from '@agency/contracts';
 import {
   SubscriberModel,
+  UPSERT_READING_BEFORE,
   isDuplicateKeyError,
+  oneWriterPerDocument,
+  type SubscriberChanges,
   verifyConfirmationToken,
   verifyUnsubscribeToken,
   type SubscriberDocument,
   type UnsubscribeMethod,
 } from '@agency/platform';
-
-/** Addresses that confirmed their subscription and have not left since. */
-export async function countConfirmedSubscribers(): Promise<number> {
-  return SubscriberModel.countDocuments({ status: 'confirmed' }).exec();
-}
 
 export type ConfirmOutcome =
   { outcome: 'confirmed'; locale: Locale } | { outcome: 'expired' } | { outcome: 'invalid' };
@@ -28,7 +31,12 @@ async function findSubscriber(id: string): Promise<SubscriberDocument | null> {
  */
 export async function confirmSubscription(
   token: string,
-  { secret, ip, now = new Date() }: { secret: string; ip: string; now?: Date },
+  {
+    secret,
+    ip,
+    now = new Date(),
+    changes,
+  }: { secret: string; ip: string; now?: Date; changes: SubscriberChanges },
 ): Promise<ConfirmOutcome> {
   const claims = verifyConfirmationToken(token, secret);
   if (!claims) return { outcome: 'invalid' };
@@ -41,18 +49,22 @@ export async function confirmSubscription(
   if (subscriber.status !== 'pending' || age > NEWSLETTER_CONFIRMATION_TTL_MS) {
     return { outcome: 'expired' };
   }
-  const confirmed = await SubscriberModel.findOneAndUpdate(
-    { _id: subscriber._id, status: 'pending' },
-    {
-      $set: {
-        status: 'confirmed',
-        confirmedAt: now,
-        'consent.confirmedAt': now,
-        'consent.confirmedIp': ip,
+  const confirmed = await oneWriterPerDocument(`subscriber:${subscriber.email}`, async () => {
+    const written = await SubscriberModel.findOneAndUpdate(
+      { _id: subscriber._id, status: 'pending' },
+      {
+        $set: {
+          status: 'confirmed',
+          confirmedAt: now,
+          'consent.confirmedAt': now,
+          'consent.confirmedIp': ip,
+        },
       },
-    },
-    { returnDocument: 'after' },
-  ).exec();
+      { returnDocument: 'after' },
+    ).exec();
+    if (written) await changes.statusChanged(written.email, 'pending', 'confirmed');
+    return written;
+  });
   if (confirmed) return { outcome: 'confirmed', locale: confirmed.locale as Locale };
   // A twin click confirmed it in between (fine), or an unsubscribe (too late).
   const current = await findSubscriber(claims.subscriberId);
@@ -71,21 +83,37 @@ export type UnsubscribeOutcome =
  */
 export async function unsubscribe(
   token: string,
-  { secret, method, now = new Date() }: { secret: string; method: UnsubscribeMethod; now?: Date },
+  {
+    secret,
+    method,
+    now = new Date(),
+    changes,
+  }: { secret: string; method: UnsubscribeMethod; now?: Date; changes: SubscriberChanges },
 ): Promise<UnsubscribeOutcome> {
   const email = verifyUnsubscribeToken(token, secret);
   if (!email) return { outcome: 'invalid' };
-  try {
-    const subscriber = await SubscriberModel.findOneAndUpdate(
-      { email, status: trusted({ $ne: 'unsubscribed' }) },
-      { $set: { status: 'unsubscribed', unsubscribedAt: now, unsubscribeMethod: method } },
-      { upsert: true, returnDocument: 'after', runValidators: true },
-    ).exec();
-    return { outcome: 'unsubscribed', locale: subscriber.locale as Locale };
-  } catch (error: unknown) {
-    if (!isDuplicateKeyError(error)) throw error;
-    // Already unsubscribed: the upsert met the existing record.
-    const existing = await SubscriberModel.findOne({ email }).exec();
-    return { outcome: 'unsubscribed', locale: (existing?.locale ?? 'en') as Locale };
-  }
+  return oneWriterPerDocument(`subscriber:${email}`, async () => {
+    try {
+      const written = await SubscriberModel.findOneAndUpdate(
+        { email, status: trusted({ $ne: 'unsubscribed' }) },
+        { $set: { status: 'unsubscribed', unsubscribedAt: now, unsubscribeMethod: method } },
+        UPSERT_READING_BEFORE,
+      ).exec();
+      const before = written.value;
+      await changes.statusChanged(
+        email,
+        (before?.status as SubscriberStatus | undefined) ?? null,
+        'unsubscribed',
+      );
+      return {
+        outcome: 'unsubscribed',
+        locale: (before?.locale as Locale | undefined) ?? DEFAULT_LOCALE,
+      };
+    } catch (error: unknown) {
+      if (!isDuplicateKeyError(error)) throw error;
+      // Already unsubscribed: the upsert met the existing record.
+      const existing = await SubscriberModel.findOne({ email }).exec();
+      return { outcome: 'unsubscribed', locale: (existing?.locale ?? 'en') as Locale };
+    }
+  });
 }

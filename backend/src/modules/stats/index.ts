@@ -1,2 +1,2 @@
 export { statsRoutes } from './stats.routes';
-export { dashboardStats, periodStarts } from './stats.service';
+export { dashboardStats, enquiryTrend, periodStarts, readFigures } from './stats.service';

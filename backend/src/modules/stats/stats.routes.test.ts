@@ -1,7 +1,18 @@
+import request from 'supertest';
+import { API_ROUTES } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { as, signedInUser, validCampaign, validEnquiry } from '../../testing/admin-fixtures';
-import { ContactModel, SubscriberModel, CampaignModel } from '@agency/platform';
-import { dashboardStats, enquiryTrend, periodStarts } from './stats.service';
+import { reconcileNow, recordQueuedSubscriptions } from '../../testing/kept-figures';
+import {
+  CampaignModel,
+  ContactModel,
+  SubscriberModel,
+  localDay,
+  signConfirmationToken,
+  signUnsubscribeToken,
+  withSearchKeys,
+} from '@agency/platform';
+import { periodStarts } from './stats.service';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -26,75 +37,131 @@ describe('periodStarts', () => {
   });
 });
 
-describe('GET /api/admin/stats', () => {
-  it('counts contacts, today and this week in Tunis, confirmed subscribers, campaigns and services', async () => {
-    const now = new Date('2026-03-04T10:00:00Z'); // Wednesday
-    const at = (iso: string) => new Date(iso);
-    await ContactModel.insertMany([
-      { ...validEnquiry, service: 'branding', createdAt: at('2026-03-03T23:30:00Z') }, // today in Tunis
-      { ...validEnquiry, service: 'branding', createdAt: at('2026-03-03T22:30:00Z') }, // yesterday in Tunis
-      { ...validEnquiry, service: 'meta-ads', createdAt: at('2026-03-01T23:10:00Z') }, // Monday in Tunis
-      { ...validEnquiry, service: 'meta-ads', createdAt: at('2026-03-01T22:50:00Z') }, // Sunday in Tunis
-    ]);
-    await SubscriberModel.create([
-      { email: 'a@x.tn', status: 'confirmed' },
-      { email: 'b@x.tn', status: 'pending' },
-    ]);
-    await CampaignModel.create([validCampaign, validCampaign]);
+describe('the dashboard figures', () => {
+  const post = (path: string, body: object) =>
+    request(ctx.app.callback())
+      .post(path)
+      .send(body)
+      .expect((response) => {
+        if (response.status >= 300) throw new Error(`${path} answered ${response.status}`);
+      });
 
-    const stats = await dashboardStats('Africa/Tunis', now);
-    expect(stats).toEqual({
-      totalContacts: 4,
-      todayContacts: 1,
-      thisWeekContacts: 3,
-      totalSubscribers: 1,
-      totalCampaigns: 2,
-      contactsByService: [
-        { service: 'meta-ads', count: 2 },
-        { service: 'branding', count: 2 },
-        { service: 'social-media', count: 0 },
-        { service: 'web-design', count: 0 },
-        { service: 'content-creation', count: 0 },
-        { service: 'analytics', count: 0 },
-      ],
-      timeZone: 'Africa/Tunis',
+  it('follow each change at once, from the kept figures rather than the collections', async () => {
+    const admin = await signedInUser(ctx, 'admin');
+    const api = as(ctx, admin);
+    const enquiry = (email: string, service: string) =>
+      post('/api/contact', { ...validEnquiry, email, service });
+    const first = await enquiry('amira@example.tn', 'branding');
+    await enquiry('AMIRA@example.tn', 'branding'); // the same address again
+    const third = await enquiry('sami@example.tn', 'meta-ads');
+    await enquiry('left@example.tn', 'analytics');
+
+    for (const email of ['sami@example.tn', 'nour@example.tn', 'waiting@example.tn']) {
+      await post(API_ROUTES.newsletter, { email });
+    }
+    // The worker records the requests the API queued, and moves the figures.
+    await recordQueuedSubscriptions(ctx);
+    for (const email of ['sami@example.tn', 'nour@example.tn']) {
+      const subscriber = await SubscriberModel.findOne({ email }).lean();
+      const token = signConfirmationToken(String(subscriber?._id), ctx.config.mailLinkSecret);
+      await post(API_ROUTES.newsletterConfirm, { token });
+    }
+    await post(API_ROUTES.newsletterUnsubscribe, {
+      token: signUnsubscribeToken('left@example.tn', ctx.config.mailLinkSecret),
     });
 
-    const viewer = await signedInUser(ctx, 'viewer');
-    const response = await as(ctx, viewer).get('/api/admin/stats');
-    expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({
-      totalContacts: 4,
-      totalSubscribers: 1,
-      totalCampaigns: 2,
+    expect(
+      (await api.patch(`/api/admin/contacts/${third.body.id}`, { status: 'replied' })).status,
+    ).toBe(200);
+    expect((await api.delete(`/api/admin/contacts/${first.body.id}`)).status).toBe(204);
+    const campaign = await api.post('/api/admin/campaigns', validCampaign);
+    await api.post('/api/admin/campaigns', validCampaign);
+    expect((await api.delete(`/api/admin/campaigns/${campaign.body.id}`)).status).toBe(204);
+
+    const expected = {
+      totalContacts: 3,
+      todayContacts: 3,
+      thisWeekContacts: 3,
+      totalSubscribers: 2,
+      totalCampaigns: 1,
+    };
+    const audience = { contacts: 2, subscribers: 2, all: 3 };
+    const viewer = as(ctx, await signedInUser(ctx, 'viewer'));
+    const stats = await viewer.get('/api/admin/stats');
+    expect(stats.status).toBe(200);
+    expect(stats.body).toMatchObject(expected);
+    // Most first; a tie keeps the services' own order.
+    expect(stats.body.contactsByService).toEqual([
+      { service: 'meta-ads', count: 1 },
+      { service: 'branding', count: 1 },
+      { service: 'analytics', count: 1 },
+      { service: 'social-media', count: 0 },
+      { service: 'web-design', count: 0 },
+      { service: 'content-creation', count: 0 },
+    ]);
+    // amira and sami enquired (left unsubscribed); sami and nour confirmed.
+    expect((await viewer.get('/api/admin/campaigns/audience')).body).toEqual(audience);
+
+    // The figures are not read from the collections: emptying them changes nothing...
+    await Promise.all([
+      ContactModel.deleteMany({}),
+      SubscriberModel.deleteMany({}),
+      CampaignModel.deleteMany({}),
+    ]);
+    expect((await viewer.get('/api/admin/stats')).body).toMatchObject(expected);
+    // ...until the reconciliation recounts them from the store, and says what it repaired.
+    const report = await reconcileNow(ctx);
+    expect(report.repaired.counts).toEqual(
+      expect.arrayContaining([{ field: 'contacts', kept: 3, counted: 0 }]),
+    );
+    expect(report.repaired.days).toBe(1);
+    expect(report.repaired.dayExamples).toEqual([
+      { field: localDay(new Date(), ctx.config.timeZone), kept: 3, counted: 0 },
+    ]);
+    expect((await viewer.get('/api/admin/stats')).body).toMatchObject({
+      totalContacts: 0,
+      todayContacts: 0,
+      thisWeekContacts: 0,
+      totalSubscribers: 0,
+      totalCampaigns: 0,
+    });
+    expect((await viewer.get('/api/admin/campaigns/audience')).body).toEqual({
+      contacts: 0,
+      subscribers: 0,
+      all: 0,
     });
   });
 });
 
-describe('GET /api/admin/stats/enquiries', () => {
-  it('counts enquiries per local day in Tunis over the period, empty days included', async () => {
-    const now = new Date('2026-05-10T09:00:00Z'); // Sunday 10:00 in Tunis
-    await ContactModel.deleteMany({});
-    await ContactModel.insertMany([
-      { ...validEnquiry, createdAt: new Date('2026-05-09T23:30:00Z') }, // 10 May in Tunis
-      { ...validEnquiry, createdAt: new Date('2026-05-10T08:00:00Z') }, // 10 May
-      { ...validEnquiry, createdAt: new Date('2026-05-09T22:30:00Z') }, // 9 May
-      { ...validEnquiry, createdAt: new Date('2026-05-08T12:00:00Z') }, // 8 May
-      { ...validEnquiry, createdAt: new Date('2026-05-07T22:59:00Z') }, // 7 May: before the period
-    ]);
-
-    const trend = await enquiryTrend('Africa/Tunis', 3, now);
-
-    expect(trend).toEqual({
-      timeZone: 'Africa/Tunis',
-      days: [
-        { date: '2026-05-08', count: 1 },
-        { date: '2026-05-09', count: 1 },
-        { date: '2026-05-10', count: 2 },
-      ],
-    });
+describe('while Redis does not answer', () => {
+  it('says the figures are unavailable (503), and still lists the enquiries from the store', async () => {
+    const gone = await createTestContext({ redisUrl: 'redis://127.0.0.1:1' });
+    try {
+      await ContactModel.create(withSearchKeys({ ...validEnquiry, createdAt: new Date() }));
+      const stored = await ContactModel.countDocuments({});
+      const viewer = as(gone, await signedInUser(gone, 'viewer'));
+      for (const path of [
+        '/api/admin/stats',
+        '/api/admin/stats/enquiries',
+        '/api/admin/campaigns/audience',
+      ]) {
+        const refused = await viewer.get(path);
+        expect({ path, status: refused.status, code: refused.body.error?.code }).toEqual({
+          path,
+          status: 503,
+          code: 'UNAVAILABLE',
+        });
+      }
+      const list = await viewer.get('/api/admin/contacts');
+      expect(list.status).toBe(200);
+      expect(list.body).toMatchObject({ total: stored, totalKind: 'exact' });
+    } finally {
+      await gone.close();
+    }
   });
+});
 
+describe('GET /api/admin/stats/enquiries', () => {
   it('answers 30 days by default, takes up to 90, and refuses other periods', async () => {
     const viewer = await signedInUser(ctx, 'viewer');
     const get = (query: string) => as(ctx, viewer).get(`/api/admin/stats/enquiries${query}`);
@@ -110,5 +177,16 @@ describe('GET /api/admin/stats/enquiries', () => {
       expect(refused.status).toBe(400);
       expect(Object.keys(refused.body.error.fields as object)).toEqual(['days']);
     }
+  });
+
+  it('counts today the enquiries stored through the API', async () => {
+    const viewer = as(ctx, await signedInUser(ctx, 'viewer'));
+    const today = async () =>
+      ((await viewer.get('/api/admin/stats/enquiries?days=2')).body.days as { count: number }[]).at(
+        -1,
+      )?.count;
+    const before = await today();
+    await request(ctx.app.callback()).post('/api/contact').send(validEnquiry).expect(201);
+    expect(await today()).toBe((before ?? 0) + 1);
   });
 });

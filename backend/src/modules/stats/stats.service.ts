@@ -1,8 +1,19 @@
 import { DateTime } from 'luxon';
 import { SERVICE_SLUGS, type EnquiryTrendDto, type StatsDto } from '@agency/contracts';
-import { contactArrivalTimes, countContacts } from '../contact';
-import { countConfirmedSubscribers } from '../newsletter';
-import { countCampaigns } from '../campaigns';
+import { COUNT_FIELDS, FiguresUnavailableError, type KeptCounts } from '@agency/platform';
+import { HttpError } from '../../errors';
+
+/** While Redis does not answer the figures are unknown: a 503 says so, not a 500. */
+export async function readFigures<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error: unknown) {
+    if (error instanceof FiguresUnavailableError) {
+      throw new HttpError('UNAVAILABLE', error.message);
+    }
+    throw error;
+  }
+}
 
 /** Midnight today and Monday 00:00 of this week, in the agency's time zone. */
 export function periodStarts(timeZone: string, now = new Date()): { today: Date; week: Date } {
@@ -13,52 +24,51 @@ export function periodStarts(timeZone: string, now = new Date()): { today: Date;
   };
 }
 
-export async function dashboardStats(timeZone: string, now = new Date()): Promise<StatsDto> {
-  const { today, week } = periodStarts(timeZone, now);
-  const [contacts, totalSubscribers, totalCampaigns] = await Promise.all([
-    countContacts([today, week]),
-    countConfirmedSubscribers(),
-    countCampaigns(),
-  ]);
-  const counted = new Map(contacts.byService.map(({ service, count }) => [service, count]));
+/** The local days from `first` to `last`, both included, as the days hash names them. */
+function daysBetween(first: DateTime, last: DateTime): string[] {
+  const days: string[] = [];
+  for (let day = first; day <= last; day = day.plus({ days: 1 })) {
+    days.push(day.toFormat('yyyy-MM-dd'));
+  }
+  return days;
+}
+
+/**
+ * The dashboard's cards, read from the kept figures: one hash and the days
+ * of this week, whatever the size of the collections.
+ */
+export async function dashboardStats(
+  kept: KeptCounts,
+  timeZone: string,
+  now = new Date(),
+): Promise<StatsDto> {
+  const today = DateTime.fromJSDate(now).setZone(timeZone).startOf('day');
+  const week = daysBetween(today.startOf('week'), today);
+  const [count, perDay] = await readFigures(() => Promise.all([kept.counts(), kept.days(week)]));
   const contactsByService = SERVICE_SLUGS.map((service) => ({
     service,
-    count: counted.get(service) ?? 0,
+    count: count(COUNT_FIELDS.contactsByService(service)),
   })).sort((a, b) => b.count - a.count);
   return {
-    totalContacts: contacts.total,
-    todayContacts: contacts.since[0] ?? 0,
-    totalSubscribers,
-    totalCampaigns,
-    thisWeekContacts: contacts.since[1] ?? 0,
+    totalContacts: count(COUNT_FIELDS.contacts),
+    todayContacts: perDay.at(-1) ?? 0,
+    totalSubscribers: count(COUNT_FIELDS.subscribers('confirmed')),
+    totalCampaigns: count(COUNT_FIELDS.campaigns),
+    thisWeekContacts: perDay.reduce((sum, day) => sum + day, 0),
     contactsByService,
     timeZone,
   };
 }
 
-/**
- * Enquiries per local day over the last `days` days, today included. Grouped
- * here rather than in the database: FerretDB 1.x lacks the date operators,
- * and a month of enquiries is a small read of one indexed field.
- */
+/** Enquiries per local day over the last `days` days, today included: one read. */
 export async function enquiryTrend(
+  kept: KeptCounts,
   timeZone: string,
   days: number,
   now = new Date(),
 ): Promise<EnquiryTrendDto> {
   const today = DateTime.fromJSDate(now).setZone(timeZone).startOf('day');
-  const first = today.minus({ days: days - 1 });
-  const counts = new Map<string, number>();
-  for (let day = 0; day < days; day += 1) counts.set(dayKey(first.plus({ days: day })), 0);
-  for (const arrival of await contactArrivalTimes(first.toJSDate())) {
-    const key = dayKey(DateTime.fromJSDate(arrival).setZone(timeZone));
-    const count = counts.get(key);
-    // Arrivals after `now` (clock skew between replicas) fall outside the period.
-    if (count !== undefined) counts.set(key, count + 1);
-  }
-  return { timeZone, days: [...counts].map(([date, count]) => ({ date, count })) };
-}
-
-function dayKey(day: DateTime): string {
-  return day.toFormat('yyyy-MM-dd');
+  const dates = daysBetween(today.minus({ days: days - 1 }), today);
+  const counts = await readFigures(() => kept.days(dates));
+  return { timeZone, days: dates.map((date, index) => ({ date, count: counts[index] ?? 0 })) };
 }

@@ -9,7 +9,10 @@ import {
 import { arSD, frFR } from '@mui/x-data-grid/locales';
 import { useMemo } from 'react';
 import { useLocale } from '../../lib/locale';
+import { useFormatters } from '../../lib/use-formatters';
+import { useNamespace } from '../../lib/translations';
 import { PAGE_SIZES } from '../../lib/use-list-params';
+import { ADMIN_COMMON_NAMESPACE } from './admin-common-namespace';
 
 const LOCALE_TEXT = {
   en: undefined,
@@ -23,6 +26,10 @@ export interface AdminDataGridProps<Row extends GridValidRowModel> {
   rows: readonly Row[];
   columns: GridColDef<Row>[];
   total: number;
+  /** The API stopped counting at `total`: "more than total". */
+  atLeast?: boolean;
+  /** For a list paged by position: whether the API has a next page. */
+  hasNext?: boolean;
   loading: boolean;
   page: number;
   pageSize: number;
@@ -48,6 +55,8 @@ export function AdminDataGrid<Row extends GridValidRowModel>({
   rows,
   columns,
   total,
+  atLeast = false,
+  hasNext,
   loading,
   page,
   pageSize,
@@ -57,9 +66,24 @@ export function AdminDataGrid<Row extends GridValidRowModel>({
   noRowsLabel,
 }: AdminDataGridProps<Row>) {
   const locale = useLocale();
+  const { t } = useNamespace(ADMIN_COMMON_NAMESPACE);
+  const format = useFormatters();
   const localeText = useMemo(
-    () => ({ ...LOCALE_TEXT[locale], noRowsLabel }),
-    [locale, noRowsLabel],
+    () => ({
+      ...LOCALE_TEXT[locale],
+      noRowsLabel,
+      // The count the API gave up on is still a floor: "1–25 of more than 1,000".
+      // Without a count the grid takes a page as full: the last row is the page's own.
+      ...(atLeast && {
+        paginationDisplayedRows: ({ from, to }: { from: number; to: number }) =>
+          t('list.rowsOfMoreThan', {
+            from: format.number(from),
+            to: format.number(rows.length > 0 ? Math.min(to, from + rows.length - 1) : to),
+            total: format.number(total),
+          }),
+      }),
+    }),
+    [locale, noRowsLabel, atLeast, total, t, format, rows.length],
   );
   const paginationModel = useMemo(() => ({ page: page - 1, pageSize }), [page, pageSize]);
   // Cells that render components (chips, buttons, progress) are centred like text cells.
@@ -79,7 +103,8 @@ export function AdminDataGrid<Row extends GridValidRowModel>({
         aria-label={label}
         rows={rows}
         columns={centredColumns}
-        rowCount={total}
+        rowCount={atLeast ? -1 : total}
+        {...(hasNext !== undefined && { paginationMeta: { hasNextPage: hasNext } })}
         loading={loading}
         slotProps={{
           loadingOverlay: { variant: 'linear-progress', noRowsVariant: 'linear-progress' },

@@ -1,4 +1,4 @@
-import type { Page } from '@agency/contracts';
+import type { KeysetPage, Page } from '@agency/contracts';
 import type { GridColDef, GridValidRowModel } from '@mui/x-data-grid';
 import type { ReactNode } from 'react';
 import type { ListParams } from '../../lib/use-list-params';
@@ -11,7 +11,7 @@ import { useIsMobile } from './use-is-mobile';
 
 /** What AdminList reads of an RTK Query list query's result. */
 export interface ListQueryState<Row> {
-  data?: Page<Row>;
+  data?: Page<Row> | KeysetPage<Row>;
   isLoading: boolean;
   isFetching: boolean;
   isError: boolean;
@@ -25,7 +25,8 @@ export interface AdminListProps<Row extends GridValidRowModel & { id: string }> 
   query: ListQueryState<Row>;
   /** The page, order, search and filters kept in the address. */
   list: Pick<ListParams<string>, 'page' | 'pageSize' | 'sort' | 'search' | 'filters'> &
-    Pick<ListParams<string>, 'setPage' | 'setSort'>;
+    Pick<ListParams<string>, 'setPage' | 'setSort'> &
+    Partial<Pick<ListParams<string>, 'goTo'>>;
   /** The empty state shown when nothing exists yet (not when a search finds nothing). */
   empty: ReactNode;
   columns: GridColDef<Row>[];
@@ -33,10 +34,16 @@ export interface AdminListProps<Row extends GridValidRowModel & { id: string }> 
   renderCard: (row: Row) => ReactNode;
 }
 
+function isKeyset<Row>(page: Page<Row> | KeysetPage<Row> | undefined): page is KeysetPage<Row> {
+  return page !== undefined && 'next' in page;
+}
+
 /**
  * The body of every admin list: the error state with a retry, the empty
  * state while nothing exists, then the DataGrid on a desktop or cards under
- * 768 px, paged, sorted and searched by the API.
+ * 768 px, paged, sorted and searched by the API. A list paged by position
+ * moves to the next or previous page only, and says "more than N" when the
+ * API could not count every match.
  */
 export function AdminList<Row extends GridValidRowModel & { id: string }>({
   label,
@@ -54,16 +61,40 @@ export function AdminList<Row extends GridValidRowModel & { id: string }>({
 
   if (isError && !data) return <LoadError onRetry={() => void query.refetch()} />;
   if (data && data.total === 0 && !filtered) return <>{empty}</>;
+  const keyset = isKeyset(data) ? data : undefined;
+  const moves = {
+    hasNext: keyset ? keyset.next !== null : undefined,
+    hasPrevious: keyset ? keyset.previous !== null || list.page > 1 : undefined,
+    next: () => {
+      if (keyset?.next) list.goTo?.('next', keyset.next);
+      else list.setPage(list.page + 1);
+    },
+    previous: () => {
+      if (keyset) list.goTo?.('previous', keyset.previous ?? '');
+      else list.setPage(list.page - 1);
+    },
+  };
+  // A page reached by position holds its rows whatever the total said: a kept
+  // count that lags (rows came in meanwhile) is only a floor then, so the
+  // table says "more than" and never thinks this page lies past the end.
+  const reached = keyset ? (list.page - 1) * list.pageSize + keyset.items.length : 0;
+  const lagging = keyset !== undefined && keyset.next !== null && keyset.total <= reached;
+  const atLeast = keyset?.totalKind === 'atLeast' || lagging;
+  const total = keyset ? Math.max(keyset.total, reached) : (data?.total ?? 0);
   if (mobile) {
     return (
       <CardList
         label={label}
         items={data?.items ?? []}
-        total={data?.total ?? 0}
+        total={total}
+        atLeast={atLeast}
         page={list.page}
         pageSize={list.pageSize}
         loading={loading}
-        onPageChange={(page) => list.setPage(page)}
+        hasNext={moves.hasNext}
+        hasPrevious={moves.hasPrevious}
+        onNext={moves.next}
+        onPrevious={moves.previous}
         itemKey={(row) => row.id}
         renderItem={renderCard}
         noItemsLabel={t('list.noResults')}
@@ -75,12 +106,18 @@ export function AdminList<Row extends GridValidRowModel & { id: string }>({
       label={label}
       rows={data?.items ?? []}
       columns={columns}
-      total={data?.total ?? 0}
+      total={total}
+      atLeast={atLeast}
+      hasNext={moves.hasNext}
       loading={loading}
       page={list.page}
       pageSize={list.pageSize}
       sort={list.sort}
-      onPageChange={list.setPage}
+      onPageChange={(page, pageSize) => {
+        if (!keyset || pageSize !== list.pageSize) list.setPage(page, pageSize);
+        else if (page > list.page) moves.next();
+        else if (page < list.page) moves.previous();
+      }}
       onSortChange={list.setSort}
       noRowsLabel={t('list.noResults')}
     />

@@ -3,6 +3,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
+import { useFormatters } from '../../lib/use-formatters';
 import { useNamespace } from '../../lib/translations';
 import { ADMIN_COMMON_NAMESPACE } from './admin-common-namespace';
 
@@ -10,10 +11,16 @@ export interface CardListProps<Item> {
   label: string;
   items: readonly Item[];
   total: number;
+  /** The API stopped counting at `total`: "more than total". */
+  atLeast?: boolean;
   page: number;
   pageSize: number;
   loading: boolean;
-  onPageChange: (page: number) => void;
+  /** Known for a list paged by position; otherwise from the total. */
+  hasNext?: boolean;
+  hasPrevious?: boolean;
+  onNext: () => void;
+  onPrevious: () => void;
   itemKey: (item: Item) => string;
   renderItem: (item: Item) => ReactNode;
   noItemsLabel: string;
@@ -24,16 +31,25 @@ export function CardList<Item>({
   label,
   items,
   total,
+  atLeast = false,
   page,
   pageSize,
   loading,
-  onPageChange,
+  hasNext,
+  hasPrevious,
+  onNext,
+  onPrevious,
   itemKey,
   renderItem,
   noItemsLabel,
 }: CardListProps<Item>) {
   const { t } = useNamespace(ADMIN_COMMON_NAMESPACE);
+  const format = useFormatters();
   const pages = Math.max(1, Math.ceil(total / pageSize));
+  const keyset = hasNext !== undefined;
+  const canGoBack = hasPrevious ?? page > 1;
+  const canGoOn = hasNext ?? page < pages;
+  const count = format.number(total);
   return (
     <Stack spacing={1.5}>
       {loading ? <LinearProgress aria-label={t('list.loading')} /> : null}
@@ -54,13 +70,14 @@ export function CardList<Item>({
         </Stack>
       )}
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
-        <Button disabled={page <= 1 || loading} onClick={() => onPageChange(page - 1)}>
+        <Button disabled={!canGoBack || loading} onClick={onPrevious}>
           {t('list.previousPage')}
         </Button>
-        <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-          {t('list.pageOf', { page, pages })} · {t('list.total', { count: total })}
+        <Typography variant="body2" sx={{ color: 'text.secondary', textAlign: 'center' }}>
+          {keyset ? t('list.page', { page }) : t('list.pageOf', { page, pages })} ·{' '}
+          {atLeast ? t('list.totalMoreThan', { count }) : t('list.total', { count: total })}
         </Typography>
-        <Button disabled={page >= pages || loading} onClick={() => onPageChange(page + 1)}>
+        <Button disabled={!canGoOn || loading} onClick={onNext}>
           {t('list.nextPage')}
         </Button>
       </Stack>

@@ -7,18 +7,26 @@ export interface ListToolbarProps {
   list: Pick<ListParams<string>, 'search' | 'setSearch'>;
   /** The list's filters and buttons, after the search. */
   children?: ReactNode;
+  /** The search field's label and, under it, what it matches. */
+  searchLabel?: string;
+  searchHint?: string;
 }
 
 /** Above an admin list: its search, then its filters and buttons, one under the other on a phone. */
-export function ListToolbar({ list, children }: ListToolbarProps) {
+export function ListToolbar({ list, children, searchLabel, searchHint }: ListToolbarProps) {
   return (
     <Stack
       direction={{ xs: 'column', sm: 'row' }}
       spacing={1.5}
       useFlexGap
-      sx={{ mb: 2, alignItems: { sm: 'center' } }}
+      sx={{ mb: 2, alignItems: { sm: searchHint ? 'flex-start' : 'center' } }}
     >
-      <SearchField value={list.search} onSearch={list.setSearch} />
+      <SearchField
+        value={list.search}
+        onSearch={list.setSearch}
+        label={searchLabel}
+        hint={searchHint}
+      />
       {children}
     </Stack>
   );

@@ -12,10 +12,12 @@ export interface SearchFieldProps {
   value: string;
   onSearch: (search: string) => void;
   label?: string;
+  /** Under the field: what the search matches. */
+  hint?: string;
 }
 
 /** A search box that asks the server once the typing pauses, not on every key. */
-export function SearchField({ value, onSearch, label }: SearchFieldProps) {
+export function SearchField({ value, onSearch, label, hint }: SearchFieldProps) {
   const { t } = useNamespace(ADMIN_COMMON_NAMESPACE);
   const [text, setText] = useState(value);
   const [shownValue, setShownValue] = useState(value);
@@ -40,6 +42,7 @@ export function SearchField({ value, onSearch, label }: SearchFieldProps) {
       label={label ?? t('list.search')}
       value={text}
       onChange={(event) => setText(event.target.value)}
+      helperText={hint}
       sx={{ minWidth: { sm: 260 } }}
       slotProps={{
         input: {

@@ -1,11 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { buildContact, buildContactDetail, buildLead, pageOf } from '../../testing/admin-factory';
+import {
+  buildContact,
+  buildContactDetail,
+  buildLead,
+  keysetPageOf,
+} from '../../testing/admin-factory';
 import { findCardList, findTable, renderAdmin, SECTION_LOAD } from '../../testing/admin-render';
 import {
   ADMIN,
   adminFailure,
-  adminList,
+  adminKeysetList,
   adminPending,
   recordAdminCalls,
 } from '../../testing/handlers/admin-handlers';
@@ -19,7 +24,7 @@ const table = () => findTable('Contacts');
 describe('Contacts section', () => {
   it('shows the enquiries in a table with their status and notification state', async () => {
     server.use(
-      adminList('/contacts', [
+      adminKeysetList('/contacts', [
         buildContact({
           firstName: 'Amira',
           lastName: 'Ben Salah',
@@ -54,7 +59,7 @@ describe('Contacts section', () => {
   });
 
   it('says there are no contacts yet when nobody has written', async () => {
-    server.use(adminList('/contacts', []));
+    server.use(adminKeysetList('/contacts', []));
     await renderAdmin('/admin/contacts');
 
     expect(await screen.findByText('No contacts yet', {}, SECTION_LOAD)).toBeInTheDocument();
@@ -68,27 +73,125 @@ describe('Contacts section', () => {
     expect(
       await screen.findByText('This list could not be loaded.', {}, SECTION_LOAD),
     ).toBeInTheDocument();
-    server.use(adminList('/contacts', [buildContact({ firstName: 'Back' })]));
+    server.use(adminKeysetList('/contacts', [buildContact({ firstName: 'Back' })]));
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await within(await table()).findByText('Back Ben Salah')).toBeInTheDocument();
   });
 
-  it('asks the API for the page, order and search, and keeps them in the address', async () => {
-    const { handler, calls } = recordAdminCalls('get', '/contacts', () =>
-      HttpResponse.json(pageOf([buildContact()], { total: 60 })),
-    );
+  it('asks the API for the order, search and position, and keeps them in the address', async () => {
+    const { handler, calls } = recordAdminCalls('get', '/contacts', (_body, request) => {
+      const after = new URL(request.url).searchParams.get('after');
+      return HttpResponse.json(
+        after
+          ? keysetPageOf([buildContact({ firstName: 'Second' })], {
+              total: 60,
+              next: 'position-3',
+              previous: 'position-2-start',
+            })
+          : keysetPageOf([buildContact()], { total: 60, next: 'position-2' }),
+      );
+    });
     server.use(handler);
     const { user, location } = await renderAdmin('/admin/contacts');
     await table();
     expect(calls[0]?.url.searchParams.get('sort')).toBe('-createdAt');
 
-    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'amira');
+    await user.type(screen.getByRole('searchbox', { name: 'Search by name or e-mail' }), 'amira');
     await waitFor(() => expect(calls.at(-1)?.url.searchParams.get('search')).toBe('amira'));
     expect(location().search).toContain('search=amira');
+    expect(screen.getByText(/start with what you type/)).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: /next page/i }));
-    await waitFor(() => expect(calls.at(-1)?.url.searchParams.get('page')).toBe('2'));
-    expect(calls.at(-1)?.url.searchParams.get('pageSize')).toBe('25');
+    await waitFor(() => expect(calls.at(-1)?.url.searchParams.get('after')).toBe('position-2'));
+    const second = calls.at(-1)?.url.searchParams;
+    expect(second?.has('page')).toBe(false);
+    expect(second?.get('search')).toBe('amira');
+    expect(second?.get('pageSize')).toBe('25');
+    expect(location().search).toContain('page=2');
+    expect(await within(await table()).findByText('Second Ben Salah')).toBeInTheDocument();
+
+    // Back to page 1 is the top of the list, with whatever arrived meanwhile.
+    await user.click(screen.getByRole('button', { name: /previous page/i }));
+    await waitFor(() => expect(location().search).not.toContain('after='));
+    expect(location().search).not.toMatch(/before=|page=/);
+    expect(await within(await table()).findByText('Amira Ben Salah')).toBeInTheDocument();
+  });
+
+  it('goes back a page by the position the API gave', async () => {
+    const { handler, calls } = recordAdminCalls('get', '/contacts', () =>
+      HttpResponse.json(
+        keysetPageOf([buildContact()], { total: 60, next: 'p4', previous: 'p3-start' }),
+      ),
+    );
+    server.use(handler);
+    const { user } = await renderAdmin('/admin/contacts?after=p3&page=3', { mobile: true });
+    await findCardList('Contacts');
+    expect(calls[0]?.url.searchParams.get('after')).toBe('p3');
+    expect(screen.getByText(/Page 3/)).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Previous page' }));
+    await waitFor(() => expect(calls.at(-1)?.url.searchParams.get('before')).toBe('p3-start'));
+  });
+
+  it('stays on a page reached by position when the kept total lags behind it', async () => {
+    const { handler, calls } = recordAdminCalls('get', '/contacts', () =>
+      HttpResponse.json(
+        keysetPageOf([buildContact({ firstName: 'Late' })], {
+          total: 10,
+          next: 'p4',
+          previous: 'p3-start',
+        }),
+      ),
+    );
+    server.use(handler);
+    const { location } = await renderAdmin('/admin/contacts?after=p3&page=3');
+    expect(await within(await table()).findByText('Late Ben Salah')).toBeInTheDocument();
+    expect(screen.getByText(/51–51 of more than 51/)).toBeInTheDocument();
+    expect(location().search).toContain('page=3');
+    expect(calls.some(({ url }) => url.searchParams.has('before'))).toBe(false);
+  });
+
+  it('says "more than N" when the API stopped counting the matches', async () => {
+    server.use(
+      http.get(`${ADMIN}/contacts`, () =>
+        HttpResponse.json(
+          keysetPageOf([buildContact()], { total: 1000, totalKind: 'atLeast', next: 'p2' }),
+        ),
+      ),
+    );
+    await renderAdmin('/admin/contacts?search=a', { mobile: true });
+    await findCardList('Contacts');
+    expect(screen.getByText(/more than 1,000/)).toBeInTheDocument();
+  });
+
+  it('deletes an enquiry once the editor confirms', async () => {
+    const contact = buildContact({ firstName: 'Spam', lastName: 'Bot' });
+    server.use(adminKeysetList('/contacts', [contact]));
+    const { handler, calls } = recordAdminCalls(
+      'delete',
+      `/contacts/${contact.id}`,
+      () => new HttpResponse(null, { status: 204 }),
+    );
+    server.use(handler);
+    const { user } = await renderAdmin('/admin/contacts', { role: 'editor', mobile: true });
+
+    await user.click(
+      await screen.findByRole('button', { name: 'Delete the enquiry of Spam Bot' }, SECTION_LOAD),
+    );
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Delete the enquiry of Spam Bot?',
+    });
+    expect(calls).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(await screen.findByText('Enquiry deleted')).toBeInTheDocument();
+  });
+
+  it('offers no deletion to a viewer', async () => {
+    await renderAdmin('/admin/contacts', { role: 'viewer', mobile: true });
+    await findCardList('Contacts');
+    expect(screen.queryByRole('button', { name: /^Delete the enquiry/ })).not.toBeInTheDocument();
   });
 
   it('opens an enquiry with every field and where its notification mail stands', async () => {
@@ -223,6 +326,7 @@ describe('Contacts section', () => {
       expect(clicked[0]?.download).toBe('contacts-2026-05-04.csv');
       expect(calls[0]?.url.searchParams.get('status')).toBe('new');
       expect(calls[0]?.url.searchParams.has('page')).toBe(false);
+      expect(calls[0]?.url.searchParams.has('after')).toBe(false);
       expect(calls[0]?.headers.get('Authorization')).toBe('Bearer token-of-manager');
     } finally {
       click.mockRestore();

@@ -5,5 +5,6 @@ import en from './locales/en.json';
 export const LEADS_NAMESPACE = defineNamespace({
   name: 'admin-leads',
   en,
-  load: (locale) => (locale === 'fr' ? import('./locales/fr.json') : import('./locales/ar.json')),
+  fr: () => import('./locales/fr.json'),
+  ar: () => import('./locales/ar.json'),
 });

@@ -5,6 +5,6 @@ import en from './locales/sections/en.json';
 export const HOME_SECTIONS_NAMESPACE = defineNamespace({
   name: 'home-sections',
   en,
-  load: (locale) =>
-    locale === 'fr' ? import('./locales/sections/fr.json') : import('./locales/sections/ar.json'),
+  fr: () => import('./locales/sections/fr.json'),
+  ar: () => import('./locales/sections/ar.json'),
 });

@@ -5,5 +5,6 @@ import en from './locales/en.json';
 export const NEWSLETTER_NAMESPACE = defineNamespace({
   name: 'newsletter',
   en,
-  load: (locale) => (locale === 'fr' ? import('./locales/fr.json') : import('./locales/ar.json')),
+  fr: () => import('./locales/fr.json'),
+  ar: () => import('./locales/ar.json'),
 });

@@ -4,5 +4,6 @@ import en from './locales/en.json';
 export const PORTFOLIO_NAMESPACE = defineNamespace({
   name: 'portfolio',
   en,
-  load: (locale) => (locale === 'fr' ? import('./locales/fr.json') : import('./locales/ar.json')),
+  fr: () => import('./locales/fr.json'),
+  ar: () => import('./locales/ar.json'),
 });

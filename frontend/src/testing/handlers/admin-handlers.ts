@@ -21,6 +21,7 @@ import {
   buildStats,
   buildTemplate,
   buildUser,
+  keysetPageOf,
   pageOf,
   sessionUser,
 } from '../admin-factory';
@@ -60,7 +61,7 @@ export const adminHandlers: HttpHandler[] = [
   http.get(`${ADMIN}/stats/enquiries`, () => HttpResponse.json(buildEnquiryTrend())),
   http.get(`${ADMIN}/contacts`, () =>
     HttpResponse.json(
-      pageOf([
+      keysetPageOf([
         buildContact(),
         buildContact({
           firstName: 'Karim',
@@ -88,6 +89,7 @@ export const adminHandlers: HttpHandler[] = [
     const { status } = (await request.json()) as { status: 'new' };
     return HttpResponse.json(buildContactDetail({ id: String(params.id), status }));
   }),
+  http.delete(`${ADMIN}/contacts/:id`, () => new HttpResponse(null, { status: 204 })),
   http.post(`${ADMIN}/contacts/:id/convert`, ({ params }) =>
     HttpResponse.json(buildLead({ source: 'enquiry', contactId: String(params.id) }), {
       status: 201,
@@ -244,6 +246,11 @@ export function adminList<T>(path: string, items: T[]) {
   return http.get(`${ADMIN}${path}`, () => HttpResponse.json(pageOf(items)));
 }
 
+/** An admin GET of a list paged by position, answering with these records as its only page. */
+export function adminKeysetList<T>(path: string, items: T[]) {
+  return http.get(`${ADMIN}${path}`, () => HttpResponse.json(keysetPageOf(items)));
+}
+
 /** An admin endpoint that never answers while the test looks at the loading state. */
 export function adminPending(method: Method, path: string) {
   return http[method](`${ADMIN}${path}`, async () => {
@@ -256,14 +263,14 @@ export function adminPending(method: Method, path: string) {
 export function recordAdminCalls(
   method: Method,
   path: string,
-  respond: (body: unknown) => Response | Promise<Response>,
+  respond: (body: unknown, request: Request) => Response | Promise<Response>,
 ) {
   const calls: { url: URL; body: unknown; headers: Headers }[] = [];
   const handler = http[method](`${ADMIN}${path}`, async ({ request }) => {
     const text = method === 'get' || method === 'delete' ? '' : await request.text();
     const body: unknown = text ? JSON.parse(text) : undefined;
     calls.push({ url: new URL(request.url), body, headers: request.headers });
-    return respond(body);
+    return respond(body, request);
   });
   return { handler, calls };
 }

@@ -4,8 +4,8 @@ import type {
   ContactDto,
   ContactListQuery,
   ContactStatus,
+  KeysetPage,
   LeadDto,
-  Page,
 } from '@agency/contracts';
 import { api } from '../../../lib/api';
 import { saveDownload } from '../contacts-download';
@@ -14,7 +14,7 @@ export type ContactListArgs = Partial<ContactListQuery>;
 
 export const contactsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    contactList: build.query<Page<ContactDto>, ContactListArgs>({
+    contactList: build.query<KeysetPage<ContactDto>, ContactListArgs>({
       query: (params) => ({ url: API_ROUTES.contacts, params }),
       providesTags: ['Contacts'],
     }),
@@ -28,6 +28,10 @@ export const contactsApi = api.injectEndpoints({
         method: 'PATCH',
         body: { status },
       }),
+      invalidatesTags: ['Contacts', 'Stats'],
+    }),
+    deleteContact: build.mutation<null, string>({
+      query: (id) => ({ url: apiPath(API_ROUTES.contact, { id }), method: 'DELETE' }),
       invalidatesTags: ['Contacts', 'Stats'],
     }),
     convertContact: build.mutation<LeadDto, string>({
@@ -53,6 +57,7 @@ export const {
   useContactListQuery,
   useContactDetailQuery,
   useSetContactStatusMutation,
+  useDeleteContactMutation,
   useConvertContactMutation,
   useExportContactsMutation,
 } = contactsApi;

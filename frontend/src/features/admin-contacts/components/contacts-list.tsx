@@ -9,17 +9,18 @@ import InboxIcon from '@mui/icons-material/Inbox';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import Button from '@mui/material/Button';
 import type { GridColDef } from '@mui/x-data-grid';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { ADMIN_COMMON_NAMESPACE } from '../../../components/admin/admin-common-namespace';
 import { ContactStatusChip } from '../../../components/admin/contact-status-chip';
+import { DeleteConfirmDialog } from '../../../components/admin/delete-confirm-dialog';
 import { EmptyState } from '../../../components/admin/empty-state';
 import { FilterSelect } from '../../../components/admin/filter-select';
 import { StatusChip } from '../../../components/admin/status-chip';
 import { AdminList } from '../../../components/admin/admin-list';
 import { ListToolbar } from '../../../components/admin/list-toolbar';
-import { actionsColumn, RowActions } from '../../../components/admin/row-actions';
+import { actionsColumn, deleteAction, RowActions } from '../../../components/admin/row-actions';
 import { adminContactPath } from '../../../lib/admin-paths';
 import { useAdminCan } from '../../../lib/admin-session';
 import { apiErrorMessage } from '../../../lib/api-errors';
@@ -27,15 +28,21 @@ import { useFormatters } from '../../../lib/use-formatters';
 import { useListParams } from '../../../lib/use-list-params';
 import { useNamespace } from '../../../lib/translations';
 import { useToast } from '../../../lib/use-toast';
-import { useContactListQuery, useExportContactsMutation } from '../api/contacts-api';
+import {
+  useContactListQuery,
+  useDeleteContactMutation,
+  useExportContactsMutation,
+} from '../api/contacts-api';
 import { CONTACTS_NAMESPACE } from '../contacts-namespace';
 import { ContactCard } from './contact-cards';
 
 const MAIL_STATE_COLORS = { pending: 'warning', sent: 'success', failed: 'error' } as const;
 
 /**
- * The enquiries: a server-paginated, sortable, searchable table (cards on a
- * phone), a status filter and the CSV export of what the filters select.
+ * The enquiries: a table (cards on a phone) paged by position, sortable by
+ * each of its columns, searched by the start of a name or address, a
+ * status filter, deletion after a confirmation, and the CSV export of what
+ * the filters select.
  */
 export function ContactsList() {
   const { t } = useNamespace(CONTACTS_NAMESPACE);
@@ -46,14 +53,18 @@ export function ContactsList() {
   const navigate = useNavigate();
   const { search: addressQuery } = useLocation();
   const canExport = useAdminCan('contacts:export');
+  const canWrite = useAdminCan('contacts:write');
   const list = useListParams<'status'>({
     sortFields: CONTACT_SORT_FIELDS,
     defaultSort: '-createdAt',
     filters: ['status'],
+    keyset: true,
   });
   const query = list.query as Partial<ContactListQuery>;
   const contacts = useContactListQuery(query);
   const [exportContacts, { isLoading: exporting }] = useExportContactsMutation();
+  const [deleteContact] = useDeleteContactMutation();
+  const [toDelete, setToDelete] = useState<ContactDto | null>(null);
 
   // Rebuilding the columns on every render would reset the grid: `open` changes only with the address.
   const open = useCallback(
@@ -113,19 +124,24 @@ export function ContactsList() {
                 icon: <VisibilityIcon fontSize="small" />,
                 onClick: () => open(row),
               },
+              canWrite &&
+                deleteAction(t('delete', { name: `${row.firstName} ${row.lastName}` }), () =>
+                  setToDelete(row),
+                ),
             ]}
           />
         ),
-        80,
+        canWrite ? 110 : 80,
       ),
     ],
-    [t, tCommon, tShell, format, open],
+    [t, tCommon, tShell, format, open, canWrite],
   );
 
   const runExport = async () => {
     // The export takes the list's search, filters and order, not its page.
     const filters = { ...query };
-    delete filters.page;
+    delete filters.after;
+    delete filters.before;
     delete filters.pageSize;
     try {
       await exportContacts(filters).unwrap();
@@ -139,7 +155,7 @@ export function ContactsList() {
   };
 
   const toolbar = (
-    <ListToolbar list={list}>
+    <ListToolbar list={list} searchLabel={t('search')} searchHint={t('searchHint')}>
       <FilterSelect
         label={t('statusFilter')}
         value={list.filters.status}
@@ -172,7 +188,9 @@ export function ContactsList() {
       list={list}
       empty={<EmptyState icon={<InboxIcon />} title={t('empty')} description={t('emptyHint')} />}
       columns={columns}
-      renderCard={(contact) => <ContactCard contact={contact} />}
+      renderCard={(contact) => (
+        <ContactCard contact={contact} onDelete={canWrite ? setToDelete : undefined} />
+      )}
     />
   );
 
@@ -180,6 +198,16 @@ export function ContactsList() {
     <>
       {toolbar}
       {body}
+      <DeleteConfirmDialog
+        item={toDelete}
+        title={(contact) => t('deleteTitle', { name: `${contact.firstName} ${contact.lastName}` })}
+        description={t('deleteDescription')}
+        confirmLabel={tCommon('actions.delete')}
+        remove={deleteContact}
+        deleted={t('deleted')}
+        failed={{ title: t('deleteFailed'), fallback: tCommon('errors.generic') }}
+        onClose={() => setToDelete(null)}
+      />
     </>
   );
 }

@@ -1,5 +1,12 @@
 import { API_ROUTES } from '@agency/contracts';
-import type { CampaignDto, ContactDto, EnquiryTrendDto, Page, StatsDto } from '@agency/contracts';
+import type {
+  CampaignDto,
+  ContactDto,
+  EnquiryTrendDto,
+  KeysetPage,
+  Page,
+  StatsDto,
+} from '@agency/contracts';
 import { api } from '../../../lib/api';
 
 /** Finished (or finishing) sends: what the campaign results chart compares. */
@@ -11,7 +18,7 @@ export const dashboardApi = api.injectEndpoints({
       query: () => API_ROUTES.stats,
       providesTags: ['Stats'],
     }),
-    latestContacts: build.query<Page<ContactDto>, number>({
+    latestContacts: build.query<KeysetPage<ContactDto>, number>({
       query: (count) => ({
         url: API_ROUTES.contacts,
         params: { pageSize: count, sort: '-createdAt' },

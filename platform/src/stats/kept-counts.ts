@@ -1,0 +1,309 @@
+import DataLoader from 'dataloader';
+import { DateTime } from 'luxon';
+import type { Result } from 'ioredis';
+import type { ContactStatus, ServiceSlug } from '@agency/contracts';
+import type { Logger } from '../logger';
+import type { Redis } from '../redis-connection';
+import type { ContactChanges, ContactFacts } from '../contact/contact-changes';
+import { normalizeEmail } from '../newsletter/newsletter-token';
+import type { SubscriberChanges } from '../newsletter/subscriber-changes';
+
+/*
+ * The dashboard's figures, kept in Redis as each change happens rather than
+ * counted from the collections on every request (listmonk refreshes
+ * materialized views; this keeps the equivalent current on write). Redis
+ * applies each increment atomically, so concurrent writers never lose one,
+ * on either store. The store stays the truth: a change whose increment was
+ * lost (Redis away, a crash between the two writes) is drift, which the
+ * reconciliation (stats-reconciliation.ts) finds and repairs on a schedule.
+ *
+ * Keys, all under the queue prefix (one hash tag on a Redis Cluster):
+ *   stats:counts                   contacts, by status, by service, by both;
+ *                                  subscribers by status; campaigns; the
+ *                                  campaign audiences (distinct addresses)
+ *   stats:days:<time zone>         enquiries per local day, "yyyy-MM-dd"
+ *   stats:enquiries-per-address    address -> how many enquiries it sent
+ *   stats:subscriber-status        address -> its subscription's status
+ *   stats:meta                     when the last reconciliation ran
+ * The two per-address hashes let the audience counts follow an address
+ * entering or leaving a recipient type without reading any collection.
+ */
+
+export interface StatsKeys {
+  counts: string;
+  days: string;
+  enquiriesPerAddress: string;
+  subscriberStatus: string;
+  meta: string;
+}
+
+export function statsKeys(prefix: string, timeZone: string): StatsKeys {
+  const base = `${prefix}:stats`;
+  return {
+    counts: `${base}:counts`,
+    days: `${base}:days:${timeZone}`,
+    enquiriesPerAddress: `${base}:enquiries-per-address`,
+    subscriberStatus: `${base}:subscriber-status`,
+    meta: `${base}:meta`,
+  };
+}
+
+/** The fields of `stats:counts`. */
+export const COUNT_FIELDS = {
+  contacts: 'contacts',
+  contactsByStatus: (status: string) => `contacts:status:${status}`,
+  contactsByService: (service: string) => `contacts:service:${service}`,
+  contactsByStatusAndService: (status: string, service: string) =>
+    `contacts:status:${status}:service:${service}`,
+  subscribers: (status: string) => `subscribers:${status}`,
+  campaigns: 'campaigns',
+  /** Addresses that sent an enquiry and did not unsubscribe. */
+  audienceContacts: 'audience:contacts',
+  /** Addresses that sent an enquiry or confirmed a subscription, and did not unsubscribe. */
+  audienceAll: 'audience:all',
+} as const;
+
+/** The agency's calendar day of an instant, as the days hash names it. */
+export function localDay(instant: Date, timeZone: string): string {
+  return DateTime.fromJSDate(instant, { zone: timeZone }).toFormat('yyyy-MM-dd');
+}
+
+/**
+ * Which audiences an address is in, from how many enquiries it sent and its
+ * subscription's status; `move` applies the difference between two states.
+ */
+const AUDIENCE_LUA = `
+local function reach(enquiries, status)
+  local contacts = 0
+  local all = 0
+  if status ~= 'unsubscribed' then
+    if enquiries > 0 then contacts = 1 end
+    if enquiries > 0 or status == 'confirmed' then all = 1 end
+  end
+  return contacts, all
+end
+local function move(counts, enquiriesBefore, statusBefore, enquiriesAfter, statusAfter)
+  local contacts0, all0 = reach(enquiriesBefore, statusBefore)
+  local contacts1, all1 = reach(enquiriesAfter, statusAfter)
+  if contacts1 ~= contacts0 then
+    redis.call('HINCRBY', counts, '${COUNT_FIELDS.audienceContacts}', contacts1 - contacts0)
+  end
+  if all1 ~= all0 then redis.call('HINCRBY', counts, '${COUNT_FIELDS.audienceAll}', all1 - all0) end
+end
+`;
+
+/**
+ * Enquiries stored (+1) or deleted (-1), several in one call.
+ * KEYS: counts, days, enquiries per address, subscriber status.
+ * ARGV: for each enquiry, delta, local day, address, status, service.
+ */
+const CONTACT_LUA = `${AUDIENCE_LUA}
+local counts = KEYS[1]
+for i = 1, #ARGV, 5 do
+  local delta = tonumber(ARGV[i])
+  local address = ARGV[i + 2]
+  local status, service = ARGV[i + 3], ARGV[i + 4]
+  redis.call('HINCRBY', counts, 'contacts', delta)
+  redis.call('HINCRBY', counts, 'contacts:status:' .. status, delta)
+  redis.call('HINCRBY', counts, 'contacts:service:' .. service, delta)
+  redis.call('HINCRBY', counts, 'contacts:status:' .. status .. ':service:' .. service, delta)
+  redis.call('HINCRBY', KEYS[2], ARGV[i + 1], delta)
+  local before = tonumber(redis.call('HGET', KEYS[3], address) or '0')
+  local after = math.max(before + delta, 0)
+  if after == 0 then redis.call('HDEL', KEYS[3], address) else redis.call('HSET', KEYS[3], address, after) end
+  local subscription = redis.call('HGET', KEYS[4], address) or ''
+  move(counts, before, subscription, after, subscription)
+end
+return #ARGV / 5
+`;
+
+/**
+ * One address's subscription moved from one status (or none) to another.
+ * KEYS: counts, enquiries per address, subscriber status. ARGV: address, from, to.
+ */
+const SUBSCRIBER_LUA = `${AUDIENCE_LUA}
+local counts = KEYS[1]
+local address = ARGV[1]
+if ARGV[2] ~= '' then redis.call('HINCRBY', counts, 'subscribers:' .. ARGV[2], -1) end
+redis.call('HINCRBY', counts, 'subscribers:' .. ARGV[3], 1)
+redis.call('HSET', KEYS[3], address, ARGV[3])
+local enquiries = tonumber(redis.call('HGET', KEYS[2], address) or '0')
+move(counts, enquiries, ARGV[2], enquiries, ARGV[3])
+return 1
+`;
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    statsContact(...args: (string | number)[]): Result<number, Context>;
+    statsSubscriber(...args: (string | number)[]): Result<number, Context>;
+  }
+}
+
+const scripted = new WeakSet<Redis>();
+
+function withScripts(redis: Redis): Redis {
+  if (!scripted.has(redis)) {
+    redis.defineCommand('statsContact', { numberOfKeys: 4, lua: CONTACT_LUA });
+    redis.defineCommand('statsSubscriber', { numberOfKeys: 3, lua: SUBSCRIBER_LUA });
+    scripted.add(redis);
+  }
+  return redis;
+}
+
+export interface KeptCounts {
+  contactChanges: ContactChanges;
+  subscriberChanges: SubscriberChanges;
+  campaignCreated(): Promise<void>;
+  campaignDeleted(): Promise<void>;
+  contactTotals: ContactTotals;
+  /** Every field of `stats:counts` (0 for a field never written). */
+  counts(): Promise<(field: string) => number>;
+  /** Enquiries on each of these local days. */
+  days(dates: readonly string[]): Promise<number[]>;
+}
+
+/** How many enquiries the kept figures hold with these filters (undefined: not known now). */
+export interface ContactTotals {
+  count(filter: { status?: ContactStatus; service?: ServiceSlug }): Promise<number | undefined>;
+}
+
+/** The figures cannot be read while Redis does not answer: the API says so with a 503. */
+export class FiguresUnavailableError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super('The figures cannot be read right now; try again shortly', options);
+    this.name = 'FiguresUnavailableError';
+  }
+}
+
+async function read<T>(reply: () => Promise<T>): Promise<T> {
+  try {
+    return await reply();
+  } catch (error: unknown) {
+    throw new FiguresUnavailableError({ cause: error });
+  }
+}
+
+export interface KeptCountsOptions {
+  prefix: string;
+  /** The agency's time zone, which names each enquiry's day. */
+  timeZone: string;
+  logger: Logger;
+}
+
+export function createKeptCounts(
+  connection: Redis,
+  { prefix, timeZone, logger }: KeptCountsOptions,
+): KeptCounts {
+  const redis = withScripts(connection);
+  const keys = statsKeys(prefix, timeZone);
+
+  /** A change the figures missed is logged; the reconciliation repairs it. */
+  async function counted(what: string, update: () => Promise<unknown>): Promise<void> {
+    try {
+      await update();
+    } catch (error: unknown) {
+      logger.warn(
+        { err: error, change: what },
+        'kept figures missed a change; the reconciliation will repair it',
+      );
+    }
+  }
+
+  const contacts = (changes: readonly { facts: ContactFacts; delta: 1 | -1 }[]) =>
+    redis.statsContact(
+      keys.counts,
+      keys.days,
+      keys.enquiriesPerAddress,
+      keys.subscriberStatus,
+      ...changes.flatMap(({ facts, delta }) => [
+        delta,
+        localDay(facts.createdAt, timeZone),
+        normalizeEmail(facts.email),
+        facts.status,
+        facts.service,
+      ]),
+    );
+  // Enquiries inserted in one write (batched-writes.ts) all come back in the
+  // same turn of the event loop: they are counted in one call, without waiting.
+  const storedTogether = new DataLoader<ContactFacts, true>(
+    async (stored) => {
+      await contacts(stored.map((facts) => ({ facts, delta: 1 as const })));
+      return stored.map(() => true as const);
+    },
+    { cache: false, maxBatchSize: 200 },
+  );
+
+  const contactChanges: ContactChanges = {
+    stored: (facts) => counted('contact stored', () => storedTogether.load(facts)),
+    deleted: (facts) => counted('contact deleted', () => contacts([{ facts, delta: -1 }])),
+    statusChanged: (facts, from) =>
+      counted('contact status', () =>
+        redis
+          .multi()
+          .hincrby(keys.counts, COUNT_FIELDS.contactsByStatus(from), -1)
+          .hincrby(keys.counts, COUNT_FIELDS.contactsByStatus(facts.status), 1)
+          .hincrby(keys.counts, COUNT_FIELDS.contactsByStatusAndService(from, facts.service), -1)
+          .hincrby(
+            keys.counts,
+            COUNT_FIELDS.contactsByStatusAndService(facts.status, facts.service),
+            1,
+          )
+          .exec(),
+      ),
+  };
+
+  const subscriberChanges: SubscriberChanges = {
+    statusChanged: (email, from, to) =>
+      from === to
+        ? Promise.resolve()
+        : counted('subscriber status', () =>
+            redis.statsSubscriber(
+              keys.counts,
+              keys.enquiriesPerAddress,
+              keys.subscriberStatus,
+              normalizeEmail(email),
+              from ?? '',
+              to,
+            ),
+          ),
+  };
+
+  async function counts(): Promise<(field: string) => number> {
+    const all = await read(() => redis.hgetall(keys.counts));
+    return (field) => Number(all[field] ?? 0);
+  }
+
+  const contactTotals: ContactTotals = {
+    async count({ status, service }: { status?: ContactStatus; service?: ServiceSlug }) {
+      const field =
+        status && service
+          ? COUNT_FIELDS.contactsByStatusAndService(status, service)
+          : status
+            ? COUNT_FIELDS.contactsByStatus(status)
+            : service
+              ? COUNT_FIELDS.contactsByService(service)
+              : COUNT_FIELDS.contacts;
+      try {
+        return Number((await redis.hget(keys.counts, field)) ?? 0);
+      } catch {
+        return undefined;
+      }
+    },
+  };
+
+  return {
+    contactChanges,
+    subscriberChanges,
+    campaignCreated: () =>
+      counted('campaign created', () => redis.hincrby(keys.counts, COUNT_FIELDS.campaigns, 1)),
+    campaignDeleted: () =>
+      counted('campaign deleted', () => redis.hincrby(keys.counts, COUNT_FIELDS.campaigns, -1)),
+    contactTotals,
+    counts,
+    async days(dates) {
+      if (dates.length === 0) return [];
+      const values = await read(() => redis.hmget(keys.days, ...dates));
+      return values.map((value) => Number(value ?? 0));
+    },
+  };
+}

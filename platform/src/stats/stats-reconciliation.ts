@@ -1,0 +1,234 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from '../logger';
+import type { Redis } from '../redis-connection';
+import { CampaignModel } from '../campaigns/campaign.model';
+import type { ContactFacts } from '../contact/contact-changes';
+import { createContactIndexSets } from '../contact/contact-index-sets';
+import { forEachStoredContact } from '../contact/stored-contacts';
+import { normalizeEmail } from '../newsletter/newsletter-token';
+import { forEachSubscriber } from '../newsletter/stored-subscribers';
+import { COUNT_FIELDS, localDay, statsKeys, type StatsKeys } from './kept-counts';
+
+/*
+ * The reconciliation: recount every kept figure from the store, compare,
+ * repair what drifted, and say what it repaired. It runs while the API keeps
+ * writing, so a figure is only repaired when it did not move while the
+ * store was read (the same before and after the count, `settleMs` after the
+ * read ended so that increments in flight have landed), and only if it
+ * still holds that value when the repair is written (one script checks and
+ * writes). A figure that moved is left for the next run; a quiet figure is
+ * exact after one run.
+ */
+
+/** Checks each field still holds what was read, then writes the counted value. */
+const REPAIR_LUA = `
+local repaired = 0
+for i = 1, #ARGV, 3 do
+  local current = redis.call('HGET', KEYS[1], ARGV[i]) or ''
+  if current == ARGV[i + 1] then
+    if ARGV[i + 2] == '' then redis.call('HDEL', KEYS[1], ARGV[i])
+    else redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2]) end
+    repaired = repaired + 1
+  end
+end
+return repaired
+`;
+
+type Hash = Record<string, string>;
+/** A log line names this many repaired days at most (a recount after an import can fix hundreds). */
+const DAY_EXAMPLES = 20;
+type HashName = 'counts' | 'days' | 'enquiriesPerAddress' | 'subscriberStatus';
+const HASHES: readonly HashName[] = ['counts', 'days', 'enquiriesPerAddress', 'subscriberStatus'];
+
+export interface FigureDrift {
+  field: string;
+  kept: number;
+  counted: number;
+}
+
+export interface ReconcileReport {
+  /** Figures that differed from the store and were set to its count. */
+  repaired: {
+    /** Every total (all, per status, service, audience...) repaired. */
+    counts: FigureDrift[];
+    /** How many days were repaired; the first DAY_EXAMPLES of them in `dayExamples`. */
+    days: number;
+    dayExamples: FigureDrift[];
+    /** Per-address entries (addresses are not logged). */
+    addresses: number;
+  };
+  /** Figures written while the store was read: left for the next run. */
+  busy: number;
+  /** The contacts list's index on the embedded store (absent on MongoDB). */
+  index?: { added: number; removed: number; busy: number };
+  /** Enquiries stored before they carried search keys, given them now. */
+  searchKeysAdded: number;
+  counted: { contacts: number; subscribers: number; campaigns: number };
+  durationMs: number;
+}
+
+export interface ReconcileOptions {
+  redis: Redis;
+  prefix: string;
+  timeZone: string;
+  /** How long after reading the store to wait for increments in flight. */
+  settleMs: number;
+  logger: Logger;
+}
+
+/** What the store holds, as the kept hashes would hold it ('' for nothing). */
+class Recount {
+  readonly counts = new Map<string, number>();
+  readonly days = new Map<string, number>();
+  readonly enquiries = new Map<string, number>();
+  readonly statuses = new Map<string, string>();
+  contacts = 0;
+  subscribers = 0;
+
+  constructor(private readonly timeZone: string) {}
+
+  private add(map: Map<string, number>, key: string, by = 1) {
+    map.set(key, (map.get(key) ?? 0) + by);
+  }
+
+  contact(contact: ContactFacts) {
+    this.contacts += 1;
+    this.add(this.counts, COUNT_FIELDS.contacts);
+    this.add(this.counts, COUNT_FIELDS.contactsByStatus(contact.status));
+    this.add(this.counts, COUNT_FIELDS.contactsByService(contact.service));
+    this.add(this.counts, COUNT_FIELDS.contactsByStatusAndService(contact.status, contact.service));
+    this.add(this.days, localDay(contact.createdAt, this.timeZone));
+    this.add(this.enquiries, normalizeEmail(contact.email));
+  }
+
+  subscriber({ email, status }: { email: string; status: string }) {
+    this.subscribers += 1;
+    this.add(this.counts, COUNT_FIELDS.subscribers(status));
+    this.statuses.set(normalizeEmail(email), status);
+  }
+
+  campaigns(count: number) {
+    this.counts.set(COUNT_FIELDS.campaigns, count);
+  }
+
+  /** The audiences, once every enquiry and subscriber was read. */
+  audiences() {
+    let contacts = 0;
+    let all = 0;
+    for (const address of new Set([...this.enquiries.keys(), ...this.statuses.keys()])) {
+      const status = this.statuses.get(address) ?? '';
+      if (status === 'unsubscribed') continue;
+      const enquired = (this.enquiries.get(address) ?? 0) > 0;
+      if (enquired) contacts += 1;
+      if (enquired || status === 'confirmed') all += 1;
+    }
+    this.counts.set(COUNT_FIELDS.audienceContacts, contacts);
+    this.counts.set(COUNT_FIELDS.audienceAll, all);
+  }
+
+  hash(name: HashName): Map<string, string> {
+    if (name === 'subscriberStatus') return this.statuses;
+    const numbers = name === 'counts' ? this.counts : name === 'days' ? this.days : this.enquiries;
+    return new Map([...numbers].map(([field, count]) => [field, count === 0 ? '' : String(count)]));
+  }
+}
+
+async function snapshot(redis: Redis, keys: StatsKeys): Promise<Record<HashName, Hash>> {
+  const pipeline = redis.pipeline();
+  for (const name of HASHES) pipeline.hgetall(keys[name]);
+  const replies = (await pipeline.exec()) ?? [];
+  return Object.fromEntries(
+    HASHES.map((name, index) => {
+      const [error, hash] = replies[index] ?? [];
+      if (error) throw error;
+      return [name, (hash ?? {}) as Hash];
+    }),
+  ) as Record<HashName, Hash>;
+}
+
+/** Numbers compare as numbers (absent is 0); statuses as text. */
+function same(name: HashName, a: string, b: string): boolean {
+  return name === 'subscriberStatus' ? a === b : Number(a || 0) === Number(b || 0);
+}
+
+export async function reconcileStats({
+  redis,
+  prefix,
+  timeZone,
+  settleMs,
+  logger,
+}: ReconcileOptions): Promise<ReconcileReport> {
+  const started = performance.now();
+  const keys = statsKeys(prefix, timeZone);
+  const index = createContactIndexSets(redis, { prefix, logger });
+  const [before, indexBefore] = await Promise.all([snapshot(redis, keys), index.snapshot()]);
+
+  const recount = new Recount(timeZone);
+  const contacts: ContactFacts[] = [];
+  const { keysAdded } = await forEachStoredContact((contact) => {
+    recount.contact(contact);
+    if (indexBefore) contacts.push(contact);
+  });
+  await forEachSubscriber((subscriber) => recount.subscriber(subscriber));
+  // A small collection (one document per campaign): counting it reads little.
+  recount.campaigns(await CampaignModel.countDocuments({}));
+  recount.audiences();
+
+  await sleep(settleMs);
+  const [after, indexAfter] = await Promise.all([snapshot(redis, keys), index.snapshot()]);
+
+  const report: ReconcileReport = {
+    repaired: { counts: [], days: 0, dayExamples: [], addresses: 0 },
+    busy: 0,
+    searchKeysAdded: keysAdded,
+    counted: {
+      contacts: recount.contacts,
+      subscribers: recount.subscribers,
+      campaigns: recount.counts.get(COUNT_FIELDS.campaigns) ?? 0,
+    },
+    durationMs: 0,
+  };
+  for (const name of HASHES) {
+    const counted = recount.hash(name);
+    const fields = new Set([
+      ...Object.keys(before[name]),
+      ...Object.keys(after[name]),
+      ...counted.keys(),
+    ]);
+    const repairs: string[] = [];
+    const drift: FigureDrift[] = [];
+    for (const field of fields) {
+      const was = before[name][field] ?? '';
+      const is = after[name][field] ?? '';
+      const want = counted.get(field) ?? '';
+      if (!same(name, was, is)) {
+        report.busy += 1;
+      } else if (!same(name, is, want)) {
+        repairs.push(field, is, want);
+        drift.push({ field, kept: Number(is || 0), counted: Number(want || 0) });
+      }
+    }
+    let repaired = 0;
+    for (let start = 0; start < repairs.length; start += 900) {
+      const chunk = repairs.slice(start, start + 900);
+      repaired += Number(await redis.eval(REPAIR_LUA, 1, keys[name], ...chunk));
+    }
+    // A field that moved between the comparison and its repair was left as it is.
+    report.busy += drift.length - repaired;
+    if (name === 'counts') report.repaired.counts = drift;
+    else if (name === 'days') {
+      report.repaired.days = drift.length;
+      report.repaired.dayExamples = drift.slice(0, DAY_EXAMPLES);
+    } else report.repaired.addresses += repaired;
+  }
+  if (indexBefore && indexAfter) {
+    report.index = await index.repair(indexBefore, indexAfter, contacts);
+  }
+  report.durationMs = Math.round(performance.now() - started);
+  await redis.hset(keys.meta, {
+    reconciledAt: new Date().toISOString(),
+    timeZone,
+    durationMs: report.durationMs,
+  });
+  return report;
+}
