@@ -39,6 +39,7 @@ import { listRoutes } from './modules/lists';
 import { suppressionRoutes } from './modules/suppressions';
 import { mailEventRoutes } from './modules/mail-events';
 import { importRoutes, IMPORT_UPLOAD_PATH } from './modules/imports';
+import { campaignTemplateRoutes } from './modules/campaign-templates';
 import { statsRoutes } from './modules/stats';
 import { queueBoard } from './modules/queue-board';
 import { createQueueRegistry } from './queues/queue-registry';
@@ -53,6 +54,7 @@ export interface AppDeps {
     | 'queuePrefix'
     | 'auth'
     | 'timeZone'
+    | 'campaigns'
     | 'mailLinkSecret'
     | 'demo'
     | 'redisRequestTimeoutMs'
@@ -188,6 +190,8 @@ export function createApp({
       redis,
       queuePrefix: config.queuePrefix,
       kept,
+      settings: { timeZone: config.timeZone, ...config.campaigns },
+      siteUrl: config.corsOrigin,
     }),
     listRoutes(),
     importRoutes({ redis, queuePrefix: config.queuePrefix }),
@@ -199,7 +203,9 @@ export function createApp({
         name: `${config.queuePrefix}:ratelimit:mail-events`,
         windowMs: config.rateLimit.windowMs,
       },
+      subscriberChanges: kept.subscriberChanges,
     }),
+    campaignTemplateRoutes(),
   ];
   for (const router of routers) {
     app.use(router.routes());

@@ -6,6 +6,8 @@ import {
   integer,
   loadEnv,
   mailbox,
+  campaignEnvSpec,
+  senderNameOf,
   sharedEnvSpec,
   toSharedConfig,
   urlOf,
@@ -48,6 +50,7 @@ const roleList = makeValidator<Role[]>((raw) => {
 
 export const apiEnvSpec = {
   ...sharedEnvSpec,
+  ...campaignEnvSpec,
   API_HOST: str({ default: '127.0.0.1' }),
   API_PORT: integer(0, 65535)({ default: 4000 }),
   CORS_ORIGIN: urlOf('http:', 'https:')({ default: 'http://localhost:5173' }),
@@ -120,6 +123,8 @@ export interface ApiConfig extends SharedConfig {
   auth: AuthConfig;
   /** Bounce and complaint webhooks: each provider is on once its secret (or topic) is set. */
   mailEvents: MailEventsConfig;
+  /** What the campaign editor and its preview need of the mail settings. */
+  campaigns: { senderName: string; maxRatePerMinute: number | null };
   /** The first admin, created at start when no admin exists (compose). */
   bootstrapAdmin?: { username: string; email: string; password: string };
 }
@@ -209,6 +214,11 @@ export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
       },
     },
     mailEvents: mailEventsOf(env),
+    campaigns: {
+      senderName: senderNameOf(env.MAIL_FROM),
+      maxRatePerMinute:
+        env.CAMPAIGN_RATE_LIMIT_PER_SECOND > 0 ? env.CAMPAIGN_RATE_LIMIT_PER_SECOND * 60 : null,
+    },
     bootstrapAdmin: bootstrapAdminOf(env),
   };
 }

@@ -63,6 +63,17 @@ export const API_ROUTES = {
   campaignResume: '/api/admin/campaigns/:id/resume',
   campaignCancel: '/api/admin/campaigns/:id/cancel',
   campaignResendFailed: '/api/admin/campaigns/:id/resend-failed',
+  /** The editor's settings: the agency's clock, the sender's name, the global rate cap. */
+  campaignSettings: '/api/admin/campaigns/settings',
+  campaignSampleRecipients: '/api/admin/campaigns/sample-recipients',
+  campaignPreview: '/api/admin/campaigns/preview',
+  /** How many of one campaign's audience get each language. */
+  campaignLanguages: '/api/admin/campaigns/:id/audience',
+  campaignSchedule: '/api/admin/campaigns/:id/schedule',
+  campaignUnschedule: '/api/admin/campaigns/:id/unschedule',
+  campaignTemplates: '/api/admin/campaign-templates',
+  campaignTemplate: '/api/admin/campaign-templates/:id',
+  campaignTemplateDuplicate: '/api/admin/campaign-templates/:id/duplicate',
 
   lists: '/api/admin/lists',
   list: '/api/admin/lists/:id',

@@ -25,7 +25,9 @@ async function writeCampaign(page: Page): Promise<Draft> {
   const dialog = page.getByRole('dialog', { name: 'New Campaign' });
   await dialog.getByLabel(/^Campaign name/).fill(draft.name);
   await dialog.getByLabel(/^Email subject/).fill(draft.subject);
-  await dialog.getByLabel(/^Content/).fill(`<p>Three packs for the season (${id}).</p>`);
+  await dialog
+    .getByRole('textbox', { name: 'Content', exact: true })
+    .fill(`Three packs for the season (${id}).`);
   await dialog.getByRole('combobox', { name: 'Recipients' }).click();
   await page.getByRole('option', { name: /^Enquiry contacts/ }).click();
   await dialog.getByRole('button', { name: 'Create Campaign' }).click();

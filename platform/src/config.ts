@@ -189,8 +189,22 @@ export const sharedEnvSpec = {
   QUEUE_PREFIX: queuePrefix({ default: 'agency' }),
   /** Signs the newsletter's confirmation and unsubscribe links (the worker signs, the API checks). */
   MAIL_LINK_SECRET: str({ default: DEVELOPMENT_MAIL_LINK_SECRET }),
-  /** Names the days the dashboard counts: the API counts each enquiry, the worker recounts. */
+  /**
+   * Names the days the dashboard counts (the API counts each enquiry, the
+   * worker recounts), and the clock campaign schedules and windows are kept on.
+   */
   AGENCY_TIME_ZONE: timeZone({ default: 'Africa/Tunis' }),
+};
+
+/**
+ * What the API and the worker both read about campaigns, beyond the agency's
+ * clock (shared: schedules and sending windows are kept on it): the sender
+ * (whose name is `{{senderName}}`, in the preview as in the mail) and the
+ * global cap a campaign's own rate must stay under.
+ */
+export const campaignEnvSpec = {
+  MAIL_FROM: mailbox({ default: 'Agency <no-reply@agency.local>' }),
+  CAMPAIGN_RATE_LIMIT_PER_SECOND: integer(0, 100_000)({ default: 0 }),
 };
 
 /* ---------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import {
+  campaignEnvSpec,
   integer,
   loadEnv,
   mailbox,
@@ -16,8 +17,8 @@ const siteUrl = urlOf('http:', 'https:');
 /** The worker's settings: the shared stores plus where and how mail is sent. */
 export const workerEnvSpec = {
   ...sharedEnvSpec,
+  ...campaignEnvSpec,
   SMTP_URL: urlOf('smtp:', 'smtps:')(),
-  MAIL_FROM: mailbox({ default: 'Agency <no-reply@agency.local>' }),
   MAIL_TO: mailbox(),
   WORKER_CONCURRENCY: integer(1, 500)({ default: 5 }),
   /** The public website, for the links in mail; unset means CORS_ORIGIN, the site's own origin. */
@@ -28,7 +29,6 @@ export const workerEnvSpec = {
   CAMPAIGN_CONCURRENCY: integer(1, 200)({ default: 10 }),
   CAMPAIGN_BATCH_SIZE: integer(1, 1000)({ default: 50 }),
   CAMPAIGN_BATCHES_IN_FLIGHT: integer(1, 100)({ default: 4 }),
-  CAMPAIGN_RATE_LIMIT_PER_SECOND: integer(0, 100_000)({ default: 0 }),
   CAMPAIGN_SMTP_CONNECTIONS: integer(1, 200)({ default: undefined }),
   CAMPAIGN_RETRY_DELAY_SECONDS: integer(1, 3600)({ default: 5 }),
   CAMPAIGN_RETRY_ATTEMPTS: integer(1, 50)({ default: 8 }),
@@ -83,6 +83,7 @@ export function loadWorkerConfig(rawEnv: Env = process.env): WorkerConfig {
       recoveryIntervalMs: env.CAMPAIGN_RECOVERY_INTERVAL_SECONDS * 1000,
       stalledAfterMs: env.CAMPAIGN_STALLED_AFTER_SECONDS * 1000,
       ...(env.CAMPAIGN_RETURN_PATH ? { returnPath: addressOf(env.CAMPAIGN_RETURN_PATH) } : {}),
+      timeZone: env.AGENCY_TIME_ZONE,
     },
     statsReconcileIntervalMs: env.STATS_RECONCILE_INTERVAL_SECONDS * 1000,
   };

@@ -1,18 +1,37 @@
-import { API_ROUTES, CAMPAIGN_CONTENT_MAX, matchesRoute } from '@agency/contracts';
+import {
+  API_ROUTES,
+  CAMPAIGN_CONTENT_MAX,
+  LOCALES,
+  TEMPLATE_HTML_MAX,
+  matchesRoute,
+} from '@agency/contracts';
 import type { Context, Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 
 /**
- * A campaign draft's content may be CAMPAIGN_CONTENT_MAX characters, and as
- * JSON each can take up to six bytes (a control character written \u0001),
- * plus the draft's other fields.
+ * A campaign draft's content may be CAMPAIGN_CONTENT_MAX characters in each
+ * of its languages, and as JSON each can take up to six bytes (a control
+ * character written \u0001), plus a template's parts (a preview may carry
+ * one) and the draft's other fields.
  */
-export const CAMPAIGN_DRAFT_BODY_LIMIT_BYTES = CAMPAIGN_CONTENT_MAX * 6 + 64 * 1024;
+export const CAMPAIGN_DRAFT_BODY_LIMIT_BYTES =
+  (CAMPAIGN_CONTENT_MAX * LOCALES.length + TEMPLATE_HTML_MAX * 3) * 6 + 64 * 1024;
 
-/** Creating (POST on the campaigns) or editing (PUT on one campaign) a campaign draft. */
+/**
+ * Creating or editing a campaign draft or a template, and previewing
+ * either: the bodies that carry a campaign's or a template's HTML.
+ */
 function isCampaignDraftWrite(ctx: Context): boolean {
-  if (ctx.method === 'POST') return ctx.path === API_ROUTES.campaigns;
-  return ctx.method === 'PUT' && matchesRoute(API_ROUTES.campaign, ctx.path);
+  if (ctx.method === 'POST') {
+    return [API_ROUTES.campaigns, API_ROUTES.campaignPreview, API_ROUTES.campaignTemplates].some(
+      (route) => route === ctx.path,
+    );
+  }
+  return (
+    ctx.method === 'PUT' &&
+    (matchesRoute(API_ROUTES.campaign, ctx.path) ||
+      matchesRoute(API_ROUTES.campaignTemplate, ctx.path))
+  );
 }
 
 function jsonParser(limit: string | number): Middleware {

@@ -4,7 +4,9 @@ import {
   QUEUE_NAMES,
   campaignDispatchJobId,
   campaignRoundDispatchJobId,
+  campaignScheduleJobId,
   type CampaignDispatchJob,
+  type CampaignScheduleJob,
   type CampaignTestSendJob,
 } from '@agency/contracts';
 import { type Redis, withTimeout, MAIL_JOB_OPTIONS } from '@agency/platform';
@@ -14,6 +16,7 @@ const ENQUEUE_TIMEOUT_MS = 2000;
 export interface CampaignQueue {
   dispatch: Queue<CampaignDispatchJob>;
   testSend: Queue<CampaignTestSendJob>;
+  schedule: Queue<CampaignScheduleJob>;
   close(): Promise<void>;
 }
 
@@ -33,11 +36,18 @@ export function createCampaignQueue(connection: Redis, prefix: string): Campaign
     defaultJobOptions: { ...MAIL_JOB_OPTIONS, attempts: 3 },
   });
   testSend.on('error', () => undefined);
+  const schedule = new Queue<CampaignScheduleJob>(QUEUE_NAMES.campaignSchedule, {
+    connection,
+    prefix,
+    defaultJobOptions: MAIL_JOB_OPTIONS,
+  });
+  schedule.on('error', () => undefined);
   return {
     dispatch,
     testSend,
+    schedule,
     close: async () => {
-      await Promise.all([dispatch.close(), testSend.close()]);
+      await Promise.all([dispatch.close(), testSend.close(), schedule.close()]);
     },
   };
 }
@@ -88,4 +98,43 @@ export async function enqueueCampaignDispatch(
     ),
     ENQUEUE_TIMEOUT_MS,
   );
+}
+
+/**
+ * The delayed job that starts a scheduled campaign at its time. Redis keeps
+ * it across restarts of the API and the worker; should Redis lose it, the
+ * worker's recovery starts the campaign from the store once its time is past.
+ */
+export async function enqueueSchedule(
+  queue: CampaignQueue,
+  campaignId: string,
+  scheduledAt: Date,
+): Promise<void> {
+  await withTimeout(
+    queue.schedule.add(
+      QUEUE_NAMES.campaignSchedule,
+      { campaignId, scheduledAt: scheduledAt.toISOString() },
+      {
+        jobId: campaignScheduleJobId(campaignId, scheduledAt),
+        delay: Math.max(scheduledAt.getTime() - Date.now(), 0),
+      },
+    ),
+    ENQUEUE_TIMEOUT_MS,
+  );
+}
+
+/**
+ * Drops the delayed job of a time given up (moved or unscheduled). Only
+ * tidiness: a job left behind finds the campaign no longer scheduled for its
+ * time and does nothing.
+ */
+export async function dropSchedule(
+  queue: CampaignQueue,
+  campaignId: string,
+  scheduledAt: Date,
+): Promise<void> {
+  await withTimeout(
+    queue.schedule.remove(campaignScheduleJobId(campaignId, scheduledAt)),
+    ENQUEUE_TIMEOUT_MS,
+  ).catch(() => undefined);
 }

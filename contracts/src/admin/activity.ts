@@ -51,6 +51,11 @@ export const ACTIVITY_ACTIONS = [
   'suppression.add',
   'suppression.remove',
   'suppression.export',
+  'campaign.schedule',
+  'campaign.unschedule',
+  'template.create',
+  'template.update',
+  'template.delete',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

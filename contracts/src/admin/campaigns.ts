@@ -1,14 +1,28 @@
-import { array, object, type InferType } from 'yup';
+import { array, mixed, object, type InferType } from 'yup';
+import { LOCALES, type Locale } from '../locales';
 import { message, oneOfText, recordId, text } from '../validation/fields';
+import type { SendingWindow } from './agency-time';
+import {
+  CAMPAIGN_CONTENT_MAX,
+  CAMPAIGN_SUBJECT_MAX,
+  campaignTranslationSchema,
+  optionalTemplateId,
+  ratePerMinuteSchema,
+  sendingWindowSchema,
+  withPlaceholders,
+  type CampaignTranslation,
+} from './campaign-content';
 import { listQuerySchema } from './list-query';
 import type { RecipientMailEventDto } from '../audience/mail-events';
 
 /**
  * draft → queued (send accepted) → sending → sent, or failed when every
  * recipient failed; paused and cancelled belong to the sending controls.
+ * A draft given a time is scheduled until then (or back to draft).
  */
 export const CAMPAIGN_STATUSES = [
   'draft',
+  'scheduled',
   'queued',
   'sending',
   'paused',
@@ -42,17 +56,53 @@ export const campaignListIdsField = () =>
       otherwise: (schema) => schema.transform(() => []),
     });
 
-export const CAMPAIGN_CONTENT_MAX = 100_000;
-
-/** The campaign modal; the HTML content is sanitised again by the server. */
+/**
+ * The campaign editor. `subject` and `content` are the default language's;
+ * `translations` hold the others. The HTML is sanitised again by the server.
+ */
 export const campaignSchema = object({
   name: text(200).required(message('required')),
-  subject: text(200).required(message('required')),
-  content: text(CAMPAIGN_CONTENT_MAX).required(message('required')),
+  subject: withPlaceholders(CAMPAIGN_SUBJECT_MAX).required(message('required')),
+  content: withPlaceholders(CAMPAIGN_CONTENT_MAX).required(message('required')),
   recipientType: oneOfText(RECIPIENT_TYPES).default('all'),
   listIds: campaignListIdsField(),
+  defaultLocale: oneOfText(LOCALES).default('en'),
+  translations: array(campaignTranslationSchema)
+    .typeError(message('mustBeList'))
+    .max(LOCALES.length - 1, message('maxItems', { max: LOCALES.length - 1 }))
+    .default([])
+    .test('languages-once', message('languageTwice'), (translations, context) => {
+      const locales = (translations ?? []).map((translation) => translation.locale);
+      const all = [context.parent.defaultLocale, ...locales];
+      return new Set(all).size === all.length;
+    }),
+  templateId: optionalTemplateId(),
+  sendingWindow: mixed<SendingWindow>()
+    .transform((value: unknown) => (value === undefined ? null : value))
+    .test('window', (value, context) => {
+      if (value === null) return true;
+      try {
+        sendingWindowSchema.validateSync(value, { abortEarly: true });
+        return true;
+      } catch (error) {
+        const issue = error as { path?: string; message: unknown };
+        return context.createError({
+          path: `sendingWindow.${issue.path ?? 'days'}`,
+          message: issue.message as never,
+        });
+      }
+    })
+    .nullable()
+    .default(null),
+  ratePerMinute: ratePerMinuteSchema(),
 });
-export type CampaignInput = InferType<typeof campaignSchema>;
+export type CampaignInput = Omit<InferType<typeof campaignSchema>, 'translations'> & {
+  translations: CampaignTranslation[];
+  defaultLocale: Locale;
+};
+
+/** A campaign's subject and content per language: the default one always there. */
+export type CampaignLanguages = Partial<Record<Locale, { subject: string; content: string }>>;
 
 export const CAMPAIGN_SORT_FIELDS = ['name', 'createdAt', 'status'] as const;
 export const campaignListQuerySchema = listQuerySchema({
@@ -70,6 +120,14 @@ export interface CampaignDto {
   recipientType: RecipientType;
   /** The lists it targets when `recipientType` is `lists`; empty otherwise. */
   listIds: string[];
+  defaultLocale: Locale;
+  translations: CampaignTranslation[];
+  /** null: the built-in default template. */
+  templateId: string | null;
+  /** When a scheduled campaign will go (ISO); null otherwise. */
+  scheduledAt: string | null;
+  sendingWindow: SendingWindow | null;
+  ratePerMinute: number | null;
   status: CampaignStatus;
   /** Recipients counted when dispatch starts; 0 before. */
   total: number;
@@ -104,11 +162,52 @@ export const campaignAudienceQuerySchema = object({
         value === undefined || value === '' || /^[0-9a-f]{24}(,[0-9a-f]{24})*$/i.test(value),
     ),
 });
-/** POST /api/admin/campaigns/{id}/test: one address, outside the ledger. */
+/** POST /api/admin/campaigns/{id}/test: one address, outside the ledger, in one language. */
 export const campaignTestSendSchema = object({
   email: text(254).required(message('emailInvalid')).email(message('emailInvalid')),
+  locale: oneOfText(LOCALES).optional(),
 });
 export type CampaignTestSendInput = InferType<typeof campaignTestSendSchema>;
+
+/**
+ * POST /api/admin/campaigns/{id}/schedule: when a draft (or a scheduled
+ * campaign, to move it) goes, as an instant; the dashboard enters it on the
+ * agency's clock. It must be in the future.
+ */
+export const campaignScheduleSchema = object({
+  scheduledAt: text(40)
+    .required(message('required'))
+    .test('iso-instant', message('dateInvalid'), (value) =>
+      value === undefined ? true : !Number.isNaN(Date.parse(value)),
+    )
+    .test('future', message('scheduleInPast'), (value) =>
+      value === undefined || Number.isNaN(Date.parse(value))
+        ? true
+        : Date.parse(value) > Date.now(),
+    ),
+});
+export type CampaignScheduleInput = InferType<typeof campaignScheduleSchema>;
+
+/** GET /api/admin/campaigns/sample-recipients: whom the preview may be filled in for. */
+export const campaignSampleQuerySchema = object({
+  recipientType: oneOfText(RECIPIENT_TYPES).default('all'),
+});
+
+/** How many of a campaign's audience get each language, and in all. */
+export interface CampaignLanguageAudienceDto {
+  total: number;
+  languages: Record<Locale, number>;
+}
+
+/** What the editor needs from the server's settings. */
+export interface CampaignSettingsDto {
+  /** The agency's clock: schedules and sending windows are entered in it. */
+  timeZone: string;
+  /** `{{senderName}}`: the display name of the sender's address. */
+  senderName: string;
+  /** Mails per minute across all campaigns; null when there is no cap. */
+  maxRatePerMinute: number | null;
+}
 
 /** GET /api/admin/campaigns/{id}/progress: what a progress bar needs, one cheap read. */
 export interface CampaignProgressDto {
@@ -123,6 +222,8 @@ export interface CampaignProgressDto {
   percent: number;
   /** Recipients settled (sent or failed) per second over the last minute. */
   ratePerSecond: number;
+  /** While the campaign waits outside its sending window: when it opens (ISO); else null. */
+  windowOpensAt: string | null;
   /** Which resend this is: 1 for the first send. */
   round: number;
   startedAt: string | null;

@@ -6,6 +6,8 @@ export * from './contacts';
 export * from './clients';
 export * from './leads';
 export * from './campaigns';
+export * from './campaign-content';
+export * from './agency-time';
 export * from './stats';
 export * from './two-factor';
 export * from './sessions';

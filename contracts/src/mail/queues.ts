@@ -20,6 +20,8 @@ export const QUEUE_NAMES = {
   campaignTestSend: 'campaign-test-send',
   /** Holds the job scheduler that takes up stalled campaigns. */
   campaignRecovery: 'campaign-recovery',
+  /** Delayed jobs that start scheduled campaigns at their time. */
+  campaignSchedule: 'campaign-schedule',
   /**
    * A subscription request, taken as it is: the worker records it. The API
    * only enqueues, so its answer costs the same whatever the address's state.
@@ -119,6 +121,8 @@ export interface CampaignRecipient {
   key: string;
   email: string;
   firstName: string;
+  /** Absent in batches queued before last names were kept: read as empty. */
+  lastName?: string;
   locale: string;
 }
 
@@ -144,6 +148,22 @@ export interface CampaignSendJob {
 export interface CampaignTestSendJob {
   campaignId: string;
   email: string;
+  /** The language to send it in; the campaign's default when absent. */
+  locale?: Locale;
+}
+
+/**
+ * A scheduled campaign's start, a delayed job due at `scheduledAt`: it
+ * queues the campaign only if it is still scheduled for that very time.
+ */
+export interface CampaignScheduleJob {
+  campaignId: string;
+  scheduledAt: string;
+}
+
+/** One id per campaign and time: moving the time is a new job; the old one finds the time changed. */
+export function campaignScheduleJobId(campaignId: string, scheduledAt: Date): string {
+  return `campaign-schedule-${campaignId}-${scheduledAt.getTime()}`;
 }
 
 export const CAMPAIGN_RECOVERY_SCHEDULER_ID = 'campaign-recovery';

@@ -61,6 +61,7 @@ export const api = createApi({
     'Clients',
     'Leads',
     'Campaigns',
+    'CampaignTemplates',
     'Stats',
     'Session',
     'Lists',

@@ -2,6 +2,7 @@ import '@testing-library/jest-dom';
 import { configure } from '@testing-library/react';
 import { i18n } from '../app/i18n';
 import { server } from './msw-server';
+import './layout-stubs';
 
 /**
  * jest-fixed-jsdom hands jsdom Node's own fetch classes, and Node's Request

@@ -30,33 +30,43 @@ export async function excludedKeys(): Promise<Set<string>> {
   return keys;
 }
 
-function recipientOf(email: string, firstName: string, locale: string): CampaignRecipient {
-  return { key: normalizeEmail(email), email: email.trim(), firstName, locale };
+function recipientOf(
+  email: string,
+  firstName: string,
+  lastName: string,
+  locale: string,
+): CampaignRecipient {
+  return { key: normalizeEmail(email), email: email.trim(), firstName, lastName, locale };
 }
 
 async function* candidates(target: AudienceTarget): AsyncGenerator<CampaignRecipient> {
   if (target.recipientType === 'lists') {
     if (target.listIds.length === 0) return;
     const members = ListMemberModel.collection
-      .find<{ email: string; firstName?: string; locale?: string }>(
+      .find<{ email: string; firstName?: string; lastName?: string; locale?: string }>(
         { list: { $in: target.listIds.map((id) => new Types.ObjectId(id)) } },
-        { projection: { email: 1, firstName: 1, locale: 1 } },
+        { projection: { email: 1, firstName: 1, lastName: 1, locale: 1 } },
       )
       .batchSize(1000);
     for await (const member of members) {
-      yield recipientOf(member.email, member.firstName ?? '', member.locale ?? 'en');
+      yield recipientOf(
+        member.email,
+        member.firstName ?? '',
+        member.lastName ?? '',
+        member.locale ?? 'en',
+      );
     }
     return;
   }
   if (target.recipientType !== 'subscribers') {
     const contacts = ContactModel.collection
-      .find<{ email: string; firstName: string; locale: string }>(
+      .find<{ email: string; firstName: string; lastName?: string; locale: string }>(
         {},
-        { projection: { email: 1, firstName: 1, locale: 1 } },
+        { projection: { email: 1, firstName: 1, lastName: 1, locale: 1 } },
       )
       .batchSize(1000);
     for await (const contact of contacts) {
-      yield recipientOf(contact.email, contact.firstName, contact.locale);
+      yield recipientOf(contact.email, contact.firstName, contact.lastName ?? '', contact.locale);
     }
   }
   if (target.recipientType !== 'contacts') {
@@ -67,7 +77,7 @@ async function* candidates(target: AudienceTarget): AsyncGenerator<CampaignRecip
       )
       .batchSize(1000);
     for await (const subscriber of subscribers) {
-      yield recipientOf(subscriber.email, '', subscriber.locale);
+      yield recipientOf(subscriber.email, '', '', subscriber.locale);
     }
   }
 }

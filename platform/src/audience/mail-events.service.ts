@@ -14,6 +14,7 @@ import {
 import { isDuplicateKeyError } from '../database-errors';
 import { normalizeEmail } from '../newsletter/newsletter-token';
 import { markUnsubscribed } from '../newsletter/unsubscribe';
+import type { SubscriberChanges } from '../newsletter/subscriber-changes';
 import { MailEventModel } from './mail-event.model';
 import { suppressAddress } from './suppression.service';
 
@@ -66,6 +67,7 @@ async function applyEffect(
   event: MailEventInput,
   key: string,
   at: Date,
+  changes: SubscriberChanges,
   campaignId?: string,
 ): Promise<void> {
   const base = {
@@ -79,7 +81,7 @@ async function applyEffect(
     await suppressAddress({ ...base, reason: 'hard-bounce' });
   } else if (event.kind === 'complaint') {
     await suppressAddress({ ...base, reason: 'complaint' });
-    await markUnsubscribed(key, 'complaint', at);
+    await markUnsubscribed(key, 'complaint', changes, at);
   } else if ((await softBouncesOf(key, at)) >= SOFT_BOUNCE_LIMIT) {
     await suppressAddress({ ...base, reason: 'soft-bounce' });
   }
@@ -94,6 +96,7 @@ async function applyEffect(
  */
 export async function recordMailEvents(
   events: readonly MailEventInput[],
+  changes: SubscriberChanges,
 ): Promise<Omit<MailEventsResponse, 'ignored'>> {
   let recorded = 0;
   let duplicates = 0;
@@ -118,7 +121,7 @@ export async function recordMailEvents(
       continue;
     }
     recorded += 1;
-    await applyEffect(event, key, at, identity?.campaignId);
+    await applyEffect(event, key, at, changes, identity?.campaignId);
   }
   return { recorded, duplicates };
 }

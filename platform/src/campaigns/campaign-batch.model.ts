@@ -7,6 +7,7 @@ const rosterEntrySchema = new Schema(
     key: { type: String, required: true },
     email: { type: String, required: true },
     firstName: { type: String, default: '' },
+    lastName: { type: String, default: '' },
     locale: { type: String, default: 'en' },
   },
   { _id: false },

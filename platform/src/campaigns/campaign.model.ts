@@ -1,5 +1,26 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
-import { CAMPAIGN_STATUSES, RECIPIENT_TYPES } from '@agency/contracts';
+import { CAMPAIGN_STATUSES, LOCALES, RECIPIENT_TYPES } from '@agency/contracts';
+
+/** The campaign in one more language than its default. */
+const translationSchema = new Schema(
+  {
+    locale: { type: String, required: true, enum: LOCALES },
+    subject: { type: String, required: true },
+    // Sanitised HTML, as the default language's content.
+    content: { type: String, required: true },
+  },
+  { _id: false },
+);
+
+/** Days (0 = Sunday) and hours on the agency's clock in which the campaign may be sent. */
+const sendingWindowSchema = new Schema(
+  {
+    days: { type: [Number], required: true },
+    start: { type: String, required: true },
+    end: { type: String, required: true },
+  },
+  { _id: false },
+);
 
 const campaignSchema = new Schema(
   {
@@ -10,6 +31,16 @@ const campaignSchema = new Schema(
     recipientType: { type: String, required: true, enum: RECIPIENT_TYPES, default: 'all' },
     // The mailing lists a campaign of type `lists` goes to.
     listIds: { type: [Schema.Types.ObjectId], default: [] },
+    // `subject` and `content` are in this language; a recipient whose own is not written gets it.
+    defaultLocale: { type: String, required: true, enum: LOCALES, default: 'en' },
+    translations: { type: [translationSchema], default: [] },
+    // None: the built-in default template.
+    templateId: { type: Schema.Types.ObjectId, default: null },
+    // While `scheduled`: when the campaign is queued.
+    scheduledAt: { type: Date, default: null },
+    sendingWindow: { type: sendingWindowSchema, default: null },
+    // Mails per minute for this campaign alone; none: only the global cap.
+    ratePerMinute: { type: Number, default: null },
     status: { type: String, required: true, enum: CAMPAIGN_STATUSES, default: 'draft' },
     // Counters of the send, kept on this small document so progress is one read.
     total: { type: Number, required: true, default: 0 },
@@ -39,6 +70,10 @@ const campaignSchema = new Schema(
 
 campaignSchema.index({ createdAt: -1 });
 campaignSchema.index({ status: 1, createdAt: -1 });
+// The recovery's look for scheduled campaigns whose time has come.
+campaignSchema.index({ status: 1, scheduledAt: 1 });
+// "Is this template used?" before it is deleted.
+campaignSchema.index({ templateId: 1 });
 
 export type Campaign = InferSchemaType<typeof campaignSchema>;
 export const CampaignModel = model('Campaign', campaignSchema);

@@ -1,6 +1,9 @@
 import { trusted } from 'mongoose';
-import type { Locale } from '@agency/contracts';
+import { DEFAULT_LOCALE, type Locale, type SubscriberStatus } from '@agency/contracts';
 import { isDuplicateKeyError } from '../database-errors';
+import { oneWriterPerDocument } from '../embedded-store';
+import type { SubscriberChanges } from './subscriber-changes';
+import { UPSERT_READING_BEFORE } from './subscription-request';
 import { suppressAddress } from '../audience/suppression.service';
 import { normalizeEmail } from './newsletter-token';
 import { SubscriberModel, type UnsubscribeMethod } from './subscriber.model';
@@ -14,23 +17,32 @@ import { SubscriberModel, type UnsubscribeMethod } from './subscriber.model';
 export async function markUnsubscribed(
   email: string,
   method: UnsubscribeMethod,
+  changes: SubscriberChanges,
   now = new Date(),
 ): Promise<Locale> {
   const key = normalizeEmail(email);
-  let locale: Locale;
-  try {
-    const subscriber = await SubscriberModel.findOneAndUpdate(
-      { email: key, status: trusted({ $ne: 'unsubscribed' }) },
-      { $set: { status: 'unsubscribed', unsubscribedAt: now, unsubscribeMethod: method } },
-      { upsert: true, returnDocument: 'after', runValidators: true },
-    ).exec();
-    locale = subscriber.locale as Locale;
-  } catch (error: unknown) {
-    if (!isDuplicateKeyError(error)) throw error;
-    // Already unsubscribed: the upsert met the existing record.
-    const existing = await SubscriberModel.findOne({ email: key }).exec();
-    locale = (existing?.locale ?? 'en') as Locale;
-  }
+  const locale = await oneWriterPerDocument(`subscriber:${key}`, async () => {
+    try {
+      const written = await SubscriberModel.findOneAndUpdate(
+        { email: key, status: trusted({ $ne: 'unsubscribed' }) },
+        { $set: { status: 'unsubscribed', unsubscribedAt: now, unsubscribeMethod: method } },
+        UPSERT_READING_BEFORE,
+      ).exec();
+      const before = written.value;
+      // The dashboard's figures and audiences follow the address out.
+      await changes.statusChanged(
+        key,
+        (before?.status as SubscriberStatus | undefined) ?? null,
+        'unsubscribed',
+      );
+      return (before?.locale as Locale | undefined) ?? DEFAULT_LOCALE;
+    } catch (error: unknown) {
+      if (!isDuplicateKeyError(error)) throw error;
+      // Already unsubscribed: the upsert met the existing record.
+      const existing = await SubscriberModel.findOne({ email: key }).exec();
+      return (existing?.locale ?? DEFAULT_LOCALE) as Locale;
+    }
+  });
   if (method !== 'complaint') {
     await suppressAddress({ email, reason: 'unsubscribe', source: 'unsubscribe-link', at: now });
   }

@@ -156,6 +156,7 @@ describe('the campaign dispatch', () => {
       key: expect.stringMatching(/^r0\./),
       email: expect.stringMatching(/^r0\./),
       firstName: 'R0',
+      lastName: 'Test',
       locale: 'fr',
     });
 
@@ -360,6 +361,7 @@ describe('the campaign dispatch', () => {
           key: `${state}@example.tn`,
           email: `${state}@example.tn`,
           firstName: 'Sami',
+          lastName: '',
           locale: 'ar',
         })),
       },
@@ -379,7 +381,15 @@ describe('the campaign dispatch', () => {
     expect(jobs.map((job) => [job.data.round, job.data.recipients])).toEqual([
       [
         2,
-        [{ key: 'failed@example.tn', email: 'failed@example.tn', firstName: 'Sami', locale: 'ar' }],
+        [
+          {
+            key: 'failed@example.tn',
+            email: 'failed@example.tn',
+            firstName: 'Sami',
+            lastName: '',
+            locale: 'ar',
+          },
+        ],
       ],
     ]);
     expect(await ctx.campaign(id)).toMatchObject({

@@ -4,12 +4,14 @@ import {
   CAMPAIGN_RECOVERY_SCHEDULER_ID,
   QUEUE_NAMES,
   type CampaignDispatchJob,
+  type CampaignScheduleJob,
   type CampaignSendJob,
 } from '@agency/contracts';
 import type { Logger, Redis } from '@agency/platform';
 import { campaignDispatchProcessor } from './campaign-dispatch.processor';
 import type { CampaignMessenger } from './campaign-messenger';
 import { campaignRecoveryProcessor } from './campaign-recovery.processor';
+import { campaignScheduleProcessor } from './campaign-schedule.processor';
 import { campaignSendProcessor } from './campaign-send.processor';
 import type { CampaignStore } from './campaign-store';
 import { campaignTestSendProcessor } from './campaign-test-send.processor';
@@ -39,6 +41,8 @@ export interface CampaignSendSettings {
   recoveryIntervalMs: number;
   /** How long a campaign may stay queued, or sending without a change, before recovery takes it up. */
   stalledAfterMs: number;
+  /** The agency's clock (`AGENCY_TIME_ZONE`): sending windows are read on it. */
+  timeZone: string;
 }
 
 /** A batch's counters reach the campaign document at most this often per worker. */
@@ -172,6 +176,9 @@ export async function startCampaignEngine(
         waveSize: waveSizeOf(settings),
         messageIdDomain: options.messageIdDomain,
         ...(settings.returnPath ? { returnPath: settings.returnPath } : {}),
+        timeZone: settings.timeZone,
+        redis: connection,
+        queuePrefix,
       }),
       {
         concurrency: settings.batchesInFlight,
@@ -188,12 +195,17 @@ export async function startCampaignEngine(
         logger,
       }),
     ),
+    startWorker<CampaignScheduleJob>(
+      QUEUE_NAMES.campaignSchedule,
+      campaignScheduleProcessor({ store, tracker, dispatchQueue, logger }),
+    ),
     startWorker(
       QUEUE_NAMES.campaignRecovery,
       campaignRecoveryProcessor({
         ...dispatchDeps,
         dispatchQueue,
         stalledAfterMs: settings.stalledAfterMs,
+        timeZone: settings.timeZone,
       }),
     ),
   ];

@@ -2,7 +2,7 @@ import type { CampaignRecipient } from '@agency/contracts';
 import type { CampaignMail } from './campaign-store';
 
 /** Who one mail is for: the address, and what it is personalised with. */
-export type MailRecipient = Pick<CampaignRecipient, 'email' | 'firstName' | 'locale'>;
+export type MailRecipient = Pick<CampaignRecipient, 'email' | 'firstName' | 'lastName' | 'locale'>;
 
 /** A campaign's mail prepared once, then sent to each of its recipients. */
 export interface PreparedCampaign {

@@ -1,6 +1,6 @@
 import { simpleParser } from 'mailparser';
-import type { Locale } from '@agency/contracts';
-import { compileCampaignMail, type Personalisation } from './campaign.template';
+import { DEFAULT_TEMPLATE, type Locale } from '@agency/contracts';
+import { compileCampaignMail, type CampaignMail, type Personalisation } from '@agency/platform';
 import { compileCampaignMime } from './campaign-mime';
 
 const FROM = 'Agency <no-reply@agency.test>';
@@ -18,7 +18,14 @@ const campaign = {
     '<p><a href="{{firstName}}">Your page</a></p>',
 };
 
-const recipients: (Personalisation & { locale: Locale })[] = [
+/** The campaign written alike in the three languages: each has its own frame. */
+const written: CampaignMail = {
+  defaultLocale: 'en',
+  languages: { en: campaign, fr: campaign, ar: campaign },
+  template: DEFAULT_TEMPLATE,
+};
+
+const recipients: (Omit<Personalisation, 'lastName'> & { locale: Locale })[] = [
   { firstName: 'Amira', email: 'amira@example.tn', locale: 'fr' },
   { firstName: '<b>"Sami" & co\'s</b>', email: 'sami@example.tn', locale: 'en' },
   { firstName: 'ليلى ', email: 'layla@example.tn', locale: 'ar' },
@@ -37,13 +44,14 @@ const lf = (value: string) => value.replace(/\r\n/g, '\n');
 describe('a campaign mail built into its frame', () => {
   // Compiled inside each test, so each test is the one that covers the frame's code.
   const compiled = () => {
-    const mail = compileCampaignMail(campaign);
+    const mail = compileCampaignMail(written, { senderName: 'Agency' });
     return { mail, frameOf: (locale: Locale) => compileCampaignMime(mail, locale, FROM) };
   };
 
   it.each(recipients)(
     'decodes to exactly the rendered mail of its recipient ($email, $locale)',
-    async ({ locale, ...values }) => {
+    async ({ locale, ...given }) => {
+      const values = { ...given, lastName: 'Ben Ali' };
       const { mail, frameOf } = compiled();
       const message = frameOf(locale).build({
         to: values.email,
@@ -81,7 +89,7 @@ describe('a campaign mail built into its frame', () => {
     const build = (firstName: string) =>
       frame.build({
         to: 'same@example.tn',
-        values: { firstName, email: 'same@example.tn' },
+        values: { firstName, lastName: '', email: 'same@example.tn' },
         unsubscribePageUrl: unsubscribeUrl('same@example.tn'),
         listUnsubscribeUrl: 'https://agency.tn/api/newsletter/unsubscribe?token=t',
         messageId: '<m2@agency.test>',
@@ -94,11 +102,15 @@ describe('a campaign mail built into its frame', () => {
   });
 
   it('refuses a sender without an address before anything is sent', () => {
-    const frame = compileCampaignMime(compileCampaignMail(campaign), 'en', 'Agency');
+    const frame = compileCampaignMime(
+      compileCampaignMail(written, { senderName: 'Agency' }),
+      'en',
+      'Agency',
+    );
     expect(() =>
       frame.build({
         to: 'amira@example.tn',
-        values: { firstName: 'Amira', email: 'amira@example.tn' },
+        values: { firstName: 'Amira', lastName: '', email: 'amira@example.tn' },
         unsubscribePageUrl: unsubscribeUrl('amira@example.tn'),
         listUnsubscribeUrl: 'https://agency.tn/api/newsletter/unsubscribe?token=t',
         messageId: '<m3@agency.test>',

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Locale } from '@agency/contracts';
-import { escapeHtml } from '../mail/templates/escape-html';
 import {
   asIs,
+  escapeHtml,
   slotValue,
   type CompiledCampaignMail,
   type Personalisation,
   type Segments,
   type SlotValues,
-} from './campaign.template';
+} from '@agency/platform';
 import { MimeNode, encodeQuotedPrintable, wrapQuotedPrintable } from './nodemailer-internals';
 
 /** What changes from one recipient of a campaign to the next. */
@@ -105,7 +105,7 @@ export function compileCampaignMime(
       const head = new MimeNode(contentType, { baseBoundary })
         .setHeader('From', from)
         .setHeader('To', parts.to)
-        .setHeader('Subject', mail.subjectOf(parts.values))
+        .setHeader('Subject', mail.subjectOf(locale, parts.values))
         .setHeader('Message-ID', parts.messageId)
         .setHeader('List-Unsubscribe', `<${parts.listUnsubscribeUrl}>`)
         .setHeader('List-Unsubscribe-Post', 'List-Unsubscribe=One-Click');

@@ -46,6 +46,7 @@ describe('the campaign recovery pass', () => {
       sendJobOptions: { attempts: 3 },
       dispatchQueue: ctx.dispatchQueue,
       stalledAfterMs: 10 * MINUTE,
+      timeZone: 'Africa/Tunis',
     });
   });
   afterAll(async () => {
@@ -105,7 +106,12 @@ describe('the campaign recovery pass', () => {
       await campaignLeft(60 * MINUTE, { status: 'draft' });
       await campaignLeft(60 * MINUTE, { status: 'paused' });
 
-      expect(await recover()).toEqual({ dispatches: 0, requeuedBatches: 0, finished: 0 });
+      expect(await recover()).toEqual({
+        schedulesStarted: 0,
+        dispatches: 0,
+        requeuedBatches: 0,
+        finished: 0,
+      });
       expect(await dispatchJobs()).toEqual([]);
     });
 
@@ -157,6 +163,7 @@ describe('the campaign recovery pass', () => {
       key: `${name}@example.tn`,
       email: `${name}@example.tn`,
       firstName: name,
+      lastName: '',
       locale: 'en',
     });
 
@@ -285,7 +292,12 @@ describe('the campaign recovery pass', () => {
       const id = await campaignLeft(MINUTE, { status: 'sending', dispatchedRound: 1 });
       await store.addBatches(id, 1, [{ seq: 0, recipients: [recipient('a')] }]);
 
-      expect(await recover()).toEqual({ dispatches: 0, requeuedBatches: 0, finished: 0 });
+      expect(await recover()).toEqual({
+        schedulesStarted: 0,
+        dispatches: 0,
+        requeuedBatches: 0,
+        finished: 0,
+      });
       expect(await sendQueue.getJobs(['waiting'])).toEqual([]);
       expect(await CampaignBatchModel.countDocuments({ campaign: new Types.ObjectId(id) })).toBe(1);
     });

@@ -10,6 +10,8 @@ import type { CampaignSendState, LedgerBatch, LedgerTally } from './campaign-sto
 import { addSendJobs, owes, sendJobOf } from './send-jobs';
 import { finishRound, type RoundEndDeps } from './round-end';
 import type { Answered } from './round-tracker';
+import { windowClosedUntil } from './campaign-pacing';
+import { startDueCampaign } from './campaign-schedule.processor';
 
 /** What the round's ledger says: its size and outcomes, and how many batches still owe mail. */
 function tallyOf(batches: readonly LedgerBatch[]): LedgerTally {
@@ -46,9 +48,13 @@ export interface CampaignRecoveryDeps extends RoundEndDeps {
   dispatchQueue: Queue<CampaignDispatchJob>;
   /** How long a campaign may stay queued, or sending without a change, before it is looked at. */
   stalledAfterMs: number;
+  /** The agency's clock: a campaign waiting for its window to open has not stalled. */
+  timeZone: string;
 }
 
 export interface RecoveryPass {
+  /** Scheduled campaigns started here: their time passed while their delayed job was lost. */
+  schedulesStarted: number;
   dispatches: number;
   requeuedBatches: number;
   finished: number;
@@ -137,15 +143,29 @@ async function recoverSending(
  */
 export function campaignRecoveryProcessor(deps: CampaignRecoveryDeps) {
   return async (): Promise<RecoveryPass> => {
-    const pass: RecoveryPass = { dispatches: 0, requeuedBatches: 0, finished: 0 };
+    const pass: RecoveryPass = {
+      schedulesStarted: 0,
+      dispatches: 0,
+      requeuedBatches: 0,
+      finished: 0,
+    };
+    // A time missed while Redis lost its delayed job (or while every worker was down) starts
+    // now, once: the start is conditional on the campaign still being scheduled for that time.
+    for (const due of await deps.store.dueSchedules(new Date())) {
+      if (await startDueCampaign(deps, due.id, due.scheduledAt)) pass.schedulesStarted += 1;
+    }
     for (const campaign of await deps.store.stuckQueued(deps.stalledAfterMs)) {
       await redispatch(deps, campaign);
       pass.dispatches += 1;
     }
     for (const campaign of await deps.store.stalledSending(deps.stalledAfterMs)) {
+      // Outside its window a campaign writes nothing: its batches wait in BullMQ's delayed set.
+      if (windowClosedUntil(campaign, deps.timeZone)) continue;
       await recoverSending(deps, campaign, pass);
     }
-    if (pass.dispatches > 0) deps.logger.info(pass, 'campaign dispatches re-added');
+    if (pass.dispatches > 0 || pass.schedulesStarted > 0) {
+      deps.logger.info(pass, 'campaign dispatches re-added');
+    }
     return pass;
   };
 }

@@ -30,6 +30,7 @@ const person = (name: string, locale = 'en'): CampaignRecipient => ({
   key: `${name.toLowerCase()}@example.tn`,
   email: `${name}@example.tn`,
   firstName: name,
+  lastName: '',
   locale,
 });
 const amira = person('Amira', 'fr');
@@ -100,6 +101,9 @@ describe('a campaign send batch', () => {
       waveSize,
       messageIdDomain: 'agency.test',
       logger: createLogger('test', 'silent'),
+      timeZone: 'Africa/Tunis',
+      redis: ctx.redis,
+      queuePrefix: ctx.queuePrefix,
     });
   }
 
@@ -188,7 +192,9 @@ describe('a campaign send batch', () => {
     );
     const toAmira = smtp.received.find(({ envelopeTo }) => envelopeTo[0] === amira.email)?.mail;
     expect(toAmira?.subject).toBe('Hello Amira');
-    expect(toAmira?.html).toContain('Se désabonner');
+    // Written in English alone: her French falls back to the campaign's language, footer too.
+    expect(toAmira?.html).toContain('<html lang="en" dir="ltr">');
+    expect(toAmira?.html).toContain('Unsubscribe');
     expect(toAmira?.messageId).toBe(campaignMessageId(id, 1, amira.key, 'agency.test'));
     expect(await ledgerOf(id)).toEqual([
       { email: amira.email, state: 'sent', attempts: 1 },

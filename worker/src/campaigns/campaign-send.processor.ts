@@ -1,5 +1,6 @@
-import type { Job } from 'bullmq';
+import { DelayedError, type Job } from 'bullmq';
 import type { Semaphore } from 'async-mutex';
+import type { Redis } from '@agency/platform';
 import type { CampaignRecipient, CampaignSendJob } from '@agency/contracts';
 import { campaignMessageId, campaignReturnPath } from '@agency/platform';
 import type { CampaignMessenger, PreparedCampaign } from './campaign-messenger';
@@ -9,6 +10,7 @@ import {
   type CampaignStore,
   type PositionedOutcome,
 } from './campaign-store';
+import { takePace, windowClosedUntil } from './campaign-pacing';
 import { settleRoundIfDone, type RoundEndDeps } from './round-end';
 import type { Answered, RoundProgress } from './round-tracker';
 
@@ -27,9 +29,16 @@ export interface CampaignSendDeps extends RoundEndDeps {
   messageIdDomain: string;
   /** CAMPAIGN_RETURN_PATH: bounces come back to a per-recipient address derived from it. */
   returnPath?: string;
+  /** The agency's clock, which sending windows are read on. */
+  timeZone: string;
+  /** Where each campaign's own pace is kept. */
+  redis: Redis;
+  queuePrefix: string;
 }
 
 export type BatchResult = 'done' | 'skipped';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Thrown when some mails of a batch met a passing refusal (4xx, no connection): BullMQ retries the batch. */
 export class TransientSendError extends Error {}
@@ -78,11 +87,22 @@ function isCurrent(campaign: CampaignSendState | null, job: CampaignSendJob): bo
  */
 export function campaignSendProcessor(deps: CampaignSendDeps) {
   const prepared = preparedCampaigns(deps.store, deps.messenger);
-  return async (job: Job<CampaignSendJob>): Promise<BatchResult> => {
+  return async (job: Job<CampaignSendJob>, token?: string): Promise<BatchResult> => {
     const { campaignId, round, seq, recipients } = job.data;
     const campaign = await deps.store.sendState(campaignId);
     // Paused, cancelled or resumed as a new pass: nothing is sent; the pass that goes on queues what is owed.
     if (!campaign || !isCurrent(campaign, job.data)) return 'skipped';
+    /**
+     * Outside the campaign's window the batch waits in BullMQ's delayed set
+     * until the window opens, then runs as if new: no store write, no
+     * timer of ours, and a worker restart meanwhile changes nothing.
+     */
+    const waitForWindow = async (opensAt: Date): Promise<never> => {
+      await job.moveToDelayed(opensAt.getTime(), token);
+      throw new DelayedError();
+    };
+    const closedUntil = windowClosedUntil(campaign, deps.timeZone);
+    if (closedUntil) return waitForWindow(closedUntil);
     const mail = await prepared(campaign);
     // Deleted between the two reads: there is nobody left to send it for.
     if (!mail) return 'skipped';
@@ -100,6 +120,8 @@ export function campaignSendProcessor(deps: CampaignSendDeps) {
       outcomes.push({ position: position.get(key) ?? -1, email: recipientOf(key).email, outcome });
     let transientFailures = 0;
     let lastTransientReason = '';
+    let windowClosedAt: Date | null = null;
+    let stopped = false;
 
     const sendOne = async ({ key, attempts }: { key: string; attempts: number }) => {
       const messageId = campaignMessageId(campaignId, round, key, deps.messageIdDomain);
@@ -125,11 +147,41 @@ export function campaignSendProcessor(deps: CampaignSendDeps) {
      * Redis than the worker's slots.
      */
     const sendWaves = async (): Promise<RoundProgress> => {
-      const [, releaseSlots] = await deps.mailSlots.acquire(deps.waveSize);
+      let [, releaseSlots] = await deps.mailSlots.acquire(deps.waveSize);
       try {
         let answered: Answered[] = [];
         for (;;) {
-          const size = candidates.length > 0 ? deps.waveSize : 0;
+          let size = candidates.length > 0 && !stopped ? deps.waveSize : 0;
+          // The window may close during a batch: what is left waits for the next opening.
+          if (size > 0 && campaign.sendingWindow) {
+            windowClosedAt = windowClosedUntil(campaign, deps.timeZone);
+            if (windowClosedAt) size = 0;
+          }
+          if (size > 0 && campaign.ratePerMinute) {
+            const pace = await takePace(
+              deps.redis,
+              deps.queuePrefix,
+              campaignId,
+              campaign.ratePerMinute,
+              Math.min(size, candidates.length),
+            );
+            if (pace.granted === 0) {
+              // The last wave's outcomes are written first: the slots are given
+              // back only with no mail of this batch left without an outcome.
+              const flushed = await deps.tracker.wave(campaignId, keys, answered, 0, []);
+              flushed.answered.forEach(record);
+              answered = [];
+              releaseSlots();
+              await sleep(pace.waitMs);
+              [, releaseSlots] = await deps.mailSlots.acquire(deps.waveSize);
+              // A slow pace can hold a batch for minutes: a pause or a cancel
+              // meanwhile ends it here (one read per wait, never per mail); a
+              // resume queues again whoever has no outcome yet.
+              if (!isCurrent(await deps.store.sendState(campaignId), job.data)) stopped = true;
+              continue;
+            }
+            size = pace.granted;
+          }
           const wave = await deps.tracker.wave(campaignId, keys, answered, size, candidates);
           wave.answered.forEach(record);
           candidates = candidates.slice(wave.examined);
@@ -147,6 +199,8 @@ export function campaignSendProcessor(deps: CampaignSendDeps) {
 
     await deps.store.recordOutcomes(campaignId, round, seq, outcomes);
     await settleRoundIfDone(deps, campaign, keys, progress);
+    if (stopped) return 'skipped';
+    if (windowClosedAt) return waitForWindow(windowClosedAt);
     if (transientFailures > 0) {
       throw new TransientSendError(
         `${transientFailures} of ${recipients.length} mails not accepted yet: ${lastTransientReason}`,

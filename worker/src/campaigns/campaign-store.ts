@@ -4,7 +4,11 @@ import type {
   CampaignStatus,
   LedgerState,
   RecipientType,
+  SendingWindow,
 } from '@agency/contracts';
+import type { CampaignMail } from '@agency/platform';
+
+export type { CampaignMail } from '@agency/platform';
 
 /** Statuses in which the recipients' mails are still owed. */
 export const SENDING_STATUSES: readonly CampaignStatus[] = ['queued', 'sending'];
@@ -30,12 +34,16 @@ export interface CampaignSendState {
   queuedAt: Date | null;
   /** Moves with every write, a counter fold included: a send that stops moving it has stalled. */
   updatedAt: Date;
+  /** Outside these hours on the agency's clock its batches wait; null: any time. */
+  sendingWindow: SendingWindow | null;
+  /** This campaign's own pace in mails per minute; null: only the global cap. */
+  ratePerMinute: number | null;
 }
 
-/** What a campaign says: compiled once per send into every recipient's mail. */
-export interface CampaignMail {
-  subject: string;
-  content: string;
+/** A scheduled campaign whose time has come: its id and the time it was scheduled for. */
+export interface DueSchedule {
+  id: string;
+  scheduledAt: Date;
 }
 
 export type LedgerOutcome =
@@ -112,6 +120,14 @@ export interface CampaignStore {
   foldCounters(campaign: CampaignSendState, counts: RoundCounts): Promise<void>;
   /** sent (or failed when nobody received it), unless paused meanwhile or cancelled. */
   finishRound(campaign: CampaignSendState, counts: RoundCounts): Promise<CampaignStatus | null>;
+
+  /**
+   * scheduled -> queued, if the campaign is still scheduled for `scheduledAt`:
+   * answers whether this call moved it (a second call for the same time does not).
+   */
+  startScheduled(campaignId: string, scheduledAt: Date): Promise<boolean>;
+  /** Scheduled campaigns whose time is past: their delayed job may be lost. */
+  dueSchedules(now: Date): Promise<DueSchedule[]>;
 
   /** Campaigns queued longer ago than `olderThanMs`: their dispatch may never have been added. */
   stuckQueued(olderThanMs: number): Promise<CampaignSendState[]>;

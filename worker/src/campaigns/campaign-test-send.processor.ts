@@ -8,7 +8,8 @@ import type { CampaignStore } from './campaign-store';
 export const TEST_SUBJECT_PREFIX = '[Test] ';
 
 /**
- * A campaign as its recipients will see it, to one address, marked as a
+ * A campaign as its recipients will see it, to one address, in the language
+ * asked for (the campaign's default when it is not written), marked as a
  * test in the subject. It is not in the ledger and counts nowhere.
  */
 export function campaignTestSendProcessor(deps: {
@@ -20,13 +21,21 @@ export function campaignTestSendProcessor(deps: {
   return async (job: Job<CampaignTestSendJob>): Promise<'sent' | 'skipped'> => {
     const campaign = await deps.store.mail(job.data.campaignId);
     if (!campaign) return 'skipped';
-    const mail = deps.messenger.prepare({
-      subject: `${TEST_SUBJECT_PREFIX}${campaign.subject}`,
-      content: campaign.content,
-    });
+    const languages = Object.fromEntries(
+      Object.entries(campaign.languages).map(([locale, written]) => [
+        locale,
+        { ...written, subject: `${TEST_SUBJECT_PREFIX}${written.subject}` },
+      ]),
+    );
+    const mail = deps.messenger.prepare({ ...campaign, languages });
     try {
       await mail.send(
-        { email: job.data.email, firstName: '', locale: 'en' },
+        {
+          email: job.data.email,
+          firstName: '',
+          lastName: '',
+          locale: job.data.locale ?? campaign.defaultLocale,
+        },
         `<campaign-test-${randomUUID()}@${deps.messageIdDomain}>`,
       );
     } catch (error) {

@@ -15,6 +15,8 @@ const campaign = (id: string): CampaignSendState => ({
   dispatchedRound: 0,
   queuedAt: null,
   updatedAt: new Date(),
+  sendingWindow: null,
+  ratePerMinute: null,
 });
 const progress = (version: number): RoundProgress => ({
   sent: version,

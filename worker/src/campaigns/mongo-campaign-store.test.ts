@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import type { CampaignRecipient } from '@agency/contracts';
+import { DEFAULT_TEMPLATE, type CampaignRecipient } from '@agency/contracts';
 import {
   CampaignBatchModel,
   CampaignModel,
@@ -15,6 +15,7 @@ const recipient = (name: string, locale = 'en'): CampaignRecipient => ({
   key: `${name.toLowerCase()}@example.tn`,
   email: `${name}@example.tn`,
   firstName: name,
+  lastName: '',
   locale,
 });
 const sent = (position: number, who: CampaignRecipient, attempts = 1): PositionedOutcome => ({
@@ -96,6 +97,7 @@ describe("the campaign engine's store", () => {
         key: 'both@example.tn',
         email: 'both@example.tn',
         firstName: 'Both',
+        lastName: 'Test',
         locale: 'en',
       });
       expect(walked.find(({ key }) => key === 'amira@example.tn')).toMatchObject({
@@ -175,7 +177,11 @@ describe("the campaign engine's store", () => {
 
     it('reads the mail apart from the state, and never the mail with the state', async () => {
       const id = await ctx.queueCampaign({ subject: 'Hi {{firstName}}', addDispatch: false });
-      expect(await store.mail(id)).toMatchObject({ subject: 'Hi {{firstName}}' });
+      expect(await store.mail(id)).toMatchObject({
+        defaultLocale: 'en',
+        languages: { en: { subject: 'Hi {{firstName}}' } },
+        template: { layout: DEFAULT_TEMPLATE.layout },
+      });
       expect(Object.keys(await state(id))).not.toContain('content');
     });
 

@@ -1,8 +1,17 @@
 import { Types, isValidObjectId, trusted, type mongo } from 'mongoose';
-import type { CampaignRecipient, CampaignStatus, LedgerState } from '@agency/contracts';
+import {
+  DEFAULT_TEMPLATE,
+  type CampaignLanguages,
+  type CampaignRecipient,
+  type CampaignStatus,
+  type LedgerState,
+  type Locale,
+  type SendingWindow,
+} from '@agency/contracts';
 import {
   CampaignBatchModel,
   CampaignModel,
+  CampaignTemplateModel,
   CampaignOutcomeModel,
   audienceRecipients,
   campaignBatchId,
@@ -32,6 +41,8 @@ const SEND_STATE = {
   dispatchedRound: 1,
   queuedAt: 1,
   updatedAt: 1,
+  sendingWindow: 1,
+  ratePerMinute: 1,
 } as const;
 
 function sendStateOf(campaign: Omit<StoredCampaign, 'subject' | 'content'>): CampaignSendState {
@@ -47,6 +58,8 @@ function sendStateOf(campaign: Omit<StoredCampaign, 'subject' | 'content'>): Cam
     dispatchedRound: campaign.dispatchedRound ?? 0,
     queuedAt: campaign.queuedAt ?? null,
     updatedAt: campaign.updatedAt,
+    sendingWindow: (campaign.sendingWindow as SendingWindow | null | undefined) ?? null,
+    ratePerMinute: campaign.ratePerMinute ?? null,
   };
 }
 
@@ -205,12 +218,34 @@ export const mongoCampaignStore: CampaignStore = {
     const campaign = await CampaignModel.findById(campaignId, {
       subject: 1,
       content: 1,
+      defaultLocale: 1,
+      translations: 1,
+      templateId: 1,
       queuedAt: 1,
     }).lean<StoredCampaign>();
     if (!campaign) return null;
+    const defaultLocale = (campaign.defaultLocale ?? 'en') as Locale;
+    const languages: CampaignLanguages = {
+      [defaultLocale]: { subject: campaign.subject, content: campaign.content },
+    };
+    for (const { locale, subject, content } of campaign.translations ?? []) {
+      languages[locale as Locale] = { subject, content };
+    }
+    // A template in use cannot be deleted; should one be missing all the same, the default serves.
+    const template = campaign.templateId
+      ? ((await CampaignTemplateModel.findById(campaign.templateId).lean()) ?? DEFAULT_TEMPLATE)
+      : DEFAULT_TEMPLATE;
     return {
-      subject: campaign.subject,
-      content: campaign.content,
+      defaultLocale,
+      languages,
+      template: {
+        header: template.header ?? '',
+        footer: template.footer ?? '',
+        layout: template.layout,
+        brandColor: template.brandColor,
+        backgroundColor: template.backgroundColor,
+        textColor: template.textColor,
+      },
       queuedAt: campaign.queuedAt ?? null,
     };
   },
@@ -243,10 +278,11 @@ export const mongoCampaignStore: CampaignStore = {
         _id: campaignBatchId(campaignId, round, seq),
         ...roundFilter(campaignId, round),
         seq,
-        recipients: recipients.map(({ key, email, firstName, locale }) => ({
+        recipients: recipients.map(({ key, email, firstName, lastName, locale }) => ({
           key,
           email,
           firstName,
+          lastName: lastName ?? '',
           locale,
         })),
         createdAt,
@@ -317,6 +353,25 @@ export const mongoCampaignStore: CampaignStore = {
       { returnDocument: 'after' },
     ).lean();
     return finished ? status : null;
+  },
+
+  // In the campaign's write turn (the engine holds its lock): two workers cannot both start it.
+  async startScheduled(campaignId, scheduledAt) {
+    const { modifiedCount } = await CampaignModel.updateOne(
+      { _id: campaignId, status: 'scheduled', scheduledAt },
+      { $set: { status: 'queued', queuedAt: new Date() } },
+    );
+    return modifiedCount === 1;
+  },
+
+  async dueSchedules(now) {
+    const due = await CampaignModel.find(
+      { status: 'scheduled', scheduledAt: trusted({ $lte: now }) },
+      { scheduledAt: 1 },
+    ).lean();
+    return due.flatMap((campaign) =>
+      campaign.scheduledAt ? [{ id: String(campaign._id), scheduledAt: campaign.scheduledAt }] : [],
+    );
   },
 
   stuckQueued: (olderThanMs) =>

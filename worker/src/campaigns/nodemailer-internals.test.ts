@@ -1,7 +1,15 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { simpleParser } from 'mailparser';
 import { InvalidRecipientError, compileCampaignMime } from './campaign-mime';
-import { compileCampaignMail } from './campaign.template';
+import { DEFAULT_TEMPLATE } from '@agency/contracts';
+import { compileCampaignMail as compileWith } from '@agency/platform';
+
+/** A campaign written in French, in the built-in template. */
+const compileCampaignMail = (campaign: { subject: string; content: string }) =>
+  compileWith(
+    { defaultLocale: 'fr', languages: { fr: campaign }, template: DEFAULT_TEMPLATE },
+    { senderName: 'Agency' },
+  );
 
 const FROM = 'Agency <no-reply@agency.test>';
 const LIST_UNSUBSCRIBE = 'https://agency.tn/api/newsletter/unsubscribe?token=t';
@@ -12,7 +20,7 @@ function ours(campaign: { subject: string; content: string }, firstName: string,
   const mail = compileCampaignMail(campaign);
   return compileCampaignMime(mail, 'fr', FROM).build({
     to,
-    values: { firstName, email: to },
+    values: { firstName, lastName: '', email: to },
     unsubscribePageUrl: UNSUBSCRIBE_PAGE,
     listUnsubscribeUrl: LIST_UNSUBSCRIBE,
     messageId: '<m1@agency.test>',
@@ -27,7 +35,7 @@ function nodemailers(
 ): Promise<string> {
   const rendered = compileCampaignMail(campaign).render(
     'fr',
-    { firstName, email: to },
+    { firstName, lastName: '', email: to },
     UNSUBSCRIBE_PAGE,
   );
   return new Promise((resolve, reject) =>

@@ -1,10 +1,9 @@
+import { compileCampaignMail, senderNameOf, signUnsubscribeToken } from '@agency/platform';
 import type { Locale } from '@agency/contracts';
-import { signUnsubscribeToken } from '@agency/platform';
 import { oneClickUnsubscribeUrl, unsubscribePageUrl } from '../mail/newsletter-links';
 import { isPermanentSmtpFailure, smtpFailureReason } from '../mail/smtp-failure';
 import type { CampaignMessenger } from './campaign-messenger';
 import { InvalidRecipientError, compileCampaignMime, type CampaignMime } from './campaign-mime';
-import { compileCampaignMail, localeOf } from './campaign.template';
 import type { CampaignTransport } from './campaign-transport';
 
 export interface SmtpCampaignMessengerOptions {
@@ -16,19 +15,20 @@ export interface SmtpCampaignMessengerOptions {
 }
 
 /**
- * Campaign mail over SMTP: the campaign compiled once (its templates, then
- * one MIME frame per language as recipients need it), each recipient's
- * message built into the frame with their values, the localised footer and
- * the List-Unsubscribe headers, and sent raw over the campaign's own pooled
- * connections.
+ * Campaign mail over SMTP: the campaign compiled once (each language's mail
+ * in its template, then one MIME frame per language as recipients need it),
+ * each recipient's message built into the frame of their language with their
+ * values, the localised footer and the List-Unsubscribe headers, and sent raw
+ * over the campaign's own pooled connections.
  */
 export function createSmtpCampaignMessenger(
   options: SmtpCampaignMessengerOptions,
 ): CampaignMessenger {
   const { transport, mailFrom, siteUrl, mailLinkSecret } = options;
+  const senderName = senderNameOf(mailFrom);
   return {
     prepare(mail) {
-      const compiled = compileCampaignMail(mail);
+      const compiled = compileCampaignMail(mail, { senderName });
       const frames = new Map<Locale, CampaignMime>();
       const frameOf = (locale: Locale) => {
         let frame = frames.get(locale);
@@ -40,11 +40,15 @@ export function createSmtpCampaignMessenger(
       };
       return {
         async send(recipient, messageId, returnPath) {
-          const locale = localeOf(recipient.locale);
+          const locale = compiled.localeFor(recipient.locale);
           const token = signUnsubscribeToken(recipient.email, mailLinkSecret);
           const message = frameOf(locale).build({
             to: recipient.email,
-            values: { firstName: recipient.firstName, email: recipient.email },
+            values: {
+              firstName: recipient.firstName,
+              lastName: recipient.lastName ?? '',
+              email: recipient.email,
+            },
             unsubscribePageUrl: unsubscribePageUrl(siteUrl, token, locale),
             listUnsubscribeUrl: oneClickUnsubscribeUrl(siteUrl, token),
             messageId,

@@ -98,12 +98,19 @@ describe('what each recipient receives', () => {
       recipientType: 'contacts',
       subject: 'Hello {{firstName}}',
       content: '<p>Dear {{ firstName }}, this is for {{email}}.</p>',
+      translations: [
+        {
+          locale: 'fr',
+          subject: 'Bonjour {{firstName}}',
+          content: '<p>Chère {{firstName}}, ceci est pour {{email}}.</p>',
+        },
+      ],
     });
     await ctx.waitForStatus(id, ['sent']);
     const byAddress = new Map(smtp.received.map((entry) => [entry.envelopeTo[0], entry.mail]));
     const hacker = byAddress.get('hacker@example.tn');
-    expect(hacker?.html).toContain(
-      '<p>Dear &lt;img src=x onerror=alert(1)&gt;, this is for hacker@example.tn.</p>',
+    expect(hacker?.html).toMatch(
+      /<p style="[^"]*">Dear &lt;img src=x onerror=alert\(1\)&gt;, this is for hacker@example.tn.<\/p>/,
     );
     expect(hacker?.html).not.toContain('<img src=x');
     expect(hacker?.subject).toBe('Hello <img src=x onerror=alert(1)>');
@@ -111,7 +118,7 @@ describe('what each recipient receives', () => {
       'Dear <img src=x onerror=alert(1)>, this is for hacker@example.tn.',
     );
     const claire = byAddress.get('claire@example.fr');
-    expect(claire?.subject).toBe('Hello Claire');
+    expect(claire?.subject).toBe('Bonjour Claire');
     expect(claire?.html).toContain('Se désabonner');
     expect(claire?.html).toContain('lang="fr"');
     expect(hacker?.html).toContain('Unsubscribe');

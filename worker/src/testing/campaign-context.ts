@@ -6,7 +6,9 @@ import {
   campaignDispatchJobId,
   withDatabaseName,
   type CampaignStatus,
+  type Locale,
   type RecipientType,
+  type SendingWindow,
 } from '@agency/contracts';
 import { Types } from 'mongoose';
 import {
@@ -66,6 +68,10 @@ export interface CampaignContext {
     recipientType?: RecipientType;
     subject?: string;
     content?: string;
+    defaultLocale?: Locale;
+    translations?: { locale: Locale; subject: string; content: string }[];
+    sendingWindow?: SendingWindow | null;
+    ratePerMinute?: number | null;
     addDispatch?: boolean;
   }): Promise<string>;
   startWorker(
@@ -212,6 +218,10 @@ export async function createCampaignContext(): Promise<CampaignContext> {
         subject: fields.subject ?? 'Hello {{firstName}}',
         content: fields.content ?? '<p>Dear {{firstName}}, our spring packages are here.</p>',
         recipientType: fields.recipientType ?? 'all',
+        defaultLocale: fields.defaultLocale ?? 'en',
+        translations: fields.translations ?? [],
+        sendingWindow: fields.sendingWindow ?? null,
+        ratePerMinute: fields.ratePerMinute ?? null,
         status: 'queued',
         queuedAt: new Date(),
       });

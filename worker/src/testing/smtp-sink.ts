@@ -7,6 +7,8 @@ export interface ReceivedMail {
   mail: ParsedMail;
   /** The SMTP session (connection) that carried it. */
   sessionId: string;
+  /** When the sink accepted it (ms since the epoch). */
+  receivedAt: number;
 }
 
 /** An SMTP reply the sink gives instead of accepting a message. */
@@ -72,6 +74,7 @@ export async function startSmtpSink(
       envelopeTo: session.envelope.rcptTo.map((r) => r.address),
       mail,
       sessionId: session.id,
+      receivedAt: Date.now(),
     };
     received.push(entry);
     arrivals.emit('mail', entry);

@@ -6,10 +6,13 @@ import type {
   CampaignRecipientQuery,
   CampaignStatus,
   LedgerState,
+  Locale,
   MailEventKind,
   Page,
   RecipientMailEventDto,
+  SendingWindow,
 } from '@agency/contracts';
+import { windowStateAt } from '@agency/contracts';
 import { HttpError } from '../../errors';
 import { isoOrNull, pageOf, skipOf } from '../../list-query';
 import {
@@ -179,12 +182,17 @@ export function campaignControls({
   };
 }
 
-export async function sendTestMail(queue: CampaignQueue, id: string, email: string): Promise<void> {
+export async function sendTestMail(
+  queue: CampaignQueue,
+  id: string,
+  email: string,
+  locale?: Locale,
+): Promise<void> {
   if (!(await CampaignModel.exists({ _id: id }))) {
     throw new HttpError('NOT_FOUND', 'No campaign with this id');
   }
   try {
-    await enqueueTestSend(queue, { campaignId: id, email });
+    await enqueueTestSend(queue, { campaignId: id, email, ...(locale ? { locale } : {}) });
   } catch {
     throw unavailable();
   }
@@ -215,12 +223,24 @@ async function rateOf(
   return Math.round((settled / elapsed) * 10) / 10;
 }
 
+/** While a campaign being sent is outside its window: when the window opens again. */
+function windowOpensAt(
+  window: SendingWindow | null | undefined,
+  timeZone: string,
+  active: boolean,
+): string | null {
+  if (!active || !window) return null;
+  const state = windowStateAt(window, timeZone, new Date());
+  return state.open ? null : state.opensAt.toISOString();
+}
+
 export async function campaignProgress(
   redis: Redis,
   prefix: string,
   id: string,
+  timeZone: string,
 ): Promise<CampaignProgressDto> {
-  const campaign = await CampaignModel.findById(id).lean();
+  const campaign = await CampaignModel.findById(id, { content: 0, translations: 0 }).lean();
   if (!campaign) throw new HttpError('NOT_FOUND', 'No campaign with this id');
   const settled = campaign.sentCount + campaign.failedCount;
   const active = ['queued', 'sending'].includes(campaign.status);
@@ -233,6 +253,7 @@ export async function campaignProgress(
     pendingCount: Math.max(campaign.total - settled, 0),
     percent: campaign.total > 0 ? Math.round((settled / campaign.total) * 1000) / 10 : 0,
     ratePerSecond: active ? await rateOf(redis, prefix, id, campaign.startedAt) : 0,
+    windowOpensAt: windowOpensAt(campaign.sendingWindow as SendingWindow | null, timeZone, active),
     round: campaign.round,
     startedAt: isoOrNull(campaign.startedAt),
     finishedAt: isoOrNull(campaign.finishedAt),

@@ -1,5 +1,6 @@
 import { CAMPAIGN_CONTENT_MAX, campaignDispatchJobId } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
+import { CAMPAIGN_DRAFT_BODY_LIMIT_BYTES } from '../../middleware/json-body';
 import { reconcileNow } from '../../testing/kept-figures';
 import {
   as,
@@ -105,7 +106,7 @@ describe('campaign drafts', () => {
 
     const huge = await api().post('/api/admin/campaigns', {
       ...validCampaign,
-      content: 'x'.repeat(2 * 1024 * 1024),
+      content: 'x'.repeat(CAMPAIGN_DRAFT_BODY_LIMIT_BYTES + 1),
     });
     expect(huge.status).toBe(413);
     expect(huge.body.error.code).toBe('PAYLOAD_TOO_LARGE');

@@ -5,10 +5,14 @@ import {
   type ApiRoute,
   campaignAudienceQuerySchema,
   campaignListQuerySchema,
+  campaignPreviewSchema,
   campaignRecipientQuerySchema,
+  campaignSampleQuerySchema,
+  campaignScheduleSchema,
   campaignSchema,
   campaignTestSendSchema,
   type ActivityAction,
+  type CampaignSettingsDto,
 } from '@agency/contracts';
 import type { CampaignQueue } from '../../queues/campaign-queue';
 import type { KeptCounts, Redis } from '@agency/platform';
@@ -18,13 +22,14 @@ import { authorize } from '../../middleware/authorize';
 import { recordIdParam, validateBody, validateQuery } from '../../middleware/validate';
 import { campaignAudience } from './campaign-audience';
 import {
-  createCampaign,
+  campaignDrafts,
   deleteCampaign,
   getCampaign,
   listCampaigns,
   sendCampaign,
-  updateCampaign,
 } from './campaign.service';
+import { languageAudience, previewCampaign, sampleRecipients } from './campaign-preview.service';
+import { campaignScheduling } from './campaign-schedule.service';
 import {
   campaignControls,
   campaignProgress,
@@ -37,6 +42,10 @@ export interface CampaignRoutesDeps {
   /** Where the worker samples the send rate; read for the progress. */
   redis: Redis;
   queuePrefix: string;
+  /** The agency's clock, the sender's name and the global cap, as the editor shows them. */
+  settings: CampaignSettingsDto;
+  /** The website, whose unsubscribe page the preview's link is shaped after. */
+  siteUrl: string;
   /** The kept figures: the campaigns count and the audiences. */
   kept: KeptCounts;
 }
@@ -45,14 +54,33 @@ export function campaignRoutes({
   campaignQueue,
   redis,
   queuePrefix,
+  settings,
+  siteUrl,
   kept,
 }: CampaignRoutesDeps): Router {
   const router = new Router();
+  const drafts = campaignDrafts(settings);
 
   // Before the one campaign's route, which would otherwise take "audience" for an id.
   router.get(API_ROUTES.campaignAudience, authorize('campaigns:read'), async (ctx) => {
     const { listIds } = await validateQuery(ctx, campaignAudienceQuerySchema);
     ctx.body = await campaignAudience(kept, listIds ? listIds.toLowerCase().split(',') : []);
+  });
+
+  router.get(API_ROUTES.campaignSettings, authorize('campaigns:read'), (ctx) => {
+    ctx.body = settings;
+  });
+
+  router.get(API_ROUTES.campaignSampleRecipients, authorize('campaigns:read'), async (ctx) => {
+    const { recipientType } = await validateQuery(ctx, campaignSampleQuerySchema);
+    ctx.body = { items: await sampleRecipients(recipientType) };
+  });
+
+  // Renders, stores nothing: a POST only because the draft may be long.
+  router.post(API_ROUTES.campaignPreview, authorize('campaigns:read'), async (ctx) => {
+    const input = await validateBody(ctx, campaignPreviewSchema);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await previewCampaign(input, { senderName: settings.senderName, siteUrl });
   });
 
   addRecordRoutes(router, {
@@ -68,11 +96,11 @@ export function campaignRoutes({
     get: getCampaign,
     // The author is whoever writes the draft.
     create: async (input, createdBy) => {
-      const campaign = await createCampaign(input, createdBy);
+      const campaign = await drafts.create(input, createdBy);
       await kept.campaignCreated();
       return campaign;
     },
-    update: updateCampaign,
+    update: drafts.update,
     remove: async (id) => {
       const campaign = await deleteCampaign(id);
       await kept.campaignDeleted();
@@ -91,7 +119,26 @@ export function campaignRoutes({
 
   router.get(API_ROUTES.campaignProgress, authorize('campaigns:read'), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await campaignProgress(redis, queuePrefix, recordIdParam(ctx));
+    ctx.body = await campaignProgress(redis, queuePrefix, recordIdParam(ctx), settings.timeZone);
+  });
+
+  router.get(API_ROUTES.campaignLanguages, authorize('campaigns:read'), async (ctx) => {
+    ctx.body = await languageAudience(recordIdParam(ctx));
+  });
+
+  const scheduling = campaignScheduling({ queue: campaignQueue, redis, prefix: queuePrefix });
+  router.post(API_ROUTES.campaignSchedule, authorize('campaigns:send'), async (ctx) => {
+    const id = recordIdParam(ctx);
+    const { scheduledAt } = await validateBody(ctx, campaignScheduleSchema);
+    const campaign = await scheduling.schedule(id, new Date(scheduledAt));
+    audit(ctx, 'campaign.schedule', { type: 'campaign', id, label: campaign.name });
+    ctx.body = { campaign };
+  });
+  router.post(API_ROUTES.campaignUnschedule, authorize('campaigns:send'), async (ctx) => {
+    const id = recordIdParam(ctx);
+    const campaign = await scheduling.unschedule(id);
+    audit(ctx, 'campaign.unschedule', { type: 'campaign', id, label: campaign.name });
+    ctx.body = { campaign };
   });
 
   router.get(API_ROUTES.campaignRecipients, authorize('campaigns:read'), async (ctx) => {
@@ -125,8 +172,8 @@ export function campaignRoutes({
   // A test to one address: queued like any mail, answered before it is sent (202).
   router.post(API_ROUTES.campaignTest, authorize('campaigns:send'), async (ctx) => {
     const id = recordIdParam(ctx);
-    const { email } = await validateBody(ctx, campaignTestSendSchema);
-    await sendTestMail(campaignQueue, id, email);
+    const { email, locale } = await validateBody(ctx, campaignTestSendSchema);
+    await sendTestMail(campaignQueue, id, email, locale);
     audit(ctx, 'campaign.test', { type: 'campaign', id, label: email });
     ctx.status = 202;
     ctx.body = { queued: true, email };

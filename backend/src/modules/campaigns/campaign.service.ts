@@ -1,22 +1,28 @@
-import type {
-  CampaignDto,
-  CampaignInput,
-  CampaignListQuery,
-  CampaignStatus,
-  Page,
+import {
+  formatValidationMessage,
+  message,
+  normalizedWindow,
+  type CampaignDto,
+  type CampaignInput,
+  type CampaignListQuery,
+  type CampaignSettingsDto,
+  type CampaignStatus,
+  type Locale,
+  type Page,
 } from '@agency/contracts';
 import { HttpError } from '../../errors';
 import { equalityFilter, isoOrNull, pageOf, searchFilter, findPage } from '../../list-query';
 import { enqueueCampaignDispatch, type CampaignQueue } from '../../queues/campaign-queue';
 import {
   CampaignModel,
+  CampaignTemplateModel,
   type Campaign,
   CampaignBatchModel,
   CampaignOutcomeModel,
   MailingListModel,
+  sanitizeCampaignHtml,
 } from '@agency/platform';
 import { trusted } from 'mongoose';
-import { sanitizeCampaignHtml } from './campaign-html';
 
 type StoredCampaign = Campaign & { _id: unknown };
 
@@ -31,6 +37,22 @@ export function toCampaignDto(campaign: StoredCampaign): CampaignDto {
     content: campaign.content,
     recipientType: campaign.recipientType as CampaignDto['recipientType'],
     listIds: (campaign.listIds ?? []).map(String),
+    defaultLocale: (campaign.defaultLocale ?? 'en') as Locale,
+    translations: (campaign.translations ?? []).map(({ locale, subject, content }) => ({
+      locale: locale as Locale,
+      subject,
+      content,
+    })),
+    templateId: campaign.templateId ? String(campaign.templateId) : null,
+    scheduledAt: isoOrNull(campaign.scheduledAt),
+    sendingWindow: campaign.sendingWindow
+      ? normalizedWindow({
+          days: campaign.sendingWindow.days,
+          start: campaign.sendingWindow.start,
+          end: campaign.sendingWindow.end,
+        })
+      : null,
+    ratePerMinute: campaign.ratePerMinute ?? null,
     status: campaign.status as CampaignStatus,
     total: campaign.total,
     sentCount: campaign.sentCount,
@@ -56,12 +78,34 @@ async function targetListsOf(input: CampaignInput): Promise<string[]> {
   return listIds;
 }
 
-/** Only these fields come from a request; status and counters never do. */
-async function draftFieldsOf(input: CampaignInput) {
+const invalid = (fields: Record<string, string>) =>
+  new HttpError('VALIDATION_FAILED', 'Some fields are invalid', fields);
+
+const NOTHING_LEFT = 'Nothing is left once unsafe HTML is removed';
+
+/** What the drafts' checks need of the settings: the global cap on the send rate. */
+export type DraftSettings = Pick<CampaignSettingsDto, 'maxRatePerMinute'>;
+
+/**
+ * Only these fields come from a request; status, schedule and counters never
+ * do. Every language's HTML is sanitised; the template must exist and the
+ * campaign's own rate stay under the global cap.
+ */
+async function draftFieldsOf(input: CampaignInput, settings: DraftSettings) {
   const content = sanitizeCampaignHtml(input.content);
-  if (!content) {
-    throw new HttpError('VALIDATION_FAILED', 'Some fields are invalid', {
-      content: 'Nothing is left once unsafe HTML is removed',
+  if (!content) throw invalid({ content: NOTHING_LEFT });
+  const translations = input.translations.map((translation, index) => {
+    const translated = sanitizeCampaignHtml(translation.content);
+    if (!translated) throw invalid({ [`translations[${index}].content`]: NOTHING_LEFT });
+    return { locale: translation.locale, subject: translation.subject, content: translated };
+  });
+  if (input.templateId && !(await CampaignTemplateModel.exists({ _id: input.templateId }))) {
+    throw invalid({ templateId: 'No template with this id' });
+  }
+  const cap = settings.maxRatePerMinute;
+  if (cap !== null && input.ratePerMinute !== null && input.ratePerMinute > cap) {
+    throw invalid({
+      ratePerMinute: formatValidationMessage(message('rateAboveCap', { max: cap }), 'en'),
     });
   }
   return {
@@ -70,6 +114,11 @@ async function draftFieldsOf(input: CampaignInput) {
     content,
     recipientType: input.recipientType,
     listIds: await targetListsOf(input),
+    defaultLocale: input.defaultLocale,
+    translations,
+    templateId: input.templateId ?? null,
+    sendingWindow: input.sendingWindow ? normalizedWindow(input.sendingWindow) : null,
+    ratePerMinute: input.ratePerMinute ?? null,
   };
 }
 
@@ -98,23 +147,28 @@ export async function countCampaigns(): Promise<number> {
   return CampaignModel.countDocuments({});
 }
 
-export async function createCampaign(
-  input: CampaignInput,
-  createdBy: string,
-): Promise<CampaignDto> {
-  const campaign = await CampaignModel.create({ ...(await draftFieldsOf(input)), createdBy });
-  return toCampaignDto(campaign.toObject());
-}
+export function campaignDrafts(settings: DraftSettings) {
+  return {
+    async create(input: CampaignInput, createdBy: string): Promise<CampaignDto> {
+      const campaign = await CampaignModel.create({
+        ...(await draftFieldsOf(input, settings)),
+        createdBy,
+      });
+      return toCampaignDto(campaign.toObject());
+    },
 
-/** Only a draft is edited: what was queued or sent stays as it went out. */
-export async function updateCampaign(id: string, input: CampaignInput): Promise<CampaignDto> {
-  const campaign = await CampaignModel.findOneAndUpdate(
-    { _id: id, status: 'draft' },
-    { $set: await draftFieldsOf(input) },
-    { returnDocument: 'after', runValidators: true },
-  ).lean();
-  if (!campaign) return notFoundOrConflict(id, 'Only a draft campaign can be edited');
-  return toCampaignDto(campaign);
+    /** Only a draft is edited: what was scheduled, queued or sent stays as it goes out. */
+    async update(id: string, input: CampaignInput): Promise<CampaignDto> {
+      const fields = await draftFieldsOf(input, settings);
+      const campaign = await CampaignModel.findOneAndUpdate(
+        { _id: id, status: 'draft' },
+        { $set: fields },
+        { returnDocument: 'after', runValidators: true },
+      ).lean();
+      if (!campaign) return notFoundOrConflict(id, 'Only a draft campaign can be edited');
+      return toCampaignDto(campaign);
+    },
+  };
 }
 
 /**

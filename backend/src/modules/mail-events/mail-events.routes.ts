@@ -6,7 +6,7 @@ import {
   type MailEventProvider,
   type MailEventsResponse,
 } from '@agency/contracts';
-import { recordMailEvents, type Redis } from '@agency/platform';
+import { recordMailEvents, type Redis, type SubscriberChanges } from '@agency/platform';
 import type { MailEventsConfig } from '../../config';
 import { HttpError } from '../../errors';
 import { rateLimit } from '../../middleware/rate-limit';
@@ -21,6 +21,8 @@ export interface MailEventRoutesDeps {
   config: MailEventsConfig;
   redis: Redis;
   rateLimit: { name: string; windowMs: number };
+  /** Told when a complaint unsubscribes an address: the dashboard's figures follow it. */
+  subscriberChanges: SubscriberChanges;
 }
 
 /** The providers whose secrets are set; the others answer 404. */
@@ -47,7 +49,12 @@ function isProvider(value: unknown): value is MailEventProvider {
  * and nothing is stored. Events of other types are acknowledged and ignored,
  * so the provider does not retry them; a replayed event changes nothing.
  */
-export function mailEventRoutes({ config, redis, rateLimit: limit }: MailEventRoutesDeps): Router {
+export function mailEventRoutes({
+  config,
+  redis,
+  rateLimit: limit,
+  subscriberChanges,
+}: MailEventRoutesDeps): Router {
   const router = new Router();
   const sources = sourcesOf(config);
 
@@ -74,7 +81,7 @@ export function mailEventRoutes({ config, redis, rateLimit: limit }: MailEventRo
         if (error instanceof MalformedEvents) throw new HttpError('BAD_REQUEST', error.message);
         throw error;
       }
-      const { recorded, duplicates } = await recordMailEvents(parsed.events);
+      const { recorded, duplicates } = await recordMailEvents(parsed.events, subscriberChanges);
       const body: MailEventsResponse = { recorded, duplicates, ignored: parsed.ignored };
       ctx.state.log.info({ provider, ...body }, 'mail events received');
       ctx.body = body;

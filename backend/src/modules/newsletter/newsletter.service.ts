@@ -1,16 +1,9 @@
-import { isValidObjectId, trusted } from 'mongoose';
-import {
-  DEFAULT_LOCALE,
-  NEWSLETTER_CONFIRMATION_TTL_MS,
-  type Locale,
-  type SubscriberStatus,
-} from '@agency/contracts';
+import { isValidObjectId } from 'mongoose';
+import { NEWSLETTER_CONFIRMATION_TTL_MS, type Locale } from '@agency/contracts';
 import {
   SubscriberModel,
-  UPSERT_READING_BEFORE,
-  isDuplicateKeyError,
   liftUnsubscribeSuppression,
-  suppressAddress,
+  markUnsubscribed,
   oneWriterPerDocument,
   type SubscriberChanges,
   verifyConfirmationToken,
@@ -98,30 +91,5 @@ export async function unsubscribe(
 ): Promise<UnsubscribeOutcome> {
   const email = verifyUnsubscribeToken(token, secret);
   if (!email) return { outcome: 'invalid' };
-  // On the suppression list too: no campaign to contacts or lists mails it again.
-  await suppressAddress({ email, reason: 'unsubscribe', source: 'unsubscribe-link', at: now });
-  return oneWriterPerDocument(`subscriber:${email}`, async () => {
-    try {
-      const written = await SubscriberModel.findOneAndUpdate(
-        { email, status: trusted({ $ne: 'unsubscribed' }) },
-        { $set: { status: 'unsubscribed', unsubscribedAt: now, unsubscribeMethod: method } },
-        UPSERT_READING_BEFORE,
-      ).exec();
-      const before = written.value;
-      await changes.statusChanged(
-        email,
-        (before?.status as SubscriberStatus | undefined) ?? null,
-        'unsubscribed',
-      );
-      return {
-        outcome: 'unsubscribed',
-        locale: (before?.locale as Locale | undefined) ?? DEFAULT_LOCALE,
-      };
-    } catch (error: unknown) {
-      if (!isDuplicateKeyError(error)) throw error;
-      // Already unsubscribed: the upsert met the existing record.
-      const existing = await SubscriberModel.findOne({ email }).exec();
-      return { outcome: 'unsubscribed', locale: (existing?.locale ?? 'en') as Locale };
-    }
-  });
+  return { outcome: 'unsubscribed', locale: await markUnsubscribed(email, method, changes, now) };
 }

@@ -16,6 +16,8 @@ export interface FormDialogProps {
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
   onClose: () => void;
   children: ReactNode;
+  /** Wider for a form with an editor and its preview side by side. */
+  maxWidth?: 'sm' | 'md' | 'lg' | 'xl';
 }
 
 /** The Add/Edit modals: a form in a dialog, full screen on a phone. */
@@ -27,6 +29,7 @@ export function FormDialog({
   onSubmit,
   onClose,
   children,
+  maxWidth = 'sm',
 }: FormDialogProps) {
   const { t } = useNamespace(ADMIN_COMMON_NAMESPACE);
   const titleId = useId();
@@ -37,7 +40,7 @@ export function FormDialog({
       onClose={busy ? undefined : onClose}
       aria-labelledby={titleId}
       fullWidth
-      maxWidth="sm"
+      maxWidth={maxWidth}
       fullScreen={mobile}
     >
       <form noValidate onSubmit={onSubmit}>

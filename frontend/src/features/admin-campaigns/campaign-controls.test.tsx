@@ -182,7 +182,11 @@ describe('Mail Manager: the sending controls', () => {
       HttpResponse.json({ queued: true, ...(body as object) }, { status: 202 }),
     );
     server.use(handler);
-    const { user } = await showCampaign({ id: 'c-1', status: 'draft' });
+    const { user } = await showCampaign({
+      id: 'c-1',
+      status: 'draft',
+      translations: [{ locale: 'ar', subject: 'مرحبا', content: '<p>عروض</p>' }],
+    });
 
     await user.click(screen.getByRole('button', { name: 'Send a test of Spring offer' }));
     const dialog = await screen.findByRole('dialog', { name: 'Send a test of “Spring offer”' });
@@ -201,10 +205,17 @@ describe('Mail Manager: the sending controls', () => {
 
     await user.clear(email);
     await user.type(email, 'proof@agency.test');
+    // The languages the campaign is written in, its default first.
+    await user.click(within(dialog).getByRole('combobox', { name: 'Language' }));
+    expect((await screen.findAllByRole('option')).map((option) => option.textContent)).toEqual([
+      'English',
+      'Arabic',
+    ]);
+    await user.click(screen.getByRole('option', { name: 'Arabic' }));
     await user.click(within(dialog).getByRole('button', { name: 'Send Test' }));
     expect(await screen.findByText('Test e-mail sent')).toBeInTheDocument();
     expect(calls[0]?.url.pathname).toBe(`${ADMIN}/campaigns/c-1/test`);
-    expect(calls[0]?.body).toEqual({ email: 'proof@agency.test' });
+    expect(calls[0]?.body).toEqual({ email: 'proof@agency.test', locale: 'ar' });
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 

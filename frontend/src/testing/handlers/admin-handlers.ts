@@ -1,10 +1,11 @@
-import type {
-  ApiErrorBody,
-  LoginOptionsResponse,
-  LoginSuccessResponse,
-  MeResponse,
-  PasswordChangeResponse,
-  Role,
+import {
+  DEFAULT_TEMPLATE,
+  type ApiErrorBody,
+  type LoginOptionsResponse,
+  type LoginSuccessResponse,
+  type MeResponse,
+  type PasswordChangeResponse,
+  type Role,
 } from '@agency/contracts';
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import {
@@ -21,6 +22,7 @@ import {
   buildProgress,
   buildStats,
   buildSuppression,
+  buildTemplate,
   buildUser,
   keysetPageOf,
   pageOf,
@@ -158,6 +160,48 @@ export const adminHandlers: HttpHandler[] = [
     ),
   ),
   http.get(`${ADMIN}/campaigns/audience`, () => HttpResponse.json(buildAudience())),
+  http.get(`${ADMIN}/campaigns/settings`, () =>
+    HttpResponse.json({ timeZone: 'Africa/Tunis', senderName: 'Agency', maxRatePerMinute: 600 }),
+  ),
+  http.get(`${ADMIN}/campaigns/sample-recipients`, () =>
+    HttpResponse.json({
+      items: [
+        { email: 'layla@example.tn', firstName: 'Layla', lastName: 'Ben Ali', locale: 'ar' },
+        { email: 'anna@example.com', firstName: 'Anna', lastName: 'Smith', locale: 'en' },
+      ],
+    }),
+  ),
+  // The server renders with the worker's code; here the draft comes back as it was sent.
+  http.post(`${ADMIN}/campaigns/preview`, async ({ request }) => {
+    const body = (await request.json()) as { subject?: string; content?: string; locale?: string };
+    const locale = body.locale ?? 'en';
+    const dir = locale === 'ar' ? 'rtl' : 'ltr';
+    return HttpResponse.json({
+      subject: body.subject ?? '',
+      html: `<html lang="${locale}" dir="${dir}"><body dir="${dir}">${body.content ?? ''}</body></html>`,
+      text: body.content ?? '',
+      locale,
+      dir,
+    });
+  }),
+  http.get(`${ADMIN}/campaigns/:id/audience`, () =>
+    HttpResponse.json({ total: 3, languages: { en: 1, fr: 0, ar: 2 } }),
+  ),
+  http.get(`${ADMIN}/campaign-templates`, () =>
+    HttpResponse.json(pageOf([DEFAULT_TEMPLATE, buildTemplate()])),
+  ),
+  http.post(`${ADMIN}/campaign-templates`, async ({ request }) =>
+    HttpResponse.json(buildTemplate((await request.json()) as object), { status: 201 }),
+  ),
+  http.put(`${ADMIN}/campaign-templates/:id`, async ({ params, request }) =>
+    HttpResponse.json(
+      buildTemplate({ ...((await request.json()) as object), id: String(params.id) }),
+    ),
+  ),
+  http.post(`${ADMIN}/campaign-templates/:id/duplicate`, () =>
+    HttpResponse.json(buildTemplate({ name: 'Agency (default) (copy)' }), { status: 201 }),
+  ),
+  http.delete(`${ADMIN}/campaign-templates/:id`, () => new HttpResponse(null, { status: 204 })),
   http.get(`${ADMIN}/campaigns/:id/progress`, ({ params }) =>
     HttpResponse.json(buildProgress({ id: String(params.id) })),
   ),

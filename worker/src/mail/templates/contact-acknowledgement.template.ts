@@ -1,5 +1,5 @@
 import type { ContactDto, Locale } from '@agency/contracts';
-import { htmlDocument, paragraph, type RenderedMail } from './rendered-mail';
+import { htmlDocument, paragraph, type RenderedMail } from '@agency/platform';
 import { SERVICE_TITLES } from './service-titles';
 
 interface AcknowledgementCopy {

@@ -1,6 +1,6 @@
 import type { ContactDto } from '@agency/contracts';
-import { escapeHtml } from './escape-html';
-import type { RenderedMail } from './rendered-mail';
+import { escapeHtml } from '@agency/platform';
+import type { RenderedMail } from '@agency/platform';
 import { SERVICE_TITLES } from './service-titles';
 
 /** The agency's inbox reads English; the visitor's language is stated in the mail. */

@@ -1,6 +1,6 @@
 import { NEWSLETTER_CONFIRMATION_TTL_DAYS, type Locale } from '@agency/contracts';
-import { htmlDocument, link, paragraph, type RenderedMail } from './rendered-mail';
-import { renderUnsubscribeFooter } from './unsubscribe-footer.template';
+import { htmlDocument, link, paragraph, type RenderedMail } from '@agency/platform';
+import { renderUnsubscribeFooter } from '@agency/platform';
 
 interface ConfirmationCopy {
   subject: string;

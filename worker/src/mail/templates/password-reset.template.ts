@@ -1,5 +1,5 @@
 import { PASSWORD_RESET_TTL_MINUTES, type Locale } from '@agency/contracts';
-import { htmlDocument, link, paragraph, type RenderedMail } from './rendered-mail';
+import { htmlDocument, link, paragraph, type RenderedMail } from '@agency/platform';
 
 interface ResetCopy {
   subject: string;

@@ -9,6 +9,15 @@ import type {
   CampaignAudienceDto,
   CampaignDto,
   CampaignInput,
+  CampaignLanguageAudienceDto,
+  CampaignPreviewDto,
+  CampaignPreviewInput,
+  CampaignSampleRecipientDto,
+  CampaignScheduleInput,
+  CampaignSettingsDto,
+  CampaignTemplateDto,
+  CampaignTemplateInput,
+  RecipientType,
   CampaignListQuery,
   CampaignProgressDto,
   CampaignRecipientDto,
@@ -72,6 +81,56 @@ export const campaignsApi = api.injectEndpoints({
       query: (id) => ({ url: apiPath(API_ROUTES.campaign, { id }), method: 'DELETE' }),
       invalidatesTags: ['Campaigns', 'Stats', 'ActivityLogs'],
     }),
+    /** The agency's clock, the sender's name and the global rate cap, as the editor shows them. */
+    campaignSettings: build.query<CampaignSettingsDto, undefined>({
+      query: () => API_ROUTES.campaignSettings,
+    }),
+    /** A few of an audience, whom the preview is filled in for. */
+    sampleRecipients: build.query<{ items: CampaignSampleRecipientDto[] }, RecipientType>({
+      query: (recipientType) => ({
+        url: API_ROUTES.campaignSampleRecipients,
+        params: { recipientType },
+      }),
+    }),
+    /** The mail as the worker renders it; a POST only because a draft may be long. */
+    previewCampaign: build.mutation<CampaignPreviewDto, Partial<CampaignPreviewInput>>({
+      query: (body) => ({ url: API_ROUTES.campaignPreview, method: 'POST', body }),
+    }),
+    /** How many of a campaign's audience get each language, asked when a send is confirmed. */
+    campaignLanguages: build.query<CampaignLanguageAudienceDto, string>({
+      query: (id) => apiPath(API_ROUTES.campaignLanguages, { id }),
+      keepUnusedDataFor: 0,
+    }),
+    templateList: build.query<Page<CampaignTemplateDto>, undefined>({
+      query: () => ({ url: API_ROUTES.campaignTemplates, params: { pageSize: 100 } }),
+      providesTags: ['CampaignTemplates'],
+    }),
+    createTemplate: build.mutation<CampaignTemplateDto, CampaignTemplateInput>({
+      query: (body) => ({ url: API_ROUTES.campaignTemplates, method: 'POST', body }),
+      invalidatesTags: ['CampaignTemplates', 'ActivityLogs'],
+    }),
+    updateTemplate: build.mutation<
+      CampaignTemplateDto,
+      { id: string; body: CampaignTemplateInput }
+    >({
+      query: ({ id, body }) => ({
+        url: apiPath(API_ROUTES.campaignTemplate, { id }),
+        method: 'PUT',
+        body,
+      }),
+      invalidatesTags: ['CampaignTemplates', 'ActivityLogs'],
+    }),
+    duplicateTemplate: build.mutation<CampaignTemplateDto, string>({
+      query: (id) => ({
+        url: apiPath(API_ROUTES.campaignTemplateDuplicate, { id }),
+        method: 'POST',
+      }),
+      invalidatesTags: ['CampaignTemplates', 'ActivityLogs'],
+    }),
+    deleteTemplate: build.mutation<null, string>({
+      query: (id) => ({ url: apiPath(API_ROUTES.campaignTemplate, { id }), method: 'DELETE' }),
+      invalidatesTags: ['CampaignTemplates', 'ActivityLogs'],
+    }),
     /** A test to one address, outside the ledger: nothing the lists show changes. */
     sendCampaignTest: build.mutation<
       { queued: true; email: string },
@@ -98,6 +157,23 @@ export const campaignSendingApi = campaignsApi.injectEndpoints({
       invalidatesTags: ['ActivityLogs'],
       onQueryStarted: (_id, lifecycle) => showNewStatus(lifecycle),
     }),
+    scheduleCampaign: build.mutation<
+      CampaignSendResponse,
+      { id: string; body: CampaignScheduleInput }
+    >({
+      query: ({ id, body }) => ({
+        url: apiPath(API_ROUTES.campaignSchedule, { id }),
+        method: 'POST',
+        body,
+      }),
+      invalidatesTags: ['ActivityLogs'],
+      onQueryStarted: (_arg, lifecycle) => showNewStatus(lifecycle),
+    }),
+    unscheduleCampaign: build.mutation<CampaignSendResponse, string>({
+      query: (id) => ({ url: apiPath(API_ROUTES.campaignUnschedule, { id }), method: 'POST' }),
+      invalidatesTags: ['ActivityLogs'],
+      onQueryStarted: (_arg, lifecycle) => showNewStatus(lifecycle),
+    }),
     controlCampaign: build.mutation<CampaignSendResponse, { id: string; control: CampaignControl }>(
       {
         query: ({ id, control }) => ({
@@ -121,8 +197,22 @@ export const {
   useDeleteCampaignMutation,
   useCampaignRecipientsQuery,
   useSendCampaignTestMutation,
+  useCampaignSettingsQuery,
+  useSampleRecipientsQuery,
+  usePreviewCampaignMutation,
+  useCampaignLanguagesQuery,
+  useTemplateListQuery,
+  useCreateTemplateMutation,
+  useUpdateTemplateMutation,
+  useDuplicateTemplateMutation,
+  useDeleteTemplateMutation,
 } = campaignsApi;
-export const { useSendCampaignMutation, useControlCampaignMutation } = campaignSendingApi;
+export const {
+  useSendCampaignMutation,
+  useControlCampaignMutation,
+  useScheduleCampaignMutation,
+  useUnscheduleCampaignMutation,
+} = campaignSendingApi;
 
 /** The store as this feature's endpoints see it. */
 type CampaignsState = Parameters<typeof campaignsApi.util.selectCachedArgsForQuery>[0];

@@ -3,9 +3,12 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useEffect, useEffectEvent } from 'react';
+import { api } from '../../../lib/api';
+import { useAppDispatch } from '../../../lib/hooks';
 import { useFormatters } from '../../../lib/use-formatters';
 import { useNamespace } from '../../../lib/translations';
 import { useToast } from '../../../lib/use-toast';
+import { useCampaignSettingsQuery } from '../api/campaigns-api';
 import { CAMPAIGNS_NAMESPACE } from '../campaigns-namespace';
 import { isInProgress, useCampaignProgress } from '../hooks/use-campaign-progress';
 
@@ -36,6 +39,9 @@ export function CampaignDelivery({ campaign: listed }: { campaign: CampaignDto }
     if (justFinished) announceEnd();
   }, [justFinished]);
 
+  if (status === 'scheduled' && campaign.scheduledAt) {
+    return <ScheduledFor scheduledAt={campaign.scheduledAt} />;
+  }
   if (status === 'draft') {
     return (
       <Typography variant="body2" sx={{ color: 'text.secondary' }}>
@@ -86,5 +92,46 @@ export function CampaignDelivery({ campaign: listed }: { campaign: CampaignDto }
               : t('progress.counting')}
       </Typography>
     </Stack>
+  );
+}
+
+/** Longest a timer may wait in a browser (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * When a scheduled campaign goes, on the agency's clock. At that moment the
+ * list is read again, so the send shows its progress as it starts.
+ */
+function ScheduledFor({ scheduledAt }: { scheduledAt: string }) {
+  const { t, i18n } = useNamespace(CAMPAIGNS_NAMESPACE);
+  const dispatch = useAppDispatch();
+  const { data: settings } = useCampaignSettingsQuery(undefined);
+  useEffect(() => {
+    const wait = new Date(scheduledAt).getTime() - Date.now() + 1500;
+    if (wait > MAX_TIMER_MS) return undefined;
+    const refresh = () => dispatch(api.util.invalidateTags(['Campaigns']));
+    let repeat: ReturnType<typeof setInterval> | undefined;
+    // Until the worker has taken it up, the list still says scheduled: ask again.
+    const timer = setTimeout(
+      () => {
+        refresh();
+        repeat = setInterval(refresh, 3000);
+      },
+      Math.max(wait, 0),
+    );
+    return () => {
+      clearTimeout(timer);
+      clearInterval(repeat);
+    };
+  }, [scheduledAt, dispatch]);
+  const when = new Intl.DateTimeFormat(i18n.language, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    ...(settings ? { timeZone: settings.timeZone } : {}),
+  }).format(new Date(scheduledAt));
+  return (
+    <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+      {t('schedule.goesAt', { when })}
+    </Typography>
   );
 }

@@ -12,6 +12,7 @@ import GroupsIcon from '@mui/icons-material/Groups';
 import PauseIcon from '@mui/icons-material/Pause';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import ReplayIcon from '@mui/icons-material/Replay';
+import ScheduleIcon from '@mui/icons-material/Schedule';
 import SendIcon from '@mui/icons-material/Send';
 import StopCircleIcon from '@mui/icons-material/StopCircle';
 import Button from '@mui/material/Button';
@@ -50,12 +51,14 @@ import { isInProgress } from '../hooks/use-campaign-progress';
 import { CampaignDelivery } from './campaign-delivery';
 import { CampaignDialog } from './campaign-dialog';
 import { CampaignRecipientsDialog } from './campaign-recipients-dialog';
+import { ScheduleDialogLoader } from './schedule-dialog';
 import { SendConfirmDialog } from './send-confirm-dialog';
 import { TestSendDialog } from './test-send-dialog';
 
 const STATUS_COLORS: Record<CampaignStatus, 'default' | 'info' | 'warning' | 'success' | 'error'> =
   {
     draft: 'default',
+    scheduled: 'info',
     queued: 'info',
     sending: 'info',
     paused: 'warning',
@@ -99,6 +102,7 @@ export function CampaignManager() {
   const [testing, setTesting] = useState<CampaignDto | null>(null);
   const [confirming, setConfirming] = useState<Confirming>(null);
   const [ledger, setLedger] = useState<CampaignDto | null>(null);
+  const [scheduling, setScheduling] = useState<CampaignDto | null>(null);
   const control = useCampaignControl();
 
   const confirmControl = async () => {
@@ -172,11 +176,18 @@ export function CampaignManager() {
             icon: <ForwardToInboxIcon fontSize="small" />,
             onClick: () => setTesting(campaign),
           },
-          !draft && {
-            label: t('ledger.action', { name }),
-            icon: <GroupsIcon fontSize="small" />,
-            onClick: () => setLedger(campaign),
-          },
+          canSend &&
+            (draft || status === 'scheduled') && {
+              label: t('schedule.action', { name }),
+              icon: <ScheduleIcon fontSize="small" />,
+              onClick: () => setScheduling(campaign),
+            },
+          !draft &&
+            status !== 'scheduled' && {
+              label: t('ledger.action', { name }),
+              icon: <GroupsIcon fontSize="small" />,
+              onClick: () => setLedger(campaign),
+            },
           draft && canWrite && editAction(t('edit', { name }), () => setEditing({ campaign })),
           canWrite &&
             !isInProgress(status) &&
@@ -314,6 +325,9 @@ export function CampaignManager() {
         onClose={() => setDeleting(null)}
       />
       {testing ? <TestSendDialog campaign={testing} onClose={() => setTesting(null)} /> : null}
+      {scheduling ? (
+        <ScheduleDialogLoader campaign={scheduling} onClose={() => setScheduling(null)} />
+      ) : null}
       {ledger ? (
         <CampaignRecipientsDialog campaign={ledger} onClose={() => setLedger(null)} />
       ) : null}

@@ -4,7 +4,10 @@ import { ConfirmDialog } from '../../../components/admin/confirm-dialog';
 import { LoadError } from '../../../components/admin/load-error';
 import { useFormatters } from '../../../lib/use-formatters';
 import { useNamespace } from '../../../lib/translations';
-import { useCampaignAudienceQuery } from '../api/campaigns-api';
+import { LOCALES } from '@agency/contracts';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useCampaignAudienceQuery, useCampaignLanguagesQuery } from '../api/campaigns-api';
 import { CAMPAIGNS_NAMESPACE } from '../campaigns-namespace';
 
 export interface SendConfirmDialogProps {
@@ -25,6 +28,7 @@ export function SendConfirmDialog({ campaign, busy, onConfirm, onClose }: SendCo
   } = useCampaignAudienceQuery(campaign.listIds, {
     refetchOnMountOrArgChange: true,
   });
+  const { data: languages } = useCampaignLanguagesQuery(campaign.id);
   const recipients = t(`recipientsShort.${campaign.recipientType}`).toLowerCase();
   const count = audience?.[campaign.recipientType];
 
@@ -36,7 +40,25 @@ export function SendConfirmDialog({ campaign, busy, onConfirm, onClose }: SendCo
   } else if (count === 0) {
     description = t('confirmSend.none', { recipients });
   } else {
-    description = t('confirmSend.description', { people: format.number(count), recipients });
+    description = (
+      <Stack spacing={1}>
+        <span>{t('confirmSend.description', { people: format.number(count), recipients })}</span>
+        {languages ? (
+          <Typography component="span" variant="body2" sx={{ color: 'text.secondary' }}>
+            {t('confirmSend.languages', {
+              split: LOCALES.filter((locale) => languages.languages[locale] > 0)
+                .map((locale) =>
+                  t('confirmSend.language', {
+                    people: format.number(languages.languages[locale]),
+                    language: t(`languages.${locale}`),
+                  }),
+                )
+                .join(' · '),
+            })}
+          </Typography>
+        ) : null}
+      </Stack>
+    );
   }
 
   return (

@@ -1,8 +1,10 @@
 import {
   campaignTestSendSchema,
+  type Locale,
   type CampaignDto,
   type CampaignTestSendInput,
 } from '@agency/contracts';
+import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useFormik } from 'formik';
@@ -30,7 +32,7 @@ export function TestSendDialog({ campaign, onClose }: TestSendDialogProps) {
   const [sendTest] = useSendCampaignTestMutation();
 
   const submit = useRecordSubmit({
-    fields: ['email'] as const,
+    fields: ['email', 'locale'] as const,
     save: async (values: CampaignTestSendInput) => {
       const body = await campaignTestSendSchema.validate(values, { stripUnknown: true });
       return sendTest({ id: campaign.id, body }).unwrap();
@@ -41,7 +43,7 @@ export function TestSendDialog({ campaign, onClose }: TestSendDialogProps) {
   });
   const formik = useFormik<CampaignTestSendInput>({
     // Most often one sends the test to oneself.
-    initialValues: { email: session?.user.email ?? '' },
+    initialValues: { email: session?.user.email ?? '', locale: campaign.defaultLocale },
     validationSchema: campaignTestSendSchema,
     onSubmit: submit,
   });
@@ -67,7 +69,19 @@ export function TestSendDialog({ campaign, onClose }: TestSendDialogProps) {
           required
           autoFocus
         />
+        <TextField {...field('locale', t('testSend.language'))} select>
+          {languagesOf(campaign).map((locale) => (
+            <MenuItem key={locale} value={locale}>
+              {t(`languages.${locale}`)}
+            </MenuItem>
+          ))}
+        </TextField>
       </DialogFields>
     </FormDialog>
   );
+}
+
+/** The languages a campaign is written in, its default first. */
+function languagesOf(campaign: CampaignDto): Locale[] {
+  return [campaign.defaultLocale, ...campaign.translations.map(({ locale }) => locale)];
 }

@@ -1,0 +1,1 @@
+export { campaignTemplateRoutes } from './campaign-template.routes';

@@ -1,0 +1,184 @@
+import { campaignScheduleJobId } from '@agency/contracts';
+import { CampaignModel, ContactModel, SubscriberModel } from '@agency/platform';
+import { createTestContext, type TestContext } from '../../testing/test-context';
+import {
+  as,
+  signedInUser,
+  validCampaign,
+  validEnquiry,
+  type SignedInUser,
+} from '../../testing/admin-fixtures';
+
+let ctx: TestContext;
+let manager: SignedInUser;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  manager = await signedInUser(ctx, 'manager');
+});
+afterAll(async () => {
+  await ctx.close();
+});
+const api = () => as(ctx, manager);
+
+const ARABIC = {
+  locale: 'ar',
+  subject: 'مرحبا {{firstName}}',
+  content: '<p>عزيزي {{firstName}}</p><script>alert(1)</script>',
+};
+
+describe('a campaign in several languages, with its window and rate', () => {
+  it('stores each language sanitised, the window in order and the rate', async () => {
+    const response = await api().post('/api/admin/campaigns', {
+      ...validCampaign,
+      defaultLocale: 'fr',
+      translations: [ARABIC],
+      sendingWindow: { days: [5, 1, 3, 1], start: '08:00', end: '20:00' },
+      ratePerMinute: 120,
+    });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({
+      defaultLocale: 'fr',
+      translations: [
+        { locale: 'ar', subject: 'مرحبا {{firstName}}', content: '<p>عزيزي {{firstName}}</p>' },
+      ],
+      sendingWindow: { days: [1, 3, 5], start: '08:00', end: '20:00' },
+      ratePerMinute: 120,
+      templateId: null,
+      scheduledAt: null,
+    });
+  });
+
+  it('refuses an unknown variable with its name, a window with no hours and a language twice', async () => {
+    const unknown = await api().post('/api/admin/campaigns', {
+      ...validCampaign,
+      subject: 'Hi {{firstName}}',
+      content: '<p>Hello {{ firstname }}</p>',
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.fields.content).toBe(
+      'Unknown variable "firstname": use one of firstName, lastName, email, unsubscribeUrl, senderName',
+    );
+
+    const noHours = await api().post('/api/admin/campaigns', {
+      ...validCampaign,
+      sendingWindow: { days: [1], start: '20:00', end: '08:00' },
+    });
+    expect(noHours.status).toBe(400);
+    expect(noHours.body.error.fields['sendingWindow.end']).toBe(
+      'The window has no hours: its end must come after its start',
+    );
+    const noDays = await api().post('/api/admin/campaigns', {
+      ...validCampaign,
+      sendingWindow: { days: [], start: '08:00', end: '20:00' },
+    });
+    expect(noDays.status).toBe(400);
+    expect(noDays.body.error.fields['sendingWindow.days']).toBe('Pick at least one day');
+
+    const twice = await api().post('/api/admin/campaigns', {
+      ...validCampaign,
+      defaultLocale: 'ar',
+      translations: [ARABIC],
+    });
+    expect(twice.status).toBe(400);
+    expect(twice.body.error.fields.translations).toBe('Each language may appear only once');
+    expect(await CampaignModel.countDocuments({ defaultLocale: 'ar' })).toBe(0);
+  });
+});
+
+describe('scheduling', () => {
+  it('refuses a time in the past with the reason and keeps the draft', async () => {
+    const { id } = (await api().post('/api/admin/campaigns', validCampaign)).body as { id: string };
+    const past = await api().post(`/api/admin/campaigns/${id}/schedule`, {
+      scheduledAt: new Date(Date.now() - 60_000).toISOString(),
+    });
+    expect(past.status).toBe(400);
+    expect(past.body.error.fields.scheduledAt).toBe('The time must be in the future');
+    const garbage = await api().post(`/api/admin/campaigns/${id}/schedule`, {
+      scheduledAt: 'tomorrow',
+    });
+    expect(garbage.body.error.fields.scheduledAt).toBe('Must be a valid date and time');
+    expect((await CampaignModel.findById(id).lean())?.status).toBe('draft');
+  });
+
+  it('schedules, moves and unschedules a draft, keeping one delayed job for its time', async () => {
+    const { id } = (await api().post('/api/admin/campaigns', validCampaign)).body as { id: string };
+    const first = new Date(Date.now() + 3_600_000);
+    const scheduled = await api().post(`/api/admin/campaigns/${id}/schedule`, {
+      scheduledAt: first.toISOString(),
+    });
+    expect(scheduled.status).toBe(200);
+    expect(scheduled.body.campaign).toMatchObject({
+      status: 'scheduled',
+      scheduledAt: first.toISOString(),
+    });
+    const job = await ctx.campaignQueue.schedule.getJob(campaignScheduleJobId(id, first));
+    expect(job?.data).toEqual({ campaignId: id, scheduledAt: first.toISOString() });
+    expect(await job?.isDelayed()).toBe(true);
+
+    // A scheduled campaign is not edited: it goes as it was when scheduled.
+    expect((await api().put(`/api/admin/campaigns/${id}`, validCampaign)).status).toBe(409);
+
+    const later = new Date(first.getTime() + 3_600_000);
+    const moved = await api().post(`/api/admin/campaigns/${id}/schedule`, {
+      scheduledAt: later.toISOString(),
+    });
+    expect(moved.body.campaign.scheduledAt).toBe(later.toISOString());
+    expect(await ctx.campaignQueue.schedule.getJob(campaignScheduleJobId(id, first))).toBeFalsy();
+    expect(await ctx.campaignQueue.schedule.getJob(campaignScheduleJobId(id, later))).toBeTruthy();
+
+    const back = await api().post(`/api/admin/campaigns/${id}/unschedule`);
+    expect(back.status).toBe(200);
+    expect(back.body.campaign).toMatchObject({ status: 'draft', scheduledAt: null });
+    expect(await ctx.campaignQueue.schedule.getJob(campaignScheduleJobId(id, later))).toBeFalsy();
+    expect((await api().post(`/api/admin/campaigns/${id}/unschedule`)).status).toBe(409);
+  });
+
+  it('lets a viewer schedule nothing', async () => {
+    const viewer = await signedInUser(ctx, 'viewer');
+    const { id } = (await api().post('/api/admin/campaigns', validCampaign)).body as { id: string };
+    const response = await as(ctx, viewer).post(`/api/admin/campaigns/${id}/schedule`, {
+      scheduledAt: new Date(Date.now() + 60_000).toISOString(),
+    });
+    expect(response.status).toBe(403);
+  });
+});
+
+describe('preview and language audience', () => {
+  it('renders a language for a recipient with the code that sends it, Arabic right to left', async () => {
+    const response = await api().post('/api/admin/campaigns/preview', {
+      subject: 'مرحبا {{firstName}}',
+      content: '<h2>عروض</h2><p>عزيزي {{firstName}} {{lastName}}</p><script>alert(1)</script>',
+      locale: 'ar',
+      recipient: { email: 'layla@example.tn', firstName: 'Layla', lastName: 'Ben Ali' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ subject: 'مرحبا Layla', locale: 'ar', dir: 'rtl' });
+    expect(response.body.html).toContain('<html lang="ar" dir="rtl">');
+    expect(response.body.html).toContain('عزيزي Layla Ben Ali');
+    expect(response.body.html).not.toContain('<script');
+    expect(response.body.html).toContain('token=preview');
+    expect(response.body.text).toContain('عزيزي Layla Ben Ali');
+  });
+
+  it('counts how many of the audience get each language', async () => {
+    await ContactModel.deleteMany({});
+    await SubscriberModel.deleteMany({});
+    await ContactModel.insertMany([
+      { ...validEnquiry, email: 'anna@example.com', locale: 'en' },
+      { ...validEnquiry, email: 'layla@example.tn', locale: 'ar' },
+      { ...validEnquiry, email: 'claire@example.fr', locale: 'fr' },
+    ]);
+    await SubscriberModel.create({ email: 'sami@example.tn', status: 'confirmed', locale: 'ar' });
+    const { id } = (
+      await api().post('/api/admin/campaigns', {
+        ...validCampaign,
+        recipientType: 'all',
+        translations: [ARABIC],
+      })
+    ).body as { id: string };
+    const response = await api().get(`/api/admin/campaigns/${id}/audience`);
+    expect(response.status).toBe(200);
+    // French is not written: Claire gets the default, English.
+    expect(response.body).toEqual({ total: 4, languages: { en: 2, fr: 0, ar: 2 } });
+  });
+});

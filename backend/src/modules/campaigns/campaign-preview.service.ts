@@ -1,0 +1,165 @@
+import {
+  DEFAULT_TEMPLATE,
+  LOCALES,
+  NEWSLETTER_PAGES,
+  directionOf,
+  type CampaignLanguageAudienceDto,
+  type CampaignLanguages,
+  type CampaignPreviewDto,
+  type CampaignPreviewInput,
+  type CampaignSampleRecipientDto,
+  type Locale,
+  type RecipientType,
+} from '@agency/contracts';
+import {
+  CampaignModel,
+  CampaignTemplateModel,
+  ContactModel,
+  SubscriberModel,
+  compileCampaignMail,
+  normalizeEmail,
+  sanitizeCampaignHtml,
+  sanitizeTemplateLayout,
+  type CampaignMailTemplate,
+} from '@agency/platform';
+import { HttpError } from '../../errors';
+
+interface AudienceMember {
+  email: string;
+  firstName: string;
+  lastName: string;
+  locale: string;
+}
+
+/**
+ * The campaign's audience as the worker's dispatch reads it: contacts, then
+ * confirmed subscribers, one per address, without whoever unsubscribed.
+ */
+async function* audienceOf(recipientType: RecipientType): AsyncGenerator<AudienceMember> {
+  const unsubscribed = new Set<string>();
+  const gone = SubscriberModel.find({ status: 'unsubscribed' }, { email: 1 }).lean().cursor();
+  for await (const { email } of gone) unsubscribed.add(normalizeEmail(email));
+  const seen = new Set<string>();
+  const fresh = (email: string) => {
+    const key = normalizeEmail(email);
+    if (unsubscribed.has(key) || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
+  if (recipientType !== 'subscribers') {
+    const contacts = ContactModel.collection
+      .find<AudienceMember>({}, { projection: { email: 1, firstName: 1, lastName: 1, locale: 1 } })
+      .batchSize(1000);
+    for await (const contact of contacts) {
+      if (fresh(contact.email)) {
+        yield { ...contact, firstName: contact.firstName ?? '', lastName: contact.lastName ?? '' };
+      }
+    }
+  }
+  if (recipientType !== 'contacts') {
+    const subscribers = SubscriberModel.collection
+      .find<{ email: string; locale: string }>(
+        { status: 'confirmed' },
+        { projection: { email: 1, locale: 1 } },
+      )
+      .batchSize(1000);
+    for await (const { email, locale } of subscribers) {
+      if (fresh(email)) yield { email, firstName: '', lastName: '', locale };
+    }
+  }
+}
+
+const SAMPLE_SIZE = 20;
+
+/** A few of the audience to preview the mail for: the first the store gives. */
+export async function sampleRecipients(
+  recipientType: RecipientType,
+): Promise<CampaignSampleRecipientDto[]> {
+  const sample: CampaignSampleRecipientDto[] = [];
+  for await (const member of audienceOf(recipientType)) {
+    sample.push({
+      email: member.email,
+      firstName: member.firstName,
+      lastName: member.lastName,
+      locale: member.locale ?? 'en',
+    });
+    if (sample.length >= SAMPLE_SIZE) break;
+  }
+  return sample;
+}
+
+/**
+ * How many of the campaign's audience get each language: their stored one
+ * when the campaign is written in it, else the campaign's default (what the
+ * worker's messenger decides per recipient).
+ */
+export async function languageAudience(id: string): Promise<CampaignLanguageAudienceDto> {
+  const campaign = await CampaignModel.findById(id, {
+    recipientType: 1,
+    defaultLocale: 1,
+    translations: 1,
+  }).lean();
+  if (!campaign) throw new HttpError('NOT_FOUND', 'No campaign with this id');
+  const defaultLocale = (campaign.defaultLocale ?? 'en') as Locale;
+  const written = new Set<string>([
+    defaultLocale,
+    ...(campaign.translations ?? []).map((translation) => translation.locale),
+  ]);
+  const languages = Object.fromEntries(LOCALES.map((locale) => [locale, 0])) as Record<
+    Locale,
+    number
+  >;
+  let total = 0;
+  for await (const member of audienceOf(campaign.recipientType as RecipientType)) {
+    const locale = written.has(member.locale) ? (member.locale as Locale) : defaultLocale;
+    languages[locale] += 1;
+    total += 1;
+  }
+  return { total, languages };
+}
+
+async function templateFor(input: CampaignPreviewInput): Promise<CampaignMailTemplate> {
+  if (input.template) {
+    return {
+      ...input.template,
+      header: sanitizeCampaignHtml(input.template.header),
+      footer: sanitizeCampaignHtml(input.template.footer),
+      layout: sanitizeTemplateLayout(input.template.layout),
+    };
+  }
+  if (!input.templateId) return DEFAULT_TEMPLATE;
+  const stored = await CampaignTemplateModel.findById(input.templateId).lean();
+  if (!stored) throw new HttpError('NOT_FOUND', 'No template with this id');
+  return { ...stored, header: stored.header ?? '', footer: stored.footer ?? '' };
+}
+
+/**
+ * The mail as the worker sends it, rendered by the same code: the draft's
+ * subject and content in one language, in its template, filled in for one
+ * recipient. The unsubscribe link is shaped like the real one but leads
+ * nowhere: a preview must never carry a working token.
+ */
+export async function previewCampaign(
+  input: CampaignPreviewInput,
+  options: { senderName: string; siteUrl: string },
+): Promise<CampaignPreviewDto> {
+  const locale = input.locale as Locale;
+  const languages: CampaignLanguages = {
+    [locale]: { subject: input.subject, content: sanitizeCampaignHtml(input.content) },
+  };
+  const mail = { defaultLocale: locale, languages, template: await templateFor(input) };
+  const unsubscribeUrl = new URL(NEWSLETTER_PAGES.unsubscribe, `${options.siteUrl}/`);
+  unsubscribeUrl.searchParams.set('token', 'preview');
+  unsubscribeUrl.searchParams.set('lang', locale);
+  const recipient = input.recipient ?? { email: 'ada@example.com', firstName: '', lastName: '' };
+  const rendered = compileCampaignMail(mail, { senderName: options.senderName }).render(
+    locale,
+    {
+      email: recipient.email,
+      firstName: recipient.firstName,
+      lastName: recipient.lastName,
+    },
+    unsubscribeUrl.toString(),
+  );
+  return { ...rendered, locale, dir: directionOf(locale) };
+}

@@ -1,0 +1,128 @@
+import { API_ROUTES, wallTimeOf, type CampaignSettingsDto } from '@agency/contracts';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { apiUrl, appUrl } from '../support/e2e-env';
+import { waitForMail } from '../support/mail-catcher-client';
+import {
+  demoAdminToken,
+  runId,
+  sendEnquiryByApi,
+  storeDemoAdminSession,
+  waitForSection,
+} from './admin-helpers';
+
+const VIEWPORTS = [
+  { width: 1280, height: 900 },
+  { width: 375, height: 812 },
+] as const;
+
+/** The campaign's row on a desktop, its card on a phone. */
+function campaignEntry(page: Page, name: string, phone: boolean): Locator {
+  return phone
+    ? page.getByRole('list', { name: 'Campaigns' }).getByRole('listitem').filter({ hasText: name })
+    : page.getByRole('row').filter({ hasText: name });
+}
+
+/**
+ * What a staff member who knows no HTML does: writes a campaign in English
+ * and Arabic in the editor, looks at the Arabic mail at a phone's width,
+ * schedules it a minute ahead on the agency's clock, and watches it go.
+ */
+test.describe('Writing, previewing and scheduling a campaign', () => {
+  test.beforeAll(async ({ request }) => {
+    await sendEnquiryByApi(request, `authoring-${runId()}@example.com`);
+  });
+
+  for (const viewport of VIEWPORTS) {
+    test(`at ${viewport.width} px: written in the editor, previewed in Arabic at 375 px, scheduled, sent`, async ({
+      page,
+      request,
+    }) => {
+      test.setTimeout(240_000);
+      const phone = viewport.width < 600;
+      await page.setViewportSize(viewport);
+      const token = await demoAdminToken(request);
+      const settings = (await (
+        await request.get(apiUrl(API_ROUTES.campaignSettings), {
+          headers: { Authorization: `Bearer ${token}` },
+        })
+      ).json()) as CampaignSettingsDto;
+      const id = runId();
+      const name = `E2E scheduled ${id}`;
+      const subject = `Spring packs ${id}`;
+
+      await storeDemoAdminSession(page, request);
+      await page.goto(appUrl('/admin/campaigns'));
+      await waitForSection(page, 'Mail Manager');
+      await page.getByRole('button', { name: 'New Campaign' }).first().click();
+      const dialog = page.getByRole('dialog', { name: 'New Campaign' });
+      await dialog.getByLabel(/^Campaign name/).fill(name);
+      await dialog.getByLabel(/^Email subject/).fill(subject);
+
+      // The toolbar, not HTML: a heading, a paragraph with a variable, a button.
+      const editor = dialog.getByRole('textbox', { name: 'Content', exact: true });
+      await editor.click();
+      await dialog.getByRole('button', { name: 'Heading', exact: true }).click();
+      await page.keyboard.type('Our spring packs');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('Dear ');
+      await dialog.getByRole('button', { name: 'Variables' }).click();
+      await page.getByRole('menuitem', { name: /^First name/ }).click();
+      await page.keyboard.type(', three packs for the season.');
+      await dialog.getByRole('button', { name: 'Button', exact: true }).click();
+      const insert = page.getByRole('dialog', { name: 'Insert a button' });
+      await insert.getByLabel(/^Button link/).fill('https://example.com/book');
+      await insert.getByLabel(/^Button text/).fill('Book a call');
+      await insert.getByRole('button', { name: 'Insert' }).click();
+      await expect(editor.locator('h1')).toHaveText('Our spring packs');
+      await expect(editor.getByText('Book a call')).toBeVisible();
+
+      await dialog.getByRole('combobox', { name: 'Recipients' }).click();
+      await page.getByRole('option', { name: /^Enquiry contacts/ }).click();
+
+      await dialog.getByRole('tab', { name: 'Arabic' }).click();
+      await dialog.getByLabel(/^Email subject/).fill(`عروض الربيع ${id}`);
+      const arabic = dialog.getByRole('textbox', { name: 'Content', exact: true });
+      await expect(arabic).toHaveAttribute('dir', 'rtl');
+      await arabic.click();
+      await page.keyboard.type('عروض الربيع لهذا الموسم');
+
+      // The preview: the Arabic mail, rendered by the server, at 375 px.
+      const preview = dialog.getByRole('region', { name: 'Preview' });
+      await preview.getByRole('button', { name: 'Phone (375 px)' }).click();
+      const frame = preview.getByTitle('Mail preview in Arabic');
+      await expect(frame).toHaveAttribute('data-width', 'phone');
+      await frame.scrollIntoViewIfNeeded();
+      const box = await frame.boundingBox();
+      expect(Math.round(box?.width ?? 0)).toBe(375);
+      const mail = page.frameLocator('iframe[title="Mail preview in Arabic"]');
+      await expect(mail.locator('html')).toHaveAttribute('dir', 'rtl');
+      await expect(mail.getByText('عروض الربيع لهذا الموسم')).toBeVisible();
+      await expect(preview.getByTestId('preview-subject')).toHaveText(`عروض الربيع ${id}`);
+
+      await dialog.getByRole('button', { name: 'Create Campaign' }).click();
+      await expect(page.getByText('Campaign created successfully')).toBeVisible();
+      await expect(dialog).toBeHidden();
+
+      // A minute ahead, on the agency's clock.
+      const entry = campaignEntry(page, name, phone);
+      await entry.getByRole('button', { name: `Schedule ${name}` }).click();
+      const schedule = page.getByRole('dialog', { name: `Schedule “${name}”` });
+      await expect(schedule).toContainText(settings.timeZone);
+      const at = new Date(Math.ceil((Date.now() + 45_000) / 60_000) * 60_000);
+      const local = wallTimeOf(at, settings.timeZone);
+      await schedule.getByLabel(/^Date/).fill(local.date);
+      await schedule.getByLabel(/^Time/).fill(local.time);
+      await schedule.getByRole('button', { name: 'Schedule', exact: true }).click();
+      await expect(page.getByText('Campaign scheduled')).toBeVisible();
+      await expect(entry).toContainText('Scheduled');
+      await expect(entry).toContainText(/Goes /);
+
+      // Nothing before its time; then it goes, and the list follows it to the end.
+      await expect(entry).toContainText('Sent', { timeout: at.getTime() - Date.now() + 120_000 });
+      expect(Date.now()).toBeGreaterThanOrEqual(at.getTime());
+      await expect(entry).toContainText(/[1-9]\d* sent · 0 failed/);
+      const received = await waitForMail(request, { subject });
+      expect(received.subject).toBe(subject);
+    });
+  }
+});

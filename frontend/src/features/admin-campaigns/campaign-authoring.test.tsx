@@ -1,0 +1,295 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { HttpResponse } from 'msw';
+import { buildCampaign, buildTemplate } from '../../testing/admin-factory';
+import { findCardList, renderAdmin } from '../../testing/admin-render';
+import { adminFailure, adminList, recordAdminCalls } from '../../testing/handlers/admin-handlers';
+import { server } from '../../testing/msw-server';
+
+const campaignCards = () => findCardList('Campaigns');
+
+// The editor's walks fill a big form: slow in jsdom when the suites share two cores.
+jest.setTimeout(120_000);
+const SLOW = { timeout: 15_000 };
+
+async function openEditor() {
+  const rendered = await renderAdmin('/admin/campaigns');
+  await campaignCards().catch(() => undefined);
+  const [add] = await screen.findAllByRole('button', { name: 'New Campaign' });
+  if (add) await rendered.user.click(add);
+  const dialog = await screen.findByRole('dialog', { name: 'New Campaign' });
+  return { ...rendered, dialog };
+}
+
+describe('the campaign editor', () => {
+  it('formats from the toolbar, inserts variables, dividers and buttons, and saves every language', async () => {
+    const { handler, calls } = recordAdminCalls('post', '/campaigns', (body) =>
+      HttpResponse.json(buildCampaign(body as object), { status: 201 }),
+    );
+    server.use(handler);
+    const { user, dialog } = await openEditor();
+
+    await user.click(within(dialog).getByLabelText(/^Campaign name/));
+    await user.paste('Spring in three languages');
+    await user.click(within(dialog).getByLabelText(/^Email subject/));
+    await user.paste('Hello {{firstName}}');
+
+    // jsdom gives ProseMirror no typing it can read back: the toolbar's own commands are used.
+    const editor = within(dialog).getByRole('textbox', { name: 'Content' });
+    await user.click(editor);
+    await user.click(within(dialog).getByRole('button', { name: 'Heading' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Variables' }));
+    await user.click(await screen.findByRole('menuitem', { name: /^First name/ }));
+    await waitFor(() => expect(editor.querySelector('h1')).toHaveTextContent('{{firstName}}'));
+    expect(within(dialog).getByRole('button', { name: 'Heading' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Divider' }));
+    await waitFor(() => expect(editor.querySelector('hr')).toBeTruthy());
+
+    await user.click(within(dialog).getByRole('button', { name: 'Button' }));
+    const insert = await screen.findByRole('dialog', { name: 'Insert a button' });
+    await user.type(within(insert).getByLabelText(/^Button link/), 'javascript:alert(1)');
+    await user.type(within(insert).getByLabelText(/^Button text/), 'Book a call');
+    await user.click(within(insert).getByRole('button', { name: 'Insert' }));
+    expect(
+      await within(insert).findByText('Use an https://, mailto: address or {{unsubscribeUrl}}'),
+    ).toBeInTheDocument();
+    await user.clear(within(insert).getByLabelText(/^Button link/));
+    await user.type(within(insert).getByLabelText(/^Button link/), 'https://agency.tn/book');
+    await user.click(within(insert).getByRole('button', { name: 'Insert' }));
+    await waitFor(() => expect(editor.querySelector('table[data-button] a')).toBeTruthy());
+
+    // Arabic: its own subject and content, written right to left.
+    await user.click(within(dialog).getByRole('tab', { name: 'Arabic' }));
+    await user.click(within(dialog).getByLabelText(/^Email subject/));
+    await user.paste('مرحبا {{firstName}}');
+    expect(within(dialog).getByRole('textbox', { name: 'Content' })).toHaveAttribute('dir', 'rtl');
+    await user.click(within(dialog).getByRole('button', { name: 'HTML' }));
+    await user.click(within(dialog).getByLabelText('Content (HTML source)'));
+    await user.paste('<p>عروض الربيع</p>');
+
+    await user.click(
+      within(dialog).getByRole('switch', { name: /Only send within a time window/ }),
+    );
+    await user.click(within(dialog).getByLabelText(/^Messages per minute/));
+    await user.paste('120');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Campaign' }));
+
+    expect(await screen.findByText('Campaign created successfully', {}, SLOW)).toBeInTheDocument();
+    const body = calls[0]?.body as Record<string, unknown>;
+    expect(body).toMatchObject({
+      name: 'Spring in three languages',
+      subject: 'Hello {{firstName}}',
+      defaultLocale: 'en',
+      translations: [
+        { locale: 'ar', subject: 'مرحبا {{firstName}}', content: '<p>عروض الربيع</p>' },
+      ],
+      sendingWindow: { days: [1, 2, 3, 4, 5], start: '08:00', end: '20:00' },
+      ratePerMinute: 120,
+      templateId: null,
+    });
+    expect(body.content).toContain('<h1>{{firstName}}</h1>');
+    expect(body.content).toContain('<hr>');
+    expect(body.content).toContain(
+      '<table data-button=""><tbody><tr><td data-button=""><a data-button="" href="https://agency.tn/book">Book a call</a></td></tr></tbody></table>',
+    );
+  });
+
+  it('refuses an unknown variable and a window with no hours at save, naming them', async () => {
+    const { handler, calls } = recordAdminCalls('post', '/campaigns', () =>
+      HttpResponse.json(buildCampaign(), { status: 201 }),
+    );
+    server.use(handler);
+    const { user, dialog } = await openEditor();
+    await user.click(within(dialog).getByLabelText(/^Campaign name/));
+    await user.paste('Typo');
+    await user.click(within(dialog).getByLabelText(/^Email subject/));
+    await user.paste('Hi {{fristName}}');
+    await user.click(within(dialog).getByRole('button', { name: 'HTML' }));
+    await user.click(within(dialog).getByLabelText('Content (HTML source)'));
+    await user.paste('<p>Hello</p>');
+    await user.click(
+      within(dialog).getByRole('switch', { name: /Only send within a time window/ }),
+    );
+    const until = within(dialog).getByLabelText(/^Until/);
+    await user.clear(until);
+    await user.type(until, '07:00');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Campaign' }));
+
+    expect(
+      await within(dialog).findByText(
+        'Unknown variable "fristName": use one of firstName, lastName, email, unsubscribeUrl, senderName',
+        {},
+        SLOW,
+      ),
+    ).toBeInTheDocument();
+    expect(
+      within(dialog).getByText('The window has no hours: its end must come after its start'),
+    ).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+  });
+
+  it('previews the mail beside the editor, in Arabic right to left, at 375 px', async () => {
+    const { handler, calls } = recordAdminCalls('post', '/campaigns/preview', (body) => {
+      const { subject, content, locale } = body as Record<string, string>;
+      const dir = locale === 'ar' ? 'rtl' : 'ltr';
+      return HttpResponse.json({
+        subject: (subject ?? '').replace('{{firstName}}', 'Layla'),
+        html: `<html lang="${locale}" dir="${dir}"><body>${content}</body></html>`,
+        text: content,
+        locale,
+        dir,
+      });
+    });
+    server.use(handler);
+    const { user, dialog } = await openEditor();
+    await user.click(within(dialog).getByRole('tab', { name: 'Arabic' }));
+    await user.click(within(dialog).getByLabelText(/^Email subject/));
+    await user.paste('مرحبا {{firstName}}');
+
+    const preview = within(dialog).getByRole('region', { name: 'Preview' });
+    // The render waits for typing to pause, then asks the server; an earlier render (before
+    // the subject was pasted) may show first.
+    await waitFor(
+      () => expect(within(preview).getByTestId('preview-subject')).toHaveTextContent('مرحبا Layla'),
+      SLOW,
+    );
+    await user.click(within(preview).getByRole('button', { name: 'Phone (375 px)' }));
+    const frame = within(preview).getByTitle('Mail preview in Arabic');
+    expect(frame).toHaveAttribute('data-width', 'phone');
+    expect(frame).toHaveAttribute('sandbox', '');
+    expect(frame.getAttribute('srcdoc')).toContain('dir="rtl"');
+    // Filled in for the first sample of the audience, in the language being edited.
+    const last = calls.at(-1)?.body as Record<string, unknown>;
+    expect(last).toMatchObject({
+      locale: 'ar',
+      recipient: { email: 'layla@example.tn', firstName: 'Layla', lastName: 'Ben Ali' },
+    });
+  });
+});
+
+describe('campaign templates', () => {
+  it('lists the default and the agency’s own, duplicates, and refuses a layout without {{content}}', async () => {
+    const { handler, calls } = recordAdminCalls('post', '/campaign-templates', (body) =>
+      HttpResponse.json(buildTemplate(body as object), { status: 201 }),
+    );
+    server.use(handler);
+    const { user } = await renderAdmin('/admin/campaigns?view=templates');
+    const list = await screen.findByRole('list', { name: 'Templates' });
+    expect(within(list).getByRole('listitem', { name: 'Agency (default)' })).toHaveTextContent(
+      'Built in',
+    );
+    expect(within(list).getByRole('listitem', { name: 'Autumn' })).toHaveTextContent(
+      'Used by 0 campaigns',
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Duplicate Agency (default)' }));
+    expect(await screen.findByText('“Agency (default) (copy)” created')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'New Template' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New Template' });
+    await user.type(within(dialog).getByLabelText(/^Template name/), 'Bare');
+    const layout = within(dialog).getByLabelText(/^Layout \(HTML\)/);
+    await user.clear(layout);
+    await user.click(layout);
+    await user.paste('<table><tr><td>{{header}}</td></tr></table>');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Template' }));
+    expect(
+      await within(dialog).findByText('The layout must hold {{content}} where the campaign goes'),
+    ).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+
+    await user.clear(layout);
+    await user.click(layout);
+    await user.paste('<div>{{content}}</div>');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Template' }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]?.body).toMatchObject({ name: 'Bare', layout: '<div>{{content}}</div>' });
+  });
+
+  it('does not offer to delete a template in use, and shows the server’s refusal', async () => {
+    server.use(
+      adminList('/campaign-templates', [
+        buildTemplate({ id: 't-used', name: 'Used', usedBy: 2 }),
+        buildTemplate({ id: 't-free', name: 'Free' }),
+      ]),
+      adminFailure('delete', '/campaign-templates/:id', 409, {
+        message: 'This template is used by 1 campaign; choose another template for them first',
+      }),
+    );
+    const { user } = await renderAdmin('/admin/campaigns?view=templates');
+    await screen.findByRole('list', { name: 'Templates' });
+    expect(screen.getByRole('button', { name: 'Delete Used' })).toBeDisabled();
+
+    await user.click(screen.getByRole('button', { name: 'Delete Free' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete “Free”?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Delete Template' }));
+    expect(
+      await screen.findByText(
+        'This template is used by 1 campaign; choose another template for them first',
+      ),
+    ).toBeInTheDocument();
+  });
+});
+
+describe('scheduling', () => {
+  it('schedules a draft on the agency clock, refuses a past time, and unschedules', async () => {
+    server.use(
+      adminList('/campaigns', [
+        buildCampaign({ id: 'c-draft', name: 'Spring offer' }),
+        buildCampaign({
+          id: 'c-later',
+          name: 'Later news',
+          status: 'scheduled',
+          scheduledAt: '2099-06-01T07:30:00.000Z',
+        }),
+      ]),
+    );
+    const schedule = recordAdminCalls('post', '/campaigns/:id/schedule', (body) =>
+      HttpResponse.json({
+        campaign: buildCampaign({
+          id: 'c-draft',
+          status: 'scheduled',
+          scheduledAt: (body as { scheduledAt: string }).scheduledAt,
+        }),
+      }),
+    );
+    const unschedule = recordAdminCalls('post', '/campaigns/:id/unschedule', () =>
+      HttpResponse.json({ campaign: buildCampaign({ id: 'c-later', status: 'draft' }) }),
+    );
+    server.use(schedule.handler, unschedule.handler);
+    const { user } = await renderAdmin('/admin/campaigns', { mobile: true });
+    const cards = await campaignCards();
+    // Shown on the agency's clock: 07:30 UTC is 08:30 in Tunis.
+    expect(within(cards).getByText(/Goes .*8:30/)).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Schedule Spring offer' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Schedule “Spring offer”' });
+    expect(within(dialog).getByText(/agency's clock \(Africa\/Tunis\)/)).toBeInTheDocument();
+    const date = within(dialog).getByLabelText(/^Date/);
+    const time = within(dialog).getByLabelText(/^Time/);
+    await user.clear(date);
+    await user.type(date, '2020-01-01');
+    await user.click(within(dialog).getByRole('button', { name: 'Schedule' }));
+    expect(await within(dialog).findByText('The time must be in the future')).toBeInTheDocument();
+    expect(schedule.calls).toHaveLength(0);
+
+    await user.clear(date);
+    await user.type(date, '2099-03-02');
+    await user.clear(time);
+    await user.type(time, '09:15');
+    await user.click(within(dialog).getByRole('button', { name: 'Schedule' }));
+    expect(await screen.findByText('Campaign scheduled')).toBeInTheDocument();
+    expect(schedule.calls[0]?.url.pathname).toBe('/api/admin/campaigns/c-draft/schedule');
+    // 09:15 in Tunis (UTC+1) is 08:15 UTC.
+    expect(schedule.calls[0]?.body).toEqual({ scheduledAt: '2099-03-02T08:15:00.000Z' });
+
+    await user.click(screen.getByRole('button', { name: 'Schedule Later news' }));
+    const later = await screen.findByRole('dialog', { name: 'Schedule “Later news”' });
+    expect(within(later).getByLabelText(/^Time/)).toHaveValue('08:30');
+    await user.click(within(later).getByRole('button', { name: 'Unschedule (back to draft)' }));
+    expect(await screen.findByText('Campaign back to draft')).toBeInTheDocument();
+    expect(unschedule.calls[0]?.url.pathname).toBe('/api/admin/campaigns/c-later/unschedule');
+  });
+});

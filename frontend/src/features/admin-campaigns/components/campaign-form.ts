@@ -1,0 +1,151 @@
+import {
+  DEFAULT_TEMPLATE_ID,
+  LOCALES,
+  campaignSchema,
+  type CampaignDto,
+  type CampaignInput,
+  type Locale,
+  type RecipientType,
+  type Weekday,
+} from '@agency/contracts';
+import { setIn, type FormikErrors } from 'formik';
+import { ValidationError } from 'yup';
+
+type Written = { subject: string; content: string };
+
+/**
+ * The campaign editor's form: one subject and content per language (the
+ * default one required, the others sent only when written), the sending
+ * window behind a switch and the rate as typed. `inputOf` makes the API's
+ * input of it, which `campaignSchema` checks as the API does.
+ */
+export interface CampaignFormValues {
+  name: string;
+  recipientType: RecipientType;
+  /** The lists a campaign of type `lists` goes to. */
+  listIds: string[];
+  defaultLocale: Locale;
+  templateId: string;
+  languages: Record<Locale, Written>;
+  windowEnabled: boolean;
+  window: { days: Weekday[]; start: string; end: string };
+  ratePerMinute: string | number;
+}
+
+const EMPTY: Written = { subject: '', content: '' };
+/** What an empty editor holds: nothing written. */
+const isBlank = (html: string) => html.replace(/<p><\/p>|<br\s*\/?>|\s/g, '') === '';
+const written = ({ subject, content }: Written) => subject.trim() !== '' || !isBlank(content);
+
+export function initialCampaignValues(campaign?: CampaignDto): CampaignFormValues {
+  const defaultLocale = campaign?.defaultLocale ?? 'en';
+  const languages = Object.fromEntries(LOCALES.map((locale) => [locale, { ...EMPTY }])) as Record<
+    Locale,
+    Written
+  >;
+  if (campaign) {
+    languages[defaultLocale] = { subject: campaign.subject, content: campaign.content };
+    for (const { locale, subject, content } of campaign.translations) {
+      languages[locale] = { subject, content };
+    }
+  }
+  return {
+    name: campaign?.name ?? '',
+    recipientType: campaign?.recipientType ?? 'all',
+    listIds: campaign?.listIds ?? [],
+    defaultLocale,
+    templateId: campaign?.templateId ?? DEFAULT_TEMPLATE_ID,
+    languages,
+    windowEnabled: Boolean(campaign?.sendingWindow),
+    // Office hours on weekdays: what most agencies pick.
+    window: campaign?.sendingWindow ?? { days: [1, 2, 3, 4, 5], start: '08:00', end: '20:00' },
+    ratePerMinute: campaign?.ratePerMinute ? String(campaign.ratePerMinute) : '',
+  };
+}
+
+/** The languages the form holds something in, the default first. */
+export function writtenLocales(values: CampaignFormValues): Locale[] {
+  return [
+    values.defaultLocale,
+    ...LOCALES.filter(
+      (locale) => locale !== values.defaultLocale && written(values.languages[locale]),
+    ),
+  ];
+}
+
+export function inputOf(values: CampaignFormValues) {
+  const main = values.languages[values.defaultLocale];
+  // A number field: formik keeps a number once typed, an empty string when cleared.
+  const rate = String(values.ratePerMinute).trim();
+  return {
+    name: values.name,
+    recipientType: values.recipientType,
+    listIds: values.listIds,
+    defaultLocale: values.defaultLocale,
+    subject: main.subject,
+    content: isBlank(main.content) ? '' : main.content,
+    translations: writtenLocales(values)
+      .slice(1)
+      .map((locale) => ({ locale, ...values.languages[locale] })),
+    templateId: values.templateId === DEFAULT_TEMPLATE_ID ? null : values.templateId,
+    sendingWindow: values.windowEnabled ? values.window : null,
+    ratePerMinute: rate === '' ? null : Number(rate),
+  };
+}
+
+/** Where an error of the API's input shows in the form. */
+export function formPathOf(path: string, values: CampaignFormValues): string {
+  if (path === 'subject' || path === 'content') {
+    return `languages.${values.defaultLocale}.${path}`;
+  }
+  const translated = /^translations\[(\d+)\]\.(subject|content)$/.exec(path);
+  if (translated) {
+    const locale = writtenLocales(values).slice(1)[Number(translated[1])];
+    return locale ? `languages.${locale}.${translated[2]}` : 'name';
+  }
+  if (path.startsWith('sendingWindow')) return path.replace(/^sendingWindow/, 'window');
+  return path;
+}
+
+/** The form checked by the API's own schema, its reasons placed under the fields. */
+export async function validateCampaign(
+  values: CampaignFormValues,
+): Promise<FormikErrors<CampaignFormValues>> {
+  try {
+    await campaignSchema.validate(inputOf(values), { abortEarly: false });
+    return {};
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    let errors: FormikErrors<CampaignFormValues> = {};
+    for (const issue of error.inner.length > 0 ? error.inner : [error]) {
+      errors = setIn(errors, formPathOf(issue.path ?? 'name', values), issue.message);
+    }
+    return errors;
+  }
+}
+
+/** The body the API takes: the schema's output, stripped of what it does not know. */
+export async function campaignBody(values: CampaignFormValues): Promise<CampaignInput> {
+  return (await campaignSchema.validate(inputOf(values), {
+    stripUnknown: true,
+  })) as CampaignInput;
+}
+
+/** The API's field paths a campaign save may answer with. */
+export const CAMPAIGN_SERVER_FIELDS = [
+  'name',
+  'subject',
+  'content',
+  'recipientType',
+  'listIds',
+  'defaultLocale',
+  'templateId',
+  'ratePerMinute',
+  'sendingWindow.days',
+  'sendingWindow.start',
+  'sendingWindow.end',
+  ...[0, 1].flatMap((index) => [
+    `translations[${index}].subject`,
+    `translations[${index}].content`,
+  ]),
+] as const;

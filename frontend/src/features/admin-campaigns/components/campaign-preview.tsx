@@ -1,0 +1,170 @@
+import type { CampaignTemplateInput, Locale, RecipientType } from '@agency/contracts';
+import ComputerIcon from '@mui/icons-material/Computer';
+import SmartphoneIcon from '@mui/icons-material/Smartphone';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import LinearProgress from '@mui/material/LinearProgress';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import Typography from '@mui/material/Typography';
+import { useEffect, useState } from 'react';
+import { useNamespace } from '../../../lib/translations';
+import { usePreviewCampaignMutation, useSampleRecipientsQuery } from '../api/campaigns-api';
+import { CAMPAIGNS_NAMESPACE } from '../campaigns-namespace';
+
+/** The phone width the preview shows, as the issue's smallest layout. */
+export const PHONE_WIDTH = 375;
+const DESKTOP_WIDTH = 680;
+/** Renders wait this long after the last keystroke. */
+const PREVIEW_DEBOUNCE_MS = 400;
+
+export interface CampaignPreviewProps {
+  subject: string;
+  content: string;
+  locale: Locale;
+  /** The languages the campaign is written in: the preview may show each. */
+  locales: readonly Locale[];
+  onLocaleChange: (locale: Locale) => void;
+  recipientType: RecipientType;
+  templateId?: string | null;
+  /** A template being edited, shown before it is saved. */
+  template?: CampaignTemplateInput;
+}
+
+/**
+ * The mail beside the editor, as the server renders it with the worker's
+ * own code: in one language, for one recipient of the audience, at a
+ * desktop or a phone's width. The frame runs no script.
+ */
+export function CampaignPreview({
+  subject,
+  content,
+  locale,
+  locales,
+  onLocaleChange,
+  recipientType,
+  templateId,
+  template,
+}: CampaignPreviewProps) {
+  const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
+  const [width, setWidth] = useState<'desktop' | 'phone'>('desktop');
+  const [recipientEmail, setRecipientEmail] = useState('');
+  const sample = useSampleRecipientsQuery(recipientType);
+  const samples = sample.data?.items ?? [];
+  const recipient = samples.find((item) => item.email === recipientEmail) ?? samples[0];
+  const [render, rendered] = usePreviewCampaignMutation();
+
+  const recipientKey = recipient?.email ?? '';
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      void render({
+        subject,
+        content,
+        locale,
+        templateId: templateId ?? null,
+        ...(template ? { template } : {}),
+        ...(recipient
+          ? {
+              recipient: {
+                email: recipient.email,
+                firstName: recipient.firstName,
+                lastName: recipient.lastName,
+              },
+            }
+          : {}),
+      });
+    }, PREVIEW_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the recipient is named by its address
+  }, [render, subject, content, locale, templateId, JSON.stringify(template), recipientKey]);
+
+  const preview = rendered.data;
+  return (
+    <Stack spacing={1.5} sx={{ minWidth: 0 }} aria-label={t('preview.label')} role="region">
+      <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
+        <TextField
+          select
+          size="small"
+          label={t('preview.language')}
+          value={locale}
+          onChange={(event) => onLocaleChange(event.target.value as Locale)}
+          sx={{ minWidth: 120 }}
+        >
+          {locales.map((item) => (
+            <MenuItem key={item} value={item}>
+              {t(`languages.${item}`)}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          select
+          size="small"
+          label={t('preview.recipient')}
+          value={recipient?.email ?? ''}
+          onChange={(event) => setRecipientEmail(event.target.value)}
+          disabled={samples.length === 0}
+          sx={{ minWidth: 180, flex: 1 }}
+          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+        >
+          {samples.length === 0 ? (
+            <MenuItem value="">{t('preview.noRecipient')}</MenuItem>
+          ) : (
+            samples.map((item) => (
+              <MenuItem key={item.email} value={item.email}>
+                {[item.firstName, item.lastName].filter(Boolean).join(' ') || item.email}
+                {` · ${item.locale}`}
+              </MenuItem>
+            ))
+          )}
+        </TextField>
+        <ToggleButtonGroup
+          size="small"
+          exclusive
+          value={width}
+          onChange={(_event, value: 'desktop' | 'phone' | null) => value && setWidth(value)}
+          aria-label={t('preview.width')}
+        >
+          <ToggleButton value="desktop" aria-label={t('preview.desktop')}>
+            <ComputerIcon fontSize="small" />
+          </ToggleButton>
+          <ToggleButton value="phone" aria-label={t('preview.phone', { width: PHONE_WIDTH })}>
+            <SmartphoneIcon fontSize="small" />
+          </ToggleButton>
+        </ToggleButtonGroup>
+      </Stack>
+      {rendered.isLoading ? <LinearProgress aria-label={t('preview.rendering')} /> : null}
+      {rendered.isError ? <Alert severity="warning">{t('preview.failed')}</Alert> : null}
+      {preview ? (
+        <>
+          <Typography variant="body2" dir={preview.dir} sx={{ fontWeight: 600 }}>
+            <Box component="span" sx={{ color: 'text.secondary', fontWeight: 400 }}>
+              {t('preview.subject')}{' '}
+            </Box>
+            <span data-testid="preview-subject">{preview.subject}</span>
+          </Typography>
+          <Box sx={{ overflowX: 'auto', bgcolor: 'action.hover', borderRadius: 1, p: 1 }}>
+            <Box
+              component="iframe"
+              title={t('preview.frame', { language: t(`languages.${preview.locale}`) })}
+              srcDoc={preview.html}
+              sandbox=""
+              data-width={width}
+              sx={{
+                display: 'block',
+                mx: 'auto',
+                border: 0,
+                bgcolor: '#fff',
+                width: width === 'phone' ? PHONE_WIDTH : '100%',
+                maxWidth: width === 'phone' ? PHONE_WIDTH : DESKTOP_WIDTH,
+                height: 520,
+              }}
+            />
+          </Box>
+        </>
+      ) : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,323 @@
+import { convert, type HtmlToTextOptions } from 'html-to-text';
+import {
+  directionOf,
+  isLocale,
+  type CampaignLanguages,
+  type CampaignTemplateInput,
+  type Locale,
+} from '@agency/contracts';
+import { escapeHtml } from '../../mail/escape-html';
+import type { RenderedMail } from '../../mail/rendered-mail';
+import { renderUnsubscribeFooter } from '../../mail/unsubscribe-footer.template';
+import { emailSafeHtml, sanitizeTemplateLayout } from './campaign-html';
+
+/** What a campaign may say about its recipient: `{{firstName}}`, `{{lastName}}`, `{{email}}`. */
+export interface Personalisation {
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+/** What differs from one recipient's mail to the next. */
+export type Slot = keyof Personalisation | 'unsubscribeUrl';
+export type SlotValues = Record<Slot, string>;
+
+const SLOT = /\{\{\s*(firstName|lastName|email|unsubscribeUrl)\s*\}\}/g;
+
+/** Literal parts at even indexes, slot names at odd ones (what String.split gives). */
+type Template = readonly string[];
+
+function compile(source: string): Template {
+  return source.split(SLOT);
+}
+
+/** A slot filled as it is: the subject and the text body take values unescaped. */
+export const asIs = (value: string) => value;
+
+/** A template as a campaign's mail uses it: its parts and colours. */
+export type CampaignMailTemplate = Pick<
+  CampaignTemplateInput,
+  'header' | 'footer' | 'layout' | 'brandColor' | 'backgroundColor' | 'textColor'
+>;
+
+/** Everything a campaign's mail is made of, as the store holds it. */
+export interface CampaignMail {
+  defaultLocale: Locale;
+  /** The default language's subject and content, and those of the others written. */
+  languages: CampaignLanguages;
+  template: CampaignMailTemplate;
+}
+
+/**
+ * A placeholder that decides where a link leads: it stands where a URL
+ * attribute's value starts its scheme. Anyone can choose their first name
+ * through the contact form, so such a value is kept only when it is a web or
+ * mail address; anything else (`javascript:`, `data:`) becomes `#`.
+ */
+const LINK_PREFIX = 'link-';
+
+/** Attributes whose value a mail client may open or load as a URL. */
+const URL_ATTRIBUTES = new Set([
+  'href',
+  'src',
+  'srcset',
+  'action',
+  'formaction',
+  'background',
+  'poster',
+  'cite',
+  'longdesc',
+  'usemap',
+  'xlink:href',
+]);
+
+/**
+ * The attribute whose value `html` ends inside, if it ends inside a tag.
+ * The content was sanitised, which escapes every `<` and `>` of text and of
+ * attribute values: the last `<` opens the tag.
+ */
+function openAttribute(html: string): { name: string; value: string } | undefined {
+  const start = html.lastIndexOf('<');
+  if (start < 0) return undefined;
+  const tag = html.slice(start);
+  let at = tag.search(/[\s/>]/);
+  if (at < 0) return undefined;
+  while (at < tag.length) {
+    while (at < tag.length && /[\s/]/.test(tag[at] ?? '')) at++;
+    if (tag[at] === '>') return undefined;
+    const nameStart = at;
+    while (at < tag.length && !/[\s=>/]/.test(tag[at] ?? '')) at++;
+    const name = tag.slice(nameStart, at).toLowerCase();
+    while (at < tag.length && /\s/.test(tag[at] ?? '')) at++;
+    if (tag[at] !== '=') continue;
+    at++;
+    while (at < tag.length && /\s/.test(tag[at] ?? '')) at++;
+    const quote = tag[at];
+    if (quote === '"' || quote === "'") {
+      const end = tag.indexOf(quote, at + 1);
+      if (end < 0) return { name, value: tag.slice(at + 1) };
+      at = end + 1;
+    } else {
+      const valueStart = at;
+      while (at < tag.length && !/[\s>]/.test(tag[at] ?? '')) at++;
+      if (at >= tag.length) return { name, value: tag.slice(valueStart) };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Whether the literal HTML before a placeholder leaves the URL's scheme to
+ * it: inside a URL attribute, with nothing before it in the value that fixes
+ * the scheme (a `:`, or a `/`, `?` or `#` that makes the rest a path).
+ */
+function opensLink(htmlBefore: string): boolean {
+  const attribute = openAttribute(htmlBefore);
+  if (!attribute || !URL_ATTRIBUTES.has(attribute.name)) return false;
+  return !/[:/?#]/.test(attribute.value);
+}
+
+const SAFE_LINK = /^(https?:\/\/|mailto:)[^\s]/i;
+
+/** A link's value as the recipient's data gives it: a web or mail address, else `#`. */
+export function safeLink(value: string): string {
+  const trimmed = value.trim();
+  return SAFE_LINK.test(trimmed) ? trimmed : '#';
+}
+
+/** The value a body slot takes for this recipient, before the body's own escaping. */
+export function slotValue(tag: string, values: SlotValues): string {
+  if (tag.startsWith(LINK_PREFIX)) return safeLink(values[tag.slice(LINK_PREFIX.length) as Slot]);
+  return values[tag as Slot] ?? '';
+}
+
+/** The HTML template with each slot named by its tag: `link-` when it opens a link. */
+function tagSlots(template: Template): Template {
+  // Earlier placeholders stand as a letter, so a value after one is still seen as its value.
+  let before = '';
+  return template.map((part, index) => {
+    if (index % 2 === 0) {
+      before += part;
+      return part;
+    }
+    const tag = opensLink(before) ? `${LINK_PREFIX}${part}` : part;
+    before += 'x';
+    return tag;
+  });
+}
+
+/** A rendered body with its recipient's parts left open: literal text at even indexes, slot tags at odd ones. */
+export type Segments = readonly string[];
+
+/**
+ * A campaign's bodies in one language, rendered once. Filling a slot takes
+ * `slotValue(tag, values)`, HTML-escaped in the HTML: then the mail is
+ * exactly what `render` makes for that recipient.
+ */
+export interface CampaignFrame {
+  text: Segments;
+  html: Segments;
+}
+
+export interface CompiledCampaignMail {
+  /** The language a recipient reads: their stored one when the campaign has it, else its default. */
+  localeFor(storedLocale: string | undefined): Locale;
+  render(locale: Locale, values: Personalisation, unsubscribeUrl: string): RenderedMail;
+  subjectOf(locale: Locale, values: Personalisation): string;
+  frameOf(locale: Locale): CampaignFrame;
+}
+
+/** Headings keep their case (a placeholder in one must stay a placeholder), tables read as text. */
+const TEXT_OPTIONS: HtmlToTextOptions = {
+  wordwrap: 78,
+  selectors: [
+    ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({
+      selector,
+      options: { uppercase: false },
+    })),
+    { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
+    { selector: 'img', format: 'skip' },
+  ],
+};
+
+/** The plain-text part of an HTML fragment; empty for an empty one. */
+function textOf(html: string): string {
+  return html.trim() ? convert(html, TEXT_OPTIONS).trim() : '';
+}
+
+/** Phones get the full width and a narrower margin; desktops a 600 px column. */
+const RESPONSIVE_STYLE =
+  '@media only screen and (max-width:620px){.mail-container{width:100% !important}.mail-pad{padding:20px 16px !important}}';
+
+function replaceSlot(html: string, slot: string, value: string): string {
+  return html.replace(new RegExp(`\\{\\{\\s*${slot}\\s*\\}\\}`, 'g'), () => value);
+}
+
+interface LanguageSources {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+/**
+ * One language's mail with its recipient's values left as placeholders: the
+ * template's layout around the content, every part styled for mail clients,
+ * the localised unsubscribe line closing the footer, in a document whose
+ * language and direction are the mail's (Arabic right to left, aligned right).
+ */
+function languageSources(mail: CampaignMail, locale: Locale, senderName: string): LanguageSources {
+  const { template } = mail;
+  const written = mail.languages[locale] ?? mail.languages[mail.defaultLocale];
+  const subject = replaceSlot(written?.subject ?? '', 'senderName', senderName);
+  const withSender = (html: string) => replaceSlot(html, 'senderName', escapeHtml(senderName));
+  const colours = { brandColor: template.brandColor, textColor: template.textColor };
+  const content = emailSafeHtml(withSender(written?.content ?? ''), colours);
+  const header = emailSafeHtml(withSender(template.header), colours);
+  const unsubscribe = renderUnsubscribeFooter(locale, '{{unsubscribeUrl}}');
+  const footer = [emailSafeHtml(withSender(template.footer), colours), unsubscribe.html]
+    .filter(Boolean)
+    .join('\n');
+
+  let layout = sanitizeTemplateLayout(withSender(template.layout));
+  for (const colour of ['brandColor', 'backgroundColor', 'textColor'] as const) {
+    layout = replaceSlot(layout, colour, template[colour]);
+  }
+  // Content last: what it says can never be taken for the layout's own slots.
+  layout = replaceSlot(layout, 'header', header);
+  layout = replaceSlot(layout, 'footer', footer);
+  layout = replaceSlot(layout, 'content', content);
+
+  const dir = directionOf(locale);
+  const align = dir === 'rtl' ? 'right' : 'left';
+  const background = template.backgroundColor;
+  const html = [
+    '<!doctype html>',
+    `<html lang="${locale}" dir="${dir}">`,
+    '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(subject)}</title>`,
+    `<style>${RESPONSIVE_STYLE}</style></head>`,
+    `<body dir="${dir}" style="margin:0;padding:0;background-color:${background};font-family:Arial,Helvetica,sans-serif;color:${template.textColor}">`,
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${background}" style="background-color:${background}"><tr><td align="center" style="padding:24px 12px">`,
+    `<table role="presentation" class="mail-container" width="600" cellpadding="0" cellspacing="0" border="0" dir="${dir}" style="width:600px;max-width:600px"><tr><td dir="${dir}" align="${align}" style="text-align:${align}">`,
+    layout,
+    '</td></tr></table>',
+    '</td></tr></table>',
+    '</body>',
+    '</html>',
+  ].join('\n');
+
+  const text = [
+    textOf(header),
+    textOf(content),
+    textOf(emailSafeHtml(withSender(template.footer), colours)),
+    unsubscribe.text,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  return { subject, html, text };
+}
+
+interface CompiledLanguage {
+  subject: Template;
+  html: Template;
+  text: Template;
+}
+
+function fill(template: Template, valueOf: (slot: string) => string): string {
+  return template.map((part, index) => (index % 2 === 0 ? part : valueOf(part))).join('');
+}
+
+/**
+ * Builds each language's mail once (the template around it, its styles, its
+ * text version) and parses its placeholders, so each of thousands of mails
+ * is only string joins. Values go into the HTML escaped: a contact named
+ * `<script>` stays text, and one named `javascript:…` never becomes a link's
+ * address. The preview renders with this same code.
+ */
+export function compileCampaignMail(
+  mail: CampaignMail,
+  options: { senderName: string },
+): CompiledCampaignMail {
+  const languages = new Map<Locale, CompiledLanguage>();
+  const compiled = (locale: Locale): CompiledLanguage => {
+    let language = languages.get(locale);
+    if (!language) {
+      const sources = languageSources(mail, locale, options.senderName);
+      language = {
+        subject: compile(sources.subject),
+        html: tagSlots(compile(sources.html)),
+        text: compile(sources.text),
+      };
+      languages.set(locale, language);
+    }
+    return language;
+  };
+  const localeFor = (stored: string | undefined): Locale =>
+    isLocale(stored) && mail.languages[stored] ? stored : mail.defaultLocale;
+
+  return {
+    localeFor,
+    subjectOf: (locale, values) =>
+      fill(compiled(locale).subject, (slot) => values[slot as keyof Personalisation] ?? ''),
+    render(locale, values, unsubscribeUrl) {
+      const slots: SlotValues = { ...values, unsubscribeUrl };
+      const language = compiled(locale);
+      return {
+        subject: fill(language.subject, (slot) => slots[slot as Slot] ?? ''),
+        text: fill(language.text, (slot) => slots[slot as Slot] ?? ''),
+        html: fill(language.html, (tag) => escapeHtml(slotValue(tag, slots))),
+      };
+    },
+    frameOf(locale) {
+      const language = compiled(locale);
+      return { text: language.text, html: language.html };
+    },
+  };
+}
+
+/** `{{senderName}}`: the display name of the sender's address, else the address. */
+export function senderNameOf(mailFrom: string): string {
+  const match = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/.exec(mailFrom);
+  if (!match) return mailFrom.trim();
+  return (match[1] ?? '').trim() || (match[2] ?? '').trim();
+}
