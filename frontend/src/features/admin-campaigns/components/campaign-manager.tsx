@@ -19,7 +19,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { ConfirmDialog } from '../../../components/admin/confirm-dialog';
 import { DeleteConfirmDialog } from '../../../components/admin/delete-confirm-dialog';
 import { EmptyState } from '../../../components/admin/empty-state';
@@ -67,9 +67,12 @@ const STATUS_COLORS: Record<CampaignStatus, 'default' | 'info' | 'warning' | 'su
     cancelled: 'default',
   };
 
-type Editing = { campaign?: CampaignDto } | null;
-/** The controls that cannot be taken back, asked about first. */
-type Confirming = { campaign: CampaignDto; control: 'cancel' | 'resend-failed' } | null;
+/** The one dialog open over the list, if any, and the campaign it is about. */
+type OpenDialog =
+  | { kind: 'edit'; campaign?: CampaignDto }
+  | { kind: 'send' | 'delete' | 'test' | 'schedule' | 'recipients'; campaign: CampaignDto }
+  /** The controls that cannot be taken back, asked about first. */
+  | { kind: 'confirm'; campaign: CampaignDto; control: 'cancel' | 'resend-failed' };
 
 /** Resend to the failed exists on a finished campaign that has failures. */
 function canResend(campaign: CampaignDto): boolean {
@@ -94,27 +97,22 @@ export function CampaignManager() {
     filters: ['status'],
   });
   const query = useCampaignListQuery(list.query as Partial<CampaignListQuery>);
-  const [editing, setEditing] = useState<Editing>(null);
-  const [sending, setSending] = useState<CampaignDto | null>(null);
-  const [deleting, setDeleting] = useState<CampaignDto | null>(null);
+  const [dialog, setDialog] = useState<OpenDialog | null>(null);
+  const close = () => setDialog(null);
   const [sendCampaign, { isLoading: sendBusy }] = useSendCampaignMutation();
   const [deleteCampaign] = useDeleteCampaignMutation();
-  const [testing, setTesting] = useState<CampaignDto | null>(null);
-  const [confirming, setConfirming] = useState<Confirming>(null);
-  const [ledger, setLedger] = useState<CampaignDto | null>(null);
-  const [scheduling, setScheduling] = useState<CampaignDto | null>(null);
-  const control = useCampaignControl();
+  const { run: runControl, busy: controlBusy } = useCampaignControl();
+  const confirming = dialog?.kind === 'confirm' ? dialog : null;
 
   const confirmControl = async () => {
     if (!confirming) return;
-    await control.run(confirming.campaign, confirming.control);
-    setConfirming(null);
+    await runControl(confirming.campaign, confirming.control);
+    close();
   };
 
-  const confirmSend = async () => {
-    if (!sending) return;
+  const confirmSend = async (campaign: CampaignDto) => {
     try {
-      await sendCampaign(sending.id).unwrap();
+      await sendCampaign(campaign.id).unwrap();
       toast({
         title: t('toasts.sent'),
         description: t('toasts.sentDescription'),
@@ -127,88 +125,96 @@ export function CampaignManager() {
         variant: 'destructive',
       });
     }
-    setSending(null);
+    close();
   };
 
-  const statusChip = (campaign: CampaignDto) => (
-    <StatusChip
-      label={t(`status.${campaign.status}`)}
-      color={STATUS_COLORS[campaign.status]}
-      highlighted={campaign.status !== 'draft'}
-    />
+  const statusChip = useCallback(
+    (campaign: CampaignDto) => (
+      <StatusChip
+        label={t(`status.${campaign.status}`)}
+        color={STATUS_COLORS[campaign.status]}
+        highlighted={campaign.status !== 'draft'}
+      />
+    ),
+    [t],
   );
 
-  const actions = (campaign: CampaignDto) => {
-    const { name, status } = campaign;
-    const draft = status === 'draft';
-    const running = status === 'queued' || status === 'sending';
-    return (
-      <RowActions
-        actions={[
-          canSend &&
-            running && {
-              label: t('controls.pause.action', { name }),
-              icon: <PauseIcon fontSize="small" />,
-              onClick: () => void control.run(campaign, 'pause'),
-              disabled: control.busy,
+  const actions = useCallback(
+    (campaign: CampaignDto) => {
+      const { name, status } = campaign;
+      const draft = status === 'draft';
+      const running = status === 'queued' || status === 'sending';
+      return (
+        <RowActions
+          actions={[
+            canSend &&
+              running && {
+                label: t('controls.pause.action', { name }),
+                icon: <PauseIcon fontSize="small" />,
+                onClick: () => void runControl(campaign, 'pause'),
+                disabled: controlBusy,
+              },
+            canSend &&
+              status === 'paused' && {
+                label: t('controls.resume.action', { name }),
+                icon: <PlayArrowIcon fontSize="small" />,
+                onClick: () => void runControl(campaign, 'resume'),
+                disabled: controlBusy,
+              },
+            canSend &&
+              isInProgress(status) && {
+                label: t('controls.cancel.action', { name }),
+                icon: <StopCircleIcon fontSize="small" />,
+                onClick: () => setDialog({ kind: 'confirm', campaign, control: 'cancel' }),
+              },
+            canSend &&
+              canResend(campaign) && {
+                label: t('controls.resend-failed.action', { name }),
+                icon: <ReplayIcon fontSize="small" />,
+                onClick: () => setDialog({ kind: 'confirm', campaign, control: 'resend-failed' }),
+              },
+            canSend && {
+              label: t('testSend.action', { name }),
+              icon: <ForwardToInboxIcon fontSize="small" />,
+              onClick: () => setDialog({ kind: 'test', campaign }),
             },
-          canSend &&
-            status === 'paused' && {
-              label: t('controls.resume.action', { name }),
-              icon: <PlayArrowIcon fontSize="small" />,
-              onClick: () => void control.run(campaign, 'resume'),
-              disabled: control.busy,
-            },
-          canSend &&
-            isInProgress(status) && {
-              label: t('controls.cancel.action', { name }),
-              icon: <StopCircleIcon fontSize="small" />,
-              onClick: () => setConfirming({ campaign, control: 'cancel' }),
-            },
-          canSend &&
-            canResend(campaign) && {
-              label: t('controls.resend-failed.action', { name }),
-              icon: <ReplayIcon fontSize="small" />,
-              onClick: () => setConfirming({ campaign, control: 'resend-failed' }),
-            },
-          canSend && {
-            label: t('testSend.action', { name }),
-            icon: <ForwardToInboxIcon fontSize="small" />,
-            onClick: () => setTesting(campaign),
-          },
-          canSend &&
-            (draft || status === 'scheduled') && {
-              label: t('schedule.action', { name }),
-              icon: <ScheduleIcon fontSize="small" />,
-              onClick: () => setScheduling(campaign),
-            },
-          !draft &&
-            status !== 'scheduled' && {
-              label: t('ledger.action', { name }),
-              icon: <GroupsIcon fontSize="small" />,
-              onClick: () => setLedger(campaign),
-            },
-          draft && canWrite && editAction(t('edit', { name }), () => setEditing({ campaign })),
-          canWrite &&
-            !isInProgress(status) &&
-            deleteAction(t('delete', { name }), () => setDeleting(campaign)),
-        ]}
-      >
-        {/* Send exists only on drafts, for roles that may send. */}
-        {draft && canSend ? (
-          <Button
-            size="small"
-            variant="contained"
-            startIcon={<SendIcon />}
-            aria-label={t('sendName', { name })}
-            onClick={() => setSending(campaign)}
-          >
-            {t('send')}
-          </Button>
-        ) : null}
-      </RowActions>
-    );
-  };
+            canSend &&
+              (draft || status === 'scheduled') && {
+                label: t('schedule.action', { name }),
+                icon: <ScheduleIcon fontSize="small" />,
+                onClick: () => setDialog({ kind: 'schedule', campaign }),
+              },
+            !draft &&
+              status !== 'scheduled' && {
+                label: t('ledger.action', { name }),
+                icon: <GroupsIcon fontSize="small" />,
+                onClick: () => setDialog({ kind: 'recipients', campaign }),
+              },
+            draft &&
+              canWrite &&
+              editAction(t('edit', { name }), () => setDialog({ kind: 'edit', campaign })),
+            canWrite &&
+              !isInProgress(status) &&
+              deleteAction(t('delete', { name }), () => setDialog({ kind: 'delete', campaign })),
+          ]}
+        >
+          {/* Send exists only on drafts, for roles that may send. */}
+          {draft && canSend ? (
+            <Button
+              size="small"
+              variant="contained"
+              startIcon={<SendIcon />}
+              aria-label={t('sendName', { name })}
+              onClick={() => setDialog({ kind: 'send', campaign })}
+            >
+              {t('send')}
+            </Button>
+          ) : null}
+        </RowActions>
+      );
+    },
+    [t, canSend, canWrite, runControl, controlBusy],
+  );
 
   const columns = useMemo<GridColDef<CampaignDto>[]>(
     () => [
@@ -249,12 +255,11 @@ export function CampaignManager() {
       },
       actionsColumn(t('columns.actions'), actions, 230),
     ],
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read only these
-    [t, format, canWrite, canSend, control.busy],
+    [t, format, statusChip, actions],
   );
 
   const addButton = canWrite ? (
-    <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing({})}>
+    <Button variant="contained" startIcon={<AddIcon />} onClick={() => setDialog({ kind: 'edit' })}>
       {t('add')}
     </Button>
   ) : null;
@@ -303,33 +308,35 @@ export function CampaignManager() {
         {addButton ? <Stack sx={{ marginInlineStart: { sm: 'auto' } }}>{addButton}</Stack> : null}
       </ListToolbar>
       {body}
-      {editing ? (
-        <CampaignDialog campaign={editing.campaign} onClose={() => setEditing(null)} />
+      {dialog?.kind === 'edit' ? (
+        <CampaignDialog campaign={dialog.campaign} onClose={close} />
       ) : null}
-      {sending ? (
+      {dialog?.kind === 'send' ? (
         <SendConfirmDialog
-          campaign={sending}
+          campaign={dialog.campaign}
           busy={sendBusy}
-          onConfirm={() => void confirmSend()}
-          onClose={() => setSending(null)}
+          onConfirm={() => void confirmSend(dialog.campaign)}
+          onClose={close}
         />
       ) : null}
       <DeleteConfirmDialog
-        item={deleting}
+        item={dialog?.kind === 'delete' ? dialog.campaign : null}
         title={(item) => t('confirmDelete.title', { name: item.name })}
         description={t('confirmDelete.description')}
         confirmLabel={t('confirmDelete.confirm')}
         remove={deleteCampaign}
         deleted={t('toasts.deleted')}
         failed={{ title: t('toasts.deleteFailed') }}
-        onClose={() => setDeleting(null)}
+        onClose={close}
       />
-      {testing ? <TestSendDialog campaign={testing} onClose={() => setTesting(null)} /> : null}
-      {scheduling ? (
-        <ScheduleDialogLoader campaign={scheduling} onClose={() => setScheduling(null)} />
+      {dialog?.kind === 'test' ? (
+        <TestSendDialog campaign={dialog.campaign} onClose={close} />
       ) : null}
-      {ledger ? (
-        <CampaignRecipientsDialog campaign={ledger} onClose={() => setLedger(null)} />
+      {dialog?.kind === 'schedule' ? (
+        <ScheduleDialogLoader campaign={dialog.campaign} onClose={close} />
+      ) : null}
+      {dialog?.kind === 'recipients' ? (
+        <CampaignRecipientsDialog campaign={dialog.campaign} onClose={close} />
       ) : null}
       <ConfirmDialog
         open={Boolean(confirming)}
@@ -347,9 +354,9 @@ export function CampaignManager() {
         }
         confirmLabel={confirming ? t(`controls.${confirming.control}.confirm`) : ''}
         destructive={confirming?.control === 'cancel'}
-        busy={control.busy}
+        busy={controlBusy}
         onConfirm={() => void confirmControl()}
-        onClose={() => setConfirming(null)}
+        onClose={close}
       />
     </>
   );
