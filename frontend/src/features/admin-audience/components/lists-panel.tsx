@@ -5,7 +5,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { AdminList } from '../../../components/admin/admin-list';
 import { DeleteConfirmDialog } from '../../../components/admin/delete-confirm-dialog';
 import { EmptyState } from '../../../components/admin/empty-state';
@@ -42,18 +42,21 @@ export function ListsPanel() {
   });
   const query = useMailingListsQuery(list.query as Partial<MailingListQuery>);
 
-  const actions = (row: MailingListDto) => (
-    <RowActions
-      actions={[
-        {
-          label: t('lists.import', { name: row.name }),
-          icon: <UploadFileIcon fontSize="small" />,
-          to: `${adminAudiencePath('imports')}?list=${encodeURIComponent(row.id)}`,
-        },
-        editAction(t('lists.edit', { name: row.name }), () => setEditing({ list: row })),
-        deleteAction(t('lists.delete', { name: row.name }), () => setDeleting(row)),
-      ]}
-    />
+  const actions = useCallback(
+    (row: MailingListDto) => (
+      <RowActions
+        actions={[
+          {
+            label: t('lists.import', { name: row.name }),
+            icon: <UploadFileIcon fontSize="small" />,
+            to: `${adminAudiencePath('imports')}?list=${encodeURIComponent(row.id)}`,
+          },
+          editAction(t('lists.edit', { name: row.name }), () => setEditing({ list: row })),
+          deleteAction(t('lists.delete', { name: row.name }), () => setDeleting(row)),
+        ]}
+      />
+    ),
+    [t],
   );
 
   const columns = useMemo<GridColDef<MailingListDto>[]>(
@@ -82,8 +85,7 @@ export function ListsPanel() {
       },
       ...(canWrite ? [actionsColumn(t('lists.columns.actions'), actions, 130)] : []),
     ],
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read only these
-    [t, format, canWrite],
+    [t, format, canWrite, actions],
   );
 
   const addButton = (

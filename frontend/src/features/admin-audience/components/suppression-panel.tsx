@@ -8,7 +8,7 @@ import DownloadIcon from '@mui/icons-material/Download';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { AdminList } from '../../../components/admin/admin-list';
 import { DeleteConfirmDialog } from '../../../components/admin/delete-confirm-dialog';
 import { EmptyState } from '../../../components/admin/empty-state';
@@ -40,6 +40,11 @@ const REASON_COLORS: Record<SuppressionReason, 'error' | 'warning' | 'default' |
   staff: 'info',
 };
 
+/** What else is known of a suppression: its campaign, the server's words, who added it. */
+function detail(row: SuppressionRow): string {
+  return [row.campaign?.name, row.detail, row.by?.username].filter(Boolean).join(' · ');
+}
+
 /** Every address no campaign or import may mail: search, filter, add, remove, export. */
 export function SuppressionPanel() {
   const { t } = useNamespace(AUDIENCE_NAMESPACE);
@@ -57,17 +62,24 @@ export function SuppressionPanel() {
   });
   const query = useSuppressionsQuery(list.query as Partial<SuppressionQuery>);
 
-  const reasonChip = (row: SuppressionRow) => (
-    <StatusChip label={t(`suppression.reasons.${row.reason}`)} color={REASON_COLORS[row.reason]} />
+  const reasonChip = useCallback(
+    (row: SuppressionRow) => (
+      <StatusChip
+        label={t(`suppression.reasons.${row.reason}`)}
+        color={REASON_COLORS[row.reason]}
+      />
+    ),
+    [t],
   );
-  const detail = (row: SuppressionRow) =>
-    [row.campaign?.name, row.detail, row.by?.username].filter(Boolean).join(' · ');
-  const actions = (row: SuppressionRow) => (
-    <RowActions
-      actions={[
-        deleteAction(t('suppression.remove', { email: row.email }), () => setRemoving(row)),
-      ]}
-    />
+  const actions = useCallback(
+    (row: SuppressionRow) => (
+      <RowActions
+        actions={[
+          deleteAction(t('suppression.remove', { email: row.email }), () => setRemoving(row)),
+        ]}
+      />
+    ),
+    [t],
   );
 
   const columns = useMemo<GridColDef<SuppressionRow>[]>(
@@ -103,8 +115,7 @@ export function SuppressionPanel() {
       },
       ...(canWrite ? [actionsColumn(t('suppression.columns.actions'), actions)] : []),
     ],
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read only these
-    [t, format, canWrite],
+    [t, format, canWrite, reasonChip, actions],
   );
 
   const runExport = async () => {

@@ -1,4 +1,9 @@
-import type { CampaignTemplateInput, Locale, RecipientType } from '@agency/contracts';
+import type {
+  CampaignPreviewInput,
+  CampaignTemplateInput,
+  Locale,
+  RecipientType,
+} from '@agency/contracts';
 import ComputerIcon from '@mui/icons-material/Computer';
 import SmartphoneIcon from '@mui/icons-material/Smartphone';
 import Alert from '@mui/material/Alert';
@@ -57,29 +62,31 @@ export function CampaignPreview({
   const recipient = samples.find((item) => item.email === recipientEmail) ?? samples[0];
   const [render, rendered] = usePreviewCampaignMutation();
 
-  const recipientKey = recipient?.email ?? '';
+  // The request as text: the effect runs again only when what it asks for changes,
+  // not each time the editor hands over an equal template or recipient object.
+  const request = JSON.stringify({
+    subject,
+    content,
+    locale,
+    templateId: templateId ?? null,
+    ...(template ? { template } : {}),
+    ...(recipient
+      ? {
+          recipient: {
+            email: recipient.email,
+            firstName: recipient.firstName,
+            lastName: recipient.lastName,
+          },
+        }
+      : {}),
+  });
   useEffect(() => {
-    const timer = setTimeout(() => {
-      void render({
-        subject,
-        content,
-        locale,
-        templateId: templateId ?? null,
-        ...(template ? { template } : {}),
-        ...(recipient
-          ? {
-              recipient: {
-                email: recipient.email,
-                firstName: recipient.firstName,
-                lastName: recipient.lastName,
-              },
-            }
-          : {}),
-      });
-    }, PREVIEW_DEBOUNCE_MS);
+    const timer = setTimeout(
+      () => void render(JSON.parse(request) as Partial<CampaignPreviewInput>),
+      PREVIEW_DEBOUNCE_MS,
+    );
     return () => clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the recipient is named by its address
-  }, [render, subject, content, locale, templateId, JSON.stringify(template), recipientKey]);
+  }, [render, request]);
 
   const preview = rendered.data;
   return (
