@@ -32,6 +32,8 @@ import { freePort, startNode } from './lib/processes.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(join(root, 'backend', 'package.json'));
+/** @type {typeof import('@agency/contracts')} */
+const { API_ROUTES } = require('@agency/contracts');
 const { values: args } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
@@ -413,7 +415,7 @@ function dashboardClient(apiUrl, token) {
       const started = performance.now();
       while (seen < rows) {
         const query = after ? `&after=${encodeURIComponent(after)}` : '';
-        const page = await json(`/api/admin/contacts?pageSize=100${query}`);
+        const page = await json(`${API_ROUTES.contacts}?pageSize=100${query}`);
         seen += page.items.length;
         pages += 1;
         if (!page.next) throw new Error(`the list ended at row ${seen}`);
@@ -558,9 +560,7 @@ async function main() {
     });
     const { token } = /** @type {{ token: string }} */ (await signIn.json());
     const dashboard = dashboardClient(apiUrl, token);
-    const stats = /** @type {{ totalContacts: number }} */ (
-      await dashboard.json('/api/admin/stats')
-    );
+    const stats = /** @type {{ totalContacts: number }} */ (await dashboard.json(API_ROUTES.stats));
     if (stats.totalContacts !== seeded.contacts) {
       throw new Error(
         `stats say ${stats.totalContacts} enquiries, the store holds ${seeded.contacts}`,
@@ -576,27 +576,27 @@ async function main() {
     );
     /** @type {[string, string, number][]} the request, its path, its target (ms) */
     const requests = [
-      ['GET /api/admin/stats', '/api/admin/stats', 150],
-      ['GET /api/admin/stats/enquiries?days=30', '/api/admin/stats/enquiries?days=30', 150],
-      ['GET /api/admin/campaigns/audience', '/api/admin/campaigns/audience', 150],
+      [`GET ${API_ROUTES.stats}`, API_ROUTES.stats, 150],
+      [`GET ${API_ROUTES.statsEnquiries}?days=30`, `${API_ROUTES.statsEnquiries}?days=30`, 150],
+      [`GET ${API_ROUTES.campaignAudience}`, API_ROUTES.campaignAudience, 150],
       [
-        'GET /api/admin/contacts, page 1 (25, newest first, with total)',
-        '/api/admin/contacts?pageSize=25',
+        `GET ${API_ROUTES.contacts}, page 1 (25, newest first, with total)`,
+        `${API_ROUTES.contacts}?pageSize=25`,
         250,
       ],
       [
-        `GET /api/admin/contacts, the page after row ${deep.rows.toLocaleString('en')}`,
-        `/api/admin/contacts?pageSize=25&after=${encodeURIComponent(deep.after)}`,
+        `GET ${API_ROUTES.contacts}, the page after row ${deep.rows.toLocaleString('en')}`,
+        `${API_ROUTES.contacts}?pageSize=25&after=${encodeURIComponent(deep.after)}`,
         250,
       ],
       [
-        `GET /api/admin/contacts?search=${COMMON_PREFIX} (${seeded.commonMatches.toLocaleString('en')} match)`,
-        `/api/admin/contacts?pageSize=25&search=${COMMON_PREFIX}`,
+        `GET ${API_ROUTES.contacts}?search=${COMMON_PREFIX} (${seeded.commonMatches.toLocaleString('en')} match)`,
+        `${API_ROUTES.contacts}?pageSize=25&search=${COMMON_PREFIX}`,
         400,
       ],
       [
-        `GET /api/admin/contacts?search=${seeded.rarePrefix} (1 match)`,
-        `/api/admin/contacts?pageSize=25&search=${seeded.rarePrefix}`,
+        `GET ${API_ROUTES.contacts}?search=${seeded.rarePrefix} (1 match)`,
+        `${API_ROUTES.contacts}?pageSize=25&search=${seeded.rarePrefix}`,
         400,
       ],
     ];
@@ -607,7 +607,7 @@ async function main() {
     // Each export is read to its end, as a download would be, before the next starts.
     const exports = [];
     for (let run = 0; run < REQUESTS; run += 1) {
-      exports.push(await dashboard.download('/api/admin/contacts/export'));
+      exports.push(await dashboard.download(API_ROUTES.contactsExport));
     }
     const firstBytes = summary(
       exports.map((one) => one.firstByteMs),
@@ -808,7 +808,7 @@ async function measureParts({ env, db }) {
     const config = loadApiConfig({ ...env, QUEUE_PREFIX: `${env.QUEUE_PREFIX}app` });
     const app = createApp({ config, logger: createLogger('bench', 'warn'), queues, redis });
     return load('the whole API app in-process, no relay, no worker', app, {
-      url: '/api/contact',
+      url: API_ROUTES.contactForm,
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(enquiry),
