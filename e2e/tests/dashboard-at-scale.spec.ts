@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
-import { SERVICE_SLUGS, QUEUE_NAMES } from '@agency/contracts';
+import { API_ROUTES, QUEUE_NAMES, SERVICE_SLUGS } from '@agency/contracts';
 import { appUrl, demoAdmin, storeOfStack } from '../support/e2e-env';
 import { runId } from './admin-helpers';
 
@@ -85,7 +85,7 @@ test.describe('the dashboard with 20,000 enquiries', () => {
     await page.getByLabel(/^Password/).fill(password);
 
     const signedIn = page.waitForResponse(
-      (response) => response.url().endsWith('/api/admin/login') && response.status() === 200,
+      (response) => response.url().endsWith(API_ROUTES.login) && response.status() === 200,
     );
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await signedIn;
