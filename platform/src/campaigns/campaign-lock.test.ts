@@ -57,6 +57,21 @@ describe('the campaign write lock', () => {
     expect(await redis.get(campaignLockKey(prefix, campaignId))).toBe('another-writer');
   });
 
+  it('tries once, not again within the same millisecond, when told not to wait', async () => {
+    await holdAsAnotherWriter();
+    const frozen = Date.now();
+    jest.spyOn(Date, 'now').mockReturnValue(frozen);
+    const tries = jest.spyOn(redis, 'set');
+    try {
+      expect(await withCampaignLock(redis, prefix, campaignId, 0, () => Promise.resolve(1))).toBe(
+        undefined,
+      );
+      expect(tries).toHaveBeenCalledTimes(1);
+    } finally {
+      jest.restoreAllMocks();
+    }
+  });
+
   it('waits its turn while the other writer finishes within the wait', async () => {
     await holdAsAnotherWriter();
     setTimeout(() => void redis.del(campaignLockKey(prefix, campaignId)), 100);

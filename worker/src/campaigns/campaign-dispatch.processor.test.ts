@@ -24,16 +24,21 @@ import { counterFolds } from './counter-folds';
 import { mongoCampaignStore as store } from './mongo-campaign-store';
 import { RoundTracker } from './round-tracker';
 
-/** A send queue that notes each bulk add's size, and can pause the campaign right after the first, as a manager might. */
+/** A send queue that notes each bulk add's size, and can pause the campaign right after one, as a manager might. */
 class WatchedSendQueue extends Queue<CampaignSendJob> {
   pauseAfterFirstAdd = '';
+  /** Which bulk add the pause follows: the first unless told. */
+  pauseAfterAdd = 1;
+  /** What the manager does: a pause unless told. */
+  change: (campaignId: string) => Promise<unknown> = (campaignId) =>
+    CampaignModel.updateOne({ _id: campaignId }, { status: 'paused' });
   addSizes: number[] = [];
 
   override async addBulk(jobs: Parameters<Queue<CampaignSendJob>['addBulk']>[0]) {
     const added = await super.addBulk(jobs);
     this.addSizes.push(jobs.length);
-    if (this.pauseAfterFirstAdd) {
-      await CampaignModel.updateOne({ _id: this.pauseAfterFirstAdd }, { status: 'paused' });
+    if (this.pauseAfterFirstAdd && this.addSizes.length === this.pauseAfterAdd) {
+      await this.change(this.pauseAfterFirstAdd);
       this.pauseAfterFirstAdd = '';
     }
     return added;
@@ -96,6 +101,9 @@ describe('the campaign dispatch', () => {
   beforeEach(async () => {
     await sendQueue.obliterate({ force: true });
     sendQueue.addSizes = [];
+    sendQueue.pauseAfterAdd = 1;
+    sendQueue.change = (campaignId) =>
+      CampaignModel.updateOne({ _id: campaignId }, { status: 'paused' });
     // A campaign to `contacts` mails every enquiry in the store: each test starts with none.
     await ContactModel.deleteMany({});
     await CampaignModel.deleteMany({});
@@ -238,6 +246,8 @@ describe('the campaign dispatch', () => {
         .sort(),
     );
     expect(await ctx.ledger(id)).toHaveLength(5);
+    // The total counts the ledger's recipients and the streamed ones, once each.
+    expect(await tracker.progress(keys(id))).toMatchObject({ total: 5, dispatched: true });
   });
 
   it('queues, on a resume, only the batches that still owe mail, naming who is settled', async () => {
@@ -339,12 +349,72 @@ describe('the campaign dispatch', () => {
     });
   });
 
+  it('stops once the campaign was paused and resumed meanwhile: the new pass queues the rest', async () => {
+    const id = await seededCampaign(42);
+    sendQueue.pauseAfterFirstAdd = id;
+    sendQueue.change = (campaignId) =>
+      CampaignModel.updateOne({ _id: campaignId }, { status: 'queued', pass: 2 });
+
+    expect(await dispatch(await dispatchJob(id))).toBe('stopped');
+
+    expect(await sendJobs()).toHaveLength(1);
+  });
+
+  it('stops once the campaign was deleted meanwhile', async () => {
+    const id = await seededCampaign(42);
+    sendQueue.pauseAfterFirstAdd = id;
+    sendQueue.change = (campaignId) => CampaignModel.deleteOne({ _id: campaignId });
+
+    expect(await dispatch(await dispatchJob(id))).toBe('stopped');
+
+    expect(await sendJobs()).toHaveLength(1);
+  });
+
+  it('stops after the add of its last, partial batch once the campaign is paused', async () => {
+    // One recipient, batches of two: the only batch is the partial one.
+    const id = await seededCampaign(1);
+    sendQueue.pauseAfterFirstAdd = id;
+
+    expect(await dispatch(await dispatchJob(id))).toBe('stopped');
+
+    expect(await sendJobs()).toHaveLength(1);
+    expect(await ctx.campaign(id)).toMatchObject({ status: 'paused', dispatchedRound: 0 });
+  });
+
+  it('stops at the last bulk add once the campaign is paused, leaving the round open', async () => {
+    // Three recipients: one batch added alone, then the last one in the closing add.
+    const id = await seededCampaign(3);
+    sendQueue.pauseAfterFirstAdd = id;
+    sendQueue.pauseAfterAdd = 2;
+
+    expect(await dispatch(await dispatchJob(id))).toBe('stopped');
+
+    expect(sendQueue.addSizes).toEqual([1, 1]);
+    expect(await tracker.progress(keys(id))).toMatchObject({ dispatched: false });
+    expect(await ctx.campaign(id)).toMatchObject({ status: 'paused', dispatchedRound: 0 });
+  });
+
+  it('stops, on a resume, after queuing again the first batch owing mail, once paused again', async () => {
+    const id = await seededCampaign(5);
+    await dispatch(await dispatchJob(id));
+    await CampaignModel.updateOne({ _id: id }, { status: 'queued', pass: 2 });
+    sendQueue.addSizes = [];
+    sendQueue.pauseAfterFirstAdd = id;
+
+    expect(await dispatch(await dispatchJob(id))).toBe('stopped');
+
+    expect(sendQueue.addSizes).toEqual([1]);
+    expect((await sendJobs()).filter((job) => job.data.pass === 2)).toHaveLength(1);
+    expect(await ctx.campaign(id)).toMatchObject({ status: 'paused' });
+  });
+
   it('finishes at once a campaign with nobody to mail', async () => {
     const id = await ctx.queueCampaign({ recipientType: 'contacts', addDispatch: false });
 
     expect(await dispatch(await dispatchJob(id))).toBe('dispatched');
 
     expect(await sendJobs()).toEqual([]);
+    expect(sendQueue.addSizes).toEqual([]);
     expect(await ctx.campaign(id)).toMatchObject({ status: 'sent', total: 0, sentCount: 0 });
   });
 

@@ -2,10 +2,13 @@ import { Queue, Worker, type Job } from 'bullmq';
 import { Types } from 'mongoose';
 import {
   QUEUE_NAMES,
+  campaignDispatchJobId,
   campaignRoundDispatchJobId,
   campaignSendJobId,
+  wallTimeOf,
   type CampaignSendJob,
   type CampaignStatus,
+  type Weekday,
 } from '@agency/contracts';
 import { CampaignBatchModel, CampaignModel, createLogger } from '@agency/platform';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
@@ -69,6 +72,8 @@ describe('the campaign recovery pass', () => {
       pass?: number;
       dispatchedRound?: number;
       countersVersion?: number;
+      scheduledAt?: Date;
+      sendingWindow?: { days: Weekday[]; start: string; end: string };
     } = {},
   ): Promise<string> {
     const at = new Date(Date.now() - ageMs);
@@ -82,6 +87,8 @@ describe('the campaign recovery pass', () => {
       pass: fields.pass ?? 1,
       dispatchedRound: fields.dispatchedRound ?? 0,
       countersVersion: fields.countersVersion ?? 0,
+      scheduledAt: fields.scheduledAt ?? null,
+      sendingWindow: fields.sendingWindow ?? null,
     });
     await CampaignModel.collection.updateOne({ _id: campaign._id }, { $set: { updatedAt: at } });
     return String(campaign._id);
@@ -158,6 +165,34 @@ describe('the campaign recovery pass', () => {
     });
   });
 
+  describe('a scheduled campaign', () => {
+    it('is started once its time has passed, though its delayed job was lost', async () => {
+      const due = await campaignLeft(MINUTE, {
+        status: 'scheduled',
+        scheduledAt: new Date(Date.now() - MINUTE),
+      });
+      const later = await campaignLeft(MINUTE, {
+        status: 'scheduled',
+        scheduledAt: new Date(Date.now() + 60 * MINUTE),
+      });
+
+      expect(await recover()).toEqual({
+        schedulesStarted: 1,
+        dispatches: 0,
+        requeuedBatches: 0,
+        finished: 0,
+      });
+
+      expect(await ctx.campaign(due)).toMatchObject({ status: 'queued' });
+      expect(await ctx.campaign(later)).toMatchObject({ status: 'scheduled' });
+      expect((await dispatchJobs()).map((job) => [job.id, job.data])).toEqual([
+        [campaignDispatchJobId(due), { campaignId: due }],
+      ]);
+      // Started, it is no longer due: the next pass starts nothing.
+      expect(await recover()).toMatchObject({ schedulesStarted: 0, dispatches: 0 });
+    });
+  });
+
   describe('a campaign sending without a change for a while', () => {
     const recipient = (name: string) => ({
       key: `${name}@example.tn`,
@@ -215,6 +250,12 @@ describe('the campaign recovery pass', () => {
         [campaignSendJobId(id, 1, 1, 1), 2, [1]],
         [campaignSendJobId(id, 1, 1, 2), 1, undefined],
       ]);
+      // The ledger's outcomes are back in Redis: nobody answered is mailed again.
+      expect(await ctx.redis.hgetall(tracker.keys(id, 1).outcomes)).toEqual({
+        'a@example.tn': 's',
+        'b@example.tn': 's',
+        'd@example.tn': 'f|',
+      });
       // Counted from the ledger, past the version the campaign holds.
       expect(await tracker.progress(tracker.keys(id, 1))).toEqual({
         sent: 2,
@@ -286,6 +327,15 @@ describe('the campaign recovery pass', () => {
         failedCount: 1,
         total: 2,
       });
+    });
+
+    it('is left alone outside its sending window: its batches wait in the delayed set', async () => {
+      const today = wallTimeOf(new Date(), 'Africa/Tunis').weekday;
+      const closed = { days: [((today + 3) % 7) as Weekday], start: '08:00', end: '20:00' };
+      await campaignLeft(20 * MINUTE, { status: 'sending', sendingWindow: closed });
+
+      expect(await recover()).toMatchObject({ dispatches: 0 });
+      expect(await dispatchJobs()).toEqual([]);
     });
 
     it('is left alone while it moves', async () => {

@@ -1,8 +1,14 @@
 import { Semaphore } from 'async-mutex';
-import type { Job } from 'bullmq';
+import { DelayedError, Worker, type Job } from 'bullmq';
 import type { ParsedMail } from 'mailparser';
-import { QUEUE_NAMES, type CampaignRecipient, type CampaignSendJob } from '@agency/contracts';
-import { CampaignModel, createLogger } from '@agency/platform';
+import {
+  QUEUE_NAMES,
+  wallTimeOf,
+  type CampaignRecipient,
+  type CampaignSendJob,
+  type Weekday,
+} from '@agency/contracts';
+import { CampaignModel, campaignReturnPath, createLogger } from '@agency/platform';
 import {
   TEST_LINK_SECRET,
   TEST_SITE_URL,
@@ -16,8 +22,10 @@ import {
   campaignMessageId,
   campaignSendProcessor,
   type BatchResult,
+  type CampaignSendDeps,
 } from './campaign-send.processor';
 import { createCampaignTransport } from './campaign-transport';
+import { campaignPaceKey, windowClosedUntil } from './campaign-pacing';
 import { counterFolds, type CounterFolds } from './counter-folds';
 import { mongoCampaignStore as store } from './mongo-campaign-store';
 import { RoundTracker } from './round-tracker';
@@ -35,6 +43,8 @@ const person = (name: string, locale = 'en'): CampaignRecipient => ({
 });
 const amira = person('Amira', 'fr');
 const sami = person('Sami');
+const nour = person('Nour');
+const ZONE = 'Africa/Tunis';
 
 /**
  * One batch of a campaign on its own, called as BullMQ calls it, against the
@@ -50,7 +60,9 @@ describe('a campaign send batch', () => {
   let messenger: CampaignMessenger;
   let folds: CounterFolds;
   let inFlight: { now: number; most: number; unanswered: number[] };
-  let send: (job: Job<CampaignSendJob>) => Promise<BatchResult>;
+  /** Runs as each mail goes out, before it is sent. */
+  let onSend: (() => void) | undefined;
+  let send: (job: Job<CampaignSendJob>, token?: string) => Promise<BatchResult>;
   let nextSeq = 0;
 
   beforeAll(async () => {
@@ -71,7 +83,7 @@ describe('a campaign send batch', () => {
       prepare(mail) {
         const prepared = inner.prepare(mail);
         return {
-          async send(recipient, messageId) {
+          async send(recipient, messageId, returnPath) {
             inFlight.now += 1;
             inFlight.most = Math.max(inFlight.most, inFlight.now);
             const [attempts, outcomes] = await Promise.all([
@@ -79,8 +91,9 @@ describe('a campaign send batch', () => {
               ctx.redis.hkeys(`${campaignKeys()}:outcomes`),
             ]);
             inFlight.unanswered.push(attempts.filter((key) => !outcomes.includes(key)).length);
+            onSend?.();
             try {
-              await prepared.send(recipient, messageId);
+              await prepared.send(recipient, messageId, returnPath);
             } finally {
               inFlight.now -= 1;
             }
@@ -91,7 +104,11 @@ describe('a campaign send batch', () => {
   }
 
   let currentId = '';
-  function processor(waveSize: number, mailSlots = new Semaphore(waveSize)) {
+  function processor(
+    waveSize: number,
+    mailSlots = new Semaphore(waveSize),
+    over: Partial<CampaignSendDeps> = {},
+  ) {
     return campaignSendProcessor({
       store,
       tracker,
@@ -101,15 +118,17 @@ describe('a campaign send batch', () => {
       waveSize,
       messageIdDomain: 'agency.test',
       logger: createLogger('test', 'silent'),
-      timeZone: 'Africa/Tunis',
+      timeZone: ZONE,
       redis: ctx.redis,
       queuePrefix: ctx.queuePrefix,
+      ...over,
     });
   }
 
   beforeEach(async () => {
     smtp = await startSmtpSink();
     inFlight = { now: 0, most: 0, unanswered: [] };
+    onSend = undefined;
     const smtpMessenger = createSmtpCampaignMessenger({
       transport: createCampaignTransport(smtp.url, 4),
       mailFrom: 'Agency <no-reply@agency.test>',
@@ -124,7 +143,9 @@ describe('a campaign send batch', () => {
     );
     send = processor(2);
   });
+  const closeAfterTest: (() => Promise<void>)[] = [];
   afterEach(async () => {
+    for (const close of closeAfterTest.splice(0)) await close();
     folds.close();
     await messenger.close();
     await smtp.close();
@@ -137,6 +158,27 @@ describe('a campaign send batch', () => {
     if (total !== undefined) await tracker.markDispatched(tracker.keys(id, 1), total);
     currentId = id;
     return id;
+  }
+
+  /**
+   * The batch's job taken from the queue as a worker takes it: active, under
+   * the worker's lock. The job talks to Redis through the taker, closed after the test.
+   */
+  async function activeBatch(job: Job<CampaignSendJob>) {
+    const connection = ctx.redis.duplicate();
+    const taker = new Worker<CampaignSendJob>(QUEUE_NAMES.campaignSend, null, {
+      connection,
+      prefix: ctx.queuePrefix,
+      autorun: false,
+    });
+    closeAfterTest.push(async () => {
+      await taker.close();
+      connection.disconnect();
+    });
+    const token = `taker-${job.id}`;
+    const active = (await taker.getNextJob(token)) as Job<CampaignSendJob> | undefined;
+    expect(active?.id).toBe(job.id);
+    return { job: active as Job<CampaignSendJob>, token };
   }
 
   /** A batch as the dispatch queues it: its ledger document, then its job. */
@@ -158,7 +200,8 @@ describe('a campaign send batch', () => {
         recipients,
         ...(options.settled ? { settled: options.settled } : {}),
       },
-      { attempts: options.attempts ?? 3 },
+      // Last in, first out: a test that takes its batch from the queue takes this one.
+      { attempts: options.attempts ?? 3, lifo: true },
     );
   }
 
@@ -424,6 +467,168 @@ describe('a campaign send batch', () => {
     await send(await batch(id, [sami]));
 
     expect(smtp.received.map(({ mail }) => mail.subject)).toEqual(['Hello Amira', 'Bonjour Sami']);
+  });
+
+  it('leaves the last name of a recipient who gave none empty', async () => {
+    const id = await sendingCampaign();
+    await CampaignModel.updateOne(
+      { _id: id },
+      { subject: 'Hello {{firstName}} {{lastName}}!', content: '<p>Dear {{lastName}}.</p>' },
+    );
+    const hela: CampaignRecipient = {
+      key: 'hela@example.tn',
+      email: 'Hela@example.tn',
+      firstName: 'Hela',
+      locale: 'en',
+    };
+
+    expect(await send(await batch(id, [hela]))).toBe('done');
+
+    expect(smtp.received[0]?.mail.subject).toBe('Hello Hela !');
+    expect(smtp.received[0]?.mail.html).toContain('Dear .');
+  });
+
+  it('has bounces come back to an address of their own per recipient, when one is set', async () => {
+    const id = await sendingCampaign();
+    const withReturnPath = processor(2, undefined, { returnPath: 'bounces@agency.test' });
+
+    expect(await withReturnPath(await batch(id, [amira, sami]))).toBe('done');
+
+    const fromOf = (email: string) =>
+      smtp.received.find(({ envelopeTo }) => envelopeTo[0] === email)?.envelopeFrom;
+    expect(fromOf(amira.email)).toBe(campaignReturnPath('bounces@agency.test', id, 1, amira.key));
+    expect(fromOf(sami.email)).toBe(campaignReturnPath('bounces@agency.test', id, 1, sami.key));
+    expect(fromOf(amira.email)).not.toBe(fromOf(sami.email));
+    // Without one, bounces go to the sender.
+    await send(await batch(id, [nour]));
+    expect(fromOf(nour.email)).toBe('no-reply@agency.test');
+  });
+
+  it('sends nothing for a campaign deleted between the reads of its state and of its mail', async () => {
+    const id = await sendingCampaign(1);
+    const deletedMeanwhile = processor(2, undefined, {
+      store: {
+        ...store,
+        async mail(campaignId) {
+          await CampaignModel.deleteOne({ _id: campaignId });
+          return store.mail(campaignId);
+        },
+      },
+    });
+
+    expect(await deletedMeanwhile(await batch(id, [amira]))).toBe('skipped');
+
+    expect(smtp.received).toEqual([]);
+    expect(await ctx.redis.exists(tracker.keys(id, 1).attempts)).toBe(0);
+  });
+
+  describe("a campaign's own pace and window", () => {
+    it('sends at its own pace, one mail as each comes due', async () => {
+      const id = await sendingCampaign(2);
+      // 30 a minute: one mail, then the next two seconds later.
+      await CampaignModel.updateOne({ _id: id }, { ratePerMinute: 30 });
+
+      expect(await send(await batch(id, [amira, sami]))).toBe('done');
+
+      const [first, second] = smtp.received.map(({ receivedAt }) => receivedAt);
+      expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(1000);
+      expect(await ctx.redis.exists(campaignPaceKey(ctx.queuePrefix, id))).toBe(1);
+      expect(await ctx.campaign(id)).toMatchObject({ status: 'sent', sentCount: 2 });
+    });
+
+    it('ends a batch waiting for its pace once the campaign is paused, its outcomes written', async () => {
+      const id = await sendingCampaign(3);
+      // 20 a minute: one mail, then three seconds until the next.
+      await CampaignModel.updateOne({ _id: id }, { ratePerMinute: 20 });
+
+      const run = send(await batch(id, [amira, sami, nour]));
+      await smtp.waitForCount(1);
+      await CampaignModel.updateOne({ _id: id }, { status: 'paused' });
+
+      expect(await run).toBe('skipped');
+      expect(smtp.received.map(({ envelopeTo }) => envelopeTo)).toEqual([[amira.email]]);
+      expect(await ledgerOf(id)).toEqual([
+        { email: amira.email, state: 'sent', attempts: 1 },
+        { email: sami.email, state: 'pending', attempts: undefined },
+        { email: nour.email, state: 'pending', attempts: undefined },
+      ]);
+      // Its outcome reached Redis before the batch gave its slots back.
+      expect(await ctx.redis.hgetall(tracker.keys(id, 1).outcomes)).toEqual({ [amira.key]: 's' });
+      expect(await ctx.redis.hkeys(tracker.keys(id, 1).attempts)).toEqual([amira.key]);
+    });
+
+    it('stops at the wave its window closes, what is left waiting for the next opening', async () => {
+      // Wednesday 25 November 2026, a second before 11:00 in Tunis; the window shuts at 11:00.
+      const clock = [
+        'hrtime',
+        'nextTick',
+        'performance',
+        'queueMicrotask',
+        'setImmediate',
+        'clearImmediate',
+        'setInterval',
+        'clearInterval',
+        'setTimeout',
+        'clearTimeout',
+      ] as const;
+      jest.useFakeTimers({ doNotFake: [...clock], now: new Date('2026-11-25T09:59:59Z') });
+      try {
+        const id = await sendingCampaign(3);
+        await CampaignModel.updateOne(
+          { _id: id },
+          { sendingWindow: { days: [3], start: '08:00', end: '11:00' } },
+        );
+        const { job, token } = await activeBatch(await batch(id, [amira, sami, nour]));
+        // The first wave goes out as the clock passes 11:00.
+        onSend = () => jest.setSystemTime(new Date('2026-11-25T10:00:01Z'));
+
+        await expect(send(job, token)).rejects.toThrow(DelayedError);
+
+        expect(smtp.received.map(({ envelopeTo }) => envelopeTo[0]).sort()).toEqual(
+          [amira.email, sami.email].sort(),
+        );
+        expect(await ledgerOf(id)).toEqual([
+          { email: amira.email, state: 'sent', attempts: 1 },
+          { email: sami.email, state: 'sent', attempts: 1 },
+          { email: nour.email, state: 'pending', attempts: undefined },
+        ]);
+        expect(await ctx.redis.hkeys(tracker.keys(id, 1).attempts)).not.toContain(nour.key);
+        expect(await job.getState()).toBe('delayed');
+        const score = await ctx.redis.zscore(
+          `${ctx.queuePrefix}:${QUEUE_NAMES.campaignSend}:delayed`,
+          job.id ?? '',
+        );
+        // The next Wednesday, 08:00 in Tunis.
+        expect(Math.floor(Number(score) / 0x1000)).toBe(Date.parse('2026-12-02T07:00:00Z'));
+      } finally {
+        jest.useRealTimers();
+      }
+    });
+
+    it('waits in the delayed set until its window opens, mailing nobody meanwhile', async () => {
+      const id = await sendingCampaign(2);
+      // Open on another day of the week only: closed now.
+      const today = wallTimeOf(new Date(), ZONE).weekday;
+      const sendingWindow = { days: [((today + 3) % 7) as Weekday], start: '08:00', end: '20:00' };
+      await CampaignModel.updateOne({ _id: id }, { sendingWindow });
+      const opensAt = windowClosedUntil({ sendingWindow }, ZONE);
+      const { job, token } = await activeBatch(await batch(id, [amira, sami]));
+
+      await expect(send(job, token)).rejects.toThrow(DelayedError);
+
+      expect(await job.getState()).toBe('delayed');
+      const score = await ctx.redis.zscore(
+        `${ctx.queuePrefix}:${QUEUE_NAMES.campaignSend}:delayed`,
+        job.id ?? '',
+      );
+      // BullMQ keeps a delayed job's due time as its score × 4096 (plus a counter).
+      expect(Math.abs(Math.floor(Number(score) / 0x1000) - (opensAt?.getTime() ?? 0))).toBeLessThan(
+        1000,
+      );
+      expect(smtp.received).toEqual([]);
+      expect(await ctx.redis.exists(tracker.keys(id, 1).attempts)).toBe(0);
+      expect(await ctx.campaign(id)).toMatchObject({ status: 'sending', sentCount: 0 });
+    });
   });
 });
 

@@ -4,6 +4,7 @@ import {
   CampaignBatchModel,
   CampaignModel,
   CampaignOutcomeModel,
+  CampaignTemplateModel,
   ContactModel,
   SubscriberModel,
 } from '@agency/platform';
@@ -51,9 +52,14 @@ describe("the campaign engine's store", () => {
   });
   beforeEach(async () => {
     await Promise.all(
-      [ContactModel, SubscriberModel, CampaignModel, CampaignBatchModel, CampaignOutcomeModel].map(
-        (model) => (model as typeof ContactModel).deleteMany({}),
-      ),
+      [
+        ContactModel,
+        SubscriberModel,
+        CampaignModel,
+        CampaignBatchModel,
+        CampaignOutcomeModel,
+        CampaignTemplateModel,
+      ].map((model) => (model as typeof ContactModel).deleteMany({})),
     );
   });
 
@@ -132,6 +138,21 @@ describe("the campaign engine's store", () => {
       ]);
     });
 
+    it('keeps each recipient as they are mailed, an unknown last name as an empty one', async () => {
+      const nameless: CampaignRecipient = {
+        key: 'hela@example.tn',
+        email: 'Hela@example.tn',
+        firstName: 'Hela',
+        locale: 'en',
+      };
+      await store.addBatches(id, 1, [{ seq: 3, recipients: [nameless] }]);
+
+      const batches = await collect(store.roundBatches(id, 1));
+      expect(batches.find(({ seq }) => seq === 3)?.recipients).toEqual([
+        { ...nameless, lastName: '' },
+      ]);
+    });
+
     it("joins each batch's outcomes to its roster, and keeps the first outcome of each", async () => {
       await store.recordOutcomes(id, 1, 0, [sent(1, sami)]);
       await store.recordOutcomes(id, 1, 0, [failed(1, sami, '550 late'), sent(0, amira, 2)]);
@@ -183,6 +204,67 @@ describe("the campaign engine's store", () => {
         template: { layout: DEFAULT_TEMPLATE.layout },
       });
       expect(Object.keys(await state(id))).not.toContain('content');
+    });
+
+    it('reads the mail in every language it is written in, in its template', async () => {
+      const template = await CampaignTemplateModel.create({
+        name: 'Newsletter',
+        header: '<h1>News</h1>',
+        footer: '<p>See you</p>',
+        layout: '<div>{{header}}{{content}}{{footer}}</div>',
+        brandColor: '#111111',
+        backgroundColor: '#222222',
+        textColor: '#333333',
+      });
+      const id = await ctx.queueCampaign({
+        subject: 'Hello',
+        content: '<p>Hi</p>',
+        translations: [{ locale: 'fr', subject: 'Bonjour', content: '<p>Salut</p>' }],
+        addDispatch: false,
+      });
+      await CampaignModel.updateOne({ _id: id }, { templateId: template._id });
+
+      expect(await store.mail(id)).toEqual({
+        defaultLocale: 'en',
+        languages: {
+          en: { subject: 'Hello', content: '<p>Hi</p>' },
+          fr: { subject: 'Bonjour', content: '<p>Salut</p>' },
+        },
+        template: {
+          header: '<h1>News</h1>',
+          footer: '<p>See you</p>',
+          layout: '<div>{{header}}{{content}}{{footer}}</div>',
+          brandColor: '#111111',
+          backgroundColor: '#222222',
+          textColor: '#333333',
+        },
+        queuedAt: expect.any(Date),
+      });
+    });
+
+    it('reads a template stored without header or footer as empty ones, and a missing one as the default', async () => {
+      const { insertedId } = await CampaignTemplateModel.collection.insertOne({
+        name: 'Bare',
+        layout: '<div>{{content}}</div>',
+        brandColor: '#111111',
+        backgroundColor: '#222222',
+        textColor: '#333333',
+      });
+      const bare = await ctx.queueCampaign({ addDispatch: false });
+      await CampaignModel.updateOne({ _id: bare }, { templateId: insertedId });
+      const gone = await ctx.queueCampaign({ addDispatch: false });
+      await CampaignModel.updateOne({ _id: gone }, { templateId: new Types.ObjectId() });
+
+      expect((await store.mail(bare))?.template).toMatchObject({ header: '', footer: '' });
+      expect((await store.mail(gone))?.template).toEqual({
+        header: DEFAULT_TEMPLATE.header,
+        footer: DEFAULT_TEMPLATE.footer,
+        layout: DEFAULT_TEMPLATE.layout,
+        brandColor: DEFAULT_TEMPLATE.brandColor,
+        backgroundColor: DEFAULT_TEMPLATE.backgroundColor,
+        textColor: DEFAULT_TEMPLATE.textColor,
+      });
+      expect(await store.mail(new Types.ObjectId().toHexString())).toBeNull();
     });
 
     it('folds counters only when they are newer than those it holds', async () => {

@@ -4,6 +4,8 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 
 export interface ReceivedMail {
   envelopeTo: string[];
+  /** MAIL FROM: where bounces of this mail go. */
+  envelopeFrom: string;
   mail: ParsedMail;
   /** The SMTP session (connection) that carried it. */
   sessionId: string;
@@ -72,6 +74,7 @@ export async function startSmtpSink(
   function accept(session: SMTPServerSession, mail: ParsedMail): void {
     const entry = {
       envelopeTo: session.envelope.rcptTo.map((r) => r.address),
+      envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
       mail,
       sessionId: session.id,
       receivedAt: Date.now(),
