@@ -77,7 +77,7 @@ export function sendJobOptions(settings: CampaignSendSettings): JobsOptions {
  * Half the worker's mails in flight per wave: two batches send at once,
  * their waves' ends (each waiting for its slowest mail) falling apart.
  */
-function waveSizeOf(settings: CampaignSendSettings): number {
+export function waveSizeOf(settings: CampaignSendSettings): number {
   return Math.max(1, Math.ceil(settings.concurrency / Math.min(2, settings.batchesInFlight)));
 }
 
@@ -85,7 +85,7 @@ function waveSizeOf(settings: CampaignSendSettings): number {
  * BullMQ's limiter counts jobs across every worker of the queue; a job is a
  * batch, so the mail rate is held in whole batches.
  */
-function limiterOf(settings: CampaignSendSettings) {
+export function limiterOf(settings: CampaignSendSettings) {
   if (settings.ratePerSecond <= 0) return undefined;
   const batchesPerSecond = settings.ratePerSecond / settings.batchSize;
   return batchesPerSecond >= 1
@@ -98,7 +98,7 @@ function limiterOf(settings: CampaignSendSettings) {
  * another worker takes it over. A campaign batch may be taken over several
  * times (each crash) rather than fail and leave its recipients unsent.
  */
-function takeOver(settings: CampaignSendSettings): Partial<WorkerOptions> {
+export function takeOver(settings: CampaignSendSettings): Partial<WorkerOptions> {
   return {
     lockDuration: settings.lockDurationMs,
     stalledInterval: settings.lockDurationMs,

@@ -116,6 +116,48 @@ describe('the folds of a round’s counters into its campaign', () => {
     folder.close();
   });
 
+  it('never writes a campaign twice at once: a change during a write waits for its end', async () => {
+    const folder = folds();
+    let finish: (value: unknown) => void = () => undefined;
+    answer = () => new Promise((resolve) => (finish = resolve));
+    folder.fold(campaign('c1'), progress(1));
+    await tick(0);
+    folder.fold(campaign('c1'), progress(2));
+    await tick(3 * INTERVAL);
+    expect(writes).toEqual([{ id: 'c1', version: 1 }]);
+    expect(folder.busy()).toBe(true);
+
+    answer = () => Promise.resolve(true);
+    finish(true);
+    await tick(0);
+    expect(writes.map(({ version }) => version)).toEqual([1, 2]);
+    await tick(3 * INTERVAL);
+    expect(folder.busy()).toBe(false);
+    folder.close();
+  });
+
+  it('is busy while any campaign has counters waiting, not while all are written', async () => {
+    const folder = folds();
+    folder.fold(campaign('c1'), progress(1));
+    folder.fold(campaign('c2'), progress(1));
+    await tick(0);
+    expect(folder.busy()).toBe(false);
+    folder.fold(campaign('c2'), progress(2));
+    expect(folder.busy()).toBe(true);
+    folder.close();
+  });
+
+  it('writes nothing once closed, though counters were waiting', async () => {
+    const folder = folds();
+    folder.fold(campaign('c1'), progress(1));
+    await tick(0);
+    folder.fold(campaign('c1'), progress(2));
+    folder.close();
+    await tick(3 * INTERVAL);
+    expect(writes).toEqual([{ id: 'c1', version: 1 }]);
+    expect(folder.busy()).toBe(false);
+  });
+
   it('writes nothing more for a round that ended', async () => {
     const folder = folds();
     folder.fold(campaign('c1'), progress(1));
