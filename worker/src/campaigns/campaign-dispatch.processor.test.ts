@@ -314,6 +314,41 @@ describe('the campaign dispatch', () => {
     }
   });
 
+  it('waits, on a resume, for no batch but those of its own older passes', async () => {
+    const id = await seededCampaign(2);
+    await CampaignModel.updateOne({ _id: id }, { pass: 2 });
+    // Another campaign's batch is being sent, and will be for as long as the test runs.
+    const otherBatch = campaignSendJobId(new Types.ObjectId().toHexString(), 1, 1, 0);
+    await sendQueue.add(
+      QUEUE_NAMES.campaignSend,
+      { campaignId: 'other', round: 1, pass: 1, seq: 0, recipients: [] },
+      { jobId: otherBatch },
+    );
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const connection = ctx.redis.duplicate();
+    const sender = new Worker<CampaignSendJob>(QUEUE_NAMES.campaignSend, () => held, {
+      connection,
+      prefix: ctx.queuePrefix,
+    });
+    try {
+      await new Promise((resolve) => sender.once('active', resolve));
+      expect(await (await sendQueue.getJob(otherBatch))?.getState()).toBe('active');
+
+      // A wait for the other batch would outlast the test.
+      const resumed = processor({ olderPassWaitMs: 60_000 });
+      expect(await resumed(await dispatchJob(id))).toBe('dispatched');
+
+      expect(await sendQueue.getJob(campaignSendJobId(id, 1, 2, 0))).toBeDefined();
+    } finally {
+      release();
+      await sender.close();
+      connection.disconnect();
+    }
+  });
+
   it.each<CampaignStatus>(['draft', 'paused', 'cancelled', 'sent'])(
     'sends nothing for a campaign that is %s',
     async (status) => {

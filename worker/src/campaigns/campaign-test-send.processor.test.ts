@@ -59,7 +59,7 @@ describe('the campaign test send', () => {
   it('mails the campaign to the one address, its subject marked as a test, outside the ledger', async () => {
     const id = await ctx.queueCampaign({
       subject: 'Spring offer for {{firstName}}!',
-      content: '<p>Dear {{firstName}}, our packages are here.</p>',
+      content: '<p>Dear {{firstName}}{{lastName}}, our packages are here.</p>',
       addDispatch: false,
     });
 
@@ -76,6 +76,28 @@ describe('the campaign test send', () => {
     expect(mail.messageId).toMatch(/^<campaign-test-[0-9a-f-]{36}@agency\.test>$/);
     expect(await ctx.ledger(id)).toEqual([]);
     expect(await ctx.campaign(id)).toMatchObject({ status: 'queued', sentCount: 0 });
+  });
+
+  it('sends it in the language asked for, the campaign’s own when none is', async () => {
+    const id = await ctx.queueCampaign({
+      subject: 'Spring offer',
+      translations: [{ locale: 'fr', subject: 'Offre de printemps', content: '<p>Bonjour</p>' }],
+      addDispatch: false,
+    });
+
+    await process(
+      await ctx.testQueue.add(QUEUE_NAMES.campaignTestSend, {
+        campaignId: id,
+        email: TEST_ADDRESS,
+        locale: 'fr',
+      }),
+    );
+    await process(await testJob(id));
+
+    expect(smtp.received.map(({ mail }) => mail.subject)).toEqual([
+      '[Test] Offre de printemps',
+      '[Test] Spring offer',
+    ]);
   });
 
   it('gives each test its own Message-ID, so a second test is not taken for a duplicate', async () => {
