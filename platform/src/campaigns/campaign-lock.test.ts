@@ -16,6 +16,7 @@ describe('the campaign write lock', () => {
   beforeEach(() => {
     prefix = uniqueName('lock');
   });
+  afterEach(() => jest.restoreAllMocks());
 
   /** Holds the lock as another writer would, under a token of its own. */
   const holdAsAnotherWriter = (token = 'another-writer') =>
@@ -62,14 +63,11 @@ describe('the campaign write lock', () => {
     const frozen = Date.now();
     jest.spyOn(Date, 'now').mockReturnValue(frozen);
     const tries = jest.spyOn(redis, 'set');
-    try {
-      expect(await withCampaignLock(redis, prefix, campaignId, 0, () => Promise.resolve(1))).toBe(
-        undefined,
-      );
-      expect(tries).toHaveBeenCalledTimes(1);
-    } finally {
-      jest.restoreAllMocks();
-    }
+
+    expect(await withCampaignLock(redis, prefix, campaignId, 0, () => Promise.resolve(1))).toBe(
+      undefined,
+    );
+    expect(tries).toHaveBeenCalledTimes(1);
   });
 
   it('waits its turn while the other writer finishes within the wait', async () => {
