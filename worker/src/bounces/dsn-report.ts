@@ -116,12 +116,15 @@ async function originalOf(
  * again records nothing new.
  */
 export async function readDsn(raw: Buffer): Promise<DsnReading> {
-  let mail: ParsedMail;
   try {
-    mail = await simpleParser(raw, { keepDeliveryStatus: true });
+    return await readMessage(raw);
   } catch (error) {
     return { kind: 'malformed', reason: `unreadable message: ${(error as Error).message}` };
   }
+}
+
+async function readMessage(raw: Buffer): Promise<DsnReading> {
+  const mail = await simpleParser(raw, { keepDeliveryStatus: true });
   const type = mail.headers.get('content-type') as
     { value?: string; params?: Record<string, string> } | undefined;
   const declared =

@@ -1,0 +1,122 @@
+import { Queue, type Job, type Processor, type Worker } from 'bullmq';
+import {
+  BOUNCE_MAILBOX_SCHEDULER_ID,
+  QUEUE_NAMES,
+  type BounceMailboxJob,
+  type QueueName,
+} from '@agency/contracts';
+import type { Logger, Redis, SubscriberChanges } from '@agency/platform';
+import {
+  mailboxLabel,
+  pollBounceMailbox,
+  type BounceMailboxSettings,
+  type BouncePollReport,
+} from '../bounces/bounce-mailbox';
+import { keepJobScheduler } from '../job-schedulers';
+
+export interface BounceMailboxDeps {
+  settings: BounceMailboxSettings;
+  /** Told when an address is unsubscribed: the dashboard's figures follow it. */
+  changes: SubscriberChanges;
+  logger: Logger;
+}
+
+/** A pass's report, or why the mailbox could not be read this time. */
+export type BounceMailboxOutcome = BouncePollReport | { unreachable: string };
+
+/**
+ * One pass over the bounce mailbox, run by the job scheduler once per
+ * interval. A server that is down, refuses the login or drops the
+ * connection (or a store that fails half-way) costs a warning, never the
+ * job's retries or the worker: what was not flagged is read again by the
+ * next pass, which the scheduler adds anyway.
+ */
+export function bounceMailboxProcessor({ settings, changes, logger }: BounceMailboxDeps) {
+  return async (_job: Job<BounceMailboxJob>): Promise<BounceMailboxOutcome> => {
+    try {
+      const report = await pollBounceMailbox({ settings, changes, logger });
+      if (report.read > 0)
+        logger.info({ ...mailboxLabel(settings), ...report }, 'bounce mailbox read');
+      return report;
+    } catch (error: unknown) {
+      const reason = error instanceof Error ? error.message : String(error);
+      logger.warn(
+        { ...mailboxLabel(settings), err: reason },
+        'bounce mailbox could not be read; the next pass tries again',
+      );
+      return { unreachable: reason };
+    }
+  };
+}
+
+export interface BounceMailboxPolling {
+  close(): Promise<void>;
+}
+
+/** However long the interval, a scheduler Redis lost is set again within this. */
+const SCHEDULER_CHECK_MS = 60_000;
+
+/**
+ * The bounce mailbox's queue and worker: a job scheduler (upserted by every
+ * worker process, stored once in Redis, set again when Redis lost it) runs
+ * one pass per interval on whichever worker is free, the first at once.
+ * Two passes at once (a pass longer than the interval, on two processes)
+ * would do no harm: events are recorded once by their id, and a message
+ * the other pass moved is simply no longer there.
+ */
+export async function startBounceMailboxPolling({
+  connection,
+  queuePrefix,
+  logger,
+  settings,
+  changes,
+  pollIntervalMs,
+  startWorker,
+}: {
+  connection: Redis;
+  queuePrefix: string;
+  logger: Logger;
+  settings: BounceMailboxSettings;
+  changes: SubscriberChanges;
+  pollIntervalMs: number;
+  startWorker: (
+    name: QueueName,
+    processor: Processor<BounceMailboxJob>,
+    concurrency: number,
+  ) => Worker;
+}): Promise<BounceMailboxPolling> {
+  const queue = new Queue<BounceMailboxJob>(QUEUE_NAMES.bounceMailbox, {
+    connection,
+    prefix: queuePrefix,
+  });
+  queue.on('error', (error) => logger.warn({ err: error.message }, 'bounce mailbox queue error'));
+  const worker = startWorker(
+    QUEUE_NAMES.bounceMailbox,
+    bounceMailboxProcessor({ settings, changes, logger }),
+    1,
+  );
+  const schedule = await keepJobScheduler({
+    queue,
+    connection,
+    schedulerId: BOUNCE_MAILBOX_SCHEDULER_ID,
+    upsert: () =>
+      queue.upsertJobScheduler(
+        BOUNCE_MAILBOX_SCHEDULER_ID,
+        { every: pollIntervalMs },
+        {
+          name: QUEUE_NAMES.bounceMailbox,
+          data: {},
+          opts: { removeOnComplete: { count: 20 }, removeOnFail: { count: 20 } },
+        },
+      ),
+    checkEveryMs: Math.min(pollIntervalMs, SCHEDULER_CHECK_MS),
+    logger,
+  });
+  return {
+    async close() {
+      schedule.stop();
+      await worker.close();
+      await queue.close();
+    },
+  };
+}
