@@ -1,10 +1,5 @@
-import { Queue, type Job, type Processor, type Worker } from 'bullmq';
-import {
-  BOUNCE_MAILBOX_SCHEDULER_ID,
-  QUEUE_NAMES,
-  type BounceMailboxJob,
-  type QueueName,
-} from '@agency/contracts';
+import type { Job } from 'bullmq';
+import { BOUNCE_MAILBOX_SCHEDULER_ID, QUEUE_NAMES, type BounceMailboxJob } from '@agency/contracts';
 import type { Logger, Redis, SubscriberChanges } from '@agency/platform';
 import {
   mailboxLabel,
@@ -12,7 +7,7 @@ import {
   type BounceMailboxSettings,
   type BouncePollReport,
 } from '../bounces/bounce-mailbox';
-import { keepJobScheduler } from '../job-schedulers';
+import { startScheduledJob, type ScheduledJob, type StartWorker } from '../job-schedulers';
 
 export interface BounceMailboxDeps {
   settings: BounceMailboxSettings;
@@ -49,16 +44,10 @@ export function bounceMailboxProcessor({ settings, changes, logger }: BounceMail
   };
 }
 
-export interface BounceMailboxPolling {
-  close(): Promise<void>;
-}
-
-/** However long the interval, a scheduler Redis lost is set again within this. */
-const SCHEDULER_CHECK_MS = 60_000;
+export type BounceMailboxPolling = ScheduledJob;
 
 /**
- * The bounce mailbox's queue and worker: a job scheduler (upserted by every
- * worker process, stored once in Redis, set again when Redis lost it) runs
+ * The bounce mailbox's queue, worker and job scheduler (startScheduledJob):
  * one pass per interval on whichever worker is free, the first at once.
  * Two passes at once (a pass longer than the interval, on two processes)
  * would do no harm: events are recorded once by their id, and a message
@@ -79,44 +68,16 @@ export async function startBounceMailboxPolling({
   settings: BounceMailboxSettings;
   changes: SubscriberChanges;
   pollIntervalMs: number;
-  startWorker: (
-    name: QueueName,
-    processor: Processor<BounceMailboxJob>,
-    concurrency: number,
-  ) => Worker;
+  startWorker: StartWorker<BounceMailboxJob>;
 }): Promise<BounceMailboxPolling> {
-  const queue = new Queue<BounceMailboxJob>(QUEUE_NAMES.bounceMailbox, {
-    connection,
-    prefix: queuePrefix,
-  });
-  queue.on('error', (error) => logger.warn({ err: error.message }, 'bounce mailbox queue error'));
-  const worker = startWorker(
-    QUEUE_NAMES.bounceMailbox,
-    bounceMailboxProcessor({ settings, changes, logger }),
-    1,
-  );
-  const schedule = await keepJobScheduler({
-    queue,
-    connection,
+  return startScheduledJob({
+    name: QUEUE_NAMES.bounceMailbox,
     schedulerId: BOUNCE_MAILBOX_SCHEDULER_ID,
-    upsert: () =>
-      queue.upsertJobScheduler(
-        BOUNCE_MAILBOX_SCHEDULER_ID,
-        { every: pollIntervalMs },
-        {
-          name: QUEUE_NAMES.bounceMailbox,
-          data: {},
-          opts: { removeOnComplete: { count: 20 }, removeOnFail: { count: 20 } },
-        },
-      ),
-    checkEveryMs: Math.min(pollIntervalMs, SCHEDULER_CHECK_MS),
+    everyMs: pollIntervalMs,
+    processor: bounceMailboxProcessor({ settings, changes, logger }),
+    connection,
+    queuePrefix,
     logger,
+    startWorker,
   });
-  return {
-    async close() {
-      schedule.stop();
-      await worker.close();
-      await queue.close();
-    },
-  };
 }
