@@ -218,6 +218,41 @@ describe('the bounce mailbox job, against a real Dovecot', () => {
     expect((await folder(client, 'INBOX')).length).toBe(2);
   });
 
+  it('is read by a worker started with a bounce mailbox', async () => {
+    await client.append(
+      'INBOX',
+      postfixDsn({
+        id: '20261126100000.HARD2@mx.example.tn',
+        recipient: 'left@example.tn',
+        action: 'failed',
+        status: '5.1.1',
+        diagnostic: '550 5.1.1 <left@example.tn>: User unknown',
+        returnedTo: campaignReturnPath(RETURN_PATH, campaignId, 1, 'left@example.tn'),
+      }),
+    );
+    const events = await ctx.queueEvents(QUEUE_NAMES.bounceMailbox);
+    const pass = new Promise<BounceMailboxOutcome>((resolve) => {
+      events.once('completed', ({ returnvalue }) =>
+        resolve(returnvalue as unknown as BounceMailboxOutcome),
+      );
+    });
+    const workers = await ctx.startWorker({
+      // Nothing is sent: the SMTP server is never reached.
+      smtpUrl: 'smtp://127.0.0.1:9',
+      bounceMailbox: { ...dovecot.settings, pollIntervalMs: 3_600_000 },
+    });
+    try {
+      expect(await pass).toMatchObject({ read: 1, reports: 1, recorded: 1 });
+    } finally {
+      await workers.close();
+    }
+    expect(await SuppressionModel.findById('left@example.tn').lean()).toMatchObject({
+      reason: 'hard-bounce',
+      source: 'dsn',
+      campaign: new Types.ObjectId(campaignId),
+    });
+  });
+
   it('logs a warning, without the password, when the mailbox cannot be reached, and does not throw', async () => {
     const { logger, lines } = recordingLogger();
     const closedPort = await freePort();
