@@ -1,6 +1,11 @@
 import { ImapFlow } from 'imapflow';
-import { recordMailEvents, type Logger, type SubscriberChanges } from '@agency/platform';
-import { readDsn } from './dsn-report';
+import {
+  identifyCampaignMail,
+  recordMailEvents,
+  type Logger,
+  type SubscriberChanges,
+} from '@agency/platform';
+import { readDsn, type DsnReading } from './dsn-report';
 
 /** Where returned mail is read, and where it goes once read. */
 export interface BounceMailboxSettings {
@@ -27,6 +32,12 @@ export interface BouncePollReport {
   /** Bounces recorded for the first time, and those recorded before (a report read again). */
   recorded: number;
   duplicates: number;
+  /**
+   * Reports whose bounces name no campaign mail of ours (backscatter of mail
+   * forged in our name, or a report that quotes nothing and came back to a
+   * shared address): nothing recorded, flagged seen and left where they are.
+   */
+  unmatched: number;
   /** Other mail (auto-replies, read receipts...): flagged seen and left where it is. */
   notReports: number;
   /** Reports too broken to read: logged, flagged seen and left where they are. */
@@ -58,6 +69,31 @@ function batchesOf<T>(items: readonly T[], size: number): T[][] {
   const batches: T[][] = [];
   for (let at = 0; at < items.length; at += size) batches.push(items.slice(at, at + size));
   return batches;
+}
+
+/**
+ * Records the bounces one message reports, and says which count it goes
+ * to: only `reports` are moved, the rest stay in place for a person. The
+ * mailbox takes mail from anyone, so only a bounce of a mail we sent to
+ * that very address (its Message-ID or return path says so) stops it.
+ */
+async function recordReading(
+  reading: DsnReading,
+  changes: SubscriberChanges,
+): Promise<{
+  counted: 'reports' | 'unmatched' | 'notReports' | 'malformed';
+  recorded: number;
+  duplicates: number;
+}> {
+  if (reading.kind !== 'report') {
+    const counted = reading.kind === 'malformed' ? 'malformed' : 'notReports';
+    return { counted, recorded: 0, duplicates: 0 };
+  }
+  const ours = reading.events.filter((event) => identifyCampaignMail(event));
+  if (ours.length === 0 && reading.events.length > 0) {
+    return { counted: 'unmatched', recorded: 0, duplicates: 0 };
+  }
+  return { counted: 'reports', ...(await recordMailEvents(ours, changes)) };
 }
 
 function connect(settings: BounceMailboxSettings, logger: Logger): ImapFlow {
@@ -106,6 +142,7 @@ export async function pollBounceMailbox({
     reports: 0,
     recorded: 0,
     duplicates: 0,
+    unmatched: 0,
     notReports: 0,
     malformed: 0,
   };
@@ -131,24 +168,17 @@ export async function pollBounceMailbox({
         for (const { uid, source } of messages) {
           report.read += 1;
           const reading = await readDsn(source);
-          if (reading.kind === 'report') {
-            const stored = await recordMailEvents(reading.events, changes);
-            report.reports += 1;
-            report.recorded += stored.recorded;
-            report.duplicates += stored.duplicates;
-            processed.push(uid);
-          } else {
-            if (reading.kind === 'malformed') {
-              report.malformed += 1;
-              logger.warn(
-                { ...mailboxLabel(settings), uid, reason: reading.reason },
-                'unreadable delivery report left in the bounce mailbox',
-              );
-            } else {
-              report.notReports += 1;
-            }
-            leftInPlace.push(uid);
+          const outcome = await recordReading(reading, changes);
+          report[outcome.counted] += 1;
+          report.recorded += outcome.recorded;
+          report.duplicates += outcome.duplicates;
+          if (reading.kind === 'malformed') {
+            logger.warn(
+              { ...mailboxLabel(settings), uid, reason: reading.reason },
+              'unreadable delivery report left in the bounce mailbox',
+            );
           }
+          (outcome.counted === 'reports' ? processed : leftInPlace).push(uid);
         }
         if (leftInPlace.length > 0) {
           await client.messageFlagsAdd(leftInPlace, ['\\Seen'], { uid: true });

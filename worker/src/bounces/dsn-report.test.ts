@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { identifyCampaignMail } from '@agency/platform';
+import { identifyCampaignMail, normalizeEmail, recipientDigest } from '@agency/platform';
 import { readDsn, type DsnReading } from './dsn-report';
 
 const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name));
@@ -12,6 +12,7 @@ function eventsOf(reading: DsnReading) {
 }
 
 const CAMPAIGN = '0123456789abcdef01234567';
+const digestOf = (email: string) => recipientDigest(normalizeEmail(email));
 
 describe('reading a delivery status notification', () => {
   it('reads a Postfix bounce: a hard bounce of the recipient, matched by the quoted Message-ID', async () => {
@@ -27,12 +28,12 @@ describe('reading a delivery status notification', () => {
       at: new Date('2026-11-26T09:00:00Z'),
     });
     expect(event?.messageIds).toContain(
-      `<campaign-${CAMPAIGN}-r1-0123456789abcdef0123@agency.test>`,
+      `<campaign-${CAMPAIGN}-r1-${digestOf('gone@example.tn')}@agency.test>`,
     );
     expect(identifyCampaignMail(event ?? {})).toEqual({
       campaignId: CAMPAIGN,
       round: 1,
-      digest: '0123456789abcdef0123',
+      digest: digestOf('gone@example.tn'),
     });
   });
 
@@ -58,12 +59,12 @@ describe('reading a delivery status notification', () => {
     });
     // The quoted header carries no Message-ID: the VERP address names the mail.
     expect(events[0]?.returnPaths).toContain(
-      `bounces+c${CAMPAIGN}.r1.aaaaaaaaaaaaaaaaaaaa@agency.test`,
+      `bounces+c${CAMPAIGN}.r1.${digestOf('full@example.org')}@agency.test`,
     );
     expect(identifyCampaignMail(events[0] ?? {})).toEqual({
       campaignId: CAMPAIGN,
       round: 1,
-      digest: 'aaaaaaaaaaaaaaaaaaaa',
+      digest: digestOf('full@example.org'),
     });
   });
 
@@ -78,6 +79,16 @@ describe('reading a delivery status notification', () => {
     expect(events[1]?.eventId).toBe(
       '<202611260830.2AQ8U0q9012345@mx.example.net>:omar@example.net',
     );
+  });
+
+  it('gives each recipient of a report only the campaign mail sent to that recipient', async () => {
+    const [ana, omar] = eventsOf(await readDsn(fixture('sendmail-multi.eml')));
+    // The quoted original is Ana's mail: Omar's bounce must not be put on her.
+    expect(identifyCampaignMail(ana ?? {})).toMatchObject({
+      campaignId: 'abcdefabcdefabcdefabcdef',
+      digest: digestOf('ana@example.net'),
+    });
+    expect(identifyCampaignMail(omar ?? {})).toBeUndefined();
   });
 
   it('names the same events each time it reads the same report', async () => {

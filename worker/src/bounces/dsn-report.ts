@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import { simpleParser, type AddressObject, type Attachment, type ParsedMail } from 'mailparser';
 import type { MailEventKind } from '@agency/contracts';
-import type { MailEventInput } from '@agency/platform';
+import {
+  normalizeEmail,
+  parseCampaignMessageId,
+  parseCampaignReturnPath,
+  recipientDigest,
+  type MailEventInput,
+} from '@agency/platform';
 
 /**
  * What one message of the bounce mailbox turned out to be: a delivery status
@@ -69,6 +75,20 @@ function kindOf(action: string | undefined, status: string | undefined): MailEve
   if (verb === 'delayed') return 'soft-bounce';
   if (verb !== 'failed') return undefined;
   return status?.startsWith('4') ? 'soft-bounce' : 'hard-bounce';
+}
+
+/**
+ * Of the Message-IDs and return paths a report names, those of a campaign
+ * mail to this recipient: a report on several recipients quotes one
+ * original, which names only one of them.
+ */
+function namingRecipient(
+  email: string,
+  values: readonly string[],
+  parse: typeof parseCampaignMessageId,
+): string[] {
+  const digest = recipientDigest(normalizeEmail(email));
+  return values.filter((value) => parse(value)?.digest === digest);
 }
 
 /** The diagnostic without its type (`smtp; 550 ...` -> `550 ...`), else the status code. */
@@ -149,12 +169,12 @@ async function readMessage(raw: Buffer): Promise<DsnReading> {
     ...messageIdsOf(mail.inReplyTo),
     ...messageIdsOf(mail.references),
   ];
-  const returnPaths = [
+  const returnPaths = new Set([
     ...['x-original-to', 'delivered-to', 'envelope-to', 'to'].flatMap((name) =>
       addressesOf(mail.headers.get(name)),
     ),
     ...original.returnPaths,
-  ];
+  ]);
   const reportId = mail.messageId ?? `sha1-${createHash('sha1').update(raw).digest('hex')}`;
 
   const events: MailEventInput[] = [];
@@ -170,8 +190,8 @@ async function readMessage(raw: Buffer): Promise<DsnReading> {
       eventId: `${reportId}:${email.toLowerCase()}`,
       kind,
       email,
-      messageIds,
-      returnPaths,
+      messageIds: namingRecipient(email, messageIds, parseCampaignMessageId),
+      returnPaths: namingRecipient(email, [...returnPaths], parseCampaignReturnPath),
       ...(detail ? { detail } : {}),
       ...(mail.date ? { at: mail.date } : {}),
     });

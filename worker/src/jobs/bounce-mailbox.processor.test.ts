@@ -60,6 +60,15 @@ const softBounce = postfixDsn({
   diagnostic: '452 4.2.2 Mailbox full',
   returnedTo: campaignReturnPath(RETURN_PATH, campaignId, 1, 'full@example.tn'),
 });
+// Backscatter: a bounce of mail someone else sent in our name names no mail of ours.
+const backscatter = postfixDsn({
+  id: '20261126090000.BACK1@mx.example.tn',
+  recipient: 'stranger@example.tn',
+  action: 'failed',
+  status: '5.1.1',
+  diagnostic: '550 5.1.1 <stranger@example.tn>: User unknown',
+  returnedTo: 'news@agency.test',
+});
 const autoReply = readFileSync(join(__dirname, '../bounces/fixtures/auto-reply.eml'));
 const brokenReport = readFileSync(join(__dirname, '../bounces/fixtures/missing-status.eml'));
 
@@ -107,7 +116,7 @@ describe('the bounce mailbox job, against a real Dovecot', () => {
   });
 
   it('records one pass of returned mail, moves the reports and leaves other mail seen in place', async () => {
-    for (const message of [hardBounce, softBounce, autoReply, brokenReport]) {
+    for (const message of [hardBounce, softBounce, backscatter, autoReply, brokenReport]) {
       await client.append('INBOX', message);
     }
     const { logger, lines } = recordingLogger();
@@ -139,10 +148,11 @@ describe('the bounce mailbox job, against a real Dovecot', () => {
     });
     try {
       expect(await pass).toEqual({
-        read: 4,
+        read: 5,
         reports: 2,
         recorded: 2,
         duplicates: 0,
+        unmatched: 1,
         notReports: 1,
         malformed: 1,
       });
@@ -174,9 +184,13 @@ describe('the bounce mailbox job, against a real Dovecot', () => {
     ]);
     // One soft bounce is counted; it takes three within 30 days to suppress.
     expect(await SuppressionModel.findById('full@example.tn').lean()).toBeNull();
+    expect(await MailEventModel.countDocuments({ key: 'stranger@example.tn' })).toBe(0);
+    expect(await SuppressionModel.findById('stranger@example.tn').lean()).toBeNull();
 
+    // The broken report and the backscatter, for a person to look at.
     expect(await folder(client, 'INBOX')).toEqual([
       { subject: 'Automatic reply: Our autumn offers', seen: true },
+      { subject: 'Undelivered Mail Returned to Sender', seen: true },
       { subject: 'Undelivered Mail Returned to Sender', seen: true },
     ]);
     expect(await folder(client, 'Processed')).toEqual([
@@ -206,6 +220,7 @@ describe('the bounce mailbox job, against a real Dovecot', () => {
       reports: 2,
       recorded: 0,
       duplicates: 2,
+      unmatched: 0,
       notReports: 0,
       malformed: 0,
     });
@@ -215,7 +230,7 @@ describe('the bounce mailbox job, against a real Dovecot', () => {
     }).toEqual(before);
     expect(await MailEventModel.countDocuments({ key: 'full@example.tn' })).toBe(1);
     expect((await folder(client, 'Processed')).length).toBe(4);
-    expect((await folder(client, 'INBOX')).length).toBe(2);
+    expect((await folder(client, 'INBOX')).length).toBe(3);
   });
 
   it('is read by a worker started with a bounce mailbox', async () => {
