@@ -5,7 +5,7 @@
  * child process whose peak memory can be read and which stops politely.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import getPort from 'get-port';
 
@@ -49,6 +49,13 @@ export function startNode(name, script, env) {
     peakRssMb() {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+    },
+    /**
+     * Starts the peak over from the current resident set (Linux's clear_refs),
+     * so a later peak is that of what ran since.
+     */
+    resetPeakRss() {
+      writeFileSync(`/proc/${child.pid}/clear_refs`, '5');
     },
     /** CPU seconds the process has used so far (user + system). */
     cpuSeconds: () => cpuSecondsOf(child.pid),

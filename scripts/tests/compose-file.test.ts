@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { parse } from 'yaml';
-import { WORKER_HEAP_MB_DEFAULT } from '../lib/app-env.mjs';
+import { WORKER_HEAP_MB_DEFAULT, WORKER_SEMI_SPACE_MB } from '../lib/app-env.mjs';
 
 const repoRoot = resolve(__dirname, '..', '..');
 const composePath = join(repoRoot, 'docker-compose.yml');
@@ -127,7 +127,7 @@ describe('docker-compose.yml', () => {
   it('caps the worker heap as npm start does, with the same default', () => {
     const workerEnv = asMapping(service(readCompose(), 'worker').environment, 'worker.environment');
     expect(workerEnv.NODE_OPTIONS).toBe(
-      `--max-old-space-size=\${WORKER_HEAP_MB:-${WORKER_HEAP_MB_DEFAULT}}`,
+      `--max-old-space-size=\${WORKER_HEAP_MB:-${WORKER_HEAP_MB_DEFAULT}} --max-semi-space-size=${WORKER_SEMI_SPACE_MB}`,
     );
   });
 

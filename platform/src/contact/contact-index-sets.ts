@@ -20,7 +20,7 @@ import { contactSearchKeys } from './contact-search';
  * `<search key>\0<createdAt>|<id>` in the search set, so a prefix is one
  * lexical range. The sets follow every change (`changes`, the API's), and
  * the scheduled reconciliation (the worker's) repairs them from the store
- * and marks the index built; until then (or after Redis lost it) the store
+ * (contact-index-repair.ts) and marks the index built; until then (or after Redis lost it) the store
  * answers instead. The API reads pages from them (backend's
  * contact-list-index.ts).
  */
@@ -31,6 +31,8 @@ export interface ContactIndexKeys {
   service: (service: string) => string;
   search: string;
   built: string;
+  /** Where one reconciliation pass keeps its working copies. */
+  repairWork: (run: string) => string;
 }
 
 export function contactIndexKeys(prefix: string): ContactIndexKeys {
@@ -41,11 +43,12 @@ export function contactIndexKeys(prefix: string): ContactIndexKeys {
     service: (service) => `${base}:time:service:${service}`,
     search: `${base}:search`,
     built: `${base}:built`,
+    repairWork: (run) => `${base}:repair:${run}`,
   };
 }
 
 /** Every order set's key, then the search set's. */
-function allSetKeys(keys: ContactIndexKeys): string[] {
+export function allSetKeys(keys: ContactIndexKeys): string[] {
   return [
     keys.time,
     ...CONTACT_STATUSES.map(keys.status),
@@ -60,7 +63,7 @@ export function orderMember(createdAtMs: number, id: string): string {
 }
 
 /** What each set of the index holds for one enquiry. */
-function membersOf(contact: ContactFacts, keys: ContactIndexKeys): [string, string][] {
+export function membersOf(contact: ContactFacts, keys: ContactIndexKeys): [string, string][] {
   const member = orderMember(contact.createdAt.getTime(), contact.id);
   return [
     [keys.time, member],
@@ -72,26 +75,15 @@ function membersOf(contact: ContactFacts, keys: ContactIndexKeys): [string, stri
   ];
 }
 
-export type IndexSnapshot = Map<string, Set<string>>;
-
 export interface ContactIndexSets {
   keys: ContactIndexKeys;
   /** Whether the store needs the index: FerretDB does, MongoDB does not. */
   enabled(): Promise<boolean>;
-  /** Keeps the sets current; does nothing on MongoDB. */
-  changes: ContactChanges;
-  /** Every set's members, for the reconciliation; undefined on MongoDB. */
-  snapshot(): Promise<IndexSnapshot | undefined>;
   /**
-   * Brings the sets to what the store holds (`expected`), changing only the
-   * members that stayed the same across both snapshots (others are being
-   * written meanwhile), then marks the index built.
+   * Keeps the sets current; does nothing on MongoDB. The reconciliation
+   * repairs what a change missed (contact-index-repair.ts).
    */
-  repair(
-    before: IndexSnapshot,
-    after: IndexSnapshot,
-    expected: Iterable<ContactFacts>,
-  ): Promise<{ added: number; removed: number; busy: number }>;
+  changes: ContactChanges;
 }
 
 export function createContactIndexSets(
@@ -161,63 +153,5 @@ export function createContactIndexSets(
     keys,
     enabled,
     changes,
-    async snapshot() {
-      if (!(await enabled())) return undefined;
-      const setKeys = allSetKeys(keys);
-      const pipeline = redis.pipeline();
-      for (const key of setKeys) pipeline.zrangeBuffer(key, 0, -1);
-      const replies = (await pipeline.exec()) ?? [];
-      return new Map(
-        setKeys.map((key, index) => {
-          const [error, members] = replies[index] ?? [];
-          if (error) throw error;
-          return [key, new Set((members as Buffer[]).map((member) => member.toString('utf8')))];
-        }),
-      );
-    },
-    async repair(before, after, expected) {
-      const wanted: IndexSnapshot = new Map(allSetKeys(keys).map((key) => [key, new Set()]));
-      for (const contact of expected) {
-        for (const [key, member] of membersOf(contact, keys)) wanted.get(key)?.add(member);
-      }
-      let added = 0;
-      let removed = 0;
-      let busy = 0;
-      const pipeline = redis.pipeline();
-      for (const [key, members] of wanted) {
-        const was = before.get(key) ?? new Set<string>();
-        const is = after.get(key) ?? new Set<string>();
-        const missing: string[] = [];
-        const extra: string[] = [];
-        for (const member of members) {
-          if (is.has(member)) continue;
-          if (was.has(member)) busy += 1;
-          else missing.push(member);
-        }
-        for (const member of is) {
-          if (members.has(member)) continue;
-          if (was.has(member)) extra.push(member);
-          else busy += 1;
-        }
-        for (const chunk of chunks(missing)) {
-          pipeline.zadd(key, ...chunk.flatMap((member) => [0, member]));
-        }
-        for (const chunk of chunks(extra)) pipeline.zrem(key, ...chunk);
-        added += missing.length;
-        removed += extra.length;
-      }
-      pipeline.set(keys.built, new Date().toISOString());
-      await pipeline.exec();
-      return { added, removed, busy };
-    },
   };
-}
-
-/** Commands of a few hundred arguments each: one huge command would stall Redis. */
-function chunks<T>(items: T[], size = 500): T[][] {
-  const result: T[][] = [];
-  for (let index = 0; index < items.length; index += size) {
-    result.push(items.slice(index, index + size));
-  }
-  return result;
 }

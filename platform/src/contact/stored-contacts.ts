@@ -8,7 +8,7 @@ import { contactSearchKeys } from './contact-search';
  * keys (an index cannot find them otherwise). Returns how many it gave.
  */
 export async function forEachStoredContact(
-  visit: (contact: ContactFacts) => void,
+  visit: (contact: ContactFacts) => void | Promise<void>,
 ): Promise<{ keysAdded: number }> {
   const unkeyed: ContactFacts[] = [];
   const cursor = ContactModel.find({})
@@ -25,7 +25,7 @@ export async function forEachStoredContact(
     .cursor({ batchSize: 1000 });
   for await (const contact of cursor) {
     const facts = contactFactsOf(contact);
-    visit(facts);
+    await visit(facts);
     if (contact.lastNameKey === undefined) unkeyed.push(facts);
   }
   for (const contact of unkeyed) {

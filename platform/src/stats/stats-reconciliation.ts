@@ -2,6 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logger';
 import type { Redis } from '../redis-connection';
 import { CampaignModel } from '../campaigns/campaign.model';
+import {
+  beginContactIndexRepair,
+  type ContactIndexRepair,
+  type IndexRepairReport,
+} from '../contact/contact-index-repair';
 import type { ContactFacts } from '../contact/contact-changes';
 import { createContactIndexSets } from '../contact/contact-index-sets';
 import { forEachStoredContact } from '../contact/stored-contacts';
@@ -60,7 +65,7 @@ export interface ReconcileReport {
   /** Figures written while the store was read: left for the next run. */
   busy: number;
   /** The contacts list's index on the embedded store (absent on MongoDB). */
-  index?: { added: number; removed: number; busy: number };
+  index?: IndexRepairReport;
   /** Enquiries stored before they carried search keys, given them now. */
   searchKeysAdded: number;
   counted: { contacts: number; subscribers: number; campaigns: number };
@@ -161,13 +166,46 @@ export async function reconcileStats({
   const started = performance.now();
   const keys = statsKeys(prefix, timeZone);
   const index = createContactIndexSets(redis, { prefix, logger });
-  const [before, indexBefore] = await Promise.all([snapshot(redis, keys), index.snapshot()]);
+  const [before, indexRepair] = await Promise.all([
+    snapshot(redis, keys),
+    beginContactIndexRepair(redis, index),
+  ]);
+  try {
+    return await recountAndRepair({
+      redis,
+      keys,
+      timeZone,
+      settleMs,
+      before,
+      indexRepair,
+      started,
+    });
+  } finally {
+    await indexRepair?.discard();
+  }
+}
 
+async function recountAndRepair({
+  redis,
+  keys,
+  timeZone,
+  settleMs,
+  before,
+  indexRepair,
+  started,
+}: {
+  redis: Redis;
+  keys: StatsKeys;
+  timeZone: string;
+  settleMs: number;
+  before: Record<HashName, Hash>;
+  indexRepair: ContactIndexRepair | undefined;
+  started: number;
+}): Promise<ReconcileReport> {
   const recount = new Recount(timeZone);
-  const contacts: ContactFacts[] = [];
-  const { keysAdded } = await forEachStoredContact((contact) => {
+  const { keysAdded } = await forEachStoredContact(async (contact) => {
     recount.contact(contact);
-    if (indexBefore) contacts.push(contact);
+    await indexRepair?.expect(contact);
   });
   await forEachSubscriber((subscriber) => recount.subscriber(subscriber));
   // A small collection (one document per campaign): counting it reads little.
@@ -175,7 +213,7 @@ export async function reconcileStats({
   recount.audiences();
 
   await sleep(settleMs);
-  const [after, indexAfter] = await Promise.all([snapshot(redis, keys), index.snapshot()]);
+  const after = await snapshot(redis, keys);
 
   const report: ReconcileReport = {
     repaired: { counts: [], days: 0, dayExamples: [], addresses: 0 },
@@ -221,9 +259,7 @@ export async function reconcileStats({
       report.repaired.dayExamples = drift.slice(0, DAY_EXAMPLES);
     } else report.repaired.addresses += repaired;
   }
-  if (indexBefore && indexAfter) {
-    report.index = await index.repair(indexBefore, indexAfter, contacts);
-  }
+  if (indexRepair) report.index = await indexRepair.finish();
   report.durationMs = Math.round(performance.now() - started);
   await redis.hset(keys.meta, {
     reconciledAt: new Date().toISOString(),
