@@ -108,6 +108,16 @@ describe('reading a delivery status notification', () => {
     expect(eventsOf(await readDsn(raw))[0]?.eventId).toBe(event?.eventId);
   });
 
+  it('reads a report cut off inside its quoted original, as the mailbox reads only its first megabyte', async () => {
+    const whole = fixture('postfix-hard.eml')
+      .toString()
+      .replace('\nHello\n', `\n${'A large newsletter body. '.repeat(100_000)}\n`);
+    const cut = Buffer.from(whole).subarray(0, 1024 * 1024);
+    const [event] = eventsOf(await readDsn(cut));
+    expect(event).toMatchObject({ kind: 'hard-bounce', email: 'gone@example.tn' });
+    expect(identifyCampaignMail(event ?? {})).toMatchObject({ campaignId: CAMPAIGN });
+  });
+
   it('leaves an auto-reply alone, though it answers a campaign mail', async () => {
     expect(await readDsn(fixture('auto-reply.eml'))).toEqual({ kind: 'not-a-report' });
   });

@@ -17,7 +17,7 @@ import {
   type SubscriberChanges,
 } from '@agency/platform';
 import { freePort } from '@agency/platform/testing/own-redis';
-import type { BouncePollReport } from '../bounces/bounce-mailbox';
+import { pollBounceMailbox, type BouncePollReport } from '../bounces/bounce-mailbox';
 import { startDovecot, type OwnDovecot } from '../testing/dovecot';
 import { postfixDsn } from '../testing/dsn-messages';
 import { createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
@@ -209,11 +209,13 @@ describe('the bounce mailbox job, against a real Dovecot', () => {
     await client.append('INBOX', hardBounce);
     await client.append('INBOX', softBounce);
 
-    const outcome = await bounceMailboxProcessor({
+    // One message at a time: each batch is fetched, recorded, flagged and moved in turn.
+    const outcome = await pollBounceMailbox({
       settings: dovecot.settings,
       changes,
       logger: pino({ level: 'silent' }),
-    })({} as never);
+      batchSize: 1,
+    });
 
     expect(outcome).toEqual<BouncePollReport>({
       read: 2,
