@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import {
   accessSync,
@@ -33,7 +33,8 @@ export interface OwnDovecot {
 /**
  * Dovecot refuses to run its login process or to open mail as root: as
  * root (CI) those run as the users its Debian package creates and as
- * nobody; as anyone else, everything runs as that user.
+ * nobody; as anyone else, everything runs as that user (and nothing is
+ * chrooted, which only root may do: see the configuration).
  */
 function accounts() {
   if (process.getuid?.() === 0) {
@@ -46,12 +47,18 @@ function accounts() {
     };
   }
   const { username, uid, gid } = userInfo();
-  return { internal: username, login: username, mailUid: String(uid), mailGid: String(gid) };
+  const group = execFileSync('id', ['-gn'], { encoding: 'utf8' }).trim();
+  return {
+    internal: username,
+    group,
+    login: username,
+    mailUid: String(uid),
+    mailGid: String(gid),
+  };
 }
 
 function configOf(dir: string, port: number): string {
-  const { internal, login, mailUid, mailGid, ...rest } = accounts();
-  const group = 'group' in rest ? `default_internal_group = ${rest.group}` : '';
+  const { internal, group, login, mailUid, mailGid } = accounts();
   return `
 base_dir = ${dir}/run
 state_dir = ${dir}/state
@@ -62,7 +69,7 @@ ssl = no
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 default_internal_user = ${internal}
-${group}
+default_internal_group = ${group}
 default_login_user = ${login}
 first_valid_uid = 1
 mail_location = maildir:~/Maildir
@@ -75,6 +82,7 @@ userdb {
   args = uid=${mailUid} gid=${mailGid} home=${dir}/home/%u
 }
 service imap-login {
+  chroot =
   inet_listener imap {
     address = 127.0.0.1
     port = ${port}
@@ -82,6 +90,9 @@ service imap-login {
   inet_listener imaps {
     port = 0
   }
+}
+service anvil {
+  chroot =
 }
 `;
 }
