@@ -91,6 +91,16 @@ describe('reading a delivery status notification', () => {
     expect(identifyCampaignMail(omar ?? {})).toBeUndefined();
   });
 
+  it('takes no recipient longer than an address can be', async () => {
+    const long = `${'a'.repeat(250)}@example.tn`;
+    const raw = Buffer.from(
+      fixture('postfix-hard.eml')
+        .toString()
+        .replace(/gone@example\.tn/g, long),
+    );
+    expect(await readDsn(raw)).toEqual({ kind: 'report', events: [] });
+  });
+
   it('names the same events each time it reads the same report', async () => {
     const first = eventsOf(await readDsn(fixture('sendmail-multi.eml')));
     const again = eventsOf(await readDsn(fixture('sendmail-multi.eml')));

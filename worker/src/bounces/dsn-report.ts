@@ -62,7 +62,8 @@ function recipientOf(field: string | undefined): string | undefined {
   const type = at < 0 ? 'rfc822' : field.slice(0, at).trim().toLowerCase();
   if (type !== 'rfc822' && type !== 'utf-8') return undefined;
   const address = (at < 0 ? field : field.slice(at + 1)).trim().replace(/^<(.*)>$/, '$1');
-  return /^[^\s@<>]+@[^\s@<>]+$/.test(address) ? address : undefined;
+  // 254 characters is the longest address SMTP carries.
+  return address.length <= 254 && /^[^\s@<>]+@[^\s@<>]+$/.test(address) ? address : undefined;
 }
 
 /**
