@@ -28,7 +28,8 @@ import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
 import { SMTPServer } from 'smtp-server';
 import { startServices } from '../scripts/lib/services.mjs';
-import { freePort, startNode } from './lib/processes.mjs';
+import { freePort } from './lib/processes.mjs';
+import { apiUrlOf, benchAppEnv, signIn, startApi, startWorker } from './lib/stack-processes.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(join(root, 'backend', 'package.json'));
@@ -57,7 +58,6 @@ const PART_DURATION = Number(args['part-duration']);
 const REQUESTS = Number(args.requests);
 const STORED_CONTACTS = 20_000;
 const STORED_SUBSCRIBERS = 20_000;
-const DEMO = { username: 'bench', email: 'bench@agency.local', password: 'bench-password-1234' };
 
 const enquiry = {
   firstName: 'Amira',
@@ -133,19 +133,6 @@ async function waitForDrain(env) {
     await queue.close();
     connection.disconnect();
   }
-}
-
-/** @param {string} url */
-async function waitForHealth(url) {
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((done) => setTimeout(done, 100));
-  }
-  throw new Error(`${url} never answered 200`);
 }
 
 /**
@@ -391,10 +378,10 @@ async function reconcileInProcess(env) {
 
 /**
  * Signed-in calls to the admin API, each awaited to its last byte.
- * @param {string} apiUrl @param {string} token
+ * @param {string} apiUrl @param {string} authorization the header `signIn` gave
  */
-function dashboardClient(apiUrl, token) {
-  const headers = { authorization: `Bearer ${token}` };
+function dashboardClient(apiUrl, authorization) {
+  const headers = { authorization };
   /** @param {string} path */
   async function json(path) {
     const response = await fetch(`${apiUrl}${path}`, { headers });
@@ -476,28 +463,18 @@ async function main() {
     const mongodbUri = withDatabaseName(services.mongodbUri, `bench_${Date.now()}`);
     const sink = await startSmtpSink();
     cleanups.push(sink.close);
-    const apiPort = await freePort();
-    const apiUrl = `http://127.0.0.1:${apiPort}`;
-    const env = {
-      ...process.env,
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
-      MONGODB_URI: mongodbUri,
-      REDIS_URL: services.redisUrl,
-      QUEUE_PREFIX: `bench${Date.now()}`,
-      API_HOST: '127.0.0.1',
-      API_PORT: String(apiPort),
-      SMTP_URL: sink.url,
-      MAIL_TO: 'inbox@agency.local',
+    const env = benchAppEnv(
+      {
+        mongodbUri,
+        redisUrl: services.redisUrl,
+        queuePrefix: `bench${Date.now()}`,
+        apiPort: await freePort(),
+        smtpUrl: sink.url,
+      },
       // The bench is one address sending thousands of enquiries.
-      CONTACT_RATE_LIMIT_MAX: '1000000',
-      DEMO_MODE: 'true',
-      DEMO_ADMIN_USERNAME: DEMO.username,
-      DEMO_ADMIN_EMAIL: DEMO.email,
-      DEMO_ADMIN_PASSWORD: DEMO.password,
-      // The bench signs in with the password alone.
-      TWO_FACTOR_REQUIRED_ROLES: 'none',
-    };
+      { CONTACT_RATE_LIMIT_MAX: '1000000' },
+    );
+    const apiUrl = apiUrlOf(env);
 
     const mongoose = require('mongoose');
     await mongoose.connect(mongodbUri);
@@ -517,10 +494,10 @@ async function main() {
     );
 
     // 1. The enquiry path with its worker.
-    const api = startNode('api', 'backend/dist/server.js', env);
+    const api = startApi(env);
     cleanups.push(api.stop);
-    await waitForHealth(`${apiUrl}/api/health`);
-    const worker = startNode('worker', 'worker/dist/index.js', env);
+    await api.healthy();
+    const worker = startWorker('worker', env);
     cleanups.push(worker.stop);
 
     // The same indexes as the contacts collection: on this store every index
@@ -529,7 +506,7 @@ async function main() {
     const bareInsert = await loop(() => bare.insertOne(bareDocument()));
     const commandsBefore = await storeCommands(db);
     const submit = await cannon({
-      url: `${apiUrl}/api/contact`,
+      url: `${apiUrl}${API_ROUTES.contactForm}`,
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(enquiry),
@@ -543,7 +520,7 @@ async function main() {
     const commandsToDrain = commandsSince(commandsBefore, await storeCommands(db));
     await worker.stop();
     const noWorker = await cannon({
-      url: `${apiUrl}/api/contact`,
+      url: `${apiUrl}${API_ROUTES.contactForm}`,
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(enquiry),
@@ -553,13 +530,8 @@ async function main() {
     const contacts = db.collection('contacts');
     const seeded = await seedDashboard(db);
     const reconcile = await reconcileInProcess(env);
-    const signIn = await fetch(`${apiUrl}/api/admin/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: DEMO.username, password: DEMO.password }),
-    });
-    const { token } = /** @type {{ token: string }} */ (await signIn.json());
-    const dashboard = dashboardClient(apiUrl, token);
+    const { authorization } = await signIn(apiUrl);
+    const dashboard = dashboardClient(apiUrl, authorization);
     const stats = /** @type {{ totalContacts: number }} */ (await dashboard.json(API_ROUTES.stats));
     if (stats.totalContacts !== seeded.contacts) {
       throw new Error(

@@ -23,7 +23,8 @@ import { createRequire } from 'node:module';
 import { workerNodeOptions } from '../scripts/lib/app-env.mjs';
 import { startServices } from '../scripts/lib/services.mjs';
 import { printReport, runBench, runCleanups, targetBook, until } from './lib/bench-steps.mjs';
-import { cpuSecondsOf, freePort, startNode } from './lib/processes.mjs';
+import { cpuSecondsOf, freePort } from './lib/processes.mjs';
+import { apiUrlOf, benchAppEnv, signIn, startApi, startWorker } from './lib/stack-processes.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(join(root, 'worker', 'package.json'));
@@ -35,7 +36,6 @@ const ROWS = Number(args.rows);
 /** Rows per insertMany: the import's own chunk. */
 const CHUNK = 1000;
 const TARGETS = { ratio: 0.5, rssMb: 150 };
-const DEMO = { username: 'bench', email: 'bench@agency.local', password: 'bench-password-1234' };
 
 for (const file of ['backend/dist/server.js', 'worker/dist/index.js']) {
   if (!existsSync(join(root, file))) {
@@ -110,36 +110,19 @@ async function main() {
     const bare = await bareInsertMany(mongoose.connection.db);
 
     // 2. The API and one worker.
-    const apiPort = await freePort();
-    const apiUrl = `http://127.0.0.1:${apiPort}`;
-    const env = {
-      ...process.env,
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
-      MONGODB_URI: mongodbUri,
-      REDIS_URL: services.redisUrl,
-      QUEUE_PREFIX: `benchimport${stamp}`,
-      API_HOST: '127.0.0.1',
-      API_PORT: String(apiPort),
-      SMTP_URL: 'smtp://127.0.0.1:9',
-      MAIL_TO: 'inbox@agency.local',
-      DEMO_MODE: 'true',
-      DEMO_ADMIN_USERNAME: DEMO.username,
-      DEMO_ADMIN_EMAIL: DEMO.email,
-      DEMO_ADMIN_PASSWORD: DEMO.password,
-      // The bench signs in with the password alone.
-      TWO_FACTOR_REQUIRED_ROLES: 'none',
-    };
-    const api = startNode('api', 'backend/dist/server.js', env);
-    cleanups.push(api.stop);
-    await until(
-      async () => (await fetch(`${apiUrl}${API_ROUTES.health}`).catch(() => null))?.ok === true,
-      60_000,
-    );
-    const worker = startNode('worker', 'worker/dist/index.js', {
-      ...env,
-      NODE_OPTIONS: workerNodeOptions(process.env),
+    const env = benchAppEnv({
+      mongodbUri,
+      redisUrl: services.redisUrl,
+      queuePrefix: `benchimport${stamp}`,
+      apiPort: await freePort(),
+      // An import sends no mail.
+      smtpUrl: 'smtp://127.0.0.1:9',
     });
+    const apiUrl = apiUrlOf(env);
+    const api = startApi(env);
+    cleanups.push(api.stop);
+    await api.healthy();
+    const worker = startWorker('worker', env);
     cleanups.push(worker.stop);
     const { Queue } = require('bullmq');
     const { Redis } = require('ioredis');
@@ -150,13 +133,7 @@ async function main() {
     await until(async () => (await importQueue.getWorkersCount()) >= 1, 60_000);
 
     // 3. The import, through the API as the dashboard runs it.
-    const login = await fetch(`${apiUrl}${API_ROUTES.login}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: DEMO.username, password: DEMO.password }),
-    }).then((response) => response.json());
-    if (!login.token) throw new Error(`sign-in: ${JSON.stringify(login)}`);
-    const auth = { authorization: `Bearer ${login.token}` };
+    const auth = await signIn(apiUrl);
     const headers = { ...auth, 'content-type': 'application/json' };
     const list = await fetch(`${apiUrl}${API_ROUTES.lists}`, {
       method: 'POST',

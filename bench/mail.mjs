@@ -32,7 +32,8 @@ import { createRequire } from 'node:module';
 import { workerNodeOptions } from '../scripts/lib/app-env.mjs';
 import { startServices } from '../scripts/lib/services.mjs';
 import { printReport, runBench, runCleanups, targetBook, until } from './lib/bench-steps.mjs';
-import { cpuSecondsOf, freePort, startNode } from './lib/processes.mjs';
+import { cpuSecondsOf, freePort } from './lib/processes.mjs';
+import { apiUrlOf, benchAppEnv, signIn, startApi, startWorker } from './lib/stack-processes.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(join(root, 'worker', 'package.json'));
@@ -54,7 +55,6 @@ const WORKERS = Number(args.workers);
 const REF_CONNECTIONS = Number(args['ref-connections']);
 /** The campaign against its own send path in the same run, and listmonk's single process's memory. */
 const TARGETS = { startToLast: 0.8, firstToLast: 0.9, rssMb: 150, allRssMb: 250 };
-const DEMO = { username: 'bench', email: 'bench@agency.local', password: 'bench-password-1234' };
 const SHORT_CONTENT =
   '<h1>Our spring packages</h1><p>Dear {{firstName}},</p>' +
   '<p>This season we help small businesses grow on Facebook, Instagram and TikTok: ' +
@@ -241,42 +241,27 @@ async function main() {
     }
 
     // 3. The API and the workers.
-    const apiPort = await freePort();
-    const apiUrl = `http://127.0.0.1:${apiPort}`;
-    const env = {
-      ...process.env,
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
-      MONGODB_URI: mongodbUri,
-      REDIS_URL: services.redisUrl,
-      QUEUE_PREFIX: `benchmail${stamp}`,
-      API_HOST: '127.0.0.1',
-      API_PORT: String(apiPort),
-      SMTP_URL: sink.url,
-      MAIL_TO: 'inbox@agency.local',
-      DEMO_MODE: 'true',
-      DEMO_ADMIN_USERNAME: DEMO.username,
-      DEMO_ADMIN_EMAIL: DEMO.email,
-      DEMO_ADMIN_PASSWORD: DEMO.password,
-      // The bench signs in with the password alone.
-      TWO_FACTOR_REQUIRED_ROLES: 'none',
-      CAMPAIGN_CONCURRENCY: args.concurrency,
-      CAMPAIGN_BATCH_SIZE: args.batch,
-      CAMPAIGN_BATCHES_IN_FLIGHT: args['batches-in-flight'],
-      ...(args.connections ? { CAMPAIGN_SMTP_CONNECTIONS: args.connections } : {}),
-    };
-    const api = startNode('api', 'backend/dist/server.js', env);
-    cleanups.push(api.stop);
-    await until(
-      async () => (await fetch(`${apiUrl}${API_ROUTES.health}`).catch(() => null))?.ok === true,
-      60_000,
+    const env = benchAppEnv(
+      {
+        mongodbUri,
+        redisUrl: services.redisUrl,
+        queuePrefix: `benchmail${stamp}`,
+        apiPort: await freePort(),
+        smtpUrl: sink.url,
+      },
+      {
+        CAMPAIGN_CONCURRENCY: args.concurrency,
+        CAMPAIGN_BATCH_SIZE: args.batch,
+        CAMPAIGN_BATCHES_IN_FLIGHT: args['batches-in-flight'],
+        ...(args.connections ? { CAMPAIGN_SMTP_CONNECTIONS: args.connections } : {}),
+      },
     );
+    const apiUrl = apiUrlOf(env);
+    const api = startApi(env);
+    cleanups.push(api.stop);
+    await api.healthy();
     const workers = Array.from({ length: WORKERS }, (_, index) =>
-      startNode(`worker ${index + 1}`, 'worker/dist/index.js', {
-        ...env,
-        // The heap cap the worker runs with under npm start and compose.
-        NODE_OPTIONS: workerNodeOptions(process.env),
-      }),
+      startWorker(`worker ${index + 1}`, env),
     );
     for (const worker of workers) cleanups.push(worker.stop);
     // The workers are up once each has registered on the send queue.
@@ -305,12 +290,7 @@ async function main() {
     const workerCpuBefore = workers.reduce((sum, worker) => sum + worker.cpuSeconds(), 0);
 
     // 4. The campaign, through the API as the dashboard sends it.
-    const login = await fetch(`${apiUrl}${API_ROUTES.login}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: DEMO.username, password: DEMO.password }),
-    }).then((response) => response.json());
-    const headers = { 'content-type': 'application/json', authorization: `Bearer ${login.token}` };
+    const headers = { 'content-type': 'application/json', ...(await signIn(apiUrl)) };
     const draft = await fetch(`${apiUrl}${API_ROUTES.campaigns}`, {
       method: 'POST',
       headers,

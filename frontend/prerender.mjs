@@ -30,8 +30,19 @@ const SHELL_HEAD = /<meta\s+name="description"[^>]*>\s*([\s\S]*?)<title>[^<]*<\/
 
 const siteUrl = process.env.SITE_URL || process.env.CORS_ORIGIN || 'http://localhost:5173';
 
+/**
+ * The HTML with the font preloads of the other direction left out: the shell
+ * carries one per direction (vite.config.ts), a page needs its own only.
+ * @param {string} html @param {string} dir
+ */
+function withFirstPaintFontOf(html, dir) {
+  return html.replace(/\n\s*<link rel="preload"[^>]*data-first-paint="(\w+)"[^>]*>/g, (link, of) =>
+    of === dir ? link : '',
+  );
+}
+
 const template = readFileSync(`${dist}index.html`, 'utf8');
-for (const part of [ROOT, HTML_TAG]) {
+for (const part of [ROOT, HTML_TAG, 'data-first-paint="ltr"', 'data-first-paint="rtl"']) {
   if (!template.includes(part)) throw new Error(`dist/index.html has no ${part} to fill`);
 }
 if (!SHELL_HEAD.test(template)) throw new Error('dist/index.html has no description and title');
@@ -41,7 +52,7 @@ const server = await import(serverBundle.href);
 
 for (const entry of server.prerenderedPages()) {
   const { body, head, lang, dir } = await server.renderPage(entry, siteUrl);
-  const page = template
+  const page = withFirstPaintFontOf(template, dir)
     .replace(
       HTML_TAG,
       `<html lang="${lang}" dir="${dir}" ${server.HEAD_ADDRESS_ATTRIBUTE}="${entry.address}">`,
@@ -56,6 +67,8 @@ for (const entry of server.prerenderedPages()) {
   );
 }
 
+// The shell serves the English-first pages that are not prerendered (admin, 404...).
+writeFileSync(`${dist}index.html`, withFirstPaintFontOf(template, 'ltr'));
 writeFileSync(`${dist}sitemap.xml`, server.buildSitemap(siteUrl));
 writeFileSync(`${dist}robots.txt`, server.buildRobots(siteUrl));
 process.stdout.write(`wrote dist/sitemap.xml and dist/robots.txt for ${siteUrl}\n`);

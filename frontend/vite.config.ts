@@ -65,13 +65,20 @@ function sendSecurityHeaders(): Plugin {
   };
 }
 
-/** The Latin face of Inter: every English and French page needs it from the first paint. */
-const FIRST_PAINT_FONT = /inter-latin-wght-normal-[\w-]+\.woff2$/;
+/**
+ * The face each direction's first paint needs: Inter's Latin for English and
+ * French, Cairo's Arabic for Arabic (theme.ts). The shell preloads both,
+ * marked with their direction; prerender.mjs keeps each page's own.
+ */
+const FIRST_PAINT_FONTS = [
+  { dir: 'ltr', file: /inter-latin-wght-normal-[\w-]+\.woff2$/ },
+  { dir: 'rtl', file: /cairo-arabic-wght-normal-[\w-]+\.woff2$/ },
+] as const;
 
 /**
  * Saves the prerendered pages a round trip before their first paint: the
  * stylesheet (only @font-face rules; MUI's styles come with the HTML) is
- * inlined, and the Latin font is preloaded so text does not reflow when it arrives.
+ * inlined, and the page's font is preloaded so text does not reflow when it arrives.
  */
 function inlineFirstPaintAssets(): Plugin {
   return {
@@ -87,10 +94,12 @@ function inlineFirstPaintAssets(): Plugin {
           if (output.fileName.endsWith('.css')) {
             const link = new RegExp(`<link rel="stylesheet"[^>]*href="/${output.fileName}"[^>]*>`);
             page = page.replace(link, `<style>${String(output.source)}</style>`);
-          } else if (FIRST_PAINT_FONT.test(output.fileName)) {
+          } else {
+            const font = FIRST_PAINT_FONTS.find(({ file }) => file.test(output.fileName));
+            if (!font) continue;
             page = page.replace(
               '</title>',
-              `</title>\n    <link rel="preload" href="/${output.fileName}" as="font" type="font/woff2" crossorigin>`,
+              `</title>\n    <link rel="preload" href="/${output.fileName}" as="font" type="font/woff2" crossorigin data-first-paint="${font.dir}">`,
             );
           }
         }

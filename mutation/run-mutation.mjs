@@ -73,7 +73,12 @@ function scoreOf(file) {
 
 async function main() {
   const needsServices = { mongo: !process.env.MONGODB_URI, redis: !process.env.REDIS_URL };
-  await Promise.all([installNpmPackages(rootDir), ensureSystemPrograms(needsServices)]);
+  // The bounce mailbox job's tests start a Dovecot of their own.
+  const [, found] = await Promise.all([
+    installNpmPackages(rootDir),
+    ensureSystemPrograms({ ...needsServices, dovecot: true }),
+  ]);
+  if (found.dovecot) process.env.DOVECOT_BIN = found.dovecot;
   const { execa } = await import('execa');
   const { startServices } = await import('../scripts/lib/services.mjs');
 

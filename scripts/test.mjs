@@ -57,6 +57,7 @@ async function main() {
       mongo: needsServices && !process.env.MONGODB_URI,
       chromium: steps.includes('e2e'),
       dockerCompose: steps.includes('jest'),
+      dovecot: steps.includes('jest'),
       iproute2: steps.includes('cluster'),
       haproxy: steps.includes('cluster'),
     }),
@@ -84,6 +85,7 @@ async function main() {
     /** @type {NodeJS.ProcessEnv} */
     const stepEnv = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
     if (found.chromium) stepEnv.CHROMIUM_PATH = found.chromium;
+    if (found.dovecot) stepEnv.DOVECOT_BIN = found.dovecot;
     if (needsServices) {
       services = await startServices({ dataDir, mailCatcher: false });
       Object.assign(stepEnv, { MONGODB_URI: services.mongodbUri, REDIS_URL: services.redisUrl });

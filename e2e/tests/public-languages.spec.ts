@@ -29,6 +29,23 @@ test.describe('each language at its own address', () => {
       await expect(page.locator('head link[rel="alternate"][hreflang="x-default"]')).toHaveCount(1);
     });
 
+    test("each page preloads its own script's font for the first paint", async ({ page }) => {
+      const fontPreloads = async (path: string) => {
+        await page.goto(appUrl(path));
+        return page
+          .locator('head link[rel="preload"][as="font"]')
+          .evaluateAll((links) =>
+            links.map((link) => new URL((link as HTMLLinkElement).href).pathname),
+          );
+      };
+
+      expect(await fontPreloads('/ar/')).toEqual([expect.stringMatching(/\/cairo-arabic-wght-/)]);
+      expect(await fontPreloads('/fr/')).toEqual([expect.stringMatching(/\/inter-latin-wght-/)]);
+      expect(await fontPreloads('/services')).toEqual([
+        expect.stringMatching(/\/inter-latin-wght-/),
+      ]);
+    });
+
     test('robots.txt and sitemap.xml are files of their own, not the app', async ({ page }) => {
       const robots = await page.request.get(appUrl('/robots.txt'));
       expect(robots.headers()['content-type']).toMatch(/^text\/plain/);

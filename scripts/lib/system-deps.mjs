@@ -2,8 +2,9 @@
 /**
  * The one place that finds, and where it can installs, the programs the
  * stack and the tests need: Redis, a MongoDB-wire server (mongod, else
- * FerretDB built from the Go module proxy), Chromium and docker-compose, and
- * for the cluster test iproute2 (`ip netns`) and HAProxy.
+ * FerretDB built from the Go module proxy), Chromium and docker-compose,
+ * Dovecot (the IMAP server the bounce mailbox test starts), and for the
+ * cluster test iproute2 (`ip netns`) and HAProxy.
  * `npm start`, `npm test` (so `.ci/run`), the jest setup and the e2e stack
  * all come through here. Node built-ins only: it runs before npm install.
  */
@@ -31,7 +32,7 @@ const FERRETDB_BUILD_NAME = `ferretdb-${FERRETDB_VERSION}-id-index`;
 const EXTRA_BIN_DIRS = ['/usr/local/bin', '/usr/bin', '/usr/sbin', '/usr/local/go/bin'];
 
 /**
- * @typedef {'redis' | 'chromium' | 'dockerCompose' | 'iproute2' | 'haproxy'} AptProgram
+ * @typedef {'redis' | 'chromium' | 'dockerCompose' | 'iproute2' | 'haproxy' | 'dovecot'} AptProgram
  * @type {Record<AptProgram, { binaries: string[], aptPackage: string, instead?: string }>}
  */
 const APT_PROGRAMS = {
@@ -44,6 +45,8 @@ const APT_PROGRAMS = {
   dockerCompose: { binaries: ['docker-compose'], aptPackage: 'docker-compose' },
   iproute2: { binaries: ['ip'], aptPackage: 'iproute2' },
   haproxy: { binaries: ['haproxy'], aptPackage: 'haproxy' },
+  // The package's install also creates the users Dovecot runs its login and internal processes as.
+  dovecot: { binaries: ['dovecot'], aptPackage: 'dovecot-imapd', instead: 'or set DOVECOT_BIN' },
 };
 
 /**
@@ -64,6 +67,7 @@ function isExecutable(path) {
 /** @param {AptProgram} program */
 function findAptProgram(program) {
   if (program === 'chromium' && process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  if (program === 'dovecot' && process.env.DOVECOT_BIN) return process.env.DOVECOT_BIN;
   return APT_PROGRAMS[program].binaries.map(findExecutable).find(Boolean) ?? null;
 }
 
@@ -190,7 +194,7 @@ let mongoServer;
  * Makes sure the chosen programs are there: one apt-get call for the missing
  * packages while FerretDB builds, if it must.
  * @param {{ redis?: boolean, mongo?: boolean, chromium?: boolean, dockerCompose?: boolean,
- *   iproute2?: boolean, haproxy?: boolean }} choice
+ *   iproute2?: boolean, haproxy?: boolean, dovecot?: boolean }} choice
  */
 export async function ensureSystemPrograms(choice) {
   const apt = /** @type {AptProgram[]} */ ([
@@ -199,6 +203,7 @@ export async function ensureSystemPrograms(choice) {
     'dockerCompose',
     'iproute2',
     'haproxy',
+    'dovecot',
   ]).filter((program) => choice[program]);
   aptQueue = aptQueue.then(() => installWithApt(apt));
   if (choice.mongo) mongoServer ??= findOrBuildMongoServer();
@@ -212,5 +217,6 @@ export async function ensureSystemPrograms(choice) {
     dockerCompose: path('dockerCompose'),
     ip: path('iproute2'),
     haproxy: path('haproxy'),
+    dovecot: path('dovecot'),
   };
 }

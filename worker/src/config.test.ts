@@ -62,6 +62,54 @@ describe('worker configuration', () => {
     ).toBe('https://www.agency.tn');
   });
 
+  it('reads no bounce mailbox unless one is set', () => {
+    expect(loadWorkerConfig(base).bounceMailbox).toBeUndefined();
+  });
+
+  it('reads the bounce mailbox from its URL, TLS required off this host', () => {
+    expect(
+      loadWorkerConfig({
+        ...base,
+        BOUNCE_MAILBOX_URL:
+          'imaps://bounces%40agency.tn:p%40ss%3Aword@mail.agency.tn/Returned%20mail',
+        BOUNCE_MAILBOX_POLL_SECONDS: '60',
+      }).bounceMailbox,
+    ).toEqual({
+      host: 'mail.agency.tn',
+      port: 993,
+      secure: true,
+      requireTls: false,
+      user: 'bounces@agency.tn',
+      password: 'p@ss:word',
+      mailbox: 'Returned mail',
+      processedFolder: 'Processed',
+      pollIntervalMs: 60_000,
+    });
+    expect(
+      loadWorkerConfig({ ...base, BOUNCE_MAILBOX_URL: 'imap://u:p@mail.agency.tn' }).bounceMailbox,
+    ).toMatchObject({ port: 143, secure: false, requireTls: true, mailbox: 'INBOX' });
+    expect(
+      loadWorkerConfig({
+        ...base,
+        BOUNCE_MAILBOX_URL: 'imap://u:p@127.0.0.1:1143/INBOX',
+        BOUNCE_MAILBOX_PROCESSED_FOLDER: 'INBOX.Done',
+      }).bounceMailbox,
+    ).toMatchObject({ port: 1143, requireTls: false, processedFolder: 'INBOX.Done' });
+  });
+
+  it('never repeats the bounce mailbox password in its reasons', () => {
+    for (const url of ['imaps://user@mail.agency.tn', 'pop3://user:s3cret-pw@mail.agency.tn']) {
+      try {
+        loadWorkerConfig({ ...base, BOUNCE_MAILBOX_URL: url });
+        throw new Error('expected a ConfigError');
+      } catch (error: unknown) {
+        expect(error).toBeInstanceOf(ConfigError);
+        expect((error as ConfigError).variable).toBe('BOUNCE_MAILBOX_URL');
+        expect((error as Error).message).not.toContain('s3cret-pw');
+      }
+    }
+  });
+
   it.each([
     [{ SMTP_URL: undefined }, 'SMTP_URL'],
     [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
@@ -73,6 +121,10 @@ describe('worker configuration', () => {
     [{ NODE_ENV: 'production' }, 'MAIL_LINK_SECRET'],
     [{ REDIS_SENTINELS: '10.0.0.5:26379' }, 'REDIS_SENTINEL_NAME'],
     [{ REDIS_SENTINELS: '10.0.0.5', REDIS_SENTINEL_NAME: 'main' }, 'REDIS_SENTINELS'],
+    [{ BOUNCE_MAILBOX_URL: 'imaps://mail.agency.tn' }, 'BOUNCE_MAILBOX_URL'],
+    [{ BOUNCE_MAILBOX_URL: 'imaps://u:100%zz@mail.agency.tn' }, 'BOUNCE_MAILBOX_URL'],
+    [{ BOUNCE_MAILBOX_POLL_SECONDS: '5' }, 'BOUNCE_MAILBOX_POLL_SECONDS'],
+    [{ BOUNCE_MAILBOX_PROCESSED_FOLDER: 'Done*' }, 'BOUNCE_MAILBOX_PROCESSED_FOLDER'],
   ])('stops on a bad setting #%#', (change, variable) => {
     expect(variableAtFault({ ...base, ...change })).toBe(variable);
   });

@@ -1,3 +1,4 @@
+import { makeValidator } from 'envalid';
 import {
   campaignEnvSpec,
   integer,
@@ -10,9 +11,46 @@ import {
   type SharedConfig,
 } from '@agency/platform';
 
+import type { BounceMailboxSettings } from './bounces/bounce-mailbox';
 import type { CampaignSendSettings } from './campaigns';
 
 const siteUrl = urlOf('http:', 'https:');
+
+/**
+ * `imaps://user:password@host:993/INBOX`. Its reasons never repeat the value:
+ * it holds the mailbox's password.
+ */
+const imapUrl = makeValidator<string>((raw) => {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('must be a URL such as imaps://user:password@host:993/INBOX');
+  }
+  if (url.protocol !== 'imap:' && url.protocol !== 'imaps:') {
+    throw new Error(`must start with imaps: or imap: (got ${url.protocol})`);
+  }
+  if (!url.hostname || !url.username || !url.password) {
+    throw new Error(
+      'must name the host, the user and the password: imaps://user:password@host:993/INBOX',
+    );
+  }
+  try {
+    [url.username, url.password, url.pathname].forEach((part) => decodeURIComponent(part));
+  } catch {
+    throw new Error('must percent-encode the user, password and folder (% as %25)');
+  }
+  return raw;
+});
+
+/** A folder name as IMAP servers take it: printable, not too long. */
+const folderName = makeValidator<string>((raw) => {
+  // eslint-disable-next-line no-control-regex
+  if (raw.length > 100 || /[\x00-\x1f\x7f*%]/.test(raw)) {
+    throw new Error(`must be a folder name of at most 100 printable characters (got "${raw}")`);
+  }
+  return raw;
+});
 
 /** The worker's settings: the shared stores plus where and how mail is sent. */
 export const workerEnvSpec = {
@@ -38,6 +76,10 @@ export const workerEnvSpec = {
   /** A mailbox whose server delivers `local+anything@domain` to it: the per-recipient bounce address. */
   CAMPAIGN_RETURN_PATH: mailbox({ default: undefined }),
   STATS_RECONCILE_INTERVAL_SECONDS: integer(10, 7 * 86_400)({ default: 900 }),
+  /** The mailbox returned mail reaches (e.g. CAMPAIGN_RETURN_PATH's); unset, none is read. */
+  BOUNCE_MAILBOX_URL: imapUrl({ default: undefined }),
+  BOUNCE_MAILBOX_POLL_SECONDS: integer(10, 86_400)({ default: 300 }),
+  BOUNCE_MAILBOX_PROCESSED_FOLDER: folderName({ default: 'Processed' }),
 };
 
 export interface WorkerConfig extends SharedConfig {
@@ -51,6 +93,40 @@ export interface WorkerConfig extends SharedConfig {
   campaigns: CampaignSendSettings & { smtpConnections: number };
   /** How often the dashboard's kept figures are recounted from the store. */
   statsReconcileIntervalMs: number;
+  /** Where returned mail is read from, when a bounce mailbox is set. */
+  bounceMailbox?: BounceMailboxConfig;
+}
+
+export interface BounceMailboxConfig extends BounceMailboxSettings {
+  pollIntervalMs: number;
+}
+
+const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * `imaps:` is TLS from the first byte. `imap:` must upgrade with STARTTLS,
+ * so the password never crosses a network in clear, except to a server on
+ * this host (a local Dovecot), which may offer no TLS at all.
+ */
+function bounceMailboxOf(
+  raw: string,
+  processedFolder: string,
+  pollSeconds: number,
+): BounceMailboxConfig {
+  const url = new URL(raw);
+  const secure = url.protocol === 'imaps:';
+  const mailbox = decodeURIComponent(url.pathname.replace(/^\/+/, '')) || 'INBOX';
+  return {
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: Number(url.port) || (secure ? 993 : 143),
+    secure,
+    requireTls: !secure && !LOOPBACK_HOSTS.test(url.hostname),
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    mailbox,
+    processedFolder,
+    pollIntervalMs: pollSeconds * 1000,
+  };
 }
 
 /** `Bounces <bounces@agency.tn>` -> `bounces@agency.tn`: the envelope takes the address alone. */
@@ -86,5 +162,14 @@ export function loadWorkerConfig(rawEnv: Env = process.env): WorkerConfig {
       timeZone: env.AGENCY_TIME_ZONE,
     },
     statsReconcileIntervalMs: env.STATS_RECONCILE_INTERVAL_SECONDS * 1000,
+    ...(env.BOUNCE_MAILBOX_URL
+      ? {
+          bounceMailbox: bounceMailboxOf(
+            env.BOUNCE_MAILBOX_URL,
+            env.BOUNCE_MAILBOX_PROCESSED_FOLDER,
+            env.BOUNCE_MAILBOX_POLL_SECONDS,
+          ),
+        }
+      : {}),
   };
 }

@@ -11,6 +11,7 @@ import { loadWorkerConfig } from './config';
 import { createMailTransport } from './mail/transport';
 import { createCampaignTransport, createSmtpCampaignMessenger } from './campaigns';
 import { startWorkers } from './workers';
+import { mailboxLabel } from './bounces/bounce-mailbox';
 
 async function main(): Promise<void> {
   const config = loadWorkerConfig();
@@ -44,9 +45,16 @@ async function main(): Promise<void> {
     campaigns: { ...campaignSettings, messenger: campaignMessenger },
     timeZone: config.timeZone,
     stats: { reconcileIntervalMs: config.statsReconcileIntervalMs },
+    ...(config.bounceMailbox ? { bounceMailbox: config.bounceMailbox } : {}),
   });
   logger.info(
-    { concurrency: config.concurrency, relayIntervalMs: config.outbox.relayIntervalMs },
+    {
+      concurrency: config.concurrency,
+      relayIntervalMs: config.outbox.relayIntervalMs,
+      bounceMailbox: config.bounceMailbox
+        ? { ...mailboxLabel(config.bounceMailbox), everyMs: config.bounceMailbox.pollIntervalMs }
+        : 'off',
+    },
     'worker started',
   );
 

@@ -1,4 +1,5 @@
-import type { Queue } from 'bullmq';
+import { Queue, type Processor, type Worker } from 'bullmq';
+import type { QueueName } from '@agency/contracts';
 import type { Logger, Redis } from '@agency/platform';
 
 export interface KeptScheduler {
@@ -49,6 +50,77 @@ export async function keepJobScheduler(options: {
     stop() {
       clearInterval(timer);
       connection.off('ready', onReady);
+    },
+  };
+}
+
+/** Starts a queue's worker (the process's own starter, which logs failures). */
+export type StartWorker<T> = (
+  name: QueueName,
+  processor: Processor<T>,
+  concurrency: number,
+) => Worker;
+
+export interface ScheduledJob {
+  close(): Promise<void>;
+}
+
+/** However long the interval, a scheduler Redis lost is set again within this. */
+const SCHEDULER_CHECK_MS = 60_000;
+
+/**
+ * A periodic pass on a queue of its own: a job scheduler (upserted by every
+ * worker process, stored once in Redis, kept by keepJobScheduler) adds one
+ * job per interval, taken by whichever worker is free, one at a time per
+ * process. A scheduler is created with its first pass due at once, so a new
+ * installation, or a Redis that came back without its data, runs one
+ * straight away. Passes carry no data: each reads what it needs.
+ */
+export async function startScheduledJob({
+  name,
+  schedulerId,
+  everyMs,
+  processor,
+  connection,
+  queuePrefix,
+  logger,
+  startWorker,
+}: {
+  name: QueueName;
+  schedulerId: string;
+  everyMs: number;
+  processor: Processor<Record<string, never>>;
+  connection: Redis;
+  queuePrefix: string;
+  logger: Logger;
+  startWorker: StartWorker<Record<string, never>>;
+}): Promise<ScheduledJob> {
+  const queue = new Queue<Record<string, never>>(name, { connection, prefix: queuePrefix });
+  queue.on('error', (error) => logger.warn({ queue: name, err: error.message }, 'queue error'));
+  const worker = startWorker(name, processor, 1);
+  const schedule = await keepJobScheduler({
+    queue,
+    connection,
+    schedulerId,
+    upsert: () =>
+      queue.upsertJobScheduler(
+        schedulerId,
+        { every: everyMs },
+        {
+          name,
+          data: {},
+          // A pass is worth nothing once the next one ran: keep a short history only.
+          opts: { removeOnComplete: { count: 20 }, removeOnFail: { count: 20 } },
+        },
+      ),
+    checkEveryMs: Math.min(everyMs, SCHEDULER_CHECK_MS),
+    logger,
+  });
+  return {
+    async close() {
+      schedule.stop();
+      await worker.close();
+      await queue.close();
     },
   };
 }

@@ -13,6 +13,8 @@ import { outboxRelayProcessor } from './jobs/outbox-relay.processor';
 import { newsletterRequestProcessor } from './jobs/newsletter-request.processor';
 import { passwordResetProcessor } from './jobs/password-reset.processor';
 import { startStatsReconciliation } from './jobs/stats-reconcile.processor';
+import { startBounceMailboxPolling } from './jobs/bounce-mailbox.processor';
+import type { BounceMailboxSettings } from './bounces/bounce-mailbox';
 import { keepJobScheduler } from './job-schedulers';
 import { listImportProcessor } from './jobs/list-import.processor';
 import {
@@ -45,6 +47,8 @@ export interface WorkersOptions {
    * jobs leave it out, so that no recount reads the store beside them.
    */
   stats?: { reconcileIntervalMs: number; settleMs?: number };
+  /** The mailbox returned mail is read from, every `pollIntervalMs`; none when unset. */
+  bounceMailbox?: BounceMailboxSettings & { pollIntervalMs: number };
 }
 
 export interface RunningWorkers {
@@ -166,6 +170,17 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
         startWorker,
       })
     : undefined;
+  const bounces = options.bounceMailbox
+    ? await startBounceMailboxPolling({
+        connection,
+        queuePrefix,
+        logger,
+        settings: options.bounceMailbox,
+        changes: kept.subscriberChanges,
+        pollIntervalMs: options.bounceMailbox.pollIntervalMs,
+        startWorker,
+      })
+    : undefined;
   const { messenger, ...campaignSettings } = options.campaigns;
   const campaignEngine = await startCampaignEngine({
     connection,
@@ -182,6 +197,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
       await Promise.all([...workers.map((worker) => worker.close()), campaignEngine.close()]);
       await relayQueue.close();
       await stats?.close();
+      await bounces?.close();
       await relayTargets.close();
     },
   };

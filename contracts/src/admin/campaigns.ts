@@ -152,15 +152,27 @@ export interface CampaignSendResponse {
  */
 export type CampaignAudienceDto = Record<RecipientType, number>;
 
-export const campaignAudienceQuerySchema = object({
-  listIds: text(CAMPAIGN_LISTS_MAX * 25)
+/**
+ * `?listIds=a,b`: the lists an audience query names, in one parameter of
+ * comma-separated ids (`listIdsOfQuery` splits it).
+ */
+const audienceListIdsParam = () =>
+  text(CAMPAIGN_LISTS_MAX * 25)
     .optional()
     .test(
       'record-ids',
       message('idInvalid'),
       (value) =>
         value === undefined || value === '' || /^[0-9a-f]{24}(,[0-9a-f]{24})*$/i.test(value),
-    ),
+    );
+
+/** The ids of a valid `listIds` query parameter, as the store writes them. */
+export function listIdsOfQuery(param: string | undefined): string[] {
+  return param ? param.toLowerCase().split(',') : [];
+}
+
+export const campaignAudienceQuerySchema = object({
+  listIds: audienceListIdsParam(),
 });
 /** POST /api/admin/campaigns/{id}/test: one address, outside the ledger, in one language. */
 export const campaignTestSendSchema = object({
@@ -191,6 +203,8 @@ export type CampaignScheduleInput = InferType<typeof campaignScheduleSchema>;
 /** GET /api/admin/campaigns/sample-recipients: whom the preview may be filled in for. */
 export const campaignSampleQuerySchema = object({
   recipientType: oneOfText(RECIPIENT_TYPES).default('all'),
+  /** For `lists`: whose members; none gives an empty sample. */
+  listIds: audienceListIdsParam(),
 });
 
 /** How many of a campaign's audience get each language, and in all. */

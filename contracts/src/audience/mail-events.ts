@@ -13,6 +13,11 @@ export type MailEventKind = (typeof MAIL_EVENT_KINDS)[number];
 export const SOFT_BOUNCE_LIMIT = 3;
 export const SOFT_BOUNCE_WINDOW_DAYS = 30;
 
+/** The worker's pass over the bounce mailbox (QUEUE_NAMES.bounceMailbox): one per interval. */
+export const BOUNCE_MAILBOX_SCHEDULER_ID = 'bounce-mailbox';
+// The pass carries nothing: the mailbox is the worker's setting.
+export type BounceMailboxJob = Record<string, never>;
+
 /**
  * The generic format, for a relay without its own: a JSON body signed with a
  * shared secret (see docs/operations.md). Unknown `type`s are acknowledged and ignored.

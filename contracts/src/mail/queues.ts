@@ -33,6 +33,8 @@ export const QUEUE_NAMES = {
   listImport: 'list-import',
   /** Holds the job scheduler that reconciles the dashboard's kept figures with the store. */
   statsReconcile: 'stats-reconcile',
+  /** Holds the job scheduler that reads returned mail from the bounce mailbox, when one is set. */
+  bounceMailbox: 'bounce-mailbox',
 } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 

@@ -1,12 +1,11 @@
-import { Queue, type Job, type Processor, type Worker } from 'bullmq';
+import type { Job } from 'bullmq';
 import {
   QUEUE_NAMES,
   STATS_RECONCILE_SCHEDULER_ID,
-  type QueueName,
   type StatsReconcileJob,
 } from '@agency/contracts';
 import { reconcileStats, type Logger, type ReconcileReport, type Redis } from '@agency/platform';
-import { keepJobScheduler } from '../job-schedulers';
+import { startScheduledJob, type ScheduledJob, type StartWorker } from '../job-schedulers';
 
 export interface StatsReconcileDeps {
   redis: Redis;
@@ -57,22 +56,15 @@ export function statsReconcileProcessor({
   };
 }
 
-export interface StatsReconciliation {
-  close(): Promise<void>;
-}
-
-/** However long the interval, a scheduler Redis lost is set again within this. */
-const SCHEDULER_CHECK_MS = 60_000;
+export type StatsReconciliation = ScheduledJob;
 
 /**
- * The reconciliation's queue and worker. A job scheduler (upserted by every
- * worker process, stored once in Redis, set again when Redis lost it) runs
+ * The reconciliation's queue, worker and job scheduler (startScheduledJob):
  * one pass per interval on whichever worker is free; periodic work never
- * runs on a timer of the API. A scheduler is created with its first pass
- * due at once, so a new installation, or a Redis that came back without
- * its data (and so without the figures and the scheduler), is recounted
- * straight away. Two passes at once would do no harm: each repair checks
- * the figure still holds what that pass read.
+ * runs on a timer of the API. Its first pass is due at once, so a Redis
+ * that came back without its data (and so without the figures and the
+ * scheduler) is recounted straight away. Two passes at once would do no
+ * harm: each repair checks the figure still holds what that pass read.
  */
 export async function startStatsReconciliation({
   connection,
@@ -89,44 +81,22 @@ export async function startStatsReconciliation({
   timeZone: string;
   reconcileIntervalMs: number;
   settleMs?: number;
-  startWorker: (
-    name: QueueName,
-    processor: Processor<StatsReconcileJob>,
-    concurrency: number,
-  ) => Worker;
+  startWorker: StartWorker<StatsReconcileJob>;
 }): Promise<StatsReconciliation> {
-  const queue = new Queue<StatsReconcileJob>(QUEUE_NAMES.statsReconcile, {
-    connection,
-    prefix: queuePrefix,
-  });
-  queue.on('error', (error) => logger.warn({ err: error.message }, 'stats queue error'));
-  const worker = startWorker(
-    QUEUE_NAMES.statsReconcile,
-    statsReconcileProcessor({ redis: connection, queuePrefix, timeZone, settleMs, logger }),
-    1,
-  );
-  const schedule = await keepJobScheduler({
-    queue,
-    connection,
+  return startScheduledJob({
+    name: QUEUE_NAMES.statsReconcile,
     schedulerId: STATS_RECONCILE_SCHEDULER_ID,
-    upsert: () =>
-      queue.upsertJobScheduler(
-        STATS_RECONCILE_SCHEDULER_ID,
-        { every: reconcileIntervalMs },
-        {
-          name: QUEUE_NAMES.statsReconcile,
-          data: {},
-          opts: { removeOnComplete: { count: 20 }, removeOnFail: { count: 20 } },
-        },
-      ),
-    checkEveryMs: Math.min(reconcileIntervalMs, SCHEDULER_CHECK_MS),
+    everyMs: reconcileIntervalMs,
+    processor: statsReconcileProcessor({
+      redis: connection,
+      queuePrefix,
+      timeZone,
+      settleMs,
+      logger,
+    }),
+    connection,
+    queuePrefix,
     logger,
+    startWorker,
   });
-  return {
-    async close() {
-      schedule.stop();
-      await worker.close();
-      await queue.close();
-    },
-  };
 }

@@ -1,6 +1,16 @@
 import { createHmac } from 'node:crypto';
 import request from 'supertest';
+import { pino } from 'pino';
 import type { CampaignDto, CampaignRecipientDto, Page } from '@agency/contracts';
+import {
+  campaignReturnPath,
+  createKeptCounts,
+  createRedisConnection,
+  normalizeEmail,
+} from '@agency/platform';
+import { pollBounceMailbox } from '../bounces/bounce-mailbox';
+import { startDovecot } from '../testing/dovecot';
+import { postfixDsn } from '../testing/dsn-messages';
 import { importApi, type ImportApi } from '../testing/import-api';
 import { createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
@@ -152,5 +162,81 @@ describe('bounces and complaints stop the next send', () => {
       30_000,
     );
     expect(testMail.mail.subject).toMatch(/^\[Test\] Invitation/);
+  }, 180_000);
+});
+
+describe('bounces returned by mail stop the next send', () => {
+  it('reads the reports from the bounce mailbox, shows them per recipient, and skips the hard bounce', async () => {
+    const guests = ['ines', 'lotfi', 'mona'].map((name) => `${name}@expo.test`);
+    const list = await api.post('/api/admin/lists', { name: 'Expo exhibitors' });
+    const listId = list.body.id as string;
+    const csv = ['email', ...guests];
+    expect((await api.runImport(csv.join('\n'), listId)).counts.created).toBe(guests.length);
+    const first = await sendCampaign(listId, 'Launch');
+    expect(recipientsOf('Launch')).toEqual(guests);
+
+    const dovecot = await startDovecot();
+    const connection = createRedisConnection(ctx.config.redisUrl, 'consumer');
+    try {
+      const client = await dovecot.client();
+      // The receiving server quotes the mail the worker really sent.
+      await client.append(
+        'INBOX',
+        postfixDsn({
+          id: 'launch-1@mx.expo.test',
+          recipient: 'ines@expo.test',
+          action: 'failed',
+          status: '5.1.1',
+          diagnostic: '550 5.1.1 <ines@expo.test>: Recipient address rejected',
+          returnedTo: 'news@agency.test',
+          originalMessageId: messageIdFor('Launch', 'ines@expo.test'),
+        }),
+      );
+      // This one quotes no Message-ID: the per-recipient return path names the mail.
+      await client.append(
+        'INBOX',
+        postfixDsn({
+          id: 'launch-2@mx.expo.test',
+          recipient: 'lotfi@expo.test',
+          action: 'delayed',
+          status: '4.2.2',
+          diagnostic: '452 4.2.2 Mailbox full',
+          returnedTo: campaignReturnPath(
+            'bounces@agency.test',
+            first,
+            1,
+            normalizeEmail('lotfi@expo.test'),
+          ),
+        }),
+      );
+      await client.logout();
+      const pass = await pollBounceMailbox({
+        settings: dovecot.settings,
+        changes: createKeptCounts(connection, {
+          prefix: ctx.config.queuePrefix,
+          timeZone: ctx.config.timeZone,
+          logger: pino({ level: 'silent' }),
+        }).subscriberChanges,
+        logger: pino({ level: 'silent' }),
+      });
+      expect(pass).toMatchObject({ read: 2, reports: 2, recorded: 2 });
+    } finally {
+      connection.disconnect();
+      await dovecot.close();
+    }
+
+    const sent = await api.get(`/api/admin/campaigns/${first}/recipients?state=sent&pageSize=100`);
+    const lines = (sent.body as Page<CampaignRecipientDto>).items;
+    const eventOf = (email: string) => lines.find((line) => line.email === email)?.mailEvent;
+    expect(eventOf('ines@expo.test')).toMatchObject({
+      kind: 'hard-bounce',
+      provider: 'dsn',
+      detail: '550 5.1.1 <ines@expo.test>: Recipient address rejected',
+    });
+    expect(eventOf('lotfi@expo.test')).toMatchObject({ kind: 'soft-bounce', provider: 'dsn' });
+    expect(eventOf('mona@expo.test')).toBeNull();
+
+    await sendCampaign(listId, 'Follow-up');
+    expect(recipientsOf('Follow-up')).toEqual(['lotfi@expo.test', 'mona@expo.test']);
   }, 180_000);
 });

@@ -21,7 +21,7 @@ import {
 import { createMailTransport } from '../mail/transport';
 import { createCampaignTransport, createSmtpCampaignMessenger } from '../campaigns';
 import { campaignSettings } from './campaign-context';
-import { startWorkers, type RunningWorkers } from '../workers';
+import { startWorkers, type RunningWorkers, type WorkersOptions } from '../workers';
 
 export const AGENCY_INBOX = 'inbox@agency.test';
 export const SITE_URL = 'http://site.test';
@@ -32,6 +32,8 @@ export interface WorkerStartOptions {
   relayIntervalMs?: number;
   /** How long mail must be owed before the relay enqueues it again. */
   pendingAgeMs?: number;
+  /** A mailbox to read returned mail from, as BOUNCE_MAILBOX_URL gives one. */
+  bounceMailbox?: WorkersOptions['bounceMailbox'];
 }
 
 /**
@@ -108,7 +110,7 @@ export async function createPipelineContext(
     app,
     queues,
     passwordResetQueue,
-    async startWorker({ smtpUrl, relayIntervalMs = 60_000, pendingAgeMs = 0 }) {
+    async startWorker({ smtpUrl, relayIntervalMs = 60_000, pendingAgeMs = 0, bounceMailbox }) {
       const connection = consumerConnection();
       const transport = createMailTransport(smtpUrl);
       const messenger = createSmtpCampaignMessenger({
@@ -131,6 +133,7 @@ export async function createPipelineContext(
         mailJobOptions: options.jobOptions,
         campaigns: { ...campaignSettings(), messenger },
         timeZone: config.timeZone,
+        ...(bounceMailbox ? { bounceMailbox } : {}),
       });
       running.push({
         workers,

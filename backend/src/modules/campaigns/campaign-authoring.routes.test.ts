@@ -1,5 +1,13 @@
 import { campaignScheduleJobId } from '@agency/contracts';
-import { CampaignModel, ContactModel, SubscriberModel } from '@agency/platform';
+import {
+  CampaignModel,
+  ContactModel,
+  ListMemberModel,
+  MailingListModel,
+  SubscriberModel,
+  SuppressionModel,
+  suppressAddress,
+} from '@agency/platform';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import {
   as,
@@ -180,5 +188,141 @@ describe('preview and language audience', () => {
     expect(response.status).toBe(200);
     // French is not written: Claire gets the default, English.
     expect(response.body).toEqual({ total: 4, languages: { en: 2, fr: 0, ar: 2 } });
+  });
+});
+
+describe('preview and language audience of a campaign to lists', () => {
+  /**
+   * Two lists with a person in both, three suppressed members and one who
+   * unsubscribed; beside them a contact and a subscriber in no list, and the
+   * member who complained as a contact too.
+   */
+  async function listsWithSuppressedMembers(): Promise<[string, string]> {
+    await Promise.all([
+      ListMemberModel.deleteMany({}),
+      MailingListModel.deleteMany({}),
+      SuppressionModel.deleteMany({}),
+      ContactModel.deleteMany({}),
+      SubscriberModel.deleteMany({}),
+    ]);
+    const [expo, clients] = await Promise.all([
+      api().post('/api/admin/lists', { name: 'Expo guests' }),
+      api().post('/api/admin/lists', { name: 'Clients' }),
+    ]);
+    const members: [string, { email: string; locale: string }[]][] = [
+      [
+        expo.body.id as string,
+        [
+          { email: 'anna@lists.tn', locale: 'en' },
+          { email: 'layla@lists.tn', locale: 'ar' },
+          { email: 'claire@lists.tn', locale: 'fr' },
+          { email: 'bounced@lists.tn', locale: 'ar' },
+          { email: 'shared@lists.tn', locale: 'ar' },
+          { email: 'left@lists.tn', locale: 'en' },
+        ],
+      ],
+      [
+        clients.body.id as string,
+        [
+          { email: 'SHARED@lists.tn', locale: 'ar' },
+          { email: 'complained@lists.tn', locale: 'en' },
+          { email: 'staff@lists.tn', locale: 'fr' },
+          { email: 'omar@lists.tn', locale: 'ar' },
+        ],
+      ],
+    ];
+    for (const [list, people] of members) {
+      for (const person of people) {
+        expect((await api().post(`/api/admin/lists/${list}/members`, person)).status).toBe(201);
+      }
+    }
+    await suppressAddress({ email: 'bounced@lists.tn', reason: 'hard-bounce', source: 'ses' });
+    await suppressAddress({
+      email: 'complained@lists.tn',
+      reason: 'complaint',
+      source: 'postmark',
+    });
+    expect((await api().post('/api/admin/suppressions', { email: 'staff@lists.tn' })).status).toBe(
+      201,
+    );
+    await SubscriberModel.create({ email: 'left@lists.tn', status: 'unsubscribed', locale: 'en' });
+    await ContactModel.create([
+      { ...validEnquiry, email: 'outsider@example.tn', locale: 'ar' },
+      { ...validEnquiry, email: 'complained@lists.tn', locale: 'en' },
+    ]);
+    await SubscriberModel.create({ email: 'reader@example.tn', status: 'confirmed', locale: 'fr' });
+    return [expo.body.id as string, clients.body.id as string];
+  }
+
+  const emailsOf = (body: { items: { email: string }[] }) =>
+    body.items.map(({ email }) => email.toLowerCase()).sort();
+
+  it("counts each language over the lists' members the send reaches, without the suppressed", async () => {
+    const listIds = await listsWithSuppressedMembers();
+    const { id } = (
+      await api().post('/api/admin/campaigns', {
+        ...validCampaign,
+        recipientType: 'lists',
+        listIds,
+        translations: [ARABIC],
+      })
+    ).body as { id: string };
+
+    const response = await api().get(`/api/admin/campaigns/${id}/audience`);
+
+    expect(response.status).toBe(200);
+    // anna (en), claire (fr is not written: en), layla, shared once, omar (ar).
+    expect(response.body).toEqual({ total: 5, languages: { en: 2, fr: 0, ar: 3 } });
+    const confirmation = await api().get(
+      `/api/admin/campaigns/audience?listIds=${listIds.join(',')}`,
+    );
+    expect(confirmation.body.lists).toBe(response.body.total);
+  });
+
+  it('fills the preview in only for members the send reaches', async () => {
+    const [expo, clients] = await listsWithSuppressedMembers();
+    const sample = (query: string) => api().get(`/api/admin/campaigns/sample-recipients?${query}`);
+
+    const both = await sample(`recipientType=lists&listIds=${expo},${clients}`);
+    expect(both.status).toBe(200);
+    expect(emailsOf(both.body)).toEqual([
+      'anna@lists.tn',
+      'claire@lists.tn',
+      'layla@lists.tn',
+      'omar@lists.tn',
+      'shared@lists.tn',
+    ]);
+    expect(both.body.items).toContainEqual({
+      email: 'layla@lists.tn',
+      firstName: '',
+      lastName: '',
+      locale: 'ar',
+    });
+    expect(emailsOf((await sample(`recipientType=lists&listIds=${clients}`)).body)).toEqual([
+      'omar@lists.tn',
+      'shared@lists.tn',
+    ]);
+    expect(emailsOf((await sample('recipientType=all')).body)).toEqual([
+      'outsider@example.tn',
+      'reader@example.tn',
+    ]);
+    const none = await sample('recipientType=lists');
+    expect(none.status).toBe(200);
+    expect(none.body.items).toEqual([]);
+  });
+
+  it('refuses lists that are not ids with the field and the reason', async () => {
+    for (const query of [
+      'recipientType=lists&listIds=nope',
+      `recipientType=lists&listIds=${'a'.repeat(24)},`,
+      // A repeated parameter arrives as an array, not as text.
+      `recipientType=lists&listIds=${'a'.repeat(24)}&listIds=${'b'.repeat(24)}`,
+    ]) {
+      const response = await api().get(`/api/admin/campaigns/sample-recipients?${query}`);
+      expect(response.status).toBe(400);
+      expect(Object.keys(response.body.error.fields)).toEqual(['listIds']);
+    }
+    const bad = await api().get('/api/admin/campaigns/sample-recipients?listIds=nope');
+    expect(bad.body.error.fields.listIds).toBe('Must be a valid id');
   });
 });

@@ -3,6 +3,7 @@ import {
   LOCALES,
   NEWSLETTER_PAGES,
   directionOf,
+  type AudienceTarget,
   type CampaignLanguageAudienceDto,
   type CampaignLanguages,
   type CampaignPreviewDto,
@@ -14,75 +15,26 @@ import {
 import {
   CampaignModel,
   CampaignTemplateModel,
-  ContactModel,
-  SubscriberModel,
+  audienceRecipients,
   compileCampaignMail,
-  normalizeEmail,
   sanitizeCampaignHtml,
   sanitizeTemplateLayout,
   type CampaignMailTemplate,
 } from '@agency/platform';
 import { HttpError } from '../../errors';
 
-interface AudienceMember {
-  email: string;
-  firstName: string;
-  lastName: string;
-  locale: string;
-}
-
-/**
- * The campaign's audience as the worker's dispatch reads it: contacts, then
- * confirmed subscribers, one per address, without whoever unsubscribed.
- */
-async function* audienceOf(recipientType: RecipientType): AsyncGenerator<AudienceMember> {
-  const unsubscribed = new Set<string>();
-  const gone = SubscriberModel.find({ status: 'unsubscribed' }, { email: 1 }).lean().cursor();
-  for await (const { email } of gone) unsubscribed.add(normalizeEmail(email));
-  const seen = new Set<string>();
-  const fresh = (email: string) => {
-    const key = normalizeEmail(email);
-    if (unsubscribed.has(key) || seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  };
-  if (recipientType !== 'subscribers') {
-    const contacts = ContactModel.collection
-      .find<AudienceMember>({}, { projection: { email: 1, firstName: 1, lastName: 1, locale: 1 } })
-      .batchSize(1000);
-    for await (const contact of contacts) {
-      if (fresh(contact.email)) {
-        yield { ...contact, firstName: contact.firstName ?? '', lastName: contact.lastName ?? '' };
-      }
-    }
-  }
-  if (recipientType !== 'contacts') {
-    const subscribers = SubscriberModel.collection
-      .find<{ email: string; locale: string }>(
-        { status: 'confirmed' },
-        { projection: { email: 1, locale: 1 } },
-      )
-      .batchSize(1000);
-    for await (const { email, locale } of subscribers) {
-      if (fresh(email)) yield { email, firstName: '', lastName: '', locale };
-    }
-  }
-}
-
 const SAMPLE_SIZE = 20;
 
-/** A few of the audience to preview the mail for: the first the store gives. */
+/**
+ * A few of the audience to preview the mail for: the first of the walk the
+ * send makes, so never someone it would skip or someone outside its lists.
+ */
 export async function sampleRecipients(
-  recipientType: RecipientType,
+  target: AudienceTarget,
 ): Promise<CampaignSampleRecipientDto[]> {
   const sample: CampaignSampleRecipientDto[] = [];
-  for await (const member of audienceOf(recipientType)) {
-    sample.push({
-      email: member.email,
-      firstName: member.firstName,
-      lastName: member.lastName,
-      locale: member.locale ?? 'en',
-    });
+  for await (const { email, firstName, lastName, locale } of audienceRecipients(target)) {
+    sample.push({ email, firstName, lastName: lastName ?? '', locale });
     if (sample.length >= SAMPLE_SIZE) break;
   }
   return sample;
@@ -91,11 +43,13 @@ export async function sampleRecipients(
 /**
  * How many of the campaign's audience get each language: their stored one
  * when the campaign is written in it, else the campaign's default (what the
- * worker's messenger decides per recipient).
+ * worker's messenger decides per recipient). Counted over the send's own
+ * walk, its lists and suppressions included.
  */
 export async function languageAudience(id: string): Promise<CampaignLanguageAudienceDto> {
   const campaign = await CampaignModel.findById(id, {
     recipientType: 1,
+    listIds: 1,
     defaultLocale: 1,
     translations: 1,
   }).lean();
@@ -110,7 +64,11 @@ export async function languageAudience(id: string): Promise<CampaignLanguageAudi
     number
   >;
   let total = 0;
-  for await (const member of audienceOf(campaign.recipientType as RecipientType)) {
+  const target: AudienceTarget = {
+    recipientType: campaign.recipientType as RecipientType,
+    listIds: (campaign.listIds ?? []).map(String),
+  };
+  for await (const member of audienceRecipients(target)) {
     const locale = written.has(member.locale) ? (member.locale as Locale) : defaultLocale;
     languages[locale] += 1;
     total += 1;

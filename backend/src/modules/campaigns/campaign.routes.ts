@@ -11,6 +11,7 @@ import {
   campaignScheduleSchema,
   campaignSchema,
   campaignTestSendSchema,
+  listIdsOfQuery,
   type ActivityAction,
   type CampaignSettingsDto,
 } from '@agency/contracts';
@@ -64,7 +65,7 @@ export function campaignRoutes({
   // Before the one campaign's route, which would otherwise take "audience" for an id.
   router.get(API_ROUTES.campaignAudience, authorize('campaigns:read'), async (ctx) => {
     const { listIds } = await validateQuery(ctx, campaignAudienceQuerySchema);
-    ctx.body = await campaignAudience(kept, listIds ? listIds.toLowerCase().split(',') : []);
+    ctx.body = await campaignAudience(kept, listIdsOfQuery(listIds));
   });
 
   router.get(API_ROUTES.campaignSettings, authorize('campaigns:read'), (ctx) => {
@@ -72,8 +73,10 @@ export function campaignRoutes({
   });
 
   router.get(API_ROUTES.campaignSampleRecipients, authorize('campaigns:read'), async (ctx) => {
-    const { recipientType } = await validateQuery(ctx, campaignSampleQuerySchema);
-    ctx.body = { items: await sampleRecipients(recipientType) };
+    const { recipientType, listIds } = await validateQuery(ctx, campaignSampleQuerySchema);
+    ctx.body = {
+      items: await sampleRecipients({ recipientType, listIds: listIdsOfQuery(listIds) }),
+    };
   });
 
   // Renders, stores nothing: a POST only because the draft may be long.

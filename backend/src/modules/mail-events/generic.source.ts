@@ -1,7 +1,15 @@
 import { ValidationError } from 'yup';
-import { genericMailEventsSchema, type MailEventKind } from '@agency/contracts';
-import type { MailEventInput } from '@agency/platform';
-import { MalformedEvents, dateOf, header, jsonOf, type MailEventSource } from './mail-event-source';
+import { genericMailEventsSchema } from '@agency/contracts';
+import {
+  MalformedEvents,
+  eventAt,
+  eventsOf,
+  header,
+  jsonOf,
+  mailEventKind,
+  textsOf,
+  type MailEventSource,
+} from './mail-event-source';
 import { hmacHex, sameSecret } from './signatures';
 
 export const GENERIC_SIGNATURE_HEADER = 'x-mail-events-signature';
@@ -33,33 +41,26 @@ export function genericSource(secret: string): MailEventSource {
         if (error instanceof ValidationError) throw new MalformedEvents(error.message);
         throw error;
       }
-      const events: MailEventInput[] = [];
-      let ignored = 0;
-      for (const event of body.events) {
-        const kind: MailEventKind | undefined =
-          event.type === 'complaint'
-            ? 'complaint'
-            : event.type === 'bounce'
-              ? event.bounceType === 'soft'
-                ? 'soft-bounce'
-                : 'hard-bounce'
-              : undefined;
-        if (!kind) {
-          ignored += 1;
-          continue;
-        }
-        events.push({
-          provider: 'generic',
-          eventId: event.id,
-          kind,
-          email: event.email,
-          messageIds: event.messageId ? [event.messageId] : [],
-          returnPaths: event.returnPath ? [event.returnPath] : [],
-          ...(event.reason ? { detail: event.reason } : {}),
-          ...(dateOf(event.at) ? { at: dateOf(event.at) } : {}),
+      return eventsOf(body.events, (event) => {
+        const kind = mailEventKind({
+          complaint: event.type === 'complaint',
+          hardBounce: event.type === 'bounce' && event.bounceType !== 'soft',
+          softBounce: event.type === 'bounce' && event.bounceType === 'soft',
         });
-      }
-      return { events, ignored };
+        if (!kind) return undefined;
+        return eventAt(
+          {
+            provider: 'generic',
+            eventId: event.id,
+            kind,
+            email: event.email,
+            messageIds: textsOf(event.messageId),
+            returnPaths: textsOf(event.returnPath),
+            ...(event.reason ? { detail: event.reason } : {}),
+          },
+          event.at,
+        );
+      });
     },
   };
 }

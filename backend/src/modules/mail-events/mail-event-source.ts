@@ -1,3 +1,4 @@
+import type { MailEventKind } from '@agency/contracts';
 import type { MailEventInput } from '@agency/platform';
 
 /** A webhook request as the providers' checks need it: its headers and its bytes as sent. */
@@ -48,4 +49,43 @@ export function dateOf(value: unknown): Date | undefined {
   if (typeof value !== 'string') return undefined;
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/** What a provider's event says, in the terms every provider's are read into. */
+export function mailEventKind(says: {
+  complaint: boolean;
+  hardBounce: boolean;
+  softBounce: boolean;
+}): MailEventKind | undefined {
+  if (says.complaint) return 'complaint';
+  if (says.hardBounce) return 'hard-bounce';
+  if (says.softBounce) return 'soft-bounce';
+  return undefined;
+}
+
+/** The texts among `values`, for the Message-IDs and return paths an event names. */
+export function textsOf(...values: unknown[]): string[] {
+  return values.flatMap((value) => textOf(value) ?? []);
+}
+
+/** The event, with the time the provider gives when it gives a readable one. */
+export function eventAt(event: MailEventInput, at: unknown): MailEventInput {
+  const date = dateOf(at);
+  return date ? { ...event, at: date } : event;
+}
+
+/**
+ * The bounces and complaints among a body's items: `eventOf` reads one, and
+ * answers undefined for any other kind of event, which is counted as ignored.
+ */
+export function eventsOf<T>(
+  items: readonly T[],
+  eventOf: (item: T) => MailEventInput | undefined,
+): ParsedEvents {
+  const events: MailEventInput[] = [];
+  for (const item of items) {
+    const event = eventOf(item);
+    if (event) events.push(event);
+  }
+  return { events, ignored: items.length - events.length };
 }

@@ -1,11 +1,11 @@
-import type { MailEventKind } from '@agency/contracts';
-import type { MailEventInput } from '@agency/platform';
 import {
   MalformedEvents,
-  dateOf,
+  eventAt,
   isRecord,
   jsonOf,
+  mailEventKind,
   textOf,
+  textsOf,
   type MailEventSource,
 } from './mail-event-source';
 import { hmacHex, sameSecret } from './signatures';
@@ -34,14 +34,11 @@ export function mailgunSource(signingKey: string): MailEventSource {
       const body = jsonOf(request);
       const data = isRecord(body) && isRecord(body['event-data']) ? body['event-data'] : undefined;
       if (!data || !textOf(data.event)) throw new MalformedEvents('Not a Mailgun webhook');
-      const kind: MailEventKind | undefined =
-        data.event === 'complained'
-          ? 'complaint'
-          : data.event === 'failed'
-            ? data.severity === 'permanent'
-              ? 'hard-bounce'
-              : 'soft-bounce'
-            : undefined;
+      const kind = mailEventKind({
+        complaint: data.event === 'complained',
+        hardBounce: data.event === 'failed' && data.severity === 'permanent',
+        softBounce: data.event === 'failed' && data.severity !== 'permanent',
+      });
       if (!kind) return { events: [], ignored: 1 };
       const email = textOf(data.recipient);
       const id = textOf(data.id);
@@ -50,17 +47,19 @@ export function mailgunSource(signingKey: string): MailEventSource {
       const headers = isRecord(message.headers) ? message.headers : {};
       const envelope = isRecord(data.envelope) ? data.envelope : {};
       const status = isRecord(data['delivery-status']) ? data['delivery-status'] : {};
-      const event: MailEventInput = {
-        provider: 'mailgun',
-        eventId: id,
-        kind,
-        email,
-        messageIds: [textOf(headers['message-id'])].filter((value): value is string => !!value),
-        returnPaths: [textOf(envelope.sender)].filter((value): value is string => !!value),
-        detail: [textOf(status.message), textOf(status.description)].filter(Boolean).join(' '),
-      };
-      const at = dateOf(data.timestamp);
-      return { events: [at ? { ...event, at } : event], ignored: 0 };
+      const event = eventAt(
+        {
+          provider: 'mailgun',
+          eventId: id,
+          kind,
+          email,
+          messageIds: textsOf(headers['message-id']),
+          returnPaths: textsOf(envelope.sender),
+          detail: textsOf(status.message, status.description).join(' '),
+        },
+        data.timestamp,
+      );
+      return { events: [event], ignored: 0 };
     },
   };
 }

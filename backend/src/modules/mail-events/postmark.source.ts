@@ -1,12 +1,12 @@
-import type { MailEventKind } from '@agency/contracts';
-import type { MailEventInput } from '@agency/platform';
 import {
   MalformedEvents,
-  dateOf,
+  eventAt,
   header,
   isRecord,
   jsonOf,
+  mailEventKind,
   textOf,
+  textsOf,
   type MailEventSource,
 } from './mail-event-source';
 import { sameSecret } from './signatures';
@@ -38,16 +38,11 @@ export function postmarkSource(credentials: {
         throw new MalformedEvents('Not a Postmark webhook record');
       }
       const type = textOf(body.Type) ?? '';
-      const kind: MailEventKind | undefined =
-        body.RecordType === 'SpamComplaint'
-          ? 'complaint'
-          : body.RecordType === 'Bounce'
-            ? HARD.has(type)
-              ? 'hard-bounce'
-              : SOFT.has(type)
-                ? 'soft-bounce'
-                : undefined
-            : undefined;
+      const kind = mailEventKind({
+        complaint: body.RecordType === 'SpamComplaint',
+        hardBounce: body.RecordType === 'Bounce' && HARD.has(type),
+        softBounce: body.RecordType === 'Bounce' && SOFT.has(type),
+      });
       const email = textOf(body.Email);
       const id = body.ID;
       if (!kind) return { events: [], ignored: 1 };
@@ -60,17 +55,19 @@ export function postmarkSource(credentials: {
       const texts = [body.Content, body.Details, ...metadata].flatMap((value) =>
         typeof value === 'string' ? [value] : [],
       );
-      const event: MailEventInput = {
-        provider: 'postmark',
-        eventId: `${String(body.RecordType)}-${String(id)}`,
-        kind,
-        email,
-        messageIds: texts,
-        returnPaths: texts,
-        detail: [textOf(body.Description), textOf(body.Details)].filter(Boolean).join(' '),
-      };
-      const at = dateOf(body.BouncedAt);
-      return { events: [at ? { ...event, at } : event], ignored: 0 };
+      const event = eventAt(
+        {
+          provider: 'postmark',
+          eventId: `${String(body.RecordType)}-${String(id)}`,
+          kind,
+          email,
+          messageIds: texts,
+          returnPaths: texts,
+          detail: textsOf(body.Description, body.Details).join(' '),
+        },
+        body.BouncedAt,
+      );
+      return { events: [event], ignored: 0 };
     },
   };
 }

@@ -1,13 +1,14 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
-import type { MailEventKind } from '@agency/contracts';
-import type { MailEventInput } from '@agency/platform';
 import {
   MalformedEvents,
-  dateOf,
+  eventAt,
+  eventsOf,
   header,
   isRecord,
   jsonOf,
+  mailEventKind,
   textOf,
+  textsOf,
   type MailEventSource,
 } from './mail-event-source';
 
@@ -45,38 +46,31 @@ export function sendgridSource(publicKey: KeyObject): MailEventSource {
     parse(request) {
       const body = jsonOf(request);
       if (!Array.isArray(body)) throw new MalformedEvents('SendGrid posts an array of events');
-      const events: MailEventInput[] = [];
-      let ignored = 0;
-      for (const item of body) {
+      return eventsOf(body, (item) => {
         if (!isRecord(item)) throw new MalformedEvents('An event is not an object');
-        const kind: MailEventKind | undefined =
-          item.event === 'spamreport'
-            ? 'complaint'
-            : item.event === 'bounce'
-              ? item.type === 'blocked'
-                ? 'soft-bounce'
-                : 'hard-bounce'
-              : undefined;
-        if (!kind) {
-          ignored += 1;
-          continue;
-        }
+        const kind = mailEventKind({
+          complaint: item.event === 'spamreport',
+          hardBounce: item.event === 'bounce' && item.type !== 'blocked',
+          softBounce: item.event === 'bounce' && item.type === 'blocked',
+        });
+        if (!kind) return undefined;
         const email = textOf(item.email);
         const id = textOf(item.sg_event_id);
-        if (!email || !id)
+        if (!email || !id) {
           throw new MalformedEvents('A SendGrid event needs sg_event_id and email');
-        const event: MailEventInput = {
-          provider: 'sendgrid',
-          eventId: id,
-          kind,
-          email,
-          messageIds: [textOf(item['smtp-id'])].filter((value): value is string => !!value),
-          detail: [textOf(item.status), textOf(item.reason)].filter(Boolean).join(' '),
-        };
-        const at = dateOf(item.timestamp);
-        events.push(at ? { ...event, at } : event);
-      }
-      return { events, ignored };
+        }
+        return eventAt(
+          {
+            provider: 'sendgrid',
+            eventId: id,
+            kind,
+            email,
+            messageIds: textsOf(item['smtp-id']),
+            detail: textsOf(item.status, item.reason).join(' '),
+          },
+          item.timestamp,
+        );
+      });
     },
   };
 }

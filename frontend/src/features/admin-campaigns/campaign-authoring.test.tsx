@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
-import { buildCampaign, buildTemplate } from '../../testing/admin-factory';
+import { buildCampaign, buildMailingList, buildTemplate } from '../../testing/admin-factory';
 import { findCardList, renderAdmin } from '../../testing/admin-render';
 import { adminFailure, adminList, recordAdminCalls } from '../../testing/handlers/admin-handlers';
 import { server } from '../../testing/msw-server';
@@ -166,6 +166,56 @@ describe('the campaign editor', () => {
       locale: 'ar',
       recipient: { email: 'layla@example.tn', firstName: 'Layla', lastName: 'Ben Ali' },
     });
+  });
+  it('fills the preview in for a member of the lists chosen, and says when there is no one', async () => {
+    const expo = buildMailingList({ name: 'Expo guests' });
+    const gala = buildMailingList({ name: 'Gala 2026' });
+    server.use(adminList('/lists', [expo, gala]));
+    const samples = recordAdminCalls('get', '/campaigns/sample-recipients', (_body, request) => {
+      const listIds = new URL(request.url).searchParams.get('listIds');
+      return HttpResponse.json({
+        items:
+          listIds === gala.id
+            ? [{ email: 'omar@gala.tn', firstName: 'Omar', lastName: 'Haddad', locale: 'en' }]
+            : [],
+      });
+    });
+    const renders = recordAdminCalls('post', '/campaigns/preview', (body) => {
+      const { subject, content, locale } = body as Record<string, string>;
+      return HttpResponse.json({ subject, html: content, text: content, locale, dir: 'ltr' });
+    });
+    server.use(samples.handler, renders.handler);
+    const { user, dialog } = await openEditor();
+    const preview = within(dialog).getByRole('region', { name: 'Preview' });
+
+    await user.click(within(dialog).getByRole('combobox', { name: 'Recipients' }));
+    await user.click(await screen.findByRole('option', { name: /^Members of lists/ }));
+    expect(
+      await within(preview).findByRole('combobox', { name: 'Sample recipient' }, SLOW),
+    ).toHaveTextContent('No one in this audience yet');
+    await waitFor(() =>
+      expect(samples.calls.at(-1)?.url.searchParams.get('recipientType')).toBe('lists'),
+    );
+    expect(samples.calls.at(-1)?.url.searchParams.has('listIds')).toBe(false);
+
+    await user.click(within(dialog).getByRole('combobox', { name: /^Lists/ }));
+    await user.click(await screen.findByRole('option', { name: 'Gala 2026' }));
+    await user.keyboard('{Escape}');
+    await waitFor(
+      () =>
+        expect(
+          within(preview).getByRole('combobox', { name: 'Sample recipient' }),
+        ).toHaveTextContent('Omar Haddad'),
+      SLOW,
+    );
+    expect(samples.calls.at(-1)?.url.searchParams.get('listIds')).toBe(gala.id);
+    await waitFor(
+      () =>
+        expect(renders.calls.at(-1)?.body).toMatchObject({
+          recipient: { email: 'omar@gala.tn', firstName: 'Omar', lastName: 'Haddad' },
+        }),
+      SLOW,
+    );
   });
 });
 

@@ -6,6 +6,7 @@ import {
 } from '@agency/contracts';
 import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import type {
+  AudienceTarget,
   CampaignAudienceDto,
   CampaignDto,
   CampaignInput,
@@ -17,7 +18,6 @@ import type {
   CampaignSettingsDto,
   CampaignTemplateDto,
   CampaignTemplateInput,
-  RecipientType,
   CampaignListQuery,
   CampaignProgressDto,
   CampaignRecipientDto,
@@ -28,6 +28,10 @@ import type {
   Page,
 } from '@agency/contracts';
 import { api } from '../../../lib/api';
+
+/** The lists an audience query names, as the server reads them (`?listIds=a,b`); none: nothing. */
+const listIdsParams = (listIds: readonly string[] | undefined) =>
+  listIds && listIds.length > 0 ? { listIds: listIds.join(',') } : undefined;
 
 export const campaignsApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -55,7 +59,7 @@ export const campaignsApi = api.injectEndpoints({
     campaignAudience: build.query<CampaignAudienceDto, readonly string[] | undefined>({
       query: (listIds) => ({
         url: API_ROUTES.campaignAudience,
-        params: listIds && listIds.length > 0 ? { listIds: listIds.join(',') } : undefined,
+        params: listIdsParams(listIds),
       }),
       // Asked again each time a confirmation opens: the audience changes as people subscribe.
       keepUnusedDataFor: 0,
@@ -85,11 +89,11 @@ export const campaignsApi = api.injectEndpoints({
     campaignSettings: build.query<CampaignSettingsDto, undefined>({
       query: () => API_ROUTES.campaignSettings,
     }),
-    /** A few of an audience, whom the preview is filled in for. */
-    sampleRecipients: build.query<{ items: CampaignSampleRecipientDto[] }, RecipientType>({
-      query: (recipientType) => ({
+    /** A few of an audience (for `lists`, of the lists given), whom the preview is filled in for. */
+    sampleRecipients: build.query<{ items: CampaignSampleRecipientDto[] }, AudienceTarget>({
+      query: ({ recipientType, listIds }) => ({
         url: API_ROUTES.campaignSampleRecipients,
-        params: { recipientType },
+        params: { recipientType, ...listIdsParams(listIds) },
       }),
     }),
     /** The mail as the worker renders it; a POST only because a draft may be long. */

@@ -340,6 +340,7 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
           locales={LOCALES}
           onLocaleChange={setTab}
           recipientType={values.recipientType}
+          listIds={values.listIds}
           templateId={values.templateId}
         />
       </Box>

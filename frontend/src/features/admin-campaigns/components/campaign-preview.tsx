@@ -34,6 +34,8 @@ export interface CampaignPreviewProps {
   locales: readonly Locale[];
   onLocaleChange: (locale: Locale) => void;
   recipientType: RecipientType;
+  /** For `lists`: the lists whose members the preview may be filled in for. */
+  listIds?: readonly string[];
   templateId?: string | null;
   /** A template being edited, shown before it is saved. */
   template?: CampaignTemplateInput;
@@ -51,13 +53,18 @@ export function CampaignPreview({
   locales,
   onLocaleChange,
   recipientType,
+  listIds = [],
   templateId,
   template,
 }: CampaignPreviewProps) {
   const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
   const [width, setWidth] = useState<'desktop' | 'phone'>('desktop');
   const [recipientEmail, setRecipientEmail] = useState('');
-  const sample = useSampleRecipientsQuery(recipientType);
+  // Only a lists audience reads its lists: another type keeps one sample however they change.
+  const sample = useSampleRecipientsQuery({
+    recipientType,
+    listIds: recipientType === 'lists' ? [...listIds] : [],
+  });
   const samples = sample.data?.items ?? [];
   const recipient = samples.find((item) => item.email === recipientEmail) ?? samples[0];
   const [render, rendered] = usePreviewCampaignMutation();

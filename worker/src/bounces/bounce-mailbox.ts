@@ -1,0 +1,202 @@
+import { ImapFlow } from 'imapflow';
+import {
+  identifyCampaignMail,
+  recordMailEvents,
+  type Logger,
+  type SubscriberChanges,
+} from '@agency/platform';
+import { readDsn, type DsnReading } from './dsn-report';
+
+/** Where returned mail is read, and where it goes once read. */
+export interface BounceMailboxSettings {
+  host: string;
+  port: number;
+  /** TLS from the first byte (imaps). */
+  secure: boolean;
+  /** Without `secure`: refuse to log in unless the server upgrades with STARTTLS. */
+  requireTls: boolean;
+  user: string;
+  password: string;
+  /** The folder returned mail arrives in. */
+  mailbox: string;
+  /** Where each report is moved once its bounces are recorded; created when missing. */
+  processedFolder: string;
+}
+
+/** What one poll found. */
+export interface BouncePollReport {
+  /** Unseen messages read. */
+  read: number;
+  /** Delivery reports whose bounces were recorded and that were moved to the processed folder. */
+  reports: number;
+  /** Bounces recorded for the first time, and those recorded before (a report read again). */
+  recorded: number;
+  duplicates: number;
+  /**
+   * Reports whose bounces name no campaign mail of ours (backscatter of mail
+   * forged in our name, or a report that quotes nothing and came back to a
+   * shared address): nothing recorded, flagged seen and left where they are.
+   */
+  unmatched: number;
+  /** Other mail (auto-replies, read receipts...): flagged seen and left where it is. */
+  notReports: number;
+  /** Reports too broken to read: logged, flagged seen and left where they are. */
+  malformed: number;
+}
+
+export interface BouncePollOptions {
+  settings: BounceMailboxSettings;
+  changes: SubscriberChanges;
+  logger: Logger;
+  /** Messages fetched, then handled, at a time: bounds the memory a full mailbox takes. */
+  batchSize?: number;
+  /**
+   * Bytes read of each message. A report's status part comes first and a
+   * returned mail can quote a large original: the rest is never needed.
+   */
+  maxMessageBytes?: number;
+}
+
+const DEFAULT_BATCH_SIZE = 50;
+const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
+
+/** Where a log line says the mailbox is: never the password. */
+export function mailboxLabel({ host, port, user, mailbox }: BounceMailboxSettings) {
+  return { host, port, user, mailbox };
+}
+
+function batchesOf<T>(items: readonly T[], size: number): T[][] {
+  const batches: T[][] = [];
+  for (let at = 0; at < items.length; at += size) batches.push(items.slice(at, at + size));
+  return batches;
+}
+
+/**
+ * Records the bounces one message reports, and says which count it goes
+ * to: only `reports` are moved, the rest stay in place for a person. The
+ * mailbox takes mail from anyone, so only a bounce of a mail we sent to
+ * that very address (its Message-ID or return path says so) stops it.
+ */
+async function recordReading(
+  reading: DsnReading,
+  changes: SubscriberChanges,
+): Promise<{
+  counted: 'reports' | 'unmatched' | 'notReports' | 'malformed';
+  recorded: number;
+  duplicates: number;
+}> {
+  if (reading.kind !== 'report') {
+    const counted = reading.kind === 'malformed' ? 'malformed' : 'notReports';
+    return { counted, recorded: 0, duplicates: 0 };
+  }
+  const ours = reading.events.filter((event) => identifyCampaignMail(event));
+  if (ours.length === 0 && reading.events.length > 0) {
+    return { counted: 'unmatched', recorded: 0, duplicates: 0 };
+  }
+  return { counted: 'reports', ...(await recordMailEvents(ours, changes)) };
+}
+
+function connect(settings: BounceMailboxSettings, logger: Logger): ImapFlow {
+  const client = new ImapFlow({
+    host: settings.host,
+    port: settings.port,
+    secure: settings.secure,
+    ...(settings.secure ? {} : { doSTARTTLS: settings.requireTls ? true : undefined }),
+    auth: { user: settings.user, pass: settings.password },
+    logger: false,
+    disableAutoIdle: true,
+    connectionTimeout: 30_000,
+    greetingTimeout: 16_000,
+    socketTimeout: 120_000,
+  });
+  // A dropped connection is reported here as well as to the pending command:
+  // unheard, the event would end the process.
+  client.on('error', (error: Error) => {
+    logger.warn(
+      { ...mailboxLabel(settings), err: error.message },
+      'bounce mailbox connection error',
+    );
+  });
+  return client;
+}
+
+/**
+ * One pass over the bounce mailbox: every unseen message is read; a
+ * delivery report's bounces are recorded (a hard bounce suppresses its
+ * address, soft ones are counted), then the report is flagged seen and
+ * moved to the processed folder. Anything else is flagged seen and left in
+ * place for a person to read. A message is flagged only after its events
+ * are stored, so a pass cut short (the store or the server gone) leaves it
+ * unseen for the next pass, and reading a report twice records nothing
+ * twice. Throws when the mailbox cannot be reached or the store fails.
+ */
+export async function pollBounceMailbox({
+  settings,
+  changes,
+  logger,
+  batchSize = DEFAULT_BATCH_SIZE,
+  maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
+}: BouncePollOptions): Promise<BouncePollReport> {
+  const report: BouncePollReport = {
+    read: 0,
+    reports: 0,
+    recorded: 0,
+    duplicates: 0,
+    unmatched: 0,
+    notReports: 0,
+    malformed: 0,
+  };
+  const client = connect(settings, logger);
+  await client.connect();
+  try {
+    const lock = await client.getMailboxLock(settings.mailbox);
+    let folderReady = false;
+    try {
+      const unseen = (await client.search({ seen: false }, { uid: true })) || [];
+      for (const batch of batchesOf(unseen, batchSize)) {
+        // No other command may run while a fetch streams: read the batch, then act.
+        const messages: { uid: number; source: Buffer }[] = [];
+        for await (const message of client.fetch(
+          batch,
+          { uid: true, source: { maxLength: maxMessageBytes } },
+          { uid: true },
+        )) {
+          if (message.source) messages.push({ uid: message.uid, source: message.source });
+        }
+        const processed: number[] = [];
+        const leftInPlace: number[] = [];
+        for (const { uid, source } of messages) {
+          report.read += 1;
+          const reading = await readDsn(source);
+          const outcome = await recordReading(reading, changes);
+          report[outcome.counted] += 1;
+          report.recorded += outcome.recorded;
+          report.duplicates += outcome.duplicates;
+          if (reading.kind === 'malformed') {
+            logger.warn(
+              { ...mailboxLabel(settings), uid, reason: reading.reason },
+              'unreadable delivery report left in the bounce mailbox',
+            );
+          }
+          (outcome.counted === 'reports' ? processed : leftInPlace).push(uid);
+        }
+        if (leftInPlace.length > 0) {
+          await client.messageFlagsAdd(leftInPlace, ['\\Seen'], { uid: true });
+        }
+        if (processed.length > 0) {
+          await client.messageFlagsAdd(processed, ['\\Seen'], { uid: true });
+          if (!folderReady) {
+            await client.mailboxCreate(settings.processedFolder);
+            folderReady = true;
+          }
+          await client.messageMove(processed, settings.processedFolder, { uid: true });
+        }
+      }
+    } finally {
+      lock.release();
+    }
+  } finally {
+    await client.logout().catch(() => client.close());
+  }
+  return report;
+}
