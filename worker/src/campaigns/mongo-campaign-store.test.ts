@@ -196,6 +196,79 @@ describe("the campaign engine's store", () => {
       expect(await store.sendState('not-an-id')).toBeNull();
     });
 
+    it('reads the whole send state a batch needs', async () => {
+      const listId = new Types.ObjectId();
+      const queuedAt = new Date('2026-11-20T10:00:00Z');
+      const id = await ctx.queueCampaign({
+        recipientType: 'lists',
+        sendingWindow: { days: [1, 2], start: '09:00', end: '17:00' },
+        ratePerMinute: 90,
+        addDispatch: false,
+      });
+      await CampaignModel.updateOne(
+        { _id: id },
+        {
+          listIds: [listId],
+          status: 'sending',
+          round: 2,
+          pass: 3,
+          roundBaseSent: 40,
+          countersVersion: 7,
+          dispatchedRound: 1,
+          queuedAt,
+        },
+      );
+      const { updatedAt } = await ctx.campaign(id);
+
+      expect(await state(id)).toEqual({
+        id,
+        status: 'sending',
+        recipientType: 'lists',
+        listIds: [String(listId)],
+        round: 2,
+        pass: 3,
+        roundBaseSent: 40,
+        countersVersion: 7,
+        dispatchedRound: 1,
+        queuedAt,
+        updatedAt,
+        sendingWindow: { days: [1, 2], start: '09:00', end: '17:00' },
+        ratePerMinute: 90,
+      });
+    });
+
+    it('reads a campaign stored before the send state had all its fields, with their defaults', async () => {
+      const updatedAt = new Date('2026-01-05T08:00:00Z');
+      const { insertedId } = await CampaignModel.collection.insertOne({
+        name: 'Older',
+        subject: 'Hello',
+        content: '<p>Hi</p>',
+        recipientType: 'all',
+        status: 'sending',
+        round: 1,
+        pass: 1,
+        roundBaseSent: 0,
+        countersVersion: 0,
+        updatedAt,
+      });
+
+      expect(await state(String(insertedId))).toEqual({
+        id: String(insertedId),
+        status: 'sending',
+        recipientType: 'all',
+        listIds: [],
+        round: 1,
+        pass: 1,
+        roundBaseSent: 0,
+        countersVersion: 0,
+        dispatchedRound: 0,
+        queuedAt: null,
+        updatedAt,
+        sendingWindow: null,
+        ratePerMinute: null,
+      });
+    });
+
     it('reads the mail apart from the state, and never the mail with the state', async () => {
       const id = await ctx.queueCampaign({ subject: 'Hi {{firstName}}', addDispatch: false });
       expect(await store.mail(id)).toMatchObject({
@@ -308,6 +381,26 @@ describe("the campaign engine's store", () => {
       } else {
         expect(await ctx.campaign(id)).toMatchObject({ status });
       }
+    });
+
+    it('ends a resend round adding its mails to those sent before, its total untouched', async () => {
+      const id = await ctx.queueCampaign({ addDispatch: false });
+      await CampaignModel.updateOne(
+        { _id: id },
+        { status: 'sending', round: 2, roundBaseSent: 6, total: 7 },
+      );
+
+      expect(await store.finishRound(await state(id), { sent: 1, failed: 0, version: 0 })).toBe(
+        'sent',
+      );
+
+      expect(await ctx.campaign(id)).toMatchObject({
+        status: 'sent',
+        sentCount: 7,
+        failedCount: 0,
+        total: 7,
+        countersVersion: 1,
+      });
     });
 
     it('finds campaigns left queued, or sending without a change, for longer than asked', async () => {
