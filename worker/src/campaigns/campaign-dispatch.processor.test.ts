@@ -283,6 +283,19 @@ describe('the campaign dispatch', () => {
     expect(await ctx.campaign(id)).toMatchObject({ total: 5 });
   });
 
+  it('queues, on a resume, the batches owing mail in growing bulks too', async () => {
+    // Eight recipients in batches of two: four batches, none sent before the pause.
+    const id = await seededCampaign(8);
+    await dispatch(await dispatchJob(id));
+    await CampaignModel.updateOne({ _id: id }, { status: 'queued', pass: 2 });
+    sendQueue.addSizes = [];
+
+    expect(await dispatch(await dispatchJob(id))).toBe('dispatched');
+
+    expect(sendQueue.addSizes).toEqual([1, 2, 1]);
+    expect((await sendJobs()).filter((job) => job.data.pass === 2)).toHaveLength(4);
+  });
+
   it('waits, on a resume, until no batch of an older pass is still being sent', async () => {
     const id = await seededCampaign(2);
     await dispatch(await dispatchJob(id));
