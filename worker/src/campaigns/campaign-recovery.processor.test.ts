@@ -309,7 +309,9 @@ describe('the campaign recovery pass', () => {
 
     it('is ended from the ledger when nothing is owed any more', async () => {
       const id = await campaignLeft(20 * MINUTE, { status: 'sending', dispatchedRound: 1 });
-      await store.addBatches(id, 1, [{ seq: 0, recipients: [recipient('a'), recipient('b')] }]);
+      await store.addBatches(id, 1, [
+        { seq: 0, recipients: [recipient('a'), recipient('b'), recipient('c')] },
+      ]);
       await store.recordOutcomes(id, 1, 0, [
         { position: 0, email: 'a@example.tn', outcome: { state: 'sent', attempts: 1 } },
         {
@@ -317,15 +319,16 @@ describe('the campaign recovery pass', () => {
           email: 'b@example.tn',
           outcome: { state: 'failed', reason: '550 no', attempts: 1 },
         },
+        { position: 2, email: 'c@example.tn', outcome: { state: 'sent', attempts: 1 } },
       ]);
 
       expect(await recover()).toMatchObject({ finished: 1 });
 
       expect(await ctx.campaign(id)).toMatchObject({
         status: 'sent',
-        sentCount: 1,
+        sentCount: 2,
         failedCount: 1,
-        total: 2,
+        total: 3,
       });
     });
 
