@@ -330,13 +330,17 @@ describe('the campaign dispatch', () => {
   it('waits, on a resume, for no batch but those of its own older passes', async () => {
     const id = await seededCampaign(2);
     await CampaignModel.updateOne({ _id: id }, { pass: 2 });
-    // Another campaign's batch is being sent, and will be for as long as the test runs.
+    // Another campaign's batch, and one of this pass (a dispatch run again after a crash),
+    // are being sent, and will be for as long as the test runs.
     const otherBatch = campaignSendJobId(new Types.ObjectId().toHexString(), 1, 1, 0);
-    await sendQueue.add(
-      QUEUE_NAMES.campaignSend,
-      { campaignId: 'other', round: 1, pass: 1, seq: 0, recipients: [] },
-      { jobId: otherBatch },
-    );
+    const ownBatch = campaignSendJobId(id, 1, 2, 7);
+    for (const jobId of [otherBatch, ownBatch]) {
+      await sendQueue.add(
+        QUEUE_NAMES.campaignSend,
+        { campaignId: 'other', round: 1, pass: 1, seq: 0, recipients: [] },
+        { jobId },
+      );
+    }
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -345,10 +349,19 @@ describe('the campaign dispatch', () => {
     const sender = new Worker<CampaignSendJob>(QUEUE_NAMES.campaignSend, () => held, {
       connection,
       prefix: ctx.queuePrefix,
+      concurrency: 2,
+    });
+    let started = 0;
+    const bothActive = new Promise<void>((resolve) => {
+      sender.on('active', () => {
+        started += 1;
+        if (started === 2) resolve();
+      });
     });
     try {
-      await new Promise((resolve) => sender.once('active', resolve));
+      await bothActive;
       expect(await (await sendQueue.getJob(otherBatch))?.getState()).toBe('active');
+      expect(await (await sendQueue.getJob(ownBatch))?.getState()).toBe('active');
 
       // A wait for the other batch would outlast the test.
       const resumed = processor({ olderPassWaitMs: 60_000 });
