@@ -303,12 +303,13 @@ describe('the campaign dispatch', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
+    const connection = ctx.redis.duplicate();
     const sender = new Worker<CampaignSendJob>(
       QUEUE_NAMES.campaignSend,
       async (job) => {
         if (job.data.pass === 1) await held;
       },
-      { connection: ctx.redis.duplicate(), prefix: ctx.queuePrefix },
+      { connection, prefix: ctx.queuePrefix },
     );
     try {
       await new Promise((resolve) => sender.once('active', resolve));
@@ -324,6 +325,7 @@ describe('the campaign dispatch', () => {
     } finally {
       release();
       await sender.close();
+      connection.disconnect();
     }
   });
 
