@@ -66,13 +66,15 @@ function sendSecurityHeaders(): Plugin {
 }
 
 /**
- * The face each direction's first paint needs: Inter's Latin for English and
- * French, Cairo's Arabic for Arabic (theme.ts). The shell preloads both,
- * marked with their direction; prerender.mjs keeps each page's own.
+ * The faces each direction's first paint needs: Inter's Latin for English and
+ * French; Cairo's Arabic and Latin for Arabic (theme.ts: its digits and Latin
+ * names are Cairo's too). The shell preloads them all, marked with their
+ * direction; prerender.mjs keeps each page's own.
  */
 const FIRST_PAINT_FONTS = [
   { dir: 'ltr', file: /inter-latin-wght-normal-[\w-]+\.woff2$/ },
   { dir: 'rtl', file: /cairo-arabic-wght-normal-[\w-]+\.woff2$/ },
+  { dir: 'rtl', file: /cairo-latin-wght-normal-[\w-]+\.woff2$/ },
 ] as const;
 
 /**
