@@ -2,11 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logger';
 import type { Redis } from '../redis-connection';
 import { CampaignModel } from '../campaigns/campaign.model';
-import {
-  beginContactIndexRepair,
-  type ContactIndexRepair,
-  type IndexRepairReport,
-} from '../contact/contact-index-repair';
+import { beginContactIndexRepair, type IndexRepairReport } from '../contact/contact-index-repair';
 import type { ContactFacts } from '../contact/contact-changes';
 import { createContactIndexSets } from '../contact/contact-index-sets';
 import { forEachStoredContact } from '../contact/stored-contacts';
@@ -171,100 +167,72 @@ export async function reconcileStats({
     beginContactIndexRepair(redis, index),
   ]);
   try {
-    return await recountAndRepair({
-      redis,
-      keys,
-      timeZone,
-      settleMs,
-      before,
-      indexRepair,
-      started,
+    const recount = new Recount(timeZone);
+    const { keysAdded } = await forEachStoredContact(async (contact) => {
+      recount.contact(contact);
+      await indexRepair?.expect(contact);
     });
+    await forEachSubscriber((subscriber) => recount.subscriber(subscriber));
+    // A small collection (one document per campaign): counting it reads little.
+    recount.campaigns(await CampaignModel.countDocuments({}));
+    recount.audiences();
+
+    await sleep(settleMs);
+    const after = await snapshot(redis, keys);
+
+    const report: ReconcileReport = {
+      repaired: { counts: [], days: 0, dayExamples: [], addresses: 0 },
+      busy: 0,
+      searchKeysAdded: keysAdded,
+      counted: {
+        contacts: recount.contacts,
+        subscribers: recount.subscribers,
+        campaigns: recount.counts.get(COUNT_FIELDS.campaigns) ?? 0,
+      },
+      durationMs: 0,
+    };
+    for (const name of HASHES) {
+      const counted = recount.hash(name);
+      const fields = new Set([
+        ...Object.keys(before[name]),
+        ...Object.keys(after[name]),
+        ...counted.keys(),
+      ]);
+      const repairs: string[] = [];
+      const drift: FigureDrift[] = [];
+      for (const field of fields) {
+        const was = before[name][field] ?? '';
+        const is = after[name][field] ?? '';
+        const want = counted.get(field) ?? '';
+        if (!same(name, was, is)) {
+          report.busy += 1;
+        } else if (!same(name, is, want)) {
+          repairs.push(field, is, want);
+          drift.push({ field, kept: Number(is || 0), counted: Number(want || 0) });
+        }
+      }
+      let repaired = 0;
+      for (let start = 0; start < repairs.length; start += 900) {
+        const chunk = repairs.slice(start, start + 900);
+        repaired += Number(await redis.eval(REPAIR_LUA, 1, keys[name], ...chunk));
+      }
+      // A field that moved between the comparison and its repair was left as it is.
+      report.busy += drift.length - repaired;
+      if (name === 'counts') report.repaired.counts = drift;
+      else if (name === 'days') {
+        report.repaired.days = drift.length;
+        report.repaired.dayExamples = drift.slice(0, DAY_EXAMPLES);
+      } else report.repaired.addresses += repaired;
+    }
+    if (indexRepair) report.index = await indexRepair.finish();
+    report.durationMs = Math.round(performance.now() - started);
+    await redis.hset(keys.meta, {
+      reconciledAt: new Date().toISOString(),
+      timeZone,
+      durationMs: report.durationMs,
+    });
+    return report;
   } finally {
     await indexRepair?.discard();
   }
-}
-
-async function recountAndRepair({
-  redis,
-  keys,
-  timeZone,
-  settleMs,
-  before,
-  indexRepair,
-  started,
-}: {
-  redis: Redis;
-  keys: StatsKeys;
-  timeZone: string;
-  settleMs: number;
-  before: Record<HashName, Hash>;
-  indexRepair: ContactIndexRepair | undefined;
-  started: number;
-}): Promise<ReconcileReport> {
-  const recount = new Recount(timeZone);
-  const { keysAdded } = await forEachStoredContact(async (contact) => {
-    recount.contact(contact);
-    await indexRepair?.expect(contact);
-  });
-  await forEachSubscriber((subscriber) => recount.subscriber(subscriber));
-  // A small collection (one document per campaign): counting it reads little.
-  recount.campaigns(await CampaignModel.countDocuments({}));
-  recount.audiences();
-
-  await sleep(settleMs);
-  const after = await snapshot(redis, keys);
-
-  const report: ReconcileReport = {
-    repaired: { counts: [], days: 0, dayExamples: [], addresses: 0 },
-    busy: 0,
-    searchKeysAdded: keysAdded,
-    counted: {
-      contacts: recount.contacts,
-      subscribers: recount.subscribers,
-      campaigns: recount.counts.get(COUNT_FIELDS.campaigns) ?? 0,
-    },
-    durationMs: 0,
-  };
-  for (const name of HASHES) {
-    const counted = recount.hash(name);
-    const fields = new Set([
-      ...Object.keys(before[name]),
-      ...Object.keys(after[name]),
-      ...counted.keys(),
-    ]);
-    const repairs: string[] = [];
-    const drift: FigureDrift[] = [];
-    for (const field of fields) {
-      const was = before[name][field] ?? '';
-      const is = after[name][field] ?? '';
-      const want = counted.get(field) ?? '';
-      if (!same(name, was, is)) {
-        report.busy += 1;
-      } else if (!same(name, is, want)) {
-        repairs.push(field, is, want);
-        drift.push({ field, kept: Number(is || 0), counted: Number(want || 0) });
-      }
-    }
-    let repaired = 0;
-    for (let start = 0; start < repairs.length; start += 900) {
-      const chunk = repairs.slice(start, start + 900);
-      repaired += Number(await redis.eval(REPAIR_LUA, 1, keys[name], ...chunk));
-    }
-    // A field that moved between the comparison and its repair was left as it is.
-    report.busy += drift.length - repaired;
-    if (name === 'counts') report.repaired.counts = drift;
-    else if (name === 'days') {
-      report.repaired.days = drift.length;
-      report.repaired.dayExamples = drift.slice(0, DAY_EXAMPLES);
-    } else report.repaired.addresses += repaired;
-  }
-  if (indexRepair) report.index = await indexRepair.finish();
-  report.durationMs = Math.round(performance.now() - started);
-  await redis.hset(keys.meta, {
-    reconciledAt: new Date().toISOString(),
-    timeZone,
-    durationMs: report.durationMs,
-  });
-  return report;
 }
