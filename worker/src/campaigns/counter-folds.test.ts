@@ -116,6 +116,20 @@ describe('the folds of a round’s counters into its campaign', () => {
     folder.close();
   });
 
+  it('tries the same counters again after a failed write, though nothing newer came', async () => {
+    const folder = folds();
+    answer = () => Promise.reject(new Error('store down'));
+    folder.fold(campaign('c1'), progress(1));
+    await tick(0);
+    answer = () => Promise.resolve(true);
+    await tick(INTERVAL);
+    expect(writes.map(({ version }) => version)).toEqual([1, 1]);
+    await tick(5 * INTERVAL);
+    expect(writes).toHaveLength(2);
+    expect(folder.busy()).toBe(false);
+    folder.close();
+  });
+
   it('never writes a campaign twice at once: a change during a write waits for its end', async () => {
     const folder = folds();
     let finish: (value: unknown) => void = () => undefined;
@@ -156,6 +170,40 @@ describe('the folds of a round’s counters into its campaign', () => {
     await tick(3 * INTERVAL);
     expect(writes).toEqual([{ id: 'c1', version: 1 }]);
     expect(folder.busy()).toBe(false);
+  });
+
+  it('writes nothing more for a round that ended during a write', async () => {
+    const folder = folds();
+    let finish: (value: unknown) => void = () => undefined;
+    answer = () => new Promise((resolve) => (finish = resolve));
+    folder.fold(campaign('c1'), progress(1));
+    await tick(0);
+    folder.fold(campaign('c1'), progress(2));
+    folder.forget('c1');
+    finish(true);
+    await tick(5 * INTERVAL);
+    expect(writes).toEqual([{ id: 'c1', version: 1 }]);
+    expect(folder.busy()).toBe(false);
+    folder.close();
+  });
+
+  it('forgets a campaign it never folded without a fuss', () => {
+    const folder = folds();
+    expect(() => folder.forget('never-folded')).not.toThrow();
+    expect(folder.busy()).toBe(false);
+  });
+
+  it('never keeps the worker process alive for a fold it waits to write', async () => {
+    const timers = jest.spyOn(global, 'setTimeout');
+    const folder = folds();
+    folder.fold(campaign('c1'), progress(1));
+    await tick(0);
+    folder.fold(campaign('c1'), progress(2));
+    const waiting = timers.mock.results.map(({ value }) => value as NodeJS.Timeout);
+    expect(waiting.length).toBeGreaterThanOrEqual(2);
+    for (const timer of waiting) expect(timer.hasRef()).toBe(false);
+    timers.mockRestore();
+    folder.close();
   });
 
   it('writes nothing more for a round that ended', async () => {

@@ -225,12 +225,38 @@ describe("a round's work in progress in Redis", () => {
       expect(await tracker.progress(keys)).toMatchObject({ sent: 4, total: 6, version: 41 });
     });
 
+    it('are rebuilt from a ledger with no outcome yet without writing any back', async () => {
+      const exchanges = jest.spyOn(redis, 'pipeline');
+      try {
+        expect(await tracker.rebuild(keys, [], 5, 3)).toBe(true);
+        expect(exchanges).not.toHaveBeenCalled();
+      } finally {
+        exchanges.mockRestore();
+      }
+      expect(await tracker.progress(keys)).toEqual({
+        sent: 0,
+        failed: 0,
+        version: 3,
+        total: 5,
+        dispatched: true,
+      });
+    });
+
     it('writes back a large ledger in several exchanges', async () => {
       const ledger = Array.from({ length: 2500 }, (_, index) => ({
         key: `r${index}@x.tn`,
         outcome: sent,
       }));
-      expect(await tracker.rebuild(keys, ledger, 2500, 1)).toBe(true);
+      const exchanges = jest.spyOn(redis, 'pipeline');
+      try {
+        expect(await tracker.rebuild(keys, ledger, 2500, 1)).toBe(true);
+        // A thousand outcomes per round trip, each written once.
+        expect(
+          exchanges.mock.results.map(({ value }) => (value as { length: number }).length),
+        ).toEqual([1000, 1000, 500]);
+      } finally {
+        exchanges.mockRestore();
+      }
       expect(await tracker.progress(keys)).toMatchObject({ sent: 2500, dispatched: true });
       expect(await redis.hlen(keys.outcomes)).toBe(2500);
     });
