@@ -1,5 +1,6 @@
 import { Semaphore } from 'async-mutex';
 import { DelayedError, Worker, type Job } from 'bullmq';
+import { Types } from 'mongoose';
 import type { ParsedMail } from 'mailparser';
 import {
   QUEUE_NAMES,
@@ -238,6 +239,8 @@ describe('a campaign send batch', () => {
     // Written in English alone: her French falls back to the campaign's language, footer too.
     expect(toAmira?.html).toContain('<html lang="en" dir="ltr">');
     expect(toAmira?.html).toContain('Unsubscribe');
+    // The template's header names the sender, as MAIL_FROM does.
+    expect(toAmira?.html).toMatch(/<h1[^>]*>Agency<\/h1>/);
     expect(toAmira?.messageId).toBe(campaignMessageId(id, 1, amira.key, 'agency.test'));
     expect(await ledgerOf(id)).toEqual([
       { email: amira.email, state: 'sent', attempts: 1 },
@@ -452,6 +455,33 @@ describe('a campaign send batch', () => {
     expect(boundaries).toEqual([boundaries[0], boundaries[0]]);
   });
 
+  it('keeps the prepared mail of at most 21 campaigns, then prepares afresh', async () => {
+    const reads: string[] = [];
+    const counting = processor(2, undefined, {
+      store: {
+        ...store,
+        mail(campaignId) {
+          reads.push(campaignId);
+          return store.mail(campaignId);
+        },
+      },
+    });
+    const ids: string[] = [];
+    for (let index = 0; index < 22; index++) ids.push(await sendingCampaign());
+    const [first = '', ...others] = ids;
+    const last = others.pop() ?? '';
+
+    for (const id of [first, ...others, first])
+      expect(await counting(await batch(id, []))).toBe('done');
+    // 21 campaigns: the first one's mail was still at hand.
+    expect(reads).toEqual([first, ...others]);
+
+    await counting(await batch(last, []));
+    await counting(await batch(first, []));
+    expect(reads).toEqual([first, ...others, last, first]);
+    await settle();
+  });
+
   it('sends the campaign as it is now once it was queued again since the last batch', async () => {
     const id = await sendingCampaign();
     await send(await batch(id, [amira]));
@@ -469,7 +499,7 @@ describe('a campaign send batch', () => {
     expect(smtp.received.map(({ mail }) => mail.subject)).toEqual(['Hello Amira', 'Bonjour Sami']);
   });
 
-  it('leaves the last name of a recipient who gave none empty', async () => {
+  it('fills in each recipient’s last name, left empty for one who gave none', async () => {
     const id = await sendingCampaign();
     await CampaignModel.updateOne(
       { _id: id },
@@ -482,10 +512,16 @@ describe('a campaign send batch', () => {
       locale: 'en',
     };
 
-    expect(await send(await batch(id, [hela]))).toBe('done');
+    const karim = { ...person('Karim'), lastName: 'Ben Ali' };
 
-    expect(smtp.received[0]?.mail.subject).toBe('Hello Hela !');
-    expect(smtp.received[0]?.mail.html).toContain('Dear .');
+    expect(await send(await batch(id, [hela, karim]))).toBe('done');
+
+    const to = (email: string) =>
+      smtp.received.find(({ envelopeTo }) => envelopeTo[0] === email)?.mail;
+    expect(to(hela.email)?.subject).toBe('Hello Hela !');
+    expect(to(hela.email)?.html).toContain('Dear .');
+    expect(to(karim.email)?.subject).toBe('Hello Karim Ben Ali!');
+    expect(to(karim.email)?.html).toContain('Dear Ben Ali.');
   });
 
   it('has bounces come back to an address of their own per recipient, when one is set', async () => {
@@ -502,6 +538,31 @@ describe('a campaign send batch', () => {
     // Without one, bounces go to the sender.
     await send(await batch(id, [nour]));
     expect(fromOf(nour.email)).toBe('no-reply@agency.test');
+  });
+
+  it('sends nothing for a campaign deleted before its batch runs', async () => {
+    const id = await sendingCampaign(1);
+    const job = await batch(id, [amira]);
+    await CampaignModel.deleteOne({ _id: id });
+
+    expect(await send(job)).toBe('skipped');
+
+    expect(smtp.received).toEqual([]);
+  });
+
+  it('sends a campaign stored without the time it was queued, its mail prepared once', async () => {
+    const id = await sendingCampaign();
+    await CampaignModel.collection.updateOne(
+      { _id: new Types.ObjectId(id) },
+      { $unset: { queuedAt: '' } },
+    );
+
+    expect(await send(await batch(id, [amira]))).toBe('done');
+    expect(await send(await batch(id, [sami]))).toBe('done');
+
+    const boundaries = smtp.received.map(({ mail }) => boundaryOf(mail));
+    expect(boundaries).toEqual([expect.any(String), boundaries[0]]);
+    await settle();
   });
 
   it('sends nothing for a campaign deleted between the reads of its state and of its mail', async () => {
@@ -523,17 +584,58 @@ describe('a campaign send batch', () => {
   });
 
   describe("a campaign's own pace and window", () => {
+    /** Everything but the date stays real: the stores, Redis and SMTP answer in their own time. */
+    const realClock = [
+      'hrtime',
+      'nextTick',
+      'performance',
+      'queueMicrotask',
+      'setImmediate',
+      'clearImmediate',
+      'setInterval',
+      'clearInterval',
+      'setTimeout',
+      'clearTimeout',
+    ] as const;
+
     it('sends at its own pace, one mail as each comes due', async () => {
       const id = await sendingCampaign(2);
       // 30 a minute: one mail, then the next two seconds later.
       await CampaignModel.updateOne({ _id: id }, { ratePerMinute: 30 });
+      let reads = 0;
+      const paced = processor(2, undefined, {
+        store: {
+          ...store,
+          sendState(campaignId) {
+            reads += 1;
+            return store.sendState(campaignId);
+          },
+        },
+      });
 
-      expect(await send(await batch(id, [amira, sami]))).toBe('done');
+      expect(await paced(await batch(id, [amira, sami]))).toBe('done');
 
       const [first, second] = smtp.received.map(({ receivedAt }) => receivedAt);
       expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(1000);
       expect(await ctx.redis.exists(campaignPaceKey(ctx.queuePrefix, id))).toBe(1);
       expect(await ctx.campaign(id)).toMatchObject({ status: 'sent', sentCount: 2 });
+      // The campaign is read as the batch starts, then once after its wait: not while it waits.
+      expect(reads).toBe(2);
+    });
+
+    it('takes from its pace only the mails it has to send', async () => {
+      const id = await sendingCampaign(1);
+      // 600 a minute: a mail every 100 ms, up to ten at once.
+      await CampaignModel.updateOne({ _id: id }, { ratePerMinute: 600 });
+      const before = Date.now();
+
+      expect(await processor(10)(await batch(id, [amira]))).toBe('done');
+
+      const after = Date.now();
+      // One mail taken: the next is due 100 ms after it, not a wave's worth later.
+      const due = Number(await ctx.redis.get(campaignPaceKey(ctx.queuePrefix, id)));
+      expect(due).toBeGreaterThanOrEqual(before + 100);
+      expect(due).toBeLessThanOrEqual(after + 100);
     });
 
     it('ends a batch waiting for its pace once the campaign is paused, its outcomes written', async () => {
@@ -559,19 +661,7 @@ describe('a campaign send batch', () => {
 
     it('stops at the wave its window closes, what is left waiting for the next opening', async () => {
       // Wednesday 25 November 2026, a second before 11:00 in Tunis; the window shuts at 11:00.
-      const clock = [
-        'hrtime',
-        'nextTick',
-        'performance',
-        'queueMicrotask',
-        'setImmediate',
-        'clearImmediate',
-        'setInterval',
-        'clearInterval',
-        'setTimeout',
-        'clearTimeout',
-      ] as const;
-      jest.useFakeTimers({ doNotFake: [...clock], now: new Date('2026-11-25T09:59:59Z') });
+      jest.useFakeTimers({ doNotFake: [...realClock], now: new Date('2026-11-25T09:59:59Z') });
       try {
         const id = await sendingCampaign(3);
         await CampaignModel.updateOne(
@@ -600,6 +690,26 @@ describe('a campaign send batch', () => {
         );
         // The next Wednesday, 08:00 in Tunis.
         expect(Math.floor(Number(score) / 0x1000)).toBe(Date.parse('2026-12-02T07:00:00Z'));
+      } finally {
+        jest.useRealTimers();
+      }
+    });
+
+    it('is done when its last wave goes out as its window closes', async () => {
+      // As above: the window shuts at 11:00 in Tunis as the only wave goes out.
+      jest.useFakeTimers({ doNotFake: [...realClock], now: new Date('2026-11-25T09:59:59Z') });
+      try {
+        const id = await sendingCampaign(2);
+        await CampaignModel.updateOne(
+          { _id: id },
+          { sendingWindow: { days: [3], start: '08:00', end: '11:00' } },
+        );
+        onSend = () => jest.setSystemTime(new Date('2026-11-25T10:00:01Z'));
+
+        expect(await send(await batch(id, [amira, sami]))).toBe('done');
+
+        expect(smtp.received).toHaveLength(2);
+        expect(await ctx.campaign(id)).toMatchObject({ status: 'sent', sentCount: 2 });
       } finally {
         jest.useRealTimers();
       }
