@@ -76,6 +76,8 @@ describe('a campaign mail built into its frame', () => {
         );
       }
       expect(message.raw).toMatch(/\r\n----_campaign-[0-9a-f]{24}--\r\n$/);
+      // SMTP wants CRLF line ends: no bare LF, in the headers or in the bodies.
+      expect(message.raw).not.toMatch(/(^|[^\r])\n/);
       // Quoted-printable keeps every line within 76 characters (RFC 2045), soft breaks included.
       const [, ...bodyLines] = message.raw.split('\r\n\r\n');
       for (const line of bodyLines.join('\r\n\r\n').split('\r\n')) {

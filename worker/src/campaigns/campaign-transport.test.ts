@@ -171,6 +171,18 @@ describe('the campaign transport', () => {
     expect(smtp.received).toHaveLength(1);
   });
 
+  it('sends without signing in when the server offers no AUTH, though SMTP_URL names a user', async () => {
+    smtp = await startSmtpSink();
+    const url = new URL(smtp.url);
+    url.username = 'campaigns';
+    url.password = 's3cret';
+    transport = createCampaignTransport(url.toString(), 1);
+
+    await transport.send(message('plain@example.tn'));
+
+    expect(smtp.received.map(({ envelopeTo }) => envelopeTo)).toEqual([['plain@example.tn']]);
+  });
+
   it('takes the number of connections and the messages per connection from SMTP_URL', async () => {
     smtp = await startSmtpSink();
     transport = createCampaignTransport(`${smtp.url}?maxConnections=1&maxMessages=3`, 4);

@@ -160,12 +160,39 @@ describe("the campaign engine's store", () => {
       const [first] = (await collect(store.roundBatches(id, 1))).sort((a, b) => a.seq - b.seq);
       expect(first?.states).toEqual(['sent', 'sent']);
       const [outcomes] = await CampaignOutcomeModel.find({ _id: `${id}:1:0` }).lean();
-      expect(
-        outcomes?.outcomes.map(({ position, state, attempts }) => [position, state, attempts]),
-      ).toEqual([
-        [1, 'sent', 1],
-        [0, 'sent', 2],
+      expect(outcomes?.outcomes).toEqual([
+        { position: 1, email: sami.email, state: 'sent', attempts: 1, at: expect.any(Date) },
+        { position: 0, email: amira.email, state: 'sent', attempts: 2, at: expect.any(Date) },
       ]);
+    });
+
+    it('writes a failed outcome with its reason, and nothing for a run without outcomes', async () => {
+      await store.recordOutcomes(id, 1, 1, []);
+      expect(await CampaignOutcomeModel.countDocuments({ _id: `${id}:1:1` })).toBe(0);
+
+      await store.recordOutcomes(id, 1, 1, [failed(0, nour, '550 no such user')]);
+      const [outcomes] = await CampaignOutcomeModel.find({ _id: `${id}:1:1` }).lean();
+      expect(outcomes?.outcomes).toEqual([
+        {
+          position: 0,
+          email: nour.email,
+          state: 'failed',
+          reason: '550 no such user',
+          attempts: 1,
+          at: expect.any(Date),
+        },
+      ]);
+    });
+
+    it('writes nothing when a batch run again has no new outcome', async () => {
+      await store.recordOutcomes(id, 1, 0, [sent(0, amira), sent(1, sami)]);
+      const updates = jest.spyOn(CampaignOutcomeModel.collection, 'updateOne');
+      try {
+        await store.recordOutcomes(id, 1, 0, [sent(1, sami, 2)]);
+        expect(updates).not.toHaveBeenCalled();
+      } finally {
+        updates.mockRestore();
+      }
     });
 
     it("gives a resend the round's failed recipients as they were mailed, without who left since", async () => {
@@ -315,6 +342,40 @@ describe("the campaign engine's store", () => {
       });
     });
 
+    it('reads the mail in its own default language, and an older one with the defaults', async () => {
+      const french = await ctx.queueCampaign({
+        subject: 'Bonjour',
+        content: '<p>Salut</p>',
+        defaultLocale: 'fr',
+        addDispatch: false,
+      });
+      expect(await store.mail(french)).toMatchObject({
+        defaultLocale: 'fr',
+        languages: { fr: { subject: 'Bonjour', content: '<p>Salut</p>' } },
+      });
+
+      const { insertedId } = await CampaignModel.collection.insertOne({
+        name: 'Older',
+        subject: 'Hello',
+        content: '<p>Hi</p>',
+        recipientType: 'all',
+        status: 'sending',
+      });
+      expect(await store.mail(String(insertedId))).toEqual({
+        defaultLocale: 'en',
+        languages: { en: { subject: 'Hello', content: '<p>Hi</p>' } },
+        template: {
+          header: DEFAULT_TEMPLATE.header,
+          footer: DEFAULT_TEMPLATE.footer,
+          layout: DEFAULT_TEMPLATE.layout,
+          brandColor: DEFAULT_TEMPLATE.brandColor,
+          backgroundColor: DEFAULT_TEMPLATE.backgroundColor,
+          textColor: DEFAULT_TEMPLATE.textColor,
+        },
+        queuedAt: null,
+      });
+    });
+
     it('reads a template stored without header or footer as empty ones, and a missing one as the default', async () => {
       const { insertedId } = await CampaignTemplateModel.collection.insertOne({
         name: 'Bare',
@@ -359,12 +420,19 @@ describe("the campaign engine's store", () => {
       await store.recordTotal(id, 20);
       await store.markDispatched(id, 1, 70);
       expect(await ctx.campaign(id)).toMatchObject({ total: 70, dispatchedRound: 1 });
+
+      // A resend round mails some of them again: the campaign's total stays.
+      await CampaignModel.updateOne({ _id: id }, { round: 2 });
+      await store.recordTotal(id, 90);
+      await store.markDispatched(id, 2, 90);
+      expect(await ctx.campaign(id)).toMatchObject({ total: 70, dispatchedRound: 2 });
     });
 
     it.each([
       ['sending', { sent: 2, failed: 1 }, 'sent'],
       ['paused', { sent: 2, failed: 0 }, 'sent'],
       ['sending', { sent: 0, failed: 3 }, 'failed'],
+      ['queued', { sent: 0, failed: 0 }, 'sent'],
       ['cancelled', { sent: 2, failed: 0 }, null],
     ] as const)('ends a %s round with %j as %s', async (status, counts, ended) => {
       const id = await ctx.queueCampaign({ addDispatch: false });
@@ -408,6 +476,7 @@ describe("the campaign engine's store", () => {
       const queued = await ctx.queueCampaign({ addDispatch: false });
       const sending = await ctx.queueCampaign({ addDispatch: false });
       const fresh = await ctx.queueCampaign({ addDispatch: false });
+      await ctx.queueCampaign({ addDispatch: false });
       await CampaignModel.collection.updateOne(
         { _id: new Types.ObjectId(queued) },
         { $set: { queuedAt: old } },
