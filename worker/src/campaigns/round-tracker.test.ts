@@ -220,9 +220,28 @@ describe("a round's work in progress in Redis", () => {
       );
       expect(late.progress).toMatchObject({ sent: 4, failed: 1, version: 41 });
       expect(isRoundSettled(late.progress)).toBe(false);
-      // A round Redis still holds is left alone.
-      expect(await tracker.rebuild(keys, [], 0, 99)).toBe(false);
+      // A round Redis still holds is left alone, its outcomes too.
+      expect(await tracker.rebuild(keys, [{ key: 'z@x.tn', outcome: sent }], 0, 99)).toBe(false);
       expect(await tracker.progress(keys)).toMatchObject({ sent: 4, total: 6, version: 41 });
+      expect(await redis.hexists(keys.outcomes, 'z@x.tn')).toBe(0);
+    });
+
+    it("are left as another worker rebuilt them between this one's check and its recount", async () => {
+      await tracker.rebuild(keys, [{ key: 'a@x.tn', outcome: sent }], 3, 5);
+      // The other worker's rebuild lands between this one's check and its recount.
+      const check = jest.spyOn(redis, 'hexists').mockResolvedValueOnce(0);
+      try {
+        expect(await tracker.rebuild(keys, [{ key: 'b@x.tn', outcome: sent }], 9, 7)).toBe(false);
+      } finally {
+        check.mockRestore();
+      }
+      expect(await tracker.progress(keys)).toEqual({
+        sent: 1,
+        failed: 0,
+        version: 5,
+        total: 3,
+        dispatched: true,
+      });
     });
 
     it('are rebuilt from a ledger with no outcome yet without writing any back', async () => {
