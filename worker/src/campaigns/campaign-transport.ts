@@ -49,6 +49,7 @@ function openLease(options: ConnectionUrlOptions): Promise<Lease> {
     };
     // Kept for the connection's life: an unheard 'error' would end the process.
     connection.on('error', fail);
+    // Stryker disable next-line StringLiteral: before the lease is handed out, a close is told by 'error' or connect's callback first; 'end' then only retires the lease
     connection.on('end', () => fail(new Error('the SMTP server closed the connection')));
     connection.connect((error) => {
       if (error) return fail(error);
