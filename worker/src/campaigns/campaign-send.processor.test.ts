@@ -723,8 +723,18 @@ describe('a campaign send batch', () => {
       await CampaignModel.updateOne({ _id: id }, { sendingWindow });
       const opensAt = windowClosedUntil({ sendingWindow }, ZONE);
       const { job, token } = await activeBatch(await batch(id, [amira, sami]));
+      let mailReads = 0;
+      const waiting = processor(2, undefined, {
+        store: {
+          ...store,
+          mail(campaignId) {
+            mailReads += 1;
+            return store.mail(campaignId);
+          },
+        },
+      });
 
-      await expect(send(job, token)).rejects.toThrow(DelayedError);
+      await expect(waiting(job, token)).rejects.toThrow(DelayedError);
 
       expect(await job.getState()).toBe('delayed');
       const score = await ctx.redis.zscore(
@@ -738,6 +748,8 @@ describe('a campaign send batch', () => {
       expect(smtp.received).toEqual([]);
       expect(await ctx.redis.exists(tracker.keys(id, 1).attempts)).toBe(0);
       expect(await ctx.campaign(id)).toMatchObject({ status: 'sending', sentCount: 0 });
+      // Not even its mail is read until the window opens.
+      expect(mailReads).toBe(0);
     });
   });
 });
