@@ -96,6 +96,22 @@ describe('the campaign transport', () => {
     expect(smtp.connectionsOpened()).toBe(1);
   });
 
+  it('replaces a connection whose session cannot be reset after a refused message', async () => {
+    smtp = await startSmtpSink({
+      refuseReset: true,
+      responder: (mail) =>
+        mail.subject === 'Hello gone@example.tn'
+          ? { code: 550, message: '5.1.1 Recipient address rejected' }
+          : undefined,
+    });
+    transport = createCampaignTransport(smtp.url, 1);
+
+    const refusal = await refusedThenNext('gone@example.tn', 'here@example.tn');
+
+    expect(isPermanentSmtpFailure(refusal)).toBe(true);
+    expect(smtp.connectionsOpened()).toBe(2);
+  });
+
   it('opens a new connection once the server has dropped an idle one', async () => {
     smtp = await startSmtpSink();
     transport = createCampaignTransport(smtp.url, 1);

@@ -62,6 +62,8 @@ export async function startSmtpSink(
     refuseRecipient?: (address: string) => SmtpRefusal | undefined;
     /** Offers AUTH with these credentials, and requires it unless `optional`. */
     auth?: { user: string; pass: string; optional?: boolean };
+    /** Answers RSET as a command it does not know, as a few servers do. */
+    refuseReset?: boolean;
   } = {},
 ): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
@@ -85,7 +87,11 @@ export async function startSmtpSink(
 
   const server = new SMTPServer({
     authOptional: !auth || auth.optional === true,
-    disabledCommands: auth ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
+    disabledCommands: [
+      'STARTTLS',
+      ...(auth ? [] : ['AUTH']),
+      ...(options.refuseReset ? ['RSET'] : []),
+    ],
     // Credentials in clear text are fine on loopback, in a test.
     allowInsecureAuth: true,
     logger: false,
