@@ -28,6 +28,9 @@ const workspaceSources = {
   // Test helpers the build leaves out, shared by the platform's, backend's and worker's tests.
   '^@agency/platform/testing/(.*)$': '<rootDir>/../platform/src/testing/$1',
   '^@agency/backend$': '<rootDir>/../backend/src/index.ts',
+  // A dynamic import() names the built file (`./x.js`), as Node's ESM
+  // resolution wants: in the tests it is the TypeScript source.
+  '^(\\.{1,2}/.*)\\.js$': '$1',
 };
 
 /** @param {string} name @returns {import('jest').Config} */

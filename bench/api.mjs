@@ -30,6 +30,7 @@ import { SMTPServer } from 'smtp-server';
 import { startServices } from '../scripts/lib/services.mjs';
 import { freePort } from './lib/processes.mjs';
 import { apiUrlOf, benchAppEnv, signIn, startApi, startWorker } from './lib/stack-processes.mjs';
+import { commandsPer, commandsSince, storeCommands } from './lib/store-commands.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(join(root, 'backend', 'package.json'));
@@ -133,38 +134,6 @@ async function waitForDrain(env) {
     await queue.close();
     connection.disconnect();
   }
-}
-
-/**
- * How many commands of each kind the store has served, API and worker
- * together (`serverStatus`, which MongoDB and FerretDB both report).
- * @param {any} db @returns {Promise<Record<string, number>>}
- */
-async function storeCommands(db) {
-  const status = await db.admin().command({ serverStatus: 1 });
-  /** @type {Record<string, { total?: number }>} */
-  const commands = status.metrics?.commands ?? {};
-  return Object.fromEntries(
-    Object.entries(commands).map(([name, counts]) => [name, Number(counts.total ?? 0)]),
-  );
-}
-
-/** @param {Record<string, number>} before @param {Record<string, number>} after */
-function commandsSince(before, after) {
-  return Object.fromEntries(
-    ['insert', 'find', 'update', 'delete', 'findAndModify'].map((name) => [
-      name,
-      (after[name] ?? 0) - (before[name] ?? 0),
-    ]),
-  );
-}
-
-/** @param {Record<string, number>} commands @param {number} enquiries */
-function perEnquiry(commands, enquiries) {
-  return Object.entries(commands)
-    .filter(([, count]) => count > 0)
-    .map(([name, count]) => `${name} ${(count / Math.max(1, enquiries)).toFixed(2)}`)
-    .join(', ');
 }
 
 /** @param {import('autocannon').Options} options */
@@ -632,9 +601,9 @@ async function main() {
     console.log(
       `\nStore commands per enquiry (API and worker, commands of a batch count once), ${submit.ok} enquiries:`,
     );
-    console.log(`  during the 10 s burst: ${perEnquiry(commandsDuringBurst, submit.ok)}`);
+    console.log(`  during the 10 s burst: ${commandsPer(commandsDuringBurst, submit.ok)}`);
     console.log(
-      `  until the worker drained its queue (${drainSeconds.toFixed(1)} s after the burst): ${perEnquiry(commandsToDrain, submit.ok)}`,
+      `  until the worker drained its queue (${drainSeconds.toFixed(1)} s after the burst): ${commandsPer(commandsToDrain, submit.ok)}`,
     );
     if (!args.parts) return;
 

@@ -33,6 +33,7 @@ import { workerNodeOptions } from '../scripts/lib/app-env.mjs';
 import { startServices } from '../scripts/lib/services.mjs';
 import { printReport, runBench, runCleanups, targetBook, until } from './lib/bench-steps.mjs';
 import { cpuSecondsOf, freePort } from './lib/processes.mjs';
+import { commandsPer, commandsSince, storeCommands } from './lib/store-commands.mjs';
 import { apiUrlOf, benchAppEnv, signIn, startApi, startWorker } from './lib/stack-processes.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -303,6 +304,7 @@ async function main() {
     }).then((response) => response.json());
     // What the servers under the campaign (the store, Redis) spend while it runs.
     const serverCpuBefore = services.started.map(({ pid }) => cpuSecondsOf(pid));
+    const commandsBefore = await storeCommands(mongoose.connection.db);
     const sendStarted = performance.timeOrigin + performance.now();
     const sent = await fetch(`${apiUrl}${apiPath(API_ROUTES.campaignSend, { id: draft.id })}`, {
       method: 'POST',
@@ -328,6 +330,7 @@ async function main() {
       name,
       seconds: cpuSecondsOf(pid) - (serverCpuBefore[index] ?? 0),
     }));
+    const commands = commandsSince(commandsBefore, await storeCommands(mongoose.connection.db));
     const campaign = await sink.report();
     const campaignTally = tally(campaign);
     const dispatch = await dispatchQueue.getJob(`campaign-dispatch-${draft.id}`);
@@ -414,6 +417,11 @@ async function main() {
         'from the send request to the end: the store and Redis share the cores',
       ],
       ['campaign: sink CPU per message', perMessage(campaign.cpuMicros, campaign.accepted), ''],
+      [
+        `campaign: store commands per batch of ${args.batch}`,
+        commandsPer(commands, RECIPIENTS / Number(args.batch)),
+        "every process's, the dispatch's and the progress polls' included; a batch's several documents in one command count once",
+      ],
       [
         'duplicates (sink RCPT TO)',
         String(campaignTally.duplicates),

@@ -11,7 +11,7 @@ import {
   type SharedConfig,
 } from '@agency/platform';
 
-import type { BounceMailboxSettings } from './bounces/bounce-mailbox';
+import type { BounceMailboxSettings } from './bounces/bounce-mailbox-settings';
 import type { CampaignSendSettings } from './campaigns';
 
 const siteUrl = urlOf('http:', 'https:');

@@ -11,7 +11,7 @@ import { loadWorkerConfig } from './config';
 import { createMailTransport } from './mail/transport';
 import { createCampaignTransport, createSmtpCampaignMessenger } from './campaigns';
 import { startWorkers } from './workers';
-import { mailboxLabel } from './bounces/bounce-mailbox';
+import { mailboxLabel } from './bounces/bounce-mailbox-settings';
 
 async function main(): Promise<void> {
   const config = loadWorkerConfig();

@@ -13,8 +13,8 @@ import { outboxRelayProcessor } from './jobs/outbox-relay.processor';
 import { newsletterRequestProcessor } from './jobs/newsletter-request.processor';
 import { passwordResetProcessor } from './jobs/password-reset.processor';
 import { startStatsReconciliation } from './jobs/stats-reconcile.processor';
-import { startBounceMailboxPolling } from './jobs/bounce-mailbox.processor';
-import type { BounceMailboxSettings } from './bounces/bounce-mailbox';
+import type { BounceMailboxSettings } from './bounces/bounce-mailbox-settings';
+import type { BounceMailboxPolling } from './jobs/bounce-mailbox.processor';
 import { keepJobScheduler } from './job-schedulers';
 import { listImportProcessor } from './jobs/list-import.processor';
 import {
@@ -170,17 +170,21 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
         startWorker,
       })
     : undefined;
-  const bounces = options.bounceMailbox
-    ? await startBounceMailboxPolling({
-        connection,
-        queuePrefix,
-        logger,
-        settings: options.bounceMailbox,
-        changes: kept.subscriberChanges,
-        pollIntervalMs: options.bounceMailbox.pollIntervalMs,
-        startWorker,
-      })
-    : undefined;
+  let bounces: BounceMailboxPolling | undefined;
+  if (options.bounceMailbox) {
+    // Loaded only when a mailbox is set: its IMAP client and mail parser
+    // would otherwise weigh on every worker process (about 10 MB each).
+    const { startBounceMailboxPolling } = await import('./jobs/bounce-mailbox.processor.js');
+    bounces = await startBounceMailboxPolling({
+      connection,
+      queuePrefix,
+      logger,
+      settings: options.bounceMailbox,
+      changes: kept.subscriberChanges,
+      pollIntervalMs: options.bounceMailbox.pollIntervalMs,
+      startWorker,
+    });
+  }
   const { messenger, ...campaignSettings } = options.campaigns;
   const campaignEngine = await startCampaignEngine({
     connection,

@@ -6,22 +6,7 @@ import {
   type SubscriberChanges,
 } from '@agency/platform';
 import { readDsn, type DsnReading } from './dsn-report';
-
-/** Where returned mail is read, and where it goes once read. */
-export interface BounceMailboxSettings {
-  host: string;
-  port: number;
-  /** TLS from the first byte (imaps). */
-  secure: boolean;
-  /** Without `secure`: refuse to log in unless the server upgrades with STARTTLS. */
-  requireTls: boolean;
-  user: string;
-  password: string;
-  /** The folder returned mail arrives in. */
-  mailbox: string;
-  /** Where each report is moved once its bounces are recorded; created when missing. */
-  processedFolder: string;
-}
+import { mailboxLabel, type BounceMailboxSettings } from './bounce-mailbox-settings';
 
 /** What one poll found. */
 export interface BouncePollReport {
@@ -59,11 +44,6 @@ export interface BouncePollOptions {
 
 const DEFAULT_BATCH_SIZE = 50;
 const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
-
-/** Where a log line says the mailbox is: never the password. */
-export function mailboxLabel({ host, port, user, mailbox }: BounceMailboxSettings) {
-  return { host, port, user, mailbox };
-}
 
 function batchesOf<T>(items: readonly T[], size: number): T[][] {
   const batches: T[][] = [];

@@ -1,12 +1,8 @@
 import type { Job } from 'bullmq';
 import { BOUNCE_MAILBOX_SCHEDULER_ID, QUEUE_NAMES, type BounceMailboxJob } from '@agency/contracts';
 import type { Logger, Redis, SubscriberChanges } from '@agency/platform';
-import {
-  mailboxLabel,
-  pollBounceMailbox,
-  type BounceMailboxSettings,
-  type BouncePollReport,
-} from '../bounces/bounce-mailbox';
+import { pollBounceMailbox, type BouncePollReport } from '../bounces/bounce-mailbox';
+import { mailboxLabel, type BounceMailboxSettings } from '../bounces/bounce-mailbox-settings';
 import { startScheduledJob, type ScheduledJob, type StartWorker } from '../job-schedulers';
 
 export interface BounceMailboxDeps {

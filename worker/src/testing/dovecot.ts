@@ -15,7 +15,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { ImapFlow } from 'imapflow';
 import { freePort } from '@agency/platform/testing/own-redis';
-import type { BounceMailboxSettings } from '../bounces/bounce-mailbox';
+import type { BounceMailboxSettings } from '../bounces/bounce-mailbox-settings';
 
 const DOVECOT_BIN = process.env.DOVECOT_BIN ?? '/usr/sbin/dovecot';
 const USER = 'bounces';
