@@ -175,8 +175,7 @@ export function campaignSendProcessor(deps: CampaignSendDeps) {
               // The last wave's outcomes are written first: the slots are given
               // back only with no mail of this batch left without an outcome.
               // Stryker disable next-line ArrayDeclaration: a wave of size 0 looks at no candidate
-              const flushed = await deps.tracker.wave(campaignId, keys, answered, 0, []);
-              flushed.answered.forEach(record);
+              await deps.tracker.wave(campaignId, keys, answered, 0, []);
               answered = [];
               releaseSlots();
               await sleep(pace.waitMs);

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { isPermanentSmtpFailure, smtpFailureReason } from '../mail/smtp-failure';
 import { freePort } from '@agency/platform/testing/own-redis';
-import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
+import { startSmtpSink, type SmtpResponder, type SmtpSink } from '../testing/smtp-sink';
 import type { RawCampaignMessage } from './campaign-mime';
 import { createCampaignTransport, type CampaignTransport } from './campaign-transport';
 
@@ -67,12 +67,15 @@ describe('the campaign transport', () => {
     expect(new Set(smtp.received.map(({ sessionId }) => sessionId)).size).toBe(2);
   });
 
+  /** The server refuses the message to gone@example.tn after its DATA, and takes the others. */
+  const refuseMailToGone: SmtpResponder = (mail) =>
+    mail.subject === 'Hello gone@example.tn'
+      ? { code: 550, message: '5.1.1 Recipient address rejected' }
+      : undefined;
+
   it('rejects a refused message with the reply, and sends the next one over the same connection', async () => {
     smtp = await startSmtpSink({
-      responder: (mail) =>
-        mail.subject === 'Hello gone@example.tn'
-          ? { code: 550, message: '5.1.1 Recipient address rejected' }
-          : undefined,
+      responder: refuseMailToGone,
     });
     transport = createCampaignTransport(smtp.url, 1);
 
@@ -99,10 +102,7 @@ describe('the campaign transport', () => {
   it('replaces a connection whose session cannot be reset after a refused message', async () => {
     smtp = await startSmtpSink({
       refuseReset: true,
-      responder: (mail) =>
-        mail.subject === 'Hello gone@example.tn'
-          ? { code: 550, message: '5.1.1 Recipient address rejected' }
-          : undefined,
+      responder: refuseMailToGone,
     });
     transport = createCampaignTransport(smtp.url, 1);
 
