@@ -216,28 +216,32 @@ async function main() {
 
     // 2. The recipients, stored as the API stores contacts (with their search keys) whose own mails are done.
     const mongoose = require('mongoose');
-    const { withSearchKeys } = require('@agency/platform');
+    const { withSearchKeys, contactAddressOf, contactFactsOf } = require('@agency/platform');
     await mongoose.connect(mongodbUri);
     cleanups.push(() => mongoose.disconnect());
     const contacts = mongoose.connection.db.collection('contacts');
+    const addresses = mongoose.connection.db.collection('contactaddresses');
     for (let from = 0; from < RECIPIENTS; from += 5000) {
       const now = new Date();
-      await contacts.insertMany(
-        Array.from({ length: Math.min(5000, RECIPIENTS - from) }, (_, offset) =>
-          withSearchKeys({
-            firstName: `Contact ${from + offset}`,
-            lastName: 'Bench',
-            email: email(from + offset),
-            service: 'web-design',
-            message: 'A bench recipient',
-            locale: 'en',
-            status: 'new',
-            mailState: 'sent',
-            acknowledgementState: 'sent',
-            createdAt: now,
-            updatedAt: now,
-          }),
-        ),
+      const enquiries = Array.from({ length: Math.min(5000, RECIPIENTS - from) }, (_, offset) =>
+        withSearchKeys({
+          firstName: `Contact ${from + offset}`,
+          lastName: 'Bench',
+          email: email(from + offset),
+          service: 'web-design',
+          message: 'A bench recipient',
+          locale: 'en',
+          status: 'new',
+          mailState: 'sent',
+          acknowledgementState: 'sent',
+          createdAt: now,
+          updatedAt: now,
+        }),
+      );
+      await contacts.insertMany(enquiries);
+      // Each with its address for the campaign audience, as the API writes it beside the enquiry.
+      await addresses.insertMany(
+        enquiries.map((enquiry) => contactAddressOf(contactFactsOf(enquiry))),
       );
     }
 

@@ -3,6 +3,7 @@ import { API_ROUTES, matchesRoute } from '@agency/contracts';
 import type { ApiConfig } from './config';
 import {
   allContactChanges,
+  createContactAddressChanges,
   createKeptCounts,
   type Logger,
   type MailQueues,
@@ -106,7 +107,7 @@ export function createApp({
   app.use(securityHeaders());
   app.use(corsPolicy(config.corsOrigin));
   const queueRegistry = createQueueRegistry(redis, config.queuePrefix);
-  // The figures and the contacts list's index kept beside the store, told of every change.
+  // The figures, the contacts list's index and the campaign audience's addresses kept beside the enquiries, told of every change.
   const kept = createKeptCounts(redis, {
     prefix: config.queuePrefix,
     timeZone: config.timeZone,
@@ -114,7 +115,11 @@ export function createApp({
   });
   const contactListIndex = createContactListIndex(redis, { prefix: config.queuePrefix, logger });
   const contactViews = {
-    changes: allContactChanges(kept.contactChanges, contactListIndex.changes),
+    changes: allContactChanges(
+      kept.contactChanges,
+      contactListIndex.changes,
+      createContactAddressChanges({ logger }),
+    ),
     totals: kept.contactTotals,
     index: contactListIndex,
   };

@@ -17,6 +17,8 @@ export * from './redis-connection';
 export * from './queues/mail-queues';
 export * from './queues/outbox-relay';
 export * from './contact/contact.model';
+export * from './contact/contact-address.model';
+export * from './contact/contact-addresses';
 export * from './contact/contact-mail-state';
 export * from './contact/contact-changes';
 export * from './contact/contact-search';

@@ -1,5 +1,5 @@
 import { isValidObjectId, Types } from 'mongoose';
-import type { ContactStatus, ServiceSlug } from '@agency/contracts';
+import type { ContactStatus, Locale, ServiceSlug } from '@agency/contracts';
 
 /** What the views kept beside the contacts (figures, list index) need of one enquiry. */
 export interface ContactFacts {
@@ -7,6 +7,8 @@ export interface ContactFacts {
   firstName: string;
   lastName: string;
   email: string;
+  /** The language of the site the enquiry came from: a campaign's mail is in it. */
+  locale: Locale;
   service: ServiceSlug;
   status: ContactStatus;
   createdAt: Date;
@@ -62,6 +64,7 @@ export function contactFactsOf(contact: {
   firstName: string;
   lastName: string;
   email: string;
+  locale: string;
   service: string;
   status: string;
   createdAt?: Date | null;
@@ -71,6 +74,7 @@ export function contactFactsOf(contact: {
     firstName: contact.firstName,
     lastName: contact.lastName,
     email: contact.email,
+    locale: contact.locale as Locale,
     service: contact.service as ServiceSlug,
     status: contact.status as ContactStatus,
     createdAt: storedAt(contact._id, contact.createdAt),

@@ -13,6 +13,7 @@ function enquiry(n: number, overrides: Partial<ContactFacts> = {}): ContactFacts
     firstName: `Amira${n}`,
     lastName: 'Ben Salah',
     email: `amira${n}@example.tn`,
+    locale: 'fr',
     service: 'web-design',
     status: n % 2 === 0 ? 'new' : 'replied',
     createdAt: new Date(Date.UTC(2026, 0, 1) + n * 60_000),

@@ -16,6 +16,7 @@ export async function forEachStoredContact(
       firstName: 1,
       lastName: 1,
       email: 1,
+      locale: 1,
       service: 1,
       status: 1,
       createdAt: 1,

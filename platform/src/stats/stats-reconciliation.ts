@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logger';
 import type { Redis } from '../redis-connection';
 import { CampaignModel } from '../campaigns/campaign.model';
+import { beginContactAddressRepair, type AddressRepairReport } from '../contact/contact-addresses';
 import { beginContactIndexRepair, type IndexRepairReport } from '../contact/contact-index-repair';
 import type { ContactFacts } from '../contact/contact-changes';
 import { createContactIndexSets } from '../contact/contact-index-sets';
@@ -62,6 +63,8 @@ export interface ReconcileReport {
   busy: number;
   /** The contacts list's index on the embedded store (absent on MongoDB). */
   index?: IndexRepairReport;
+  /** The campaign audience's copy of the enquiries' addresses. */
+  contactAddresses: AddressRepairReport;
   /** Enquiries stored before they carried search keys, given them now. */
   searchKeysAdded: number;
   counted: { contacts: number; subscribers: number; campaigns: number };
@@ -162,16 +165,19 @@ export async function reconcileStats({
   const started = performance.now();
   const keys = statsKeys(prefix, timeZone);
   const index = createContactIndexSets(redis, { prefix, logger });
-  const [before, indexRepair] = await Promise.all([
+  const [before, indexRepair, addressRepair] = await Promise.all([
     snapshot(redis, keys),
     beginContactIndexRepair(redis, index),
+    beginContactAddressRepair(),
   ]);
   try {
     const recount = new Recount(timeZone);
     const { keysAdded } = await forEachStoredContact(async (contact) => {
       recount.contact(contact);
       await indexRepair?.expect(contact);
+      await addressRepair.expect(contact);
     });
+    const contactAddresses = await addressRepair.finish();
     await forEachSubscriber((subscriber) => recount.subscriber(subscriber));
     // A small collection (one document per campaign): counting it reads little.
     recount.campaigns(await CampaignModel.countDocuments({}));
@@ -183,6 +189,7 @@ export async function reconcileStats({
     const report: ReconcileReport = {
       repaired: { counts: [], days: 0, dayExamples: [], addresses: 0 },
       busy: 0,
+      contactAddresses,
       searchKeysAdded: keysAdded,
       counted: {
         contacts: recount.contacts,

@@ -10,6 +10,7 @@ import {
 import {
   CampaignBatchModel,
   CampaignModel,
+  ContactAddressModel,
   ContactModel,
   createLogger,
   withCampaignLock,
@@ -106,6 +107,7 @@ describe('the campaign dispatch', () => {
       CampaignModel.updateOne({ _id: campaignId }, { status: 'paused' });
     // A campaign to `contacts` mails every enquiry in the store: each test starts with none.
     await ContactModel.deleteMany({});
+    await ContactAddressModel.deleteMany({});
     await CampaignModel.deleteMany({});
     await CampaignBatchModel.deleteMany({});
   });

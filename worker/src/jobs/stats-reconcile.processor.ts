@@ -17,13 +17,15 @@ export interface StatsReconcileDeps {
   logger: Logger;
 }
 
-/** How many kept figures (and index entries) the pass found wrong. */
+/** How many kept figures (and index entries and audience addresses) the pass found wrong. */
 export function driftOf(report: ReconcileReport): number {
   return (
     report.repaired.counts.length +
     report.repaired.days +
     report.repaired.addresses +
-    (report.index ? report.index.added + report.index.removed : 0)
+    (report.index ? report.index.added + report.index.removed : 0) +
+    report.contactAddresses.added +
+    report.contactAddresses.removed
   );
 }
 

@@ -17,6 +17,7 @@ import {
   CampaignOutcomeModel,
   type CampaignBatch,
   type OutcomeEntry,
+  ContactAddressModel,
   ContactModel,
   SubscriberModel,
   connectDatabase,
@@ -201,7 +202,18 @@ export async function createCampaignContext(): Promise<CampaignContext> {
     testQueue,
     controlQueue,
     async seedContacts(contacts) {
-      await ContactModel.insertMany(contacts.map(contactDocument), { lean: true });
+      // As the API stores enquiries: each with its address for the campaign audience.
+      const stored = await ContactModel.insertMany(contacts.map(contactDocument), { lean: true });
+      await ContactAddressModel.insertMany(
+        stored.map(({ _id, email, firstName, lastName, locale }) => ({
+          _id,
+          email,
+          firstName,
+          lastName,
+          locale,
+        })),
+        { lean: true },
+      );
     },
     async seedSubscribers(subscribers) {
       await SubscriberModel.insertMany(

@@ -10,6 +10,7 @@ import {
 } from '../../testing/admin-fixtures';
 import { reconcileNow } from '../../testing/kept-figures';
 import {
+  ContactAddressModel,
   ContactModel,
   contactMailStatuses,
   markContactAcknowledgementSent,
@@ -338,6 +339,9 @@ describe('DELETE /api/admin/contacts/{id}', () => {
   it('deletes the enquiry with what it owed and its receipts, and counts it out', async () => {
     const [amira, bilel, chiraz] = await seed();
     const editor = as(ctx, await signedInUser(ctx, 'editor'));
+    // seed() reconciles, which gave the enquiries stored without the API their addresses.
+    expect(await ContactAddressModel.exists({ _id: amira })).not.toBeNull();
+    expect(await ContactAddressModel.exists({ _id: bilel })).not.toBeNull();
 
     expect(
       (await as(ctx, await signedInUser(ctx, 'viewer')).delete(`/api/admin/contacts/${bilel}`))
@@ -347,6 +351,9 @@ describe('DELETE /api/admin/contacts/{id}', () => {
     expect((await editor.delete(`/api/admin/contacts/${chiraz}`)).status).toBe(204);
 
     expect(await ContactModel.exists({ _id: bilel })).toBeNull();
+    // No campaign mails a deleted enquiry: its address went with it.
+    expect(await ContactAddressModel.exists({ _id: bilel })).toBeNull();
+    expect(await ContactAddressModel.exists({ _id: amira })).not.toBeNull();
     expect(await MailReceiptModel.countDocuments({ ref: bilel })).toBe(0);
     expect(await OwedMailModel.countDocuments({ contactId: chiraz })).toBe(0);
     expect(await contactMailStatuses(amira ?? '')).toMatchObject({

@@ -4,6 +4,7 @@ import { createTestContext, type TestContext } from '../../testing/test-context'
 import {
   createMailQueues,
   relayOwedMail,
+  ContactAddressModel,
   ContactModel,
   contactMailStatuses,
   OwedMailModel,
@@ -27,6 +28,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await ContactModel.deleteMany({});
+  await ContactAddressModel.deleteMany({});
   await OwedMailModel.deleteMany({});
 });
 
@@ -48,6 +50,14 @@ describe('POST /api/contact', () => {
     const stored = await ContactModel.findById(response.body.id).lean();
     expect(stored).toMatchObject({ ...validEnquiry, status: 'new', locale: 'fr' });
     expect(stored?.createdAt).toBeInstanceOf(Date);
+    // The campaign audience's copy of the address, under the enquiry's id.
+    expect(await ContactAddressModel.findById(response.body.id).lean()).toEqual({
+      _id: stored?._id,
+      email: validEnquiry.email,
+      firstName: validEnquiry.firstName,
+      lastName: validEnquiry.lastName,
+      locale: 'fr',
+    });
     // No worker runs in this file: both stay owed, in the outbox.
     expect(await OwedMailModel.findById(`contact:${String(response.body.id)}`)).not.toBeNull();
     expect(await contactMailStatuses(String(response.body.id))).toEqual({

@@ -34,6 +34,7 @@ function arrival(iso: string, service: ServiceSlug = 'branding'): ContactFacts {
     firstName: 'Amira',
     lastName: 'Ben Salah',
     email: `${iso}@example.tn`,
+    locale: 'ar',
     service,
     status: 'new',
     createdAt: new Date(iso),

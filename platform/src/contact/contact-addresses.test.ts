@@ -1,0 +1,195 @@
+import { Types } from 'mongoose';
+import type { Logger } from '../logger';
+import { audienceRecipients } from '../audience/audience';
+import { useFileDatabase } from '../testing/file-database';
+import { ContactAddressModel } from './contact-address.model';
+import {
+  beginContactAddressRepair,
+  contactAddressesComplete,
+  createContactAddressChanges,
+} from './contact-addresses';
+import type { ContactFacts } from './contact-changes';
+import { ContactModel } from './contact.model';
+import { forEachStoredContact } from './stored-contacts';
+
+/** The campaign audience's copy of the enquiries' addresses, against the real store. */
+useFileDatabase('addresses');
+beforeEach(async () => {
+  await Promise.all([ContactModel.deleteMany({}), ContactAddressModel.deleteMany({})]);
+});
+
+function enquiry(name: string, locale: 'en' | 'fr' | 'ar' = 'fr') {
+  return {
+    _id: new Types.ObjectId(),
+    firstName: name,
+    lastName: 'Ben Salah',
+    email: `${name.toLowerCase()}@example.tn`,
+    service: 'web-design',
+    message: 'We need a new website.',
+    locale,
+    status: 'new',
+  };
+}
+
+function factsOf(contact: ReturnType<typeof enquiry>): ContactFacts {
+  return {
+    id: String(contact._id),
+    firstName: contact.firstName,
+    lastName: contact.lastName,
+    email: contact.email,
+    locale: contact.locale,
+    service: 'web-design',
+    status: 'new',
+    createdAt: new Date(),
+  };
+}
+
+async function storedAddresses() {
+  const addresses = await ContactAddressModel.find({}).sort({ email: 1 }).lean();
+  return addresses.map(({ _id, email, firstName, lastName, locale }) => ({
+    id: String(_id),
+    email,
+    firstName,
+    lastName,
+    locale,
+  }));
+}
+
+const warnings: unknown[] = [];
+const logger = { warn: (fields: unknown) => warnings.push(fields) } as unknown as Logger;
+beforeEach(() => {
+  warnings.length = 0;
+});
+
+describe('the addresses kept with the enquiries', () => {
+  it('writes the address of each enquiry stored, several in one insert, and drops it with the enquiry', async () => {
+    const changes = createContactAddressChanges({ logger });
+    const [amira, bilel] = [enquiry('Amira', 'ar'), enquiry('Bilel', 'en')];
+
+    await Promise.all([changes.stored(factsOf(amira)), changes.stored(factsOf(bilel))]);
+    expect(await storedAddresses()).toEqual([
+      {
+        id: String(amira._id),
+        email: 'amira@example.tn',
+        firstName: 'Amira',
+        lastName: 'Ben Salah',
+        locale: 'ar',
+      },
+      {
+        id: String(bilel._id),
+        email: 'bilel@example.tn',
+        firstName: 'Bilel',
+        lastName: 'Ben Salah',
+        locale: 'en',
+      },
+    ]);
+
+    await changes.statusChanged({ ...factsOf(amira), status: 'replied' }, 'new');
+    await changes.deleted(factsOf(amira));
+    expect((await storedAddresses()).map(({ id }) => id)).toEqual([String(bilel._id)]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('never fails the enquiry: a write it cannot make is logged for the reconciliation', async () => {
+    const changes = createContactAddressChanges({ logger });
+    const broken = { ...factsOf(enquiry('Chiraz')), id: 'not-an-object-id' };
+
+    await expect(changes.stored(broken)).resolves.toBeUndefined();
+    await expect(changes.deleted(broken)).resolves.toBeUndefined();
+    expect(warnings).toEqual([
+      expect.objectContaining({ contactId: 'not-an-object-id' }),
+      expect.objectContaining({ contactId: 'not-an-object-id' }),
+    ]);
+  });
+
+  it('takes an address written already (the reconciliation met the enquiry first) as written', async () => {
+    const changes = createContactAddressChanges({ logger });
+    const amira = enquiry('Amira');
+    await changes.stored(factsOf(amira));
+    await changes.stored(factsOf(amira));
+    expect(await ContactAddressModel.countDocuments()).toBe(1);
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe('the campaign audience over the enquiries', () => {
+  const contactsOnly = { recipientType: 'contacts' as const, listIds: [] };
+  const namesIn = async () => {
+    const names: string[] = [];
+    for await (const { firstName } of audienceRecipients(contactsOnly, new Set())) {
+      names.push(firstName);
+    }
+    return names.sort();
+  };
+
+  it('reads the addresses while there is one per enquiry, and the enquiries otherwise', async () => {
+    const [amira, bilel] = [enquiry('Amira'), enquiry('Bilel')];
+    await ContactModel.insertMany([amira, bilel]);
+    // Copies that differ from their enquiries show which collection was read.
+    await ContactAddressModel.insertMany(
+      [amira, bilel].map((contact) => ({
+        ...factsOf(contact),
+        _id: contact._id,
+        firstName: `${contact.firstName} (copy)`,
+      })),
+    );
+    expect(await contactAddressesComplete()).toBe(true);
+    expect(await namesIn()).toEqual(['Amira (copy)', 'Bilel (copy)']);
+
+    // An enquiry without its address yet: the enquiries themselves, so nobody is left out.
+    await ContactModel.create(enquiry('Chiraz'));
+    expect(await contactAddressesComplete()).toBe(false);
+    expect(await namesIn()).toEqual(['Amira', 'Bilel', 'Chiraz']);
+  });
+});
+
+describe("the reconciliation's repair of the addresses", () => {
+  async function repair() {
+    const pass = await beginContactAddressRepair();
+    await forEachStoredContact((contact) => pass.expect(contact));
+    return pass.finish();
+  }
+
+  it('adds the missing addresses and drops those whose enquiry is gone, then finds nothing to do', async () => {
+    const [amira, bilel, chiraz, gone] = ['Amira', 'Bilel', 'Chiraz', 'Dora'].map((name) =>
+      enquiry(name),
+    );
+    await ContactModel.insertMany([amira, bilel, chiraz]);
+    await ContactAddressModel.insertMany(
+      [amira, gone].map((contact) => ({ ...factsOf(contact), _id: contact._id })),
+    );
+
+    expect(await repair()).toEqual({ added: 2, removed: 1 });
+    expect(await storedAddresses()).toEqual(
+      [amira, bilel, chiraz].map((contact) => ({
+        id: String(contact._id),
+        email: contact.email,
+        firstName: contact.firstName,
+        lastName: contact.lastName,
+        locale: contact.locale,
+      })),
+    );
+    expect(await repair()).toEqual({ added: 0, removed: 0 });
+  });
+
+  it('does not count an address the API wrote while the pass walked as one it added', async () => {
+    const amira = enquiry('Amira');
+    await ContactModel.create(amira);
+    const pass = await beginContactAddressRepair();
+    // The API's write lands after the pass read the addresses, before it meets the enquiry.
+    await createContactAddressChanges({ logger }).stored(factsOf(amira));
+    await forEachStoredContact((contact) => pass.expect(contact));
+
+    expect(await pass.finish()).toEqual({ added: 0, removed: 0 });
+    expect(await ContactAddressModel.countDocuments()).toBe(1);
+  });
+
+  it('adds more addresses than one insert holds', async () => {
+    const many = Array.from({ length: 1050 }, (_, index) => enquiry(`R${index}`, 'en'));
+    await ContactModel.insertMany(many, { lean: true });
+
+    expect(await repair()).toEqual({ added: 1050, removed: 0 });
+    expect(await ContactAddressModel.countDocuments()).toBe(1050);
+    expect(await contactAddressesComplete()).toBe(true);
+  });
+});

@@ -1,0 +1,155 @@
+import DataLoader from 'dataloader';
+import { Types, type mongo } from 'mongoose';
+import { isDuplicateKeyError } from '../database-errors';
+import type { Logger } from '../logger';
+import { ContactAddressModel } from './contact-address.model';
+import type { ContactChanges, ContactFacts } from './contact-changes';
+import { ContactModel } from './contact.model';
+
+/*
+ * The contacts' addresses (contact-address.model.ts) follow every enquiry
+ * stored or deleted (`createContactAddressChanges`, the API's), and the
+ * scheduled reconciliation (the worker's) adds what a write missed and
+ * drops what outlived its enquiry (`beginContactAddressRepair`). The
+ * audience reads them only while they are as many as the enquiries
+ * (`contactAddressesComplete`), and the enquiries otherwise: an
+ * installation from before the copy, until its first reconciliation, or an
+ * address write that failed, until the next.
+ */
+
+export interface ContactAddressDocument {
+  _id: Types.ObjectId;
+  email: string;
+  firstName: string;
+  lastName: string;
+  locale: string;
+}
+
+/** The collection as the driver sees it: nothing to cast on the hot read. */
+export const contactAddresses = () =>
+  ContactAddressModel.collection as unknown as mongo.Collection<ContactAddressDocument>;
+
+export function contactAddressOf(contact: ContactFacts): ContactAddressDocument {
+  return {
+    _id: new Types.ObjectId(contact.id),
+    email: contact.email,
+    firstName: contact.firstName,
+    lastName: contact.lastName,
+    locale: contact.locale,
+  };
+}
+
+/** Inserts addresses, those there already (a repair that met the enquiry first) left as they are. Returns how many were new. */
+async function insertAddresses(documents: ContactAddressDocument[]): Promise<number> {
+  if (documents.length === 0) return 0;
+  try {
+    await contactAddresses().insertMany(documents, { ordered: false });
+    return documents.length;
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+    const { writeErrors } = error as { writeErrors?: unknown[] };
+    return documents.length - (Array.isArray(writeErrors) ? writeErrors.length : 1);
+  }
+}
+
+/** Told of each enquiry stored or deleted; like the other views, it never throws. */
+export function createContactAddressChanges({ logger }: { logger: Logger }): ContactChanges {
+  const missed = (contact: ContactFacts) => (error: unknown) => {
+    logger.warn(
+      { err: error, contactId: contact.id },
+      "the campaign audience missed an enquiry's change; the reconciliation will repair it",
+    );
+  };
+  // Enquiries inserted in one write come back in the same turn of the event loop: one insert for them all.
+  const storedTogether = new DataLoader<ContactFacts, true>(
+    async (contacts) => {
+      await insertAddresses(contacts.map(contactAddressOf));
+      return contacts.map(() => true as const);
+    },
+    { cache: false, maxBatchSize: 200 },
+  );
+  return {
+    stored: (contact) => storedTogether.load(contact).then(() => undefined, missed(contact)),
+    statusChanged: () => Promise.resolve(),
+    async deleted(contact) {
+      try {
+        await contactAddresses().deleteOne({ _id: new Types.ObjectId(contact.id) });
+      } catch (error) {
+        missed(contact)(error);
+      }
+    },
+  };
+}
+
+/**
+ * Whether there is an address for every enquiry, judged by the two counts
+ * (metadata on MongoDB, not a scan). A missed write and a missed delete
+ * together would pass for complete until the next reconciliation.
+ */
+export async function contactAddressesComplete(): Promise<boolean> {
+  const [enquiries, addresses] = await Promise.all([
+    ContactModel.estimatedDocumentCount(),
+    ContactAddressModel.estimatedDocumentCount(),
+  ]);
+  return enquiries === addresses;
+}
+
+export interface AddressRepairReport {
+  /** Enquiries that had no address. */
+  added: number;
+  /** Addresses whose enquiry was gone. */
+  removed: number;
+}
+
+export interface ContactAddressRepair {
+  /** One stored enquiry, as the reconciliation walks them. */
+  expect(contact: ContactFacts): Promise<void>;
+  /** After the walk: adds what is still missing, drops the addresses no enquiry claimed. */
+  finish(): Promise<AddressRepairReport>;
+}
+
+/** Addresses per insert or delete. */
+const CHUNK = 1000;
+
+/**
+ * Starts a repair of the addresses: call it before the enquiries are
+ * walked. It holds the ids the copy has now (one short string each, as
+ * the recount holds each address) and crosses off every one the walk
+ * meets: an enquiry always exists before its address, so whatever is left
+ * at the end belonged to an enquiry deleted since. An enquiry stored
+ * meanwhile has its address written by the API; the repair's insert of it
+ * (when the walk met it first) and the API's are the same document, and
+ * the second is left alone.
+ */
+export async function beginContactAddressRepair(): Promise<ContactAddressRepair> {
+  const unclaimed = new Set<string>();
+  const held = contactAddresses()
+    .find({}, { projection: { _id: 1 } })
+    .batchSize(5000);
+  for await (const { _id } of held) unclaimed.add(String(_id));
+  let missing: ContactAddressDocument[] = [];
+  let added = 0;
+  const addMissing = async () => {
+    const documents = missing;
+    missing = [];
+    added += await insertAddresses(documents);
+  };
+  return {
+    async expect(contact) {
+      if (unclaimed.delete(contact.id)) return;
+      missing.push(contactAddressOf(contact));
+      if (missing.length >= CHUNK) await addMissing();
+    },
+    async finish() {
+      await addMissing();
+      const orphans = [...unclaimed].map((id) => new Types.ObjectId(id));
+      unclaimed.clear();
+      let removed = 0;
+      for (let start = 0; start < orphans.length; start += CHUNK) {
+        const chunk = orphans.slice(start, start + CHUNK);
+        removed += (await contactAddresses().deleteMany({ _id: { $in: chunk } })).deletedCount;
+      }
+      return { added, removed };
+    },
+  };
+}
