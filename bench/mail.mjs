@@ -14,7 +14,7 @@
  * A plain pooled Nodemailer loop into the same sink is shown for context.
  *
  *   npm run build && npm run bench:mail [-- --recipients 20000 --workers 2
- *     --concurrency 20 --batch 50 --batches-in-flight 4 --connections 20
+ *     --concurrency 20 --batch 200 --batches-in-flight 4 --connections 20
  *     --ref-connections 10 --content-kb 0]
  * --concurrency is the mails in flight per worker process (CAMPAIGN_CONCURRENCY),
  * --batches-in-flight the send jobs each runs at once (CAMPAIGN_BATCHES_IN_FLIGHT).
@@ -44,7 +44,7 @@ const { values: args } = parseArgs({
     recipients: { type: 'string', default: '20000' },
     workers: { type: 'string', default: '2' },
     concurrency: { type: 'string', default: '20' },
-    batch: { type: 'string', default: '50' },
+    batch: { type: 'string', default: '200' },
     'batches-in-flight': { type: 'string', default: '4' },
     connections: { type: 'string', default: '' },
     'ref-connections': { type: 'string', default: '10' },

@@ -17,3 +17,10 @@ export function isDuplicateKeyError(error: unknown): boolean {
   }
   return codeOf(error) === DUPLICATE_KEY;
 }
+
+/** MongoDB's code for a collection that does not exist (yet), which some commands refuse. */
+const NAMESPACE_NOT_FOUND = 26;
+
+export function isMissingCollectionError(error: unknown): boolean {
+  return codeOf(error) === NAMESPACE_NOT_FOUND;
+}

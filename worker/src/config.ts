@@ -65,7 +65,7 @@ export const workerEnvSpec = {
   OUTBOX_RELAY_INTERVAL_SECONDS: integer(1, 86_400)({ default: 30 }),
   OUTBOX_PENDING_AGE_SECONDS: integer(0, 86_400)({ default: 60 }),
   CAMPAIGN_CONCURRENCY: integer(1, 200)({ default: 10 }),
-  CAMPAIGN_BATCH_SIZE: integer(1, 1000)({ default: 50 }),
+  CAMPAIGN_BATCH_SIZE: integer(1, 1000)({ default: 200 }),
   CAMPAIGN_BATCHES_IN_FLIGHT: integer(1, 100)({ default: 4 }),
   CAMPAIGN_SMTP_CONNECTIONS: integer(1, 200)({ default: undefined }),
   CAMPAIGN_RETRY_DELAY_SECONDS: integer(1, 3600)({ default: 5 }),

@@ -141,6 +141,15 @@ describe('the campaign audience over the enquiries', () => {
     expect(await contactAddressesComplete()).toBe(false);
     expect(await namesIn()).toEqual(['Amira', 'Bilel', 'Chiraz']);
   });
+
+  it('reads the enquiries on an installation from before the copy, with no collection for it', async () => {
+    await ContactModel.create(enquiry('Amira'));
+    await ContactAddressModel.collection.drop();
+
+    expect(await contactAddressesComplete()).toBe(false);
+    expect(await namesIn()).toEqual(['Amira']);
+    await ContactAddressModel.createCollection();
+  });
 });
 
 describe("the reconciliation's repair of the addresses", () => {

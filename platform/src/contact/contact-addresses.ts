@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { Types, type mongo } from 'mongoose';
-import { isDuplicateKeyError } from '../database-errors';
+import { isDuplicateKeyError, isMissingCollectionError } from '../database-errors';
 import type { Logger } from '../logger';
 import { ContactAddressModel } from './contact-address.model';
 import type { ContactChanges, ContactFacts } from './contact-changes';
@@ -82,14 +82,33 @@ export function createContactAddressChanges({ logger }: { logger: Logger }): Con
 }
 
 /**
- * Whether there is an address for every enquiry, judged by the two counts
- * (metadata on MongoDB, not a scan). A missed write and a missed delete
- * together would pass for complete until the next reconciliation.
+ * How many documents a collection holds, from its statistics: metadata on
+ * MongoDB (one figure per shard), and on FerretDB a count that decodes no
+ * document, where `count` decodes them all (28 ms against 1.7 s at 20,000
+ * enquiries).
+ */
+async function documentCount(collection: mongo.Collection): Promise<number> {
+  try {
+    const perShard = await collection
+      .aggregate<{ count: number }>([{ $collStats: { count: {} } }])
+      .toArray();
+    return perShard.reduce((sum, { count }) => sum + count, 0);
+  } catch (error) {
+    // A collection not created yet (an installation from before the copy) holds nothing.
+    if (isMissingCollectionError(error)) return 0;
+    throw error;
+  }
+}
+
+/**
+ * Whether there is an address for every enquiry, judged by the two counts.
+ * A missed write and a missed delete together would pass for complete
+ * until the next reconciliation.
  */
 export async function contactAddressesComplete(): Promise<boolean> {
   const [enquiries, addresses] = await Promise.all([
-    ContactModel.estimatedDocumentCount(),
-    ContactAddressModel.estimatedDocumentCount(),
+    documentCount(ContactModel.collection as unknown as mongo.Collection),
+    documentCount(ContactAddressModel.collection as unknown as mongo.Collection),
   ]);
   return enquiries === addresses;
 }

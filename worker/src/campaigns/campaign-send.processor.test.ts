@@ -339,6 +339,29 @@ describe('a campaign send batch', () => {
     ]);
   });
 
+  it('goes on past whole waves of recipients answered already, mailing the rest once', async () => {
+    const id = await sendingCampaign();
+    const five = ['Leila', 'Karim', 'Nour', 'Youssef', 'Hela'].map((name) => person(name));
+    // The first three, more than a wave of two, were answered before a crash.
+    await tracker.wave(
+      id,
+      tracker.keys(id, 1),
+      five.slice(0, 3).map(({ key }) => ({ key, outcome: { state: 'sent', attempts: 1 } })),
+      0,
+      [],
+    );
+
+    expect(await send(await batch(id, five))).toBe('done');
+
+    expect(smtp.received.map(({ envelopeTo }) => envelopeTo[0]).sort()).toEqual(
+      five
+        .slice(3)
+        .map(({ email }) => email)
+        .sort(),
+    );
+    expect((await ledgerOf(id)).map(({ state }) => state)).toEqual(Array(5).fill('sent'));
+  });
+
   it('mails nobody the ledger already has an outcome for (a batch queued again from it)', async () => {
     const id = await sendingCampaign();
     const job = await batch(id, [amira, sami], { settled: [0] });

@@ -188,10 +188,17 @@ export function campaignSendProcessor(deps: CampaignSendDeps) {
             }
             size = pace.granted;
           }
-          const wave = await deps.tracker.wave(campaignId, keys, answered, size, candidates);
+          // A wave looks at no more candidates than it may pick, so what it
+          // sends Redis stays the same size however large the batch.
+          const looked = candidates.slice(0, size);
+          const wave = await deps.tracker.wave(campaignId, keys, answered, size, looked);
           wave.answered.forEach(record);
           candidates = candidates.slice(wave.examined);
-          if (wave.picked.length === 0) return wave.progress;
+          // A wave of recipients all answered already (a batch run again) picks
+          // nobody: the next one looks further, until none is left.
+          if (wave.picked.length === 0 && (size === 0 || candidates.length === 0)) {
+            return wave.progress;
+          }
           answered = (await Promise.all(wave.picked.map(sendOne))).filter(
             (result): result is Answered => result !== undefined,
           );
