@@ -595,7 +595,7 @@ async function main() {
       `\nThe whole export (${exports[0]?.rows.toLocaleString('en')} rows): median ${(wholeFiles.p50 / 1000).toFixed(1)} s, slowest ${(wholeFiles.p99 / 1000).toFixed(1)} s.`,
     );
     console.log(
-      `The reconciliation that counted them (the worker's job, run here): ${(reconcile.durationMs / 1000).toFixed(1)} s, ${reconcile.index ? `contacts index: ${reconcile.index.added.toLocaleString('en')} entries added` : 'no contacts index (not the embedded store)'}; walking ${deep.pages} pages of 100 to row ${deep.rows.toLocaleString('en')}: ${deep.millisecondsPerPage.toFixed(0)} ms a page.`,
+      `The reconciliation that counted them (the worker's job, run here): ${(reconcile.durationMs / 1000).toFixed(1)} s, ${reconcile.index ? `contacts index: ${reconcile.index.added.toLocaleString('en')} entries added` : 'no contacts index (not the embedded store)'}, campaign audience addresses: ${reconcile.contactAddresses.added.toLocaleString('en')} added; walking ${deep.pages} pages of 100 to row ${deep.rows.toLocaleString('en')}: ${deep.millisecondsPerPage.toFixed(0)} ms a page.`,
     );
 
     console.log(
