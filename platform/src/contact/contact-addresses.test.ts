@@ -24,10 +24,10 @@ function enquiry(name: string, locale: 'en' | 'fr' | 'ar' = 'fr') {
     firstName: name,
     lastName: 'Ben Salah',
     email: `${name.toLowerCase()}@example.tn`,
-    service: 'web-design',
+    service: 'web-design' as const,
     message: 'We need a new website.',
     locale,
-    status: 'new',
+    status: 'new' as const,
   };
 }
 
@@ -160,9 +160,12 @@ describe("the reconciliation's repair of the addresses", () => {
   }
 
   it('adds the missing addresses and drops those whose enquiry is gone, then finds nothing to do', async () => {
-    const [amira, bilel, chiraz, gone] = ['Amira', 'Bilel', 'Chiraz', 'Dora'].map((name) =>
-      enquiry(name),
-    );
+    const [amira, bilel, chiraz, gone] = [
+      enquiry('Amira'),
+      enquiry('Bilel'),
+      enquiry('Chiraz'),
+      enquiry('Dora'),
+    ];
     await ContactModel.insertMany([amira, bilel, chiraz]);
     await ContactAddressModel.insertMany(
       [amira, gone].map((contact) => ({ ...factsOf(contact), _id: contact._id })),
