@@ -1,5 +1,5 @@
-import DataLoader from 'dataloader';
 import { Types, type mongo } from 'mongoose';
+import { insertBatcher } from '../batched-writes';
 import { isDuplicateKeyError, isMissingCollectionError } from '../database-errors';
 import type { Logger } from '../logger';
 import { ContactAddressModel } from './contact-address.model';
@@ -39,11 +39,14 @@ export function contactAddressOf(contact: ContactFacts): ContactAddressDocument 
   };
 }
 
+/** A bulk insert that goes on past an address there already. */
+const UNORDERED = { ordered: false } as const;
+
 /** Inserts addresses, those there already (a repair that met the enquiry first) left as they are. Returns how many were new. */
 async function insertAddresses(documents: ContactAddressDocument[]): Promise<number> {
   if (documents.length === 0) return 0;
   try {
-    await contactAddresses().insertMany(documents, { ordered: false });
+    await contactAddresses().insertMany(documents, UNORDERED);
     return documents.length;
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
@@ -54,28 +57,31 @@ async function insertAddresses(documents: ContactAddressDocument[]): Promise<num
 
 /** Told of each enquiry stored or deleted; like the other views, it never throws. */
 export function createContactAddressChanges({ logger }: { logger: Logger }): ContactChanges {
-  const missed = (contact: ContactFacts) => (error: unknown) => {
+  const missed = (contact: ContactFacts, error: unknown) => {
     logger.warn(
       { err: error, contactId: contact.id },
       "the campaign audience missed an enquiry's change; the reconciliation will repair it",
     );
   };
-  // Enquiries inserted in one write come back in the same turn of the event loop: one insert for them all.
-  const storedTogether = new DataLoader<ContactFacts, true>(
-    async (contacts) => {
-      await insertAddresses(contacts.map(contactAddressOf));
-      return contacts.map(() => true as const);
-    },
-    { cache: false, maxBatchSize: 200 },
+  // Enquiries stored together have their addresses written together, one insert for them all.
+  const insertAddress = insertBatcher(
+    (documents) => ContactAddressModel.collection.insertMany(documents, UNORDERED),
+    { duplicatesAreInserted: true },
   );
   return {
-    stored: (contact) => storedTogether.load(contact).then(() => undefined, missed(contact)),
+    async stored(contact) {
+      try {
+        await insertAddress({ ...contactAddressOf(contact) });
+      } catch (error) {
+        missed(contact, error);
+      }
+    },
     statusChanged: () => Promise.resolve(),
     async deleted(contact) {
       try {
         await contactAddresses().deleteOne({ _id: new Types.ObjectId(contact.id) });
       } catch (error) {
-        missed(contact)(error);
+        missed(contact, error);
       }
     },
   };
