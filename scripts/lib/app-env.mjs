@@ -17,19 +17,21 @@ export const WORKER_HEAP_MB_DEFAULT = 112;
 /**
  * The worker's young generation: each of its semi-spaces at most this many MB
  * (V8's default on 64 bits is 16, and the young generation holds three).
- * docker-compose.yml repeats it. At 2 rather than 8, both campaign workers
- * together peak near 220 MB rather than 240 MB on a short mail and 245 MB
- * rather than 270 MB on a 50 KB newsletter, whose dead message buffers are
- * then collected sooner; the price is more young collections, about a
- * quarter more CPU per 50 KB mail (docs/benchmarks.md, bench:mail).
+ * docker-compose.yml repeats it. Each message's own bytes are few (the
+ * frame's parts are shared, the message is laid out in its connection's
+ * reused buffer), so 4 costs little: both campaign workers together peak
+ * near 225 MB on a short mail and 240 MB on a 50 KB newsletter, against 240
+ * and 255-260 MB at 8. At 2 they peak near 212 MB, but the more frequent
+ * young collections cost about a quarter more worker CPU per mail
+ * (docs/benchmarks.md, bench:mail).
  */
-export const WORKER_SEMI_SPACE_MB = 2;
+export const WORKER_SEMI_SPACE_MB = 4;
 
 /**
  * The worker's NODE_OPTIONS: the caller's, then a cap on its heap. V8 sizes
  * the heap from the machine's memory and collects late, so an uncapped worker
  * held 200-250 MB after a 20,000-mail campaign; capped at 112 MB it peaked
- * near 135-145 MB, and with the smaller semi-spaces above near 110-125 MB
+ * near 135-145 MB, and with the smaller semi-spaces above near 110-130 MB
  * (docs/benchmarks.md, bench:mail). A dispatch keeps about
  * 75 bytes per recipient while it runs, so 112 MB leaves room for about a
  * million. V8 fixes both when the process starts: they cannot be set later.

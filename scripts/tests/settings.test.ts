@@ -66,18 +66,18 @@ describe('the environment of the API and the worker', () => {
 describe("the worker's heap cap", () => {
   it('is 112 MB unless WORKER_HEAP_MB says otherwise', () => {
     expect(WORKER_HEAP_MB_DEFAULT).toBe(112);
-    expect(workerNodeOptions({})).toBe('--max-old-space-size=112 --max-semi-space-size=2');
+    expect(workerNodeOptions({})).toBe('--max-old-space-size=112 --max-semi-space-size=4');
     expect(workerNodeOptions({ WORKER_HEAP_MB: '' })).toBe(
-      '--max-old-space-size=112 --max-semi-space-size=2',
+      '--max-old-space-size=112 --max-semi-space-size=4',
     );
     expect(workerNodeOptions({ WORKER_HEAP_MB: '256' })).toBe(
-      '--max-old-space-size=256 --max-semi-space-size=2',
+      '--max-old-space-size=256 --max-semi-space-size=4',
     );
   });
 
   it("comes after the caller's own NODE_OPTIONS, which it keeps", () => {
     expect(workerNodeOptions({ NODE_OPTIONS: '--enable-source-maps', WORKER_HEAP_MB: '96' })).toBe(
-      '--enable-source-maps --max-old-space-size=96 --max-semi-space-size=2',
+      '--enable-source-maps --max-old-space-size=96 --max-semi-space-size=4',
     );
   });
 
@@ -88,7 +88,7 @@ describe("the worker's heap cap", () => {
       );
     }
     expect(workerNodeOptions({ WORKER_HEAP_MB: '64' })).toBe(
-      '--max-old-space-size=64 --max-semi-space-size=2',
+      '--max-old-space-size=64 --max-semi-space-size=4',
     );
   });
 });

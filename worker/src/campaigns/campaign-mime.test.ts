@@ -1,7 +1,10 @@
 import { simpleParser } from 'mailparser';
 import { DEFAULT_TEMPLATE, type Locale } from '@agency/contracts';
 import { compileCampaignMail, type CampaignMail, type Personalisation } from '@agency/platform';
-import { compileCampaignMime } from './campaign-mime';
+import { MessageRoom, compileCampaignMime, type RawCampaignMessage } from './campaign-mime';
+
+/** The message's text as it goes on the wire. */
+const rawOf = (message: RawCampaignMessage) => new MessageRoom().layOut(message.pieces).toString();
 
 const FROM = 'Agency <no-reply@agency.test>';
 const LONG_LINE = `<p>${'Ten visuals, two videos and two Meta Ads campaigns a month. '.repeat(6)}</p>`;
@@ -53,13 +56,14 @@ describe('a campaign mail built into its frame', () => {
     async ({ locale, ...given }) => {
       const values = { ...given, lastName: 'Ben Ali' };
       const { mail, frameOf } = compiled();
-      const message = frameOf(locale).build({
+      const built = frameOf(locale).build({
         to: values.email,
         values,
         unsubscribePageUrl: unsubscribeUrl(values.email),
         listUnsubscribeUrl: 'https://agency.tn/api/newsletter/unsubscribe?token=t',
         messageId: '<m1@agency.test>',
       });
+      const message = { envelope: built.envelope, raw: rawOf(built) };
       const parsed = await simpleParser(message.raw);
       const rendered = mail.render(locale, values, unsubscribeUrl(values.email));
 
@@ -95,10 +99,10 @@ describe('a campaign mail built into its frame', () => {
         unsubscribePageUrl: unsubscribeUrl('same@example.tn'),
         listUnsubscribeUrl: 'https://agency.tn/api/newsletter/unsubscribe?token=t',
         messageId: '<m2@agency.test>',
-      }).raw;
+      });
     const bodyOf = (raw: string) => raw.slice(raw.indexOf('\r\n\r\n'));
-    const amira = bodyOf(build('Amira'));
-    const sami = bodyOf(build('Sami'));
+    const amira = bodyOf(rawOf(build('Amira')));
+    const sami = bodyOf(rawOf(build('Sami')));
 
     expect(amira.replaceAll('Amira', 'Sami')).toBe(sami);
   });
@@ -118,5 +122,41 @@ describe('a campaign mail built into its frame', () => {
         messageId: '<m3@agency.test>',
       }),
     ).toThrow('MAIL_FROM has no address: Agency');
+  });
+});
+
+describe('the room a connection lays its messages out in', () => {
+  it('lays out shared Buffers and multi-byte strings byte for byte', () => {
+    const shared = Buffer.from('=\r\nliteral part=\r\n');
+    const bytes = new MessageRoom().layOut(['Subject: ليلى\r\n', shared, 'é', shared]);
+    expect(bytes.toString()).toBe(`Subject: ليلى\r\n${shared}é${shared}`);
+    expect(bytes.length).toBe(Buffer.byteLength(bytes.toString()));
+  });
+
+  it('reuses its bytes for the next, shorter message, with nothing of the longer one left', () => {
+    const room = new MessageRoom();
+    const long = room.layOut(['a'.repeat(1000), Buffer.from('-end')]);
+    const short = room.layOut(['b'.repeat(10)]);
+    expect(short.toString()).toBe('b'.repeat(10));
+    expect(short.buffer).toBe(long.buffer);
+  });
+
+  it('grows for a longer message, then keeps the larger room', () => {
+    const room = new MessageRoom();
+    const small = room.layOut(['x'.repeat(100)]);
+    const large = room.layOut(['y'.repeat(5000)]);
+    expect(large.toString()).toBe('y'.repeat(5000));
+    expect(large.buffer).not.toBe(small.buffer);
+    // A few bytes longer still fits the room it grew to.
+    expect(room.layOut(['z'.repeat(5010)]).buffer).toBe(large.buffer);
+  });
+
+  it('lets its bytes go once cleared: a refused message may still sit in a queue', () => {
+    const room = new MessageRoom();
+    const refused = room.layOut(['refused message']);
+    room.clear();
+    const next = room.layOut(['next message']);
+    expect(next.buffer).not.toBe(refused.buffer);
+    expect(refused.toString()).toBe('refused message');
   });
 });

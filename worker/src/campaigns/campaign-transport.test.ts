@@ -5,7 +5,7 @@ import { startSmtpSink, type SmtpResponder, type SmtpSink } from '../testing/smt
 import type { RawCampaignMessage } from './campaign-mime';
 import { createCampaignTransport, type CampaignTransport } from './campaign-transport';
 
-function message(to: string): RawCampaignMessage {
+function message(to: string, greeting = `Dear ${to},`): RawCampaignMessage {
   const raw = [
     'From: Agency <no-reply@agency.test>',
     `To: ${to}`,
@@ -13,12 +13,12 @@ function message(to: string): RawCampaignMessage {
     `Message-ID: <${to}@agency.test>`,
     'Content-Type: text/plain; charset=utf-8',
     '',
-    `Dear ${to},`,
+    greeting,
     // A line that starts with a dot must arrive whole (SMTP dot-stuffing).
     '.see you soon',
     '',
   ].join('\r\n');
-  return { envelope: { from: 'no-reply@agency.test', to: [to] }, raw };
+  return { envelope: { from: 'no-reply@agency.test', to: [to] }, pieces: [raw] };
 }
 
 const addresses = (count: number) =>
@@ -65,6 +65,21 @@ describe('the campaign transport', () => {
     expect(smtp.received[0]?.mail.text).toContain('\n.see you soon');
     expect(smtp.connectionsOpened()).toBe(2);
     expect(new Set(smtp.received.map(({ sessionId }) => sessionId)).size).toBe(2);
+  });
+
+  it('sends each message whole over one connection, a short one after a long one included', async () => {
+    smtp = await startSmtpSink();
+    transport = createCampaignTransport(smtp.url, 1);
+    const greetings = ['Long '.repeat(2000), 'Short', 'Longer '.repeat(2500), 'ليلى'];
+
+    for (const [index, greeting] of greetings.entries()) {
+      await transport.send(message(`r${index}@example.tn`, greeting));
+    }
+
+    expect(smtp.received.map(({ mail }) => mail.text)).toEqual(
+      greetings.map((greeting) => `${greeting}\n.see you soon\n`),
+    );
+    expect(smtp.connectionsOpened()).toBe(1);
   });
 
   /** The server refuses the message to gone@example.tn after its DATA, and takes the others. */

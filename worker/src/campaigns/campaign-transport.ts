@@ -1,5 +1,5 @@
 import { Pool } from 'tarn';
-import type { RawCampaignMessage } from './campaign-mime';
+import { MessageRoom, type RawCampaignMessage } from './campaign-mime';
 import {
   SMTPConnection,
   parseConnectionUrl,
@@ -26,6 +26,8 @@ interface Lease {
   sent: number;
   /** False once the connection failed, closed or must not carry another message. */
   usable: boolean;
+  /** The bytes of the message the connection carries, reused for the next one. */
+  room: MessageRoom;
 }
 
 const DEFAULT_MAX_MESSAGES = 10_000;
@@ -39,7 +41,7 @@ function openLease(options: ConnectionUrlOptions): Promise<Lease> {
   return new Promise((resolve, reject) => {
     // The URL's settings (host, port, TLS, timeouts) are SMTPConnection's own options.
     const connection = new SMTPConnection(options as SMTPConnection.Options);
-    const lease: Lease = { connection, sent: 0, usable: true };
+    const lease: Lease = { connection, sent: 0, usable: true, room: new MessageRoom() };
     // The first failure is the one told (closing emits 'end' at once); once
     // the lease is handed out, a late one only retires it.
     const fail = (error: Error) => {
@@ -62,7 +64,7 @@ function openLease(options: ConnectionUrlOptions): Promise<Lease> {
 
 function sendOver(lease: Lease, message: RawCampaignMessage) {
   return new Promise<SMTPConnection.SentMessageInfo>((resolve, reject) => {
-    lease.connection.send(message.envelope, message.raw, (error, info) =>
+    lease.connection.send(message.envelope, lease.room.layOut(message.pieces), (error, info) =>
       error ? reject(error) : resolve(info),
     );
   });
@@ -121,6 +123,7 @@ export function createCampaignTransport(
       try {
         return await sendOver(lease, message);
       } catch (error) {
+        lease.room.clear();
         await resetSession(lease);
         throw error;
       } finally {

@@ -1,6 +1,6 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { simpleParser } from 'mailparser';
-import { InvalidRecipientError, compileCampaignMime } from './campaign-mime';
+import { InvalidRecipientError, MessageRoom, compileCampaignMime } from './campaign-mime';
 import { DEFAULT_TEMPLATE } from '@agency/contracts';
 import { compileCampaignMail as compileWith } from '@agency/platform';
 
@@ -18,13 +18,14 @@ const UNSUBSCRIBE_PAGE = 'https://agency.tn/newsletter/unsubscribe?token=t';
 /** The campaign's own message, built into its frame as a send builds it. */
 function ours(campaign: { subject: string; content: string }, firstName: string, to: string) {
   const mail = compileCampaignMail(campaign);
-  return compileCampaignMime(mail, 'fr', FROM).build({
+  const { envelope, pieces } = compileCampaignMime(mail, 'fr', FROM).build({
     to,
     values: { firstName, lastName: '', email: to },
     unsubscribePageUrl: UNSUBSCRIBE_PAGE,
     listUnsubscribeUrl: LIST_UNSUBSCRIBE,
     messageId: '<m1@agency.test>',
   });
+  return { envelope, raw: new MessageRoom().layOut(pieces).toString() };
 }
 
 /** The same mail as Nodemailer's own composer builds it through `sendMail`'s options. */
