@@ -147,7 +147,7 @@ export function compileCampaignMime(
   // draws random bytes, and none but this one is a message's root, which
   // would add a Date, a Message-ID and a MIME-Version of its own.
   const frame = new MimeNode(contentType, { baseBoundary });
-  const nodeOfFrame = (type?: string) => new MimeNode(type, { rootNode: frame, baseBoundary });
+  const nodeOfFrame = () => new MimeNode(undefined, { rootNode: frame, baseBoundary });
   // The headers every message of the frame carries alike, encoded once.
   const sharedHead = nodeOfFrame()
     .setHeader('From', from)
@@ -175,6 +175,7 @@ export function compileCampaignMime(
 
   return {
     build(parts) {
+      if (!envelopeFrom) throw new Error(`MAIL_FROM has no address: ${from}`);
       const values = { ...parts.values, unsubscribeUrl: parts.unsubscribePageUrl };
       // The recipient's own headers, encoded by Nodemailer as `sendMail` would.
       const head = nodeOfFrame()
@@ -188,7 +189,6 @@ export function compileCampaignMime(
       pieces.push(beforeHtml);
       htmlBody(values, pieces);
       pieces.push(closing);
-      if (!envelopeFrom) throw new Error(`MAIL_FROM has no address: ${from}`);
       const envelope = head.getEnvelope();
       // One mail, one mailbox: an address holding a line break or a list
       // would have the server deliver to others as well.
