@@ -312,7 +312,7 @@ describe('scheduling', () => {
     const { user } = await renderAdmin('/admin/campaigns', { mobile: true });
     const cards = await campaignCards();
     // Shown on the agency's clock: 07:30 UTC is 08:30 in Tunis.
-    expect(within(cards).getByText(/Goes .*8:30/)).toBeInTheDocument();
+    expect(await within(cards).findByText(/Goes .*8:30/)).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Schedule Spring offer' }));
     const dialog = await screen.findByRole('dialog', { name: 'Schedule “Spring offer”' });
@@ -341,5 +341,23 @@ describe('scheduling', () => {
     await user.click(within(later).getByRole('button', { name: 'Unschedule (back to draft)' }));
     expect(await screen.findByText('Campaign back to draft')).toBeInTheDocument();
     expect(unschedule.calls[0]?.url.pathname).toBe('/api/admin/campaigns/c-later/unschedule');
+  });
+
+  it("names the browser's zone when the agency's clock cannot be read", async () => {
+    server.use(
+      adminFailure('get', '/campaigns/settings', 500),
+      adminList('/campaigns', [
+        buildCampaign({
+          id: 'c-later',
+          name: 'Later news',
+          status: 'scheduled',
+          scheduledAt: '2099-06-01T07:30:00.000Z',
+        }),
+      ]),
+    );
+    await renderAdmin('/admin/campaigns', { mobile: true });
+    const cards = await campaignCards();
+    // A long time style ends with the zone's name, so nobody reads it as Tunis time.
+    expect(await within(cards).findByText(/^Goes .*:\d\d:\d\d\s[AP]M\s\S+$/)).toBeInTheDocument();
   });
 });

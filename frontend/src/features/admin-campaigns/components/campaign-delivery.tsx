@@ -105,7 +105,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 function ScheduledFor({ scheduledAt }: { scheduledAt: string }) {
   const { t, i18n } = useNamespace(CAMPAIGNS_NAMESPACE);
   const dispatch = useAppDispatch();
-  const { data: settings } = useCampaignSettingsQuery(undefined);
+  const { data: settings, isError: settingsFailed } = useCampaignSettingsQuery(undefined);
   useEffect(() => {
     const wait = new Date(scheduledAt).getTime() - Date.now() + 1500;
     if (wait > MAX_TIMER_MS) return undefined;
@@ -124,9 +124,12 @@ function ScheduledFor({ scheduledAt }: { scheduledAt: string }) {
       clearInterval(repeat);
     };
   }, [scheduledAt, dispatch]);
+  // The time is only shown on the agency's clock, or, when its zone cannot be
+  // read, on the browser's with the zone named: never the browser's unnamed.
+  if (!settings && !settingsFailed) return null;
   const when = new Intl.DateTimeFormat(i18n.language, {
     dateStyle: 'medium',
-    timeStyle: 'short',
+    timeStyle: settings ? 'short' : 'long',
     ...(settings ? { timeZone: settings.timeZone } : {}),
   }).format(new Date(scheduledAt));
   return (
