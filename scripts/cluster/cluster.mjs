@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { workerNodeOptions } from '../lib/app-env.mjs';
 import { startService, stopAll, waitUntilReady } from '../lib/processes.mjs';
-import { mongoServerArgs } from '../lib/services.mjs';
+import { mongoServerArgs, mongoServerEnv } from '../lib/services.mjs';
 import { host, hostsOf } from './network.mjs';
 
 export const REDIS_PORT = 6379;
@@ -141,6 +141,7 @@ export async function startInfrastructure({ network, dir, programs, rootDir, ver
       kind,
       path,
       mongoServerArgs(kind, folder(dir, 'mongo'), mongo.address, MONGO_PORT, 8088),
+      { env: mongoServerEnv(kind) },
     );
     services.push(store);
     await waitUntilReady([`tcp:${mongo.address}:${MONGO_PORT}`], [store]);

@@ -1,0 +1,15 @@
+import { mongoServerEnv } from '../lib/services.mjs';
+
+describe('the MongoDB-wire server the scripts start', () => {
+  it("runs FerretDB's Go collector at GOGC 400, less often than Go's default", () => {
+    expect(mongoServerEnv('ferretdb', {})).toEqual({ GOGC: '400' });
+  });
+
+  it("keeps an operator's own GOGC", () => {
+    expect(mongoServerEnv('ferretdb', { GOGC: '150' })).toEqual({ GOGC: '150' });
+  });
+
+  it('gives mongod nothing of it', () => {
+    expect(mongoServerEnv('mongod', { GOGC: '150' })).toEqual({});
+  });
+});
