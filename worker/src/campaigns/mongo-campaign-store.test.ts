@@ -195,6 +195,79 @@ describe("the campaign engine's store", () => {
       }
     });
 
+    it('adds nothing for no batches, and does not take a failed write for a batch already there', async () => {
+      await expect(store.addBatches(id, 1, [])).resolves.toBeUndefined();
+      const insert = jest
+        .spyOn(CampaignBatchModel.collection, 'insertMany')
+        .mockRejectedValueOnce(new Error('the store is down'));
+      try {
+        await expect(store.addBatches(id, 1, [{ seq: 2, recipients: [nour] }])).rejects.toThrow(
+          'the store is down',
+        );
+      } finally {
+        insert.mockRestore();
+      }
+    });
+
+    it('does not take a failed outcome write for outcomes already there', async () => {
+      const insert = jest
+        .spyOn(CampaignOutcomeModel.collection, 'insertOne')
+        .mockRejectedValueOnce(new Error('the store is down'));
+      try {
+        await expect(store.recordOutcomes(id, 1, 0, [sent(0, amira)])).rejects.toThrow(
+          'the store is down',
+        );
+      } finally {
+        insert.mockRestore();
+      }
+      expect(await CampaignOutcomeModel.countDocuments({ _id: `${id}:1:0` })).toBe(0);
+    });
+
+    /** The projection of each call of `method` on `collection` while `read` runs. */
+    async function projectionsOf(
+      collection: object,
+      method: 'find' | 'findOne',
+      read: () => Promise<unknown>,
+    ): Promise<unknown[]> {
+      const calls = jest.spyOn(collection as Record<typeof method, () => unknown>, method);
+      try {
+        await read();
+        return calls.mock.calls.map((args) => (args as unknown[])[1]);
+      } finally {
+        calls.mockRestore();
+      }
+    }
+
+    // The embedded store decodes every field a read asks for: each read of the ledger asks for what its step uses.
+    it('reads of the outcomes only the states to resume, and the whole lines only for a resend', async () => {
+      await store.recordOutcomes(id, 1, 0, [failed(0, amira, '550 no'), sent(1, sami)]);
+
+      const forResume = await projectionsOf(CampaignOutcomeModel.collection, 'find', () =>
+        collect(store.roundBatches(id, 1)),
+      );
+      expect(forResume).toEqual([
+        { projection: { seq: 1, 'outcomes.position': 1, 'outcomes.state': 1 } },
+      ]);
+      const rosters = await projectionsOf(CampaignBatchModel.collection, 'find', () =>
+        collect(store.roundBatches(id, 1)),
+      );
+      expect(rosters).toEqual([{ projection: { seq: 1, recipients: 1 } }]);
+
+      const forResend = await projectionsOf(CampaignOutcomeModel.collection, 'find', () =>
+        collect(store.failedRecipients(id, 1)),
+      );
+      expect(forResend).toEqual([{ projection: { outcomes: 1 } }]);
+      const rosterOfResend = await projectionsOf(CampaignBatchModel.collection, 'findOne', () =>
+        collect(store.failedRecipients(id, 1)),
+      );
+      expect(rosterOfResend).toEqual([{ projection: { recipients: 1 } }]);
+
+      const knownOutcomes = await projectionsOf(CampaignOutcomeModel.collection, 'findOne', () =>
+        store.recordOutcomes(id, 1, 0, [sent(0, amira, 2)]),
+      );
+      expect(knownOutcomes).toEqual([{ projection: { outcomes: 1 } }]);
+    });
+
     it("gives a resend the round's failed recipients as they were mailed, without who left since", async () => {
       await store.recordOutcomes(id, 1, 0, [failed(0, amira, '550 no'), sent(1, sami)]);
       await store.recordOutcomes(id, 1, 1, [failed(0, nour, '451 later')]);
@@ -218,7 +291,33 @@ describe("the campaign engine's store", () => {
       expect((await ctx.campaign(id)).startedAt).toEqual(startedAt);
 
       await CampaignModel.updateOne({ _id: id }, { status: 'paused' });
-      expect(await store.beginSending(id)).toMatchObject({ status: 'paused' });
+      const writes = jest.spyOn(CampaignModel, 'findOneAndUpdate');
+      const reads = jest.spyOn(CampaignModel, 'findById');
+      try {
+        expect(await store.beginSending(id)).toMatchObject({ status: 'paused' });
+        // A campaign not queued is only read, and only for its send state and first start.
+        expect(writes).not.toHaveBeenCalled();
+        expect(reads.mock.calls.map((args) => Object.keys(args[1] as object).sort())).toEqual([
+          [
+            'countersVersion',
+            'dispatchedRound',
+            'listIds',
+            'pass',
+            'queuedAt',
+            'ratePerMinute',
+            'recipientType',
+            'round',
+            'roundBaseSent',
+            'sendingWindow',
+            'startedAt',
+            'status',
+            'updatedAt',
+          ],
+        ]);
+      } finally {
+        writes.mockRestore();
+        reads.mockRestore();
+      }
       expect(await store.beginSending(new Types.ObjectId().toHexString())).toBeNull();
       expect(await store.sendState('not-an-id')).toBeNull();
     });
@@ -304,6 +403,47 @@ describe("the campaign engine's store", () => {
         template: { layout: DEFAULT_TEMPLATE.layout },
       });
       expect(Object.keys(await state(id))).not.toContain('content');
+    });
+
+    it('reads the state without the mail, and the mail without the audience', async () => {
+      const id = await ctx.queueCampaign({ addDispatch: false });
+      const stateRead = jest.spyOn(CampaignModel.collection, 'findOne');
+      const mailRead = jest.spyOn(CampaignModel, 'findById');
+      try {
+        await store.sendState(id);
+        expect(stateRead.mock.calls.map((args) => (args as unknown[])[1])).toEqual([
+          {
+            projection: {
+              status: 1,
+              recipientType: 1,
+              listIds: 1,
+              round: 1,
+              pass: 1,
+              roundBaseSent: 1,
+              countersVersion: 1,
+              dispatchedRound: 1,
+              queuedAt: 1,
+              updatedAt: 1,
+              sendingWindow: 1,
+              ratePerMinute: 1,
+            },
+          },
+        ]);
+        await store.mail(id);
+        expect(mailRead.mock.calls.map((args) => args[1])).toEqual([
+          {
+            subject: 1,
+            content: 1,
+            defaultLocale: 1,
+            translations: 1,
+            templateId: 1,
+            queuedAt: 1,
+          },
+        ]);
+      } finally {
+        stateRead.mockRestore();
+        mailRead.mockRestore();
+      }
     });
 
     it('reads the mail in every language it is written in, in its template', async () => {
@@ -399,6 +539,26 @@ describe("the campaign engine's store", () => {
         textColor: DEFAULT_TEMPLATE.textColor,
       });
       expect(await store.mail(new Types.ObjectId().toHexString())).toBeNull();
+    });
+
+    it('writes only the campaign it is given, never the one stored before it', async () => {
+      const other = await ctx.queueCampaign({ addDispatch: false });
+      const before = await CampaignModel.findById(other).lean();
+      const id = await ctx.queueCampaign({ addDispatch: false });
+      const scheduledAt = new Date(Date.now() - 1000);
+      await CampaignModel.updateOne({ _id: id }, { status: 'scheduled', scheduledAt });
+
+      expect(await store.startScheduled(id, scheduledAt)).toBe(true);
+      expect(await store.beginSending(id)).toMatchObject({ status: 'sending' });
+      await store.recordTotal(id, 5);
+      await store.markDispatched(id, 1, 5);
+      await store.foldCounters(await state(id), { sent: 1, failed: 0, version: 1 });
+      expect(await store.finishRound(await state(id), { sent: 5, failed: 0, version: 2 })).toBe(
+        'sent',
+      );
+
+      expect(await ctx.campaign(id)).toMatchObject({ status: 'sent', total: 5, sentCount: 5 });
+      expect(await CampaignModel.findById(other).lean()).toEqual(before);
     });
 
     it('folds counters only when they are newer than those it holds', async () => {
