@@ -107,6 +107,42 @@ describe('a campaign mail built into its frame', () => {
     expect(amira.replaceAll('Amira', 'Sami')).toBe(sami);
   });
 
+  it('puts each header on a line of its own, and breaks a body only where a value goes in', () => {
+    const mail = compileCampaignMail(
+      {
+        defaultLocale: 'en',
+        languages: { en: { subject: 'Hi', content: '<p>Hello {{firstName}}, welcome</p>' } },
+        template: DEFAULT_TEMPLATE,
+      },
+      { senderName: 'Agency' },
+    );
+    const raw = rawOf(
+      compileCampaignMime(mail, 'en', FROM).build({
+        to: 'amira@example.tn',
+        values: { firstName: 'Amira', lastName: '', email: 'amira@example.tn' },
+        unsubscribePageUrl: unsubscribeUrl('amira@example.tn'),
+        listUnsubscribeUrl: 'https://agency.tn/api/newsletter/unsubscribe?token=t',
+        messageId: '<m3@agency.test>',
+      }),
+    );
+    // The mail's own headers, then those every mail shares, each on a line of its own.
+    expect(raw).toMatch(
+      /\r\nDate: \w{3}, \d{1,2} \w{3} \d{4} \d{2}:\d{2}:\d{2} [+-]\d{4}\r\nFrom: Agency <no-reply@agency\.test>\r\n/,
+    );
+    // Each alternative's body: after its headers' blank line, up to the next boundary.
+    const bodies = raw
+      .split(/\r\n--[^\r\n]+\r\n/)
+      .slice(1, -1)
+      .map((part) => part.slice(part.indexOf('\r\n\r\n') + 4));
+    expect(bodies).toHaveLength(2);
+    for (const body of bodies) {
+      expect(body).toContain('Hello=20=\r\nAmira=\r\n, welcome');
+      expect(body.startsWith('=\r\n')).toBe(false);
+      // No soft break on a line of its own, after the unsubscribe address that ends the text included.
+      expect(body.split('\r\n')).not.toContain('=');
+    }
+  });
+
   it('refuses a sender without an address before anything is sent', () => {
     const frame = compileCampaignMime(
       compileCampaignMail(written, { senderName: 'Agency' }),
