@@ -11,7 +11,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { workerNodeOptions } from '../lib/app-env.mjs';
 import { startService, stopAll, waitUntilReady } from '../lib/processes.mjs';
-import { mongoServerArgs, mongoServerEnv } from '../lib/services.mjs';
+import { mongoServerEnv } from '../lib/mongo-server-env.mjs';
+import { mongoServerArgs } from '../lib/services.mjs';
 import { host, hostsOf } from './network.mjs';
 
 export const REDIS_PORT = 6379;

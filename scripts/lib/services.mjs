@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import getPort from 'get-port';
+import { mongoServerEnv } from './mongo-server-env.mjs';
 import { startService, stopAll, waitUntilReady } from './processes.mjs';
 import { ensureSystemPrograms } from './system-deps.mjs';
 
@@ -54,20 +55,6 @@ export function mongoServerArgs(kind, dataDir, host, port, debugPort) {
     '--telemetry=disable',
     '--log-level=error',
   ];
-}
-
-/**
- * The environment of a MongoDB-wire server. FerretDB is a Go program: with
- * Go's default GOGC of 100 its collector took about a fifth of its CPU
- * under a campaign (each document read or written is decoded into short-lived
- * values); at 400 its CPU per message fell by a fifth to a quarter in
- * bench:mail, for about 30 MB more memory. An operator's own GOGC wins.
- * @param {'mongod' | 'ferretdb'} kind
- * @param {NodeJS.ProcessEnv} [env]
- * @returns {NodeJS.ProcessEnv}
- */
-export function mongoServerEnv(kind, env = process.env) {
-  return kind === 'ferretdb' ? { GOGC: env.GOGC ?? '400' } : {};
 }
 
 /**

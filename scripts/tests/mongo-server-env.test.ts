@@ -1,4 +1,4 @@
-import { mongoServerEnv } from '../lib/services.mjs';
+import { mongoServerEnv } from '../lib/mongo-server-env.mjs';
 
 describe('the MongoDB-wire server the scripts start', () => {
   it("runs FerretDB's Go collector at GOGC 400, less often than Go's default", () => {
