@@ -64,6 +64,7 @@ async function main() {
   ]);
   const { execa } = await import('execa');
   const { startServices } = await import('./lib/services.mjs');
+  const { testServerEnv } = await import('./lib/mongo-server-env.mjs');
 
   const stepController = new AbortController();
   let interrupted = false;
@@ -87,7 +88,7 @@ async function main() {
     if (found.chromium) stepEnv.CHROMIUM_PATH = found.chromium;
     if (found.dovecot) stepEnv.DOVECOT_BIN = found.dovecot;
     if (needsServices) {
-      services = await startServices({ dataDir, mailCatcher: false });
+      services = await startServices({ dataDir, mailCatcher: false, env: testServerEnv() });
       Object.assign(stepEnv, { MONGODB_URI: services.mongodbUri, REDIS_URL: services.redisUrl });
       console.log(`MongoDB ${services.mongodbUri}  Redis ${services.redisUrl}`);
     }

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SetupError } from '../lib/console.mjs';
+import { testServerEnv } from '../lib/mongo-server-env.mjs';
 import { startServices } from '../lib/services.mjs';
 
 export default async function globalSetup() {
@@ -24,7 +25,7 @@ export default async function globalSetup() {
   // The teardown may load as another module instance: it finds this on globalThis.
   Object.assign(globalThis, { [Symbol.for('agency.jest.stop')]: stop });
   try {
-    services = await startServices({ dataDir, mailCatcher: false });
+    services = await startServices({ dataDir, mailCatcher: false, env: testServerEnv() });
     process.env.MONGODB_URI = services.mongodbUri;
     process.env.REDIS_URL = services.redisUrl;
   } catch (error) {
