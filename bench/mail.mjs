@@ -28,14 +28,14 @@
  */
 import { fork } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import { workerNodeOptions } from '../scripts/lib/app-env.mjs';
 import { startServices } from '../scripts/lib/services.mjs';
 import { printReport, runBench, runCleanups, targetBook, until } from './lib/bench-steps.mjs';
-import { cpuSecondsOf, freePort } from './lib/processes.mjs';
+import { cpuSecondsOf, freePort, hostCpuTimes, stolenPercent } from './lib/processes.mjs';
 import { commandsPer, commandsSince, storeCommands } from './lib/store-commands.mjs';
 import { apiUrlOf, benchAppEnv, signIn, startApi, startWorker } from './lib/stack-processes.mjs';
 
@@ -199,10 +199,13 @@ async function sendPathAlone(/** @type {string} */ smtpUrl) {
  */
 async function measureSendPathAlone(sink) {
   await sink.reset();
+  const host = hostCpuTimes();
   const alone = await sendPathAlone(sink.url);
+  const stolen = stolenPercent(host, hostCpuTimes());
   const report = await sink.report();
   await sink.reset();
   return {
+    stolen,
     rate: report.accepted / ((report.lastAt - alone.started) / 1000),
     senderMicros: alone.cpuMicros / report.accepted,
     sinkMicros: report.cpuMicros / report.accepted,
@@ -327,6 +330,7 @@ async function main() {
     // What the servers under the campaign (the store, Redis) spend while it runs.
     const serverCpuBefore = services.started.map(({ pid }) => cpuSecondsOf(pid));
     const commandsBefore = await storeCommands(mongoose.connection.db);
+    const hostBefore = hostCpuTimes();
     const sendStarted = performance.timeOrigin + performance.now();
     const sent = await fetch(`${apiUrl}${apiPath(API_ROUTES.campaignSend, { id: draft.id })}`, {
       method: 'POST',
@@ -348,6 +352,7 @@ async function main() {
       15 * 60_000,
       250,
     );
+    const campaignStolen = stolenPercent(hostBefore, hostCpuTimes());
     const serverCpu = services.started.map(({ name, pid }, index) => ({
       name,
       seconds: cpuSecondsOf(pid) - (serverCpuBefore[index] ?? 0),
@@ -377,6 +382,16 @@ async function main() {
     const allRss = peakRss.reduce((sum, mb) => sum + mb, 0);
     const perMessage = (/** @type {number} */ micros, /** @type {number} */ count) =>
       `${Math.round(micros / count)} µs`;
+    // What every process of the campaign spent per message, and the rate the cores allow at that cost.
+    const campaignMicros =
+      workerCpu * 1e6 +
+      serverCpu.reduce((sum, { seconds }) => sum + seconds * 1e6, 0) +
+      campaign.cpuMicros;
+    const cores = availableParallelism();
+    const ceiling = (cores * 1e6 * campaign.accepted) / campaignMicros;
+    const busy = campaignMicros / 1e6 / (cores * ((campaign.lastAt - sendStarted) / 1000));
+    const percent = (/** @type {number | null} */ share) =>
+      share === null ? 'n/a' : `${share.toFixed(1)}%`;
     const { missed, check } = targetBook();
     const rows = [
       [
@@ -401,6 +416,16 @@ async function main() {
           flowRatio >= TARGETS.firstToLast,
           `>= ${TARGETS.firstToLast}x the send path alone`,
         ),
+      ],
+      [
+        `campaign: the ${cores} cores' ceiling at its CPU per message`,
+        `${Math.round(ceiling)} msg/s, ${(ceiling / aloneRate).toFixed(2)}x`,
+        `workers, store, Redis and sink together ${perMessage(campaignMicros, campaign.accepted)}, were the cores never idle; they were busy ${Math.round(busy * 100)}% of the send request to last`,
+      ],
+      [
+        'machine: CPU time taken by the host (steal)',
+        `${percent(aloneBefore.stolen)} / ${percent(campaignStolen)} / ${percent(aloneAfter.stolen)}`,
+        'send path alone before / campaign / send path alone after: a shared machine is slower while it is high',
       ],
       [
         'campaign: send request to first message',

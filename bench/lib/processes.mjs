@@ -25,6 +25,29 @@ export function cpuSecondsOf(pid) {
 }
 
 /**
+ * The machine's CPU time so far, all cores, and how much of it the host gave
+ * to others (`steal`, from /proc/stat): on a shared virtual machine the
+ * rates of one run move with it. Null where /proc/stat is not there.
+ * @returns {{ steal: number, total: number } | null}
+ */
+export function hostCpuTimes() {
+  if (!existsSync('/proc/stat')) return null;
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  // user nice system idle iowait irq softirq steal: guest time is already within user.
+  const counted = ticks.slice(0, 8).map(Number);
+  return { steal: counted[7] ?? 0, total: counted.reduce((sum, tick) => sum + tick, 0) };
+}
+
+/**
+ * The share of the machine's CPU time the host took between two readings, in %.
+ * @param {ReturnType<typeof hostCpuTimes>} before @param {ReturnType<typeof hostCpuTimes>} after
+ */
+export function stolenPercent(before, after) {
+  if (!before || !after || after.total === before.total) return null;
+  return (100 * (after.steal - before.steal)) / (after.total - before.total);
+}
+
+/**
  * Starts `node <script>` (a path from the repository's root) with `env`; its
  * stderr is printed only if it exits with an error the bench did not cause.
  * @param {string} name @param {string} script @param {NodeJS.ProcessEnv} env
