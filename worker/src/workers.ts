@@ -18,6 +18,7 @@ import type { BounceMailboxPolling } from './jobs/bounce-mailbox.processor';
 import { keepJobScheduler } from './job-schedulers';
 import { listImportProcessor } from './jobs/list-import.processor';
 import {
+  migrateLegacyLedger,
   startCampaignEngine,
   type CampaignMessenger,
   type CampaignSendSettings,
@@ -194,10 +195,21 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     logger,
     settings: campaignSettings,
   });
+  // An installation from before the ledger per batch: its old ledger is moved in the background.
+  const ledgerMigration = migrateLegacyLedger({
+    batchSize: campaignSettings.batchSize,
+    logger,
+  }).catch((error: unknown) =>
+    logger.error(
+      { err: error },
+      'the old campaign ledger was not moved; the next start tries again',
+    ),
+  );
 
   return {
     async close() {
       relaySchedule.stop();
+      await ledgerMigration;
       await Promise.all([...workers.map((worker) => worker.close()), campaignEngine.close()]);
       await relayQueue.close();
       await stats?.close();

@@ -1,0 +1,231 @@
+import { Types } from 'mongoose';
+import {
+  CampaignBatchModel,
+  CampaignModel,
+  CampaignOutcomeModel,
+  createLogger,
+} from '@agency/platform';
+import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
+import { LEGACY_LEDGER_COLLECTION, migrateLegacyLedger } from './legacy-ledger-migration';
+import { mongoCampaignStore as store } from './mongo-campaign-store';
+
+const logger = createLogger('test', 'silent');
+const legacy = () => CampaignModel.db.collection(LEGACY_LEDGER_COLLECTION);
+const migrate = () => migrateLegacyLedger({ batchSize: 2, logger });
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
+async function campaignWith(status: string): Promise<Types.ObjectId> {
+  const { _id } = await CampaignModel.create({
+    name: `A ${status} campaign`,
+    subject: 'Hello',
+    content: 'Hello {{firstName}}',
+    status,
+  });
+  return _id;
+}
+
+const at = new Date('2026-10-01T09:00:00Z');
+const key = (name: string) => `${name}@example.tn`;
+
+/** The facts the per-recipient ledger held: a pending fact per recipient, an outcome per mail answered. */
+function pendingFact(campaign: Types.ObjectId, round: number, name: string) {
+  return {
+    _id: `${String(campaign)}:${round}:pending:${key(name)}`,
+    campaign,
+    round,
+    state: 'pending',
+    email: `${name[0]?.toUpperCase()}${name.slice(1)}@example.tn`,
+    firstName: name,
+    locale: 'fr',
+    at,
+  };
+}
+
+function outcomeFact(
+  campaign: Types.ObjectId,
+  round: number,
+  name: string,
+  outcome: { state: 'sent' | 'failed'; reason?: string; attempts?: number },
+) {
+  return {
+    _id: `${String(campaign)}:${round}:${key(name)}`,
+    campaign,
+    round,
+    email: `${name[0]?.toUpperCase()}${name.slice(1)}@example.tn`,
+    ...outcome,
+    at,
+  };
+}
+
+/**
+ * Installations from before the ledger per batch: their campaigns' facts
+ * move into rosters and outcomes, which the recipients dialog and resend to
+ * the failed read, against the MongoDB-wire server.
+ */
+describe('moving the per-recipient campaign ledger into the ledger per batch', () => {
+  let ctx: CampaignContext;
+
+  beforeAll(async () => {
+    ctx = await createCampaignContext();
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+  beforeEach(async () => {
+    await Promise.all([
+      CampaignModel.deleteMany({}),
+      CampaignBatchModel.deleteMany({}),
+      CampaignOutcomeModel.deleteMany({}),
+      legacy().deleteMany({}),
+    ]);
+  });
+
+  it("copies an ended campaign's rounds into batches, with each outcome at its recipient, then deletes the facts", async () => {
+    const campaign = await campaignWith('sent');
+    await legacy().insertMany([
+      pendingFact(campaign, 1, 'cyrine'),
+      pendingFact(campaign, 1, 'amira'),
+      pendingFact(campaign, 1, 'badis'),
+      outcomeFact(campaign, 1, 'amira', { state: 'sent', attempts: 1 }),
+      outcomeFact(campaign, 1, 'badis', {
+        state: 'failed',
+        reason: '550 5.1.1 no such user',
+        attempts: 2,
+      }),
+      pendingFact(campaign, 2, 'badis'),
+      outcomeFact(campaign, 2, 'badis', { state: 'sent' }),
+    ]);
+
+    await expect(migrate()).resolves.toEqual({ migrated: 1, orphaned: 0, leftActive: 0 });
+
+    const id = String(campaign);
+    const round1 = await collect(store.roundBatches(id, 1));
+    // Batches of two, in the order of the facts' ids: the same batches however often it runs.
+    expect(
+      round1.map(({ seq, recipients, states }) => ({
+        seq,
+        states,
+        keys: recipients.map((r) => r.key),
+      })),
+    ).toEqual([
+      { seq: 0, keys: [key('amira'), key('badis')], states: ['sent', 'failed'] },
+      { seq: 1, keys: [key('cyrine')], states: ['pending'] },
+    ]);
+    expect(round1[0]?.recipients[0]).toEqual({
+      key: key('amira'),
+      email: 'Amira@example.tn',
+      firstName: 'amira',
+      lastName: '',
+      locale: 'fr',
+    });
+    const round2 = await collect(store.roundBatches(id, 2));
+    expect(round2.map(({ states }) => states)).toEqual([['sent']]);
+
+    // The server's reply, the attempts and the time stay what the send wrote.
+    const outcomes = await CampaignOutcomeModel.findById(`${id}:1:0`).lean();
+    expect(outcomes?.outcomes).toEqual([
+      { position: 0, email: 'Amira@example.tn', state: 'sent', attempts: 1, at },
+      {
+        position: 1,
+        email: 'Badis@example.tn',
+        state: 'failed',
+        reason: '550 5.1.1 no such user',
+        attempts: 2,
+        at,
+      },
+    ]);
+    // A batch nobody was answered in has no outcome document.
+    expect(await CampaignOutcomeModel.countDocuments({ campaign })).toBe(2);
+    // Resend to the failed finds them in the new ledger.
+    const failed = await collect(store.failedRecipients(id, 1));
+    expect(failed.map(({ key: recipient }) => recipient)).toEqual([key('badis')]);
+    expect(await legacy().countDocuments({ campaign })).toBe(0);
+  });
+
+  it('puts a recipient with an outcome but no pending fact at the end of its round', async () => {
+    const campaign = await campaignWith('failed');
+    await legacy().insertMany([
+      pendingFact(campaign, 1, 'amira'),
+      outcomeFact(campaign, 1, 'zied', { state: 'failed', reason: '554 rejected' }),
+    ]);
+
+    await migrate();
+
+    const batches = await collect(store.roundBatches(String(campaign), 1));
+    expect(batches.map(({ recipients, states }) => [recipients.map((r) => r.key), states])).toEqual(
+      [
+        [
+          [key('amira'), key('zied')],
+          ['pending', 'failed'],
+        ],
+      ],
+    );
+    expect(batches[0]?.recipients[1]).toMatchObject({ firstName: '', locale: 'en' });
+  });
+
+  it('leaves a campaign that is still queued, sending or paused as it is', async () => {
+    const sending = await campaignWith('sending');
+    const paused = await campaignWith('paused');
+    const cancelled = await campaignWith('cancelled');
+    await legacy().insertMany([
+      pendingFact(sending, 1, 'amira'),
+      pendingFact(paused, 1, 'amira'),
+      pendingFact(cancelled, 1, 'amira'),
+    ]);
+
+    await expect(migrate()).resolves.toEqual({ migrated: 1, orphaned: 0, leftActive: 2 });
+
+    expect(await legacy().countDocuments({ campaign: { $in: [sending, paused] } })).toBe(2);
+    expect(await CampaignBatchModel.countDocuments({ campaign: sending })).toBe(0);
+    expect(await CampaignBatchModel.countDocuments({ campaign: paused })).toBe(0);
+    expect(await CampaignBatchModel.countDocuments({ campaign: cancelled })).toBe(1);
+  });
+
+  it('deletes the facts of a campaign that was deleted', async () => {
+    const gone = new Types.ObjectId();
+    await legacy().insertMany([
+      pendingFact(gone, 1, 'amira'),
+      outcomeFact(gone, 1, 'amira', { state: 'sent' }),
+    ]);
+
+    await expect(migrate()).resolves.toEqual({ migrated: 0, orphaned: 2, leftActive: 0 });
+
+    expect(await legacy().countDocuments({})).toBe(0);
+    expect(await CampaignBatchModel.countDocuments({})).toBe(0);
+  });
+
+  it('writes the same ledger when it runs again over facts a crash left behind', async () => {
+    const campaign = await campaignWith('sent');
+    const facts = [
+      pendingFact(campaign, 1, 'amira'),
+      pendingFact(campaign, 1, 'badis'),
+      pendingFact(campaign, 1, 'cyrine'),
+      outcomeFact(campaign, 1, 'cyrine', { state: 'sent' }),
+    ];
+    await legacy().insertMany(facts);
+    await migrate();
+    const rosters = await CampaignBatchModel.find({}).sort({ _id: 1 }).lean();
+    const outcomes = await CampaignOutcomeModel.find({}).sort({ _id: 1 }).lean();
+
+    // As if the worker had died after the copy, before the facts were deleted.
+    await legacy().insertMany(facts);
+    await expect(migrate()).resolves.toEqual({ migrated: 1, orphaned: 0, leftActive: 0 });
+
+    expect(await CampaignBatchModel.find({}).sort({ _id: 1 }).lean()).toEqual(rosters);
+    expect(await CampaignOutcomeModel.find({}).sort({ _id: 1 }).lean()).toEqual(outcomes);
+    expect(await legacy().countDocuments({})).toBe(0);
+  });
+
+  it('does nothing on an installation that never had the old ledger', async () => {
+    await legacy()
+      .drop()
+      .catch(() => undefined);
+
+    await expect(migrate()).resolves.toEqual({ migrated: 0, orphaned: 0, leftActive: 0 });
+  });
+});
