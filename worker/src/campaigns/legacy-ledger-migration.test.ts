@@ -88,8 +88,10 @@ describe('moving the per-recipient campaign ledger into the ledger per batch', (
   it("copies an ended campaign's rounds into batches, with each outcome at its recipient, then deletes the facts", async () => {
     const campaign = await campaignWith('sent');
     await legacy().insertMany([
+      pendingFact(campaign, 1, 'emna'),
       pendingFact(campaign, 1, 'cyrine'),
       pendingFact(campaign, 1, 'amira'),
+      pendingFact(campaign, 1, 'dali'),
       pendingFact(campaign, 1, 'badis'),
       outcomeFact(campaign, 1, 'amira', { state: 'sent', attempts: 1 }),
       outcomeFact(campaign, 1, 'badis', {
@@ -114,7 +116,8 @@ describe('moving the per-recipient campaign ledger into the ledger per batch', (
       })),
     ).toEqual([
       { seq: 0, keys: [key('amira'), key('badis')], states: ['sent', 'failed'] },
-      { seq: 1, keys: [key('cyrine')], states: ['pending'] },
+      { seq: 1, keys: [key('cyrine'), key('dali')], states: ['pending', 'pending'] },
+      { seq: 2, keys: [key('emna')], states: ['pending'] },
     ]);
     expect(round1[0]?.recipients[0]).toEqual({
       key: key('amira'),
@@ -123,6 +126,8 @@ describe('moving the per-recipient campaign ledger into the ledger per batch', (
       lastName: '',
       locale: 'fr',
     });
+    const roster = await CampaignBatchModel.findById(`${id}:1:0`).lean();
+    expect(roster?.createdAt).toEqual(at);
     const round2 = await collect(store.roundBatches(id, 2));
     expect(round2.map(({ states }) => states)).toEqual([['sent']]);
 
@@ -152,20 +157,21 @@ describe('moving the per-recipient campaign ledger into the ledger per batch', (
     await legacy().insertMany([
       pendingFact(campaign, 1, 'amira'),
       outcomeFact(campaign, 1, 'zied', { state: 'failed', reason: '554 rejected' }),
+      outcomeFact(campaign, 1, 'yasmine', { state: 'sent' }),
     ]);
 
-    await migrate();
+    await migrateLegacyLedger({ batchSize: 3, logger });
 
     const batches = await collect(store.roundBatches(String(campaign), 1));
     expect(batches.map(({ recipients, states }) => [recipients.map((r) => r.key), states])).toEqual(
       [
         [
-          [key('amira'), key('zied')],
-          ['pending', 'failed'],
+          [key('amira'), key('yasmine'), key('zied')],
+          ['pending', 'sent', 'failed'],
         ],
       ],
     );
-    expect(batches[0]?.recipients[1]).toMatchObject({ firstName: '', locale: 'en' });
+    expect(batches[0]?.recipients[2]).toMatchObject({ firstName: '', locale: 'en' });
   });
 
   it('leaves a campaign that is still queued, sending or paused as it is', async () => {
@@ -188,14 +194,17 @@ describe('moving the per-recipient campaign ledger into the ledger per batch', (
 
   it('deletes the facts of a campaign that was deleted', async () => {
     const gone = new Types.ObjectId();
+    const sending = await campaignWith('sending');
     await legacy().insertMany([
       pendingFact(gone, 1, 'amira'),
       outcomeFact(gone, 1, 'amira', { state: 'sent' }),
+      pendingFact(sending, 1, 'amira'),
     ]);
 
-    await expect(migrate()).resolves.toEqual({ migrated: 0, orphaned: 2, leftActive: 0 });
+    await expect(migrate()).resolves.toEqual({ migrated: 0, orphaned: 2, leftActive: 1 });
 
-    expect(await legacy().countDocuments({})).toBe(0);
+    expect(await legacy().countDocuments({ campaign: gone })).toBe(0);
+    expect(await legacy().countDocuments({ campaign: sending })).toBe(1);
     expect(await CampaignBatchModel.countDocuments({})).toBe(0);
   });
 
@@ -212,13 +221,65 @@ describe('moving the per-recipient campaign ledger into the ledger per batch', (
     const rosters = await CampaignBatchModel.find({}).sort({ _id: 1 }).lean();
     const outcomes = await CampaignOutcomeModel.find({}).sort({ _id: 1 }).lean();
 
-    // As if the worker had died after the copy, before the facts were deleted.
+    // As if the worker had died half-way through the copy: the first batch
+    // written, the second not, the facts all there.
+    const id = String(campaign);
+    await CampaignBatchModel.deleteOne({ _id: `${id}:1:1` });
+    await CampaignOutcomeModel.deleteOne({ _id: `${id}:1:1` });
     await legacy().insertMany(facts);
     await expect(migrate()).resolves.toEqual({ migrated: 1, orphaned: 0, leftActive: 0 });
 
     expect(await CampaignBatchModel.find({}).sort({ _id: 1 }).lean()).toEqual(rosters);
     expect(await CampaignOutcomeModel.find({}).sort({ _id: 1 }).lean()).toEqual(outcomes);
     expect(await legacy().countDocuments({})).toBe(0);
+  });
+
+  it('keeps the facts when a write fails for another reason than a document already there', async () => {
+    const campaign = await campaignWith('sent');
+    await legacy().insertMany([
+      pendingFact(campaign, 1, 'amira'),
+      outcomeFact(campaign, 1, 'amira', { state: 'sent' }),
+    ]);
+    const insert = jest
+      .spyOn(CampaignOutcomeModel.collection, 'insertMany')
+      .mockRejectedValueOnce(new Error('disk full'));
+
+    try {
+      await expect(migrate()).rejects.toThrow('disk full');
+    } finally {
+      insert.mockRestore();
+    }
+
+    expect(await legacy().countDocuments({ campaign })).toBe(2);
+    await expect(migrate()).resolves.toMatchObject({ migrated: 1 });
+    expect(await CampaignOutcomeModel.countDocuments({ campaign })).toBe(1);
+  });
+
+  it('logs what it moved, and warns of the campaigns it left', async () => {
+    const info = jest.spyOn(logger, 'info');
+    const warn = jest.spyOn(logger, 'warn');
+    try {
+      await migrate();
+      expect(info).not.toHaveBeenCalled();
+      expect(warn).not.toHaveBeenCalled();
+
+      const sent = await campaignWith('sent');
+      await legacy().insertMany([pendingFact(sent, 1, 'amira')]);
+      await migrate();
+      expect(info).toHaveBeenCalledWith(
+        { migrated: 1, orphaned: 0, leftActive: 0 },
+        expect.stringContaining('moved'),
+      );
+      expect(warn).not.toHaveBeenCalled();
+
+      const sending = await campaignWith('sending');
+      await legacy().insertMany([pendingFact(sending, 1, 'amira')]);
+      await migrate();
+      expect(warn).toHaveBeenCalledWith({ campaigns: 1 }, expect.stringContaining('keep'));
+    } finally {
+      info.mockRestore();
+      warn.mockRestore();
+    }
   });
 
   it('does nothing on an installation that never had the old ledger', async () => {
