@@ -1,4 +1,5 @@
-import { Types } from 'mongoose';
+import { Types, type mongo } from 'mongoose';
+import type { CampaignStatus } from '@agency/contracts';
 import {
   CampaignBatchModel,
   CampaignModel,
@@ -10,7 +11,11 @@ import { LEGACY_LEDGER_COLLECTION, migrateLegacyLedger } from './legacy-ledger-m
 import { mongoCampaignStore as store } from './mongo-campaign-store';
 
 const logger = createLogger('test', 'silent');
-const legacy = () => CampaignModel.db.collection(LEGACY_LEDGER_COLLECTION);
+/** The old ledger's collection, as the facts were stored: ids are strings. */
+const legacy = () =>
+  CampaignModel.db.collection(LEGACY_LEDGER_COLLECTION) as unknown as mongo.Collection<{
+    _id: string;
+  }>;
 const migrate = () => migrateLegacyLedger({ batchSize: 2, logger });
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
@@ -19,7 +24,7 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   return all;
 }
 
-async function campaignWith(status: string): Promise<Types.ObjectId> {
+async function campaignWith(status: CampaignStatus): Promise<Types.ObjectId> {
   const { _id } = await CampaignModel.create({
     name: `A ${status} campaign`,
     subject: 'Hello',
