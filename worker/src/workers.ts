@@ -196,9 +196,12 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     settings: campaignSettings,
   });
   // An installation from before the ledger per batch: its old ledger is moved in the background.
+  // A stop ends it after the batch it is writing; the next start copies the rest.
+  const stopMigration = new AbortController();
   const ledgerMigration = migrateLegacyLedger({
     batchSize: campaignSettings.batchSize,
     logger,
+    signal: stopMigration.signal,
   }).catch((error: unknown) =>
     logger.error(
       { err: error },
@@ -209,6 +212,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
   return {
     async close() {
       relaySchedule.stop();
+      stopMigration.abort();
       await ledgerMigration;
       await Promise.all([...workers.map((worker) => worker.close()), campaignEngine.close()]);
       await relayQueue.close();

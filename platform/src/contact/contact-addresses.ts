@@ -1,6 +1,6 @@
 import { Types, type mongo } from 'mongoose';
 import { insertBatcher } from '../batched-writes';
-import { isDuplicateKeyError, isMissingCollectionError } from '../database-errors';
+import { insertUnlessPresent, isMissingCollectionError } from '../database-errors';
 import type { Logger } from '../logger';
 import { ContactAddressModel } from './contact-address.model';
 import type { ContactChanges, ContactFacts } from './contact-changes';
@@ -44,15 +44,8 @@ const UNORDERED = { ordered: false } as const;
 
 /** Inserts addresses, those there already (a repair that met the enquiry first) left as they are. Returns how many were new. */
 async function insertAddresses(documents: ContactAddressDocument[]): Promise<number> {
-  if (documents.length === 0) return 0;
-  try {
-    await contactAddresses().insertMany(documents, UNORDERED);
-    return documents.length;
-  } catch (error) {
-    if (!isDuplicateKeyError(error)) throw error;
-    const { writeErrors } = error as { writeErrors?: unknown[] };
-    return documents.length - (Array.isArray(writeErrors) ? writeErrors.length : 1);
-  }
+  const present = await insertUnlessPresent(contactAddresses(), documents);
+  return documents.length - present.length;
 }
 
 /** Told of each enquiry stored or deleted; like the other views, it never throws. */

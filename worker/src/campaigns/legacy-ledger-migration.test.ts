@@ -9,6 +9,7 @@ import {
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
 import { LEGACY_LEDGER_COLLECTION, migrateLegacyLedger } from './legacy-ledger-migration';
 import { mongoCampaignStore as store } from './mongo-campaign-store';
+import { collect } from '../testing/collect';
 
 const logger = createLogger('test', 'silent');
 /** The old ledger's collection, as the facts were stored: ids are strings. */
@@ -17,12 +18,6 @@ const legacy = () =>
     _id: string;
   }>;
 const migrate = () => migrateLegacyLedger({ batchSize: 2, logger });
-
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const all: T[] = [];
-  for await (const item of items) all.push(item);
-  return all;
-}
 
 async function campaignWith(status: CampaignStatus): Promise<Types.ObjectId> {
   const { _id } = await CampaignModel.create({
@@ -177,6 +172,88 @@ describe('moving the per-recipient campaign ledger into the ledger per batch', (
       ],
     );
     expect(batches[0]?.recipients[2]).toMatchObject({ firstName: '', locale: 'en' });
+  });
+
+  it('tells apart, chunk by chunk, the outcomes that have a pending fact from those that have none', async () => {
+    const campaign = await campaignWith('sent');
+    await legacy().insertMany([
+      pendingFact(campaign, 1, 'amira'),
+      pendingFact(campaign, 1, 'badis'),
+      pendingFact(campaign, 1, 'cyrine'),
+      outcomeFact(campaign, 1, 'badis', { state: 'sent' }),
+      outcomeFact(campaign, 1, 'xavier', { state: 'failed', reason: '550 unknown' }),
+      outcomeFact(campaign, 1, 'yasmine', { state: 'sent' }),
+      outcomeFact(campaign, 1, 'zied', { state: 'sent' }),
+    ]);
+
+    // Batches of two: the outcomes are read two at a time, badis's beside a stray.
+    await migrate();
+
+    const batches = await collect(store.roundBatches(String(campaign), 1));
+    expect(batches.map(({ recipients, states }) => [recipients.map((r) => r.key), states])).toEqual(
+      [
+        [
+          [key('amira'), key('badis')],
+          ['pending', 'sent'],
+        ],
+        [
+          [key('cyrine'), key('xavier')],
+          ['pending', 'failed'],
+        ],
+        [
+          [key('yasmine'), key('zied')],
+          ['sent', 'sent'],
+        ],
+      ],
+    );
+  });
+
+  it('stops after the batch it is writing when the worker stops, and the next start finishes the copy', async () => {
+    const campaign = await campaignWith('sent');
+    const other = await campaignWith('sent');
+    const facts = [
+      pendingFact(campaign, 1, 'amira'),
+      pendingFact(campaign, 1, 'badis'),
+      pendingFact(campaign, 1, 'cyrine'),
+      outcomeFact(campaign, 1, 'cyrine', { state: 'sent' }),
+      pendingFact(other, 1, 'amira'),
+      pendingFact(other, 1, 'badis'),
+      pendingFact(other, 1, 'cyrine'),
+    ];
+    await legacy().insertMany(facts);
+    const stop = new AbortController();
+    const insert = CampaignBatchModel.collection.insertMany.bind(CampaignBatchModel.collection);
+    const written = jest
+      .spyOn(CampaignBatchModel.collection, 'insertMany')
+      .mockImplementationOnce(async (...args) => {
+        const result = await insert(...args);
+        stop.abort();
+        return result;
+      });
+
+    const info = jest.spyOn(logger, 'info');
+    try {
+      await expect(
+        migrateLegacyLedger({ batchSize: 2, logger, signal: stop.signal }),
+      ).resolves.toEqual({ migrated: 0, orphaned: 0, leftActive: 0 });
+      expect(info).toHaveBeenCalledWith(
+        { migrated: 0, orphaned: 0, leftActive: 0 },
+        expect.stringContaining('next start'),
+      );
+    } finally {
+      written.mockRestore();
+      info.mockRestore();
+    }
+
+    // One batch written (of whichever campaign came first), every fact kept for the next start.
+    expect(await CampaignBatchModel.countDocuments({})).toBe(1);
+    expect(await legacy().countDocuments({})).toBe(facts.length);
+
+    await expect(migrate()).resolves.toEqual({ migrated: 2, orphaned: 0, leftActive: 0 });
+    const batches = await collect(store.roundBatches(String(campaign), 1));
+    expect(batches.map(({ states }) => states)).toEqual([['pending', 'pending'], ['sent']]);
+    expect(await CampaignBatchModel.countDocuments({ campaign: other })).toBe(2);
+    expect(await legacy().countDocuments({})).toBe(0);
   });
 
   it('leaves a campaign that is still queued, sending or paused as it is', async () => {

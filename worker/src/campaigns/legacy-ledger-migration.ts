@@ -1,12 +1,6 @@
 import type { Types, mongo } from 'mongoose';
-import {
-  CampaignBatchModel,
-  CampaignModel,
-  CampaignOutcomeModel,
-  campaignBatchId,
-  isDuplicateKeyError,
-  type Logger,
-} from '@agency/platform';
+import { CampaignModel, campaignBatchId, insertUnlessPresent, type Logger } from '@agency/platform';
+import { outcomeDocuments, rosters, type OutcomeLine } from './ledger-collections';
 
 /**
  * Installations from before the ledger per batch kept one document per
@@ -52,53 +46,75 @@ export interface LegacyLedgerReport {
 const legacyFacts = () =>
   CampaignModel.db.collection(LEGACY_LEDGER_COLLECTION) as unknown as mongo.Collection<LegacyFact>;
 
-/** Writes documents, those already there (a migration run again after a crash) left as they are. */
-async function insertMissing<T extends mongo.Document>(
-  collection: mongo.Collection<T>,
-  documents: mongo.OptionalUnlessRequiredId<T>[],
-): Promise<void> {
-  if (documents.length === 0) return;
-  try {
-    await collection.insertMany(documents, { ordered: false });
-  } catch (error) {
-    if (!isDuplicateKeyError(error)) throw error;
-  }
-}
-
 /** The recipient key a fact's `_id` ends with, after `<campaign>:<round>:` and `pending:` for a pending fact. */
 function keyOf(fact: LegacyFact): string {
   const rest = fact._id.slice(`${String(fact.campaign)}:${fact.round}:`.length);
   return fact.state === 'pending' ? rest.slice('pending:'.length) : rest;
 }
 
-// Stryker disable next-line EqualityOperator: two facts never share an \`_id\`, so \`<\` and \`<=\` agree
-const byId = (a: LegacyFact, b: LegacyFact) => (a._id < b._id ? -1 : 1);
+type OutcomeFact = LegacyFact & { state: 'sent' | 'failed' };
+const isOutcome = (fact: LegacyFact): fact is OutcomeFact => fact.state !== 'pending';
+
+const pendingIdOf = (fact: LegacyFact) =>
+  `${String(fact.campaign)}:${fact.round}:pending:${keyOf(fact)}`;
+const outcomeIdOf = (fact: LegacyFact) => `${String(fact.campaign)}:${fact.round}:${keyOf(fact)}`;
+
+/** Groups what a cursor yields into arrays of `size`, the last one shorter. */
+async function* chunked<T>(items: AsyncIterable<T>, size: number): AsyncGenerator<T[]> {
+  let chunk: T[] = [];
+  for await (const item of items) {
+    chunk.push(item);
+    if (chunk.length === size) {
+      yield chunk;
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) yield chunk;
+}
 
 /**
- * One round's facts as batches of the new ledger: the pending facts in the
- * order of their `_id`s (the same batches however often it runs), then anyone
- * with an outcome but no pending fact.
+ * One round's recipients in the order the copy gives them batches: the
+ * pending facts by `_id`, then anyone with an outcome but no pending fact.
+ * The order is the store's, so a copy run again cuts the same batches; the
+ * facts are read a chunk at a time, however large the round.
  */
-async function copyRound(
+async function* rosterOrder(
   campaign: Types.ObjectId,
   round: number,
-  facts: LegacyFact[],
-  batchSize: number,
+  chunkSize: number,
+): AsyncGenerator<LegacyFact> {
+  const byId = { _id: 1 } as const;
+  yield* legacyFacts().find({ campaign, round, state: 'pending' }).sort(byId).batchSize(chunkSize);
+  const outcomes = legacyFacts()
+    .find({ campaign, round, state: { $ne: 'pending' } })
+    .sort(byId)
+    .batchSize(chunkSize);
+  for await (const chunk of chunked(outcomes, chunkSize)) {
+    const withPending = await legacyFacts()
+      .find({ _id: { $in: chunk.map(pendingIdOf) } }, { projection: { _id: 1 } })
+      .toArray();
+    const known = new Set(withPending.map(({ _id }) => _id));
+    for (const fact of chunk) if (!known.has(pendingIdOf(fact))) yield fact;
+  }
+}
+
+/** One batch of the new ledger: its roster, and its outcomes when anyone in it was answered. */
+async function copyBatch(
+  campaign: Types.ObjectId,
+  round: number,
+  seq: number,
+  batch: LegacyFact[],
 ): Promise<void> {
-  const pending = facts.filter(({ state }) => state === 'pending').sort(byId);
+  const pendingOnes = batch.filter(({ state }) => state === 'pending');
+  const answered = await legacyFacts()
+    .find({ _id: { $in: pendingOnes.map(outcomeIdOf) } })
+    .toArray();
   const outcomes = new Map(
-    facts.filter(({ state }) => state !== 'pending').map((fact) => [keyOf(fact), fact]),
+    [...answered, ...batch].filter(isOutcome).map((fact) => [keyOf(fact), fact]),
   );
-  const known = new Set(pending.map(keyOf));
-  const strays = [...outcomes.values()].filter((fact) => !known.has(keyOf(fact))).sort(byId);
-  const roster = [...pending, ...strays];
-  const campaignId = String(campaign);
-  const rosters = [];
-  const answered = [];
-  for (let seq = 0; seq * batchSize < roster.length; seq += 1) {
-    const _id = campaignBatchId(campaignId, round, seq);
-    const batch = roster.slice(seq * batchSize, (seq + 1) * batchSize);
-    rosters.push({
+  const _id = campaignBatchId(String(campaign), round, seq);
+  await insertUnlessPresent(rosters(), [
+    {
       _id,
       campaign,
       round,
@@ -112,40 +128,48 @@ async function copyRound(
       })),
       // Stryker disable next-line OptionalChaining: a batch holds one fact at least
       createdAt: batch[0]?.at ?? new Date(),
-    });
-    const lines = batch.flatMap((fact, position) => {
-      const outcome = outcomes.get(keyOf(fact));
-      if (!outcome) return [];
-      return [
-        {
-          position,
-          email: outcome.email,
-          state: outcome.state,
-          ...(outcome.reason ? { reason: outcome.reason } : {}),
-          attempts: outcome.attempts ?? 1,
-          at: outcome.at,
-        },
-      ];
-    });
-    if (lines.length > 0) answered.push({ _id, campaign, round, seq, outcomes: lines });
+    },
+  ]);
+  const lines: OutcomeLine[] = batch.flatMap((fact, position) => {
+    const outcome = outcomes.get(keyOf(fact));
+    if (!outcome) return [];
+    return [
+      {
+        position,
+        email: outcome.email,
+        state: outcome.state,
+        ...(outcome.reason ? { reason: outcome.reason } : {}),
+        attempts: outcome.attempts ?? 1,
+        at: outcome.at,
+      },
+    ];
+  });
+  if (lines.length > 0) {
+    await insertUnlessPresent(outcomeDocuments(), [{ _id, campaign, round, seq, outcomes: lines }]);
   }
-  await insertMissing(
-    CampaignBatchModel.collection as unknown as mongo.Collection<{ _id: string }>,
-    rosters,
-  );
-  await insertMissing(
-    CampaignOutcomeModel.collection as unknown as mongo.Collection<{ _id: string }>,
-    answered,
-  );
 }
 
-/** Copies one campaign's facts, round by round, then deletes them: a crash between the two copies them again, unchanged. */
-async function migrateCampaign(campaign: Types.ObjectId, batchSize: number): Promise<void> {
-  const facts = await legacyFacts().find({ campaign }).toArray();
-  const rounds = new Map<number, LegacyFact[]>();
-  for (const fact of facts) rounds.set(fact.round, [...(rounds.get(fact.round) ?? []), fact]);
-  for (const [round, ofRound] of rounds) await copyRound(campaign, round, ofRound, batchSize);
+/**
+ * Copies one campaign's facts, round by round and a batch at a time, then
+ * deletes them: a crash, or a stop, before the delete copies them again,
+ * unchanged. Returns false when stopped before the end.
+ */
+async function migrateCampaign(
+  campaign: Types.ObjectId,
+  batchSize: number,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  const rounds = (await legacyFacts().distinct('round', { campaign })) as number[];
+  for (const round of rounds) {
+    let seq = 0;
+    for await (const batch of chunked(rosterOrder(campaign, round, batchSize), batchSize)) {
+      if (signal?.aborted) return false;
+      await copyBatch(campaign, round, seq, batch);
+      seq += 1;
+    }
+  }
   await legacyFacts().deleteMany({ campaign });
+  return true;
 }
 
 /**
@@ -157,13 +181,17 @@ async function migrateCampaign(campaign: Types.ObjectId, batchSize: number): Pro
 export async function migrateLegacyLedger({
   batchSize,
   logger,
+  signal,
 }: {
   batchSize: number;
   logger: Logger;
+  /** Aborted when the worker stops: the copy ends after the batch it is writing. */
+  signal?: AbortSignal;
 }): Promise<LegacyLedgerReport> {
   const report: LegacyLedgerReport = { migrated: 0, orphaned: 0, leftActive: 0 };
   const campaigns = (await legacyFacts().distinct('campaign')) as Types.ObjectId[];
   for (const id of campaigns) {
+    if (signal?.aborted) break;
     // Stryker disable next-line ObjectLiteral: only the status is read; the whole campaign answers the same
     const campaign = await CampaignModel.findById(id, { status: 1 }).lean();
     if (!campaign) {
@@ -171,13 +199,20 @@ export async function migrateLegacyLedger({
       const { deletedCount } = await legacyFacts().deleteMany({ campaign: id });
       report.orphaned += deletedCount;
     } else if (ENDED.includes(campaign.status)) {
-      await migrateCampaign(id, batchSize);
+      if (!(await migrateCampaign(id, batchSize, signal))) break;
       report.migrated += 1;
     } else {
       report.leftActive += 1;
     }
   }
-  if (campaigns.length > 0) logger.info(report, 'old campaign ledger moved to the batch ledger');
+  if (signal?.aborted) {
+    logger.info(
+      report,
+      'old campaign ledger partly moved when the worker stopped; the next start goes on',
+    );
+  } else if (campaigns.length > 0) {
+    logger.info(report, 'old campaign ledger moved to the batch ledger');
+  }
   if (report.leftActive > 0) {
     logger.warn(
       { campaigns: report.leftActive },

@@ -11,6 +11,7 @@ import {
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
 import type { CampaignSendState, PositionedOutcome } from './campaign-store';
 import { mongoCampaignStore as store } from './mongo-campaign-store';
+import { collect } from '../testing/collect';
 
 const recipient = (name: string, locale = 'en'): CampaignRecipient => ({
   key: `${name.toLowerCase()}@example.tn`,
@@ -29,12 +30,6 @@ const failed = (position: number, who: CampaignRecipient, reason: string): Posit
   email: who.email,
   outcome: { state: 'failed', reason, attempts: 1 },
 });
-
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const all: T[] = [];
-  for await (const item of items) all.push(item);
-  return all;
-}
 
 /**
  * The campaign engine's store over the shared models, against the

@@ -1,4 +1,4 @@
-import { Types, isValidObjectId, trusted, type mongo } from 'mongoose';
+import { Types, isValidObjectId, trusted } from 'mongoose';
 import {
   DEFAULT_TEMPLATE,
   type CampaignLanguages,
@@ -9,14 +9,13 @@ import {
   type SendingWindow,
 } from '@agency/contracts';
 import {
-  CampaignBatchModel,
   CampaignModel,
   CampaignTemplateModel,
-  CampaignOutcomeModel,
   audienceRecipients,
   campaignBatchId,
   excludedKeys,
   type Campaign,
+  insertUnlessPresent,
   isDuplicateKeyError,
 } from '@agency/platform';
 import type {
@@ -26,6 +25,12 @@ import type {
   PositionedOutcome,
   RoundCounts,
 } from './campaign-store';
+import {
+  outcomeDocuments,
+  rosters,
+  type OutcomeLine,
+  type RosterDocument,
+} from './ledger-collections';
 
 type StoredCampaign = Campaign & { _id: Types.ObjectId };
 
@@ -68,39 +73,6 @@ async function findSendState(filter: Record<string, unknown>): Promise<CampaignS
   return campaigns.map(sendStateOf);
 }
 
-/** A batch's roster as the dispatch writes it. */
-interface RosterDocument {
-  _id: string;
-  campaign: Types.ObjectId;
-  round: number;
-  seq: number;
-  recipients: CampaignRecipient[];
-  createdAt: Date;
-}
-
-interface OutcomeLine {
-  position: number;
-  email: string;
-  state: 'sent' | 'failed';
-  reason?: string;
-  attempts: number;
-  at: Date;
-}
-
-/** A batch's outcomes as its sends write them, under the batch's `_id`. */
-interface OutcomeDocument {
-  _id: string;
-  campaign: Types.ObjectId;
-  round: number;
-  seq: number;
-  outcomes: OutcomeLine[];
-}
-
-/** The ledger's collections as the driver sees them: written once or more per batch, nothing to cast. */
-const rosters = () => CampaignBatchModel.collection as unknown as mongo.Collection<RosterDocument>;
-const outcomeDocs = () =>
-  CampaignOutcomeModel.collection as unknown as mongo.Collection<OutcomeDocument>;
-
 function roundFilter(campaignId: string, round: number) {
   return { campaign: new Types.ObjectId(campaignId), round };
 }
@@ -111,7 +83,7 @@ async function outcomeStatesOf(
   round: number,
 ): Promise<Map<number, Map<number, LedgerState>>> {
   const states = new Map<number, Map<number, LedgerState>>();
-  const cursor = outcomeDocs().find(roundFilter(campaignId, round), {
+  const cursor = outcomeDocuments().find(roundFilter(campaignId, round), {
     projection: { seq: 1, 'outcomes.position': 1, 'outcomes.state': 1 },
   });
   for await (const { seq, outcomes } of cursor) {
@@ -141,7 +113,7 @@ async function* failedRecipients(
   round: number,
 ): AsyncGenerator<CampaignRecipient> {
   const excluded = await excludedKeys();
-  const withFailures = outcomeDocs().find(
+  const withFailures = outcomeDocuments().find(
     { ...roundFilter(campaignId, round), 'outcomes.state': 'failed' },
     { projection: { outcomes: 1 } },
   );
@@ -158,12 +130,7 @@ async function* failedRecipients(
 
 /** A bulk insert in which rosters already there (a dispatch run again) are skipped. */
 async function insertRosters(documents: RosterDocument[]): Promise<void> {
-  if (documents.length === 0) return;
-  try {
-    await rosters().insertMany(documents, { ordered: false });
-  } catch (error) {
-    if (!isDuplicateKeyError(error)) throw error;
-  }
+  await insertUnlessPresent(rosters(), documents);
 }
 
 /**
@@ -190,17 +157,22 @@ async function recordOutcomes(
   }));
   const _id = campaignBatchId(campaignId, round, seq);
   try {
-    await outcomeDocs().insertOne({ _id, ...roundFilter(campaignId, round), seq, outcomes: lines });
+    await outcomeDocuments().insertOne({
+      _id,
+      ...roundFilter(campaignId, round),
+      seq,
+      outcomes: lines,
+    });
     return;
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
   }
-  const existing = await outcomeDocs().findOne({ _id }, { projection: { outcomes: 1 } });
+  const existing = await outcomeDocuments().findOne({ _id }, { projection: { outcomes: 1 } });
   // Stryker disable next-line OptionalChaining: the insert was refused because the document is there
   const known = new Set(existing?.outcomes.map(({ position }) => position));
   const added = lines.filter(({ position }) => !known.has(position));
   if (added.length > 0) {
-    await outcomeDocs().updateOne({ _id }, { $push: { outcomes: { $each: added } } });
+    await outcomeDocuments().updateOne({ _id }, { $push: { outcomes: { $each: added } } });
   }
 }
 

@@ -21,6 +21,7 @@ import {
   csvRows,
   importCancelKey,
   importFiles,
+  insertUnlessPresent,
   isDuplicateKeyError,
   listMemberId,
   normalizeEmail,
@@ -310,14 +311,7 @@ function readIntoList(deps: ListImportDeps) {
     /** New members in one insert; those already in the list compared one by one. */
     const writeMembers = async (batch: MemberRow[], givenOf: number[]) => {
       if (batch.length === 0) return;
-      const refused = new Set<number>();
-      try {
-        await members().insertMany(batch, { ordered: false });
-      } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error;
-        const writeErrors = (error as { writeErrors?: { index: number }[] }).writeErrors ?? [];
-        for (const { index } of writeErrors) refused.add(index);
-      }
+      const refused = new Set(await insertUnlessPresent(members(), batch));
       counts.created += batch.length - refused.size;
       if (refused.size === 0) return;
       const known = new Map(
