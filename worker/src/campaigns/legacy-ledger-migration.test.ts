@@ -101,6 +101,7 @@ describe('moving the per-recipient campaign ledger into the ledger per batch', (
       }),
       pendingFact(campaign, 2, 'badis'),
       outcomeFact(campaign, 2, 'badis', { state: 'sent' }),
+      outcomeFact(campaign, 2, 'zied', { state: 'sent' }),
     ]);
 
     await expect(migrate()).resolves.toEqual({ migrated: 1, orphaned: 0, leftActive: 0 });
@@ -129,7 +130,12 @@ describe('moving the per-recipient campaign ledger into the ledger per batch', (
     const roster = await CampaignBatchModel.findById(`${id}:1:0`).lean();
     expect(roster?.createdAt).toEqual(at);
     const round2 = await collect(store.roundBatches(id, 2));
-    expect(round2.map(({ states }) => states)).toEqual([['sent']]);
+    expect(round2.map(({ recipients, states }) => [recipients.map((r) => r.key), states])).toEqual([
+      [
+        [key('badis'), key('zied')],
+        ['sent', 'sent'],
+      ],
+    ]);
 
     // The server's reply, the attempts and the time stay what the send wrote.
     const outcomes = await CampaignOutcomeModel.findById(`${id}:1:0`).lean();
@@ -254,6 +260,21 @@ describe('moving the per-recipient campaign ledger into the ledger per batch', (
     expect(batches.map(({ states }) => states)).toEqual([['pending', 'pending'], ['sent']]);
     expect(await CampaignBatchModel.countDocuments({ campaign: other })).toBe(2);
     expect(await legacy().countDocuments({})).toBe(0);
+  });
+
+  it('moves nothing, and deletes nothing, for a worker stopped before the move began', async () => {
+    const sending = await campaignWith('sending');
+    const gone = new Types.ObjectId();
+    await legacy().insertMany([pendingFact(gone, 1, 'amira'), pendingFact(sending, 1, 'amira')]);
+    const stop = new AbortController();
+    stop.abort();
+
+    await expect(
+      migrateLegacyLedger({ batchSize: 2, logger, signal: stop.signal }),
+    ).resolves.toEqual({ migrated: 0, orphaned: 0, leftActive: 0 });
+
+    expect(await legacy().countDocuments({})).toBe(2);
+    expect(await CampaignBatchModel.countDocuments({})).toBe(0);
   });
 
   it('leaves a campaign that is still queued, sending or paused as it is', async () => {

@@ -53,7 +53,6 @@ function keyOf(fact: LegacyFact): string {
 }
 
 type OutcomeFact = LegacyFact & { state: 'sent' | 'failed' };
-const isOutcome = (fact: LegacyFact): fact is OutcomeFact => fact.state !== 'pending';
 
 const pendingIdOf = (fact: LegacyFact) =>
   `${String(fact.campaign)}:${fact.round}:pending:${keyOf(fact)}`;
@@ -85,14 +84,15 @@ async function* rosterOrder(
 ): AsyncGenerator<LegacyFact> {
   const byId = { _id: 1 } as const;
   yield* legacyFacts().find({ campaign, round, state: 'pending' }).sort(byId).batchSize(chunkSize);
-  const outcomes = legacyFacts()
-    .find({ campaign, round, state: { $ne: 'pending' } })
-    .sort(byId)
-    .batchSize(chunkSize);
+  // Stryker disable next-line StringLiteral: a pending fact read here has itself for pending fact, and is dropped
+  const answered: mongo.Filter<LegacyFact> = { campaign, round, state: { $ne: 'pending' } };
+  const outcomes = legacyFacts().find(answered).sort(byId).batchSize(chunkSize);
   for await (const chunk of chunked(outcomes, chunkSize)) {
-    const withPending = await legacyFacts()
-      .find({ _id: { $in: chunk.map(pendingIdOf) } }, { projection: { _id: 1 } })
-      .toArray();
+    // Stryker disable next-line ObjectLiteral: a wider read finds the same pending facts, only slower
+    const theirPending = { _id: { $in: chunk.map(pendingIdOf) } };
+    // Stryker disable next-line ObjectLiteral: the whole facts answer the same, only slower
+    const idsOnly = { projection: { _id: 1 } } as const;
+    const withPending = await legacyFacts().find(theirPending, idsOnly).toArray();
     const known = new Set(withPending.map(({ _id }) => _id));
     for (const fact of chunk) if (!known.has(pendingIdOf(fact))) yield fact;
   }
@@ -105,13 +105,11 @@ async function copyBatch(
   seq: number,
   batch: LegacyFact[],
 ): Promise<void> {
-  const pendingOnes = batch.filter(({ state }) => state === 'pending');
+  // A pending fact's outcome is under its own `_id`; a stray is its own outcome.
   const answered = await legacyFacts()
-    .find({ _id: { $in: pendingOnes.map(outcomeIdOf) } })
+    .find<OutcomeFact>({ _id: { $in: batch.map(outcomeIdOf) } })
     .toArray();
-  const outcomes = new Map(
-    [...answered, ...batch].filter(isOutcome).map((fact) => [keyOf(fact), fact]),
-  );
+  const outcomes = new Map(answered.map((fact) => [keyOf(fact), fact]));
   const _id = campaignBatchId(String(campaign), round, seq);
   await insertUnlessPresent(rosters(), [
     {
