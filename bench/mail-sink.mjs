@@ -4,8 +4,13 @@
  * work is not timed as the sender's: accepts every message, keeps each RCPT
  * TO and the time of the first and last accepted message. Driven over IPC:
  * { type: 'report' } answers the figures (with its own CPU time), { type: 'reset' } starts again.
+ *
+ * `node mail-sink.mjs [raw | smtp-server]`: the bench's own lean server
+ * (lib/raw-smtp-sink.mjs, the default), or smtp-server as the sink was
+ * before, to compare with figures measured with it.
  */
 import { SMTPServer } from 'smtp-server';
+import { createRawSmtpSink } from './lib/raw-smtp-sink.mjs';
 
 /** @type {Map<string, number>} */
 let rcpt = new Map();
@@ -15,31 +20,47 @@ let lastAt = 0;
 /** CPU spent since the last reset: what the sink's share of the machine costs per message. */
 let cpuSince = process.cpuUsage();
 
-const server = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  logger: false,
-  // The bench sends from one host over a few connections for a long time.
-  maxClients: 1000,
-  onRcptTo(address, _session, callback) {
-    rcpt.set(address.address, (rcpt.get(address.address) ?? 0) + 1);
-    callback();
-  },
-  onData(stream, _session, callback) {
-    stream.on('end', () => {
-      const now = performance.timeOrigin + performance.now();
-      if (accepted === 0) firstAt = now;
-      lastAt = now;
-      accepted += 1;
+function countRecipient(/** @type {string} */ address) {
+  rcpt.set(address, (rcpt.get(address) ?? 0) + 1);
+}
+
+function countMessage() {
+  const now = performance.timeOrigin + performance.now();
+  if (accepted === 0) firstAt = now;
+  lastAt = now;
+  accepted += 1;
+}
+
+function smtpServerSink() {
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    // The bench sends from one host over a few connections for a long time.
+    maxClients: 1000,
+    onRcptTo(address, _session, callback) {
+      countRecipient(address.address);
       callback();
-    });
-    stream.resume();
-  },
-});
-server.on('error', () => undefined);
+    },
+    onData(stream, _session, callback) {
+      stream.on('end', () => {
+        countMessage();
+        callback();
+      });
+      stream.resume();
+    },
+  });
+  server.on('error', () => undefined);
+  return server.server;
+}
+
+const server =
+  process.argv[2] === 'smtp-server'
+    ? smtpServerSink()
+    : createRawSmtpSink({ onRecipient: countRecipient, onMessage: countMessage });
 
 server.listen(0, '127.0.0.1', () => {
-  const address = server.server.address();
+  const address = server.address();
   process.send?.({
     type: 'ready',
     port: typeof address === 'object' && address ? address.port : 0,
