@@ -19,11 +19,12 @@ import { fileURLToPath } from 'node:url';
 import { installNpmPackages } from './lib/bootstrap.mjs';
 import { paint, runCommand } from './lib/console.mjs';
 import { ensureSystemPrograms } from './lib/system-deps.mjs';
-import { parseTestArgs, stepCommand } from './lib/test-steps.mjs';
+import { parseTestArgs, stepCommand, stepGroups } from './lib/test-steps.mjs';
 
 const rootDir = fileURLToPath(new URL('..', import.meta.url));
 
-/** @typedef {{ name: string, result: 'passed' | 'failed' | 'skipped', seconds: number }} StepOutcome */
+/** @typedef {import('./lib/test-steps.mjs').StepName} StepName */
+/** @typedef {{ name: StepName, result: 'passed' | 'failed' | 'skipped', seconds: number }} StepOutcome */
 
 /** @param {StepOutcome[]} outcomes */
 function printSummary(outcomes) {
@@ -92,26 +93,42 @@ async function main() {
       Object.assign(stepEnv, { MONGODB_URI: services.mongodbUri, REDIS_URL: services.redisUrl });
       console.log(`MongoDB ${services.mongodbUri}  Redis ${services.redisUrl}`);
     }
-    for (const name of steps) {
-      if (interrupted) {
-        outcomes.push({ name, result: 'skipped', seconds: 0 });
-        continue;
-      }
+    /**
+     * One step; `live` prints as it goes, else its output is kept and
+     * printed once it ends (a step run beside another).
+     * @param {StepName} name
+     * @param {boolean} live
+     * @returns {Promise<StepOutcome>}
+     */
+    const runStep = async (name, live) => {
       const [command, args] = stepCommand(name, jestArgs);
-      console.log(paint('bold', `\n=== ${name}: ${command} ${args.join(' ')}`));
+      const header = paint('bold', `\n=== ${name}: ${command} ${args.join(' ')}`);
+      if (live) console.log(header);
       const startedAt = performance.now();
       // The step shares our process group: a terminal's Ctrl-C reaches it as it reaches us.
-      const { exitCode } = await execa(command, args, {
+      const { exitCode, all } = await execa(command, args, {
         cwd: rootDir,
         env: stepEnv,
-        stdio: 'inherit',
+        ...(live ? { stdio: 'inherit' } : { all: true, stdin: 'ignore' }),
         reject: false,
         cancelSignal: stepController.signal,
         forceKillAfterDelay: 10_000,
       });
       const seconds = (performance.now() - startedAt) / 1000;
-      outcomes.push({ name, result: exitCode === 0 ? 'passed' : 'failed', seconds });
+      if (!live) console.log(`${header} (ran beside the step above)\n${all ?? ''}`);
+      return { name, result: exitCode === 0 ? 'passed' : 'failed', seconds };
+    };
+    for (const [first, ...beside] of stepGroups(steps)) {
+      if (interrupted) {
+        for (const name of [first, ...beside])
+          outcomes.push({ name, result: 'skipped', seconds: 0 });
+        continue;
+      }
+      const besideRuns = beside.map((name) => runStep(name, false));
+      outcomes.push(await runStep(first, true));
+      for (const run of besideRuns) outcomes.push(await run);
     }
+    outcomes.sort((a, b) => steps.indexOf(a.name) - steps.indexOf(b.name));
   } finally {
     await services?.stop();
     rmSync(dataDir, { recursive: true, force: true });

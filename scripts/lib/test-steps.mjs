@@ -42,6 +42,35 @@ export function stepCommand(name, jestArgs) {
   }
 }
 
+/**
+ * Steps that run at the same time as another when both are asked for: lint
+ * and typecheck each keep one core busy for a minute or two, and neither
+ * needs the other's output, so together they take the longer one's time.
+ * @type {Partial<Record<StepName, StepName>>}
+ */
+const ALONGSIDE = { lint: 'typecheck' };
+
+/**
+ * The steps in the order they run, each group at the same time. The first
+ * step of a group prints as it goes; the others' output follows it.
+ * @param {StepName[]} steps
+ * @returns {[StepName, ...StepName[]][]}
+ */
+export function stepGroups(steps) {
+  /** @type {[StepName, ...StepName[]][]} */
+  const groups = [];
+  for (const step of steps) {
+    const partner = ALONGSIDE[step];
+    if (partner && steps.includes(partner)) continue;
+    const joining = Object.entries(ALONGSIDE)
+      .filter(([, to]) => to === step)
+      .map(([from]) => /** @type {StepName} */ (from))
+      .filter((from) => steps.includes(from));
+    groups.push([step, ...joining]);
+  }
+  return groups;
+}
+
 /** @param {string} value @returns {value is StepName} */
 function isStepName(value) {
   return /** @type {string[]} */ (ALL_STEPS).includes(value);

@@ -6,7 +6,7 @@ import {
   workerNodeOptions,
 } from '../lib/app-env.mjs';
 import { redactCredentials } from '../lib/console.mjs';
-import { parseTestArgs } from '../lib/test-steps.mjs';
+import { parseTestArgs, stepGroups } from '../lib/test-steps.mjs';
 
 describe('printed connection strings', () => {
   it('hide passwords', () => {
@@ -121,5 +121,18 @@ describe('npm test arguments', () => {
     expect(parseTestArgs(['--only=e2e']).steps).toEqual(['build', 'e2e']);
     expect(parseTestArgs(['--only', 'cluster']).steps).toEqual(['build', 'cluster']);
     expect(() => parseTestArgs(['--only', 'nope'])).toThrow(/--only takes one of/);
+  });
+
+  it('runs lint beside typecheck, and every other step on its own, in order', () => {
+    expect(stepGroups(parseTestArgs([]).steps)).toEqual([
+      ['typecheck', 'lint'],
+      ['build'],
+      ['jest'],
+      ['timing'],
+      ['e2e'],
+      ['cluster'],
+    ]);
+    expect(stepGroups(['lint'])).toEqual([['lint']]);
+    expect(stepGroups(['build', 'e2e'])).toEqual([['build'], ['e2e']]);
   });
 });
