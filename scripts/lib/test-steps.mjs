@@ -57,18 +57,13 @@ const ALONGSIDE = { lint: 'typecheck' };
  * @returns {[StepName, ...StepName[]][]}
  */
 export function stepGroups(steps) {
-  /** @type {[StepName, ...StepName[]][]} */
-  const groups = [];
-  for (const step of steps) {
+  const joinsAnother = (/** @type {StepName} */ step) => {
     const partner = ALONGSIDE[step];
-    if (partner && steps.includes(partner)) continue;
-    const joining = Object.entries(ALONGSIDE)
-      .filter(([, to]) => to === step)
-      .map(([from]) => /** @type {StepName} */ (from))
-      .filter((from) => steps.includes(from));
-    groups.push([step, ...joining]);
-  }
-  return groups;
+    return partner !== undefined && steps.includes(partner);
+  };
+  return steps
+    .filter((step) => !joinsAnother(step))
+    .map((step) => [step, ...steps.filter((other) => ALONGSIDE[other] === step)]);
 }
 
 /** @param {string} value @returns {value is StepName} */

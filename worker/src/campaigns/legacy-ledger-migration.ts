@@ -85,8 +85,8 @@ async function* rosterOrder(
   const byId = { _id: 1 } as const;
   yield* legacyFacts().find({ campaign, round, state: 'pending' }).sort(byId).batchSize(chunkSize);
   // Stryker disable next-line StringLiteral: a pending fact read here has itself for pending fact, and is dropped
-  const answered: mongo.Filter<LegacyFact> = { campaign, round, state: { $ne: 'pending' } };
-  const outcomes = legacyFacts().find(answered).sort(byId).batchSize(chunkSize);
+  const outcomeFacts: mongo.Filter<LegacyFact> = { campaign, round, state: { $ne: 'pending' } };
+  const outcomes = legacyFacts().find(outcomeFacts).sort(byId).batchSize(chunkSize);
   for await (const chunk of chunked(outcomes, chunkSize)) {
     // Stryker disable next-line ObjectLiteral: a wider read finds the same pending facts, only slower
     const theirPending = { _id: { $in: chunk.map(pendingIdOf) } };
