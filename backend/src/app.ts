@@ -204,6 +204,7 @@ export function createApp({
     mailEventRoutes({
       config: config.mailEvents,
       redis,
+      prefix: config.queuePrefix,
       rateLimit: {
         name: `${config.queuePrefix}:ratelimit:mail-events`,
         windowMs: config.rateLimit.windowMs,

@@ -84,6 +84,12 @@ export const apiEnvSpec = {
   MAIL_EVENTS_BODY_LIMIT: byteSize({ default: '1mb' }),
   /** Webhook calls per IP per RATE_LIMIT_WINDOW_SECONDS: providers retry what is refused. */
   MAIL_EVENTS_RATE_LIMIT_MAX: integer(1, 1_000_000)({ default: 3000 }),
+  /**
+   * How far a webhook's signed timestamp may be from now, either way; a
+   * Mailgun token is remembered that long. Past an hour a captured delivery
+   * stays replayable for too long.
+   */
+  MAIL_EVENTS_TOLERANCE_SECONDS: integer(30, 3600)({ default: 300 }),
   /** Amazon SES through SNS: the topics taken, comma-separated; unset turns the endpoint off. */
   MAIL_EVENTS_SES_TOPIC_ARNS: str({ default: undefined }),
   /** Where SNS signing certificates may come from; `*` stands for one DNS label. */
@@ -132,6 +138,8 @@ export interface ApiConfig extends SharedConfig {
 export interface MailEventsConfig {
   bodyLimit: string;
   rateLimitMax: number;
+  /** Seconds a signed timestamp may be from now; a Mailgun token is taken once within them. */
+  toleranceSeconds: number;
   ses?: { topicArns: string[]; certificateHosts: string[]; certificateAuthorities?: string[] };
   postmark?: { username: string; password: string };
   sendgridPublicKey?: string;
@@ -275,6 +283,7 @@ function mailEventsOf(env: ApiEnv): MailEventsConfig {
   return {
     bodyLimit: env.MAIL_EVENTS_BODY_LIMIT,
     rateLimitMax: env.MAIL_EVENTS_RATE_LIMIT_MAX,
+    toleranceSeconds: env.MAIL_EVENTS_TOLERANCE_SECONDS,
     ...(topics.length > 0
       ? { ses: { topicArns: topics, certificateHosts: listOf(env.MAIL_EVENTS_SES_CERT_HOSTS) } }
       : {}),

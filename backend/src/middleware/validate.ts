@@ -57,14 +57,22 @@ async function validateInput<T>(ctx: Context, schema: ISchema<T>, input: unknown
     });
   } catch (caught: unknown) {
     if (!(caught instanceof ValidationError)) throw caught;
-    const locale = requestLocale(ctx);
-    const fields: Record<string, string> = {};
-    for (const issue of caught.inner.length > 0 ? caught.inner : [caught]) {
-      const path = issue.path ?? '_';
-      fields[path] ??= messageOf(issue, locale);
-    }
-    throw new HttpError('VALIDATION_FAILED', 'Some fields are invalid', fields);
+    throw new HttpError(
+      'VALIDATION_FAILED',
+      'Some fields are invalid',
+      fieldReasons(caught, requestLocale(ctx)),
+    );
   }
+}
+
+/** Each failing field of a validation, by its path, with its reason written in `locale`. */
+export function fieldReasons(caught: ValidationError, locale: Locale): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of caught.inner.length > 0 ? caught.inner : [caught]) {
+    const path = issue.path ?? '_';
+    fields[path] ??= messageOf(issue, locale);
+  }
+  return fields;
 }
 
 /**

@@ -1,10 +1,12 @@
-import type { MailEventKind } from '@agency/contracts';
+import type { Locale, MailEventKind } from '@agency/contracts';
 import type { MailEventInput } from '@agency/platform';
 
 /** A webhook request as the providers' checks need it: its headers and its bytes as sent. */
 export interface WebhookRequest {
   headers: Record<string, string | string[] | undefined>;
   rawBody: Buffer;
+  /** The language validation reasons are written in. */
+  locale: Locale;
 }
 
 /** What a provider's body says: the bounces and complaints, and how many other events it held. */
@@ -19,9 +21,38 @@ export interface MailEventSource {
   verify(request: WebhookRequest): Promise<boolean> | boolean;
   /** Reads the events; throws `MalformedEvents` (400) when the body is not the provider's format. */
   parse(request: WebhookRequest): Promise<ParsedEvents> | ParsedEvents;
+  /**
+   * When the provider signed this delivery (unix seconds), read once the
+   * signature holds; undefined when that timestamp is unreadable. A scheme
+   * that signs no time (Postmark's credentials) has no such method.
+   */
+  signedAt?(request: WebhookRequest): number | undefined;
+  /**
+   * How much older than the tolerance a signed timestamp may be: the
+   * longest the provider keeps retrying one signed message (SNS).
+   */
+  retrySeconds?: number;
+  /**
+   * What the signature covers in place of the body (Mailgun's token): each
+   * is taken once, or a captured signature would carry any event.
+   */
+  onceToken?(request: WebhookRequest): string | undefined;
 }
 
-export class MalformedEvents extends Error {}
+/** A body that is not the provider's format (400); `fields` name each failing field with its reason. */
+export class MalformedEvents extends Error {
+  constructor(
+    message: string,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+/** A unix time in whole seconds, as the providers write it in a header or a signature. */
+export function unixSecondsOf(value: string | undefined): number | undefined {
+  return value !== undefined && /^\d{1,12}$/.test(value) ? Number(value) : undefined;
+}
 
 export function header(request: WebhookRequest, name: string): string | undefined {
   const value = request.headers[name.toLowerCase()];
@@ -40,8 +71,9 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A text with something in it: a blank address or id would be stored as nothing. */
 export function textOf(value: unknown): string | undefined {
-  return typeof value === 'string' && value.length > 0 ? value : undefined;
+  return typeof value === 'string' && value.trim().length > 0 ? value : undefined;
 }
 
 export function dateOf(value: unknown): Date | undefined {

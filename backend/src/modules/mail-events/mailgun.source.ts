@@ -6,30 +6,47 @@ import {
   mailEventKind,
   textOf,
   textsOf,
+  unixSecondsOf,
   type MailEventSource,
+  type WebhookRequest,
 } from './mail-event-source';
 import { hmacHex, sameSecret } from './signatures';
 
+/** The body's `signature` block, or nothing when the body is not JSON. */
+function signatureOf(request: WebhookRequest): {
+  timestamp?: string;
+  token?: string;
+  signature?: string;
+} {
+  let body: unknown;
+  try {
+    body = jsonOf(request);
+  } catch {
+    return {};
+  }
+  const block = isRecord(body) && isRecord(body.signature) ? body.signature : {};
+  return {
+    timestamp: textOf(block.timestamp),
+    token: textOf(block.token),
+    signature: textOf(block.signature),
+  };
+}
+
 /**
  * Mailgun signs each webhook in its body: `signature.signature` is the hex
- * HMAC-SHA256 of `timestamp + token` with the webhook signing key.
+ * HMAC-SHA256 of `timestamp + token` with the webhook signing key. That
+ * covers no event: the token is what makes one signature one delivery, so
+ * each token is taken once (and the timestamp must be fresh).
  */
 export function mailgunSource(signingKey: string): MailEventSource {
   return {
     verify(request) {
-      let body: unknown;
-      try {
-        body = jsonOf(request);
-      } catch {
-        return false;
-      }
-      const signature = isRecord(body) && isRecord(body.signature) ? body.signature : undefined;
-      const timestamp = textOf(signature?.timestamp);
-      const token = textOf(signature?.token);
-      const given = textOf(signature?.signature);
-      if (!timestamp || !token || !given) return false;
-      return sameSecret(given.toLowerCase(), hmacHex(signingKey, `${timestamp}${token}`));
+      const { timestamp, token, signature } = signatureOf(request);
+      if (!timestamp || !token || !signature) return false;
+      return sameSecret(signature.toLowerCase(), hmacHex(signingKey, `${timestamp}${token}`));
     },
+    signedAt: (request) => unixSecondsOf(signatureOf(request).timestamp),
+    onceToken: (request) => signatureOf(request).token,
     parse(request) {
       const body = jsonOf(request);
       const data = isRecord(body) && isRecord(body['event-data']) ? body['event-data'] : undefined;

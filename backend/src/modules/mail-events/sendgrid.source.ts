@@ -9,6 +9,7 @@ import {
   mailEventKind,
   textOf,
   textsOf,
+  unixSecondsOf,
   type MailEventSource,
 } from './mail-event-source';
 
@@ -43,6 +44,7 @@ export function sendgridSource(publicKey: KeyObject): MailEventSource {
         return false;
       }
     },
+    signedAt: (request) => unixSecondsOf(header(request, SENDGRID_TIMESTAMP_HEADER)),
     parse(request) {
       const body = jsonOf(request);
       if (!Array.isArray(body)) throw new MalformedEvents('SendGrid posts an array of events');

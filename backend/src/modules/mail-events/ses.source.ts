@@ -48,7 +48,13 @@ const SIGNED_FIELDS: Record<string, readonly string[]> = {
 };
 
 function stringToSign(message: SnsMessage): string | undefined {
-  const fields = SIGNED_FIELDS[String(message.Type)];
+  const type = message.Type;
+  // A text, and an own key only: a Type of `constructor` or `__proto__` names
+  // no message type, and turning a nested array into text exhausts the stack.
+  const fields =
+    typeof type === 'string' && Object.hasOwn(SIGNED_FIELDS, type)
+      ? SIGNED_FIELDS[type]
+      : undefined;
   if (!fields) return undefined;
   let text = '';
   for (const field of fields) {
@@ -82,6 +88,11 @@ function allowedUrl(raw: unknown, hosts: readonly RegExp[]): URL | undefined {
   if (url.protocol !== 'https:' || url.username || url.password) return undefined;
   return hosts.some((host) => host.test(url.host.toLowerCase())) ? url : undefined;
 }
+
+/** SNS's timestamps: ISO 8601 in UTC, as `2026-01-05T10:00:00.000Z`. */
+const SNS_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+/** The longest SNS retries one message to an HTTPS endpoint (a limit AWS does not raise). */
+const SNS_RETRY_SECONDS = 3600;
 
 const MAX_CERTIFICATE_BYTES = 64 * 1024;
 const FETCH_TIMEOUT_MS = 5000;
@@ -151,7 +162,8 @@ export function sesSource(options: SesOptions): MailEventSource {
       } catch {
         return false;
       }
-      if (!topics.has(String(message.TopicArn))) return false;
+      const topic = textOf(message.TopicArn);
+      if (!topic || !topics.has(topic)) return false;
       const text = stringToSign(message);
       const signature = textOf(message.Signature);
       const certificateUrl = allowedUrl(message.SigningCertURL, hosts);
@@ -169,6 +181,14 @@ export function sesSource(options: SesOptions): MailEventSource {
         return false;
       }
     },
+    // SNS signs the time it published the message and resends that same
+    // message for up to an hour (its hard limit for HTTPS delivery retries).
+    signedAt(request) {
+      const at: unknown = messageOf(request).Timestamp;
+      const ms = typeof at === 'string' && SNS_TIMESTAMP.test(at) ? Date.parse(at) : Number.NaN;
+      return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+    },
+    retrySeconds: SNS_RETRY_SECONDS,
     async parse(request): Promise<ParsedEvents> {
       const message = messageOf(request);
       if (message.Type === 'SubscriptionConfirmation') {
@@ -192,7 +212,7 @@ export function sesSource(options: SesOptions): MailEventSource {
 function headerValues(mail: Record<string, unknown>, name: string): string[] {
   const headers = Array.isArray(mail.headers) ? mail.headers : [];
   return headers.flatMap((entry) =>
-    isRecord(entry) && String(entry.name).toLowerCase() === name && typeof entry.value === 'string'
+    isRecord(entry) && textOf(entry.name)?.toLowerCase() === name && typeof entry.value === 'string'
       ? [entry.value]
       : [],
   );
