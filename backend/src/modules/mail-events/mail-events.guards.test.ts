@@ -547,9 +547,10 @@ describe('hostile bodies', () => {
         .send(body);
       answers.push([`postmark ${body.slice(0, 40)}`, response.status]);
     }
-    const failures = answers.filter(([, status]) => status >= 500 || status < 200);
-    expect(failures).toEqual([]);
-    // The blank addresses are refused, not stored as nothing.
-    expect(answers.filter(([, status]) => status === 400).length).toBeGreaterThanOrEqual(3);
+    // Prototype keys are read as nothing; deep nesting where an object is
+    // due, and blank addresses (stored as nothing before), are 400.
+    expect(answers.map(([, status]) => status)).toEqual([
+      200, 400, 400, 200, 400, 400, 200, 200, 400,
+    ]);
   });
 });
