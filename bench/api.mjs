@@ -434,6 +434,7 @@ async function main() {
     cleanups.push(sink.close);
     const env = benchAppEnv(
       {
+        dataDir,
         mongodbUri,
         redisUrl: services.redisUrl,
         queuePrefix: `bench${Date.now()}`,

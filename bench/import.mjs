@@ -111,6 +111,7 @@ async function main() {
 
     // 2. The API and one worker.
     const env = benchAppEnv({
+      dataDir,
       mongodbUri,
       redisUrl: services.redisUrl,
       queuePrefix: `benchimport${stamp}`,

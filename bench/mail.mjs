@@ -30,6 +30,7 @@
  * Uses MONGODB_URI / REDIS_URL when set (use throw-away ones), else starts both.
  * The workers get the heap cap of WORKER_HEAP_MB (default 112), as under npm start.
  */
+import { randomBytes } from 'node:crypto';
 import { fork } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -170,7 +171,7 @@ async function sendPathAlone(/** @type {string} */ smtpUrl) {
     transport: createCampaignTransport(smtpUrl, Number(args.connections || inFlight)),
     mailFrom: 'Agency <no-reply@agency.local>',
     siteUrl: 'http://localhost:8080',
-    mailLinkSecret: 'bench-mail-link-secret-of-32-chars!',
+    mailLinkSecret: randomBytes(48).toString('base64url'),
   });
   // As the store hands a campaign to the messenger: one language, the built-in template.
   const { DEFAULT_TEMPLATE } = require('@agency/contracts');
@@ -275,6 +276,7 @@ async function main() {
     // 3. The API and the workers.
     const env = benchAppEnv(
       {
+        dataDir,
         mongodbUri,
         redisUrl: services.redisUrl,
         queuePrefix: `benchmail${stamp}`,

@@ -1,12 +1,22 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@agency/platform';
-import { apiEnvSpec, DEV_JWT_SECRET, loadApiConfig } from './config';
+import { apiEnvSpec, loadApiConfig } from './config';
+
+/** This file's data folder: where a run outside production keeps the secrets it makes. */
+const dataDir = mkdtempSync(join(tmpdir(), 'agency-api-config-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const base = {
   MONGODB_URI: 'mongodb://127.0.0.1:27017/agency',
   REDIS_URL: 'redis://127.0.0.1:6379',
+  DATA_DIR: dataDir,
 };
+
+/** The development secrets older releases shipped in their source: public ever since. */
+const PUBLISHED_JWT_SECRET = 'development-only-jwt-secret-never-use-in-production';
+const PUBLISHED_LINK_SECRET = 'development-only-mail-link-secret';
 
 const strongSecret = 'Vq3x9LmT2pZr8sKdW4yHcN7bJfQ1gUeA6oRt';
 /** The newsletter links' key: 32 characters is the shortest production accepts. */
@@ -39,7 +49,7 @@ describe('API configuration', () => {
       demo: { enabled: false },
       timeZone: 'Africa/Tunis',
       auth: {
-        jwtSecret: DEV_JWT_SECRET,
+        jwtSecret: readFileSync(join(dataDir, 'secrets', 'JWT_SECRET'), 'utf8').trim(),
         tokenTtlSeconds: 8 * 3600,
         loginThrottle: {
           accountMaxFailures: 10,
@@ -157,8 +167,19 @@ describe('API configuration', () => {
       'must be at least 32 random',
     ],
     [
-      { NODE_ENV: 'production', JWT_SECRET: DEV_JWT_SECRET },
+      { NODE_ENV: 'production', JWT_SECRET: PUBLISHED_JWT_SECRET },
       'JWT_SECRET',
+      'must be set to a secret of your own',
+    ],
+    [{ JWT_SECRET: PUBLISHED_JWT_SECRET }, 'JWT_SECRET', 'must be set to a secret of your own'],
+    [
+      { MAIL_LINK_SECRET: PUBLISHED_LINK_SECRET },
+      'MAIL_LINK_SECRET',
+      'must be set to a secret of your own',
+    ],
+    [
+      { NODE_ENV: 'production', JWT_SECRET: strongSecret, MAIL_LINK_SECRET: PUBLISHED_LINK_SECRET },
+      'MAIL_LINK_SECRET',
       'must be set to a secret of your own',
     ],
     [{ JWT_EXPIRES_IN_SECONDS: '10' }, 'JWT_EXPIRES_IN_SECONDS', 'must be a whole number from 60'],
@@ -179,6 +200,71 @@ describe('API configuration', () => {
     const error = configErrorOf(() => loadApiConfig({ ...base, ...change }));
     expect(error.variable).toBe(variable);
     expect(error.message).toContain(`${variable} ${reason}`);
+  });
+
+  it('makes its secrets once per data folder and keeps them for the next start', () => {
+    const first = loadApiConfig(base);
+    const again = loadApiConfig({ ...base, NODE_ENV: 'test' });
+    expect(again.auth.jwtSecret).toBe(first.auth.jwtSecret);
+    expect(again.mailLinkSecret).toBe(first.mailLinkSecret);
+    expect(first.auth.jwtSecret).not.toBe(first.mailLinkSecret);
+    expect(first.auth.jwtSecret.length).toBeGreaterThanOrEqual(64);
+
+    const otherFolder = mkdtempSync(join(tmpdir(), 'agency-api-config-other-'));
+    try {
+      const other = loadApiConfig({ ...base, DATA_DIR: otherFolder });
+      expect(other.auth.jwtSecret).not.toBe(first.auth.jwtSecret);
+      expect(other.mailLinkSecret).not.toBe(first.mailLinkSecret);
+    } finally {
+      rmSync(otherFolder, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps each made secret readable by its owner alone', () => {
+    loadApiConfig(base);
+    for (const name of ['JWT_SECRET', 'MAIL_LINK_SECRET']) {
+      expect(statSync(join(dataDir, 'secrets', name)).mode & 0o777).toBe(0o600);
+    }
+    expect(statSync(join(dataDir, 'secrets')).mode & 0o077).toBe(0);
+  });
+
+  it('takes the secrets it is given over the ones it keeps', () => {
+    const given = loadApiConfig({
+      ...base,
+      JWT_SECRET: strongSecret,
+      MAIL_LINK_SECRET: strongLinkKey,
+    });
+    expect(given.auth.jwtSecret).toBe(strongSecret);
+    expect(given.mailLinkSecret).toBe(strongLinkKey);
+  });
+
+  it('names each missing secret and DATA_DIR when it has neither outside production', () => {
+    const error = configErrorOf(() => loadApiConfig({ ...base, DATA_DIR: ' ', API_PORT: '-1' }));
+    expect(error.message).toMatch(
+      /JWT_SECRET is required but not set: [^;]*set DATA_DIR to a folder/,
+    );
+    expect(error.message).toContain('API_PORT must be a whole number');
+    const linkOnly = configErrorOf(() =>
+      loadApiConfig({ ...base, DATA_DIR: undefined, JWT_SECRET: strongSecret }),
+    );
+    expect(linkOnly.variable).toBe('MAIL_LINK_SECRET');
+    expect(linkOnly.message).toMatch(
+      /MAIL_LINK_SECRET is required but not set: [^;]*set DATA_DIR to a folder/,
+    );
+  });
+
+  it('makes nothing in production: it refuses to start without secrets of its own', () => {
+    const productionFolder = mkdtempSync(join(tmpdir(), 'agency-api-config-production-'));
+    try {
+      const error = configErrorOf(() =>
+        loadApiConfig({ ...base, NODE_ENV: 'production', DATA_DIR: productionFolder }),
+      );
+      expect(error.message).toContain('JWT_SECRET is required but not set');
+      expect(error.message).toContain('JWT_SECRET is required but not set: set it');
+      expect(() => statSync(join(productionFolder, 'secrets'))).toThrow(/ENOENT/);
+    } finally {
+      rmSync(productionFolder, { recursive: true, force: true });
+    }
   });
 
   it('takes a production link key of 32 characters or more', () => {

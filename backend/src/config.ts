@@ -6,6 +6,8 @@ import {
   integer,
   loadEnv,
   mailbox,
+  notRetiredSecret,
+  withKeptSecrets,
   campaignEnvSpec,
   senderNameOf,
   sharedEnvSpec,
@@ -23,10 +25,9 @@ import {
 
 /** Signs every admin token: long and random, or anyone could mint tokens. */
 export const JWT_SECRET_MIN_LENGTH = 32;
-/** Known to everyone who reads this file: accepted outside production only. */
-export const DEV_JWT_SECRET = 'development-only-jwt-secret-never-use-in-production';
 
 const jwtSecret = makeValidator<string>((raw) => {
+  notRetiredSecret(raw);
   if (raw.length < JWT_SECRET_MIN_LENGTH || new Set(raw).size < 10) {
     throw new Error(
       `must be at least ${JWT_SECRET_MIN_LENGTH} random characters (generate one with: openssl rand -base64 48)`,
@@ -67,8 +68,8 @@ export const apiEnvSpec = {
   DEMO_ADMIN_USERNAME: str({ default: 'demo' }),
   DEMO_ADMIN_EMAIL: mailbox({ default: 'demo@agency.local' }),
   DEMO_ADMIN_PASSWORD: str({ default: 'demo-password-change-me' }),
-  // Outside production a fixed development secret applies; production must set its own.
-  JWT_SECRET: jwtSecret({ devDefault: DEV_JWT_SECRET }),
+  // Required in production; elsewhere, unset, one is made and kept in DATA_DIR (withKeptSecrets).
+  JWT_SECRET: jwtSecret(),
   JWT_EXPIRES_IN_SECONDS: integer(60, 7 * 86_400)({ default: 8 * 3600 }),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: integer(1, 1000)({ default: 10 }),
   LOGIN_ACCOUNT_WINDOW_SECONDS: integer(1, 86_400)({ default: 60 }),
@@ -163,12 +164,7 @@ export interface AuthConfig {
 }
 
 export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
-  // envalid applies devDefault only when NODE_ENV is set; ours defaults to
-  // development, so an unset NODE_ENV must read as development here too.
-  const env = loadEnv(
-    { ...rawEnv, NODE_ENV: rawEnv.NODE_ENV?.trim() || apiEnvSpec.NODE_ENV.default },
-    apiEnvSpec,
-  );
+  const env = loadEnv(withKeptSecrets(rawEnv, ['JWT_SECRET', 'MAIL_LINK_SECRET']), apiEnvSpec);
   if (env.DEMO_MODE && env.NODE_ENV === 'production') {
     throw new ConfigError('DEMO_MODE', 'DEMO_MODE must be false when NODE_ENV is production');
   }
@@ -176,12 +172,6 @@ export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
     throw new ConfigError(
       'DEMO_ADMIN_PASSWORD',
       'DEMO_ADMIN_PASSWORD must be at least 8 characters long',
-    );
-  }
-  if (env.NODE_ENV === 'production' && env.JWT_SECRET === DEV_JWT_SECRET) {
-    throw new ConfigError(
-      'JWT_SECRET',
-      'JWT_SECRET must be set to a secret of your own when NODE_ENV is production',
     );
   }
   return {

@@ -23,16 +23,21 @@ export const BENCH_ADMIN = {
 
 /**
  * What the bench's API and workers run with; `settings` adds or overrides
- * what one bench needs (its limits, its campaign settings).
- * @param {{ mongodbUri: string, redisUrl: string, queuePrefix: string, apiPort: number,
- *   smtpUrl: string }} where
+ * what one bench needs (its limits, its campaign settings). The API and the
+ * workers make their secrets in the bench's data folder and share them.
+ * @param {{ dataDir: string, mongodbUri: string, redisUrl: string, queuePrefix: string,
+ *   apiPort: number, smtpUrl: string }} where
  * @param {NodeJS.ProcessEnv} [settings]
  * @returns {NodeJS.ProcessEnv}
  */
-export function benchAppEnv({ mongodbUri, redisUrl, queuePrefix, apiPort, smtpUrl }, settings) {
+export function benchAppEnv(
+  { dataDir, mongodbUri, redisUrl, queuePrefix, apiPort, smtpUrl },
+  settings,
+) {
   return {
     ...process.env,
     NODE_ENV: 'development',
+    DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     MONGODB_URI: mongodbUri,
     REDIS_URL: redisUrl,

@@ -1,5 +1,6 @@
 import { cleanEnv, makeExactValidator, makeValidator, str, type ReporterOptions } from 'envalid';
 import { IANAZone } from 'luxon';
+import { isRetiredPublicSecret, keptSecret } from './installation-secrets';
 
 /**
  * Configuration is read from the environment once, at start, and validated
@@ -136,9 +137,17 @@ function withoutBlanks(env: Env): Env {
   return cleaned;
 }
 
-function reasonOf(error: Error): string {
+/** The secrets a run outside production makes for itself when they are not set. */
+export const KEPT_SECRET_NAMES = ['JWT_SECRET', 'MAIL_LINK_SECRET'] as const;
+export type KeptSecretName = (typeof KEPT_SECRET_NAMES)[number];
+const MISSING_KEPT_SECRET =
+  'is required but not set: set it to a random value of your own (openssl rand -base64 48), or, outside production, set DATA_DIR to a folder where this installation makes and keeps its own (npm start uses .data)';
+
+function reasonOf(name: string, error: Error): string {
   // envalid words a missing variable itself; ours already read as "must ...".
-  return error.name === 'EnvMissingError' ? 'is required but not set' : error.message;
+  if (error.name !== 'EnvMissingError') return error.message;
+  if ((KEPT_SECRET_NAMES as readonly string[]).includes(name)) return MISSING_KEPT_SECRET;
+  return 'is required but not set';
 }
 
 function throwConfigError<T>({ errors }: ReporterOptions<T>): void {
@@ -149,7 +158,7 @@ function throwConfigError<T>({ errors }: ReporterOptions<T>): void {
   if (!first) return;
   throw new ConfigError(
     first[0],
-    entries.map(([name, error]) => `${name} ${reasonOf(error)}`).join('; '),
+    entries.map(([name, error]) => `${name} ${reasonOf(name, error)}`).join('; '),
   );
 }
 
@@ -167,9 +176,19 @@ export type NodeEnv = (typeof NODE_ENVS)[number];
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** Good enough on a laptop; refused in production, where links must not be forgeable. */
-export const DEVELOPMENT_MAIL_LINK_SECRET = 'development-only-mail-link-secret';
 const MAIL_LINK_SECRET_MIN_LENGTH = 32;
+
+/** Refuses a secret older releases published (in their source or .env.example), in every mode. */
+export function notRetiredSecret(raw: string): string {
+  if (isRetiredPublicSecret(raw)) {
+    throw new Error(
+      'must be set to a secret of your own: this value was published with older releases, so anyone can sign with it (leave it unset outside production to have one made)',
+    );
+  }
+  return raw;
+}
+
+const mailLinkSecret = makeValidator<string>(notRetiredSecret);
 
 /** What both the API and the worker read: the stores, the queue namespace, the link key. */
 export const sharedEnvSpec = {
@@ -187,8 +206,13 @@ export const sharedEnvSpec = {
   REDIS_SENTINEL_PASSWORD: str({ default: undefined }),
   /** BullMQ key prefix; use a hash tag such as {agency} on Redis Cluster. */
   QUEUE_PREFIX: queuePrefix({ default: 'agency' }),
-  /** Signs the newsletter's confirmation and unsubscribe links (the worker signs, the API checks). */
-  MAIL_LINK_SECRET: str({ default: DEVELOPMENT_MAIL_LINK_SECRET }),
+  /**
+   * Signs the newsletter's confirmation and unsubscribe links (the worker signs, the API checks).
+   * Unset outside production, one is made and kept in DATA_DIR (withKeptSecrets).
+   */
+  MAIL_LINK_SECRET: mailLinkSecret({ default: undefined }),
+  /** Where a run outside production keeps the secrets it makes itself (npm start: .data). */
+  DATA_DIR: str({ default: undefined }),
   /**
    * Names the days the dashboard counts (the API counts each enquiry, the
    * worker recounts), and the clock campaign schedules and windows are kept on.
@@ -235,7 +259,11 @@ export type SharedEnv = ReturnType<typeof loadEnv<typeof sharedEnvSpec>>;
 
 /** The shared part of a process's configuration, from its cleaned environment. */
 export function toSharedConfig(env: SharedEnv): SharedConfig {
-  if (env.NODE_ENV === 'production') assertStrongMailLinkSecret(env.MAIL_LINK_SECRET);
+  const mailLinkSecret = env.MAIL_LINK_SECRET;
+  if (env.NODE_ENV === 'production') assertStrongMailLinkSecret(mailLinkSecret);
+  if (!mailLinkSecret) {
+    throw new ConfigError('MAIL_LINK_SECRET', `MAIL_LINK_SECRET ${MISSING_KEPT_SECRET}`);
+  }
   return {
     nodeEnv: env.NODE_ENV,
     logLevel: env.LOG_LEVEL,
@@ -243,7 +271,7 @@ export function toSharedConfig(env: SharedEnv): SharedConfig {
     redisUrl: env.REDIS_URL,
     redisSentinel: redisSentinelOf(env),
     queuePrefix: env.QUEUE_PREFIX,
-    mailLinkSecret: env.MAIL_LINK_SECRET,
+    mailLinkSecret,
     timeZone: env.AGENCY_TIME_ZONE,
   };
 }
@@ -272,11 +300,47 @@ function redisSentinelOf(env: SharedEnv): RedisSentinelConfig | undefined {
 }
 
 /** Anyone who knows the key can confirm or unsubscribe any address: production needs its own. */
-function assertStrongMailLinkSecret(secret: string): void {
-  if (secret === DEVELOPMENT_MAIL_LINK_SECRET || secret.length < MAIL_LINK_SECRET_MIN_LENGTH) {
+function assertStrongMailLinkSecret(secret: string | undefined): void {
+  if (!secret || secret.length < MAIL_LINK_SECRET_MIN_LENGTH) {
     throw new ConfigError(
       'MAIL_LINK_SECRET',
       `MAIL_LINK_SECRET must be a random value of at least ${MAIL_LINK_SECRET_MIN_LENGTH} characters in production (for example: openssl rand -hex 32)`,
     );
   }
+}
+
+/* ---------------------------------------------------------------------------
+ * Secrets made per installation
+ * ------------------------------------------------------------------------- */
+
+/**
+ * `rawEnv` with each of `names` that is not set filled from the data folder
+ * (made there at the first start), in development and test only. Production
+ * gets nothing made for it: its checks refuse to start without its own.
+ * Without DATA_DIR nothing is made either, and validation names each missing
+ * secret beside every other fault. The
+ * API and the worker read the same DATA_DIR, so they agree on
+ * MAIL_LINK_SECRET: the worker signs the links the API checks.
+ */
+export function withKeptSecrets(rawEnv: Env, names: readonly KeptSecretName[]): Env {
+  const env = withoutBlanks(rawEnv);
+  const nodeEnv = env.NODE_ENV ?? sharedEnvSpec.NODE_ENV.default;
+  if (nodeEnv !== 'development' && nodeEnv !== 'test') return rawEnv;
+  const missing = names.filter((name) => !env[name]);
+  if (missing.length === 0) return rawEnv;
+  const dataDir = env.DATA_DIR;
+  if (!dataDir) return rawEnv;
+  const made: Env = {};
+  for (const name of missing) {
+    try {
+      made[name] = keptSecret(dataDir, name);
+    } catch (error: unknown) {
+      const reason =
+        typeof error === 'object' && error !== null && 'message' in error
+          ? String(error.message)
+          : String(error);
+      throw new ConfigError(name, `${name} could not be kept in DATA_DIR: ${reason}`);
+    }
+  }
+  return { ...rawEnv, ...made };
 }

@@ -61,12 +61,17 @@ export function wantsDemoMode(env) {
 }
 
 /**
- * @param {{ baseEnv: NodeJS.ProcessEnv, apiPort: number, webUrl: string, mongodbUri: string,
- *   redisUrl: string, smtpUrl?: string, demoMode: boolean, runSettings?: NodeJS.ProcessEnv }} run
+ * `dataDir` is the run's data folder: outside production the API and the
+ * worker keep there the secrets they make when none is given (one
+ * MAIL_LINK_SECRET for both), so a restart keeps sessions and mail links.
+ * @param {{ baseEnv: NodeJS.ProcessEnv, dataDir: string, apiPort: number, webUrl: string,
+ *   mongodbUri: string, redisUrl: string, smtpUrl?: string, demoMode: boolean,
+ *   runSettings?: NodeJS.ProcessEnv }} run
  * @returns {NodeJS.ProcessEnv}
  */
 export function appEnvironment({
   baseEnv,
+  dataDir,
   apiPort,
   webUrl,
   mongodbUri,
@@ -79,6 +84,7 @@ export function appEnvironment({
     ...baseEnv,
     MAIL_TO: baseEnv.MAIL_TO || LOCAL_AGENCY_INBOX,
     ...runSettings,
+    DATA_DIR: dataDir,
     API_PORT: String(apiPort),
     CORS_ORIGIN: webUrl,
     MONGODB_URI: mongodbUri,

@@ -18,6 +18,7 @@ describe('printed connection strings', () => {
 
 describe('the environment of the API and the worker', () => {
   const run = {
+    dataDir: '/srv/agency/.data',
     apiPort: 4100,
     webUrl: 'http://127.0.0.1:5173',
     mongodbUri: 'mongodb://127.0.0.1:27018/agency',
@@ -30,6 +31,8 @@ describe('the environment of the API and the worker', () => {
     const env = appEnvironment({ ...run, baseEnv: { PATH: '/usr/bin' } });
     expect(env).toEqual({
       PATH: '/usr/bin',
+      // Where the API and the worker keep the secrets they make outside production.
+      DATA_DIR: '/srv/agency/.data',
       API_PORT: '4100',
       CORS_ORIGIN: 'http://127.0.0.1:5173',
       MONGODB_URI: 'mongodb://127.0.0.1:27018/agency',

@@ -1,13 +1,20 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadApiConfig } from '@agency/backend';
 import { ConfigError } from '@agency/platform';
 import { loadWorkerConfig, workerEnvSpec } from './config';
+
+/** This file's data folder: where a run outside production keeps the secrets it makes. */
+const dataDir = mkdtempSync(join(tmpdir(), 'agency-worker-config-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const base = {
   MONGODB_URI: 'mongodb://127.0.0.1:27017/agency',
   REDIS_URL: 'redis://127.0.0.1:6379',
   SMTP_URL: 'smtp://127.0.0.1:25',
   MAIL_TO: 'Agency <hi@agency.tn>',
+  DATA_DIR: dataDir,
 };
 
 function variableAtFault(env: Record<string, string | undefined>): string {
@@ -31,6 +38,23 @@ describe('worker configuration', () => {
       siteUrl: 'http://localhost:5173',
       outbox: { relayIntervalMs: 30_000, pendingAgeMs: 60_000 },
     });
+  });
+
+  it('signs mail links with the key the API checks them with, from the same data folder', () => {
+    const shared = mkdtempSync(join(tmpdir(), 'agency-worker-config-shared-'));
+    try {
+      // The worker starts first here: the API must read the key it made, not make another.
+      const worker = loadWorkerConfig({ ...base, DATA_DIR: shared });
+      expect(existsSync(join(shared, 'secrets', 'JWT_SECRET'))).toBe(false);
+      const api = loadApiConfig({ ...base, DATA_DIR: shared });
+      expect(api.mailLinkSecret).toBe(worker.mailLinkSecret);
+      expect(loadWorkerConfig({ ...base, DATA_DIR: shared }).mailLinkSecret).toBe(
+        worker.mailLinkSecret,
+      );
+      expect(worker.mailLinkSecret).not.toBe(loadWorkerConfig(base).mailLinkSecret);
+    } finally {
+      rmSync(shared, { recursive: true, force: true });
+    }
   });
 
   it('finds Redis through the Sentinels when they are named, as the API does', () => {
@@ -118,7 +142,10 @@ describe('worker configuration', () => {
     [{ REDIS_URL: undefined }, 'REDIS_URL'],
     [{ SITE_URL: 'ftp://agency.tn' }, 'SITE_URL'],
     [{ OUTBOX_RELAY_INTERVAL_SECONDS: '0' }, 'OUTBOX_RELAY_INTERVAL_SECONDS'],
+    // Production makes no secret, even with a data folder.
     [{ NODE_ENV: 'production' }, 'MAIL_LINK_SECRET'],
+    [{ DATA_DIR: undefined }, 'MAIL_LINK_SECRET'],
+    [{ MAIL_LINK_SECRET: 'development-only-mail-link-secret' }, 'MAIL_LINK_SECRET'],
     [{ REDIS_SENTINELS: '10.0.0.5:26379' }, 'REDIS_SENTINEL_NAME'],
     [{ REDIS_SENTINELS: '10.0.0.5', REDIS_SENTINEL_NAME: 'main' }, 'REDIS_SENTINELS'],
     [{ BOUNCE_MAILBOX_URL: 'imaps://mail.agency.tn' }, 'BOUNCE_MAILBOX_URL'],

@@ -4,6 +4,7 @@ import {
   integer,
   loadEnv,
   mailbox,
+  withKeptSecrets,
   sharedEnvSpec,
   toSharedConfig,
   urlOf,
@@ -135,7 +136,8 @@ function addressOf(mailboxText: string): string {
 }
 
 export function loadWorkerConfig(rawEnv: Env = process.env): WorkerConfig {
-  const env = loadEnv(rawEnv, workerEnvSpec);
+  // The same DATA_DIR as the API's gives the same MAIL_LINK_SECRET: the links signed here are checked there.
+  const env = loadEnv(withKeptSecrets(rawEnv, ['MAIL_LINK_SECRET']), workerEnvSpec);
   return {
     ...toSharedConfig(env),
     smtpUrl: env.SMTP_URL,

@@ -94,11 +94,20 @@ export async function validateQuery<T>(ctx: Context, schema: ISchema<T>): Promis
 
 /** The `:id` of a route: a malformed id is a 400 naming the field, never a 500. */
 export function recordIdParam(ctx: Context, name = 'id'): string {
+  return idParam(ctx, isRecordId, name).toLowerCase();
+}
+
+/** A route's `:id` of the shape `isId` accepts (a session's, a record's): else a 400 naming it. */
+export function idParam(
+  ctx: Context,
+  isId: (value: unknown) => value is string,
+  name = 'id',
+): string {
   const raw: unknown = (ctx.params as Record<string, unknown> | undefined)?.[name];
-  if (!isRecordId(raw)) {
+  if (!isId(raw)) {
     throw new HttpError('VALIDATION_FAILED', 'Some fields are invalid', {
       [name]: formatValidationMessage(message('idInvalid'), requestLocale(ctx)),
     });
   }
-  return raw.toLowerCase();
+  return raw;
 }

@@ -14,6 +14,7 @@ import {
   type Redis,
 } from '@agency/platform';
 import { uniqueName } from '@agency/platform/testing/file-database';
+import { TEST_SECRETS } from '@agency/platform/testing/test-secrets';
 import { createCampaignQueue, type CampaignQueue } from '../queues/campaign-queue';
 import { createPasswordResetQueue, type PasswordResetQueue } from '../queues/password-reset-queue';
 
@@ -58,6 +59,7 @@ export async function createTestContext(
     // Tests of other areas sign in with the password alone; the two-factor
     // tests name the roles that need a second factor.
     TWO_FACTOR_REQUIRED_ROLES: 'none',
+    ...TEST_SECRETS,
     ...options.env,
   });
   if (openContexts === 0) await connectDatabase(config.mongodbUri);

@@ -36,9 +36,10 @@ import {
   type RunningCampaignEngine,
 } from '../campaigns';
 import { loadWorkerConfig } from '../config';
+import { TEST_SECRETS } from '@agency/platform/testing/test-secrets';
 
 export const TEST_SITE_URL = 'http://site.test';
-export const TEST_LINK_SECRET = 'campaign-test-link-secret-of-32-characters!';
+export const TEST_LINK_SECRET = TEST_SECRETS.MAIL_LINK_SECRET;
 
 export interface SeedContact {
   email: string;
@@ -112,6 +113,7 @@ export function campaignSettings(
     REDIS_URL: 'redis://127.0.0.1:6379',
     SMTP_URL: 'smtp://127.0.0.1:25',
     MAIL_TO: 'inbox@agency.test',
+    ...TEST_SECRETS,
   });
   const settings: CampaignSendSettings = campaigns;
   return { ...settings, retryDelayMs: 100, ...overrides };

@@ -22,6 +22,7 @@ import { createMailTransport } from '../mail/transport';
 import { createCampaignTransport, createSmtpCampaignMessenger } from '../campaigns';
 import { campaignSettings } from './campaign-context';
 import { startWorkers, type RunningWorkers, type WorkersOptions } from '../workers';
+import { TEST_SECRETS } from '@agency/platform/testing/test-secrets';
 
 export const AGENCY_INBOX = 'inbox@agency.test';
 export const SITE_URL = 'http://site.test';
@@ -84,6 +85,7 @@ export async function createPipelineContext(
     NEWSLETTER_RATE_LIMIT_MAX: '1000',
     NEWSLETTER_ADDRESS_RATE_LIMIT_MAX: '1000',
     NEWSLETTER_LINK_RATE_LIMIT_MAX: '1000',
+    ...TEST_SECRETS,
     ...options.env,
   });
   const logger = createLogger('test', 'silent');

@@ -4,7 +4,7 @@ import type { AuthConfig } from '../../config';
 import type { SessionUser } from '../../middleware/authenticate';
 import { findUserById, toAuthUserDto } from '../users';
 import { type UserDocument } from '@agency/platform';
-import { createSession, findActiveSession } from '../sessions';
+import { createSession, findActiveSession, isSessionId } from '../sessions';
 
 const ALGORITHM = 'HS256';
 const ISSUER = 'agency-api';
@@ -63,7 +63,7 @@ function claimsOf(payload: unknown): Claims | null {
   if (!isRecordId(sub) || !isWholeNumber(ver) || !isWholeNumber(exp) || !isWholeNumber(iat)) {
     return null;
   }
-  if (sid !== undefined && !isRecordId(sid)) return null;
+  if (sid !== undefined && !isSessionId(sid)) return null;
   if (step !== undefined && step !== 'totp' && step !== 'enrol') return null;
   return { sub, ver, sid, step };
 }

@@ -4,6 +4,7 @@ import {
   type Locale,
 } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
+import { randomSecret } from '@agency/platform/testing/test-secrets';
 import {
   MailReceiptModel,
   OwedMailModel,
@@ -249,7 +250,7 @@ describe('a subscription request', () => {
   });
 });
 
-const SECRET = 'newsletter-service-test-secret-0123456789';
+const SECRET = randomSecret();
 // Tokens carry their issue time in whole seconds.
 const issuedAt = new Date('2024-05-02T10:00:00.000Z');
 

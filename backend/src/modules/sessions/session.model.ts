@@ -7,6 +7,10 @@ import { Schema, model, type InferSchemaType } from 'mongoose';
  * that version and so ends every session at once).
  */
 const sessionSchema = new Schema({
+  // Random (session.service.ts's newSessionId), never an ObjectId: a token
+  // names its session, and an id that grows with time can be guessed from
+  // the ids of sign-ins just before and after.
+  _id: { type: String, required: true },
   userId: { type: String, required: true },
   tokenVersion: { type: Number, required: true },
   ip: { type: String, required: true },

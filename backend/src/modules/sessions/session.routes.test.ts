@@ -1,9 +1,12 @@
+import jwt from 'jsonwebtoken';
+import { Types } from 'mongoose';
 import request from 'supertest';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { TEST_PASSWORD, as, signedInUser, unknownId } from '../../testing/admin-fixtures';
 import { ActivityLogModel } from '../activity-log';
 import { UserModel } from '@agency/platform';
-import { deviceOf } from './session.service';
+import { SessionModel } from './session.model';
+import { deviceOf, newSessionId } from './session.service';
 
 const CHROME_LINUX =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
@@ -42,7 +45,7 @@ describe('a staff member’s own sessions', () => {
     const items = response.body.items as { device: string; current: boolean }[];
     expect(items).toHaveLength(3);
     expect(items[0]).toEqual({
-      id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      id: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
       device: 'Safari 17 on iOS',
       ip: expect.stringContaining('127.0.0.1'),
       signedInAt: expect.any(String),
@@ -72,7 +75,11 @@ describe('a staff member’s own sessions', () => {
     expect(
       (await as(ctx, phone).delete(`/api/admin/me/sessions/${laptopSession?.id}`)).status,
     ).toBe(404);
-    expect((await as(ctx, phone).delete('/api/admin/me/sessions/not-an-id')).status).toBe(400);
+    for (const malformed of ['not-an-id', unknownId(), `${newSessionId()}x`, '%00']) {
+      const refused = await as(ctx, phone).delete(`/api/admin/me/sessions/${malformed}`);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.fields).toEqual({ id: expect.any(String) });
+    }
   });
 
   it("never ends another user's session", async () => {
@@ -82,7 +89,9 @@ describe('a staff member’s own sessions', () => {
     const id = (ownerSessions.body.items as { id: string }[])[0]?.id;
     expect((await as(ctx, other).delete(`/api/admin/me/sessions/${id}`)).status).toBe(404);
     expect(await whoAmI(owner)).toBe(200);
-    expect((await as(ctx, other).delete(`/api/admin/me/sessions/${unknownId()}`)).status).toBe(404);
+    expect((await as(ctx, other).delete(`/api/admin/me/sessions/${newSessionId()}`)).status).toBe(
+      404,
+    );
   });
 
   it('ends every other session at once and signs out this one, each logged', async () => {
@@ -101,6 +110,64 @@ describe('a staff member’s own sessions', () => {
       (entry) => entry.action,
     );
     expect(actions).toEqual(expect.arrayContaining(['auth.sessions-end-others', 'auth.logout']));
+  });
+});
+
+describe('session ids', () => {
+  const sessionIdOf = (session: { token: string }) =>
+    (jwt.decode(session.token) as { sid: string }).sid;
+  const sharedPrefix = (a: string, b: string) => {
+    let length = 0;
+    while (length < a.length && a[length] === b[length]) length += 1;
+    return length;
+  };
+
+  it('are random: sign-ins one after another share no time-ordered prefix, and none is an ObjectId', async () => {
+    const user = await signedInUser(ctx, 'viewer');
+    const sessions: { token: string }[] = [user];
+    for (let i = 0; i < 5; i += 1) sessions.push(await signInFrom(user.username, CHROME_LINUX));
+    const ids = sessions.map(sessionIdOf);
+
+    for (const id of ids) {
+      expect(id).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      expect(Types.ObjectId.isValid(id)).toBe(false);
+      expect(await SessionModel.exists({ _id: id })).toBeTruthy();
+    }
+    // ObjectIds made within a second share their first 8 hex digits (the time).
+    ids.forEach((id, index) =>
+      ids.slice(index + 1).forEach((other) => expect(sharedPrefix(id, other)).toBeLessThan(4)),
+    );
+  });
+
+  it('no longer accepts a session stored under an ObjectId, even in a genuinely signed token', async () => {
+    const user = await signedInUser(ctx, 'editor');
+    const { ver } = jwt.decode(user.token) as { ver: number };
+    const oldId = new Types.ObjectId();
+    const now = new Date();
+    await SessionModel.collection.insertOne({
+      _id: oldId,
+      userId: user.id,
+      tokenVersion: ver,
+      ip: '127.0.0.1',
+      userAgent: CHROME_LINUX,
+      signedInAt: now,
+      lastSeenAt: now,
+      expiresAt: new Date(now.getTime() + 3_600_000),
+      endedAt: null,
+    });
+    const token = jwt.sign({ ver, sid: oldId.toHexString() }, ctx.config.auth.jwtSecret, {
+      algorithm: 'HS256',
+      subject: user.id,
+      issuer: 'agency-api',
+      audience: 'agency-admin',
+      expiresIn: 600,
+    });
+
+    expect(await whoAmI({ token })).toBe(401);
+    const listed = await as(ctx, user).get('/api/admin/me/sessions');
+    expect((listed.body.items as { id: string }[]).map((item) => item.id)).toEqual([
+      sessionIdOf(user),
+    ]);
   });
 });
 

@@ -4,8 +4,8 @@ import type { SessionListResponse } from '@agency/contracts';
 import { HttpError } from '../../errors';
 import { audit } from '../../middleware/audit';
 import { sessionUser } from '../../middleware/authenticate';
-import { recordIdParam } from '../../middleware/validate';
-import { endOtherSessions, endSession, listActiveSessions } from './session.service';
+import { idParam } from '../../middleware/validate';
+import { endOtherSessions, endSession, isSessionId, listActiveSessions } from './session.service';
 
 /** A signed-in user's own sessions: list them, end one, end all the others, sign out. */
 export function ownSessionRoutes(): Router {
@@ -21,7 +21,7 @@ export function ownSessionRoutes(): Router {
 
   router.delete(API_ROUTES.mySession, async (ctx) => {
     const user = sessionUser(ctx.state);
-    const id = recordIdParam(ctx);
+    const id = idParam(ctx, isSessionId);
     if (!(await endSession(user.id, id))) {
       throw new HttpError('NOT_FOUND', 'No active session of yours with this id');
     }

@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import Bowser from 'bowser';
-import { isValidObjectId, trusted } from 'mongoose';
+import { trusted } from 'mongoose';
 import type { SessionDto } from '@agency/contracts';
 import { SessionModel, type Session } from './session.model';
 
@@ -20,9 +21,23 @@ export interface NewSession {
   expiresAt: Date;
 }
 
+/** 24 random bytes: 192 bits that no sign-in before or after tells anything about. */
+const SESSION_ID_BYTES = 24;
+const SESSION_ID = /^[A-Za-z0-9_-]{32}$/;
+
+export function newSessionId(): string {
+  return randomBytes(SESSION_ID_BYTES).toString('base64url');
+}
+
+/** The shape of a session id (32 base64url characters); sessions named otherwise never stand. */
+export function isSessionId(value: unknown): value is string {
+  return typeof value === 'string' && SESSION_ID.test(value);
+}
+
 export async function createSession(input: NewSession): Promise<string> {
   const now = new Date();
   const session = await SessionModel.create({
+    _id: newSessionId(),
     ...input,
     userAgent: input.userAgent.slice(0, USER_AGENT_MAX),
     signedInAt: now,
@@ -31,7 +46,7 @@ export async function createSession(input: NewSession): Promise<string> {
   return String(session._id);
 }
 
-type StoredSession = Session & { _id: unknown };
+type StoredSession = Session & { _id: string };
 
 function isActive(session: StoredSession, tokenVersion: number, now: Date): boolean {
   return (
@@ -50,7 +65,7 @@ export async function findActiveSession(
   userId: string,
   tokenVersion: number,
 ): Promise<StoredSession | null> {
-  if (!isValidObjectId(id)) return null;
+  if (!isSessionId(id)) return null;
   const session = await SessionModel.findById(id).lean();
   const now = new Date();
   if (!session || session.userId !== userId || !isActive(session, tokenVersion, now)) return null;
@@ -99,7 +114,9 @@ export async function listActiveSessions(
     tokenVersion,
     expiresAt: trusted({ $gt: now }),
   }).lean();
+  // Sessions stored under ObjectIds (before ids were random) no longer stand.
   return sessions
+    .filter((session) => isSessionId(session._id))
     .map((session) => toSessionDto(session, currentId))
     .sort(
       (a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt.localeCompare(a.lastSeenAt),
@@ -108,7 +125,7 @@ export async function listActiveSessions(
 
 /** Ends one of the user's sessions; false when it is not theirs or already ended. */
 export async function endSession(userId: string, id: string): Promise<boolean> {
-  if (!isValidObjectId(id)) return false;
+  if (!isSessionId(id)) return false;
   const result = await SessionModel.updateOne(
     { _id: id, userId, endedAt: null },
     { $set: { endedAt: new Date() } },
