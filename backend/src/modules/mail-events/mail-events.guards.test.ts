@@ -15,6 +15,7 @@ import {
   createLogger,
   disconnectDatabase,
 } from '@agency/platform';
+import { TEST_SECRETS } from '@agency/platform/testing/test-secrets';
 import { createApp } from '../../app';
 import { loadApiConfig } from '../../config';
 import { createTestContext, type TestContext } from '../../testing/test-context';
@@ -403,6 +404,7 @@ describe('a signed timestamp outside the tolerance', () => {
 
   it('is a setting between 30 seconds and an hour, five minutes unless set', () => {
     const base = {
+      ...TEST_SECRETS,
       NODE_ENV: 'test',
       MONGODB_URI: ctx.config.mongodbUri,
       REDIS_URL: ctx.config.redisUrl,
