@@ -3,6 +3,11 @@ import { LOCALES, type Locale } from '../locales';
 import { isRecordId, message, oneOfText, text } from '../validation/fields';
 import { TIME_OF_DAY, WEEKDAYS, minutesOf, type SendingWindow, type Weekday } from './agency-time';
 import { listQuerySchema } from './list-query';
+import {
+  PLACEHOLDER_PATTERN,
+  misplacedPlaceholder,
+  type MisplacedPlaceholder,
+} from './layout-placeholders';
 
 /**
  * What a campaign may say about its recipient (and its sender), written
@@ -28,9 +33,6 @@ export const TEMPLATE_SLOTS = [
   'textColor',
 ] as const;
 export type TemplateSlot = (typeof TEMPLATE_SLOTS)[number];
-
-/** `{{ name }}` as the mail's placeholders are written; the name is captured. */
-export const PLACEHOLDER_PATTERN = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
 /** The names between double braces in `text` that are not in `known`, each once. */
 export function unknownPlaceholders(text: string, known: readonly string[]): string[] {
@@ -153,6 +155,25 @@ const colour = () =>
     .required(message('required'))
     .matches(HEX_COLOUR, { message: message('colourInvalid') });
 
+/** Why a layout may not put a placeholder where it did, naming the tag and attribute. */
+export function misplacedPlaceholderMessage({ name, place }: MisplacedPlaceholder) {
+  const slot = `{{${name}}}`;
+  switch (place.kind) {
+    case 'attribute':
+      return message('placeholderInAttribute', {
+        slot,
+        attribute: place.attribute,
+        tag: place.tag,
+      });
+    case 'tag':
+      return message('placeholderInTag', { slot, tag: place.tag });
+    case 'element':
+      return message('placeholderInElement', { slot, tag: place.tag });
+    case 'markup':
+      return message('placeholderInMarkup', { slot });
+  }
+}
+
 /** Only a template's layout places the content, header, footer and colours. */
 const LAYOUT_PLACEHOLDERS: readonly string[] = [...CAMPAIGN_VARIABLES, ...TEMPLATE_SLOTS];
 
@@ -170,7 +191,15 @@ export const campaignTemplateSchema = object({
       'content-slot',
       message('contentSlotMissing', { slot: '{{content}}' }),
       (layout) => !layout || /\{\{\s*content\s*\}\}/.test(layout),
-    ),
+    )
+    // A value put inside a tag, attribute, comment or script could close its
+    // quote and add markup of its own (an event handler): text only.
+    .test('placeholders-in-text', (layout, context) => {
+      const misplaced = misplacedPlaceholder(layout ?? '');
+      return misplaced
+        ? context.createError({ message: misplacedPlaceholderMessage(misplaced) })
+        : true;
+    }),
   brandColor: colour(),
   backgroundColor: colour(),
   textColor: colour(),

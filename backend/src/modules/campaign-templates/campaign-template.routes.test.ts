@@ -1,4 +1,5 @@
 import { DEFAULT_TEMPLATE_LAYOUT } from '@agency/contracts';
+import { Parser } from 'htmlparser2';
 import { CampaignTemplateModel } from '@agency/platform';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { as, signedInUser, validCampaign, type SignedInUser } from '../../testing/admin-fixtures';
@@ -13,6 +14,13 @@ afterAll(async () => {
   await ctx.close();
 });
 const api = () => as(ctx, manager);
+
+/** Every attribute name of every element, as a mail client's parser reads the HTML. */
+function attributeNamesOf(html: string): string[] {
+  const names: string[] = [];
+  new Parser({ onattribute: (name) => names.push(name) }).end(html);
+  return names;
+}
 const PATH = '/api/admin/campaign-templates';
 
 const validTemplate = {
@@ -61,6 +69,114 @@ describe('campaign templates', () => {
     expect(await CampaignTemplateModel.countDocuments({ name: 'Autumn', layout: /script/ })).toBe(
       0,
     );
+  });
+
+  describe('placeholders outside text', () => {
+    // The layout and content that put `onerror` on an image of a real mail.
+    const bannerLayout = '<img src="https://cdn.example/banner.png" alt="{{content}}">';
+    const breakingContent =
+      '<a title=" onmouseover=alert(1) onerror=alert(2) x=" href="https://ok.example/">offer</a>';
+    const reason = '{{content}} may only stand in text, not inside the attribute alt of <img>';
+
+    it('refuses a layout that puts {{content}} in an attribute, on create and on update, keeping what is stored', async () => {
+      const created = await api().post(PATH, {
+        ...validTemplate,
+        name: 'Banner',
+        layout: bannerLayout,
+      });
+      expect(created.status).toBe(400);
+      expect(created.body.error).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        fields: { layout: reason },
+      });
+      expect(await CampaignTemplateModel.countDocuments({ name: 'Banner' })).toBe(0);
+
+      const kept = await api().post(PATH, { ...validTemplate, name: 'Kept' });
+      const id = kept.body.id as string;
+      const updated = await api().put(`${PATH}/${id}`, {
+        ...validTemplate,
+        name: 'Kept',
+        layout: `<p>{{content}}</p>${bannerLayout}`,
+      });
+      expect(updated.status).toBe(400);
+      expect(updated.body.error.fields).toEqual({ layout: reason });
+      const stored = await CampaignTemplateModel.findById(id).lean();
+      expect(stored?.layout).toBe(kept.body.layout);
+    });
+
+    it('refuses the same layout in a template previewed before it is saved', async () => {
+      const response = await api().post('/api/admin/campaigns/preview', {
+        subject: 'Offer',
+        content: breakingContent,
+        template: { ...validTemplate, layout: bannerLayout },
+      });
+      expect(response.status).toBe(400);
+      expect(response.body.error.fields['template.layout']).toBe(reason);
+    });
+
+    it('refuses an entity-spelt placeholder and one in an attribute name, a comment, a script or a link, naming each place', async () => {
+      const cases = [
+        [
+          '<p>{{content}}</p><img alt="&#123;&#123;footer}}">',
+          '{{footer}} may only stand in text, not inside the attribute alt of <img>',
+        ],
+        [
+          '<p {{header}}>{{content}}</p>',
+          '{{header}} may only stand in text, not inside the attribute {{header}} of <p>',
+        ],
+        [
+          '<p>{{content}}</p><!-- {{unsubscribeUrl}} -->',
+          '{{unsubscribeUrl}} may only stand in text, not inside a comment or declaration',
+        ],
+        [
+          '<p>{{content}}</p><script>var name = "{{firstName}}";</script>',
+          '{{firstName}} may only stand in text, not inside <script>',
+        ],
+        [
+          '<p>{{content}}</p><a href="https://x.example/?u={{email}}">x</a>',
+          '{{email}} may only stand in text, not inside the attribute href of <a>',
+        ],
+      ] as const;
+      for (const [layout, message] of cases) {
+        const response = await api().post(PATH, { ...validTemplate, layout });
+        expect(response.status).toBe(400);
+        expect(response.body.error.fields.layout).toBe(message);
+      }
+    });
+
+    it('keeps colour slots in styles and the unsubscribe link as a link address', async () => {
+      const response = await api().post(PATH, {
+        ...validTemplate,
+        name: 'Linked',
+        layout:
+          '<td style="color:{{textColor}}" bgcolor="{{brandColor}}">{{content}}<a href="{{unsubscribeUrl}}">Leave</a></td>',
+      });
+      expect(response.status).toBe(201);
+      expect(response.body.layout).toContain('href="{{unsubscribeUrl}}"');
+    });
+
+    it('renders a template stored before the rule with the part escaped where it stood, and refuses to copy it', async () => {
+      const old = await CampaignTemplateModel.create({
+        ...validTemplate,
+        name: 'Stored before the rule',
+        layout: `<p>{{content}}</p>${bannerLayout}`,
+        createdBy: manager.id,
+      });
+      const preview = await api().post('/api/admin/campaigns/preview', {
+        subject: 'Offer',
+        content: breakingContent,
+        templateId: String(old._id),
+      });
+      expect(preview.status).toBe(200);
+      const html = preview.body.html as string;
+      expect(attributeNamesOf(html).filter((name) => name.startsWith('on'))).toEqual([]);
+      expect(html).toContain('alt="&lt;a title=&quot; onmouseover=alert(1)');
+      expect(html).toMatch(/<p><a title="[^"]*" href="https:\/\/ok\.example\/"/);
+
+      const copy = await api().post(`${PATH}/${String(old._id)}/duplicate`);
+      expect(copy.status).toBe(400);
+      expect(copy.body.error.fields).toEqual({ layout: reason });
+    });
   });
 
   it('duplicates the default, edits the copy, and refuses to delete it while a campaign uses it', async () => {

@@ -1,6 +1,9 @@
 import {
   DEFAULT_TEMPLATE,
   DEFAULT_TEMPLATE_ID,
+  formatValidationMessage,
+  misplacedPlaceholder,
+  misplacedPlaceholderMessage,
   type CampaignTemplateDto,
   type CampaignTemplateInput,
   type CampaignStatus,
@@ -42,13 +45,23 @@ function toTemplateDto(template: StoredTemplate, usedBy: number): CampaignTempla
 
 const usersOf = (id: unknown) => CampaignModel.countDocuments({ templateId: String(id) });
 
-/** Every part of HTML sanitised as a campaign's is; the layout's colour slots kept. */
-function fieldsOf(input: CampaignTemplateInput) {
+const layoutRefused = (reason: string) =>
+  new HttpError('VALIDATION_FAILED', 'Some fields are invalid', { layout: reason });
+
+/**
+ * Every part of HTML sanitised as a campaign's is; the layout's colour slots
+ * kept. The layout is checked again as it will be stored, since sanitising
+ * re-writes it (entities decoded, tags closed) and the store must never hold
+ * a placeholder outside text.
+ */
+export function templateFieldsOf(input: CampaignTemplateInput) {
   const layout = sanitizeTemplateLayout(input.layout);
   if (!/\{\{\s*content\s*\}\}/.test(layout)) {
-    throw new HttpError('VALIDATION_FAILED', 'Some fields are invalid', {
-      layout: 'The layout must hold {{content}} where the campaign goes',
-    });
+    throw layoutRefused('The layout must hold {{content}} where the campaign goes');
+  }
+  const misplaced = misplacedPlaceholder(layout);
+  if (misplaced) {
+    throw layoutRefused(formatValidationMessage(misplacedPlaceholderMessage(misplaced), 'en'));
   }
   return {
     name: input.name,
@@ -86,7 +99,7 @@ export async function createTemplate(
   input: CampaignTemplateInput,
   createdBy: string,
 ): Promise<CampaignTemplateDto> {
-  const template = await CampaignTemplateModel.create({ ...fieldsOf(input), createdBy });
+  const template = await CampaignTemplateModel.create({ ...templateFieldsOf(input), createdBy });
   return toTemplateDto(template.toObject() as StoredTemplate, 0);
 }
 
@@ -95,7 +108,7 @@ export async function updateTemplate(
   id: string,
   input: CampaignTemplateInput,
 ): Promise<CampaignTemplateDto> {
-  const fields = fieldsOf(input);
+  const fields = templateFieldsOf(input);
   if (
     await CampaignModel.exists({
       templateId: id,

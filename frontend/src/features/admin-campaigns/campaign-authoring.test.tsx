@@ -1,8 +1,9 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import { buildCampaign, buildMailingList, buildTemplate } from '../../testing/admin-factory';
 import { findCardList, renderAdmin } from '../../testing/admin-render';
 import { adminFailure, adminList, recordAdminCalls } from '../../testing/handlers/admin-handlers';
+import { i18n } from '../../testing/i18n';
 import { server } from '../../testing/msw-server';
 
 const campaignCards = () => findCardList('Campaigns');
@@ -256,6 +257,47 @@ describe('campaign templates', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Create Template' }));
     await waitFor(() => expect(calls).toHaveLength(1));
     expect(calls[0]?.body).toMatchObject({ name: 'Bare', layout: '<div>{{content}}</div>' });
+  });
+
+  describe('a placeholder outside text', () => {
+    afterEach(async () => {
+      await act(() => i18n.changeLanguage('en'));
+    });
+
+    it('refuses {{content}} inside an attribute, naming the attribute and tag in each language', async () => {
+      const { handler, calls } = recordAdminCalls('post', '/campaign-templates', (body) =>
+        HttpResponse.json(buildTemplate(body as object), { status: 201 }),
+      );
+      server.use(handler);
+      const { user } = await renderAdmin('/admin/campaigns?view=templates');
+      await screen.findByRole('list', { name: 'Templates' });
+      await user.click(screen.getByRole('button', { name: 'New Template' }));
+      const dialog = await screen.findByRole('dialog', { name: 'New Template' });
+      await user.type(within(dialog).getByLabelText(/^Template name/), 'Banner');
+      const layout = within(dialog).getByLabelText(/^Layout \(HTML\)/);
+      await user.clear(layout);
+      await user.click(layout);
+      await user.paste('<img src="https://cdn.example/banner.png" alt="{{content}}">');
+      await user.click(within(dialog).getByRole('button', { name: 'Create Template' }));
+
+      expect(
+        await within(dialog).findByText(
+          '{{content}} may only stand in text, not inside the attribute alt of <img>',
+        ),
+      ).toBeInTheDocument();
+      expect(layout).toHaveAttribute('aria-invalid', 'true');
+      await act(() => i18n.changeLanguage('fr'));
+      expect(
+        await screen.findByText(
+          "{{content}} ne peut figurer que dans le texte, pas dans l'attribut alt de <img>",
+        ),
+      ).toBeInTheDocument();
+      await act(() => i18n.changeLanguage('ar'));
+      expect(
+        await screen.findByText('لا يوضع {{content}} إلا في النص، لا داخل السمة alt في <img>'),
+      ).toBeInTheDocument();
+      expect(calls).toHaveLength(0);
+    });
   });
 
   it('does not offer to delete a template in use, and shows the server’s refusal', async () => {

@@ -110,6 +110,16 @@ export function sanitizeTemplateLayout(html: string): string {
   );
 }
 
+/**
+ * A layout once its parts are in, sanitised again as a whole: each part was
+ * safe alone, and this pass keeps the mail free of event handlers and
+ * script URLs even if a layout put a part where it changes the markup
+ * around it. Nothing is restyled: the parts already carry their styles.
+ */
+export function sanitizeMailLayout(html: string): string {
+  return sanitizeHtml(html, { ...CAMPAIGN_HTML, transformTags: {} }).trim();
+}
+
 /** A template's colours, as its schema checked them (`#rrggbb`). */
 export interface MailColours {
   brandColor: string;

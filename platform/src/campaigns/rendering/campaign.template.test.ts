@@ -151,3 +151,37 @@ describe('a placeholder in a link of a campaign', () => {
     );
   });
 });
+
+describe('a layout stored before placeholders were kept to text', () => {
+  /** The mail of a template whose layout puts the campaign's parts where this layout does. */
+  function bodyIn(layout: string, content: string): string {
+    const mail = englishMail('Hello', content);
+    return compileCampaignMail(
+      { ...mail, template: { ...DEFAULT_TEMPLATE, layout } },
+      { senderName: 'Agency' },
+    ).render('en', { firstName: 'Ada', lastName: '', email: 'ada@example.tn' }, UNSUBSCRIBE).html;
+  }
+
+  it('puts the content in escaped where it stands in an attribute, and as HTML where it stands in text', () => {
+    const html = bodyIn(
+      '<p>{{content}}</p><img src="https://cdn.example/banner.png" alt="{{content}}">',
+      '<a title=" onmouseover=alert(1) onerror=alert(2) x=" href="https://ok.example/">offer</a>',
+    );
+    const elements = parseDocument(html).children.flatMap(function all(node): Element[] {
+      const element = node as Element;
+      return [element, ...(element.children ?? []).flatMap(all)];
+    });
+    const img = elements.find((element) => element.name === 'img');
+    expect(Object.keys(img?.attribs ?? {})).toEqual(['src', 'alt']);
+    expect(img?.attribs.alt).toMatch(/^<a title=" onmouseover=alert\(1\)/);
+    expect(elements.find((element) => element.name === 'a')?.attribs.href).toBe(
+      'https://ok.example/',
+    );
+  });
+
+  it('never makes a script link of content that stands in a link address', () => {
+    const html = bodyIn('<p>{{content}}</p><a href="{{content}}">more</a>', 'javascript:alert(1)');
+    expect(linksIn(html).map(schemeOf)).not.toContain('javascript');
+    expect(html).toContain('<p>javascript:alert(1)</p>');
+  });
+});

@@ -2,6 +2,7 @@ import { convert, type HtmlToTextOptions } from 'html-to-text';
 import {
   directionOf,
   isLocale,
+  placeholderSites,
   type CampaignLanguages,
   type CampaignTemplateInput,
   type Locale,
@@ -9,7 +10,7 @@ import {
 import { escapeHtml } from '../../mail/escape-html';
 import type { RenderedMail } from '../../mail/rendered-mail';
 import { renderUnsubscribeFooter } from '../../mail/unsubscribe-footer.template';
-import { emailSafeHtml, sanitizeTemplateLayout } from './campaign-html';
+import { emailSafeHtml, sanitizeMailLayout, sanitizeTemplateLayout } from './campaign-html';
 
 /** What a campaign may say about its recipient: `{{firstName}}`, `{{lastName}}`, `{{email}}`. */
 export interface Personalisation {
@@ -193,6 +194,32 @@ function replaceSlot(html: string, slot: string, value: string): string {
   return html.replace(new RegExp(`\\{\\{\\s*${slot}\\s*\\}\\}`, 'g'), () => value);
 }
 
+/** What a template's layout places: its parts (HTML) and its colours (values). */
+type LayoutValues = Record<'header' | 'footer' | 'content', string> &
+  Record<'brandColor' | 'backgroundColor' | 'textColor', string>;
+
+const LAYOUT_HTML_SLOTS: ReadonlySet<string> = new Set(['header', 'footer', 'content']);
+
+/**
+ * The layout with its own slots filled, each where it stands in one pass, so
+ * nothing a part says is taken for a slot. A part's HTML goes only where
+ * the layout has text; anywhere else (an attribute, which a layout saved
+ * before the rule could hold) it goes in escaped, as the attribute's text,
+ * and cannot close the quote. The recipient's slots stay for `render`.
+ */
+function fillLayout(layout: string, values: LayoutValues): string {
+  let filled = '';
+  let from = 0;
+  for (const site of placeholderSites(layout)) {
+    if (!Object.hasOwn(values, site.name)) continue;
+    const value = values[site.name as keyof LayoutValues];
+    const asHtml = LAYOUT_HTML_SLOTS.has(site.name) && site.place.kind === 'text';
+    filled += layout.slice(from, site.start) + (asHtml ? value : escapeHtml(value));
+    from = site.end;
+  }
+  return filled + layout.slice(from);
+}
+
 interface LanguageSources {
   subject: string;
   html: string;
@@ -218,14 +245,16 @@ function languageSources(mail: CampaignMail, locale: Locale, senderName: string)
     .filter(Boolean)
     .join('\n');
 
-  let layout = sanitizeTemplateLayout(withSender(template.layout));
-  for (const colour of ['brandColor', 'backgroundColor', 'textColor'] as const) {
-    layout = replaceSlot(layout, colour, template[colour]);
-  }
-  // Content last: what it says can never be taken for the layout's own slots.
-  layout = replaceSlot(layout, 'header', header);
-  layout = replaceSlot(layout, 'footer', footer);
-  layout = replaceSlot(layout, 'content', content);
+  const layout = sanitizeMailLayout(
+    fillLayout(sanitizeTemplateLayout(withSender(template.layout)), {
+      header,
+      footer,
+      content,
+      brandColor: template.brandColor,
+      backgroundColor: template.backgroundColor,
+      textColor: template.textColor,
+    }),
+  );
 
   const dir = directionOf(locale);
   const align = dir === 'rtl' ? 'right' : 'left';
