@@ -332,7 +332,7 @@ describe('sign-in counts per name', () => {
         LOGIN_MAX_FAILURES_PER_IP: '1000',
       },
     });
-    for (const username of ['paired', 'burst']) {
+    for (const username of ['paired', 'burst', 'returning']) {
       await createUser({
         username,
         email: `${username}@agency.tn`,
@@ -371,5 +371,21 @@ describe('sign-in counts per name', () => {
       expect((await attempt('Burst@Agency.tn ')).status).toBe(401);
     }
     expect((await attempt('burst@agency.tn', TEST_PASSWORD)).status).toBe(429);
+  });
+
+  it('starts both names of an account again once it signs in', async () => {
+    const statusesOf = async (...names: string[]) => {
+      const statuses: number[] = [];
+      for (const name of names) statuses.push((await attempt(name)).status);
+      return statuses;
+    };
+    const [username, email] = ['returning', 'returning@agency.tn'];
+    expect(await statusesOf(username, username, email, email)).toEqual([401, 401, 401, 401]);
+    expect((await attempt(username, TEST_PASSWORD)).status).toBe(200);
+    // Three failures per name fit again, under either name.
+    expect(await statusesOf(email, email, email, username, username, username)).toEqual([
+      401, 401, 401, 401, 401, 401,
+    ]);
+    expect((await attempt(email, TEST_PASSWORD)).status).toBe(429);
   });
 });
