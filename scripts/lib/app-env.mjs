@@ -16,7 +16,8 @@ export const LOCAL_AGENCY_INBOX = 'hello@agency.local';
  * proxies /api to the API on 127.0.0.1, so its connections leave from there.
  * The API believes the visitor's address (X-Forwarded-For, which that server
  * sets) from this address only: per-address sign-in and form limits then
- * count each visitor, and nobody else can name an address of their choice.
+ * count each visitor, and no visitor can name an address of their choice
+ * (only a program on this machine, calling the API directly, could).
  */
 export const WEB_PROXY_ADDRESS = '127.0.0.1';
 
