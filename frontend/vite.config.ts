@@ -1,8 +1,15 @@
 import { resolve } from 'node:path';
+import { TLSSocket } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { visualizer } from 'rollup-plugin-visualizer';
-import { defineConfig, type IndexHtmlTransformContext, type Plugin, type ProxyOptions } from 'vite';
+import {
+  defineConfig,
+  type Connect,
+  type IndexHtmlTransformContext,
+  type Plugin,
+  type ProxyOptions,
+} from 'vite';
 import { builtScriptHashes, securityHeaders } from './security-headers.mjs';
 
 // Same-origin `/api` in every environment: dev and preview forward it to the API,
@@ -10,6 +17,34 @@ import { builtScriptHashes, securityHeaders } from './security-headers.mjs';
 const apiProxy: Record<string, ProxyOptions> = {
   '/api': { target: process.env.API_PROXY_TARGET ?? 'http://127.0.0.1:4000' },
 };
+
+/**
+ * Tells the API who the visitor is: X-Forwarded-For becomes the address this
+ * server sees, replacing whatever the visitor sent, as nginx does in compose.
+ * The API believes it from this server alone (TRUST_PROXY, set by
+ * scripts/lib/app-env.mjs), so each visitor has their own per-address limits
+ * instead of all sharing this server's 127.0.0.1. Runs before the proxy,
+ * which copies the request's headers, on every request: the proxy takes any
+ * path that starts with /api, not only /api/.
+ */
+function forwardVisitorAddress(): Plugin {
+  const replaceForwardedHeaders: Connect.NextHandleFunction = (request, _response, next) => {
+    const { socket } = request;
+    request.headers['x-forwarded-for'] = socket.remoteAddress ?? '';
+    request.headers['x-forwarded-proto'] = socket instanceof TLSSocket ? 'https' : 'http';
+    delete request.headers['x-forwarded-host'];
+    next();
+  };
+  return {
+    name: 'agency:forward-visitor-address',
+    configureServer(server) {
+      server.middlewares.use(replaceForwardedHeaders);
+    },
+    configurePreviewServer(server) {
+      server.middlewares.use(replaceForwardedHeaders);
+    },
+  };
+}
 
 /** The languages whose pages live below their code (src/lib/site-locale.ts). */
 const LOCALE_HOME = /^\/(fr|ar)$/;
@@ -118,6 +153,7 @@ const analyze = process.env.ANALYZE === '1';
 export default defineConfig({
   plugins: [
     react(),
+    forwardVisitorAddress(),
     servePrerenderedPages(),
     sendSecurityHeaders(),
     inlineFirstPaintAssets(),

@@ -10,6 +10,7 @@ import {
   type Redis,
 } from '@agency/platform';
 import { createCampaignQueue, type CampaignQueue } from './queues/campaign-queue';
+import { clientAddress } from './middleware/client-address';
 import { requestContext } from './middleware/request-context';
 import { errorHandler } from './middleware/error-handler';
 import { jsonBodies } from './middleware/json-body';
@@ -80,7 +81,9 @@ export function createApp({
   passwordResetQueue,
   redis,
 }: AppDeps): Koa {
-  const app = new Koa({ proxy: config.trustProxy });
+  // Koa's `proxy` lets the forwarded protocol and host through; clientAddress
+  // removes them, and finds the visitor's address, unless a trusted proxy sent them.
+  const app = new Koa({ proxy: config.trustProxy !== false });
   // Errors are answered by errorHandler and logged with the request id there.
   app.silent = true;
 
@@ -102,6 +105,7 @@ export function createApp({
   // Computed now, so the first sign-in of an unknown name costs no more than the others.
   void unknownUserHash();
 
+  app.use(clientAddress(config.trustProxy));
   app.use(requestContext(logger));
   app.use(errorHandler());
   app.use(securityHeaders());

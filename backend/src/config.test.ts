@@ -94,7 +94,7 @@ describe('API configuration', () => {
     [{ API_PORT: '80.5' }, 'API_PORT', 'must be a whole number'],
     [{ NODE_ENV: 'staging' }, 'NODE_ENV', 'must be one of development, test, production'],
     [{ JSON_BODY_LIMIT: 'lots' }, 'JSON_BODY_LIMIT', 'must be a size'],
-    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY', 'Invalid bool'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY', 'must be true, false, or proxy addresses'],
     [{ DEMO_ADMIN_EMAIL: 'nobody' }, 'DEMO_ADMIN_EMAIL', 'must be an e-mail address'],
     [
       { DEMO_MODE: 'true', NODE_ENV: 'production', JWT_SECRET: strongSecret },

@@ -16,6 +16,7 @@ import {
   type Env,
   type SharedConfig,
 } from '@agency/platform';
+import { parseTrustProxy, type TrustProxy } from './middleware/client-address';
 
 /**
  * The API's settings: the shared ones (@agency/platform's config.ts, which
@@ -55,7 +56,8 @@ export const apiEnvSpec = {
   API_HOST: str({ default: '127.0.0.1' }),
   API_PORT: integer(0, 65535)({ default: 4000 }),
   CORS_ORIGIN: urlOf('http:', 'https:')({ default: 'http://localhost:5173' }),
-  TRUST_PROXY: bool({ default: false }),
+  /** Whose X-Forwarded-For names the visitor: false, true, or the proxies' addresses/CIDRs. */
+  TRUST_PROXY: makeValidator<TrustProxy>(parseTrustProxy)({ default: false }),
   JSON_BODY_LIMIT: byteSize({ default: '32kb' }),
   RATE_LIMIT_WINDOW_SECONDS: integer(1, 86_400)({ default: 600 }),
   CONTACT_RATE_LIMIT_MAX: integer(1, 1_000_000)({ default: 10 }),
@@ -111,7 +113,7 @@ export interface ApiConfig extends SharedConfig {
   host: string;
   port: number;
   corsOrigin: string;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   jsonBodyLimit: string;
   rateLimit: {
     windowMs: number;

@@ -247,7 +247,8 @@ export function productEnvironment({ database, queuePrefix, secret }) {
     MAIL_LINK_SECRET: `${secret}-mail-links`,
     API_HOST: '0.0.0.0',
     API_PORT: String(API_PORT),
-    TRUST_PROXY: 'true',
+    // HAProxy appends to X-Forwarded-For: believed from its address alone.
+    TRUST_PROXY: host('lb').address,
     CORS_ORIGIN: `http://${host('lb').address}`,
     // Every enquiry comes from the client host: one address.
     CONTACT_RATE_LIMIT_MAX: '1000000',

@@ -11,6 +11,16 @@
  */
 export const LOCAL_AGENCY_INBOX = 'hello@agency.local';
 
+/**
+ * Where the web server's requests to the API come from: `vite preview`
+ * proxies /api to the API on 127.0.0.1, so its connections leave from there.
+ * The API believes the visitor's address (X-Forwarded-For, which that server
+ * sets) from this address only: per-address sign-in and form limits then
+ * count each visitor, and no visitor can name an address of their choice
+ * (only a program on this machine, calling the API directly, could).
+ */
+export const WEB_PROXY_ADDRESS = '127.0.0.1';
+
 /** The worker's heap cap (MB of V8 old space) when WORKER_HEAP_MB is not set; docker-compose.yml repeats it. */
 export const WORKER_HEAP_MB_DEFAULT = 112;
 
@@ -85,6 +95,7 @@ export function appEnvironment({
     MAIL_TO: baseEnv.MAIL_TO || LOCAL_AGENCY_INBOX,
     ...runSettings,
     DATA_DIR: dataDir,
+    TRUST_PROXY: WEB_PROXY_ADDRESS,
     API_PORT: String(apiPort),
     CORS_ORIGIN: webUrl,
     MONGODB_URI: mongodbUri,

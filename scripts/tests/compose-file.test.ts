@@ -195,9 +195,13 @@ describe('docker-compose.yml', () => {
   it('reaches the API only through web, whose client addresses it trusts', () => {
     const api = service(readCompose(), 'api');
     // TRUST_PROXY makes the API believe X-Forwarded-For: safe only while
-    // nothing but nginx can reach it.
+    // nothing but nginx can reach it, and only from the compose networks.
     expect(api).not.toHaveProperty('ports');
-    expect(asMapping(api.environment, 'api.environment').TRUST_PROXY).toBe('true');
+    expect(asMapping(api.environment, 'api.environment').TRUST_PROXY).toBe('uniquelocal');
+    // nginx replaces the visitor's X-Forwarded-For (appending would keep a forged first entry).
+    const nginx = readFileSync(join(repoRoot, 'frontend', 'nginx.conf'), 'utf8');
+    expect(nginx).toMatch(/^\s*proxy_set_header X-Forwarded-For \$remote_addr;$/m);
+    expect(nginx).toMatch(/^\s*proxy_set_header X-Forwarded-Host "";$/m);
   });
 
   it('writes out a default only where this setting differs from the configuration schemas', () => {

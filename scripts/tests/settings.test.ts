@@ -3,6 +3,7 @@ import {
   LOCAL_AGENCY_INBOX,
   WORKER_HEAP_MB_DEFAULT,
   wantsDemoMode,
+  WEB_PROXY_ADDRESS,
   workerNodeOptions,
 } from '../lib/app-env.mjs';
 import { redactCredentials } from '../lib/console.mjs';
@@ -41,7 +42,14 @@ describe('the environment of the API and the worker', () => {
       DEMO_MODE: 'true',
       // The worker requires one and has no default: MailDev catches it.
       MAIL_TO: LOCAL_AGENCY_INBOX,
+      // The web server's proxy, whose X-Forwarded-For names each visitor.
+      TRUST_PROXY: '127.0.0.1',
     });
+  });
+
+  it('trusts the web server alone to name the visitor, whatever the caller says', () => {
+    const env = appEnvironment({ ...run, baseEnv: { TRUST_PROXY: 'true' } });
+    expect(env.TRUST_PROXY).toBe(WEB_PROXY_ADDRESS);
   });
 
   it('keeps the caller settings it does not decide, and the run settings', () => {

@@ -320,3 +320,72 @@ describe('sign-in throttling', () => {
     }
   });
 });
+
+describe('sign-in counts per name', () => {
+  let probed: TestContext;
+  beforeAll(async () => {
+    probed = await createTestContext({
+      env: {
+        TRUST_PROXY: 'true',
+        LOGIN_MAX_FAILURES_PER_ACCOUNT: '3',
+        LOGIN_ACCOUNT_WINDOW_SECONDS: '600',
+        LOGIN_MAX_FAILURES_PER_IP: '1000',
+      },
+    });
+    for (const username of ['paired', 'burst', 'returning']) {
+      await createUser({
+        username,
+        email: `${username}@agency.tn`,
+        role: 'editor',
+        password: TEST_PASSWORD,
+      });
+    }
+  });
+  afterAll(async () => {
+    await probed.close();
+  });
+  const attempt = (username: string, password = 'a wrong guess') =>
+    request(probed.app.callback())
+      .post('/api/admin/login')
+      .set('X-Forwarded-For', '203.0.113.40')
+      .send({ username, password });
+
+  /** Pauses `username` with failures, then tries `email`: the answer a prober reads. */
+  async function pairingProbe(username: string, email: string): Promise<number> {
+    for (let failure = 0; failure < 3; failure += 1) {
+      expect((await attempt(username)).status).toBe(401);
+    }
+    expect((await attempt(username)).status).toBe(429);
+    return (await attempt(email)).status;
+  }
+
+  it("never tells whether an e-mail is a paused username's", async () => {
+    const ofThatAccount = await pairingProbe('paired', 'paired@agency.tn');
+    const ofNobody = await pairingProbe('unpaired', 'unpaired@agency.tn');
+    expect(ofThatAccount).toBe(ofNobody);
+    expect(ofThatAccount).toBe(401);
+  });
+
+  it('still pauses a burst on an account by its e-mail, the right password included', async () => {
+    for (let failure = 0; failure < 3; failure += 1) {
+      expect((await attempt('Burst@Agency.tn ')).status).toBe(401);
+    }
+    expect((await attempt('burst@agency.tn', TEST_PASSWORD)).status).toBe(429);
+  });
+
+  it('starts both names of an account again once it signs in', async () => {
+    const statusesOf = async (...names: string[]) => {
+      const statuses: number[] = [];
+      for (const name of names) statuses.push((await attempt(name)).status);
+      return statuses;
+    };
+    const [username, email] = ['returning', 'returning@agency.tn'];
+    expect(await statusesOf(username, username, email, email)).toEqual([401, 401, 401, 401]);
+    expect((await attempt(username, TEST_PASSWORD)).status).toBe(200);
+    // Three failures per name fit again, under either name.
+    expect(await statusesOf(email, email, email, username, username, username)).toEqual([
+      401, 401, 401, 401, 401, 401,
+    ]);
+    expect((await attempt(email, TEST_PASSWORD)).status).toBe(429);
+  });
+});

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   formatValidationMessage,
   isTotpCode,
@@ -71,9 +71,27 @@ export interface LoginDeps {
 
 const INVALID_CREDENTIALS = 'Invalid username or password';
 
-/** The throttle's key of a known account, shared by every step that checks a secret. */
-function accountKey(userId: string): string {
-  return `user-${userId}`;
+/**
+ * The sign-in throttle counts per name (username or e-mail, as the account
+ * lookup reads it), whether or not an account has that name. The password
+ * step takes from the name typed alone: were an account's two names one
+ * counter, a username paused by failures and then an e-mail tried would
+ * answer 429 exactly when that e-mail is the account's, pairing them for
+ * anyone who probes. So an account takes at most twice the allowance of
+ * password guesses in a window. Hashed: no e-mail address in Redis key names.
+ */
+function nameKey(name: string): string {
+  return `name-${createHash('sha256').update(name.trim().toLowerCase()).digest('hex')}`;
+}
+
+/**
+ * Both names of a known account: every step past the password (codes, a
+ * signed-in user's password checks) takes from both, and a completed
+ * sign-in clears both, so those steps and the sign-in page share one
+ * allowance. Only someone past the password reaches them: they pair nothing.
+ */
+function accountKeys(user: Pick<UserDocument, 'username' | 'email'>): string[] {
+  return [nameKey(user.username), nameKey(user.email)];
 }
 
 /** Why a request was refused, as the field it concerns and the reason's message key. */
@@ -101,7 +119,7 @@ async function signIn(
   user: UserDocument,
   origin: SignInOrigin,
 ): Promise<LoginSuccessResponse> {
-  await deps.throttle.succeeded(origin.ip, accountKey(String(user._id)));
+  await deps.throttle.succeeded(origin.ip, ...accountKeys(user));
   await recordSuccessfulLogin(String(user._id));
   await recordActivity({
     actor: activityOf(user),
@@ -130,9 +148,7 @@ export async function login(
   origin: SignInOrigin,
 ): Promise<LoginSuccessResponse | LoginSecondFactorResponse> {
   const user = await findUserByLogin(input.username);
-  // One counter per account however it is named (username or e-mail).
-  const account = user ? accountKey(String(user._id)) : `name-${input.username.toLowerCase()}`;
-  await deps.throttle.reserve(origin.ip, account);
+  await deps.throttle.reserve(origin.ip, nameKey(input.username));
 
   const valid = user
     ? await verifyPassword(user.passwordHash, input.password)
@@ -220,7 +236,7 @@ export async function completeSecondFactor(
     throw challengeExpired();
   }
   const { user } = challenge;
-  await deps.throttle.reserve(origin.ip, accountKey(String(user._id)));
+  await deps.throttle.reserve(origin.ip, ...accountKeys(user));
   const byRecovery = !isTotpCode(input.code);
   const valid = byRecovery
     ? await spendRecovery(deps, user, input.code)
@@ -268,7 +284,7 @@ async function confirmSetup(
   if (!pending) {
     throw new HttpError('CONFLICT', 'Start the set-up again: no secret is waiting for a code');
   }
-  await deps.throttle.reserve(ip, accountKey(String(user._id)));
+  await deps.throttle.reserve(ip, ...accountKeys(user));
   const secret = decryptSecret(pending, deps.secretKey);
   const step = secret ? totpStepOf(secret, code) : null;
   if (step === null) throw new FieldRefused('code', 'codeInvalid');
@@ -355,7 +371,7 @@ export async function renewRecoveryCodes(
 ): Promise<RecoveryCodesResponse> {
   const user = await signedInUser(userId);
   if (!user.twoFactor) throw new HttpError('CONFLICT', 'Two-factor sign-in is off');
-  await deps.throttle.reserve(ip, accountKey(userId));
+  await deps.throttle.reserve(ip, ...accountKeys(user));
   if (!(await acceptTotp(deps, user, code))) throw new FieldRefused('code', 'codeInvalid');
   const { codes, stored } = await newRecoveryCodes();
   await replaceRecoveryCodes(userId, stored);
@@ -377,7 +393,7 @@ export async function disableOwnTwoFactor(
       'Your role requires two-factor sign-in: it cannot be turned off',
     );
   }
-  await deps.throttle.reserve(ip, accountKey(userId));
+  await deps.throttle.reserve(ip, ...accountKeys(user));
   if (!(await verifyPassword(user.passwordHash, password))) {
     throw new FieldRefused('password', 'passwordWrong');
   }
@@ -395,14 +411,14 @@ export async function changePassword(
   input: PasswordChangeInput,
   origin: SignInOrigin,
 ): Promise<PasswordChangeResponse> {
-  const account = accountKey(userId);
-  await deps.throttle.reserve(origin.ip, account);
+  const accounts = accountKeys(await signedInUser(userId));
+  await deps.throttle.reserve(origin.ip, ...accounts);
   const outcome = await changeOwnPassword(userId, input);
   if (outcome === 'current-password-wrong') {
     throw new FieldRefused('currentPassword', 'currentPasswordWrong');
   }
   if (outcome === 'unchanged') throw new FieldRefused('newPassword', 'passwordUnchanged');
-  await deps.throttle.succeeded(origin.ip, account);
+  await deps.throttle.succeeded(origin.ip, ...accounts);
   const { token, expiresAt } = await deps.tokens.issue(outcome, origin);
   return { token, expiresAt: expiresAt.toISOString(), user: toAuthUserDto(outcome) };
 }

@@ -10,18 +10,19 @@ import type { Redis } from '@agency/platform';
 
 export interface LoginThrottle {
   /**
-   * Takes one attempt from this address's and this account's allowance
-   * before any secret is checked, or throws 429 with Retry-After when either
-   * is used up. The take is one atomic step in Redis, so a burst of
+   * Takes one attempt from this address's allowance and from each account
+   * key's before any secret is checked, or throws 429 with Retry-After when
+   * any is used up. Each take is one atomic step in Redis, so a burst of
    * simultaneous guesses gets no more checks than the allowance however
    * they interleave.
    */
-  reserve(ip: string, account: string): Promise<void>;
+  reserve(ip: string, ...accounts: string[]): Promise<void>;
   /**
    * The reserved attempt was the right secret: the address gets it back and
-   * the account's count starts again (a wrong guess keeps its reservation).
+   * the counts of these account keys start again (a wrong guess keeps its
+   * reservation).
    */
-  succeeded(ip: string, account: string): Promise<void>;
+  succeeded(ip: string, ...accounts: string[]): Promise<void>;
 }
 
 function attemptCounter(
@@ -62,8 +63,8 @@ function tooManyAttempts(waitMs: number): HttpError {
  * Sign-in attempts are counted per address (long window: one address cannot
  * try many accounts) and per account (short window: a burst from many
  * addresses against one account pauses it briefly, so its owner is never
- * locked out for long). Passwords and second-factor codes draw on the same
- * allowance.
+ * locked out for long). The callers choose the account keys (auth.service.ts:
+ * the name typed at the password step, both of the account's names after it).
  */
 export function createLoginThrottle(
   redis: Redis,
@@ -92,8 +93,11 @@ export function createLoginThrottle(
   );
 
   return {
-    async reserve(ip, account) {
-      const outcomes = await Promise.allSettled([perIp.consume(ip), perAccount.consume(account)]);
+    async reserve(ip, ...accounts) {
+      const outcomes = await Promise.allSettled([
+        perIp.consume(ip),
+        ...accounts.map((account) => perAccount.consume(account)),
+      ]);
       let waitMs = 0;
       for (const outcome of outcomes) {
         if (outcome.status === 'fulfilled') continue;
@@ -104,10 +108,10 @@ export function createLoginThrottle(
       }
       if (outcomes.some((outcome) => outcome.status === 'rejected')) throw tooManyAttempts(waitMs);
     },
-    async succeeded(ip, account) {
+    async succeeded(ip, ...accounts) {
       await Promise.all([
         perIp.reward(ip, 1).catch(() => undefined),
-        perAccount.delete(account).catch(() => false),
+        ...accounts.map((account) => perAccount.delete(account).catch(() => false)),
       ]);
     },
   };
