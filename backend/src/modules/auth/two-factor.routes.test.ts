@@ -196,6 +196,19 @@ describe('two-factor sign-in for a role that requires it', () => {
       403,
     );
   });
+
+  it('never resets an admin’s own second factor from User Management: a session alone must not', async () => {
+    const admin = await enrolledAdmin();
+    const own = await as(ctx, { token: admin.done.body.token }).delete(
+      `/api/admin/users/${admin.id}/two-factor`,
+    );
+    expect(own.status).toBe(409);
+    expect(own.body.error.message).toBe(
+      'Change your own two-factor sign-in in Settings; another admin can reset it here',
+    );
+    expect((await UserModel.findById(admin.id).lean())?.twoFactor).toBeTruthy();
+    expect((await as(ctx, { token: admin.done.body.token }).get('/api/admin/me')).status).toBe(200);
+  });
 });
 
 describe('two-factor sign-in a user chooses (Settings)', () => {
