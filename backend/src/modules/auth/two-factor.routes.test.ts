@@ -243,8 +243,10 @@ describe('two-factor sign-in a user chooses (Settings)', () => {
     });
     expect(byCode.status).toBe(200);
     expect(byCode.body.recoveryCodes).not.toEqual(confirmed.body.recoveryCodes);
+    // Both sent: the password is what is checked.
     const byPassword = await me.post('/api/admin/me/two-factor/recovery-codes', {
       password: TEST_PASSWORD,
+      code: '000000',
     });
     expect(byPassword.status).toBe(200);
     expect(byPassword.body.recoveryCodes).not.toEqual(byCode.body.recoveryCodes);
