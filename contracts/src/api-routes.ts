@@ -31,6 +31,8 @@ export const API_ROUTES = {
   myRecoveryCodes: '/api/admin/me/two-factor/recovery-codes',
   myTwoFactorDisable: '/api/admin/me/two-factor/disable',
   mySessions: '/api/admin/me/sessions',
+  /** "Sign out everywhere else": a POST, as it carries the password. */
+  myOtherSessionsEnd: '/api/admin/me/sessions/end-others',
   mySession: '/api/admin/me/sessions/:id',
 
   stats: '/api/admin/stats',

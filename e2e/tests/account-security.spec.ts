@@ -169,6 +169,64 @@ test.describe('two-factor sign-in', () => {
   });
 });
 
+test.describe('two-factor sign-in in Settings', () => {
+  test('a session alone gets no secret and no recovery codes; the owner turns it on with the password', async ({
+    page,
+    request,
+  }) => {
+    const { username } = await createStaff(request, 'viewer');
+    await submitPassword(page, username);
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    const token = await page.evaluate(() => window.localStorage.getItem('admin_token'));
+    const withToken = { Authorization: `Bearer ${token ?? ''}` };
+
+    // What a stolen token alone gets: refusals naming the password, no codes.
+    const setup = await request.post(apiUrl(API_ROUTES.myTwoFactorSetup), {
+      headers: withToken,
+      data: {},
+    });
+    expect(setup.status()).toBe(400);
+    expect(await setup.json()).toMatchObject({
+      error: { fields: { password: 'Password is required' } },
+    });
+    const confirm = await request.post(apiUrl(API_ROUTES.myTwoFactorConfirm), {
+      headers: withToken,
+      data: { code: '123456' },
+    });
+    expect(confirm.status()).toBe(400);
+    expect(JSON.stringify(await confirm.json())).not.toContain('recoveryCodes');
+
+    await page.goto(appUrl('/admin/settings'));
+    await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Turn on two-factor sign-in' });
+    await dialog.getByLabel(/^Your password/).fill('not the password');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await expect(dialog.getByText('The password is not correct')).toBeVisible();
+    await expect(page.getByRole('img', { name: /QR code/ })).toHaveCount(0);
+    await dialog.getByLabel(/^Your password/).fill(PASSWORD);
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+
+    await expect(page.getByRole('img', { name: /QR code/ })).toBeVisible();
+    const secret = (await page.getByTestId('two-factor-secret').innerText()).trim();
+    await page.getByLabel(/^Authentication code/).fill(totpCode(secret));
+    await page.getByRole('button', { name: 'Confirm and continue' }).click();
+    await expect(
+      page.getByRole('list', { name: 'Your recovery codes' }).getByRole('listitem'),
+    ).toHaveCount(10);
+    await page.getByRole('button', { name: 'I have saved them' }).click();
+
+    // Turning it off takes a current code instead of the password.
+    await page.getByRole('button', { name: 'Turn off' }).click();
+    const off = page.getByRole('dialog', { name: 'Turn off two-factor sign-in?' });
+    await off
+      .getByRole('button', { name: 'Use a code from your authenticator app instead' })
+      .click();
+    await off.getByLabel(/^Authentication code/).fill(totpCode(secret, 1));
+    await off.getByRole('button', { name: 'Turn off' }).click();
+    await expect(page.getByRole('button', { name: 'Turn on two-factor sign-in' })).toBeVisible();
+  });
+});
+
 test.describe('forgot password', () => {
   test('the link in the mail sets a new password and signs out every session', async ({
     page,
@@ -245,8 +303,21 @@ test.describe('sessions', () => {
       await expect(sessions.getByRole('listitem')).toHaveCount(2);
       await expect(sessions.getByText('This browser')).toBeVisible();
       await saveScreenshot(laptop, 'settings-sessions-1280');
+      // A session alone does not sign the others out: the dialog asks for the password.
       await laptop.getByRole('button', { name: 'Sign out everywhere else' }).click();
-      await laptop.getByRole('dialog').getByRole('button', { name: 'Sign out' }).click();
+      const dialog = laptop.getByRole('dialog', { name: 'Sign out everywhere else?' });
+      await expect(dialog.getByLabel(/^Your password/)).toBeFocused();
+      await dialog.getByLabel(/^Your password/).fill('not the password');
+      await dialog.getByRole('button', { name: 'Sign out' }).click();
+      await expect(dialog.getByText('The password is not correct')).toBeVisible();
+      // The wrong password ended nothing: the phone's session still answers.
+      const phoneToken = await phone.evaluate(() => window.localStorage.getItem('admin_token'));
+      const stillIn = await request.get(apiUrl(API_ROUTES.me), {
+        headers: { Authorization: `Bearer ${phoneToken ?? ''}` },
+      });
+      expect(stillIn.status()).toBe(200);
+      await dialog.getByLabel(/^Your password/).fill(PASSWORD);
+      await dialog.getByRole('button', { name: 'Sign out' }).click();
       await expect(sessions.getByRole('listitem')).toHaveCount(1);
 
       await phone.goto(appUrl('/admin/settings'));

@@ -10,6 +10,7 @@ export const ACTIVITY_ACTIONS = [
   'auth.password-reset',
   'auth.logout',
   'auth.second-factor-failed',
+  'auth.reauthentication-failed',
   'auth.recovery-code-used',
   'auth.two-factor-enable',
   'auth.two-factor-disable',

@@ -34,13 +34,38 @@ export type SecondFactorInput = InferType<typeof secondFactorSchema>;
 export const enrolmentStartSchema = object({ challenge: challenge() });
 export type EnrolmentStartInput = InferType<typeof enrolmentStartSchema>;
 
-/** Turning the second factor off needs the password again. */
-export const twoFactorDisableSchema = object({
-  password: text(PASSWORD_MAX_LENGTH)
-    .transform((_value: unknown, original: unknown) => original)
-    .required(message('passwordRequired')),
+/** The account's password, typed to prove who is at the keyboard: used exactly as typed. */
+const typedPassword = () =>
+  text(PASSWORD_MAX_LENGTH).transform((_value: unknown, original: unknown) => original);
+
+/**
+ * Proof, in the request itself, that the account's owner makes a security
+ * change and not someone holding a stolen session: the password, or, while
+ * two-factor sign-in is on, a current authenticator code. An empty `code`
+ * that was sent is reported under `code` (the form asked for a code),
+ * otherwise a missing proof under `password`. The API checks which proofs
+ * the account's state allows.
+ */
+export const reauthenticationSchema = object({
+  password: typedPassword().optional(),
+  code: text(CODE_MAX_LENGTH).optional(),
+}).test('proof', (value, context) => {
+  if (value.password || value.code) return true;
+  return value.code === undefined
+    ? context.createError({ path: 'password', message: message('passwordRequired') })
+    : context.createError({ path: 'code', message: message('codeRequired') });
 });
-export type TwoFactorDisableInput = InferType<typeof twoFactorDisableSchema>;
+export type ReauthenticationInput = InferType<typeof reauthenticationSchema>;
+
+/** Starting a set-up: two-factor sign-in is off, so only the password proves the owner. */
+export const twoFactorSetupSchema = object({
+  password: typedPassword().required(message('passwordRequired')),
+});
+export type TwoFactorSetupInput = InferType<typeof twoFactorSetupSchema>;
+
+/** Confirming a set-up: the first code of the new secret, and the password again. */
+export const twoFactorConfirmSchema = twoFactorCodeSchema.concat(twoFactorSetupSchema);
+export type TwoFactorConfirmInput = InferType<typeof twoFactorConfirmSchema>;
 
 /** A new secret to add to an authenticator app: shown as a QR code and as text. */
 export interface TwoFactorSetupResponse {

@@ -5,9 +5,10 @@ import {
   enrolmentStartSchema,
   loginSchema,
   passwordChangeSchema,
+  reauthenticationSchema,
   secondFactorSchema,
-  twoFactorCodeSchema,
-  twoFactorDisableSchema,
+  twoFactorConfirmSchema,
+  twoFactorSetupSchema,
   type AuthUserDto,
   type LoginFailureResponse,
   type LoginOptionsResponse,
@@ -18,10 +19,12 @@ import { HttpError } from '../../errors';
 import { audit, unaudited } from '../../middleware/audit';
 import { sessionUser } from '../../middleware/authenticate';
 import { requestLocale, validateBody } from '../../middleware/validate';
+import { endOtherSessions } from '../sessions';
 import {
   changePassword,
   completeEnrolment,
   completeSecondFactor,
+  confirmAccountOwner,
   confirmOwnSetup,
   disableOwnTwoFactor,
   FieldRefused,
@@ -118,7 +121,12 @@ function publicUser({ id, username, email, role }: AuthUserDto): AuthUserDto {
   return { id, username, email, role };
 }
 
-/** The signed-in user's own account: who they are, their password and their second factor. */
+/**
+ * The signed-in user's own account: who they are, their password, their
+ * second factor, and signing out everywhere else. Each change that could
+ * take the account from its owner asks for the password (or a current code)
+ * in the same request: a stolen session alone does not suffice.
+ */
 export function accountRoutes(deps: LoginDeps): Router {
   const router = new Router();
   router.get(API_ROUTES.me, (ctx) => {
@@ -138,26 +146,37 @@ export function accountRoutes(deps: LoginDeps): Router {
     ctx.body = await twoFactorStatus(deps, sessionUser(ctx.state).id);
   });
   router.post(API_ROUTES.myTwoFactorSetup, async (ctx) => {
-    ctx.body = await startOwnSetup(deps, sessionUser(ctx.state).id);
+    const input = await validateBody(ctx, twoFactorSetupSchema);
+    ctx.body = await withFieldReasons(ctx, () =>
+      startOwnSetup(deps, sessionUser(ctx.state).id, input, ctx.ip),
+    );
     unaudited(ctx);
   });
   router.post(API_ROUTES.myTwoFactorConfirm, async (ctx) => {
     const user = sessionUser(ctx.state);
-    const { code } = await validateBody(ctx, twoFactorCodeSchema);
-    ctx.body = await withFieldReasons(ctx, () => confirmOwnSetup(deps, user.id, code, ctx.ip));
+    const input = await validateBody(ctx, twoFactorConfirmSchema);
+    ctx.body = await withFieldReasons(ctx, () => confirmOwnSetup(deps, user.id, input, ctx.ip));
     audit(ctx, 'auth.two-factor-enable', { type: 'user', id: user.id, label: user.username });
   });
   router.post(API_ROUTES.myRecoveryCodes, async (ctx) => {
     const user = sessionUser(ctx.state);
-    const { code } = await validateBody(ctx, twoFactorCodeSchema);
-    ctx.body = await withFieldReasons(ctx, () => renewRecoveryCodes(deps, user.id, code, ctx.ip));
+    const proof = await validateBody(ctx, reauthenticationSchema);
+    ctx.body = await withFieldReasons(ctx, () => renewRecoveryCodes(deps, user.id, proof, ctx.ip));
     audit(ctx, 'auth.recovery-codes-renew', { type: 'user', id: user.id, label: user.username });
   });
   router.post(API_ROUTES.myTwoFactorDisable, async (ctx) => {
     const user = sessionUser(ctx.state);
-    const { password } = await validateBody(ctx, twoFactorDisableSchema);
-    await withFieldReasons(ctx, () => disableOwnTwoFactor(deps, user.id, password, ctx.ip));
+    const proof = await validateBody(ctx, reauthenticationSchema);
+    await withFieldReasons(ctx, () => disableOwnTwoFactor(deps, user.id, proof, ctx.ip));
     audit(ctx, 'auth.two-factor-disable', { type: 'user', id: user.id, label: user.username });
+    ctx.status = 204;
+  });
+  router.post(API_ROUTES.myOtherSessionsEnd, async (ctx) => {
+    const user = sessionUser(ctx.state);
+    const proof = await validateBody(ctx, reauthenticationSchema);
+    await withFieldReasons(ctx, () => confirmAccountOwner(deps, user.id, proof, ctx.ip));
+    await endOtherSessions(user.id, user.sessionId);
+    audit(ctx, 'auth.sessions-end-others', { type: 'user', id: user.id, label: user.username });
     ctx.status = 204;
   });
   return router;

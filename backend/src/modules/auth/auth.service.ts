@@ -9,8 +9,11 @@ import {
   type LoginSuccessResponse,
   type PasswordChangeInput,
   type PasswordChangeResponse,
+  type ReauthenticationInput,
   type RecoveryCodesResponse,
   type SecondFactorInput,
+  type TwoFactorConfirmInput,
+  type TwoFactorSetupInput,
   type TwoFactorSetupResponse,
   type TwoFactorStatusResponse,
   type ValidationMessageKey,
@@ -354,35 +357,97 @@ export async function twoFactorStatus(
   };
 }
 
-export async function startOwnSetup(deps: LoginDeps, userId: string) {
-  return startSetup(deps, await signedInUser(userId));
+/**
+ * Proves, in the request itself, that the account's owner makes a security
+ * change, not someone holding a stolen session: the password, or, while
+ * two-factor sign-in is on, a current authenticator code (never one already
+ * used). Recovery codes are not taken: they stand in for a lost phone at
+ * sign-in, and the password is always there instead. Each try draws on the
+ * sign-in allowance of the address and the account, so a session cannot
+ * guess faster than the sign-in page lets anyone; a wrong one is logged.
+ */
+async function reauthenticate(
+  deps: LoginDeps,
+  user: UserDocument,
+  proof: ReauthenticationInput,
+  ip: string,
+): Promise<void> {
+  const byCode = Boolean(user.twoFactor) && !proof.password && Boolean(proof.code);
+  if (!byCode && !proof.password) throw new FieldRefused('password', 'passwordRequired');
+  const accounts = accountKeys(user);
+  await deps.throttle.reserve(ip, ...accounts);
+  const valid = byCode
+    ? await acceptTotp(deps, user, proof.code ?? '')
+    : await verifyPassword(user.passwordHash, proof.password ?? '');
+  if (!valid) {
+    await recordActivity({
+      actor: activityOf(user),
+      action: 'auth.reauthentication-failed',
+      target: { type: 'user', id: String(user._id), label: user.username },
+      ip,
+    });
+    throw byCode
+      ? new FieldRefused('code', 'codeInvalid')
+      : new FieldRefused('password', 'passwordWrong');
+  }
+  await deps.throttle.succeeded(ip, ...accounts);
 }
 
-export async function confirmOwnSetup(deps: LoginDeps, userId: string, code: string, ip: string) {
-  return confirmSetup(deps, await signedInUser(userId), code, ip);
+/** Settings, set-up step 1: after the password, a new secret for the app. */
+export async function startOwnSetup(
+  deps: LoginDeps,
+  userId: string,
+  { password }: TwoFactorSetupInput,
+  ip: string,
+): Promise<TwoFactorSetupResponse> {
+  const user = await signedInUser(userId);
+  if (user.twoFactor) throw new HttpError('CONFLICT', 'Two-factor sign-in is already on');
+  await reauthenticate(deps, user, { password }, ip);
+  return startSetup(deps, user);
 }
 
-/** New recovery codes replace the old ones; a current authenticator code proves the device. */
+/**
+ * Settings, set-up step 2: the password again, so that a session alone never
+ * turns the second factor on and carries the recovery codes away.
+ */
+export async function confirmOwnSetup(
+  deps: LoginDeps,
+  userId: string,
+  { code, password }: TwoFactorConfirmInput,
+  ip: string,
+): Promise<RecoveryCodesResponse> {
+  const user = await signedInUser(userId);
+  if (user.twoFactor) throw new HttpError('CONFLICT', 'Two-factor sign-in is already on');
+  if (!user.pendingTwoFactorSecret) {
+    throw new HttpError('CONFLICT', 'Start the set-up again: no secret is waiting for a code');
+  }
+  await reauthenticate(deps, user, { password }, ip);
+  return confirmSetup(deps, user, code, ip);
+}
+
+/** New recovery codes replace the old ones, after the password or a current authenticator code. */
 export async function renewRecoveryCodes(
   deps: LoginDeps,
   userId: string,
-  code: string,
+  proof: ReauthenticationInput,
   ip: string,
 ): Promise<RecoveryCodesResponse> {
   const user = await signedInUser(userId);
   if (!user.twoFactor) throw new HttpError('CONFLICT', 'Two-factor sign-in is off');
-  await deps.throttle.reserve(ip, ...accountKeys(user));
-  if (!(await acceptTotp(deps, user, code))) throw new FieldRefused('code', 'codeInvalid');
+  await reauthenticate(deps, user, proof, ip);
   const { codes, stored } = await newRecoveryCodes();
   await replaceRecoveryCodes(userId, stored);
   return { recoveryCodes: codes };
 }
 
-/** Turns the user's own second factor off, with their password; not for a role that requires it. */
+/**
+ * Turns the user's own second factor off, after the password or a current
+ * authenticator code; not for a role that requires it.
+ */
 export async function disableOwnTwoFactor(
   deps: LoginDeps,
   userId: string,
-  password: string,
+  proof: ReauthenticationInput,
   ip: string,
 ): Promise<void> {
   const user = await signedInUser(userId);
@@ -393,11 +458,21 @@ export async function disableOwnTwoFactor(
       'Your role requires two-factor sign-in: it cannot be turned off',
     );
   }
-  await deps.throttle.reserve(ip, ...accountKeys(user));
-  if (!(await verifyPassword(user.passwordHash, password))) {
-    throw new FieldRefused('password', 'passwordWrong');
-  }
+  await reauthenticate(deps, user, proof, ip);
   await removeTwoFactor(userId, { endSessions: false });
+}
+
+/**
+ * Before "sign out everywhere else": whoever holds a stolen session must not
+ * be able to sign the owner out and keep the account to themselves.
+ */
+export async function confirmAccountOwner(
+  deps: LoginDeps,
+  userId: string,
+  proof: ReauthenticationInput,
+  ip: string,
+): Promise<void> {
+  await reauthenticate(deps, await signedInUser(userId), proof, ip);
 }
 
 /**

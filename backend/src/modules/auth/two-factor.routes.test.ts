@@ -8,7 +8,10 @@ import { totpCodeAt } from './two-factor';
 
 let ctx: TestContext;
 beforeAll(async () => {
-  ctx = await createTestContext({ env: { TWO_FACTOR_REQUIRED_ROLES: 'admin' } });
+  // Every request comes from one address: room for the refusals this file provokes.
+  ctx = await createTestContext({
+    env: { TWO_FACTOR_REQUIRED_ROLES: 'admin', LOGIN_MAX_FAILURES_PER_IP: '1000' },
+  });
   await UserModel.init();
 });
 afterAll(async () => {
@@ -193,10 +196,23 @@ describe('two-factor sign-in for a role that requires it', () => {
       403,
     );
   });
+
+  it('never resets an admin’s own second factor from User Management: a session alone must not', async () => {
+    const admin = await enrolledAdmin();
+    const own = await as(ctx, { token: admin.done.body.token }).delete(
+      `/api/admin/users/${admin.id}/two-factor`,
+    );
+    expect(own.status).toBe(409);
+    expect(own.body.error.message).toBe(
+      'Change your own two-factor sign-in in Settings; another admin can reset it here',
+    );
+    expect((await UserModel.findById(admin.id).lean())?.twoFactor).toBeTruthy();
+    expect((await as(ctx, { token: admin.done.body.token }).get('/api/admin/me')).status).toBe(200);
+  });
 });
 
 describe('two-factor sign-in a user chooses (Settings)', () => {
-  it('enrols, renews the recovery codes with a code, and turns it off with the password', async () => {
+  it('enrols and renews with the password or a code, and turns it off with either', async () => {
     const viewer = await signedInUser(ctx, 'viewer');
     const me = as(ctx, viewer);
     expect((await me.get('/api/admin/me/two-factor')).body).toEqual({
@@ -205,10 +221,11 @@ describe('two-factor sign-in a user chooses (Settings)', () => {
       enabledAt: null,
       recoveryCodesLeft: 0,
     });
-    const setup = await me.post('/api/admin/me/two-factor/setup');
+    const setup = await me.post('/api/admin/me/two-factor/setup', { password: TEST_PASSWORD });
     expect(setup.status).toBe(200);
     const confirmed = await me.post('/api/admin/me/two-factor/confirm', {
       code: totpCodeAt(setup.body.secret, Date.now()),
+      password: TEST_PASSWORD,
     });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.recoveryCodes).toHaveLength(10);
@@ -217,13 +234,22 @@ describe('two-factor sign-in a user chooses (Settings)', () => {
       required: false,
       recoveryCodesLeft: 10,
     });
-    expect((await me.post('/api/admin/me/two-factor/setup')).status).toBe(409);
+    expect(
+      (await me.post('/api/admin/me/two-factor/setup', { password: TEST_PASSWORD })).status,
+    ).toBe(409);
 
-    const renewed = await me.post('/api/admin/me/two-factor/recovery-codes', {
+    const byCode = await me.post('/api/admin/me/two-factor/recovery-codes', {
       code: totpCodeAt(setup.body.secret, Date.now() + STEP_MS),
     });
-    expect(renewed.status).toBe(200);
-    expect(renewed.body.recoveryCodes).not.toEqual(confirmed.body.recoveryCodes);
+    expect(byCode.status).toBe(200);
+    expect(byCode.body.recoveryCodes).not.toEqual(confirmed.body.recoveryCodes);
+    // Both sent: the password is what is checked.
+    const byPassword = await me.post('/api/admin/me/two-factor/recovery-codes', {
+      password: TEST_PASSWORD,
+      code: '000000',
+    });
+    expect(byPassword.status).toBe(200);
+    expect(byPassword.body.recoveryCodes).not.toEqual(byCode.body.recoveryCodes);
 
     const wrongPassword = await me.post('/api/admin/me/two-factor/disable', { password: 'nope' });
     expect(wrongPassword.status).toBe(400);
@@ -240,6 +266,171 @@ describe('two-factor sign-in a user chooses (Settings)', () => {
       { password: TEST_PASSWORD },
     );
     expect(response.status).toBe(409);
+  });
+});
+
+/** A viewer who turned two-factor sign-in on in Settings, with the secret and a session. */
+async function viewerWithTwoFactor() {
+  const viewer = await signedInUser(ctx, 'viewer');
+  const me = as(ctx, viewer);
+  const setup = await me.post('/api/admin/me/two-factor/setup', { password: TEST_PASSWORD });
+  const confirmed = await me.post('/api/admin/me/two-factor/confirm', {
+    code: totpCodeAt(setup.body.secret as string, Date.now()),
+    password: TEST_PASSWORD,
+  });
+  expect(confirmed.status).toBe(200);
+  return { viewer, me, secret: setup.body.secret as string };
+}
+
+const refusedFor = async (userId: string) =>
+  ActivityLogModel.countDocuments({
+    action: 'auth.reauthentication-failed',
+    'actor.id': userId,
+  });
+
+describe('two-factor changes need the password, not a session alone', () => {
+  it('gives no secret and no recovery codes to a token alone: the owner still signs in with the password', async () => {
+    const owner = await signedInUser(ctx, 'viewer');
+    const thief = as(ctx, owner);
+
+    const bare = await thief.post('/api/admin/me/two-factor/setup');
+    expect(bare.status).toBe(400);
+    expect(bare.body).not.toHaveProperty('secret');
+    const setup = await thief.post('/api/admin/me/two-factor/setup', {});
+    expect(setup.status).toBe(400);
+    expect(setup.body.error.fields).toEqual({ password: 'Password is required' });
+    expect(setup.body).not.toHaveProperty('secret');
+
+    // Even with a set-up the owner began, the token alone cannot confirm it.
+    const ownerSetup = await thief.post('/api/admin/me/two-factor/setup', {
+      password: TEST_PASSWORD,
+    });
+    const code = totpCodeAt(ownerSetup.body.secret as string, Date.now());
+    const confirm = await thief.post('/api/admin/me/two-factor/confirm', { code });
+    expect(confirm.status).toBe(400);
+    expect(confirm.body.error.fields).toEqual({ password: 'Password is required' });
+    const guessed = await thief.post('/api/admin/me/two-factor/confirm', {
+      code,
+      password: 'a guess at the password',
+    });
+    expect(guessed.status).toBe(400);
+    expect(guessed.body.error.fields).toEqual({ password: 'The password is not correct' });
+    expect(guessed.body).not.toHaveProperty('recoveryCodes');
+
+    expect((await thief.get('/api/admin/me/two-factor')).body).toMatchObject({ enabled: false });
+    expect((await login(owner.username)).body).toMatchObject({ success: true });
+    expect(await refusedFor(owner.id)).toBe(1);
+  });
+
+  it('starts a set-up only with the right password, and answers each refusal by its field', async () => {
+    const viewer = await signedInUser(ctx, 'viewer');
+    const me = as(ctx, viewer);
+    const wrong = await me.post('/api/admin/me/two-factor/setup', { password: 'nope' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'Some fields are invalid',
+      fields: { password: 'The password is not correct' },
+    });
+    // Nothing waits for a code after a refusal.
+    const stored = await UserModel.findById(viewer.id).lean();
+    expect(stored?.pendingTwoFactorSecret ?? null).toBeNull();
+    const notText = await me.post('/api/admin/me/two-factor/setup', { password: { $ne: '' } });
+    expect(notText.status).toBe(400);
+    expect(Object.keys(notText.body.error.fields as object)).toEqual(['password']);
+    const french = await me
+      .post('/api/admin/me/two-factor/setup', { password: 'nope' })
+      .set('Accept-Language', 'fr');
+    expect(french.body.error.fields).toEqual({ password: "Le mot de passe n'est pas correct" });
+
+    const right = await me.post('/api/admin/me/two-factor/setup', { password: TEST_PASSWORD });
+    expect(right.status).toBe(200);
+    expect(right.body.secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(await refusedFor(viewer.id)).toBe(2);
+  });
+
+  it('renews recovery codes only with the password or a current, unused authenticator code', async () => {
+    const { viewer, me, secret } = await viewerWithTwoFactor();
+    const before = await UserModel.findById(viewer.id).lean();
+
+    const none = await me.post('/api/admin/me/two-factor/recovery-codes', {});
+    expect(none.status).toBe(400);
+    expect(none.body.error.fields).toEqual({ password: 'Password is required' });
+    const emptyCode = await me.post('/api/admin/me/two-factor/recovery-codes', { code: '' });
+    expect(emptyCode.body.error.fields).toEqual({
+      code: 'Enter the code from your authenticator app',
+    });
+    const wrongPassword = await me.post('/api/admin/me/two-factor/recovery-codes', {
+      password: 'nope',
+    });
+    expect(wrongPassword.status).toBe(400);
+    expect(wrongPassword.body.error.fields).toEqual({ password: 'The password is not correct' });
+    // The code of the enrolment was used already.
+    const usedCode = await me.post('/api/admin/me/two-factor/recovery-codes', {
+      code: totpCodeAt(secret, Date.now()),
+    });
+    expect(usedCode.status).toBe(400);
+    expect(usedCode.body.error.fields).toEqual({ code: 'This code is not valid' });
+    for (const refused of [none, emptyCode, wrongPassword, usedCode]) {
+      expect(refused.body).not.toHaveProperty('recoveryCodes');
+    }
+    const after = await UserModel.findById(viewer.id).lean();
+    expect(after?.twoFactor?.recoveryCodes).toEqual(before?.twoFactor?.recoveryCodes);
+    expect(await refusedFor(viewer.id)).toBe(2);
+
+    const right = await me.post('/api/admin/me/two-factor/recovery-codes', {
+      password: TEST_PASSWORD,
+    });
+    expect(right.status).toBe(200);
+    expect(right.body.recoveryCodes).toHaveLength(10);
+    // Two-factor on: a current code also signs out everywhere else.
+    const endOthers = await me.post('/api/admin/me/sessions/end-others', {
+      code: totpCodeAt(secret, Date.now() + STEP_MS),
+    });
+    expect(endOthers.status).toBe(204);
+  });
+
+  it('takes no recovery code as proof: it is for signing in without the phone', async () => {
+    const viewer = await signedInUser(ctx, 'viewer');
+    const me = as(ctx, viewer);
+    const setup = await me.post('/api/admin/me/two-factor/setup', { password: TEST_PASSWORD });
+    const confirmed = await me.post('/api/admin/me/two-factor/confirm', {
+      code: totpCodeAt(setup.body.secret as string, Date.now()),
+      password: TEST_PASSWORD,
+    });
+    const [recovery] = confirmed.body.recoveryCodes as string[];
+    const response = await me.post('/api/admin/me/two-factor/disable', { code: recovery });
+    expect(response.status).toBe(400);
+    expect(response.body.error.fields).toEqual({ code: 'This code is not valid' });
+    expect((await me.get('/api/admin/me/two-factor')).body).toMatchObject({
+      enabled: true,
+      recoveryCodesLeft: 10,
+    });
+  });
+
+  it('turns two-factor sign-in off only with a proof, and a code only while it is on', async () => {
+    const { viewer, me, secret } = await viewerWithTwoFactor();
+    const none = await me.post('/api/admin/me/two-factor/disable', {});
+    expect(none.status).toBe(400);
+    expect(none.body.error.fields).toEqual({ password: 'Password is required' });
+    const wrongCode = await me.post('/api/admin/me/two-factor/disable', { code: '000000' });
+    expect(wrongCode.status).toBe(400);
+    expect(wrongCode.body.error.fields).toEqual({ code: 'This code is not valid' });
+    expect((await me.get('/api/admin/me/two-factor')).body).toMatchObject({ enabled: true });
+
+    const off = await me.post('/api/admin/me/two-factor/disable', {
+      code: totpCodeAt(secret, Date.now() + STEP_MS),
+    });
+    expect(off.status).toBe(204);
+    expect(
+      await ActivityLogModel.exists({ action: 'auth.two-factor-disable', 'actor.id': viewer.id }),
+    ).toBeTruthy();
+    // Off now: a code from the old secret proves nothing, only the password does.
+    const setup = await me.post('/api/admin/me/two-factor/setup', {
+      code: totpCodeAt(secret, Date.now() + 2 * STEP_MS),
+    });
+    expect(setup.status).toBe(400);
+    expect(setup.body.error.fields).toEqual({ password: 'Password is required' });
   });
 });
 
@@ -270,6 +461,38 @@ describe('second-factor codes share the sign-in limits', () => {
         code: totpCodeAt(setup.body.secret as string, Date.now()),
       });
       expect(right.status).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('pauses the account after its allowance of wrong passwords given to Settings', async () => {
+    const limited = await createTestContext({
+      env: { LOGIN_MAX_FAILURES_PER_ACCOUNT: '3' },
+    });
+    try {
+      const viewer = await signedInUser(limited, 'viewer');
+      const me = as(limited, viewer);
+      // A right password starts the count again, as a completed sign-in does.
+      expect((await me.post('/api/admin/me/sessions/end-others', { password: 'x' })).status).toBe(
+        400,
+      );
+      expect(
+        (await me.post('/api/admin/me/sessions/end-others', { password: TEST_PASSWORD })).status,
+      ).toBe(204);
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 4; attempt += 1) {
+        const response = await me.post('/api/admin/me/two-factor/setup', { password: 'guess' });
+        statuses.push(response.status);
+      }
+      expect(statuses).toEqual([400, 400, 400, 429]);
+      const right = await me.post('/api/admin/me/two-factor/setup', { password: TEST_PASSWORD });
+      expect(right.status).toBe(429);
+      // The sign-in page is paused for the account too: one allowance for both.
+      const signIn = await request(limited.app.callback())
+        .post('/api/admin/login')
+        .send({ username: viewer.username, password: TEST_PASSWORD });
+      expect(signIn.status).toBe(429);
     } finally {
       await limited.close();
     }

@@ -1,3 +1,3 @@
 export { ownSessionRoutes } from './session.routes';
-export { createSession, findActiveSession, isSessionId } from './session.service';
+export { createSession, endOtherSessions, findActiveSession, isSessionId } from './session.service';
 export { SessionModel } from './session.model';

@@ -94,12 +94,15 @@ describe('a staff member’s own sessions', () => {
     );
   });
 
-  it('ends every other session at once and signs out this one, each logged', async () => {
+  it('ends every other session at once with the password and signs out this one, each logged', async () => {
     const user = await signedInUser(ctx, 'manager');
     const laptop = await signInFrom(user.username, CHROME_LINUX);
     const phone = await signInFrom(user.username, SAFARI_IPHONE);
 
-    expect((await as(ctx, phone).delete('/api/admin/me/sessions')).status).toBe(204);
+    const ended = await as(ctx, phone).post('/api/admin/me/sessions/end-others', {
+      password: TEST_PASSWORD,
+    });
+    expect(ended.status).toBe(204);
     expect(await whoAmI(laptop)).toBe(401);
     expect(await whoAmI(user)).toBe(401);
     expect(await whoAmI(phone)).toBe(200);
@@ -168,6 +171,45 @@ describe('session ids', () => {
     expect((listed.body.items as { id: string }[]).map((item) => item.id)).toEqual([
       sessionIdOf(user),
     ]);
+  });
+});
+
+describe('signing out everywhere else needs the password, not a session alone', () => {
+  const endOthers = (session: { token: string }, body?: object) =>
+    as(ctx, session).post('/api/admin/me/sessions/end-others', body);
+
+  it('keeps every session when the proof is missing or wrong, and logs the wrong one', async () => {
+    const owner = await signedInUser(ctx, 'editor');
+    const thief = await signInFrom(owner.username, CHROME_LINUX);
+
+    const none = await endOthers(thief, {});
+    expect(none.status).toBe(400);
+    expect(none.body.error.fields).toEqual({ password: 'Password is required' });
+    const wrong = await endOthers(thief, { password: 'a guess' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'Some fields are invalid',
+      fields: { password: 'The password is not correct' },
+    });
+    // Two-factor sign-in is off: a code proves nothing.
+    const code = await endOthers(thief, { code: '123456' });
+    expect(code.status).toBe(400);
+    expect(code.body.error.fields).toEqual({ password: 'Password is required' });
+    // The former call without a body is gone.
+    expect((await as(ctx, thief).delete('/api/admin/me/sessions')).status).toBe(405);
+
+    expect(await whoAmI(owner)).toBe(200);
+    expect(await whoAmI(thief)).toBe(200);
+    expect(
+      await ActivityLogModel.countDocuments({
+        action: 'auth.reauthentication-failed',
+        'actor.id': owner.id,
+      }),
+    ).toBe(1);
+    expect(
+      await ActivityLogModel.exists({ action: 'auth.sessions-end-others', 'actor.id': owner.id }),
+    ).toBeNull();
   });
 });
 

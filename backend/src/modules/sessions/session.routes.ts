@@ -5,9 +5,12 @@ import { HttpError } from '../../errors';
 import { audit } from '../../middleware/audit';
 import { sessionUser } from '../../middleware/authenticate';
 import { idParam } from '../../middleware/validate';
-import { endOtherSessions, endSession, isSessionId, listActiveSessions } from './session.service';
+import { endSession, isSessionId, listActiveSessions } from './session.service';
 
-/** A signed-in user's own sessions: list them, end one, end all the others, sign out. */
+/**
+ * A signed-in user's own sessions: list them, end one, sign out. Ending all
+ * the others asks for the password and lives with the account's routes.
+ */
 export function ownSessionRoutes(): Router {
   const router = new Router();
 
@@ -26,13 +29,6 @@ export function ownSessionRoutes(): Router {
       throw new HttpError('NOT_FOUND', 'No active session of yours with this id');
     }
     audit(ctx, 'auth.session-end', { type: 'session', id, label: user.username });
-    ctx.status = 204;
-  });
-
-  router.delete(API_ROUTES.mySessions, async (ctx) => {
-    const user = sessionUser(ctx.state);
-    await endOtherSessions(user.id, user.sessionId);
-    audit(ctx, 'auth.sessions-end-others', { type: 'user', id: user.id, label: user.username });
     ctx.status = 204;
   });
 

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { API_ROUTES } from '@agency/contracts';
 import { HttpError } from '../../errors';
 import { audit } from '../../middleware/audit';
+import { sessionUser } from '../../middleware/authenticate';
 import { authorize } from '../../middleware/authorize';
 import { recordIdParam } from '../../middleware/validate';
 import { UserModel } from '@agency/platform';
@@ -17,12 +18,21 @@ async function labelOf(id: string): Promise<string> {
  * An admin's help for a staff member who lost their phone or a device:
  * reset their second factor (they enrol again at the next sign-in), or end
  * every session they have. Both take effect on the user's next request.
+ * An admin's own second factor is not reset here.
  */
 export function userSecurityRoutes(): Router {
   const router = new Router();
 
   router.delete(API_ROUTES.userTwoFactor, authorize('users:write'), async (ctx) => {
     const id = recordIdParam(ctx);
+    // One's own second factor changes in Settings, which asks for the
+    // password: an admin's session alone must not take it off.
+    if (id === sessionUser(ctx.state).id) {
+      throw new HttpError(
+        'CONFLICT',
+        'Change your own two-factor sign-in in Settings; another admin can reset it here',
+      );
+    }
     const label = await labelOf(id);
     // A reset also ends the user's sessions: whoever holds the lost phone
     // may be signed in with it.

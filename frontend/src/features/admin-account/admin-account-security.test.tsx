@@ -1,7 +1,8 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { renderAdmin, renderAdminSignedOut, SECTION_LOAD } from '../../testing/admin-render';
 import { ADMIN, recordAdminCalls } from '../../testing/handlers/admin-handlers';
+import { i18n } from '../../testing/i18n';
 import { server } from '../../testing/msw-server';
 
 const SIGNED_IN = {
@@ -134,55 +135,272 @@ describe('forgot password', () => {
   });
 });
 
+const TWO_FACTOR_OFF = { enabled: false, required: false, enabledAt: null, recoveryCodesLeft: 0 };
+const TWO_FACTOR_ON = {
+  enabled: true,
+  required: false,
+  enabledAt: '2030-01-01T08:00:00.000Z',
+  recoveryCodesLeft: 10,
+};
+
+/** A 400 naming the refused field, as the API answers a wrong password or code. */
+function refused(field: 'password' | 'code', reason: string) {
+  return HttpResponse.json(
+    {
+      error: {
+        code: 'VALIDATION_FAILED',
+        message: 'Some fields are invalid',
+        fields: { [field]: reason },
+      },
+    },
+    { status: 400 },
+  );
+}
+
+function twoFactorStatus(status: object) {
+  return http.get(`${ADMIN}/me/two-factor`, () => HttpResponse.json(status));
+}
+
+const RIGHT_PASSWORD = 'the right password';
+
 describe('Settings: sessions', () => {
-  it('lists where you are signed in and ends the others after asking', async () => {
-    let sessions = [
-      {
-        id: 's1',
-        device: 'Chrome 140 on Linux',
-        ip: '203.0.113.1',
-        signedInAt: '2030-01-01T08:00:00.000Z',
-        lastSeenAt: '2030-01-01T09:00:00.000Z',
-        expiresAt: '2030-01-01T16:00:00.000Z',
-        current: true,
-      },
-      {
-        id: 's2',
-        device: 'Safari 17 on iOS',
-        ip: '198.51.100.2',
-        signedInAt: '2030-01-01T07:00:00.000Z',
-        lastSeenAt: '2030-01-01T07:30:00.000Z',
-        expiresAt: '2030-01-01T15:00:00.000Z',
-        current: false,
-      },
-    ];
-    const { handler, calls } = recordAdminCalls('delete', '/me/sessions', () => {
+  const CURRENT = {
+    id: 's1',
+    device: 'Chrome 140 on Linux',
+    ip: '203.0.113.1',
+    signedInAt: '2030-01-01T08:00:00.000Z',
+    lastSeenAt: '2030-01-01T09:00:00.000Z',
+    expiresAt: '2030-01-01T16:00:00.000Z',
+    current: true,
+  };
+  const PHONE = {
+    id: 's2',
+    device: 'Safari 17 on iOS',
+    ip: '198.51.100.2',
+    signedInAt: '2030-01-01T07:00:00.000Z',
+    lastSeenAt: '2030-01-01T07:30:00.000Z',
+    expiresAt: '2030-01-01T15:00:00.000Z',
+    current: false,
+  };
+
+  function sessionsServer(twoFactor: object) {
+    let sessions = [CURRENT, PHONE];
+    const recorded = recordAdminCalls('post', '/me/sessions/end-others', (body) => {
+      const proof = body as { password?: string; code?: string };
+      if (proof.code !== undefined) {
+        return proof.code === '123456' ? endOthers() : refused('code', 'This code is not valid');
+      }
+      return proof.password === RIGHT_PASSWORD
+        ? endOthers()
+        : refused('password', 'The password is not correct');
+    });
+    function endOthers() {
       sessions = sessions.filter((session) => session.current);
       return new HttpResponse(null, { status: 204 });
-    });
+    }
     server.use(
-      handler,
+      recorded.handler,
       http.get(`${ADMIN}/me/sessions`, () => HttpResponse.json({ items: sessions })),
-      http.get(`${ADMIN}/me/two-factor`, () =>
-        HttpResponse.json({
-          enabled: false,
-          required: false,
-          enabledAt: null,
-          recoveryCodesLeft: 0,
-        }),
-      ),
+      twoFactorStatus(twoFactor),
     );
+    return recorded.calls;
+  }
+
+  it('signs out everywhere else only once the password is given, showing the reason under the field', async () => {
+    const calls = sessionsServer(TWO_FACTOR_OFF);
     const { user } = await renderAdmin('/admin/settings', { role: 'viewer' });
     const list = await screen.findByRole('list', { name: 'Where you are signed in' });
     expect(await within(list).findByText('Safari 17 on iOS')).toBeInTheDocument();
     expect(within(list).getByText('This browser')).toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'Sign out everywhere else' }));
-    const dialog = await screen.findByRole('dialog');
+    const trigger = screen.getByRole('button', { name: 'Sign out everywhere else' });
+    await user.click(trigger);
+    const dialog = await screen.findByRole('dialog', { name: 'Sign out everywhere else?' });
+    const password = within(dialog).getByLabelText(/^Your password/);
+    expect(password).toHaveFocus();
+    // Two-factor sign-in is off: the password is the only proof.
+    expect(within(dialog).queryByRole('button', { name: /authenticator app/ })).toBeNull();
+
     await user.click(within(dialog).getByRole('button', { name: 'Sign out' }));
+    expect(await within(dialog).findByText('Password is required')).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+
+    await user.type(password, 'a guess');
+    await user.click(within(dialog).getByRole('button', { name: 'Sign out' }));
+    expect(await within(dialog).findByText('The password is not correct')).toBeInTheDocument();
+    expect(password).toHaveAccessibleDescription('The password is not correct');
+    expect(within(list).getByText('Safari 17 on iOS')).toBeInTheDocument();
+
+    await user.clear(password);
+    await user.type(password, RIGHT_PASSWORD);
+    await user.keyboard('{Enter}');
     await waitFor(() =>
       expect(within(list).queryByText('Safari 17 on iOS')).not.toBeInTheDocument(),
     );
-    expect(calls).toHaveLength(1);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls.map((call) => call.body)).toEqual([
+      { password: 'a guess' },
+      { password: RIGHT_PASSWORD },
+    ]);
+  });
+
+  it('takes an authenticator code instead while two-factor sign-in is on, and Escape gives focus back', async () => {
+    const calls = sessionsServer(TWO_FACTOR_ON);
+    const { user } = await renderAdmin('/admin/settings', { role: 'viewer' });
+    const list = await screen.findByRole('list', { name: 'Where you are signed in' });
+    await within(list).findByText('Safari 17 on iOS');
+    const trigger = screen.getByRole('button', { name: 'Sign out everywhere else' });
+
+    await user.click(trigger);
+    const first = await screen.findByRole('dialog', { name: 'Sign out everywhere else?' });
+    await user.type(within(first).getByLabelText(/^Your password/), 'half typed');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(trigger).toHaveFocus();
+    expect(calls).toHaveLength(0);
+
+    await user.click(trigger);
+    const dialog = await screen.findByRole('dialog', { name: 'Sign out everywhere else?' });
+    // Nothing typed before outlives the dialog.
+    expect(within(dialog).getByLabelText(/^Your password/)).toHaveValue('');
+    await user.click(
+      within(dialog).getByRole('button', {
+        name: 'Use a code from your authenticator app instead',
+      }),
+    );
+    const code = within(dialog).getByLabelText(/^Authentication code/);
+    expect(code).toHaveFocus();
+    await user.click(within(dialog).getByRole('button', { name: 'Sign out' }));
+    expect(
+      await within(dialog).findByText('Enter the code from your authenticator app'),
+    ).toBeInTheDocument();
+    await user.type(code, '000000{Enter}');
+    expect(await within(dialog).findByText('This code is not valid')).toBeInTheDocument();
+    await user.clear(code);
+    await user.type(code, '123456{Enter}');
+    await waitFor(() =>
+      expect(within(list).queryByText('Safari 17 on iOS')).not.toBeInTheDocument(),
+    );
+    expect(calls.map((call) => call.body)).toEqual([{ code: '000000' }, { code: '123456' }]);
+  });
+});
+
+describe('Settings: the password dialog in Arabic', () => {
+  afterEach(async () => {
+    await act(() => i18n.changeLanguage('en'));
+  });
+
+  it('asks for the password in Arabic, right to left, and says when it is missing', async () => {
+    server.use(
+      twoFactorStatus(TWO_FACTOR_ON),
+      http.get(`${ADMIN}/me/sessions`, () => HttpResponse.json({ items: [] })),
+    );
+    const { user } = await renderAdmin('/admin/settings', { role: 'viewer' });
+    await screen.findByRole('list', { name: 'Where you are signed in' });
+    await act(() => i18n.changeLanguage('ar'));
+    expect(document.documentElement).toHaveAttribute('dir', 'rtl');
+
+    await user.click(await screen.findByRole('button', { name: 'إيقاف' }, SECTION_LOAD));
+    const dialog = await screen.findByRole('dialog', { name: 'إيقاف تسجيل الدخول بخطوتين؟' });
+    expect(within(dialog).getByLabelText(/^كلمة المرور الخاصة بك/)).toHaveFocus();
+    expect(
+      within(dialog).getByRole('button', { name: 'استخدم رمزًا من تطبيق المصادقة بدلًا من ذلك' }),
+    ).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'إيقاف' }));
+    expect(await within(dialog).findByText('كلمة المرور مطلوبة')).toBeInTheDocument();
+  });
+});
+
+describe('Settings: two-factor sign-in asks who you are first', () => {
+  const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+
+  it('turns it on only after the password, and sends the password again with the first code', async () => {
+    const setupCalls = recordAdminCalls('post', '/me/two-factor/setup', (body) =>
+      (body as { password?: string }).password === RIGHT_PASSWORD
+        ? HttpResponse.json({
+            secret: SECRET,
+            otpauthUri: `otpauth://totp/Agency:v?secret=${SECRET}`,
+          })
+        : refused('password', 'The password is not correct'),
+    );
+    const codes = Array.from({ length: 10 }, (_, index) => `AAA${index}-BBBB-CCCC`);
+    const confirmCalls = recordAdminCalls('post', '/me/two-factor/confirm', () =>
+      HttpResponse.json({ recoveryCodes: codes }),
+    );
+    server.use(
+      setupCalls.handler,
+      confirmCalls.handler,
+      twoFactorStatus(TWO_FACTOR_OFF),
+      http.get(`${ADMIN}/me/sessions`, () => HttpResponse.json({ items: [] })),
+    );
+    const { user } = await renderAdmin('/admin/settings', { role: 'viewer' });
+    await user.click(await screen.findByRole('button', { name: 'Turn on two-factor sign-in' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Turn on two-factor sign-in' });
+    expect(within(dialog).queryByRole('button', { name: /authenticator app/ })).toBeNull();
+    const password = within(dialog).getByLabelText(/^Your password/);
+    await user.type(password, 'a guess{Enter}');
+    expect(await within(dialog).findByText('The password is not correct')).toBeInTheDocument();
+    expect(screen.queryByRole('img', { name: /QR code/ })).not.toBeInTheDocument();
+
+    await user.clear(password);
+    await user.type(password, `${RIGHT_PASSWORD}{Enter}`);
+    expect(await screen.findByRole('img', { name: /QR code/ })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText(/^Authentication code/), '654321');
+    await user.click(screen.getByRole('button', { name: 'Confirm and continue' }));
+    expect(await screen.findByRole('list', { name: 'Your recovery codes' })).toBeInTheDocument();
+    expect(setupCalls.calls.map((call) => call.body)).toEqual([
+      { password: 'a guess' },
+      { password: RIGHT_PASSWORD },
+    ]);
+    expect(confirmCalls.calls.map((call) => call.body)).toEqual([
+      { code: '654321', password: RIGHT_PASSWORD },
+    ]);
+  });
+
+  it('makes new recovery codes and turns it off with the password or a code, showing the server’s reason as written', async () => {
+    const renewCalls = recordAdminCalls('post', '/me/two-factor/recovery-codes', (body) =>
+      (body as { password?: string }).password === RIGHT_PASSWORD
+        ? HttpResponse.json({ recoveryCodes: ['NEW1-BBBB-CCCC'] })
+        : refused('password', "Le mot de passe n'est pas correct"),
+    );
+    const disableCalls = recordAdminCalls(
+      'post',
+      '/me/two-factor/disable',
+      () => new HttpResponse(null, { status: 204 }),
+    );
+    server.use(
+      renewCalls.handler,
+      disableCalls.handler,
+      twoFactorStatus(TWO_FACTOR_ON),
+      http.get(`${ADMIN}/me/sessions`, () => HttpResponse.json({ items: [] })),
+    );
+    const { user } = await renderAdmin('/admin/settings', { role: 'viewer' });
+    await user.click(await screen.findByRole('button', { name: 'Make new recovery codes' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Make new recovery codes?' });
+    await user.type(within(dialog).getByLabelText(/^Your password/), 'faux{Enter}');
+    expect(
+      await within(dialog).findByText("Le mot de passe n'est pas correct"),
+    ).toBeInTheDocument();
+    await user.clear(within(dialog).getByLabelText(/^Your password/));
+    await user.type(within(dialog).getByLabelText(/^Your password/), `${RIGHT_PASSWORD}{Enter}`);
+    const list = await screen.findByRole('list', { name: 'Your recovery codes' });
+    expect(within(list).getByText('NEW1-BBBB-CCCC')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'I have saved them' }));
+
+    await user.click(await screen.findByRole('button', { name: 'Turn off' }));
+    dialog = await screen.findByRole('dialog', { name: 'Turn off two-factor sign-in?' });
+    await user.click(
+      within(dialog).getByRole('button', {
+        name: 'Use a code from your authenticator app instead',
+      }),
+    );
+    await user.type(within(dialog).getByLabelText(/^Authentication code/), '123456{Enter}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(renewCalls.calls.map((call) => call.body)).toEqual([
+      { password: 'faux' },
+      { password: RIGHT_PASSWORD },
+    ]);
+    expect(disableCalls.calls.map((call) => call.body)).toEqual([{ code: '123456' }]);
   });
 });

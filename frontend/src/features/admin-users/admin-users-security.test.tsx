@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
-import { buildActivity, buildUser, pageOf } from '../../testing/admin-factory';
+import { buildActivity, buildUser, pageOf, sessionUser } from '../../testing/admin-factory';
 import { findTable, renderAdmin } from '../../testing/admin-render';
 import { adminList, recordAdminCalls } from '../../testing/handlers/admin-handlers';
 import { server } from '../../testing/msw-server';
@@ -39,6 +39,28 @@ describe('User Management: account security', () => {
     expect(reset.calls.map((call) => call.url.pathname)).toEqual([
       `/api/admin/users/${karim.id}/two-factor`,
     ]);
+  });
+
+  it('offers no reset of your own second factor: that is done in Settings, with the password', async () => {
+    const me = buildUser({
+      ...sessionUser('admin'),
+      twoFactorEnabled: true,
+    });
+    server.use(adminList('/users', [me]));
+    const { user } = await renderAdmin('/admin/users');
+    const grid = await findTable('Users');
+    const row = (await within(grid).findByText(/admin-user/)).closest(
+      '[role="row"]',
+    ) as HTMLElement;
+    const reset = within(row).getByRole('button', {
+      name: 'Reset two-factor sign-in of admin-user',
+    });
+    expect(reset).toBeDisabled();
+    // The reason shows on hovering the button's wrapper (a disabled button fires no events).
+    await user.hover(reset.parentElement as HTMLElement);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(
+      'Change your own two-factor sign-in in Settings',
+    );
   });
 
   it('signs a user out everywhere only after asking, and not on cancel', async () => {

@@ -11,9 +11,12 @@ import type {
   PasswordResetRequestInput,
   PasswordResetRequestResponse,
   PasswordResetResponse,
+  ReauthenticationInput,
   RecoveryCodesResponse,
   SecondFactorInput,
   SessionListResponse,
+  TwoFactorConfirmInput,
+  TwoFactorSetupInput,
   TwoFactorSetupResponse,
   TwoFactorStatusResponse,
 } from '@agency/contracts';
@@ -50,18 +53,18 @@ export const accountApi = api.injectEndpoints({
       query: () => API_ROUTES.myTwoFactor,
       providesTags: ['Session'],
     }),
-    setupTwoFactor: build.mutation<TwoFactorSetupResponse, undefined>({
-      query: () => ({ url: API_ROUTES.myTwoFactorSetup, method: 'POST' }),
+    setupTwoFactor: build.mutation<TwoFactorSetupResponse, TwoFactorSetupInput>({
+      query: (body) => ({ url: API_ROUTES.myTwoFactorSetup, method: 'POST', body }),
     }),
-    confirmTwoFactor: build.mutation<RecoveryCodesResponse, { code: string }>({
+    confirmTwoFactor: build.mutation<RecoveryCodesResponse, TwoFactorConfirmInput>({
       query: (body) => ({ url: API_ROUTES.myTwoFactorConfirm, method: 'POST', body }),
       invalidatesTags: ['Session'],
     }),
-    renewRecoveryCodes: build.mutation<RecoveryCodesResponse, { code: string }>({
+    renewRecoveryCodes: build.mutation<RecoveryCodesResponse, ReauthenticationInput>({
       query: (body) => ({ url: API_ROUTES.myRecoveryCodes, method: 'POST', body }),
       invalidatesTags: ['Session'],
     }),
-    disableTwoFactor: build.mutation<null, { password: string }>({
+    disableTwoFactor: build.mutation<null, ReauthenticationInput>({
       query: (body) => ({ url: API_ROUTES.myTwoFactorDisable, method: 'POST', body }),
       invalidatesTags: ['Session'],
     }),
@@ -73,8 +76,8 @@ export const accountApi = api.injectEndpoints({
       query: (id) => ({ url: apiPath(API_ROUTES.mySession, { id }), method: 'DELETE' }),
       invalidatesTags: ['Session'],
     }),
-    endOtherSessions: build.mutation<null, undefined>({
-      query: () => ({ url: API_ROUTES.mySessions, method: 'DELETE' }),
+    endOtherSessions: build.mutation<null, ReauthenticationInput>({
+      query: (body) => ({ url: API_ROUTES.myOtherSessionsEnd, method: 'POST', body }),
       invalidatesTags: ['Session'],
     }),
   }),

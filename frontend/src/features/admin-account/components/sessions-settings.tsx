@@ -1,4 +1,4 @@
-import type { SessionDto } from '@agency/contracts';
+import type { ReauthenticationInput, SessionDto } from '@agency/contracts';
 import DevicesIcon from '@mui/icons-material/Devices';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -20,7 +20,10 @@ import {
   useEndOtherSessionsMutation,
   useEndSessionMutation,
   useSessionsQuery,
+  useTwoFactorStatusQuery,
 } from '../api/account-api';
+import { useProofRefusal } from '../hooks/use-proof-refusal';
+import { ReauthenticationDialog } from './reauthentication-dialog';
 
 type Ending = { kind: 'one'; session: SessionDto } | { kind: 'others' } | null;
 
@@ -30,21 +33,33 @@ export function SessionsSettings() {
   const format = useFormatters();
   const toast = useToast();
   const { data, isLoading, isError, refetch } = useSessionsQuery(undefined);
+  const { data: twoFactor } = useTwoFactorStatusQuery(undefined);
   const [endSession, { isLoading: endingOne }] = useEndSessionMutation();
-  const [endOthers, { isLoading: endingOthers }] = useEndOtherSessionsMutation();
+  const [endOthers] = useEndOtherSessionsMutation();
   const [ending, setEnding] = useState<Ending>(null);
   const others = data?.items.filter((session) => !session.current) ?? [];
+  const refusalOf = useProofRefusal(t('sessions.failed'));
 
-  const confirm = async () => {
-    if (!ending) return;
+  const endOne = async (session: SessionDto) => {
     try {
-      if (ending.kind === 'one') await endSession(ending.session.id).unwrap();
-      else await endOthers(undefined).unwrap();
+      await endSession(session.id).unwrap();
       toast({ title: t('sessions.ended'), variant: 'success' });
     } catch {
       toast({ title: t('sessions.failed'), variant: 'destructive' });
     }
     setEnding(null);
+  };
+
+  /** Signing out everywhere else asks for the password: a stolen session must not lock the owner out. */
+  const endAllOthers = async (proof: ReauthenticationInput) => {
+    try {
+      await endOthers(proof).unwrap();
+      toast({ title: t('sessions.ended'), variant: 'success' });
+      setEnding(null);
+      return undefined;
+    } catch (error: unknown) {
+      return refusalOf(error);
+    }
   };
 
   let body;
@@ -115,19 +130,35 @@ export function SessionsSettings() {
         </Button>
       </Stack>
       <ConfirmDialog
-        open={ending !== null}
-        title={ending?.kind === 'one' ? t('sessions.confirmOne') : t('sessions.confirmOthers')}
+        open={ending?.kind === 'one'}
+        title={t('sessions.confirmOne')}
         description={
           ending?.kind === 'one'
             ? t('sessions.confirmOneText', { device: ending.session.device })
-            : t('sessions.confirmOthersText')
+            : ''
         }
         confirmLabel={t('sessions.end')}
         destructive
-        busy={endingOne || endingOthers}
-        onConfirm={() => void confirm()}
+        busy={endingOne}
+        onConfirm={() => {
+          if (ending?.kind === 'one') void endOne(ending.session);
+        }}
         onClose={() => setEnding(null)}
       />
+      {ending?.kind === 'others' ? (
+        <ReauthenticationDialog
+          title={t('sessions.confirmOthers')}
+          description={
+            twoFactor?.enabled
+              ? t('reauthentication.endOthersTextCode')
+              : t('reauthentication.endOthersText')
+          }
+          submitLabel={t('sessions.end')}
+          codeAccepted={Boolean(twoFactor?.enabled)}
+          onSubmit={endAllOthers}
+          onClose={() => setEnding(null)}
+        />
+      ) : null}
     </Paper>
   );
 }

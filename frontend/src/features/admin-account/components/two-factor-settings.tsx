@@ -1,15 +1,13 @@
-import type { TwoFactorSetupResponse } from '@agency/contracts';
+import type { ReauthenticationInput, TwoFactorSetupResponse } from '@agency/contracts';
 import PhonelinkLockIcon from '@mui/icons-material/PhonelinkLock';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { LoadError } from '../../../components/admin/load-error';
-import { errorStatusOf, fieldErrorsOf } from '../../../lib/api-errors';
 import { useFormatters } from '../../../lib/use-formatters';
 import { useNamespace } from '../../../lib/translations';
 import { useToast } from '../../../lib/use-toast';
@@ -21,18 +19,24 @@ import {
   useSetupTwoFactorMutation,
   useTwoFactorStatusQuery,
 } from '../api/account-api';
-import { CodeForm } from './code-form';
+import { useProofRefusal } from '../hooks/use-proof-refusal';
 import { EnrolmentPanel } from './enrolment-panel';
+import { ReauthenticationDialog, type ProofRefusal } from './reauthentication-dialog';
 import { RecoveryCodes } from './recovery-codes';
+
+type Change = 'setup' | 'renew' | 'disable';
 
 type Mode =
   | { name: 'idle' }
-  | { name: 'enrol'; setup?: TwoFactorSetupResponse; failed?: boolean }
-  | { name: 'renew' }
-  | { name: 'disable' }
+  /** The password (kept only until the set-up is confirmed) goes with the first code. */
+  | { name: 'enrol'; setup: TwoFactorSetupResponse; password: string }
   | { name: 'codes'; codes: string[] };
 
-/** Settings: the second factor, on or off; set-up, new recovery codes, turning it off. */
+/**
+ * Settings: the second factor, on or off; set-up, new recovery codes,
+ * turning it off. Each of those asks for the password first (or a current
+ * code while it is on): a session alone never changes it.
+ */
 export function TwoFactorSettings() {
   const { t } = useNamespace(ACCOUNT_NAMESPACE);
   const format = useFormatters();
@@ -41,39 +45,42 @@ export function TwoFactorSettings() {
   const [setup] = useSetupTwoFactorMutation();
   const [confirm] = useConfirmTwoFactorMutation();
   const [renew] = useRenewRecoveryCodesMutation();
-  const [disable, { isLoading: disabling }] = useDisableTwoFactorMutation();
+  const [disable] = useDisableTwoFactorMutation();
   const [mode, setMode] = useState<Mode>({ name: 'idle' });
-  const [password, setPassword] = useState('');
-  const [passwordError, setPasswordError] = useState<string | undefined>();
+  const [asking, setAsking] = useState<Change | null>(null);
+  const refusalOf = useProofRefusal(t('twoFactor.failed'));
 
-  const refused = (error: unknown): string | undefined => {
-    const field = fieldErrorsOf(error, ['code'] as const)?.code;
-    if (field) return field;
-    toast({
-      title: t('twoFactor.failed'),
-      description: errorStatusOf(error) === 429 ? t('login.tooManyAttempts') : undefined,
-      variant: 'destructive',
-    });
-    return undefined;
-  };
-
-  const startEnrolment = () => {
-    setMode({ name: 'enrol' });
-    setup(undefined)
-      .unwrap()
-      .then((answer) => setMode({ name: 'enrol', setup: answer }))
-      .catch(() => setMode({ name: 'enrol', failed: true }));
-  };
-
-  const turnOff = async () => {
+  /** Makes the change with the proof typed in the dialog; closes it once done. */
+  const change = async (proof: ReauthenticationInput): Promise<ProofRefusal | undefined> => {
     try {
-      await disable({ password }).unwrap();
-      setPassword('');
-      setMode({ name: 'idle' });
-      toast({ title: t('twoFactor.turnedOff'), variant: 'success' });
+      if (asking === 'setup') {
+        const password = proof.password ?? '';
+        const answer = await setup({ password }).unwrap();
+        setMode({ name: 'enrol', setup: answer, password });
+      } else if (asking === 'renew') {
+        const { recoveryCodes } = await renew(proof).unwrap();
+        setMode({ name: 'codes', codes: recoveryCodes });
+      } else {
+        await disable(proof).unwrap();
+        setMode({ name: 'idle' });
+        toast({ title: t('twoFactor.turnedOff'), variant: 'success' });
+      }
+      setAsking(null);
+      return undefined;
     } catch (error: unknown) {
-      setPasswordError(fieldErrorsOf(error, ['password'] as const)?.password);
-      if (!fieldErrorsOf(error, ['password'] as const)) refused(error);
+      return refusalOf(error);
+    }
+  };
+
+  const confirmCode = async (code: string, password: string) => {
+    try {
+      const { recoveryCodes } = await confirm({ code, password }).unwrap();
+      setMode({ name: 'codes', codes: recoveryCodes });
+      toast({ title: t('twoFactor.turnedOn'), variant: 'success' });
+      return undefined;
+    } catch (error: unknown) {
+      const reasons = refusalOf(error);
+      return reasons?.code ?? reasons?.password;
     }
   };
 
@@ -85,63 +92,17 @@ export function TwoFactorSettings() {
   } else if (mode.name === 'codes') {
     body = <RecoveryCodes codes={mode.codes} onDone={() => setMode({ name: 'idle' })} />;
   } else if (mode.name === 'enrol') {
-    body = (
-      <EnrolmentPanel
-        setup={mode.setup}
-        failed={Boolean(mode.failed)}
-        onCode={async (code) => {
-          try {
-            const { recoveryCodes } = await confirm({ code }).unwrap();
-            setMode({ name: 'codes', codes: recoveryCodes });
-            toast({ title: t('twoFactor.turnedOn'), variant: 'success' });
-            return undefined;
-          } catch (error: unknown) {
-            return refused(error);
-          }
-        }}
-      />
-    );
-  } else if (mode.name === 'renew') {
-    body = (
-      <CodeForm
-        label={t('twoFactor.code')}
-        submitLabel={t('twoFactor.renew')}
-        busyLabel={t('twoFactor.verifying')}
-        onSubmit={async (code) => {
-          try {
-            const { recoveryCodes } = await renew({ code }).unwrap();
-            setMode({ name: 'codes', codes: recoveryCodes });
-            return undefined;
-          } catch (error: unknown) {
-            return refused(error);
-          }
-        }}
-      />
-    );
-  } else if (mode.name === 'disable') {
+    const { password } = mode;
     body = (
       <Stack spacing={2}>
-        <TextField
-          label={t('settings.currentPassword')}
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          error={Boolean(passwordError)}
-          helperText={passwordError}
-          fullWidth
+        <EnrolmentPanel
+          setup={mode.setup}
+          failed={false}
+          onCode={(code) => confirmCode(code, password)}
         />
-        <Stack direction="row" spacing={1}>
-          <Button
-            variant="contained"
-            color="error"
-            disabled={disabling || password === ''}
-            onClick={() => void turnOff()}
-          >
-            {t('twoFactor.turnOff')}
-          </Button>
-          <Button onClick={() => setMode({ name: 'idle' })}>{t('twoFactor.cancel')}</Button>
-        </Stack>
+        <Button onClick={() => setMode({ name: 'idle' })} sx={{ alignSelf: 'flex-start' }}>
+          {t('twoFactor.cancel')}
+        </Button>
       </Stack>
     );
   } else if (data.enabled) {
@@ -154,11 +115,11 @@ export function TwoFactorSettings() {
           {t('twoFactor.codesLeft', { count: data.recoveryCodesLeft })}
         </Typography>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
-          <Button variant="outlined" onClick={() => setMode({ name: 'renew' })}>
+          <Button variant="outlined" onClick={() => setAsking('renew')}>
             {t('twoFactor.renew')}
           </Button>
           {data.required ? null : (
-            <Button variant="outlined" color="error" onClick={() => setMode({ name: 'disable' })}>
+            <Button variant="outlined" color="error" onClick={() => setAsking('disable')}>
               {t('twoFactor.turnOff')}
             </Button>
           )}
@@ -174,7 +135,11 @@ export function TwoFactorSettings() {
     body = (
       <Stack spacing={2}>
         <Typography variant="body2">{t('twoFactor.offHint')}</Typography>
-        <Button variant="contained" onClick={startEnrolment} sx={{ alignSelf: 'flex-start' }}>
+        <Button
+          variant="contained"
+          onClick={() => setAsking('setup')}
+          sx={{ alignSelf: 'flex-start' }}
+        >
           {t('twoFactor.turnOn')}
         </Button>
       </Stack>
@@ -192,6 +157,16 @@ export function TwoFactorSettings() {
         </Stack>
         {body}
       </Stack>
+      {asking ? (
+        <ReauthenticationDialog
+          title={t(`reauthentication.${asking}Title`)}
+          description={t(`reauthentication.${asking}Text`)}
+          submitLabel={t(`reauthentication.${asking}Submit`)}
+          codeAccepted={asking !== 'setup'}
+          onSubmit={change}
+          onClose={() => setAsking(null)}
+        />
+      ) : null}
     </Paper>
   );
 }

@@ -71,6 +71,8 @@ export function UsersList({ selfId, canWrite, onEdit, onDelete, onSecure }: User
             label: t('security.resetTwoFactor', { username: user.username }),
             icon: <PhonelinkEraseIcon />,
             onClick: () => onSecure(user, 'two-factor'),
+            disabled: user.id === selfId,
+            disabledReason: t('security.ownTwoFactor'),
           },
           {
             label: t('security.endSessions', { username: user.username }),
