@@ -7,8 +7,10 @@ import {
   markContactAcknowledgementSent,
   markContactMailFailed,
   markContactMailSent,
+  mailMessageId,
   settleContactMails,
   type Logger,
+  type MailIdentityKey,
 } from '@agency/platform';
 import type { MailTransport } from '../mail/transport';
 import { renderContactAcknowledgement } from '../mail/templates/contact-acknowledgement.template';
@@ -21,7 +23,14 @@ export interface ContactMailDeps {
   /** The agency's inbox: it gets the notification, and the visitor's replies. */
   mailTo: string;
   messageIdDomain: string;
+  /** Makes each Message-ID name its recipient by a keyed digest: a bounce is checked against it. */
+  identityKey: MailIdentityKey;
   logger: Logger;
+}
+
+/** `Agency <hello@agency.tn>` -> `hello@agency.tn`: the digest is of the address a report names. */
+function addressOf(mailbox: string): string {
+  return /<([^<>]+)>\s*$/.exec(mailbox)?.[1] ?? mailbox;
 }
 
 export type ContactMailResult = Record<'notification' | 'acknowledgement', MailOutcome> | 'skipped';
@@ -36,6 +45,7 @@ export function contactMailProcessor({
   mailFrom,
   mailTo,
   messageIdDomain,
+  identityKey,
   logger,
 }: ContactMailDeps) {
   return async (job: Job<ContactMailJob>): Promise<ContactMailResult> => {
@@ -67,7 +77,12 @@ export function contactMailProcessor({
               subject: mail.subject,
               text: mail.text,
               html: mail.html,
-              messageId: `<contact-${dto.id}@${messageIdDomain}>`,
+              messageId: mailMessageId(
+                identityKey,
+                `contact-${dto.id}`,
+                addressOf(mailTo),
+                messageIdDomain,
+              ),
             });
           },
           markSent: () => markContactMailSent(contactId),
@@ -85,7 +100,12 @@ export function contactMailProcessor({
               subject: mail.subject,
               text: mail.text,
               html: mail.html,
-              messageId: `<contact-ack-${dto.id}@${messageIdDomain}>`,
+              messageId: mailMessageId(
+                identityKey,
+                `contact-ack-${dto.id}`,
+                dto.email,
+                messageIdDomain,
+              ),
             });
           },
           markSent: () => markContactAcknowledgementSent(contactId),

@@ -6,7 +6,12 @@ import {
   type MailEventProvider,
   type MailEventsResponse,
 } from '@agency/contracts';
-import { recordMailEvents, type Redis, type SubscriberChanges } from '@agency/platform';
+import {
+  recordMailEvents,
+  type MailIdentityKey,
+  type Redis,
+  type SubscriberChanges,
+} from '@agency/platform';
 import type { MailEventsConfig } from '../../config';
 import { HttpError } from '../../errors';
 import { rateLimit } from '../../middleware/rate-limit';
@@ -23,6 +28,8 @@ export interface MailEventRoutesDeps {
   rateLimit: { name: string; windowMs: number };
   /** Told when a complaint unsubscribes an address: the dashboard's figures follow it. */
   subscriberChanges: SubscriberChanges;
+  /** An event is applied only when it names a mail we sent to its recipient, by this key's digest. */
+  identityKey: MailIdentityKey;
 }
 
 /** The providers whose secrets are set; the others answer 404. */
@@ -54,6 +61,7 @@ export function mailEventRoutes({
   redis,
   rateLimit: limit,
   subscriberChanges,
+  identityKey,
 }: MailEventRoutesDeps): Router {
   const router = new Router();
   const sources = sourcesOf(config);
@@ -81,8 +89,12 @@ export function mailEventRoutes({
         if (error instanceof MalformedEvents) throw new HttpError('BAD_REQUEST', error.message);
         throw error;
       }
-      const { recorded, duplicates } = await recordMailEvents(parsed.events, subscriberChanges);
-      const body: MailEventsResponse = { recorded, duplicates, ignored: parsed.ignored };
+      const outcome = await recordMailEvents(parsed.events, {
+        changes: subscriberChanges,
+        identityKey,
+        logger: ctx.state.log,
+      });
+      const body: MailEventsResponse = { ...outcome, ignored: parsed.ignored };
       ctx.state.log.info({ provider, ...body }, 'mail events received');
       ctx.body = body;
     },
