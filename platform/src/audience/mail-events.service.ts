@@ -77,8 +77,6 @@ export interface RecordMailEventsOptions {
   identityKey: MailIdentityKey;
   /** Where events naming no mail of ours are reported (warn). */
   logger: Logger;
-  /** The clock the window for earlier identities is read on. */
-  now?: Date;
 }
 
 export type RecordedMailEvents = Omit<MailEventsResponse, 'ignored'>;
@@ -98,12 +96,12 @@ export type RecordedMailEvents = Omit<MailEventsResponse, 'ignored'>;
  */
 export async function recordMailEvents(
   events: readonly MailEventInput[],
-  { changes, identityKey, logger, now = new Date() }: RecordMailEventsOptions,
+  { changes, identityKey, logger }: RecordMailEventsOptions,
 ): Promise<RecordedMailEvents> {
   let recorded = 0;
   let duplicates = 0;
   let unmatched = 0;
-  const checks: OriginChecks = { key: identityKey, now, rounds: new Map() };
+  const checks: OriginChecks = { key: identityKey, now: new Date(), rounds: new Map() };
   for (const event of events) {
     const origin = await originOfMailEvent(event, checks);
     if (!origin.ours) {
