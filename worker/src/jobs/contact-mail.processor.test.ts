@@ -96,6 +96,31 @@ describe('the enquiry mail processor', () => {
     });
   });
 
+  it('names the agency inbox by its address alone when MAIL_TO carries a display name', async () => {
+    const named = contactMailProcessor({
+      transport,
+      mailFrom: 'Agency <no-reply@agency.test>',
+      mailTo: `Agency Inbox <${AGENCY_INBOX}>`,
+      messageIdDomain: 'agency.test',
+      identityKey: mailIdentityKey(ctx.config.mailLinkSecret),
+      logger: createLogger('test', 'silent'),
+    });
+    const job = await jobForNewEnquiry();
+
+    await named(job);
+
+    const notification = smtp.received.find(({ envelopeTo }) => envelopeTo[0] === AGENCY_INBOX);
+    // A report on the inbox's bounce names the bare address: the digest is of that.
+    expect(notification?.mail.messageId).toBe(
+      mailMessageId(
+        mailIdentityKey(ctx.config.mailLinkSecret),
+        `contact-${job.data.contactId}`,
+        AGENCY_INBOX,
+        'agency.test',
+      ),
+    );
+  });
+
   it('sends nothing again for an enquiry whose mails went out, and leaves its outbox entry to the relay', async () => {
     const job = await jobForNewEnquiry();
     await process(job);

@@ -1,4 +1,5 @@
 import type { Job } from 'bullmq';
+import addressparser from 'nodemailer/lib/addressparser';
 import type { ContactMailJob } from '@agency/contracts';
 import {
   contactForMail,
@@ -28,9 +29,12 @@ export interface ContactMailDeps {
   logger: Logger;
 }
 
-/** `Agency <hello@agency.tn>` -> `hello@agency.tn`: the digest is of the address a report names. */
+/**
+ * `Agency <hello@agency.tn>` -> `hello@agency.tn`, read by nodemailer's own
+ * parser as the mail is addressed: the digest is of the address a report names.
+ */
 function addressOf(mailbox: string): string {
-  return /<([^<>]+)>\s*$/.exec(mailbox)?.[1] ?? mailbox;
+  return addressparser(mailbox, { flatten: true })[0]?.address ?? mailbox;
 }
 
 export type ContactMailResult = Record<'notification' | 'acknowledgement', MailOutcome> | 'skipped';
