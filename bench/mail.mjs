@@ -165,7 +165,8 @@ async function sendPathAlone(/** @type {string} */ smtpUrl) {
     createCampaignTransport,
     createSmtpCampaignMessenger,
   } = require('./dist/campaigns/index.js');
-  const { campaignMessageId } = require('./dist/campaigns/campaign-send.processor.js');
+  const { campaignMessageId, mailIdentityKey } = require('@agency/platform');
+  const identityKey = mailIdentityKey('bench-mail-link-secret-of-32-chars!');
   const inFlight = Number(args.concurrency);
   const messenger = createSmtpCampaignMessenger({
     transport: createCampaignTransport(smtpUrl, Number(args.connections || inFlight)),
@@ -189,7 +190,7 @@ async function sendPathAlone(/** @type {string} */ smtpUrl) {
       const recipient = { email: email(index), firstName: `Contact ${index}`, locale: 'en' };
       await campaign.send(
         recipient,
-        campaignMessageId('bench', 1, recipient.email, 'agency.local'),
+        campaignMessageId(identityKey, 'bench', 1, recipient.email, 'agency.local'),
       );
     }
   };

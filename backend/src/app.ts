@@ -5,6 +5,7 @@ import {
   allContactChanges,
   createContactAddressChanges,
   createKeptCounts,
+  mailIdentityKey,
   type Logger,
   type MailQueues,
   type Redis,
@@ -214,6 +215,7 @@ export function createApp({
         windowMs: config.rateLimit.windowMs,
       },
       subscriberChanges: kept.subscriberChanges,
+      identityKey: mailIdentityKey(config.mailLinkSecret),
     }),
     campaignTemplateRoutes(),
   ];

@@ -411,7 +411,8 @@ async function checkEnquiries(scenario, results, since) {
     const ids = new Map();
     let lastAt = 0;
     for (const [at, messageId, recipients] of report.messages) {
-      const match = /^<contact-(ack-)?([0-9a-f]{24})@/.exec(messageId);
+      // `<contact-[ack-]<id>-k<recipient digest>@domain>`
+      const match = /^<contact-(ack-)?([0-9a-f]{24})-k[0-9a-f]{20}@/.exec(messageId);
       if (!match) continue;
       const key = `${match[1] ? 'ack' : 'notification'}:${match[2]}`;
       const entry = ids.get(key) ?? { times: 0, recipients: new Set() };

@@ -5,7 +5,13 @@ import {
   type OutboxRelayJob,
   type QueueName,
 } from '@agency/contracts';
-import { createKeptCounts, createMailQueues, type Logger, type Redis } from '@agency/platform';
+import {
+  createKeptCounts,
+  createMailQueues,
+  mailIdentityKey,
+  type Logger,
+  type Redis,
+} from '@agency/platform';
 import type { MailTransport } from './mail/transport';
 import { contactMailProcessor } from './jobs/contact-mail.processor';
 import { newsletterConfirmationProcessor } from './jobs/newsletter-confirmation.processor';
@@ -70,7 +76,10 @@ function domainOf(mailbox: string): string {
 export async function startWorkers(options: WorkersOptions): Promise<RunningWorkers> {
   const { connection, queuePrefix, concurrency, logger } = options;
   const messageIdDomain = domainOf(options.mailFrom);
-  const mailDeps = { ...options, messageIdDomain };
+  // Every mail's Message-ID (and a campaign mail's return path) names its
+  // recipient by a digest under this key: reports are checked against it.
+  const identityKey = mailIdentityKey(options.mailLinkSecret);
+  const mailDeps = { ...options, messageIdDomain, identityKey };
 
   function startWorker<T>(
     name: QueueName,
@@ -182,6 +191,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
       logger,
       settings: options.bounceMailbox,
       changes: kept.subscriberChanges,
+      identityKey,
       pollIntervalMs: options.bounceMailbox.pollIntervalMs,
       startWorker,
     });
@@ -192,6 +202,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     queuePrefix,
     messenger,
     messageIdDomain,
+    identityKey,
     logger,
     settings: campaignSettings,
   });

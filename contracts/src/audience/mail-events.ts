@@ -47,6 +47,12 @@ export interface MailEventsResponse {
   duplicates: number;
   /** Events of a type that changes nothing here (deliveries, opens...). */
   ignored: number;
+  /**
+   * Bounces and complaints that name no mail we sent to their recipient
+   * (another sender's mail, a made-up or another recipient's identity):
+   * neither stored nor applied.
+   */
+  unmatched: number;
 }
 
 /** A bounce or complaint as the campaign's recipients dialog shows it. */

@@ -6,16 +6,14 @@ import {
   type MailEventProvider,
   type MailEventsResponse,
 } from '@agency/contracts';
-import {
-  parseCampaignMessageId,
-  parseCampaignReturnPath,
-  type CampaignMailIdentity,
-} from '../campaigns/campaign-mail-identity';
 import { isDuplicateKeyError } from '../database-errors';
+import type { Logger } from '../logger';
+import type { MailIdentityKey } from '../mail/mail-identity';
 import { normalizeEmail } from '../newsletter/newsletter-token';
 import { markUnsubscribed } from '../newsletter/unsubscribe';
 import type { SubscriberChanges } from '../newsletter/subscriber-changes';
 import { MailEventModel } from './mail-event.model';
+import { originOfMailEvent, type OriginChecks } from './mail-event-origin';
 import { suppressAddress } from './suppression.service';
 
 /** One bounce or complaint, as any provider's (or a returned mail's) format is read into. */
@@ -31,21 +29,6 @@ export interface MailEventInput {
   returnPaths?: readonly string[];
   detail?: string;
   at?: Date;
-}
-
-/** The campaign mail an event answers: its Message-ID first, else its return path. */
-export function identifyCampaignMail(
-  event: Pick<MailEventInput, 'messageIds' | 'returnPaths'>,
-): CampaignMailIdentity | undefined {
-  for (const id of event.messageIds ?? []) {
-    const identity = parseCampaignMessageId(id);
-    if (identity) return identity;
-  }
-  for (const path of event.returnPaths ?? []) {
-    const identity = parseCampaignReturnPath(path);
-    if (identity) return identity;
-  }
-  return undefined;
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -87,8 +70,25 @@ async function applyEffect(
   }
 }
 
+export interface RecordMailEventsOptions {
+  /** Told when a complaint unsubscribes an address: the dashboard's figures follow it. */
+  changes: SubscriberChanges;
+  /** Checks that an event names a mail we sent to its recipient. */
+  identityKey: MailIdentityKey;
+  /** Where events naming no mail of ours are reported (warn). */
+  logger: Logger;
+}
+
+export type RecordedMailEvents = Omit<MailEventsResponse, 'ignored'>;
+
 /**
- * Records events and applies their effects. Each is appended once under
+ * Records events and applies their effects, only for those that name a mail
+ * we sent to their recipient (its Message-ID or return path says so, with
+ * the recipient's keyed digest): anyone can send a report to the bounce
+ * mailbox, and a provider reports on mail others send through it too. The
+ * rest are counted as unmatched, logged, and neither stored nor applied:
+ * stored, they would count towards the soft bounces that suppress an
+ * address. Each matched event is appended once under
  * `<provider>:<event id>`: a replay meets the index and is counted as a
  * duplicate, changing nothing. The effect runs after the append, and an
  * effect already applied (the address suppressed) is a no-op, so a retry
@@ -96,14 +96,30 @@ async function applyEffect(
  */
 export async function recordMailEvents(
   events: readonly MailEventInput[],
-  changes: SubscriberChanges,
-): Promise<Omit<MailEventsResponse, 'ignored'>> {
+  { changes, identityKey, logger }: RecordMailEventsOptions,
+): Promise<RecordedMailEvents> {
   let recorded = 0;
   let duplicates = 0;
+  let unmatched = 0;
+  const checks: OriginChecks = { key: identityKey, now: new Date(), rounds: new Map() };
   for (const event of events) {
+    const origin = await originOfMailEvent(event, checks);
+    if (!origin.ours) {
+      unmatched += 1;
+      logger.warn(
+        {
+          provider: event.provider,
+          eventId: event.eventId.slice(0, 200),
+          kind: event.kind,
+          reason: origin.reason,
+        },
+        'mail event names no mail of ours to its recipient: not applied',
+      );
+      continue;
+    }
     const key = normalizeEmail(event.email);
     const at = event.at && !Number.isNaN(event.at.getTime()) ? event.at : new Date();
-    const identity = identifyCampaignMail(event);
+    const campaign = origin.campaign;
     try {
       await MailEventModel.create({
         _id: `${event.provider}:${event.eventId}`.slice(0, 500),
@@ -111,7 +127,7 @@ export async function recordMailEvents(
         kind: event.kind,
         key,
         email: event.email.trim(),
-        ...(identity ? { campaign: identity.campaignId, round: identity.round } : {}),
+        ...(campaign ? { campaign: campaign.campaignId, round: campaign.round } : {}),
         ...(event.detail ? { detail: event.detail.slice(0, 2000) } : {}),
         at,
       });
@@ -121,7 +137,7 @@ export async function recordMailEvents(
       continue;
     }
     recorded += 1;
-    await applyEffect(event, key, at, changes, identity?.campaignId);
+    await applyEffect(event, key, at, changes, campaign?.campaignId);
   }
-  return { recorded, duplicates };
+  return { recorded, duplicates, unmatched };
 }

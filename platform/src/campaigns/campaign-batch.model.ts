@@ -30,6 +30,9 @@ const campaignBatchSchema = new Schema(
     seq: { type: Number, required: true },
     recipients: { type: [rosterEntrySchema], required: true },
     createdAt: { type: Date, required: true },
+    // 'keyed' on every roster written since identities carry keyed digests;
+    // absent on a round started before, whose mails carry SHA-1 ones.
+    identity: { type: String },
   },
   { versionKey: false },
 );

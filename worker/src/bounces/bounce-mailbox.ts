@@ -1,8 +1,8 @@
 import { ImapFlow } from 'imapflow';
 import {
-  identifyCampaignMail,
   recordMailEvents,
   type Logger,
+  type MailIdentityKey,
   type SubscriberChanges,
 } from '@agency/platform';
 import { readDsn, type DsnReading } from './dsn-report';
@@ -18,11 +18,14 @@ export interface BouncePollReport {
   recorded: number;
   duplicates: number;
   /**
-   * Reports whose bounces name no campaign mail of ours (backscatter of mail
-   * forged in our name, or a report that quotes nothing and came back to a
-   * shared address): nothing recorded, flagged seen and left where they are.
+   * Reports none of whose bounces names a mail we sent to its recipient
+   * (backscatter of mail forged in our name, a report that quotes nothing
+   * and came back to a shared address, a forged report): nothing recorded,
+   * flagged seen and left where they are.
    */
   unmatched: number;
+  /** Bounces, in any report, that named no mail we sent to their recipient: neither stored nor applied. */
+  unmatchedBounces: number;
   /** Other mail (auto-replies, read receipts...): flagged seen and left where it is. */
   notReports: number;
   /** Reports too broken to read: logged, flagged seen and left where they are. */
@@ -32,6 +35,8 @@ export interface BouncePollReport {
 export interface BouncePollOptions {
   settings: BounceMailboxSettings;
   changes: SubscriberChanges;
+  /** Checks that a report names a mail we sent to the recipient it reports on. */
+  identityKey: MailIdentityKey;
   logger: Logger;
   /** Messages fetched, then handled, at a time: bounds the memory a full mailbox takes. */
   batchSize?: number;
@@ -55,25 +60,26 @@ function batchesOf<T>(items: readonly T[], size: number): T[][] {
  * Records the bounces one message reports, and says which count it goes
  * to: only `reports` are moved, the rest stay in place for a person. The
  * mailbox takes mail from anyone, so only a bounce of a mail we sent to
- * that very address (its Message-ID or return path says so) stops it.
+ * that very address (its Message-ID or return path names it, with the
+ * recipient's keyed digest) is recorded; recordMailEvents counts and logs
+ * the others.
  */
 async function recordReading(
   reading: DsnReading,
-  changes: SubscriberChanges,
+  options: Pick<BouncePollOptions, 'changes' | 'identityKey' | 'logger'>,
 ): Promise<{
   counted: 'reports' | 'unmatched' | 'notReports' | 'malformed';
   recorded: number;
   duplicates: number;
+  unmatched: number;
 }> {
   if (reading.kind !== 'report') {
     const counted = reading.kind === 'malformed' ? 'malformed' : 'notReports';
-    return { counted, recorded: 0, duplicates: 0 };
+    return { counted, recorded: 0, duplicates: 0, unmatched: 0 };
   }
-  const ours = reading.events.filter((event) => identifyCampaignMail(event));
-  if (ours.length === 0 && reading.events.length > 0) {
-    return { counted: 'unmatched', recorded: 0, duplicates: 0 };
-  }
-  return { counted: 'reports', ...(await recordMailEvents(ours, changes)) };
+  const outcome = await recordMailEvents(reading.events, options);
+  const noneOurs = outcome.unmatched > 0 && outcome.unmatched === reading.events.length;
+  return { counted: noneOurs ? 'unmatched' : 'reports', ...outcome };
 }
 
 function connect(settings: BounceMailboxSettings, logger: Logger): ImapFlow {
@@ -113,6 +119,7 @@ function connect(settings: BounceMailboxSettings, logger: Logger): ImapFlow {
 export async function pollBounceMailbox({
   settings,
   changes,
+  identityKey,
   logger,
   batchSize = DEFAULT_BATCH_SIZE,
   maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
@@ -123,6 +130,7 @@ export async function pollBounceMailbox({
     recorded: 0,
     duplicates: 0,
     unmatched: 0,
+    unmatchedBounces: 0,
     notReports: 0,
     malformed: 0,
   };
@@ -148,10 +156,11 @@ export async function pollBounceMailbox({
         for (const { uid, source } of messages) {
           report.read += 1;
           const reading = await readDsn(source);
-          const outcome = await recordReading(reading, changes);
+          const outcome = await recordReading(reading, { changes, identityKey, logger });
           report[outcome.counted] += 1;
           report.recorded += outcome.recorded;
           report.duplicates += outcome.duplicates;
+          report.unmatchedBounces += outcome.unmatched;
           if (reading.kind === 'malformed') {
             logger.warn(
               { ...mailboxLabel(settings), uid, reason: reading.reason },

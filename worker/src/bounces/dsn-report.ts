@@ -1,13 +1,7 @@
 import { createHash } from 'node:crypto';
 import { simpleParser, type AddressObject, type Attachment, type ParsedMail } from 'mailparser';
 import type { MailEventKind } from '@agency/contracts';
-import {
-  normalizeEmail,
-  parseCampaignMessageId,
-  parseCampaignReturnPath,
-  recipientDigest,
-  type MailEventInput,
-} from '@agency/platform';
+import type { MailEventInput } from '@agency/platform';
 
 /**
  * What one message of the bounce mailbox turned out to be: a delivery status
@@ -78,20 +72,6 @@ function kindOf(action: string | undefined, status: string | undefined): MailEve
   return status?.startsWith('4') ? 'soft-bounce' : 'hard-bounce';
 }
 
-/**
- * Of the Message-IDs and return paths a report names, those of a campaign
- * mail to this recipient: a report on several recipients quotes one
- * original, which names only one of them.
- */
-function namingRecipient(
-  email: string,
-  values: readonly string[],
-  parse: typeof parseCampaignMessageId,
-): string[] {
-  const digest = recipientDigest(normalizeEmail(email));
-  return values.filter((value) => parse(value)?.digest === digest);
-}
-
 /** The diagnostic without its type (`smtp; 550 ...` -> `550 ...`), else the status code. */
 function detailOf(fields: Fields): string | undefined {
   const diagnostic = textOf(fields, 'diagnostic-code');
@@ -128,7 +108,7 @@ async function originalOf(
 }
 
 /**
- * Reads one raw message. A report names the campaign mail it answers by the
+ * Reads one raw message. A report names the mail it answers by the
  * quoted original's Message-ID, or (when the quote is missing) by the
  * address it was sent back to, the per-recipient return path: the mail
  * server that delivered it writes that in X-Original-To or Delivered-To, and
@@ -164,11 +144,14 @@ async function readMessage(raw: Buffer): Promise<DsnReading> {
     return { kind: 'malformed', reason: 'a delivery report without any recipient' };
   }
   const original = await originalOf(mail);
+  // The quoted original's Message-ID is often in References too: each once.
   const messageIds = [
-    ...original.messageIds,
-    ...messageIdsOf(perMessage.get('x-original-message-id')),
-    ...messageIdsOf(mail.inReplyTo),
-    ...messageIdsOf(mail.references),
+    ...new Set([
+      ...original.messageIds,
+      ...messageIdsOf(perMessage.get('x-original-message-id')),
+      ...messageIdsOf(mail.inReplyTo),
+      ...messageIdsOf(mail.references),
+    ]),
   ];
   const returnPaths = new Set([
     ...['x-original-to', 'delivered-to', 'envelope-to', 'to'].flatMap((name) =>
@@ -191,8 +174,10 @@ async function readMessage(raw: Buffer): Promise<DsnReading> {
       eventId: `${reportId}:${email.toLowerCase()}`,
       kind,
       email,
-      messageIds: namingRecipient(email, messageIds, parseCampaignMessageId),
-      returnPaths: namingRecipient(email, [...returnPaths], parseCampaignReturnPath),
+      // A report on several recipients quotes one original, which names one
+      // of them: each recipient's event is checked against all it names.
+      messageIds,
+      returnPaths: [...returnPaths],
       ...(detail ? { detail } : {}),
       ...(mail.date ? { at: mail.date } : {}),
     });

@@ -7,7 +7,7 @@ import {
   type CampaignScheduleJob,
   type CampaignSendJob,
 } from '@agency/contracts';
-import type { Logger, Redis } from '@agency/platform';
+import type { Logger, MailIdentityKey, Redis } from '@agency/platform';
 import { campaignDispatchProcessor } from './campaign-dispatch.processor';
 import type { CampaignMessenger } from './campaign-messenger';
 import { campaignRecoveryProcessor } from './campaign-recovery.processor';
@@ -54,6 +54,8 @@ export interface CampaignEngineOptions {
   messenger: CampaignMessenger;
   /** The sender's domain, for the Message-IDs. */
   messageIdDomain: string;
+  /** The key the Message-IDs' and return paths' recipient digests are made with. */
+  identityKey: MailIdentityKey;
   logger: Logger;
   settings: CampaignSendSettings;
   store?: CampaignStore;
@@ -175,6 +177,7 @@ export async function startCampaignEngine(
         mailSlots: new Semaphore(settings.concurrency),
         waveSize: waveSizeOf(settings),
         messageIdDomain: options.messageIdDomain,
+        identityKey: options.identityKey,
         ...(settings.returnPath ? { returnPath: settings.returnPath } : {}),
         timeZone: settings.timeZone,
         redis: connection,
@@ -192,6 +195,7 @@ export async function startCampaignEngine(
         store,
         messenger,
         messageIdDomain: options.messageIdDomain,
+        identityKey: options.identityKey,
         logger,
       }),
     ),

@@ -9,7 +9,13 @@ import {
   type CampaignSendJob,
   type Weekday,
 } from '@agency/contracts';
-import { CampaignModel, campaignReturnPath, createLogger } from '@agency/platform';
+import {
+  CampaignModel,
+  campaignMessageId,
+  campaignReturnPath,
+  createLogger,
+  mailIdentityKey,
+} from '@agency/platform';
 import {
   TEST_LINK_SECRET,
   TEST_SITE_URL,
@@ -20,7 +26,6 @@ import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
 import type { CampaignMessenger } from './campaign-messenger';
 import {
   TransientSendError,
-  campaignMessageId,
   campaignSendProcessor,
   type BatchResult,
   type CampaignSendDeps,
@@ -31,6 +36,8 @@ import { counterFolds, type CounterFolds } from './counter-folds';
 import { mongoCampaignStore as store } from './mongo-campaign-store';
 import { RoundTracker } from './round-tracker';
 import { createSmtpCampaignMessenger } from './smtp-campaign-messenger';
+
+const KEY = mailIdentityKey(TEST_LINK_SECRET);
 
 const TRY_LATER = { code: 451, message: '4.3.0 Mailbox busy, try again later' };
 const NO_SUCH_USER = { code: 550, message: '5.1.1 Recipient address rejected' };
@@ -118,6 +125,7 @@ describe('a campaign send batch', () => {
       mailSlots,
       waveSize,
       messageIdDomain: 'agency.test',
+      identityKey: KEY,
       logger: createLogger('test', 'silent'),
       timeZone: ZONE,
       redis: ctx.redis,
@@ -241,7 +249,7 @@ describe('a campaign send batch', () => {
     expect(toAmira?.html).toContain('Unsubscribe');
     // The template's header names the sender, as MAIL_FROM does.
     expect(toAmira?.html).toMatch(/<h1[^>]*>Agency<\/h1>/);
-    expect(toAmira?.messageId).toBe(campaignMessageId(id, 1, amira.key, 'agency.test'));
+    expect(toAmira?.messageId).toBe(campaignMessageId(KEY, id, 1, amira.key, 'agency.test'));
     expect(await ledgerOf(id)).toEqual([
       { email: amira.email, state: 'sent', attempts: 1 },
       { email: sami.email, state: 'sent', attempts: 1 },
@@ -299,11 +307,14 @@ describe('a campaign send batch', () => {
 
   it('names each mail by campaign, round and recipient, the same on every attempt', () => {
     const id = 'c1';
-    const first = campaignMessageId(id, 1, amira.key, 'agency.test');
-    expect(first).toMatch(/^<campaign-c1-r1-[0-9a-f]{20}@agency\.test>$/);
-    expect(campaignMessageId(id, 1, amira.key, 'agency.test')).toBe(first);
-    expect(campaignMessageId(id, 2, amira.key, 'agency.test')).not.toBe(first);
-    expect(campaignMessageId(id, 1, sami.key, 'agency.test')).not.toBe(first);
+    const first = campaignMessageId(KEY, id, 1, amira.key, 'agency.test');
+    expect(first).toMatch(/^<campaign-c1-r1-k[0-9a-f]{20}@agency\.test>$/);
+    expect(campaignMessageId(KEY, id, 1, amira.key, 'agency.test')).toBe(first);
+    expect(campaignMessageId(KEY, id, 2, amira.key, 'agency.test')).not.toBe(first);
+    expect(campaignMessageId(KEY, id, 1, sami.key, 'agency.test')).not.toBe(first);
+    // Keyed: without the installation's secret, nobody writes the same digest.
+    const otherKey = mailIdentityKey(`another-${TEST_LINK_SECRET}`);
+    expect(campaignMessageId(otherKey, id, 1, amira.key, 'agency.test')).not.toBe(first);
   });
 
   it('ends the round with the batch that settles its last recipient', async () => {
@@ -555,8 +566,12 @@ describe('a campaign send batch', () => {
 
     const fromOf = (email: string) =>
       smtp.received.find(({ envelopeTo }) => envelopeTo[0] === email)?.envelopeFrom;
-    expect(fromOf(amira.email)).toBe(campaignReturnPath('bounces@agency.test', id, 1, amira.key));
-    expect(fromOf(sami.email)).toBe(campaignReturnPath('bounces@agency.test', id, 1, sami.key));
+    expect(fromOf(amira.email)).toBe(
+      campaignReturnPath(KEY, 'bounces@agency.test', id, 1, amira.key),
+    );
+    expect(fromOf(sami.email)).toBe(
+      campaignReturnPath(KEY, 'bounces@agency.test', id, 1, sami.key),
+    );
     expect(fromOf(amira.email)).not.toBe(fromOf(sami.email));
     // Without one, bounces go to the sender.
     await send(await batch(id, [nour]));

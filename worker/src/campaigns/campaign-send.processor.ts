@@ -1,6 +1,6 @@
 import { DelayedError, type Job } from 'bullmq';
 import type { Semaphore } from 'async-mutex';
-import type { Redis } from '@agency/platform';
+import type { MailIdentityKey, Redis } from '@agency/platform';
 import type { CampaignRecipient, CampaignSendJob } from '@agency/contracts';
 import { campaignMessageId, campaignReturnPath } from '@agency/platform';
 import type { CampaignMessenger, PreparedCampaign } from './campaign-messenger';
@@ -27,6 +27,8 @@ export interface CampaignSendDeps extends RoundEndDeps {
   waveSize: number;
   /** The sender's domain, for the Message-IDs. */
   messageIdDomain: string;
+  /** Makes each mail's Message-ID and return path name its recipient by a keyed digest. */
+  identityKey: MailIdentityKey;
   /** CAMPAIGN_RETURN_PATH: bounces come back to a per-recipient address derived from it. */
   returnPath?: string;
   /** The agency's clock, which sending windows are read on. */
@@ -42,9 +44,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Thrown when some mails of a batch met a passing refusal (4xx, no connection): BullMQ retries the batch. */
 export class TransientSendError extends Error {}
-
-// Shared with the API, which reads it back from bounces and complaints.
-export { campaignMessageId };
 
 /**
  * One campaign's mail prepared per process. The mail can change only while
@@ -130,10 +129,17 @@ export function campaignSendProcessor(deps: CampaignSendDeps) {
     let stopped = false;
 
     const sendOne = async ({ key, attempts }: { key: string; attempts: number }) => {
-      const messageId = campaignMessageId(campaignId, round, key, deps.messageIdDomain);
+      const messageId = campaignMessageId(
+        deps.identityKey,
+        campaignId,
+        round,
+        key,
+        deps.messageIdDomain,
+      );
       try {
         const returnPath =
-          deps.returnPath && campaignReturnPath(deps.returnPath, campaignId, round, key);
+          deps.returnPath &&
+          campaignReturnPath(deps.identityKey, deps.returnPath, campaignId, round, key);
         await mail.send(recipientOf(key), messageId, returnPath || undefined);
         return { key, outcome: { state: 'sent', attempts } } as Answered;
       } catch (error) {

@@ -1,7 +1,7 @@
 import { Types } from 'mongoose';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { QUEUE_NAMES, type CampaignTestSendJob } from '@agency/contracts';
-import { createLogger } from '@agency/platform';
+import { createLogger, mailIdentityKey } from '@agency/platform';
 import { createCampaignTransport } from './campaign-transport';
 import type { CampaignMessenger } from './campaign-messenger';
 import { mongoCampaignStore } from './mongo-campaign-store';
@@ -45,6 +45,7 @@ describe('the campaign test send', () => {
       store: mongoCampaignStore,
       messenger,
       messageIdDomain: 'agency.test',
+      identityKey: mailIdentityKey(TEST_LINK_SECRET),
       logger: createLogger('test', 'silent'),
     });
   });
@@ -73,7 +74,7 @@ describe('the campaign test send', () => {
     expect(mail.subject).toBe('[Test] Spring offer for !');
     expect(mail.html).toContain('Dear , our packages are here.');
     expect(mail.html).toContain('Unsubscribe');
-    expect(mail.messageId).toMatch(/^<campaign-test-[0-9a-f-]{36}@agency\.test>$/);
+    expect(mail.messageId).toMatch(/^<campaign-test-[0-9a-f-]{36}-k[0-9a-f]{20}@agency\.test>$/);
     expect(await ctx.ledger(id)).toEqual([]);
     expect(await ctx.campaign(id)).toMatchObject({ status: 'queued', sentCount: 0 });
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { CampaignTestSendJob } from '@agency/contracts';
-import type { Logger } from '@agency/platform';
+import { mailMessageId, type Logger, type MailIdentityKey } from '@agency/platform';
 import type { CampaignMessenger } from './campaign-messenger';
 import type { CampaignStore } from './campaign-store';
 
@@ -16,6 +16,7 @@ export function campaignTestSendProcessor(deps: {
   store: CampaignStore;
   messenger: CampaignMessenger;
   messageIdDomain: string;
+  identityKey: MailIdentityKey;
   logger: Logger;
 }) {
   return async (job: Job<CampaignTestSendJob>): Promise<'sent' | 'skipped'> => {
@@ -36,7 +37,12 @@ export function campaignTestSendProcessor(deps: {
           lastName: '',
           locale: job.data.locale ?? campaign.defaultLocale,
         },
-        `<campaign-test-${randomUUID()}@${deps.messageIdDomain}>`,
+        mailMessageId(
+          deps.identityKey,
+          `campaign-test-${randomUUID()}`,
+          job.data.email,
+          deps.messageIdDomain,
+        ),
       );
     } catch (error) {
       // A refused address will stay refused: no point in retrying for hours.

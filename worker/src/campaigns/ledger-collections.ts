@@ -10,6 +10,8 @@ export interface RosterDocument {
   seq: number;
   recipients: CampaignRecipient[];
   createdAt: Date;
+  /** 'keyed' since identities carry keyed digests; absent on older rounds. */
+  identity?: string;
 }
 
 export interface OutcomeLine {

@@ -17,6 +17,7 @@ import {
   type Campaign,
   insertUnlessPresent,
   isDuplicateKeyError,
+  KEYED_IDENTITIES,
 } from '@agency/platform';
 import type {
   CampaignSendState,
@@ -260,6 +261,9 @@ export const mongoCampaignStore: CampaignStore = {
           locale,
         })),
         createdAt,
+        // This round's mails carry keyed identities: a report naming one of
+        // its mails with an unkeyed (SHA-1) digest is refused.
+        identity: KEYED_IDENTITIES,
       })),
     );
   },

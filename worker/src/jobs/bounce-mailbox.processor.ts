@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import { BOUNCE_MAILBOX_SCHEDULER_ID, QUEUE_NAMES, type BounceMailboxJob } from '@agency/contracts';
-import type { Logger, Redis, SubscriberChanges } from '@agency/platform';
+import type { Logger, MailIdentityKey, Redis, SubscriberChanges } from '@agency/platform';
 import { pollBounceMailbox, type BouncePollReport } from '../bounces/bounce-mailbox';
 import { mailboxLabel, type BounceMailboxSettings } from '../bounces/bounce-mailbox-settings';
 import { startScheduledJob, type ScheduledJob, type StartWorker } from '../job-schedulers';
@@ -9,6 +9,8 @@ export interface BounceMailboxDeps {
   settings: BounceMailboxSettings;
   /** Told when an address is unsubscribed: the dashboard's figures follow it. */
   changes: SubscriberChanges;
+  /** Checks that a report names a mail we sent to the recipient it reports on. */
+  identityKey: MailIdentityKey;
   logger: Logger;
 }
 
@@ -22,10 +24,15 @@ export type BounceMailboxOutcome = BouncePollReport | { unreachable: string };
  * job's retries or the worker: what was not flagged is read again by the
  * next pass, which the scheduler adds anyway.
  */
-export function bounceMailboxProcessor({ settings, changes, logger }: BounceMailboxDeps) {
+export function bounceMailboxProcessor({
+  settings,
+  changes,
+  identityKey,
+  logger,
+}: BounceMailboxDeps) {
   return async (_job: Job<BounceMailboxJob>): Promise<BounceMailboxOutcome> => {
     try {
-      const report = await pollBounceMailbox({ settings, changes, logger });
+      const report = await pollBounceMailbox({ settings, changes, identityKey, logger });
       if (report.read > 0)
         logger.info({ ...mailboxLabel(settings), ...report }, 'bounce mailbox read');
       return report;
@@ -55,6 +62,7 @@ export async function startBounceMailboxPolling({
   logger,
   settings,
   changes,
+  identityKey,
   pollIntervalMs,
   startWorker,
 }: {
@@ -63,6 +71,7 @@ export async function startBounceMailboxPolling({
   logger: Logger;
   settings: BounceMailboxSettings;
   changes: SubscriberChanges;
+  identityKey: MailIdentityKey;
   pollIntervalMs: number;
   startWorker: StartWorker<BounceMailboxJob>;
 }): Promise<BounceMailboxPolling> {
@@ -70,7 +79,7 @@ export async function startBounceMailboxPolling({
     name: QUEUE_NAMES.bounceMailbox,
     schedulerId: BOUNCE_MAILBOX_SCHEDULER_ID,
     everyMs: pollIntervalMs,
-    processor: bounceMailboxProcessor({ settings, changes, logger }),
+    processor: bounceMailboxProcessor({ settings, changes, identityKey, logger }),
     connection,
     queuePrefix,
     logger,

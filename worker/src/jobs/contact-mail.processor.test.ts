@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { ContactMailJob } from '@agency/contracts';
-import { createLogger, OwedMailModel } from '@agency/platform';
+import { createLogger, mailIdentityKey, mailMessageId, OwedMailModel } from '@agency/platform';
 import { createMailTransport, type MailTransport } from '../mail/transport';
 import {
   AGENCY_INBOX,
@@ -46,6 +46,7 @@ describe('the enquiry mail processor', () => {
       mailFrom: 'Agency <no-reply@agency.test>',
       mailTo: AGENCY_INBOX,
       messageIdDomain: 'agency.test',
+      identityKey: mailIdentityKey(ctx.config.mailLinkSecret),
       logger: createLogger('test', 'silent'),
     });
   });
@@ -75,17 +76,49 @@ describe('the enquiry mail processor', () => {
       [enquiry.email],
     ]);
     const [notification, acknowledgement] = smtp.received.map(({ mail }) => mail);
-    expect(notification?.messageId).toBe(`<contact-${job.data.contactId}@agency.test>`);
+    // Each names its mail and, by a digest keyed with the installation's secret, its recipient.
+    const key = mailIdentityKey(ctx.config.mailLinkSecret);
+    expect(notification?.messageId).toBe(
+      mailMessageId(key, `contact-${job.data.contactId}`, AGENCY_INBOX, 'agency.test'),
+    );
+    expect(notification?.messageId).toMatch(/^<contact-[0-9a-f]{24}-k[0-9a-f]{20}@agency\.test>$/);
     expect(notification?.replyTo?.value).toEqual([
       { name: 'Mehdi Khelifi', address: 'mehdi@example.tn' },
     ]);
-    expect(acknowledgement?.messageId).toBe(`<contact-ack-${job.data.contactId}@agency.test>`);
+    expect(acknowledgement?.messageId).toBe(
+      mailMessageId(key, `contact-ack-${job.data.contactId}`, enquiry.email, 'agency.test'),
+    );
     expect(acknowledgement?.subject).toBe('لقد تلقينا طلبك');
     expect(acknowledgement?.replyTo?.text).toBe(AGENCY_INBOX);
     expect(await contactMailStates(job.data.contactId)).toMatchObject({
       mailState: 'sent',
       acknowledgementState: 'sent',
     });
+  });
+
+  it('names the agency inbox by its address alone when MAIL_TO carries a display name', async () => {
+    const named = contactMailProcessor({
+      transport,
+      mailFrom: 'Agency <no-reply@agency.test>',
+      mailTo: `Agency Inbox <${AGENCY_INBOX}>`,
+      messageIdDomain: 'agency.test',
+      identityKey: mailIdentityKey(ctx.config.mailLinkSecret),
+      logger: createLogger('test', 'silent'),
+    });
+    const job = await jobForNewEnquiry();
+
+    await named(job);
+
+    const notification = smtp.received.find(({ envelopeTo }) => envelopeTo[0] === AGENCY_INBOX);
+    // A report on the inbox's bounce names the bare address: the digest is of that.
+    expect(notification?.mail.messageId).toBe(
+      mailMessageId(
+        mailIdentityKey(ctx.config.mailLinkSecret),
+        `contact-${job.data.contactId}`,
+        AGENCY_INBOX,
+        'agency.test',
+      ),
+    );
   });
 
   it('sends nothing again for an enquiry whose mails went out, and leaves its outbox entry to the relay', async () => {

@@ -1,4 +1,5 @@
 import type { Job } from 'bullmq';
+import addressparser from 'nodemailer/lib/addressparser';
 import type { ContactMailJob } from '@agency/contracts';
 import {
   contactForMail,
@@ -7,8 +8,10 @@ import {
   markContactAcknowledgementSent,
   markContactMailFailed,
   markContactMailSent,
+  mailMessageId,
   settleContactMails,
   type Logger,
+  type MailIdentityKey,
 } from '@agency/platform';
 import type { MailTransport } from '../mail/transport';
 import { renderContactAcknowledgement } from '../mail/templates/contact-acknowledgement.template';
@@ -21,7 +24,17 @@ export interface ContactMailDeps {
   /** The agency's inbox: it gets the notification, and the visitor's replies. */
   mailTo: string;
   messageIdDomain: string;
+  /** Makes each Message-ID name its recipient by a keyed digest: a bounce is checked against it. */
+  identityKey: MailIdentityKey;
   logger: Logger;
+}
+
+/**
+ * `Agency <hello@agency.tn>` -> `hello@agency.tn`, read by nodemailer's own
+ * parser as the mail is addressed: the digest is of the address a report names.
+ */
+function addressOf(mailbox: string): string {
+  return addressparser(mailbox, { flatten: true })[0]?.address ?? mailbox;
 }
 
 export type ContactMailResult = Record<'notification' | 'acknowledgement', MailOutcome> | 'skipped';
@@ -36,6 +49,7 @@ export function contactMailProcessor({
   mailFrom,
   mailTo,
   messageIdDomain,
+  identityKey,
   logger,
 }: ContactMailDeps) {
   return async (job: Job<ContactMailJob>): Promise<ContactMailResult> => {
@@ -67,7 +81,12 @@ export function contactMailProcessor({
               subject: mail.subject,
               text: mail.text,
               html: mail.html,
-              messageId: `<contact-${dto.id}@${messageIdDomain}>`,
+              messageId: mailMessageId(
+                identityKey,
+                `contact-${dto.id}`,
+                addressOf(mailTo),
+                messageIdDomain,
+              ),
             });
           },
           markSent: () => markContactMailSent(contactId),
@@ -85,7 +104,12 @@ export function contactMailProcessor({
               subject: mail.subject,
               text: mail.text,
               html: mail.html,
-              messageId: `<contact-ack-${dto.id}@${messageIdDomain}>`,
+              messageId: mailMessageId(
+                identityKey,
+                `contact-ack-${dto.id}`,
+                dto.email,
+                messageIdDomain,
+              ),
             });
           },
           markSent: () => markContactAcknowledgementSent(contactId),

@@ -2,6 +2,8 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { Locale, NewsletterConfirmationJob } from '@agency/contracts';
 import {
   createLogger,
+  mailIdentityKey,
+  mailMessageId,
   findSubscriberByEmail,
   requestSubscription,
   UNWATCHED_SUBSCRIBERS,
@@ -35,6 +37,7 @@ describe('the newsletter confirmation processor', () => {
       siteUrl: SITE_URL,
       mailLinkSecret: ctx.config.mailLinkSecret,
       messageIdDomain: 'agency.test',
+      identityKey: mailIdentityKey(ctx.config.mailLinkSecret),
       logger: createLogger('test', 'silent'),
     });
   });
@@ -71,7 +74,14 @@ describe('the newsletter confirmation processor', () => {
     expect(smtp.received).toHaveLength(1);
     const [{ mail, envelopeTo }] = smtp.received as [(typeof smtp.received)[number]];
     expect(envelopeTo).toEqual([email]);
-    expect(mail.messageId).toBe(`<subscriber-${job.data.subscriberId}-1@agency.test>`);
+    expect(mail.messageId).toBe(
+      mailMessageId(
+        mailIdentityKey(ctx.config.mailLinkSecret),
+        `subscriber-${job.data.subscriberId}-1`,
+        email,
+        'agency.test',
+      ),
+    );
     expect(mail.text).toContain(`${SITE_URL}/newsletter/confirm?token=`);
     expect(mail.text).toContain(`${SITE_URL}/newsletter/unsubscribe?token=`);
     expect(mail.headerLines.map(({ key }) => key)).toEqual(

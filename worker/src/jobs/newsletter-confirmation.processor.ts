@@ -8,7 +8,9 @@ import {
   settleConfirmationMail,
   signConfirmationToken,
   signUnsubscribeToken,
+  mailMessageId,
   type Logger,
+  type MailIdentityKey,
 } from '@agency/platform';
 import type { MailTransport } from '../mail/transport';
 import {
@@ -25,6 +27,8 @@ export interface NewsletterConfirmationDeps {
   siteUrl: string;
   mailLinkSecret: string;
   messageIdDomain: string;
+  /** Makes each Message-ID name its recipient by a keyed digest: a bounce is checked against it. */
+  identityKey: MailIdentityKey;
   logger: Logger;
 }
 
@@ -38,6 +42,7 @@ export function newsletterConfirmationProcessor({
   siteUrl,
   mailLinkSecret,
   messageIdDomain,
+  identityKey,
   logger,
 }: NewsletterConfirmationDeps) {
   return async (job: Job<NewsletterConfirmationJob>): Promise<MailOutcome> => {
@@ -75,7 +80,12 @@ export function newsletterConfirmationProcessor({
               subject: mail.subject,
               text: mail.text,
               html: mail.html,
-              messageId: `<subscriber-${subscriberId}-${request}@${messageIdDomain}>`,
+              messageId: mailMessageId(
+                identityKey,
+                `subscriber-${subscriberId}-${request}`,
+                subscriber.email,
+                messageIdDomain,
+              ),
               ...listUnsubscribeHeaders(siteUrl, unsubscribeToken),
             });
           },

@@ -1,6 +1,13 @@
 import type { Job } from 'bullmq';
 import { PASSWORD_RESET_PAGE, isLocale, type PasswordResetJob } from '@agency/contracts';
-import { findResetRequest, findUserByEmail, issueResetToken, type Logger } from '@agency/platform';
+import {
+  findResetRequest,
+  findUserByEmail,
+  issueResetToken,
+  mailMessageId,
+  type Logger,
+  type MailIdentityKey,
+} from '@agency/platform';
 import type { MailTransport } from '../mail/transport';
 import { renderPasswordReset } from '../mail/templates/password-reset.template';
 
@@ -9,6 +16,8 @@ export interface PasswordResetDeps {
   mailFrom: string;
   siteUrl: string;
   messageIdDomain: string;
+  /** Makes each Message-ID name its recipient by a keyed digest: a bounce is checked against it. */
+  identityKey: MailIdentityKey;
   logger: Logger;
 }
 
@@ -33,6 +42,7 @@ export function passwordResetProcessor({
   mailFrom,
   siteUrl,
   messageIdDomain,
+  identityKey,
   logger,
 }: PasswordResetDeps) {
   return async (job: Job<PasswordResetJob>): Promise<PasswordResetOutcome> => {
@@ -56,7 +66,12 @@ export function passwordResetProcessor({
       subject: mail.subject,
       text: mail.text,
       html: mail.html,
-      messageId: `<password-reset-${requestId}-${job.attemptsMade}@${messageIdDomain}>`,
+      messageId: mailMessageId(
+        identityKey,
+        `password-reset-${requestId}-${job.attemptsMade}`,
+        user.email,
+        messageIdDomain,
+      ),
     });
     logger.info({ requestId, jobId: job.id }, 'password reset mail sent');
     return 'sent';

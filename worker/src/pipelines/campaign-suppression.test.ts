@@ -6,11 +6,13 @@ import {
   campaignReturnPath,
   createKeptCounts,
   createRedisConnection,
+  legacyRecipientDigest,
+  mailIdentityKey,
   normalizeEmail,
 } from '@agency/platform';
 import { pollBounceMailbox } from '../bounces/bounce-mailbox';
 import { startDovecot } from '../testing/dovecot';
-import { postfixDsn } from '../testing/dsn-messages';
+import { postfixDsn, reportOnMany } from '../testing/dsn-messages';
 import { importApi, type ImportApi } from '../testing/import-api';
 import { createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
@@ -128,9 +130,25 @@ describe('bounces and complaints stop the next send', () => {
         messageId: messageIdFor('Invitation', 'joan@guests.test'),
       },
       { id: 'evt-5', type: 'delivered', email: 'margaret@guests.test' },
+      // Signed by the provider, yet naming no mail of ours to Katherine: one
+      // names none at all, one Ada's real mail, one the SHA-1 form of before.
+      { id: 'evt-6', type: 'bounce', bounceType: 'hard', email: 'katherine@guests.test' },
+      {
+        id: 'evt-7',
+        type: 'complaint',
+        email: 'katherine@guests.test',
+        messageId: messageIdFor('Invitation', 'ada@guests.test'),
+      },
+      {
+        id: 'evt-8',
+        type: 'bounce',
+        bounceType: 'hard',
+        email: 'katherine@guests.test',
+        messageId: `<campaign-${first}-r1-${legacyRecipientDigest('katherine@guests.test')}@agency.test>`,
+      },
     ]);
     expect(events.status).toBe(200);
-    expect(events.body).toEqual({ recorded: 4, duplicates: 0, ignored: 1 });
+    expect(events.body).toEqual({ recorded: 4, duplicates: 0, ignored: 1, unmatched: 3 });
 
     const sent = await api.get(`/api/admin/campaigns/${first}/recipients?state=sent&pageSize=100`);
     const lines = (sent.body as Page<CampaignRecipientDto>).items;
@@ -146,6 +164,7 @@ describe('bounces and complaints stop the next send', () => {
 
     const audience = await api.get(`/api/admin/campaigns/audience?listIds=${listId}`);
     expect(audience.body.lists).toBe(PEOPLE.length - 3);
+    expect(eventOf('katherine@guests.test')).toBeNull();
     await sendCampaign(listId, 'Reminder');
     expect(recipientsOf('Reminder')).toEqual(
       ['joan@guests.test', 'katherine@guests.test', 'margaret@guests.test'].sort(),
@@ -192,6 +211,20 @@ describe('bounces returned by mail stop the next send', () => {
           originalMessageId: messageIdFor('Launch', 'ines@expo.test'),
         }),
       );
+      // Forged: Ines's real mail named for Mona, and Mona's SHA-1 form of before.
+      await client.append(
+        'INBOX',
+        reportOnMany({
+          id: 'forged@attacker.example',
+          recipients: ['mona@expo.test'],
+          status: '5.1.1',
+          references: [
+            messageIdFor('Launch', 'ines@expo.test'),
+            `<campaign-${first}-r1-${legacyRecipientDigest('mona@expo.test')}@agency.test>`,
+          ],
+          returnedTo: 'bounces@agency.test',
+        }),
+      );
       // This one quotes no Message-ID: the per-recipient return path names the mail.
       await client.append(
         'INBOX',
@@ -202,6 +235,7 @@ describe('bounces returned by mail stop the next send', () => {
           status: '4.2.2',
           diagnostic: '452 4.2.2 Mailbox full',
           returnedTo: campaignReturnPath(
+            mailIdentityKey(ctx.config.mailLinkSecret),
             'bounces@agency.test',
             first,
             1,
@@ -217,9 +251,10 @@ describe('bounces returned by mail stop the next send', () => {
           timeZone: ctx.config.timeZone,
           logger: pino({ level: 'silent' }),
         }).subscriberChanges,
+        identityKey: mailIdentityKey(ctx.config.mailLinkSecret),
         logger: pino({ level: 'silent' }),
       });
-      expect(pass).toMatchObject({ read: 2, reports: 2, recorded: 2 });
+      expect(pass).toMatchObject({ read: 3, reports: 2, recorded: 2, unmatched: 1 });
     } finally {
       connection.disconnect();
       await dovecot.close();

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { QueueEvents } from 'bullmq';
 import { QUEUE_NAMES, contactMailJobId } from '@agency/contracts';
+import { mailIdentityKey, mailMessageId } from '@agency/platform';
 import {
   AGENCY_INBOX,
   createPipelineContext,
@@ -57,6 +58,15 @@ describe('SMTP replies', () => {
     return { id, job };
   }
 
+  /** The acknowledgement's Message-ID, as the worker writes it: the SMTP sink counts attempts by it. */
+  const acknowledgementOf = (id: string) =>
+    mailMessageId(
+      mailIdentityKey(ctx.config.mailLinkSecret),
+      `contact-ack-${id}`,
+      enquiry.email,
+      'agency.test',
+    );
+
   it('retries a 451 and delivers the mail once the server accepts it', async () => {
     smtp.setResponder(refuseAcknowledgement(TRY_LATER, (attempt) => attempt === 1));
     const { id, job } = await submitEnquiry();
@@ -73,7 +83,7 @@ describe('SMTP replies', () => {
       [AGENCY_INBOX],
       [enquiry.email],
     ]);
-    expect(smtp.attempts.get(`<contact-ack-${id}@agency.test>`)).toBe(2);
+    expect(smtp.attempts.get(acknowledgementOf(id))).toBe(2);
     expect(await contactMailStates(id)).toMatchObject({
       mailState: 'sent',
       acknowledgementState: 'sent',
@@ -90,7 +100,7 @@ describe('SMTP replies', () => {
     );
     const failed = await ctx.queues.contactMail.getJob(job.id ?? '');
     expect(failed?.attemptsMade).toBe(1);
-    expect(smtp.attempts.get(`<contact-ack-${id}@agency.test>`)).toBe(1);
+    expect(smtp.attempts.get(acknowledgementOf(id))).toBe(1);
     const contact = await contactMailStates(id);
     expect(contact.mailState).toBe('sent');
     expect(contact.acknowledgementState).toBe('failed');
@@ -104,7 +114,7 @@ describe('SMTP replies', () => {
     const { id, job } = await submitEnquiry();
 
     await expect(job.waitUntilFinished(events, 20_000)).rejects.toThrow('451');
-    expect(smtp.attempts.get(`<contact-ack-${id}@agency.test>`)).toBe(3);
+    expect(smtp.attempts.get(acknowledgementOf(id))).toBe(3);
     const contact = await contactMailStates(id);
     expect(contact.acknowledgementState).toBe('failed');
     expect(contact.acknowledgementError).toContain('451 4.3.0 Mailbox busy');

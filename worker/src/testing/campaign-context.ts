@@ -24,6 +24,7 @@ import {
   createLogger,
   createRedisConnection,
   disconnectDatabase,
+  mailIdentityKey,
   waitUntilConnected,
   type Redis,
 } from '@agency/platform';
@@ -264,6 +265,7 @@ export async function createCampaignContext(): Promise<CampaignContext> {
         queuePrefix,
         messenger,
         messageIdDomain: 'agency.test',
+        identityKey: mailIdentityKey(TEST_LINK_SECRET),
         logger,
         settings: merged,
       });

@@ -89,3 +89,60 @@ export function postfixDsn({
     '',
   ].join('\r\n');
 }
+
+export interface ReportOnManyOptions {
+  /** The report's own Message-ID, without brackets. */
+  id: string;
+  /** One `Final-Recipient` block each, all failed with the same status. */
+  recipients: readonly string[];
+  status: string;
+  /** Message-IDs the report says it answers (its References header). */
+  references: readonly string[];
+  returnedTo: string;
+}
+
+/**
+ * A report on several recipients that quotes no original and names the mail
+ * it answers in its References header alone: what anyone can write and mail
+ * to the bounce mailbox.
+ */
+export function reportOnMany({
+  id,
+  recipients,
+  status,
+  references,
+  returnedTo,
+}: ReportOnManyOptions): string {
+  const boundary = `${id.replace(/@.*/, '')}/report`;
+  return [
+    'Return-Path: <>',
+    `To: ${returnedTo}`,
+    'Date: Thu, 26 Nov 2026 09:30:00 +0000 (UTC)',
+    'From: MAILER-DAEMON@mx.example.tn (Mail Delivery System)',
+    'Subject: Undelivered Mail Returned to Sender',
+    `References: ${references.join(' ')}`,
+    'MIME-Version: 1.0',
+    `Content-Type: multipart/report; report-type=delivery-status; boundary="${boundary}"`,
+    `Message-Id: <${id}>`,
+    '',
+    `--${boundary}`,
+    'Content-Type: text/plain; charset=us-ascii',
+    '',
+    'Your message could not be delivered to one or more recipients.',
+    '',
+    `--${boundary}`,
+    'Content-Type: message/delivery-status',
+    '',
+    'Reporting-MTA: dns; mx.example.tn',
+    '',
+    ...recipients.flatMap((recipient) => [
+      `Final-Recipient: rfc822; ${recipient}`,
+      'Action: failed',
+      `Status: ${status}`,
+      `Diagnostic-Code: smtp; 550 ${status} <${recipient}>: User unknown`,
+      '',
+    ]),
+    `--${boundary}--`,
+    '',
+  ].join('\r\n');
+}

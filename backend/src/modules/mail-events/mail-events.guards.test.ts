@@ -11,10 +11,13 @@ import {
   ConfigError,
   MailEventModel,
   SuppressionModel,
+  campaignMessageId,
   connectDatabase,
   createLogger,
   disconnectDatabase,
+  mailIdentityKey,
 } from '@agency/platform';
+import { recordSentRound } from '@agency/platform/testing/sent-rounds';
 import { TEST_SECRETS } from '@agency/platform/testing/test-secrets';
 import { createApp } from '../../app';
 import { loadApiConfig } from '../../config';
@@ -203,7 +206,7 @@ describe('a Mailgun signature is one delivery', () => {
       'event-data': { id: 'mg-delivered', event: 'delivered', recipient: 'seen@example.tn' },
     });
     expect(delivered.status).toBe(200);
-    expect(delivered.body).toEqual({ recorded: 0, duplicates: 0, ignored: 1 });
+    expect(delivered.body).toEqual({ recorded: 0, duplicates: 0, ignored: 1, unmatched: 0 });
 
     const forged = [
       { id: 'forged-1', event: 'failed', severity: 'permanent', recipient: 'victim1@example.tn' },
@@ -241,6 +244,16 @@ describe('a Mailgun signature is one delivery', () => {
   });
 
   it('gives a token back when its events could not be stored, so the provider’s retry is taken', async () => {
+    // A bounce of a mail we really sent: only such an event is stored.
+    const campaignId = new mongoose.Types.ObjectId().toHexString();
+    await recordSentRound(campaignId, 1, ['retried@example.tn']);
+    const messageId = campaignMessageId(
+      mailIdentityKey(ctx.config.mailLinkSecret),
+      campaignId,
+      1,
+      'retried@example.tn',
+      'agency.test',
+    );
     const body = {
       signature: mailgunSignature(String(nowSeconds()), freshToken()),
       'event-data': {
@@ -248,6 +261,7 @@ describe('a Mailgun signature is one delivery', () => {
         event: 'failed',
         severity: 'permanent',
         recipient: 'retried@example.tn',
+        message: { headers: { 'message-id': messageId } },
       },
     };
     const bufferTimeout: unknown = mongoose.get('bufferTimeoutMS');

@@ -14,7 +14,12 @@ import {
   campaignMessageId,
   campaignReturnPath,
   createLogger,
+  legacyRecipientDigest,
+  mailIdentityKey,
+  mailMessageId,
+  type MailIdentityKey,
 } from '@agency/platform';
+import { recordSentRound } from '@agency/platform/testing/sent-rounds';
 import { createApp } from '../../app';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 
@@ -30,6 +35,7 @@ let certDir: string;
 let sesKey: string;
 let certUrl: string;
 let confirmations = 0;
+let identityKey: MailIdentityKey;
 
 beforeAll(async () => {
   // A certificate of our own, served over https on loopback as SNS serves its own.
@@ -96,6 +102,20 @@ beforeAll(async () => {
     campaignQueue: ctx.campaignQueue,
     redis: ctx.redis,
   });
+  identityKey = mailIdentityKey(ctx.config.mailLinkSecret);
+  // The mails the events below answer: the campaign's rounds as its dispatch wrote them.
+  await recordSentRound(campaignId, 1, [
+    'gone@example.tn',
+    'full@example.tn',
+    'r@example.tn',
+    'mg@example.tn',
+    'sg@example.tn',
+    'sg-spam@example.tn',
+    'pm@example.tn',
+    'ses@example.tn',
+    'ses-c@example.tn',
+  ]);
+  await recordSentRound(campaignId, 2, ['angry@example.tn']);
 });
 
 afterAll(async () => {
@@ -108,7 +128,8 @@ const post = (provider: string) =>
   request(app.callback()).post(`/api/webhooks/mail-events/${provider}`);
 
 const campaignId = new Types.ObjectId().toHexString();
-const messageIdOf = (email: string) => campaignMessageId(campaignId, 1, email, 'agency.test');
+const messageIdOf = (email: string) =>
+  campaignMessageId(identityKey, campaignId, 1, email, 'agency.test');
 
 async function suppressionOf(email: string) {
   return SuppressionModel.findById(email).lean();
@@ -146,7 +167,7 @@ describe('the generic format', () => {
       ],
     });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ recorded: 1, duplicates: 0, ignored: 1 });
+    expect(response.body).toEqual({ recorded: 1, duplicates: 0, ignored: 1, unmatched: 0 });
     expect(await suppressionOf('gone@example.tn')).toMatchObject({
       email: 'Gone@Example.tn',
       reason: 'hard-bounce',
@@ -167,6 +188,7 @@ describe('the generic format', () => {
       type: 'bounce',
       bounceType: 'soft',
       email: 'full@example.tn',
+      messageId: messageIdOf('full@example.tn'),
     });
     await sendGeneric({ events: [soft('s-1'), soft('s-2')] });
     expect(await suppressionOf('full@example.tn')).toBeNull();
@@ -182,7 +204,13 @@ describe('the generic format', () => {
           id: 'c-1',
           type: 'complaint',
           email: 'angry@example.tn',
-          returnPath: campaignReturnPath('bounces@agency.test', campaignId, 2, 'angry@example.tn'),
+          returnPath: campaignReturnPath(
+            identityKey,
+            'bounces@agency.test',
+            campaignId,
+            2,
+            'angry@example.tn',
+          ),
         },
       ],
     });
@@ -193,6 +221,79 @@ describe('the generic format', () => {
       unsubscribeMethod: 'complaint',
     });
     expect(await MailEventModel.findById('generic:c-1').lean()).toMatchObject({ round: 2 });
+  });
+
+  it('applies an event naming a mail we sent, and counts without applying those naming none of ours', async () => {
+    const contactId = new Types.ObjectId().toHexString();
+    const victim = 'ceo@example.tn';
+    const response = await sendGeneric({
+      events: [
+        // A transactional mail: its Message-ID carries the recipient's keyed digest.
+        {
+          id: 'm-1',
+          type: 'bounce',
+          bounceType: 'hard',
+          email: 'visitor@example.tn',
+          messageId: mailMessageId(
+            identityKey,
+            `contact-ack-${contactId}`,
+            'visitor@example.tn',
+            'agency.test',
+          ),
+        },
+        // Signed, but none names a mail we sent to the victim: no identity,
+        // another recipient's, a made-up campaign, the old SHA-1 form, a
+        // transactional mail's of someone else.
+        { id: 'u-1', type: 'complaint', email: victim },
+        {
+          id: 'u-2',
+          type: 'bounce',
+          bounceType: 'hard',
+          email: victim,
+          messageId: messageIdOf('gone@example.tn'),
+        },
+        {
+          id: 'u-3',
+          type: 'bounce',
+          bounceType: 'hard',
+          email: victim,
+          messageId: campaignMessageId(
+            identityKey,
+            new Types.ObjectId().toHexString(),
+            1,
+            victim,
+            'agency.test',
+          ),
+        },
+        {
+          id: 'u-4',
+          type: 'bounce',
+          bounceType: 'hard',
+          email: victim,
+          messageId: `<campaign-${campaignId}-r1-${legacyRecipientDigest(victim)}@agency.test>`,
+        },
+        {
+          id: 'u-5',
+          type: 'complaint',
+          email: victim,
+          messageId: mailMessageId(
+            identityKey,
+            `contact-ack-${contactId}`,
+            'visitor@example.tn',
+            'agency.test',
+          ),
+        },
+      ],
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ recorded: 1, duplicates: 0, ignored: 0, unmatched: 5 });
+    expect(await suppressionOf('visitor@example.tn')).toMatchObject({
+      reason: 'hard-bounce',
+      source: 'generic',
+    });
+    expect(await MailEventModel.findById('generic:m-1').lean()).not.toHaveProperty('campaign');
+    expect(await suppressionOf(victim)).toBeNull();
+    expect(await MailEventModel.countDocuments({ key: victim })).toBe(0);
   });
 
   it('refuses a tampered body or a wrong secret with 401 and stores nothing', async () => {
@@ -220,7 +321,15 @@ describe('the generic format', () => {
 
   it('takes a replay as a duplicate that changes nothing', async () => {
     const payload = {
-      events: [{ id: 'r-1', type: 'bounce', bounceType: 'soft', email: 'r@example.tn' }],
+      events: [
+        {
+          id: 'r-1',
+          type: 'bounce',
+          bounceType: 'soft',
+          email: 'r@example.tn',
+          messageId: messageIdOf('r@example.tn'),
+        },
+      ],
     };
     const body = JSON.stringify(payload);
     const signature = genericSigned(body);
@@ -229,10 +338,12 @@ describe('the generic format', () => {
         .set('Content-Type', 'application/json')
         .set('X-Mail-Events-Signature', signature)
         .send(body);
-    expect((await send()).body).toEqual({ recorded: 1, duplicates: 0, ignored: 0 });
+    const once = { recorded: 1, duplicates: 0, ignored: 0, unmatched: 0 };
+    const again = { recorded: 0, duplicates: 1, ignored: 0, unmatched: 0 };
+    expect((await send()).body).toEqual(once);
     // Two more copies of one soft bounce are still one soft bounce: no suppression.
-    expect((await send()).body).toEqual({ recorded: 0, duplicates: 1, ignored: 0 });
-    expect((await send()).body).toEqual({ recorded: 0, duplicates: 1, ignored: 0 });
+    expect((await send()).body).toEqual(again);
+    expect((await send()).body).toEqual(again);
     expect(await MailEventModel.countDocuments({ key: 'r@example.tn' })).toBe(1);
     expect(await suppressionOf('r@example.tn')).toBeNull();
   });
@@ -326,7 +437,7 @@ function sendgridPost(events: unknown[], options: { tamper?: boolean } = {}) {
 }
 
 describe('SendGrid', () => {
-  const events = [
+  const events = () => [
     {
       sg_event_id: 'sg-1',
       event: 'bounce',
@@ -334,17 +445,27 @@ describe('SendGrid', () => {
       email: 'sg@example.tn',
       'smtp-id': messageIdOf('sg@example.tn'),
     },
-    { sg_event_id: 'sg-2', event: 'spamreport', email: 'sg-spam@example.tn' },
+    {
+      sg_event_id: 'sg-2',
+      event: 'spamreport',
+      email: 'sg-spam@example.tn',
+      'smtp-id': messageIdOf('sg-spam@example.tn'),
+    },
     { sg_event_id: 'sg-3', event: 'open', email: 'sg@example.tn' },
   ];
 
   it('verifies the ECDSA signature, then records bounces and complaints and ignores the rest', async () => {
-    const response = await sendgridPost(events);
+    const response = await sendgridPost(events());
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ recorded: 2, duplicates: 0, ignored: 1 });
+    expect(response.body).toEqual({ recorded: 2, duplicates: 0, ignored: 1, unmatched: 0 });
     expect(await suppressionOf('sg@example.tn')).toMatchObject({ reason: 'hard-bounce' });
     expect(await suppressionOf('sg-spam@example.tn')).toMatchObject({ reason: 'complaint' });
-    expect((await sendgridPost(events)).body).toEqual({ recorded: 0, duplicates: 2, ignored: 1 });
+    expect((await sendgridPost(events())).body).toEqual({
+      recorded: 0,
+      duplicates: 2,
+      ignored: 1,
+      unmatched: 0,
+    });
   });
 
   it('refuses a tampered batch with 401', async () => {
@@ -360,7 +481,7 @@ describe('SendGrid', () => {
 /* ---------------------------------------------------------------- postmark */
 
 describe('Postmark', () => {
-  const bounce = {
+  const bounce = () => ({
     RecordType: 'Bounce',
     ID: 4323372036854775,
     Type: 'HardBounce',
@@ -369,31 +490,31 @@ describe('Postmark', () => {
     Details: 'smtp;550 5.1.1 unknown',
     BouncedAt: '2026-01-05T16:33:54Z',
     Content: `Received: ...\r\nMessage-ID: ${messageIdOf('pm@example.tn')}\r\n`,
-  };
+  });
 
   it('checks the basic-auth credentials, records the bounce and takes a replay as a duplicate', async () => {
-    const send = () => post('postmark').auth('postmark', 'hook-password').send(bounce);
+    const send = () => post('postmark').auth('postmark', 'hook-password').send(bounce());
     const first = await send();
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ recorded: 1, duplicates: 0, ignored: 0 });
+    expect(first.body).toEqual({ recorded: 1, duplicates: 0, ignored: 0, unmatched: 0 });
     expect(await suppressionOf('pm@example.tn')).toMatchObject({
       reason: 'hard-bounce',
       source: 'postmark',
     });
     expect(String((await suppressionOf('pm@example.tn'))?.campaign)).toBe(campaignId);
-    expect((await send()).body).toEqual({ recorded: 0, duplicates: 1, ignored: 0 });
+    expect((await send()).body).toEqual({ recorded: 0, duplicates: 1, ignored: 0, unmatched: 0 });
   });
 
   it('refuses wrong credentials with 401, and acknowledges record types it does not use', async () => {
     const wrong = await post('postmark')
       .auth('postmark', 'guess')
-      .send({ ...bounce, ID: 1 });
+      .send({ ...bounce(), ID: 1 });
     expect(wrong.status).toBe(401);
     expect(await MailEventModel.exists({ _id: 'postmark:Bounce-1' })).toBeNull();
     const delivery = await post('postmark')
       .auth('postmark', 'hook-password')
       .send({ RecordType: 'Delivery', MessageID: 'x', Recipient: 'a@example.tn' });
-    expect(delivery.body).toEqual({ recorded: 0, duplicates: 0, ignored: 1 });
+    expect(delivery.body).toEqual({ recorded: 0, duplicates: 0, ignored: 1, unmatched: 0 });
   });
 });
 
@@ -457,14 +578,19 @@ describe('Amazon SES through SNS', () => {
     });
     const response = await postSns(message);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ recorded: 1, duplicates: 0, ignored: 0 });
+    expect(response.body).toEqual({ recorded: 1, duplicates: 0, ignored: 0, unmatched: 0 });
     expect(await suppressionOf('ses@example.tn')).toMatchObject({
       reason: 'hard-bounce',
       source: 'ses',
     });
     expect(String((await suppressionOf('ses@example.tn'))?.campaign)).toBe(campaignId);
     // SNS delivers at least once: the same notification again changes nothing.
-    expect((await postSns(message)).body).toEqual({ recorded: 0, duplicates: 1, ignored: 0 });
+    expect((await postSns(message)).body).toEqual({
+      recorded: 0,
+      duplicates: 1,
+      ignored: 0,
+      unmatched: 0,
+    });
   });
 
   it('takes SignatureVersion 1 (SHA1) too, and a complaint', async () => {
@@ -474,7 +600,11 @@ describe('Amazon SES through SNS', () => {
         feedbackId: 'fb-2',
         complainedRecipients: [{ emailAddress: 'ses-c@example.tn' }],
       },
-      mail: { messageId: 'm', source: 'no-reply@agency.test' },
+      mail: {
+        messageId: 'm',
+        source: 'no-reply@agency.test',
+        commonHeaders: { messageId: messageIdOf('ses-c@example.tn') },
+      },
     });
     const response = await postSns(
       snsMessage({ Type: 'Notification', Message: complaint }, { signatureVersion: '1' }),

@@ -6,7 +6,12 @@ import {
   type MailEventProvider,
   type MailEventsResponse,
 } from '@agency/contracts';
-import { recordMailEvents, type Redis, type SubscriberChanges } from '@agency/platform';
+import {
+  recordMailEvents,
+  type MailIdentityKey,
+  type Redis,
+  type SubscriberChanges,
+} from '@agency/platform';
 import type { Context } from 'koa';
 import type { MailEventsConfig } from '../../config';
 import { HttpError } from '../../errors';
@@ -33,6 +38,8 @@ export interface MailEventRoutesDeps {
   rateLimit: { name: string; windowMs: number };
   /** Told when a complaint unsubscribes an address: the dashboard's figures follow it. */
   subscriberChanges: SubscriberChanges;
+  /** An event is applied only when it names a mail we sent to its recipient, by this key's digest. */
+  identityKey: MailIdentityKey;
 }
 
 /** The providers whose secrets are set; the others answer 404. */
@@ -130,6 +137,7 @@ export function mailEventRoutes({
   prefix,
   rateLimit: limit,
   subscriberChanges,
+  identityKey,
 }: MailEventRoutesDeps): Router {
   const router = new Router();
   const sources = sourcesOf(config);
@@ -155,7 +163,11 @@ export function mailEventRoutes({
       );
       let outcome;
       try {
-        outcome = await recordMailEvents(parsed.events, subscriberChanges);
+        outcome = await recordMailEvents(parsed.events, {
+          changes: subscriberChanges,
+          identityKey,
+          logger: ctx.state.log,
+        });
       } catch (error) {
         // The provider retries what failed here: its next try must not pass for a replay.
         await release?.();
