@@ -12,3 +12,4 @@ export * from './stats';
 export * from './two-factor';
 export * from './sessions';
 export * from './password-reset';
+export * from './test-recipients';
