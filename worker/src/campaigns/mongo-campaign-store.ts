@@ -17,6 +17,7 @@ import {
   type Campaign,
   insertUnlessPresent,
   isDuplicateKeyError,
+  testRecipientRefusal,
 } from '@agency/platform';
 import type {
   CampaignSendState,
@@ -178,6 +179,8 @@ async function recordOutcomes(
 
 /** The campaign engine's store, over the models the API shares. */
 export const mongoCampaignStore: CampaignStore = {
+  testRecipientRefusal,
+
   // Read once per batch: through the driver, as the document is stored (nothing to cast).
   async sendState(campaignId) {
     if (!isValidObjectId(campaignId)) return null;
