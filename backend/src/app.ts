@@ -43,6 +43,7 @@ import { suppressionRoutes } from './modules/suppressions';
 import { mailEventRoutes } from './modules/mail-events';
 import { importRoutes, IMPORT_UPLOAD_PATH } from './modules/imports';
 import { campaignTemplateRoutes } from './modules/campaign-templates';
+import { testRecipientRoutes } from './modules/settings';
 import { statsRoutes } from './modules/stats';
 import { queueBoard } from './modules/queue-board';
 import { createQueueRegistry } from './queues/queue-registry';
@@ -202,6 +203,7 @@ export function createApp({
       kept,
       settings: { timeZone: config.timeZone, ...config.campaigns },
       siteUrl: config.corsOrigin,
+      testSendsPerHour: config.rateLimit.testSendsPerHour,
     }),
     listRoutes(),
     importRoutes({ redis, queuePrefix: config.queuePrefix }),
@@ -218,6 +220,7 @@ export function createApp({
       identityKey: mailIdentityKey(config.mailLinkSecret),
     }),
     campaignTemplateRoutes(),
+    testRecipientRoutes(),
   ];
   for (const router of routers) {
     app.use(router.routes());

@@ -83,6 +83,8 @@ export const apiEnvSpec = {
   TWO_FACTOR_ISSUER: str({ default: 'Digital Agency' }),
   PASSWORD_RESET_RATE_LIMIT_MAX: integer(1, 1_000_000)({ default: 10 }),
   PASSWORD_RESET_ADDRESS_RATE_LIMIT_MAX: integer(1, 1_000_000)({ default: 3 }),
+  /** Campaign test sends per staff member per hour: each is a real mail from the agency. */
+  CAMPAIGN_TEST_SENDS_PER_HOUR: integer(1, 10_000)({ default: 20 }),
   /** Largest body a mail-event webhook takes (SendGrid batches many events in one). */
   MAIL_EVENTS_BODY_LIMIT: byteSize({ default: '1mb' }),
   /** Webhook calls per IP per RATE_LIMIT_WINDOW_SECONDS: providers retry what is refused. */
@@ -126,6 +128,8 @@ export interface ApiConfig extends SharedConfig {
     /** "Forgot password" requests per IP, and per e-mail address, in one window. */
     passwordResetMax: number;
     passwordResetAddressMax: number;
+    /** Campaign test sends per user in one hour. */
+    testSendsPerHour: number;
   };
   redisRequestTimeoutMs: number;
   demo: { enabled: boolean; username: string; email: string; password: string };
@@ -191,6 +195,7 @@ export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
       newsletterLinksMax: env.NEWSLETTER_LINK_RATE_LIMIT_MAX,
       passwordResetMax: env.PASSWORD_RESET_RATE_LIMIT_MAX,
       passwordResetAddressMax: env.PASSWORD_RESET_ADDRESS_RATE_LIMIT_MAX,
+      testSendsPerHour: env.CAMPAIGN_TEST_SENDS_PER_HOUR,
     },
     redisRequestTimeoutMs: env.REDIS_REQUEST_TIMEOUT_MS,
     demo: {

@@ -1,5 +1,12 @@
 import { Types, trusted, type Model, type SortOrder } from 'mongoose';
-import type { KeysetListQuery, KeysetPage, ListQuery, Page, TotalKind } from '@agency/contracts';
+import {
+  isWithinDateYears,
+  type KeysetListQuery,
+  type KeysetPage,
+  type ListQuery,
+  type Page,
+  type TotalKind,
+} from '@agency/contracts';
 import { HttpError } from './errors';
 
 /** `-createdAt` → `{ createdAt: -1, _id: -1 }`: the id breaks ties so pages never overlap. */
@@ -135,7 +142,7 @@ function decodeCursor(text: string, sort: string, kind: SortField['kind']): List
       ? typeof value === 'string' && value.length <= VALUE_MAX_LENGTH
       : typeof value === 'number' &&
         Number.isFinite(value) &&
-        (kind !== 'date' || Number.isInteger(value));
+        (kind !== 'date' || (Number.isInteger(value) && isWithinDateYears(value)));
   return fits ? { value: value as string | number, id } : null;
 }
 

@@ -26,6 +26,7 @@ export const PERMISSIONS = [
   'users:read',
   'users:write',
   'activity:read',
+  'settings:manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -47,7 +48,13 @@ const MANAGER: readonly Permission[] = [
   'suppressions:read',
   'suppressions:write',
 ];
-const ADMIN: readonly Permission[] = [...MANAGER, 'users:read', 'users:write', 'activity:read'];
+const ADMIN: readonly Permission[] = [
+  ...MANAGER,
+  'users:read',
+  'users:write',
+  'activity:read',
+  'settings:manage',
+];
 
 /**
  * The one permission table: the API refuses (403) what a role lacks, and the

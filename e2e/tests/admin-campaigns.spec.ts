@@ -103,21 +103,38 @@ test.describe('Mail Manager', () => {
     }
   });
 
-  test('a test of a draft reaches the address typed in, and the draft stays a draft', async ({
+  test('a test of a draft goes only to an address an admin allows, and the draft stays a draft', async ({
     page,
     request,
   }) => {
     await storeDemoAdminSession(page, request);
+    const address = `proof-${runId()}@example.com`;
+    // An admin allows the address in Settings, from the keyboard.
+    await page.goto(appUrl('/admin/settings'));
+    await waitForSection(page, 'Settings');
+    const entry = page.getByRole('textbox', { name: /^Address or domain/ });
+    await entry.fill(address);
+    await entry.press('Enter');
+    await expect(page.getByText('Test mail recipients saved')).toBeVisible();
+    await expect(
+      page.getByRole('list', { name: 'Allowed test recipients' }).getByText(address),
+    ).toBeVisible();
+
     const draft = await writeCampaign(page);
     const row = page.getByRole('row').filter({ hasText: draft.name });
-    const address = `proof-${runId()}@example.com`;
-
     await row.getByRole('button', { name: `Send a test of ${draft.name}` }).click();
     const dialog = page.getByRole('dialog', { name: `Send a test of “${draft.name}”` });
     const email = dialog.getByRole('textbox', { name: /^Email address/ });
     await email.fill('not-an-address');
     await dialog.getByRole('button', { name: 'Send Test' }).click();
     await expect(dialog.getByText('Please enter a valid email address')).toBeVisible();
+
+    // Anyone else is refused by the server, the reason under the field.
+    await email.fill(`stranger-${runId()}@example.org`);
+    await email.press('Enter');
+    await expect(email).toHaveAccessibleDescription(
+      'Test mail goes only to staff addresses or to addresses an admin allows',
+    );
 
     await email.fill(address);
     await email.press('Enter');

@@ -37,6 +37,7 @@ export * from './campaigns/campaign-batch.model';
 export * from './campaigns/campaign-keys';
 export * from './campaigns/campaign-lock';
 export * from './campaigns/campaign-template.model';
+export * from './campaigns/test-recipients';
 export * from './campaigns/rendering/campaign-html';
 export * from './campaigns/rendering/campaign.template';
 export * from './mail/escape-html';

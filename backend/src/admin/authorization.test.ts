@@ -276,6 +276,20 @@ const ROUTES: AdminRoute[] = [
     prepare: async () => ({ id: '', body: { email: `gone-${next()}@example.tn` } }),
     action: 'suppression.add',
   },
+  {
+    method: 'get',
+    route: '/api/admin/settings/test-recipients',
+    permission: 'settings:manage',
+    status: 200,
+  },
+  {
+    method: 'put',
+    route: '/api/admin/settings/test-recipients',
+    permission: 'settings:manage',
+    status: 200,
+    body: { entries: ['ceo@client.tn', '@partner.tn'] },
+    action: 'settings.test-recipients',
+  },
 ];
 
 let ctx: TestContext;

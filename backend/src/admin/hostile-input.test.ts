@@ -269,6 +269,22 @@ const ENDPOINTS: BodyEndpoint[] = [
     required: ['name', 'subject', 'content'],
     auth: true,
   },
+  {
+    name: 'campaign schedule',
+    method: 'post',
+    path: () => `/api/admin/campaigns/${ids.campaign}/schedule`,
+    valid: () => ({ scheduledAt: '2099-03-02T09:00:00.000Z' }),
+    required: ['scheduledAt'],
+    auth: true,
+  },
+  {
+    name: 'campaign test send',
+    method: 'post',
+    path: () => `/api/admin/campaigns/${ids.campaign}/test`,
+    valid: () => ({ email: `${admin.username}@agency.test` }),
+    required: ['email'],
+    auth: true,
+  },
 ];
 
 /** Every collection's count and every record's last change: "nothing stored" means none moves. */

@@ -25,6 +25,8 @@ declare module 'koa' {
     audit?: { action: ActivityAction; target: AuditTarget | null; changes?: FieldChange[] };
     /** Set by a route whose change is not worth an entry of its own (see unaudited()). */
     unaudited?: boolean;
+    /** Set by a route that takes a POST body but changes nothing (see changesNothing). */
+    changesNothing?: boolean;
   }
 }
 
@@ -46,7 +48,22 @@ export function unaudited(ctx: Context): void {
   ctx.state.unaudited = true;
 }
 
+/**
+ * Put before a POST route that only reads: a preview whose draft is too long
+ * for a query string. The trail judges a call by its method, so without this
+ * such a route looks like a change that forgot its entry.
+ */
+export const changesNothing: Middleware = async (ctx, next) => {
+  ctx.state.changesNothing = true;
+  await next();
+};
+
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Whether a call claims to change something: its method, unless its route says it only reads. */
+function changesState(ctx: Context): boolean {
+  return STATE_CHANGING.has(ctx.method) && !ctx.state.changesNothing;
+}
 
 /**
  * Writes one activity-log entry for every admin call that changed something
@@ -59,7 +76,7 @@ export function auditTrail(record: AuditRecorder): Middleware {
     const entry = ctx.state.audit;
     if (!entry) {
       if (ctx.state.unaudited) return;
-      if (STATE_CHANGING.has(ctx.method) && ctx.status < 300 && ctx.state.user) {
+      if (changesState(ctx) && ctx.status < 300 && ctx.state.user) {
         ctx.state.log.error({ path: ctx.path }, 'state-changing admin call left no audit entry');
       }
       return;

@@ -11,6 +11,7 @@ import {
   type MailQueues,
   createRedisConnection,
   waitUntilConnected,
+  type Logger,
   type Redis,
 } from '@agency/platform';
 import { uniqueName } from '@agency/platform/testing/file-database';
@@ -39,7 +40,13 @@ const fileDatabaseName = uniqueName('test').replace('-', '_');
 let openContexts = 0;
 
 export async function createTestContext(
-  options: { env?: Record<string, string>; redisUrl?: string; jobOptions?: JobsOptions } = {},
+  options: {
+    env?: Record<string, string>;
+    redisUrl?: string;
+    jobOptions?: JobsOptions;
+    /** The API's logger, for a test that reads what it logs; silent otherwise. */
+    logger?: Logger;
+  } = {},
 ): Promise<TestContext> {
   const baseUri = process.env.MONGODB_URI;
   const redisUrl = process.env.REDIS_URL;
@@ -75,7 +82,7 @@ export async function createTestContext(
   const app = createApp({
     passwordResetQueue,
     config,
-    logger: createLogger('api', 'silent'),
+    logger: options.logger ?? createLogger('api', 'silent'),
     queues,
     campaignQueue,
     redis,

@@ -57,6 +57,7 @@ export const ACTIVITY_ACTIONS = [
   'template.create',
   'template.update',
   'template.delete',
+  'settings.test-recipients',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

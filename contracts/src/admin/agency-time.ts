@@ -80,13 +80,17 @@ export function minutesOf(time: string): number {
 /**
  * The instant at which the agency's clock shows `date` `time`. A time that
  * does not exist (skipped by a daylight-saving change) moves forward with
- * the clock; one that exists twice is the first.
+ * the clock; one that exists twice is the first. A day that does not exist
+ * (30 February) gives an invalid date.
  */
 export function instantOfWallTime(date: string, time: string, timeZone: string): Date {
   const day = DATE.exec(date);
   const minutes = minutesOf(time);
   if (!day || Number.isNaN(minutes)) return new Date(Number.NaN);
-  const guess = Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3])) + minutes * 60_000;
+  const midnight = Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]));
+  // Date.UTC rolls 30 February over to March: a day that does not exist is no instant.
+  if (new Date(midnight).toISOString().slice(0, 10) !== date) return new Date(Number.NaN);
+  const guess = midnight + minutes * 60_000;
   const first = guess - offsetAt(guess, timeZone);
   const second = guess - offsetAt(first, timeZone);
   return new Date(Math.min(first, second));

@@ -1,7 +1,8 @@
 import { array, mixed, object, type InferType } from 'yup';
 import { LOCALES, type Locale } from '../locales';
 import { message, oneOfText, recordId, text } from '../validation/fields';
-import type { SendingWindow } from './agency-time';
+import { calendarDate, isoInstant, isoInstantProblem } from '../validation/dates';
+import { TIME_OF_DAY, type SendingWindow } from './agency-time';
 import {
   CAMPAIGN_CONTENT_MAX,
   CAMPAIGN_SUBJECT_MAX,
@@ -183,22 +184,32 @@ export type CampaignTestSendInput = InferType<typeof campaignTestSendSchema>;
 
 /**
  * POST /api/admin/campaigns/{id}/schedule: when a draft (or a scheduled
- * campaign, to move it) goes, as an instant; the dashboard enters it on the
- * agency's clock. It must be in the future.
+ * campaign, to move it) goes, as an ISO instant with its offset; the
+ * dashboard enters it on the agency's clock. The day must exist as written
+ * (no 30 February), within the years dates may name, and in the future.
  */
 export const campaignScheduleSchema = object({
-  scheduledAt: text(40)
+  scheduledAt: isoInstant()
     .required(message('required'))
-    .test('iso-instant', message('dateInvalid'), (value) =>
-      value === undefined ? true : !Number.isNaN(Date.parse(value)),
-    )
     .test('future', message('scheduleInPast'), (value) =>
-      value === undefined || Number.isNaN(Date.parse(value))
+      value === undefined || isoInstantProblem(value) !== null
         ? true
         : Date.parse(value) > Date.now(),
     ),
 });
 export type CampaignScheduleInput = InferType<typeof campaignScheduleSchema>;
+
+/**
+ * The schedule dialog's fields, a day and a time on the agency's clock: the
+ * day is checked as the API checks the instant made of them.
+ */
+export const campaignScheduleFormSchema = object({
+  date: calendarDate().required(message('required')),
+  time: text(5)
+    .required(message('required'))
+    .matches(TIME_OF_DAY, { message: message('timeOfDay'), excludeEmptyString: true }),
+});
+export type CampaignScheduleFormInput = InferType<typeof campaignScheduleFormSchema>;
 
 /** GET /api/admin/campaigns/sample-recipients: whom the preview may be filled in for. */
 export const campaignSampleQuerySchema = object({

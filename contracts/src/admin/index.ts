@@ -13,3 +13,4 @@ export * from './stats';
 export * from './two-factor';
 export * from './sessions';
 export * from './password-reset';
+export * from './test-recipients';

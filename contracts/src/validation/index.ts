@@ -11,3 +11,12 @@ export {
   isRecordId,
   URL_MAX_LENGTH,
 } from './fields';
+export {
+  DATE_YEAR_MIN,
+  DATE_YEAR_MAX,
+  calendarDate,
+  calendarDateProblem,
+  isoInstant,
+  isoInstantProblem,
+  isWithinDateYears,
+} from './dates';

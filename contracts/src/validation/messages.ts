@@ -48,6 +48,13 @@ export const VALIDATION_MESSAGE_KEYS = [
   'placeholderInMarkup',
   'dateInvalid',
   'scheduleInPast',
+  'calendarDateInvalid',
+  'yearOutOfRange',
+  'testRecipientOutside',
+  'testRecipientSuppressed',
+  'testRecipientUnsubscribed',
+  'allowedRecipientInvalid',
+  'allowedRecipientTwice',
   'rateAboveCap',
 ] as const;
 export type ValidationMessageKey = (typeof VALIDATION_MESSAGE_KEYS)[number];
@@ -104,6 +111,13 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     placeholderInMarkup: '{{slot}} may only stand in text, not inside a comment or declaration',
     dateInvalid: 'Must be a valid date and time',
     scheduleInPast: 'The time must be in the future',
+    calendarDateInvalid: 'Must be a date that exists, such as 2030-02-28',
+    yearOutOfRange: 'The year must be between {{min}} and {{max}}',
+    testRecipientOutside: 'Test mail goes only to staff addresses or to addresses an admin allows',
+    testRecipientSuppressed: 'This address is on the suppression list: no mail goes to it',
+    testRecipientUnsubscribed: 'This address unsubscribed: no campaign mail goes to it',
+    allowedRecipientInvalid: 'Use an e-mail address (name@client.tn) or a domain (@client.tn)',
+    allowedRecipientTwice: 'Each address or domain may appear only once',
     rateAboveCap: 'At most {{max}} per minute, the limit for all campaigns',
   },
   fr: {
@@ -151,6 +165,17 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
       '{{slot}} ne peut figurer que dans le texte, pas dans un commentaire ou une déclaration',
     dateInvalid: 'Doit être une date et une heure valides',
     scheduleInPast: "L'heure doit être dans le futur",
+    calendarDateInvalid: 'Doit être une date qui existe, comme 2030-02-28',
+    yearOutOfRange: "L'année doit être comprise entre {{min}} et {{max}}",
+    testRecipientOutside:
+      "Les envois de test ne vont qu'aux adresses du personnel ou aux adresses autorisées par un administrateur",
+    testRecipientSuppressed:
+      'Cette adresse est sur la liste de suppression : aucun e-mail ne lui est envoyé',
+    testRecipientUnsubscribed:
+      "Cette adresse s'est désabonnée : aucun e-mail de campagne ne lui est envoyé",
+    allowedRecipientInvalid:
+      'Indiquez une adresse e-mail (nom@client.tn) ou un domaine (@client.tn)',
+    allowedRecipientTwice: "Chaque adresse ou domaine ne peut figurer qu'une fois",
     rateAboveCap: 'Au plus {{max}} par minute, la limite de toutes les campagnes',
   },
   ar: {
@@ -197,6 +222,14 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     placeholderInMarkup: 'لا يوضع {{slot}} إلا في النص، لا داخل تعليق أو تصريح',
     dateInvalid: 'يجب أن يكون تاريخًا ووقتًا صالحين',
     scheduleInPast: 'يجب أن يكون الوقت في المستقبل',
+    calendarDateInvalid: 'يجب أن يكون تاريخًا موجودًا، مثل 2030-02-28',
+    yearOutOfRange: 'يجب أن تكون السنة بين {{min}} و{{max}}',
+    testRecipientOutside:
+      'لا يُرسل بريد الاختبار إلا إلى عناوين الموظفين أو العناوين التي يسمح بها مسؤول',
+    testRecipientSuppressed: 'هذا العنوان في قائمة الحظر: لا يُرسل إليه أي بريد',
+    testRecipientUnsubscribed: 'ألغى هذا العنوان اشتراكه: لا يُرسل إليه بريد الحملات',
+    allowedRecipientInvalid: 'استخدم عنوان بريد إلكتروني (name@client.tn) أو نطاقًا (@client.tn)',
+    allowedRecipientTwice: 'لا يمكن أن يظهر كل عنوان أو نطاق إلا مرة واحدة',
     rateAboveCap: '{{max}} في الدقيقة على الأكثر، وهو حد جميع الحملات',
   },
 };

@@ -6,7 +6,7 @@ import type {
   RecipientType,
   SendingWindow,
 } from '@agency/contracts';
-import type { CampaignMail } from '@agency/platform';
+import type { CampaignMail, TestRecipientRefusal } from '@agency/platform';
 
 export type { CampaignMail } from '@agency/platform';
 
@@ -94,6 +94,8 @@ export interface CampaignStore {
    * suppressed and the unsubscribed: the walk the API counts before a send.
    */
   audience(target: AudienceTarget): AsyncIterable<CampaignRecipient>;
+  /** Why a test send may not go to `email` (not staff nor allowed, suppressed, unsubscribed), or null. */
+  testRecipientRefusal(email: string): Promise<TestRecipientRefusal | null>;
   /** The recipients of a resend: those whose mail failed in `round`, without the suppressed and the unsubscribed. */
   failedRecipients(campaignId: string, round: number): AsyncIterable<CampaignRecipient>;
 

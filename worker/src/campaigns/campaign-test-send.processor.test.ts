@@ -1,7 +1,14 @@
 import { Types } from 'mongoose';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { QUEUE_NAMES, type CampaignTestSendJob } from '@agency/contracts';
-import { createLogger, mailIdentityKey } from '@agency/platform';
+import {
+  SubscriberModel,
+  SuppressionModel,
+  UserModel,
+  createLogger,
+  mailIdentityKey,
+  saveTestRecipients,
+} from '@agency/platform';
 import { createCampaignTransport } from './campaign-transport';
 import type { CampaignMessenger } from './campaign-messenger';
 import { mongoCampaignStore } from './mongo-campaign-store';
@@ -15,6 +22,7 @@ import {
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
 import { TEST_SUBJECT_PREFIX, campaignTestSendProcessor } from './campaign-test-send.processor';
 
+/** A staff member's address: tests go only to those and to the ones admins allow. */
 const TEST_ADDRESS = 'boss@agency.test';
 
 /**
@@ -29,6 +37,12 @@ describe('the campaign test send', () => {
 
   beforeAll(async () => {
     ctx = await createCampaignContext();
+    await UserModel.create({
+      username: 'boss',
+      email: TEST_ADDRESS,
+      role: 'manager',
+      passwordHash: 'not used here',
+    });
   });
   afterAll(async () => {
     await ctx.close();
@@ -109,6 +123,29 @@ describe('the campaign test send', () => {
 
     const [first, second] = smtp.received.map(({ mail }) => mail.messageId);
     expect(first).not.toBe(second);
+  });
+
+  it('sends nothing to an address that may no longer receive tests when the job runs', async () => {
+    const id = await ctx.queueCampaign({ addDispatch: false });
+    await saveTestRecipients(['@client.tn'], 'rim');
+    const to = (email: string) =>
+      ctx.testQueue.add(QUEUE_NAMES.campaignTestSend, { campaignId: id, email });
+    await SuppressionModel.create({
+      _id: 'bounced@client.tn',
+      email: 'bounced@client.tn',
+      reason: 'hard-bounce',
+      source: 'staff',
+      at: new Date(),
+    });
+    await SubscriberModel.create({ email: 'left@client.tn', status: 'unsubscribed' });
+
+    // Queued before the admin removed it, or by hand on the queue board.
+    expect(await process(await to('stranger@gmail.com'))).toBe('skipped');
+    expect(await process(await to('bounced@client.tn'))).toBe('skipped');
+    expect(await process(await to('left@client.tn'))).toBe('skipped');
+    expect(smtp.received).toEqual([]);
+    expect(await process(await to('ceo@client.tn'))).toBe('sent');
+    expect(smtp.received.map(({ envelopeTo }) => envelopeTo)).toEqual([['ceo@client.tn']]);
   });
 
   it('sends nothing for a campaign that no longer exists', async () => {

@@ -10,7 +10,9 @@ export const TEST_SUBJECT_PREFIX = '[Test] ';
 /**
  * A campaign as its recipients will see it, to one address, in the language
  * asked for (the campaign's default when it is not written), marked as a
- * test in the subject. It is not in the ledger and counts nowhere.
+ * test in the subject. It is not in the ledger and counts nowhere. Only a
+ * staff address or one an admin allows gets it, never a suppressed or
+ * unsubscribed one.
  */
 export function campaignTestSendProcessor(deps: {
   store: CampaignStore;
@@ -22,6 +24,17 @@ export function campaignTestSendProcessor(deps: {
   return async (job: Job<CampaignTestSendJob>): Promise<'sent' | 'skipped'> => {
     const campaign = await deps.store.mail(job.data.campaignId);
     if (!campaign) return 'skipped';
+    // The API checked the address when it queued the test; checked again
+    // here because a job can be retried from the queue board long after,
+    // when the address may have bounced, unsubscribed or left the staff.
+    const refusal = await deps.store.testRecipientRefusal(job.data.email);
+    if (refusal) {
+      deps.logger.warn(
+        { campaignId: job.data.campaignId, jobId: job.id, refusal },
+        'campaign test not sent: the address may no longer receive tests',
+      );
+      return 'skipped';
+    }
     const languages = Object.fromEntries(
       Object.entries(campaign.languages).map(([locale, written]) => [
         locale,

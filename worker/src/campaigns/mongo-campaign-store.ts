@@ -18,6 +18,7 @@ import {
   insertUnlessPresent,
   isDuplicateKeyError,
   KEYED_IDENTITIES,
+  testRecipientRefusal,
 } from '@agency/platform';
 import type {
   CampaignSendState,
@@ -179,6 +180,8 @@ async function recordOutcomes(
 
 /** The campaign engine's store, over the models the API shares. */
 export const mongoCampaignStore: CampaignStore = {
+  testRecipientRefusal,
+
   // Read once per batch: through the driver, as the document is stored (nothing to cast).
   async sendState(campaignId) {
     if (!isValidObjectId(campaignId)) return null;

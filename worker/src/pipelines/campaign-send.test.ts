@@ -1,7 +1,7 @@
 import type { ParsedMail } from 'mailparser';
 import { QUEUE_NAMES } from '@agency/contracts';
 import { campaignAudience, campaignControls } from '@agency/backend';
-import { createKeptCounts, createLogger, reconcileStats } from '@agency/platform';
+import { UserModel, createKeptCounts, createLogger, reconcileStats } from '@agency/platform';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
 
@@ -133,6 +133,13 @@ describe('what each recipient receives', () => {
   it('sends a test to one address, outside the ledger and the counters', async () => {
     await ctx.startWorker(smtp.url);
     const id = await ctx.queueCampaign({ addDispatch: false });
+    // A staff member's address: the only kind, with those admins allow, a test goes to.
+    await UserModel.create({
+      username: 'boss',
+      email: 'boss@agency.test',
+      role: 'manager',
+      passwordHash: 'not used here',
+    });
     await ctx.testQueue.add(QUEUE_NAMES.campaignTestSend, {
       campaignId: id,
       email: 'boss@agency.test',

@@ -326,6 +326,13 @@ describe('GET /api/admin/contacts', () => {
       ],
       [`after=${cursor}&before=${cursor}`, 'before'],
       [`after=${'x'.repeat(401)}`, 'after'],
+      // Times no Date holds (past year 275760), and years no enquiry was made in.
+      ...[1e16, -9e15, Date.UTC(2101, 0, 1), Date.UTC(1999, 11, 31)].map(
+        (time): [string, string] => [
+          `after=${Buffer.from(JSON.stringify(['-createdAt', time, amira])).toString('base64url')}`,
+          'after',
+        ],
+      ),
     ];
     for (const [query, field] of refusals) {
       const refused = await api().get(`/api/admin/contacts?${query}`);

@@ -108,6 +108,41 @@ describe('scheduling', () => {
     expect((await CampaignModel.findById(id).lean())?.status).toBe('draft');
   });
 
+  it.each([
+    // Date.parse rolls the day that does not exist over to 2 March.
+    ['2030-02-30T09:00:00.000Z', 'Must be a valid date and time'],
+    ['2031-02-29T09:00:00Z', 'Must be a valid date and time'],
+    ['2030-04-31T09:00:00+01:00', 'Must be a valid date and time'],
+    ['2030-13-01T09:00:00Z', 'Must be a valid date and time'],
+    // The last instant JavaScript's Date can hold.
+    ['+275760-09-13T00:00:00.000Z', 'Must be a valid date and time'],
+    ['2101-01-01T00:00:00.000Z', 'The year must be between 2000 and 2100'],
+    ['9999-12-31T23:59:00Z', 'The year must be between 2000 and 2100'],
+    // Without an offset the same text names another instant on another machine.
+    ['2030-03-02T09:00:00', 'Must be a valid date and time'],
+    ['2030-03-02', 'Must be a valid date and time'],
+  ])('refuses %s with the field and the reason, keeping the draft', async (scheduledAt, reason) => {
+    const { id } = (await api().post('/api/admin/campaigns', validCampaign)).body as { id: string };
+    const response = await api().post(`/api/admin/campaigns/${id}/schedule`, { scheduledAt });
+    expect(response.status).toBe(400);
+    expect(response.body.error.fields).toEqual({ scheduledAt: reason });
+    expect(await CampaignModel.findById(id).lean()).toMatchObject({
+      status: 'draft',
+      scheduledAt: null,
+    });
+  });
+
+  it('takes a leap day and the last day of 2100, written with an offset', async () => {
+    for (const scheduledAt of ['2096-02-29T09:00:00+01:00', '2100-12-31T23:59:00.000Z']) {
+      const { id } = (await api().post('/api/admin/campaigns', validCampaign)).body as {
+        id: string;
+      };
+      const response = await api().post(`/api/admin/campaigns/${id}/schedule`, { scheduledAt });
+      expect(response.status).toBe(200);
+      expect(response.body.campaign.scheduledAt).toBe(new Date(scheduledAt).toISOString());
+    }
+  });
+
   it('schedules, moves and unschedules a draft, keeping one delayed job for its time', async () => {
     const { id } = (await api().post('/api/admin/campaigns', validCampaign)).body as { id: string };
     const first = new Date(Date.now() + 3_600_000);

@@ -11,16 +11,32 @@ import {
   campaignScheduleSchema,
   campaignSchema,
   campaignTestSendSchema,
+  formatValidationMessage,
   listIdsOfQuery,
+  message,
   type ActivityAction,
   type CampaignSettingsDto,
 } from '@agency/contracts';
 import type { CampaignQueue } from '../../queues/campaign-queue';
-import type { KeptCounts, Redis } from '@agency/platform';
+import {
+  testRecipientRefusal,
+  type KeptCounts,
+  type Redis,
+  type TestRecipientRefusal,
+} from '@agency/platform';
+import type { Context } from 'koa';
+import { HttpError } from '../../errors';
 import { addRecordRoutes } from '../../admin/record-routes';
-import { audit } from '../../middleware/audit';
+import { audit, changesNothing } from '../../middleware/audit';
+import { sessionUser } from '../../middleware/authenticate';
 import { authorize } from '../../middleware/authorize';
-import { recordIdParam, validateBody, validateQuery } from '../../middleware/validate';
+import { rateLimitBy } from '../../middleware/rate-limit';
+import {
+  recordIdParam,
+  requestLocale,
+  validateBody,
+  validateQuery,
+} from '../../middleware/validate';
 import { campaignAudience } from './campaign-audience';
 import {
   campaignDrafts,
@@ -49,6 +65,25 @@ export interface CampaignRoutesDeps {
   siteUrl: string;
   /** The kept figures: the campaigns count and the audiences. */
   kept: KeptCounts;
+  /** Test sends one user may make per hour. */
+  testSendsPerHour: number;
+}
+
+const HOUR_MS = 3_600_000;
+
+const REFUSAL_MESSAGES = {
+  outside: 'testRecipientOutside',
+  suppressed: 'testRecipientSuppressed',
+  unsubscribed: 'testRecipientUnsubscribed',
+} as const satisfies Record<TestRecipientRefusal, string>;
+
+/** A 400 on `email` saying why a test may not go there, in the request's language. */
+async function refuseUnlessTestRecipient(ctx: Context, email: string): Promise<void> {
+  const refusal = await testRecipientRefusal(email);
+  if (!refusal) return;
+  throw new HttpError('VALIDATION_FAILED', 'Some fields are invalid', {
+    email: formatValidationMessage(message(REFUSAL_MESSAGES[refusal]), requestLocale(ctx)),
+  });
 }
 
 export function campaignRoutes({
@@ -58,6 +93,7 @@ export function campaignRoutes({
   settings,
   siteUrl,
   kept,
+  testSendsPerHour,
 }: CampaignRoutesDeps): Router {
   const router = new Router();
   const drafts = campaignDrafts(settings);
@@ -80,11 +116,16 @@ export function campaignRoutes({
   });
 
   // Renders, stores nothing: a POST only because the draft may be long.
-  router.post(API_ROUTES.campaignPreview, authorize('campaigns:read'), async (ctx) => {
-    const input = await validateBody(ctx, campaignPreviewSchema);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = await previewCampaign(input, { senderName: settings.senderName, siteUrl });
-  });
+  router.post(
+    API_ROUTES.campaignPreview,
+    changesNothing,
+    authorize('campaigns:read'),
+    async (ctx) => {
+      const input = await validateBody(ctx, campaignPreviewSchema);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = await previewCampaign(input, { senderName: settings.senderName, siteUrl });
+    },
+  );
 
   addRecordRoutes(router, {
     kind: 'campaign',
@@ -172,15 +213,29 @@ export function campaignRoutes({
     202,
   );
 
-  // A test to one address: queued like any mail, answered before it is sent (202).
-  router.post(API_ROUTES.campaignTest, authorize('campaigns:send'), async (ctx) => {
-    const id = recordIdParam(ctx);
-    const { email, locale } = await validateBody(ctx, campaignTestSendSchema);
-    await sendTestMail(campaignQueue, id, email, locale);
-    audit(ctx, 'campaign.test', { type: 'campaign', id, label: email });
-    ctx.status = 202;
-    ctx.body = { queued: true, email };
+  // Each test is a real mail from the agency: counted per user, refused
+  // beyond the hour's share whatever its address, so probing costs too.
+  const testSendsOf = rateLimitBy({
+    redis,
+    name: `${queuePrefix}:ratelimit:campaign-test`,
+    max: testSendsPerHour,
+    windowMs: HOUR_MS,
   });
+  // A test to one address: queued like any mail, answered before it is sent (202).
+  router.post(
+    API_ROUTES.campaignTest,
+    authorize('campaigns:send'),
+    (ctx, next) => testSendsOf(sessionUser(ctx.state).id)(ctx, next),
+    async (ctx) => {
+      const id = recordIdParam(ctx);
+      const { email, locale } = await validateBody(ctx, campaignTestSendSchema);
+      await refuseUnlessTestRecipient(ctx, email);
+      await sendTestMail(campaignQueue, id, email, locale);
+      audit(ctx, 'campaign.test', { type: 'campaign', id, label: email });
+      ctx.status = 202;
+      ctx.body = { queued: true, email };
+    },
+  );
 
   return router;
 }

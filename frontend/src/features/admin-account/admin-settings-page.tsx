@@ -1,4 +1,4 @@
-import { passwordChangeSchema } from '@agency/contracts';
+import { can, passwordChangeSchema } from '@agency/contracts';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -17,6 +17,7 @@ import { ACCOUNT_NAMESPACE } from './account-namespace';
 import { useChangePasswordMutation } from './api/account-api';
 import { SessionsSettings } from './components/sessions-settings';
 import { TwoFactorSettings } from './components/two-factor-settings';
+import { TestRecipientsSettings } from './components/test-recipients-settings';
 
 interface PasswordFormValues {
   currentPassword: string;
@@ -136,6 +137,7 @@ export function AdminSettingsPage() {
         </Paper>
         <TwoFactorSettings />
         <SessionsSettings />
+        {session && can(session.user.role, 'settings:manage') ? <TestRecipientsSettings /> : null}
       </Stack>
     </>
   );

@@ -385,6 +385,27 @@ describe('scheduling', () => {
     expect(unschedule.calls[0]?.url.pathname).toBe('/api/admin/campaigns/c-later/unschedule');
   });
 
+  it('refuses a year past 2100 under the date, as the API would, and sends nothing', async () => {
+    server.use(adminList('/campaigns', [buildCampaign({ id: 'c-draft', name: 'Spring offer' })]));
+    const schedule = recordAdminCalls('post', '/campaigns/:id/schedule', () =>
+      HttpResponse.json({ campaign: buildCampaign({ id: 'c-draft' }) }),
+    );
+    server.use(schedule.handler);
+    const { user } = await renderAdmin('/admin/campaigns', { mobile: true });
+    await campaignCards();
+    await user.click(screen.getByRole('button', { name: 'Schedule Spring offer' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Schedule “Spring offer”' });
+    const date = within(dialog).getByLabelText(/^Date/);
+    await user.clear(date);
+    await user.type(date, '2101-01-01');
+    await user.click(within(dialog).getByRole('button', { name: 'Schedule' }));
+    await waitFor(() =>
+      expect(date).toHaveAccessibleDescription('The year must be between 2000 and 2100'),
+    );
+    expect(date).toHaveAttribute('aria-invalid', 'true');
+    expect(schedule.calls).toHaveLength(0);
+  });
+
   it("names the browser's zone when the agency's clock cannot be read", async () => {
     server.use(
       adminFailure('get', '/campaigns/settings', 500),

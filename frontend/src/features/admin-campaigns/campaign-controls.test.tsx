@@ -237,6 +237,41 @@ describe('Mail Manager: the sending controls', () => {
     expect(screen.getByRole('dialog', { name: 'Send a test of “Spring offer”' })).toBeVisible();
   });
 
+  it('shows why the server refuses a test address under the field, and says when the hour is used up', async () => {
+    const reason = 'Test mail goes only to staff addresses or to addresses an admin allows';
+    server.use(
+      adminFailure('post', '/campaigns/:id/test', 400, {
+        code: 'VALIDATION_FAILED',
+        message: 'Some fields are invalid',
+        fields: { email: reason },
+      }),
+    );
+    const { user } = await showCampaign({ id: 'c-1', status: 'draft' });
+    await user.click(screen.getByRole('button', { name: 'Send a test of Spring offer' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send a test of “Spring offer”' });
+    expect(dialog).toHaveTextContent('Tests go only to staff addresses');
+    const email = within(dialog).getByRole('textbox', { name: /^Email address/ });
+    await user.clear(email);
+    await user.type(email, 'stranger@gmail.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Send Test' }));
+    // Under the field, and read out with it.
+    await waitFor(() => expect(email).toHaveAccessibleDescription(reason));
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    expect(email).toHaveValue('stranger@gmail.com');
+
+    server.use(
+      adminFailure('post', '/campaigns/:id/test', 429, {
+        code: 'RATE_LIMITED',
+        message: 'Too many requests, please try again later',
+      }),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Send Test' }));
+    expect(
+      await screen.findByText('Too many requests, please try again later'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Send a test of “Spring offer”' })).toBeVisible();
+  });
+
   describe('in Arabic', () => {
     afterEach(async () => {
       await act(() => i18n.changeLanguage('en'));

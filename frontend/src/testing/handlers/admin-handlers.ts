@@ -230,6 +230,9 @@ export const adminHandlers: HttpHandler[] = [
   http.get(`${ADMIN}/imports/:id`, ({ params }) =>
     HttpResponse.json(buildImport({ id: String(params.id) })),
   ),
+  http.get(`${ADMIN}/settings/test-recipients`, () =>
+    HttpResponse.json({ entries: [], updatedAt: null, updatedBy: null }),
+  ),
   http.get(`${ADMIN}/suppressions`, () =>
     HttpResponse.json(pageOf([buildSuppression({ email: 'gone@example.com' })])),
   ),

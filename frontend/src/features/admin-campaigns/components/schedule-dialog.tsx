@@ -1,4 +1,5 @@
 import {
+  campaignScheduleFormSchema,
   campaignScheduleSchema,
   instantOfWallTime,
   wallTimeOf,
@@ -14,6 +15,7 @@ import { useFormik } from 'formik';
 import { ValidationError } from 'yup';
 import { FormDialog } from '../../../components/admin/form-dialog';
 import { apiErrorMessage, fieldErrorsOf, useErrorText } from '../../../lib/api-errors';
+import { schemaValidator } from '../../../lib/form-validation';
 import { useNamespace } from '../../../lib/translations';
 import { useToast } from '../../../lib/use-toast';
 import {
@@ -39,6 +41,12 @@ function dateAndTime(instant: string, timeZone: string): ScheduleValues {
   const { date, time } = wallTimeOf(new Date(instant), timeZone);
   return { date, time };
 }
+
+/** The day and the time as entered, checked by the same rules the API applies to dates. */
+const validateFields = schemaValidator(
+  campaignScheduleFormSchema,
+  (values: ScheduleValues) => values,
+);
 
 /** The instant the agency's clock shows at the values, as the API takes it. */
 const scheduledAtOf = (values: ScheduleValues, timeZone: string) => {
@@ -91,6 +99,8 @@ export function ScheduleDialog({ campaign, timeZone, onClose }: ScheduleDialogPr
       : nextHour(timeZone),
     validateOnChange: false,
     validate: async (values) => {
+      const fieldErrors = await validateFields(values);
+      if (Object.keys(fieldErrors).length > 0) return fieldErrors;
       try {
         await campaignScheduleSchema.validate({ scheduledAt: scheduledAtOf(values, timeZone) });
         return {};
@@ -137,8 +147,10 @@ export function ScheduleDialog({ campaign, timeZone, onClose }: ScheduleDialogPr
     }
   };
 
-  const timeError =
-    formik.submitCount > 0 || formik.touched.time ? errorText(formik.errors.time) : undefined;
+  const shown = (field: keyof ScheduleValues) =>
+    formik.submitCount > 0 || formik.touched[field] ? errorText(formik.errors[field]) : undefined;
+  const dateError = shown('date');
+  const timeError = shown('time');
   return (
     <FormDialog
       open
@@ -161,6 +173,8 @@ export function ScheduleDialog({ campaign, timeZone, onClose }: ScheduleDialogPr
             value={formik.values.date}
             onChange={formik.handleChange}
             onBlur={formik.handleBlur}
+            error={Boolean(dateError)}
+            helperText={dateError}
             required
             fullWidth
             slotProps={{ inputLabel: { shrink: true } }}

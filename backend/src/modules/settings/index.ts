@@ -1,0 +1,1 @@
+export { testRecipientRoutes } from './test-recipients.routes';
