@@ -18,8 +18,11 @@ import {
   CampaignBatchModel,
   CampaignOutcomeModel,
   campaignBatchId,
+  countAudience,
+  ListMemberModel,
+  listMemberId,
 } from '@agency/platform';
-import { Types } from 'mongoose';
+import { Types, type mongo } from 'mongoose';
 
 let ctx: TestContext;
 let manager: SignedInUser;
@@ -251,6 +254,46 @@ describe('GET /api/admin/campaigns/audience', () => {
       (await viewer.get(`/api/admin/campaigns/audience?listIds=${second.body.id}`)).body.lists,
     ).toBe(2);
     expect((await viewer.get('/api/admin/campaigns/audience?listIds=nope')).status).toBe(400);
+  });
+});
+
+describe('GET /api/admin/campaigns/audience of an imported list', () => {
+  it('counts every member an import wrote, as the send walks them', async () => {
+    const manager = api();
+    const list = (await manager.post('/api/admin/lists', { name: 'Trade fair 2026' })).body as {
+      id: string;
+    };
+    const listId = new Types.ObjectId(list.id);
+    const at = new Date();
+    // Written as the import writes them: in bulk through the driver, one document per row.
+    const member = (email: string, of: Types.ObjectId) => ({
+      _id: listMemberId(String(of), email),
+      list: of,
+      key: email,
+      email,
+      firstName: '',
+      lastName: '',
+      locale: 'en',
+      tags: [],
+      importId: new Types.ObjectId(),
+      consent: { basis: 'import', at, file: 'fair.csv', listName: 'Trade fair 2026' },
+      createdAt: at,
+      updatedAt: at,
+    });
+    const members = ListMemberModel.collection as unknown as mongo.Collection<{ _id: string }>;
+    await members.insertMany(
+      Array.from({ length: 1952 }, (_, row) => member(`guest${row}@fair.tn`, listId)),
+    );
+    // Another list's member is not this list's.
+    await members.insertOne(member('other@fair.tn', new Types.ObjectId()));
+
+    const response = await manager.get(`/api/admin/campaigns/audience?listIds=${list.id}`);
+
+    expect(response.status).toBe(200);
+    expect(response.body.lists).toBe(1952);
+    expect(response.body.lists).toBe(
+      await countAudience({ recipientType: 'lists', listIds: [list.id] }),
+    );
   });
 });
 

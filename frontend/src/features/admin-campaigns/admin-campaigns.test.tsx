@@ -166,6 +166,39 @@ describe('Mail Manager', () => {
     expect(calls[0]?.body).toMatchObject({ recipientType: 'lists', listIds: [expo.id, gala.id] });
   });
 
+  it('counts the lists chosen now, never showing the count of those chosen before while it runs', async () => {
+    const gala = buildMailingList({ name: 'Gala 2026' });
+    server.use(adminList('/lists', [gala]));
+    // The walk over a large store's members takes seconds: the answer waits for the test.
+    let answer: () => void = () => undefined;
+    const counted = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    server.use(
+      http.get(`${ADMIN}/campaigns/audience`, async ({ request }) => {
+        const listIds = new URL(request.url).searchParams.get('listIds');
+        if (listIds) await counted;
+        return HttpResponse.json(buildAudience({ lists: listIds === gala.id ? 1952 : 0 }));
+      }),
+    );
+    const { user } = await renderAdmin('/admin/campaigns', { mobile: true });
+    await campaignCards();
+    await user.click(screen.getByRole('button', { name: 'New Campaign' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New Campaign' });
+    const recipients = within(dialog).getByRole('combobox', { name: 'Recipients' });
+    await user.click(recipients);
+    await user.click(await screen.findByRole('option', { name: /^Members of lists/ }));
+    await waitFor(() => expect(recipients).toHaveTextContent('Members of lists · 0'));
+
+    await user.click(within(dialog).getByRole('combobox', { name: /^Lists/ }));
+    await user.click(await screen.findByRole('option', { name: 'Gala 2026' }));
+    await user.keyboard('{Escape}');
+    expect(recipients).toHaveTextContent('Members of lists · counting...');
+
+    answer();
+    await waitFor(() => expect(recipients).toHaveTextContent('Members of lists · 1,952'));
+  });
+
   it("says a campaign was not created, in the spec's words with the server's reason, and keeps the draft open", async () => {
     server.use(adminFailure('post', '/campaigns', 503, { message: 'The store is unavailable' }));
     const { user } = await renderAdmin('/admin/campaigns', { mobile: true });

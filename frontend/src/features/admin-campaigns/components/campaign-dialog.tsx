@@ -108,7 +108,9 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
   });
   const { values } = formik;
   // The count beside each type is the walk the send would make now, the chosen lists' included.
-  const { data: audience } = useCampaignAudienceQuery(values.listIds);
+  const { data: audience, currentData: chosenListsAudience } = useCampaignAudienceQuery(
+    values.listIds,
+  );
 
   const errorOf = (path: string) => {
     const shown = formik.submitCount > 0 || Boolean(getIn(formik.touched, path));
@@ -129,13 +131,15 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
     };
   };
 
-  const recipientsLabel = (type: RecipientType) =>
-    audience
-      ? t('dialog.recipientCount', {
-          label: t(`recipients.${type}`),
-          people: format.number(audience[type]),
-        })
-      : t(`recipients.${type}`);
+  const recipientsLabel = (type: RecipientType) => {
+    const label = t(`recipients.${type}`);
+    // The other types do not depend on the lists, so any answer counts them; the lists' count
+    // is only the answer for the lists chosen now: while that walk runs (seconds, on a large
+    // store), the answer for the lists chosen before (0 for none) would be read as this one's.
+    const counts = type === 'lists' ? chosenListsAudience : audience;
+    if (counts) return t('dialog.recipientCount', { label, people: format.number(counts[type]) });
+    return audience ? t('dialog.recipientCounting', { label }) : label;
+  };
 
   const weekdayName = (day: Weekday) =>
     new Intl.DateTimeFormat(i18n.language, { weekday: 'short', timeZone: 'UTC' }).format(

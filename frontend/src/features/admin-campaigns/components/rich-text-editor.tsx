@@ -26,12 +26,21 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { Image } from '@tiptap/extension-image';
+import { Link } from '@tiptap/extension-link';
 import { EditorContent, useEditor, type Editor } from '@tiptap/react';
 import { StarterKit } from '@tiptap/starter-kit';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useNamespace } from '../../../lib/translations';
 import { CAMPAIGNS_NAMESPACE } from '../campaigns-namespace';
+import { BlockInsert } from './block-insert.extension';
 import { EmailButton } from './email-button.extension';
+
+/**
+ * Text typed at a link's end stays outside it: the period after "see
+ * agency.tn" is not part of the address. (Tiptap makes links inclusive when
+ * autolink is on, so a typed link would swallow whatever follows it.)
+ */
+const BoundedLink = Link.extend({ inclusive: false });
 
 /** What a link, an image or a button may point at: the web, mail, or the unsubscribe link. */
 const LINK_TARGET = /^(https?:\/\/\S+|mailto:\S+|\{\{\s*unsubscribeUrl\s*\}\})$/i;
@@ -80,10 +89,12 @@ export function RichTextEditor({
         codeBlock: false,
         strike: false,
         underline: false,
-        link: { openOnClick: false, autolink: true, defaultProtocol: 'https' },
+        link: false,
       }),
+      BoundedLink.configure({ openOnClick: false, autolink: true, defaultProtocol: 'https' }),
       Image,
       EmailButton,
+      BlockInsert,
     ],
     content: value,
     editorProps: {
@@ -170,7 +181,7 @@ export function RichTextEditor({
     {
       label: t('editor.divider'),
       icon: <HorizontalRuleIcon fontSize="small" />,
-      onClick: () => run((chain) => chain.setHorizontalRule()),
+      onClick: () => run((chain) => chain.insertBlock({ type: 'horizontalRule' })),
     },
   ];
 
@@ -188,11 +199,9 @@ export function RichTextEditor({
           : chain.extendMarkRange('link').setLink({ href: url }),
       );
     } else if (kind === 'image') {
-      run((chain) => chain.setImage({ src: url, alt: text }));
+      run((chain) => chain.insertBlock({ type: 'image', attrs: { src: url, alt: text } }));
     } else if (kind === 'button') {
-      run((chain) =>
-        chain.insertContent({ type: 'emailButton', attrs: { href: url, label: text } }),
-      );
+      run((chain) => chain.insertBlock({ type: 'emailButton', attrs: { href: url, label: text } }));
     }
   };
 
