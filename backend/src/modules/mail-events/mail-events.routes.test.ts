@@ -1,11 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { createHmac, createSign, generateKeyPairSync, sign } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import request from 'supertest';
 import { Types, trusted } from 'mongoose';
 import {
   MailEventModel,
@@ -13,96 +5,25 @@ import {
   SuppressionModel,
   campaignMessageId,
   campaignReturnPath,
-  createLogger,
   legacyRecipientDigest,
   mailIdentityKey,
   mailMessageId,
   type MailIdentityKey,
 } from '@agency/platform';
 import { recordSentRound } from '@agency/platform/testing/sent-rounds';
-import { createApp } from '../../app';
-import { createTestContext, type TestContext } from '../../testing/test-context';
+import {
+  genericSignature,
+  mailgunSignature,
+  startMailEventWebhooks,
+  type MailEventWebhooks,
+} from '../../testing/mail-event-webhooks';
 
-const GENERIC_SECRET = 'generic-mail-events-secret-of-at-least-32-chars';
-const MAILGUN_KEY = 'mailgun-signing-key';
-const TOPIC = 'arn:aws:sns:eu-west-1:123456789012:ses-events';
-const sendgridKeys = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-
-let ctx: TestContext;
-let app: ReturnType<typeof createApp>;
-let certServer: Server;
-let certDir: string;
-let sesKey: string;
-let certUrl: string;
-let confirmations = 0;
+let hooks: MailEventWebhooks;
 let identityKey: MailIdentityKey;
 
 beforeAll(async () => {
-  // A certificate of our own, served over https on loopback as SNS serves its own.
-  certDir = mkdtempSync(join(tmpdir(), 'sns-cert-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-keyout',
-      join(certDir, 'key.pem'),
-      '-out',
-      join(certDir, 'cert.pem'),
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'pipe' },
-  );
-  sesKey = readFileSync(join(certDir, 'key.pem'), 'utf8');
-  const certificate = readFileSync(join(certDir, 'cert.pem'), 'utf8');
-  certServer = createServer({ key: sesKey, cert: certificate }, (req, res) => {
-    if (req.url === '/SimpleNotificationService.pem') res.end(certificate);
-    else if (req.url?.startsWith('/confirm')) {
-      confirmations += 1;
-      res.end('<ConfirmSubscriptionResponse/>');
-    } else res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => certServer.listen(0, '127.0.0.1', resolve));
-  const host = `127.0.0.1:${(certServer.address() as AddressInfo).port}`;
-  certUrl = `https://${host}/SimpleNotificationService.pem`;
-
-  ctx = await createTestContext({
-    env: {
-      MAIL_EVENTS_GENERIC_SECRET: GENERIC_SECRET,
-      MAIL_EVENTS_MAILGUN_SIGNING_KEY: MAILGUN_KEY,
-      MAIL_EVENTS_POSTMARK_USERNAME: 'postmark',
-      MAIL_EVENTS_POSTMARK_PASSWORD: 'hook-password',
-      MAIL_EVENTS_SENDGRID_PUBLIC_KEY: sendgridKeys.publicKey
-        .export({ format: 'der', type: 'spki' })
-        .toString('base64'),
-      MAIL_EVENTS_SES_TOPIC_ARNS: TOPIC,
-      MAIL_EVENTS_SES_CERT_HOSTS: host,
-      MAIL_EVENTS_BODY_LIMIT: '64kb',
-    },
-  });
-  const { ses } = ctx.config.mailEvents;
-  app = createApp({
-    config: {
-      ...ctx.config,
-      mailEvents: {
-        ...ctx.config.mailEvents,
-        ses: { ...(ses as NonNullable<typeof ses>), certificateAuthorities: [certificate] },
-      },
-    },
-    logger: createLogger('api', 'silent'),
-    queues: ctx.queues,
-    campaignQueue: ctx.campaignQueue,
-    redis: ctx.redis,
-  });
-  identityKey = mailIdentityKey(ctx.config.mailLinkSecret);
+  hooks = await startMailEventWebhooks();
+  identityKey = mailIdentityKey(hooks.ctx.config.mailLinkSecret);
   // The mails the events below answer: the campaign's rounds as its dispatch wrote them.
   await recordSentRound(campaignId, 1, [
     'gone@example.tn',
@@ -118,14 +39,9 @@ beforeAll(async () => {
   await recordSentRound(campaignId, 2, ['angry@example.tn']);
 });
 
-afterAll(async () => {
-  await ctx.close();
-  certServer.close();
-  rmSync(certDir, { recursive: true, force: true });
-});
+afterAll(() => hooks.close());
 
-const post = (provider: string) =>
-  request(app.callback()).post(`/api/webhooks/mail-events/${provider}`);
+const post = (provider: string) => hooks.post(provider);
 
 const campaignId = new Types.ObjectId().toHexString();
 const messageIdOf = (email: string) =>
@@ -137,19 +53,8 @@ async function suppressionOf(email: string) {
 
 /* ---------------------------------------------------------------- generic */
 
-function genericSigned(body: string, secret = GENERIC_SECRET) {
-  const t = String(Math.floor(Date.now() / 1000));
-  const v1 = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
-  return `t=${t},v1=${v1}`;
-}
-
-function sendGeneric(payload: unknown, signature?: string) {
-  const body = JSON.stringify(payload);
-  return post('generic')
-    .set('Content-Type', 'application/json')
-    .set('X-Mail-Events-Signature', signature ?? genericSigned(body))
-    .send(body);
-}
+const sendGeneric = (payload: unknown, signature?: string) =>
+  hooks.postGeneric(JSON.stringify(payload), signature);
 
 describe('the generic format', () => {
   it('suppresses a hard bounce at once, matched to its campaign by Message-ID', async () => {
@@ -298,16 +203,13 @@ describe('the generic format', () => {
 
   it('refuses a tampered body or a wrong secret with 401 and stores nothing', async () => {
     const body = JSON.stringify({ events: [{ id: 't-1', type: 'bounce', email: 't@example.tn' }] });
-    const signature = genericSigned(body);
+    const signature = genericSignature(body, hooks.secrets.generic);
     const tampered = body.replace('t@example.tn', 'u@example.tn');
-    const refused = await post('generic')
-      .set('Content-Type', 'application/json')
-      .set('X-Mail-Events-Signature', signature)
-      .send(tampered);
+    const refused = await hooks.postGeneric(tampered, signature);
     expect(refused.status).toBe(401);
     const wrongSecret = await sendGeneric(
       JSON.parse(body),
-      genericSigned(body, `x${GENERIC_SECRET}`),
+      genericSignature(body, `x${hooks.secrets.generic}`),
     );
     expect(wrongSecret.status).toBe(401);
     expect((await post('generic').send(body)).status).toBe(401);
@@ -332,12 +234,8 @@ describe('the generic format', () => {
       ],
     };
     const body = JSON.stringify(payload);
-    const signature = genericSigned(body);
-    const send = () =>
-      post('generic')
-        .set('Content-Type', 'application/json')
-        .set('X-Mail-Events-Signature', signature)
-        .send(body);
+    const signature = genericSignature(body, hooks.secrets.generic);
+    const send = () => hooks.postGeneric(body, signature);
     const once = { recorded: 1, duplicates: 0, ignored: 0, unmatched: 0 };
     const again = { recorded: 0, duplicates: 1, ignored: 0, unmatched: 0 };
     expect((await send()).body).toEqual(once);
@@ -350,10 +248,7 @@ describe('the generic format', () => {
 
   it('refuses an oversized body with 413, and a malformed one with 400', async () => {
     const big = JSON.stringify({ events: [], padding: 'x'.repeat(70 * 1024) });
-    const oversized = await post('generic')
-      .set('Content-Type', 'application/json')
-      .set('X-Mail-Events-Signature', genericSigned(big))
-      .send(big);
+    const oversized = await hooks.postGeneric(big);
     expect(oversized.status).toBe(413);
     const malformed = await sendGeneric({ events: 'nope' });
     expect(malformed.status).toBe(400);
@@ -370,16 +265,11 @@ function mailgunBody(
   id: string,
   event: string,
   extra: Record<string, unknown> = {},
-  key = MAILGUN_KEY,
+  key = hooks.secrets.mailgun,
 ) {
   const timestamp = String(Math.floor(Date.now() / 1000));
-  const token = `token-${id}`;
   return {
-    signature: {
-      timestamp,
-      token,
-      signature: createHmac('sha256', key).update(`${timestamp}${token}`).digest('hex'),
-    },
+    signature: mailgunSignature(timestamp, `token-${id}`, key),
     'event-data': { id, event, recipient: 'mg@example.tn', timestamp: Date.now() / 1000, ...extra },
   };
 }
@@ -425,15 +315,7 @@ describe('Mailgun', () => {
 
 function sendgridPost(events: unknown[], options: { tamper?: boolean } = {}) {
   const body = JSON.stringify(events);
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = sign('sha256', Buffer.from(timestamp + body), sendgridKeys.privateKey).toString(
-    'base64',
-  );
-  return post('sendgrid')
-    .set('Content-Type', 'application/json')
-    .set('X-Twilio-Email-Event-Webhook-Signature', signature)
-    .set('X-Twilio-Email-Event-Webhook-Timestamp', timestamp)
-    .send(options.tamper ? body.replace('sg@', 'xx@') : body);
+  return hooks.postSendgrid(body, { sent: options.tamper ? body.replace('sg@', 'xx@') : body });
 }
 
 describe('SendGrid', () => {
@@ -493,7 +375,10 @@ describe('Postmark', () => {
   });
 
   it('checks the basic-auth credentials, records the bounce and takes a replay as a duplicate', async () => {
-    const send = () => post('postmark').auth('postmark', 'hook-password').send(bounce());
+    const send = () =>
+      post('postmark')
+        .auth(hooks.secrets.postmark.username, hooks.secrets.postmark.password)
+        .send(bounce());
     const first = await send();
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ recorded: 1, duplicates: 0, ignored: 0, unmatched: 0 });
@@ -507,45 +392,18 @@ describe('Postmark', () => {
 
   it('refuses wrong credentials with 401, and acknowledges record types it does not use', async () => {
     const wrong = await post('postmark')
-      .auth('postmark', 'guess')
+      .auth(hooks.secrets.postmark.username, 'guess')
       .send({ ...bounce(), ID: 1 });
     expect(wrong.status).toBe(401);
     expect(await MailEventModel.exists({ _id: 'postmark:Bounce-1' })).toBeNull();
     const delivery = await post('postmark')
-      .auth('postmark', 'hook-password')
+      .auth(hooks.secrets.postmark.username, hooks.secrets.postmark.password)
       .send({ RecordType: 'Delivery', MessageID: 'x', Recipient: 'a@example.tn' });
     expect(delivery.body).toEqual({ recorded: 0, duplicates: 0, ignored: 1, unmatched: 0 });
   });
 });
 
 /* ---------------------------------------------------------------- SES */
-
-function snsMessage(
-  fields: Record<string, string>,
-  options: { signatureVersion?: '1' | '2' } = {},
-) {
-  const version = options.signatureVersion ?? '2';
-  const message: Record<string, string> = {
-    MessageId: `msg-${Math.random().toString(36).slice(2)}`,
-    TopicArn: TOPIC,
-    Timestamp: new Date().toISOString(),
-    SignatureVersion: version,
-    SigningCertURL: certUrl,
-    ...fields,
-  };
-  const order =
-    message.Type === 'Notification'
-      ? ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type']
-      : ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'];
-  const text = order
-    .filter((field) => message[field] !== undefined)
-    .map((field) => `${field}\n${message[field]}\n`)
-    .join('');
-  const signer = createSign(version === '1' ? 'RSA-SHA1' : 'RSA-SHA256');
-  signer.update(text);
-  message.Signature = signer.sign(sesKey, 'base64');
-  return message;
-}
 
 const sesBounce = (feedbackId: string, email: string) =>
   JSON.stringify({
@@ -572,7 +430,7 @@ const postSns = (message: Record<string, string>) =>
 
 describe('Amazon SES through SNS', () => {
   it('verifies the signature with the certificate from the allowed host and records the bounce', async () => {
-    const message = snsMessage({
+    const message = hooks.snsMessage({
       Type: 'Notification',
       Message: sesBounce('fb-1', 'ses@example.tn'),
     });
@@ -607,26 +465,26 @@ describe('Amazon SES through SNS', () => {
       },
     });
     const response = await postSns(
-      snsMessage({ Type: 'Notification', Message: complaint }, { signatureVersion: '1' }),
+      hooks.snsMessage({ Type: 'Notification', Message: complaint }, { signatureVersion: '1' }),
     );
     expect(response.body.recorded).toBe(1);
     expect(await suppressionOf('ses-c@example.tn')).toMatchObject({ reason: 'complaint' });
   });
 
   it('refuses a tampered message, another topic and a certificate from another host with 401', async () => {
-    const genuine = snsMessage({
+    const genuine = hooks.snsMessage({
       Type: 'Notification',
       Message: sesBounce('fb-3', 'ses3@example.tn'),
     });
     const tampered = { ...genuine, Message: sesBounce('fb-3', 'other@example.tn') };
     expect((await postSns(tampered)).status).toBe(401);
-    const otherTopic = snsMessage({
+    const otherTopic = hooks.snsMessage({
       Type: 'Notification',
       Message: sesBounce('fb-4', 'ses4@example.tn'),
       TopicArn: 'arn:aws:sns:eu-west-1:999999999999:theirs',
     });
     expect((await postSns(otherTopic)).status).toBe(401);
-    const elsewhere = snsMessage({
+    const elsewhere = hooks.snsMessage({
       Type: 'Notification',
       Message: sesBounce('fb-5', 'ses5@example.tn'),
       SigningCertURL: 'https://attacker.example/cert.pem',
@@ -643,16 +501,16 @@ describe('Amazon SES through SNS', () => {
   });
 
   it('confirms a subscription by visiting its SubscribeURL on the allowed host', async () => {
-    const before = confirmations;
+    const before = hooks.confirmations();
     const response = await postSns(
-      snsMessage({
+      hooks.snsMessage({
         Type: 'SubscriptionConfirmation',
         Message: 'You have chosen to subscribe',
         Token: 'token-1',
-        SubscribeURL: certUrl.replace('/SimpleNotificationService.pem', '/confirm?token=1'),
+        SubscribeURL: hooks.certUrl.replace('/SimpleNotificationService.pem', '/confirm?token=1'),
       }),
     );
     expect(response.status).toBe(200);
-    expect(confirmations).toBe(before + 1);
+    expect(hooks.confirmations()).toBe(before + 1);
   });
 });
