@@ -1,6 +1,7 @@
 import { array, mixed, object, type InferType } from 'yup';
 import { LOCALES, type Locale } from '../locales';
 import { message, oneOfText, recordId, text } from '../validation/fields';
+import { emailAddress } from '../validation/email-address';
 import type { SendingWindow } from './agency-time';
 import {
   CAMPAIGN_CONTENT_MAX,
@@ -176,7 +177,7 @@ export const campaignAudienceQuerySchema = object({
 });
 /** POST /api/admin/campaigns/{id}/test: one address, outside the ledger, in one language. */
 export const campaignTestSendSchema = object({
-  email: text(254).required(message('emailInvalid')).email(message('emailInvalid')),
+  email: emailAddress(),
   locale: oneOfText(LOCALES).optional(),
 });
 export type CampaignTestSendInput = InferType<typeof campaignTestSendSchema>;

@@ -11,3 +11,9 @@ export {
   isRecordId,
   URL_MAX_LENGTH,
 } from './fields';
+export {
+  EMAIL_ADDRESS_MAX_LENGTH,
+  isDeliverableAddress,
+  emailAddress,
+  optionalEmailAddress,
+} from './email-address';
