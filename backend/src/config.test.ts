@@ -96,6 +96,7 @@ describe('API configuration', () => {
     [{ JSON_BODY_LIMIT: 'lots' }, 'JSON_BODY_LIMIT', 'must be a size'],
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY', 'must be true, false, or proxy addresses'],
     [{ DEMO_ADMIN_EMAIL: 'nobody' }, 'DEMO_ADMIN_EMAIL', 'must be an e-mail address'],
+    [{ DEMO_ADMIN_EMAIL: '.demo@agency.tn' }, 'DEMO_ADMIN_EMAIL', 'must be an e-mail address'],
     [
       { DEMO_MODE: 'true', NODE_ENV: 'production', JWT_SECRET: strongSecret },
       'DEMO_MODE',

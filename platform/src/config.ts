@@ -1,5 +1,6 @@
 import { cleanEnv, makeExactValidator, makeValidator, str, type ReporterOptions } from 'envalid';
 import { IANAZone } from 'luxon';
+import { isDeliverableAddress } from '@agency/contracts';
 import { isRetiredPublicSecret, keptSecret } from './installation-secrets';
 
 /**
@@ -54,8 +55,13 @@ export function urlOf(...protocols: string[]) {
   });
 }
 
+/** `Name <address>` or a bare address; the address must pass the product's address rule. */
+const MAILBOX = /^(?:[^<>]*<([^<>]+)>|([^<>]+))$/;
+
 export const mailbox = makeValidator<string>((raw) => {
-  if (!/^([^<>]*<)?[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>?$/.test(raw)) {
+  const match = MAILBOX.exec(raw.trim());
+  const address = (match?.[1] ?? match?.[2] ?? '').trim();
+  if (!isDeliverableAddress(address)) {
     throw new Error(`must be an e-mail address (got "${raw}")`);
   }
   return raw;

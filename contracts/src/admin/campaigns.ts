@@ -2,6 +2,7 @@ import { array, mixed, object, type InferType } from 'yup';
 import { LOCALES, type Locale } from '../locales';
 import { message, oneOfText, recordId, text } from '../validation/fields';
 import { calendarDate, isoInstant, isoInstantProblem } from '../validation/dates';
+import { emailAddress } from '../validation/email-address';
 import { TIME_OF_DAY, type SendingWindow } from './agency-time';
 import {
   CAMPAIGN_CONTENT_MAX,
@@ -177,7 +178,7 @@ export const campaignAudienceQuerySchema = object({
 });
 /** POST /api/admin/campaigns/{id}/test: one address, outside the ledger, in one language. */
 export const campaignTestSendSchema = object({
-  email: text(254).required(message('emailInvalid')).email(message('emailInvalid')),
+  email: emailAddress(),
   locale: oneOfText(LOCALES).optional(),
 });
 export type CampaignTestSendInput = InferType<typeof campaignTestSendSchema>;

@@ -1,5 +1,6 @@
 import { object, type InferType } from 'yup';
 import { jsonNumber, message, oneOfText, optionalText, text, urlText } from '../validation/fields';
+import { emailAddress } from '../validation/email-address';
 import { listQuerySchema } from './list-query';
 
 export const CLIENT_INDUSTRIES = [
@@ -25,7 +26,7 @@ export const CLIENT_BUDGET_MAX = 1_000_000_000;
 export const clientSchema = object({
   companyName: text(200).required(message('required')),
   contactPerson: text(200).required(message('required')),
-  email: text(254).required(message('emailInvalid')).email(message('emailInvalid')),
+  email: emailAddress(),
   phone: optionalText(40),
   website: urlText(),
   monthlyBudget: jsonNumber()

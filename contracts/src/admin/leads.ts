@@ -1,5 +1,6 @@
 import { object, type InferType } from 'yup';
 import { jsonNumber, message, oneOfText, optionalText, recordId, text } from '../validation/fields';
+import { optionalEmailAddress } from '../validation/email-address';
 import { listQuerySchema } from './list-query';
 
 export const LEAD_SOURCES = ['enquiry', 'manual', 'referral', 'other'] as const;
@@ -16,7 +17,7 @@ export const LEAD_VALUE_MAX = 1_000_000_000;
  */
 export const leadSchema = object({
   name: text(200).required(message('required')),
-  email: optionalText(254).email(message('emailInvalid')),
+  email: optionalEmailAddress(),
   phone: optionalText(40),
   company: optionalText(200),
   source: oneOfText(LEAD_SOURCES).default('manual'),

@@ -1,6 +1,7 @@
 import { mixed, object, type InferType } from 'yup';
 import { LOCALES, type Locale } from '../locales';
 import { message, text } from '../validation/fields';
+import { emailAddress } from '../validation/email-address';
 import { newPassword } from './auth';
 
 /** How long a reset link works after its mail was written. */
@@ -13,7 +14,7 @@ export const PASSWORD_RESET_PAGE = '/admin/reset-password';
 
 /** "Forgot password": the address to send a link to, and the language of the mail. */
 export const passwordResetRequestSchema = object({
-  email: text(254).required(message('emailInvalid')).email(message('emailInvalid')),
+  email: emailAddress(),
   locale: mixed<Locale>().optional().oneOf(LOCALES, message('localeInvalid')),
 });
 export type PasswordResetRequestInput = InferType<typeof passwordResetRequestSchema>;

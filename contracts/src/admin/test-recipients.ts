@@ -1,4 +1,5 @@
-import { array, object, string, type InferType } from 'yup';
+import { array, object, type InferType } from 'yup';
+import { isDeliverableAddress } from '../validation/email-address';
 import { message, text } from '../validation/fields';
 
 /** The most entries the allow-list holds: it names people, not an audience. */
@@ -6,7 +7,6 @@ export const TEST_RECIPIENTS_MAX = 200;
 
 /** `@client.tn`: every address of a domain, its labels as DNS allows them. */
 const WHOLE_DOMAIN = /^@(?=.{4,254}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-const ADDRESS = string().email();
 
 /** Whether an entry of the allow-list names a whole domain (`@client.tn`) rather than one address. */
 export function isWholeDomain(entry: string): boolean {
@@ -15,7 +15,7 @@ export function isWholeDomain(entry: string): boolean {
 
 /** Whether a (lower-cased, trimmed) entry is an address or a whole domain. */
 export function isAllowedRecipientEntry(entry: string): boolean {
-  return isWholeDomain(entry) ? WHOLE_DOMAIN.test(entry) : ADDRESS.isValidSync(entry);
+  return isWholeDomain(entry) ? WHOLE_DOMAIN.test(entry) : isDeliverableAddress(entry);
 }
 
 /** One entry: `name@client.tn` or `@client.tn`, kept in lower case. */

@@ -1,6 +1,7 @@
 import { object, type InferType } from 'yup';
 import { ROLES, type Role } from '../roles';
 import { message, oneOfText, optionalText, text } from '../validation/fields';
+import { emailAddress } from '../validation/email-address';
 import { listQuerySchema } from './list-query';
 import { newPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from './auth';
 
@@ -9,12 +10,10 @@ const username = () =>
     .required(message('usernameRequired'))
     .matches(/^[A-Za-z0-9._-]+$/, { message: message('usernameFormat') });
 
-const email = () => text(254).required(message('emailInvalid')).email(message('emailInvalid'));
-
 /** The user modal on create: every field, the role defaulting to viewer. */
 export const userCreateSchema = object({
   username: username(),
-  email: email(),
+  email: emailAddress(),
   role: oneOfText(ROLES).default('viewer'),
   password: newPassword().required(message('passwordRequired')),
 });
@@ -23,7 +22,7 @@ export type UserCreateInput = InferType<typeof userCreateSchema>;
 /** The user modal on edit: the same fields, the password only when it changes. */
 export const userUpdateSchema = object({
   username: username(),
-  email: email(),
+  email: emailAddress(),
   role: oneOfText(ROLES).default('viewer'),
   password: optionalText(PASSWORD_MAX_LENGTH)
     .transform((_value: unknown, original: unknown) =>

@@ -1,5 +1,6 @@
 import { mixed, number, object, type InferType } from 'yup';
 import { message, recordId } from '../validation/fields';
+import { isDeliverableAddress } from '../validation/email-address';
 
 /** The largest CSV file an import takes, and the most rows. */
 export const IMPORT_MAX_BYTES = 50 * 1024 * 1024;
@@ -120,17 +121,6 @@ export function importChangedNothing(counts: ImportCounts): boolean {
   return counts.created === 0 && counts.updated === 0;
 }
 
-/**
- * An address an import takes: one mailbox, no spaces or brackets, a dot in
- * the domain, at most 254 characters. Checked on every row, so a plain test.
- */
-export function isEmailAddress(text: string): boolean {
-  return (
-    text.length <= 254 &&
-    /^[^\s@<>()[\],;:"\\]+@[^\s@<>()[\],;:"\\.]+(\.[^\s@<>()[\],;:"\\.]+)+$/.test(text)
-  );
-}
-
 /** Column names that say "e-mail" in the languages the agency works in. */
 const FIELD_NAMES: Record<ImportField, RegExp> = {
   email:
@@ -158,7 +148,7 @@ export function suggestMapping(
     const width = Math.max(columns.length, ...sample.map((row) => row.length));
     for (let index = 0; index < width; index += 1) {
       const values = sample.map((row) => (row[index] ?? '').trim()).filter(Boolean);
-      const addresses = values.filter(isEmailAddress).length;
+      const addresses = values.filter(isDeliverableAddress).length;
       if (values.length > 0 && addresses * 2 >= values.length) {
         mapping.email = index;
         break;

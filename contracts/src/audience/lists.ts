@@ -2,6 +2,7 @@ import { array, object, type InferType } from 'yup';
 import { LOCALES } from '../locales';
 import { listQuerySchema } from '../admin/list-query';
 import { message, oneOfText, optionalText, text } from '../validation/fields';
+import { emailAddress } from '../validation/email-address';
 
 export const LIST_NAME_MAX = 100;
 export const LIST_DESCRIPTION_MAX = 1000;
@@ -34,7 +35,7 @@ export interface MailingListDto {
 
 /** One person added to a list by hand. */
 export const listMemberSchema = object({
-  email: text(254).required(message('emailInvalid')).email(message('emailInvalid')),
+  email: emailAddress(),
   firstName: optionalText(100),
   lastName: optionalText(100),
   locale: oneOfText(LOCALES).optional(),

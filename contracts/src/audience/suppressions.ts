@@ -1,6 +1,7 @@
 import { object, type InferType } from 'yup';
 import { listQuerySchema } from '../admin/list-query';
-import { message, oneOfText, optionalText, text } from '../validation/fields';
+import { oneOfText, optionalText } from '../validation/fields';
+import { emailAddress } from '../validation/email-address';
 
 /** Why an address is never mailed by a campaign or taken in by an import. */
 export const SUPPRESSION_REASONS = [
@@ -27,7 +28,7 @@ export type SuppressionSource = (typeof SUPPRESSION_SOURCES)[number];
 
 /** Staff adding an address by hand. */
 export const suppressionSchema = object({
-  email: text(254).required(message('emailInvalid')).email(message('emailInvalid')),
+  email: emailAddress(),
   note: optionalText(500),
 });
 export type SuppressionInput = InferType<typeof suppressionSchema>;

@@ -2,6 +2,7 @@ import { mixed, object, type InferType } from 'yup';
 import { LOCALES, type Locale } from '../locales';
 import { SERVICE_SLUGS, type ServiceSlug } from '../services';
 import { message, text } from '../validation/fields';
+import { emailAddress } from '../validation/email-address';
 
 /** Lengths that keep one enquiry small; the spec sets only the minimums. */
 export const CONTACT_LIMITS = {
@@ -16,10 +17,7 @@ export const CONTACT_LIMITS = {
 export const contactSchema = object({
   firstName: text(CONTACT_LIMITS.nameMax).required(message('firstNameRequired')),
   lastName: text(CONTACT_LIMITS.nameMax).required(message('lastNameRequired')),
-  email: text(CONTACT_LIMITS.emailMax)
-    .typeError(message('emailInvalid'))
-    .required(message('emailInvalid'))
-    .email(message('emailInvalid')),
+  email: emailAddress().typeError(message('emailInvalid')),
   phone: text(CONTACT_LIMITS.phoneMax).optional(),
   service: mixed<ServiceSlug>()
     .transform((value: unknown) => (typeof value === 'string' ? value.trim() : value))

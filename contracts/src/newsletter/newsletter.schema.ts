@@ -1,6 +1,7 @@
 import { mixed, object, type InferType } from 'yup';
 import { LOCALES, type Locale } from '../locales';
 import { message, text } from '../validation/fields';
+import { emailAddress } from '../validation/email-address';
 import { NEWSLETTER_SOURCES, type NewsletterSource } from './newsletter.dto';
 
 export const NEWSLETTER_LIMITS = {
@@ -14,10 +15,7 @@ export const NEWSLETTER_LIMITS = {
  * API. `locale` is the page language the confirmation mail is written in.
  */
 export const newsletterSchema = object({
-  email: text(NEWSLETTER_LIMITS.emailMax)
-    .typeError(message('emailInvalid'))
-    .required(message('emailInvalid'))
-    .email(message('emailInvalid')),
+  email: emailAddress().typeError(message('emailInvalid')),
   locale: mixed<Locale>().optional().oneOf(LOCALES, message('localeInvalid')),
   source: mixed<NewsletterSource>().optional().oneOf(NEWSLETTER_SOURCES, message('sourceInvalid')),
 });

@@ -20,3 +20,9 @@ export {
   isoInstantProblem,
   isWithinDateYears,
 } from './dates';
+export {
+  EMAIL_ADDRESS_MAX_LENGTH,
+  isDeliverableAddress,
+  emailAddress,
+  optionalEmailAddress,
+} from './email-address';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Locale } from '@agency/contracts';
+import { isDeliverableAddress, type Locale } from '@agency/contracts';
 import {
   asIs,
   escapeHtml,
@@ -197,6 +197,10 @@ export function compileCampaignMime(
       // would have the server deliver to others as well.
       if (envelope.to.length !== 1 || /[\r\n]/.test(parts.to)) {
         throw new InvalidRecipientError(`not a single mailbox: ${JSON.stringify(parts.to)}`);
+      }
+      // Forms and imports refuse such addresses now; one stored before they did must not go out.
+      if (!isDeliverableAddress(parts.to)) {
+        throw new InvalidRecipientError(`not a valid address: ${JSON.stringify(parts.to)}`);
       }
       return { envelope: { from: parts.returnPath ?? envelopeFrom, to: envelope.to }, pieces };
     },

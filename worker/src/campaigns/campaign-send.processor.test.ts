@@ -474,6 +474,18 @@ describe('a campaign send batch', () => {
     expect(line?.reason).toMatch(/not a single mailbox/);
   });
 
+  it('records a malformed address stored before the address rule as failed, and mails nobody for it', async () => {
+    const id = await sendingCampaign(2);
+    const stored = { ...person('Legacy'), email: 'legacy.@example.tn' };
+
+    expect(await send(await batch(id, [stored, sami], { attempts: 3 }))).toBe('done');
+
+    expect(smtp.received.map(({ envelopeTo }) => envelopeTo)).toEqual([[sami.email]]);
+    const [line] = await ledgerOf(id);
+    expect(line).toMatchObject({ email: stored.email, state: 'failed', attempts: 1 });
+    expect(line?.reason).toMatch(/not a valid address/);
+  });
+
   it('prepares the mail once per send: the counters written after a batch do not rebuild it', async () => {
     const id = await sendingCampaign();
     const karim = person('Karim');

@@ -5,7 +5,7 @@ import {
   LOCALES,
   MEMBER_TAGS_MAX,
   MEMBER_TAG_MAX_LENGTH,
-  isEmailAddress,
+  isDeliverableAddress,
   type ImportCounts,
   type ImportEncoding,
   type ImportRowReason,
@@ -374,7 +374,7 @@ function readIntoList(deps: ListImportDeps) {
       const key = raw ? normalizeEmail(raw) : undefined;
       // Before the checkpoint: written already, only its address is noted.
       if (number <= checkpoint) {
-        if (key && isEmailAddress(key)) firstSight(key);
+        if (key && isDeliverableAddress(key)) firstSight(key);
         row = number;
         continue;
       }
@@ -383,7 +383,7 @@ function readIntoList(deps: ListImportDeps) {
       if (!raw || !key) {
         counts.invalid += 1;
         lines.push({ row, value: cells.join(',').slice(0, 500), reason: 'missing-email' });
-      } else if (!isEmailAddress(key)) {
+      } else if (!isDeliverableAddress(key)) {
         counts.invalid += 1;
         lines.push({ row, value: raw, reason: 'invalid-email' });
       } else if (!firstSight(key)) {

@@ -175,6 +175,38 @@ describe('a CSV import into a list', () => {
   }, 60_000);
 });
 
+describe('an import with malformed addresses', () => {
+  it('refuses each row whose address breaks the address rule and reports it with the reason', async () => {
+    const list = await api.post('/api/admin/lists', { name: 'Typed by hand' });
+    const listId = list.body.id as string;
+    const malformed = [
+      '.dot@example.tn',
+      'user.@example.tn',
+      'jo..hn@example.tn',
+      'user@-example.tn',
+      'user@example-.tn',
+      'user@example',
+      'user@[192.0.2.1]',
+    ];
+    const csv = ['email', 'kept@example.tn', 'idn@مثال.تونس', ...malformed].join('\n');
+    const result = await runImport(csv, listId);
+    expect(result.counts).toMatchObject({ read: 9, created: 2, invalid: malformed.length });
+
+    const report = await api.get(`/api/admin/imports/${result.id}/report`);
+    const lines = report.text
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n')
+      .slice(1);
+    expect(lines).toEqual(malformed.map((email, i) => `${i + 3},${email},invalid-email`));
+    expect(
+      (await ListMemberModel.find({ list: listId }, { email: 1 }).lean())
+        .map((m) => m.email)
+        .sort(),
+    ).toEqual(['idn@مثال.تونس', 'kept@example.tn']);
+  }, 60_000);
+});
+
 describe('cancelling an import', () => {
   it('stops after the chunk being written, keeps and counts what was written, and deletes the file', async () => {
     const list = await api.post('/api/admin/lists', { name: 'Cancelled fair' });

@@ -5,7 +5,7 @@ import {
   IMPORT_MAX_BYTES,
   IMPORT_MAX_ROWS,
   IMPORT_PREVIEW_ROWS,
-  isEmailAddress,
+  isDeliverableAddress,
   suggestMapping,
   type ImportEncoding,
 } from '@agency/contracts';
@@ -96,7 +96,7 @@ async function summarise(
     throw new HttpError('VALIDATION_FAILED', 'The file is empty', { file: 'The file has no rows' });
   }
   // A first row holding an address is data: the file has no header.
-  const hasHeader = !first.some((cell) => isEmailAddress(cell.trim()));
+  const hasHeader = !first.some((cell) => isDeliverableAddress(cell.trim()));
   const columns = hasHeader
     ? first.map((cell) => cell.trim())
     : first.map((_, index) => `Column ${index + 1}`);

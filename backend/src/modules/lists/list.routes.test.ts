@@ -55,6 +55,11 @@ describe('mailing lists', () => {
       excluded: false,
     });
     expect((await add('rim@example.tn')).status).toBe(409);
+    for (const malformed of ['rim.@example.tn', '.rim@example.tn', 'rim@-example.tn']) {
+      const refused = await add(malformed);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.fields).toEqual({ email: 'Please enter a valid email address' });
+    }
 
     await SuppressionModel.create({
       _id: 'gone@example.tn',

@@ -149,6 +149,9 @@ describe('POST /api/newsletter', () => {
 
   it.each([
     ['email', { email: 'not-an-email' }, 'Please enter a valid email address'],
+    ['email', { email: '.dot@example.tn' }, 'Please enter a valid email address'],
+    ['email', { email: 'user.@example.tn' }, 'Please enter a valid email address'],
+    ['email', { email: 'user@-example.tn' }, 'Please enter a valid email address'],
     ['email', { email: '' }, 'Please enter a valid email address'],
     ['email', { email: { $gt: '' } }, 'Please enter a valid email address'],
     ['email', { email: 42 }, 'Please enter a valid email address'],

@@ -45,6 +45,9 @@ describe('the suppression list', () => {
     const bad = await manager().post('/api/admin/suppressions', { email: 'not-an-address' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.fields.email).toBe('Please enter a valid email address');
+    const dotted = await manager().post('/api/admin/suppressions', { email: 'rim.@example.tn' });
+    expect(dotted.status).toBe(400);
+    expect(dotted.body.error.fields.email).toBe('Please enter a valid email address');
     const injected = await manager().post('/api/admin/suppressions', { email: { $gt: '' } });
     expect(injected.status).toBe(400);
     const filter = await manager().get('/api/admin/suppressions?reason=gone');

@@ -74,6 +74,21 @@ describe('ContactForm', () => {
     );
   });
 
+  it('refuses an address the mail rule refuses, such as a dot before the @, and sends nothing', async () => {
+    const recorder = recordContactRequests();
+    server.use(recorder.handler);
+    const { user } = await renderWithProviders(<ContactForm />, UNSTYLED);
+
+    await fill(user, buildContactValues({ email: 'user.@example.com' }));
+    await user.click(submitButton());
+
+    await waitFor(() =>
+      expect(field.email()).toHaveAccessibleDescription('Please enter a valid email address'),
+    );
+    expect(field.email()).toHaveAttribute('aria-invalid', 'true');
+    expect(recorder.bodies).toEqual([]);
+  });
+
   it('moves focus to the first invalid field in form order', async () => {
     const { user } = await renderWithProviders(<ContactForm />, UNSTYLED);
 

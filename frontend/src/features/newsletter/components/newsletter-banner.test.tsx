@@ -31,20 +31,27 @@ describe('NewsletterBanner', () => {
     expect(screen.getByRole('status')).toHaveTextContent('valable 7 jours');
   });
 
-  it('shows the reason under the field and sends nothing for an invalid address', async () => {
-    const recorder = recordNewsletterRequests();
-    server.use(recorder.handler);
-    const { user } = await renderWithProviders(<NewsletterBanner form={<NewsletterForm />} />);
+  it.each([
+    ['en', 'not-an-email', 'Please enter a valid email address'],
+    ['en', 'user.@example.com', 'Please enter a valid email address'],
+    ['fr', '.dot@example.com', 'Veuillez saisir une adresse e-mail valide'],
+    ['ar', 'user@-example.com', 'يرجى إدخال عنوان بريد إلكتروني صالح'],
+  ])(
+    'in %s, shows the reason under the field and sends nothing for %j',
+    async (lng, typed, reason) => {
+      const recorder = recordNewsletterRequests();
+      server.use(recorder.handler);
+      await i18n.changeLanguage(lng);
+      const { user } = await renderWithProviders(<NewsletterBanner form={<NewsletterForm />} />);
 
-    await user.type(emailField(), 'not-an-email');
-    await user.click(subscribeButton());
+      await user.type(emailField(), typed);
+      await user.click(subscribeButton());
 
-    await waitFor(() =>
-      expect(emailField()).toHaveAccessibleDescription('Please enter a valid email address'),
-    );
-    expect(emailField()).toHaveAttribute('aria-invalid', 'true');
-    expect(recorder.bodies).toEqual([]);
-  });
+      await waitFor(() => expect(emailField()).toHaveAccessibleDescription(reason));
+      expect(emailField()).toHaveAttribute('aria-invalid', 'true');
+      expect(recorder.bodies).toEqual([]);
+    },
+  );
 
   it('reads "Subscribing..." and is disabled while the request is in flight', async () => {
     const pending = pendingSubscription();
