@@ -73,6 +73,8 @@ export const API_ROUTES = {
   campaignLanguages: '/api/admin/campaigns/:id/audience',
   campaignSchedule: '/api/admin/campaigns/:id/schedule',
   campaignUnschedule: '/api/admin/campaigns/:id/unschedule',
+  /** A new draft with another campaign's content and audience, none of its sending. */
+  campaignDuplicate: '/api/admin/campaigns/:id/duplicate',
   /** Whom test sends may go to besides the staff: an admin's allow-list. */
   testRecipients: '/api/admin/settings/test-recipients',
   campaignTemplates: '/api/admin/campaign-templates',

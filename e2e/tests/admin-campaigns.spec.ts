@@ -146,4 +146,29 @@ test.describe('Mail Manager', () => {
     await expect(row).toContainText('Draft');
     await expect(row).toContainText('Not sent yet');
   });
+
+  test('a campaign is duplicated as a draft that opens in the editor, and French starts from English', async ({
+    page,
+    request,
+  }) => {
+    await storeDemoAdminSession(page, request);
+    const draft = await writeCampaign(page);
+    const row = page.getByRole('row').filter({ hasText: draft.name });
+    const copyName = `Copy of ${draft.name}`;
+
+    await row.getByRole('button', { name: `Duplicate ${draft.name}` }).click();
+    await expect(page.getByText(`“${copyName}” created as a draft`)).toBeVisible();
+    const editor = page.getByRole('dialog', { name: 'Edit Campaign' });
+    await expect(editor.getByLabel(/^Campaign name/)).toHaveValue(copyName);
+
+    await editor.getByRole('tab', { name: 'French' }).click();
+    await editor.getByRole('button', { name: 'Copy from English' }).click();
+    await expect(editor.getByLabel(/^Email subject/)).toHaveValue(draft.subject);
+    await editor.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(page.getByText('Campaign updated successfully')).toBeVisible();
+
+    const copy = page.getByRole('row').filter({ hasText: copyName });
+    await expect(copy).toContainText('Draft');
+    await expect(copy).toContainText('Not sent yet');
+  });
 });

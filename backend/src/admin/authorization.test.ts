@@ -258,6 +258,14 @@ const ROUTES: AdminRoute[] = [
     prepare: campaign,
     action: 'campaign.send',
   },
+  {
+    method: 'post',
+    route: '/api/admin/campaigns/:id/duplicate',
+    permission: 'campaigns:write',
+    status: 201,
+    prepare: campaign,
+    action: 'campaign.duplicate',
+  },
   { method: 'get', route: '/api/admin/lists', permission: 'lists:read', status: 200 },
   {
     method: 'post',

@@ -54,6 +54,7 @@ export const ACTIVITY_ACTIONS = [
   'suppression.export',
   'campaign.schedule',
   'campaign.unschedule',
+  'campaign.duplicate',
   'template.create',
   'template.update',
   'template.delete',

@@ -15,6 +15,7 @@ import {
   type CampaignTranslation,
 } from './campaign-content';
 import { listQuerySchema } from './list-query';
+import { CAMPAIGN_NAME_MAX } from './campaign-copy-name';
 import type { RecipientMailEventDto } from '../audience/mail-events';
 
 /**
@@ -63,7 +64,7 @@ export const campaignListIdsField = () =>
  * `translations` hold the others. The HTML is sanitised again by the server.
  */
 export const campaignSchema = object({
-  name: text(200).required(message('required')),
+  name: text(CAMPAIGN_NAME_MAX).required(message('required')),
   subject: withPlaceholders(CAMPAIGN_SUBJECT_MAX).required(message('required')),
   content: withPlaceholders(CAMPAIGN_CONTENT_MAX).required(message('required')),
   recipientType: oneOfText(RECIPIENT_TYPES).default('all'),

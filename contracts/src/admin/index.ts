@@ -7,6 +7,7 @@ export * from './clients';
 export * from './leads';
 export * from './campaigns';
 export * from './campaign-content';
+export * from './campaign-copy-name';
 export * from './layout-placeholders';
 export * from './agency-time';
 export * from './stats';

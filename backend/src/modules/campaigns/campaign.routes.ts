@@ -26,6 +26,7 @@ import {
 } from '@agency/platform';
 import type { Context } from 'koa';
 import { HttpError } from '../../errors';
+import { fieldChanges } from '../../activity-changes';
 import { addRecordRoutes } from '../../admin/record-routes';
 import { audit, changesNothing } from '../../middleware/audit';
 import { sessionUser } from '../../middleware/authenticate';
@@ -151,6 +152,22 @@ export function campaignRoutes({
       return campaign;
     },
     labelOf: (campaign) => campaign.name,
+  });
+
+  // Made in the asker's language ("Copy of …"), named after the original in the log.
+  router.post(API_ROUTES.campaignDuplicate, authorize('campaigns:write'), async (ctx) => {
+    const { campaign, original } = await drafts.duplicate(
+      recordIdParam(ctx),
+      sessionUser(ctx.state).id,
+      requestLocale(ctx),
+    );
+    await kept.campaignCreated();
+    audit(ctx, 'campaign.duplicate', { type: 'campaign', id: campaign.id, label: campaign.name }, [
+      { field: 'copiedFrom', after: original.name },
+      ...fieldChanges(null, campaign),
+    ]);
+    ctx.status = 201;
+    ctx.body = campaign;
   });
 
   // Accepted, not done: the worker sends in the background (202).

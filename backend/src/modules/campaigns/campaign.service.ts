@@ -1,4 +1,5 @@
 import {
+  campaignCopyNames,
   formatValidationMessage,
   message,
   normalizedWindow,
@@ -147,6 +148,31 @@ export async function countCampaigns(): Promise<number> {
   return CampaignModel.countDocuments({});
 }
 
+/** How many copy names are tried per look-up for a free one. */
+const COPY_NAMES_PER_LOOKUP = 20;
+
+/** The first of "Copy of X", "Copy of X (2)"… that no campaign has yet. */
+async function freeCopyName(sourceName: string, locale: Locale): Promise<string> {
+  for (let first = 1; ; first += COPY_NAMES_PER_LOOKUP) {
+    const names = campaignCopyNames(sourceName, locale, COPY_NAMES_PER_LOOKUP, first);
+    const taken = new Set(
+      (await CampaignModel.find({ name: trusted({ $in: names }) }, { name: 1 }).lean()).map(
+        ({ name }) => name,
+      ),
+    );
+    const free = names.find((name) => !taken.has(name));
+    if (free) return free;
+  }
+}
+
+/** The lists among `listIds` that still exist: a copy never names a deleted list. */
+async function listsStillThere<Id>(listIds: readonly Id[]): Promise<Id[]> {
+  if (listIds.length === 0) return [];
+  const found = await MailingListModel.find({ _id: trusted({ $in: listIds }) }, { _id: 1 }).lean();
+  const existing = new Set(found.map(({ _id }) => String(_id)));
+  return listIds.filter((id) => existing.has(String(id)));
+}
+
 export function campaignDrafts(settings: DraftSettings) {
   return {
     async create(input: CampaignInput, createdBy: string): Promise<CampaignDto> {
@@ -167,6 +193,45 @@ export function campaignDrafts(settings: DraftSettings) {
       ).lean();
       if (!campaign) return notFoundOrConflict(id, 'Only a draft campaign can be edited');
       return toCampaignDto(campaign);
+    },
+
+    /**
+     * A new draft with what the author wrote and chose (languages, template,
+     * audience, window, rate) and none of how the original went out: no
+     * schedule, counters, rounds or ledger, whatever its status. What has
+     * changed since (a list deleted, a lower cap) is applied, so the copy
+     * saves as it is.
+     */
+    async duplicate(
+      id: string,
+      createdBy: string,
+      locale: Locale,
+    ): Promise<{ campaign: CampaignDto; original: { id: string; name: string } }> {
+      const source = await CampaignModel.findById(id).lean();
+      if (!source) throw new HttpError('NOT_FOUND', 'No campaign with this id');
+      const cap = settings.maxRatePerMinute;
+      const rate = source.ratePerMinute ?? null;
+      const campaign = await CampaignModel.create({
+        name: await freeCopyName(source.name, locale),
+        subject: source.subject,
+        content: source.content,
+        recipientType: source.recipientType,
+        listIds: await listsStillThere(source.listIds ?? []),
+        defaultLocale: source.defaultLocale,
+        translations: (source.translations ?? []).map(({ locale, subject, content }) => ({
+          locale,
+          subject,
+          content,
+        })),
+        templateId: source.templateId ?? null,
+        sendingWindow: source.sendingWindow ?? null,
+        ratePerMinute: cap !== null && rate !== null ? Math.min(rate, cap) : rate,
+        createdBy,
+      });
+      return {
+        campaign: toCampaignDto(campaign.toObject()),
+        original: { id: String(source._id), name: source.name },
+      };
     },
   };
 }

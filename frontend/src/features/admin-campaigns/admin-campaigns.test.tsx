@@ -449,6 +449,9 @@ describe('Mail Manager', () => {
       expect(screen.queryByRole('button', { name: 'Send Spring offer' })).not.toBeInTheDocument();
       expect(screen.queryByRole('button', { name: 'Edit Spring offer' })).not.toBeInTheDocument();
       expect(screen.queryByRole('button', { name: 'Delete Spring offer' })).not.toBeInTheDocument();
+      expect(
+        screen.queryByRole('button', { name: 'Duplicate Spring offer' }),
+      ).not.toBeInTheDocument();
     },
   );
 
@@ -480,6 +483,54 @@ describe('Mail Manager', () => {
     await user.click(within(confirm).getByRole('button', { name: 'Delete Campaign' }));
     expect(await screen.findByText('Campaign deleted successfully')).toBeInTheDocument();
     expect(calls[0]?.url.pathname).toBe(`${ADMIN}/campaigns/c-old`);
+  });
+});
+
+describe('duplicating a campaign', () => {
+  it('copies a sent campaign, says so, and opens the new draft in the editor', async () => {
+    server.use(
+      adminList('/campaigns', [
+        buildCampaign({ id: 'c-sent', name: 'Winter news', status: 'sent', sentCount: 90 }),
+      ]),
+    );
+    const { handler, calls } = recordAdminCalls('post', '/campaigns/:id/duplicate', () =>
+      HttpResponse.json(
+        buildCampaign({ id: 'c-copy', name: 'Copy of Winter news', status: 'draft' }),
+        { status: 201 },
+      ),
+    );
+    server.use(handler);
+    const { user } = await renderAdmin('/admin/campaigns', { role: 'manager', mobile: true });
+    await campaignCards();
+
+    const action = screen.getByRole('button', { name: 'Duplicate Winter news' });
+    action.focus();
+    await user.keyboard('{Enter}');
+
+    expect(await screen.findByText('“Copy of Winter news” created as a draft')).toBeInTheDocument();
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.url.pathname).toBe(`${ADMIN}/campaigns/c-sent/duplicate`);
+    expect(calls[0]?.headers.get('Accept-Language')).toBe('en');
+    const editor = await screen.findByRole('dialog', { name: 'Edit Campaign' });
+    expect(within(editor).getByLabelText(/^Campaign name/)).toHaveValue('Copy of Winter news');
+  });
+
+  it('says when the copy could not be made, and opens nothing', async () => {
+    server.use(
+      adminList('/campaigns', [buildCampaign({ id: 'c-gone', name: 'Gone offer' })]),
+      adminFailure('post', '/campaigns/:id/duplicate', 404, {
+        code: 'NOT_FOUND',
+        message: 'No campaign with this id',
+      }),
+    );
+    const { user } = await renderAdmin('/admin/campaigns', { mobile: true });
+    await campaignCards();
+
+    await user.click(screen.getByRole('button', { name: 'Duplicate Gone offer' }));
+
+    expect(await screen.findByText('The campaign could not be duplicated')).toBeInTheDocument();
+    expect(screen.getByText('No campaign with this id')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Edit Campaign' })).not.toBeInTheDocument();
   });
 });
 

@@ -424,3 +424,80 @@ describe('scheduling', () => {
     expect(await within(cards).findByText(/^Goes .*:\d\d:\d\d\s[AP]M\s\S+$/)).toBeInTheDocument();
   });
 });
+
+describe('starting a translation from the default language', () => {
+  async function openDraft() {
+    server.use(
+      adminList('/campaigns', [
+        buildCampaign({
+          id: 'c-spring',
+          name: 'Spring offer',
+          status: 'draft',
+          defaultLocale: 'en',
+          subject: 'Hello {{firstName}}',
+          content: '<p>Our spring packs</p>',
+          translations: [{ locale: 'fr', subject: 'Bonjour', content: '<p>Nos offres</p>' }],
+        }),
+      ]),
+    );
+    const rendered = await renderAdmin('/admin/campaigns', { mobile: true });
+    await campaignCards();
+    await rendered.user.click(screen.getByRole('button', { name: 'Edit Spring offer' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Campaign' });
+    return { ...rendered, dialog };
+  }
+
+  it('fills an empty language at once, asks before replacing a written one, and saves both', async () => {
+    const { handler, calls } = recordAdminCalls('put', '/campaigns/:id', (body) =>
+      HttpResponse.json(buildCampaign(body as object)),
+    );
+    server.use(handler);
+    const { user, dialog } = await openDraft();
+    // The default language's own tab has nothing to copy from.
+    expect(within(dialog).queryByRole('button', { name: 'Copy from English' })).toBeNull();
+
+    await user.click(within(dialog).getByRole('tab', { name: 'Arabic' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Copy from English' }));
+    expect(screen.queryByRole('dialog', { name: 'Replace the Arabic text?' })).toBeNull();
+    expect(within(dialog).getByLabelText(/^Email subject/)).toHaveValue('Hello {{firstName}}');
+    await waitFor(() =>
+      expect(within(dialog).getByRole('textbox', { name: 'Content' })).toHaveTextContent(
+        'Our spring packs',
+      ),
+    );
+
+    await user.click(within(dialog).getByRole('tab', { name: 'French' }));
+    const copy = within(dialog).getByRole('button', { name: 'Copy from English' });
+    await user.click(copy);
+    const confirm = await screen.findByRole('dialog', { name: 'Replace the French text?' });
+    expect(confirm).toHaveTextContent(
+      'The subject and content written in French are replaced by the English ones.',
+    );
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(copy).toHaveFocus());
+    expect(within(dialog).getByLabelText(/^Email subject/)).toHaveValue('Bonjour');
+
+    await user.click(copy);
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Replace the French text?' })).getByRole(
+        'button',
+        { name: 'Replace' },
+      ),
+    );
+    expect(within(dialog).getByLabelText(/^Email subject/)).toHaveValue('Hello {{firstName}}');
+    await waitFor(() => expect(copy).toHaveFocus());
+
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(calls).toHaveLength(1), SLOW);
+    expect((calls[0]?.body as { translations: unknown }).translations).toEqual([
+      { locale: 'fr', subject: 'Hello {{firstName}}', content: '<p>Our spring packs</p>' },
+      { locale: 'ar', subject: 'Hello {{firstName}}', content: '<p>Our spring packs</p>' },
+    ]);
+  });
+
+  it('offers nothing to copy while the default language is empty', async () => {
+    const { user, dialog } = await openEditor();
+    await user.click(within(dialog).getByRole('tab', { name: 'French' }));
+    expect(within(dialog).getByRole('button', { name: 'Copy from English' })).toBeDisabled();
+  });
+});

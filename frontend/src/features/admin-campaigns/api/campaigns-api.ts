@@ -81,6 +81,11 @@ export const campaignsApi = api.injectEndpoints({
       }),
       invalidatesTags: ['Campaigns', 'ActivityLogs'],
     }),
+    /** A new draft copied from any campaign; the server names it in the UI's language. */
+    duplicateCampaign: build.mutation<CampaignDto, string>({
+      query: (id) => ({ url: apiPath(API_ROUTES.campaignDuplicate, { id }), method: 'POST' }),
+      invalidatesTags: ['Campaigns', 'Stats', 'ActivityLogs'],
+    }),
     deleteCampaign: build.mutation<null, string>({
       query: (id) => ({ url: apiPath(API_ROUTES.campaign, { id }), method: 'DELETE' }),
       invalidatesTags: ['Campaigns', 'Stats', 'ActivityLogs'],
@@ -199,6 +204,7 @@ export const {
   useCreateCampaignMutation,
   useUpdateCampaignMutation,
   useDeleteCampaignMutation,
+  useDuplicateCampaignMutation,
   useCampaignRecipientsQuery,
   useSendCampaignTestMutation,
   useCampaignSettingsQuery,

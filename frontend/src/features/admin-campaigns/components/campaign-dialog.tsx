@@ -42,12 +42,15 @@ import {
   CAMPAIGN_SERVER_FIELDS,
   campaignBody,
   formPathOf,
+  hasWritten,
   initialCampaignValues,
   validateCampaign,
+  withDefaultLanguageCopied,
   writtenLocales,
   type CampaignFormValues,
 } from './campaign-form';
 import { CampaignPreview } from './campaign-preview';
+import { CopyFromDefault } from './copy-from-default';
 import { RichTextEditor } from './rich-text-editor';
 
 export interface CampaignDialogProps {
@@ -156,6 +159,16 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
     locale === values.defaultLocale
       ? t('dialog.defaultLanguageTab', { language: t(`languages.${locale}`) })
       : t(`languages.${locale}`);
+  const copyDefaultInto = (locale: Locale) => {
+    void formik.setValues(withDefaultLanguageCopied(values, locale));
+    toast({
+      title: t('dialog.copied', {
+        source: t(`languages.${values.defaultLocale}`),
+        language: t(`languages.${locale}`),
+      }),
+      variant: 'success',
+    });
+  };
   const tabHasError = (locale: Locale) =>
     formik.submitCount > 0 && Boolean(getIn(formik.errors, `languages.${locale}`));
 
@@ -256,9 +269,18 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
             </Tabs>
             <Stack spacing={2} sx={{ pt: 2 }} key={tab}>
               {tab !== values.defaultLocale ? (
-                <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-                  {t('dialog.translationHint', { language: t(`languages.${tab}`) })}
-                </Typography>
+                <>
+                  <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                    {t('dialog.translationHint', { language: t(`languages.${tab}`) })}
+                  </Typography>
+                  <CopyFromDefault
+                    locale={tab}
+                    defaultLocale={values.defaultLocale}
+                    hasText={hasWritten(values, tab)}
+                    disabled={!hasWritten(values, values.defaultLocale)}
+                    onCopy={() => copyDefaultInto(tab)}
+                  />
+                </>
               ) : null}
               <TextField
                 {...field(`languages.${tab}.subject`, t('dialog.subject'))}

@@ -63,6 +63,25 @@ export function initialCampaignValues(campaign?: CampaignDto): CampaignFormValue
   };
 }
 
+/** Whether anything is written in one language: a copy over it asks first. */
+export function hasWritten(values: CampaignFormValues, locale: Locale): boolean {
+  return written(values.languages[locale]);
+}
+
+/**
+ * The form with the default language's subject and content copied into
+ * `locale`, as a starting point for its translation.
+ */
+export function withDefaultLanguageCopied(
+  values: CampaignFormValues,
+  locale: Locale,
+): CampaignFormValues {
+  return {
+    ...values,
+    languages: { ...values.languages, [locale]: { ...values.languages[values.defaultLocale] } },
+  };
+}
+
 /** The languages the form holds something in, the default first. */
 export function writtenLocales(values: CampaignFormValues): Locale[] {
   return [

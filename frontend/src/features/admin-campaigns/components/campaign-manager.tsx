@@ -6,6 +6,7 @@ import {
   type CampaignStatus,
 } from '@agency/contracts';
 import AddIcon from '@mui/icons-material/Add';
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import EmailIcon from '@mui/icons-material/Email';
 import ForwardToInboxIcon from '@mui/icons-material/ForwardToInbox';
 import GroupsIcon from '@mui/icons-material/Groups';
@@ -43,6 +44,7 @@ import { useToast } from '../../../lib/use-toast';
 import {
   useCampaignListQuery,
   useDeleteCampaignMutation,
+  useDuplicateCampaignMutation,
   useSendCampaignMutation,
 } from '../api/campaigns-api';
 import { CAMPAIGNS_NAMESPACE } from '../campaigns-namespace';
@@ -101,6 +103,7 @@ export function CampaignManager() {
   const close = () => setDialog(null);
   const [sendCampaign, { isLoading: sendBusy }] = useSendCampaignMutation();
   const [deleteCampaign] = useDeleteCampaignMutation();
+  const [duplicateCampaign, { isLoading: duplicating }] = useDuplicateCampaignMutation();
   const { run: runControl, busy: controlBusy } = useCampaignControl();
   const confirming = dialog?.kind === 'confirm' ? dialog : null;
 
@@ -127,6 +130,28 @@ export function CampaignManager() {
     }
     close();
   };
+
+  /** The copy opens in the editor at once: what one copies a campaign for is to change it. */
+  const duplicate = useCallback(
+    async (campaign: CampaignDto) => {
+      try {
+        const copy = await duplicateCampaign(campaign.id).unwrap();
+        toast({
+          title: t('toasts.duplicated', { name: copy.name }),
+          description: t('toasts.duplicatedDescription'),
+          variant: 'success',
+        });
+        setDialog({ kind: 'edit', campaign: copy });
+      } catch (error: unknown) {
+        toast({
+          title: t('toasts.duplicateFailed'),
+          description: apiErrorMessage(error),
+          variant: 'destructive',
+        });
+      }
+    },
+    [duplicateCampaign, t, toast],
+  );
 
   const statusChip = useCallback(
     (campaign: CampaignDto) => (
@@ -193,6 +218,12 @@ export function CampaignManager() {
             draft &&
               canWrite &&
               editAction(t('edit', { name }), () => setDialog({ kind: 'edit', campaign })),
+            canWrite && {
+              label: t('duplicate', { name }),
+              icon: <ContentCopyIcon fontSize="small" />,
+              onClick: () => void duplicate(campaign),
+              disabled: duplicating,
+            },
             canWrite &&
               !isInProgress(status) &&
               deleteAction(t('delete', { name }), () => setDialog({ kind: 'delete', campaign })),
@@ -213,7 +244,7 @@ export function CampaignManager() {
         </RowActions>
       );
     },
-    [t, canSend, canWrite, runControl, controlBusy],
+    [t, canSend, canWrite, runControl, controlBusy, duplicate, duplicating],
   );
 
   const columns = useMemo<GridColDef<CampaignDto>[]>(
@@ -253,7 +284,7 @@ export function CampaignManager() {
         width: 120,
         valueFormatter: (value: string) => format.date(value),
       },
-      actionsColumn(t('columns.actions'), actions, 230),
+      actionsColumn(t('columns.actions'), actions, 264),
     ],
     [t, format, statusChip, actions],
   );
