@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '@agency/platform';
+import { TEST_SECRETS } from '@agency/platform/testing/test-secrets';
 import { loadApiConfig } from '../config';
 import { QUEUE_BOARD_SESSION_PATH } from '../modules/queue-board';
 import { createUser } from '../modules/users';
@@ -27,7 +28,11 @@ describe('TRUST_PROXY', () => {
   });
 
   it('refuses at start what is neither, naming the entry', () => {
-    const base = { MONGODB_URI: 'mongodb://127.0.0.1:27017/a', REDIS_URL: 'redis://127.0.0.1' };
+    const base = {
+      ...TEST_SECRETS,
+      MONGODB_URI: 'mongodb://127.0.0.1:27017/a',
+      REDIS_URL: 'redis://127.0.0.1',
+    };
     let refusal: unknown;
     try {
       loadApiConfig({ ...base, TRUST_PROXY: '10.0.0.5, proxy.example' });

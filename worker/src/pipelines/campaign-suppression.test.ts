@@ -9,6 +9,7 @@ import {
   legacyRecipientDigest,
   mailIdentityKey,
   normalizeEmail,
+  saveTestRecipients,
 } from '@agency/platform';
 import { pollBounceMailbox } from '../bounces/bounce-mailbox';
 import { startDovecot } from '../testing/dovecot';
@@ -170,17 +171,31 @@ describe('bounces and complaints stop the next send', () => {
       ['joan@guests.test', 'katherine@guests.test', 'margaret@guests.test'].sort(),
     );
 
-    // A test send to a suppressed staff address still goes out.
-    const test = await api.post(`/api/admin/campaigns/${first}/test`, {
+    // A test is refused for the suppressed address, allowed or not, and goes
+    // to an allowed one that is not.
+    await saveTestRecipients(['@guests.test'], 'an admin');
+    const refused = await api.post(`/api/admin/campaigns/${first}/test`, {
       email: 'ada@guests.test',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.fields).toEqual({
+      email: 'This address is on the suppression list: no mail goes to it',
+    });
+    const test = await api.post(`/api/admin/campaigns/${first}/test`, {
+      email: 'joan@guests.test',
     });
     expect(test.status).toBe(202);
     const testMail = await smtp.waitFor(
       ({ mail, envelopeTo }) =>
-        Boolean(mail.subject?.startsWith('[Test]')) && envelopeTo.includes('ada@guests.test'),
+        Boolean(mail.subject?.startsWith('[Test]')) && envelopeTo.includes('joan@guests.test'),
       30_000,
     );
     expect(testMail.mail.subject).toMatch(/^\[Test\] Invitation/);
+    const testsToAda = smtp.received.filter(
+      ({ mail, envelopeTo }) =>
+        Boolean(mail.subject?.startsWith('[Test]')) && envelopeTo.includes('ada@guests.test'),
+    );
+    expect(testsToAda).toEqual([]);
   }, 180_000);
 });
 

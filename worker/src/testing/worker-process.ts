@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { TEST_SECRETS } from '@agency/platform/testing/test-secrets';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -29,11 +30,21 @@ export interface WorkerProcess {
   exited: Promise<number | NodeJS.Signals | null>;
 }
 
-/** Starts `node worker/dist/index.js` with these variables and waits for "worker started". */
+/**
+ * Starts `node worker/dist/index.js` with these variables and waits for
+ * "worker started". It signs mail links with the test file's secret, as the
+ * API and the in-process workers of the same file do.
+ */
 export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
   const child = spawn(process.execPath, [join(ROOT, 'worker', 'dist', 'index.js')], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'debug', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'debug',
+      MAIL_LINK_SECRET: TEST_SECRETS.MAIL_LINK_SECRET,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: Record<string, unknown>[] = [];
