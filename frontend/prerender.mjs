@@ -11,7 +11,8 @@
  *
  * Addresses are written with the site's public origin: SITE_URL, else
  * CORS_ORIGIN (the website's address the API allows), else the address
- * `npm start` serves.
+ * `npm start` serves. When `npm start` finds that port taken, `vite preview`
+ * serves them with the address it took instead (site-origin.mjs).
  *
  * dist/index.html stays the empty shell every other address falls back to
  * (admin, 404, /services/<slug>, the newsletter pages); `/` is served from
@@ -20,6 +21,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUILT_ORIGIN_FILE } from './site-origin.mjs';
 
 const dist = fileURLToPath(new URL('./dist/', import.meta.url));
 const serverBundle = new URL('./dist-ssr/entry-server.js', import.meta.url);
@@ -71,5 +73,8 @@ for (const entry of server.prerenderedPages()) {
 writeFileSync(`${dist}index.html`, withFirstPaintFontOf(template, 'ltr'));
 writeFileSync(`${dist}sitemap.xml`, server.buildSitemap(siteUrl));
 writeFileSync(`${dist}robots.txt`, server.buildRobots(siteUrl));
+// `vite preview` reads it to serve these addresses from the origin it really
+// listens on when that is not this one (site-origin.mjs).
+writeFileSync(`${dist}${BUILT_ORIGIN_FILE}`, siteUrl.replace(/\/+$/, ''));
 process.stdout.write(`wrote dist/sitemap.xml and dist/robots.txt for ${siteUrl}\n`);
 rmSync(fileURLToPath(new URL('./dist-ssr/', import.meta.url)), { recursive: true, force: true });

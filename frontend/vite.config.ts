@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { TLSSocket } from 'node:tls';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,7 @@ import {
   type ProxyOptions,
 } from 'vite';
 import { builtScriptHashes, securityHeaders } from './security-headers.mjs';
+import { addressedFileOf, builtOriginOf, withServedOrigin } from './site-origin.mjs';
 
 // Same-origin `/api` in every environment: dev and preview forward it to the API,
 // so the SPA never needs to know where the backend lives (and cookies stay first-party).
@@ -101,6 +103,35 @@ function sendSecurityHeaders(): Plugin {
 }
 
 /**
+ * `npm start` may find the build's port taken and serve it on another: the
+ * prerendered pages, sitemap.xml and robots.txt are then answered with the
+ * origin this server really has (SITE_URL, set by scripts/lib/stack.mjs)
+ * instead of the one the build wrote (site-origin.mjs). Runs after the
+ * security headers are set, since it answers the request itself.
+ */
+function serveWithServedOrigin(): Plugin {
+  return {
+    name: 'agency:serve-with-served-origin',
+    configurePreviewServer(server) {
+      const dist = resolve(server.config.root, server.config.build.outDir);
+      const built = builtOriginOf(dist);
+      const served = process.env.SITE_URL?.replace(/\/+$/, '');
+      if (!built || !served || built === served) return;
+      server.middlewares.use((request, response, next) => {
+        if (request.method !== 'GET' && request.method !== 'HEAD') return next();
+        const [path = ''] = (request.url ?? '').split('?');
+        const found = path.startsWith('/api/') ? null : addressedFileOf(dist, path);
+        if (!found) return next();
+        const body = Buffer.from(withServedOrigin(readFileSync(found.file, 'utf8'), built, served));
+        response.setHeader('Content-Type', found.contentType);
+        response.setHeader('Content-Length', body.length);
+        response.end(request.method === 'HEAD' ? undefined : body);
+      });
+    },
+  };
+}
+
+/**
  * The faces each direction's first paint needs: Inter's Latin for English and
  * French; Cairo's Arabic and Latin for Arabic (theme.ts: its digits and Latin
  * names are Cairo's too). The shell preloads them all, marked with their
@@ -156,6 +187,7 @@ export default defineConfig({
     forwardVisitorAddress(),
     servePrerenderedPages(),
     sendSecurityHeaders(),
+    serveWithServedOrigin(),
     inlineFirstPaintAssets(),
     ...(analyze
       ? [visualizer({ filename: 'dist/stats.html', gzipSize: true, template: 'treemap' })]

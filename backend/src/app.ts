@@ -100,6 +100,8 @@ export function createApp({
     tokens,
     throttle,
     twoFactor: config.auth.twoFactor,
+    // Stored lower-cased, as ensureDemoAdmin writes it.
+    demoAdmin: config.demo.enabled ? config.demo.username.toLowerCase() : null,
     secretKey: secretKeyFrom(config.auth.jwtSecret),
     redis,
     prefix: config.queuePrefix,

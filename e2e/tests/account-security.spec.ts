@@ -169,6 +169,43 @@ test.describe('two-factor sign-in', () => {
   });
 });
 
+test.describe('changing your own password in Settings', () => {
+  test('keeps you signed in with the new token, and the old password no longer works', async ({
+    page,
+    request,
+  }) => {
+    const { username } = await createStaff(request, 'viewer');
+    await submitPassword(page, username);
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    const before = await page.evaluate(() => window.localStorage.getItem('admin_token'));
+    await page.goto(appUrl('/admin/settings'));
+    // The page's own queries (two-factor status, sessions) have loaded: the change then invalidates them.
+    await expect(page.getByRole('list', { name: 'Where you are signed in' })).toBeVisible();
+
+    const newPassword = 'a newer e2e passphrase';
+    await page.getByLabel(/^Current password/).fill(PASSWORD);
+    await page.getByLabel(/^New password/).fill(newPassword);
+    await page.getByLabel(/^Confirm the new password/).fill(newPassword);
+    await page.getByRole('button', { name: 'Change password' }).click();
+
+    await expect(page.getByText('Password changed')).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Where you are signed in' })).toBeVisible();
+    // The refetches that follow the change have come back; none ended the session.
+    await page.waitForLoadState('networkidle');
+    await expect(page.getByText('Session expired')).toHaveCount(0);
+    await expect(page).toHaveURL(/\/admin\/settings$/);
+    const after = await page.evaluate(() => window.localStorage.getItem('admin_token'));
+    expect(after).not.toBe(before);
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+
+    const old = await request.post(apiUrl(API_ROUTES.login), {
+      data: { username, password: PASSWORD },
+    });
+    expect(old.status()).toBe(401);
+  });
+});
+
 test.describe('two-factor sign-in in Settings', () => {
   test('a session alone gets no secret and no recovery codes; the owner turns it on with the password', async ({
     page,

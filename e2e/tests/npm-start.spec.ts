@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +36,18 @@ function printed(output: string, label: string): string {
   return value;
 }
 
+/** Holds a free port of loopback, as another program would, until closed. */
+async function occupyPort(): Promise<{ port: number; release: () => Promise<void> }> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    release: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
 test.describe('npm start', () => {
   // It starts a whole second stack: its own FerretDB or mongod, Redis and MailDev.
   test.setTimeout(180_000);
@@ -47,7 +60,13 @@ test.describe('npm start', () => {
     // As on a fresh clone: no stores, SMTP or settings of the suite's own run.
     const suiteOwn = new Set(['MONGODB_URI', 'REDIS_URL', 'SMTP_URL', 'MAIL_TO', 'FORCE_COLOR']);
     const inherited = Object.entries(process.env).filter(([name]) => !suiteOwn.has(name));
-    const env = { ...Object.fromEntries(inherited), NO_COLOR: '1' };
+    // The web port it prefers is taken, as by another program.
+    const busy = await occupyPort();
+    const env = {
+      ...Object.fromEntries(inherited),
+      NO_COLOR: '1',
+      WEB_PORT: String(busy.port),
+    };
     // The e2e suite runs on the build already made; the build step is npm run build's to test.
     const start = spawn(
       process.execPath,
@@ -64,6 +83,20 @@ test.describe('npm start', () => {
       expect(printed(output, ' {2}password')).not.toBe('');
       expect((await request.get(printed(output, 'Health'))).status()).toBe(200);
 
+      // The wished-for web port was busy: every page address names the one taken.
+      expect(new URL(webUrl).port).not.toBe(String(busy.port));
+      const home = await (await request.get(webUrl)).text();
+      expect(home).toContain(`<link rel="canonical" href="${webUrl}/"`);
+      expect(home).toContain(`hreflang="fr" href="${webUrl}/fr/"`);
+      const services = await (await request.get(`${webUrl}/ar/services`)).text();
+      expect(services).toContain(`<link rel="canonical" href="${webUrl}/ar/services"`);
+      const sitemap = await (await request.get(`${webUrl}/sitemap.xml`)).text();
+      expect(sitemap).toContain(`<loc>${webUrl}/services</loc>`);
+      expect((await request.get(`${webUrl}/robots.txt`)).ok()).toBe(true);
+      for (const text of [home, services, sitemap]) {
+        expect(text).not.toMatch(/localhost:5173|127\.0\.0\.1:5173/);
+      }
+
       const enquiry = uniqueEnquiry();
       await sendEnquiry(page, new URL('/contact', webUrl).toString(), enquiry);
       const mail = await waitForMail(
@@ -77,6 +110,7 @@ test.describe('npm start', () => {
     } finally {
       start.kill('SIGINT');
       const [code] = await once(start, 'exit');
+      await busy.release();
       rmSync(dataDir, { recursive: true, force: true });
       expect(code).toBe(0);
     }

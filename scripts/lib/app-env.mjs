@@ -98,6 +98,9 @@ export function appEnvironment({
     TRUST_PROXY: WEB_PROXY_ADDRESS,
     API_PORT: String(apiPort),
     CORS_ORIGIN: webUrl,
+    // The address the website really took (another port when the usual one
+    // is busy): page addresses and links in mail name it, unless set.
+    SITE_URL: baseEnv.SITE_URL || webUrl,
     MONGODB_URI: mongodbUri,
     REDIS_URL: redisUrl,
     ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}),

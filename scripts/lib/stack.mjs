@@ -105,7 +105,8 @@ export async function startStack(options) {
         command: vite ?? 'vite',
         args: ['preview', '--port', `${webPort}`, '--strictPort', '--host', LOOPBACK],
         cwd: join(rootDir, 'frontend'),
-        env: { ...env, API_PROXY_TARGET: apiUrl },
+        // SITE_URL: the build's pages are served with the address taken here (frontend/site-origin.mjs).
+        env: { ...env, API_PROXY_TARGET: apiUrl, SITE_URL: appEnv.SITE_URL },
         style: 'green',
       }),
     ];

@@ -36,6 +36,8 @@ describe('the environment of the API and the worker', () => {
       DATA_DIR: '/srv/agency/.data',
       API_PORT: '4100',
       CORS_ORIGIN: 'http://127.0.0.1:5173',
+      // Page addresses and mail links name the address the website took.
+      SITE_URL: 'http://127.0.0.1:5173',
       MONGODB_URI: 'mongodb://127.0.0.1:27018/agency',
       REDIS_URL: 'redis://127.0.0.1:6390',
       SMTP_URL: 'smtp://127.0.0.1:1025',
@@ -63,6 +65,16 @@ describe('the environment of the API and the worker', () => {
       DEMO_ADMIN_PASSWORD: 'mine-12345',
       QUEUE_PREFIX: 'agency-e2e',
     });
+  });
+
+  it('names the website by the port it really took, unless the caller names its public address', () => {
+    const busy = appEnvironment({ ...run, webUrl: 'http://127.0.0.1:5174', baseEnv: {} });
+    expect(busy).toMatchObject({
+      SITE_URL: 'http://127.0.0.1:5174',
+      CORS_ORIGIN: 'http://127.0.0.1:5174',
+    });
+    const named = appEnvironment({ ...run, baseEnv: { SITE_URL: 'https://agency.example' } });
+    expect(named.SITE_URL).toBe('https://agency.example');
   });
 
   it('never turns demo mode on in production', () => {

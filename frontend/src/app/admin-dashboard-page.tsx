@@ -7,6 +7,7 @@ import { PageHeading } from '../components/admin/page-heading';
 import { RequirePermission } from '../components/admin/require-permission';
 import { useIsMobile } from '../components/admin/use-is-mobile';
 import { PageLoader } from '../components/page-loader';
+import { DemoModeNote } from '../features/admin-account/components/demo-mode-note';
 import { DASHBOARD_NAMESPACE, OverviewPanel, StatCards } from '../features/admin-dashboard';
 import { useNamespace } from '../lib/translations';
 
@@ -47,6 +48,7 @@ export function AdminDashboardPage() {
   return (
     <RequirePermission permission="stats:read">
       <PageHeading title={t('title')} subtitle={t('subtitle')} />
+      <DemoModeNote />
       <StatCards />
       {mobile ? null : (
         <Tabs

@@ -28,13 +28,7 @@ const rawBaseQuery = fetchBaseQuery({
  * valid, the session ends: the admin area then sends staff to sign in, with
  * one notice however many calls were refused.
  */
-const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (
-  args,
-  api,
-  extraOptions,
-) => {
-  const admin = isAdminCall(args);
-  const token = admin ? readStorage(STORAGE_KEYS.adminToken) : null;
+function withHeaders(args: string | FetchArgs, token: string | null): FetchArgs {
   const request: FetchArgs = typeof args === 'string' ? { url: args } : { ...args };
   const headers = new Headers(request.headers as HeadersInit | undefined);
   if (token) headers.set('Authorization', `Bearer ${token}`);
@@ -43,9 +37,28 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
     headers.set('Accept-Language', document.documentElement.lang);
   }
   request.headers = headers;
+  return request;
+}
+
+const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (
+  args,
+  api,
+  extraOptions,
+) => {
+  const admin = isAdminCall(args);
+  const token = admin ? readStorage(STORAGE_KEYS.adminToken) : null;
+  const request = withHeaders(args, token);
   const result = await rawBaseQuery(request, api, extraOptions);
   const isLoginCall = request.url.startsWith(API_ROUTES.login);
-  if (admin && !isLoginCall && result.error?.status === 401) expireAdminSession();
+  if (!admin || isLoginCall || result.error?.status !== 401) return result;
+  // A call that left before a password change renewed the session carries the
+  // token the change revoked: its refusal says nothing about the new session,
+  // so it is asked again with the new token instead of signing staff out.
+  const current = readStorage(STORAGE_KEYS.adminToken);
+  if (token && current && current !== token) {
+    return rawBaseQuery(withHeaders(args, current), api, extraOptions);
+  }
+  expireAdminSession();
   return result;
 };
 

@@ -89,6 +89,7 @@ describe('the enquiry mail processor', () => {
       mailMessageId(key, `contact-ack-${job.data.contactId}`, enquiry.email, 'agency.test'),
     );
     expect(acknowledgement?.subject).toBe('لقد تلقينا طلبك');
+    expect(acknowledgement?.text?.startsWith('مرحبًا Mehdi،')).toBe(true);
     expect(acknowledgement?.replyTo?.text).toBe(AGENCY_INBOX);
     expect(await contactMailStates(job.data.contactId)).toMatchObject({
       mailState: 'sent',

@@ -59,7 +59,34 @@ describe('the acknowledgement mailed to the visitor', () => {
     },
   );
 
-  it('echoes nothing the visitor typed', () => {
+  it.each([
+    ['en', 'Amira', 'Hello Amira,'],
+    ['fr', 'Jean-Luc', 'Bonjour Jean-Luc,'],
+    ['ar', 'أميرة', 'مرحبًا أميرة،'],
+    ['en', "  D'Arcy O’Neil ", "Hello D'Arcy O’Neil,"],
+    ['fr', 'Zoé', 'Bonjour Zoé,'],
+  ] as const)('in %s, greets %p by first name', (locale, firstName, greeting) => {
+    const mail = renderContactAcknowledgement({ ...contact, locale, firstName });
+
+    expect(mail.text.split('\n\n')[0]).toBe(greeting);
+    expect(mail.html).toContain(`<p>${greeting.replace("'", '&#39;')}</p>`);
+  });
+
+  it.each([
+    'Ali <script>',
+    'Visit spam.example',
+    'Win 1000 dollars',
+    'Call now for a free offer today',
+    'https://spam.example',
+    'A'.repeat(31),
+    '-',
+  ])('greets %p without a name: it does not read as one', (firstName) => {
+    const mail = renderContactAcknowledgement({ ...contact, firstName });
+
+    expect(mail.text.split('\n\n')[0]).toBe('Hello,');
+  });
+
+  it('echoes nothing else the visitor typed', () => {
     const mail = renderContactAcknowledgement(contact);
 
     for (const typed of ['Ali', 'spam.example', 'cheap', contact.email]) {

@@ -178,12 +178,43 @@ describe('GET /api/admin/contacts', () => {
     expect(await found('émilie@atelier')).toEqual([emilie]);
     // The start only: the middle of a word or of an address is not searched.
     expect(await found('harbi')).toEqual([]);
-    expect(await found('shop.tn')).toEqual([]);
+    expect(await found('iraz@shop')).toEqual([]);
     // Literal text, never a pattern.
     expect(await found('.*')).toEqual([]);
-    expect(await found('a', '&sort=createdAt')).toEqual([amira, chiraz]);
+    // Amira, Chiraz Amri, and Émilie of atelier.fr: the start of a domain counts too.
+    expect(await found('a', '&sort=createdAt')).toEqual([amira, chiraz, emilie]);
     const counted = (await api().get('/api/admin/contacts?search=a')).body;
-    expect(counted).toMatchObject({ total: 2, totalKind: 'exact' });
+    expect(counted).toMatchObject({ total: 3, totalKind: 'exact' });
+  });
+
+  it('finds everyone who wrote from a domain, or from any domain under it', async () => {
+    const [amira, bilel, chiraz] = await seed();
+    const [sales, support] = (
+      await ContactModel.insertMany([
+        withSearchKeys({ ...validEnquiry, firstName: 'Sami', email: 'sales@eu.acme.tn' }),
+        // Stored before domains were keys: the reconciliation gives it them.
+        {
+          ...withSearchKeys({ ...validEnquiry, firstName: 'Sonia', email: 'Support@ACME.tn' }),
+          searchTerms: ['sonia', 'support@acme.tn'],
+        },
+      ])
+    ).map((contact) => String(contact._id));
+    await reconcileNow(ctx);
+    const rekeyed = await ContactModel.findById(support).lean();
+    expect(rekeyed?.searchTerms).toEqual(expect.arrayContaining(['acme.tn', 'support@acme.tn']));
+    const found = async (search: string) =>
+      idsOf(
+        (await api().get(`/api/admin/contacts?search=${encodeURIComponent(search)}`)).body,
+      ).sort();
+
+    expect(await found('acme.tn')).toEqual([sales, support].sort());
+    expect(await found('@ACME.TN')).toEqual([sales, support].sort());
+    expect(await found('eu.acme.tn')).toEqual([sales]);
+    expect(await found('example.tn')).toEqual([amira, bilel].sort());
+    expect(await found('shop.tn')).toEqual([chiraz]);
+    expect(await found('acme')).toEqual([sales, support].sort()); // the start of a domain too
+    // A top-level domain alone is no company's domain.
+    expect(await found('tn')).toEqual([]);
   });
 
   it('pages forwards and back by position, in every order the table offers', async () => {

@@ -65,6 +65,12 @@ export interface LoginDeps {
   tokens: TokenService;
   throttle: LoginThrottle;
   twoFactor: AuthConfig['twoFactor'];
+  /**
+   * The demo admin's username while demo mode is on, else null. A newcomer
+   * trying the demo has no authenticator app at hand: that one account signs
+   * in with its advertised password alone (demo mode never runs in production).
+   */
+  demoAdmin: string | null;
   /** Decrypts the stored TOTP secrets. */
   secretKey: Buffer;
   /** Guards against one code being used by two requests at the same moment. */
@@ -134,7 +140,11 @@ async function signIn(
   return { success: true, token, expiresAt: expiresAt.toISOString(), user: toAuthUserDto(user) };
 }
 
-export function twoFactorRequired(deps: Pick<LoginDeps, 'twoFactor'>, user: UserDocument): boolean {
+export function twoFactorRequired(
+  deps: Pick<LoginDeps, 'twoFactor' | 'demoAdmin'>,
+  user: UserDocument,
+): boolean {
+  if (deps.demoAdmin !== null && user.username === deps.demoAdmin) return false;
   return deps.twoFactor.requiredRoles.includes(user.role as never);
 }
 

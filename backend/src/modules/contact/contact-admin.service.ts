@@ -15,7 +15,7 @@ import {
   contactMailStatesInBulk,
   forgetContactMails,
   oneWriterPerDocument,
-  searchKey,
+  contactSearchQuery,
   type Contact,
   type ContactChanges,
   type ContactMailStatuses,
@@ -111,7 +111,7 @@ export async function listContacts(
   query: ContactListQuery,
   { totals, index }: Pick<ContactViews, 'totals' | 'index'>,
 ): Promise<KeysetPage<ContactDto>> {
-  const search = query.search ? searchKey(query.search) : '';
+  const search = query.search ? contactSearchQuery(query.search) : '';
   const filter = () => filterOf(query, search);
   const indexed = await index.page(query, search);
   if (indexed) {
@@ -181,7 +181,7 @@ export async function deleteContact(id: string, changes: ContactChanges): Promis
  */
 export function contactCursor(query: ContactListQuery): Readable {
   async function* rows(): AsyncGenerator<ContactDetailDto> {
-    const search = query.search ? searchKey(query.search) : '';
+    const search = query.search ? contactSearchQuery(query.search) : '';
     const [filter, mailsOf] = await Promise.all([
       filterOf(query, search),
       contactMailStatesInBulk(),

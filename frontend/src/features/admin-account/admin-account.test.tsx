@@ -174,6 +174,112 @@ describe('Settings', () => {
     expect(window.localStorage.getItem('admin_token')).toBe('token-after-change');
   });
 
+  it('asks for the session lists with the new token only, so the change does not sign you out', async () => {
+    // As the API does: the change revokes the old token at once.
+    let revoked: string | null = null;
+    const refusedTokens: string[] = [];
+    const unlessRevoked =
+      (answer: () => Response) =>
+      ({ request }: { request: Request }) => {
+        const token = (request.headers.get('Authorization') ?? '').replace('Bearer ', '');
+        if (token === revoked) {
+          refusedTokens.push(token);
+          return HttpResponse.json(
+            { error: { code: 'UNAUTHENTICATED', message: 'Session expired' } },
+            { status: 401 },
+          );
+        }
+        return answer();
+      };
+    server.use(
+      http.put(`${ADMIN}/me/password`, () => {
+        revoked = 'token-of-editor';
+        return HttpResponse.json({
+          token: 'token-after-change',
+          expiresAt: '2030-01-01T00:00:00.000Z',
+          user: { id: 'e1', username: 'editor-user', email: 'editor@agency.test', role: 'editor' },
+        });
+      }),
+      http.get(
+        `${ADMIN}/me/two-factor`,
+        unlessRevoked(() =>
+          HttpResponse.json({
+            enabled: false,
+            required: false,
+            enabledAt: null,
+            recoveryCodesLeft: 0,
+          }),
+        ),
+      ),
+      http.get(
+        `${ADMIN}/me/sessions`,
+        unlessRevoked(() => HttpResponse.json({ items: [] })),
+      ),
+    );
+    const { user, location } = await renderAdmin('/admin/settings', { role: 'editor' });
+    await screen.findByRole('list', { name: 'Where you are signed in' });
+
+    await fill(user, ['the old password', 'a brand new passphrase', 'a brand new passphrase']);
+
+    expect(await screen.findByText('Password changed')).toBeInTheDocument();
+    // Give the refetches the change triggered time to come back.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(refusedTokens).toEqual([]);
+    expect(screen.queryByText('Session expired')).not.toBeInTheDocument();
+    expect(location().pathname).toBe('/admin/settings');
+    expect(window.localStorage.getItem('admin_token')).toBe('token-after-change');
+  });
+
+  it('asks again with the new token when a call sent before the change is refused', async () => {
+    let revoked: string | null = null;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const twoFactorTokens: string[] = [];
+    server.use(
+      http.put(`${ADMIN}/me/password`, () => {
+        revoked = 'token-of-editor';
+        return HttpResponse.json({
+          token: 'token-after-change',
+          expiresAt: '2030-01-01T00:00:00.000Z',
+          user: { id: 'e1', username: 'editor-user', email: 'editor@agency.test', role: 'editor' },
+        });
+      }),
+      // The first answer is held until after the change: the API then judges a revoked token.
+      http.get(`${ADMIN}/me/two-factor`, async ({ request }) => {
+        const token = (request.headers.get('Authorization') ?? '').replace('Bearer ', '');
+        twoFactorTokens.push(token);
+        await gate;
+        if (token === revoked) {
+          return HttpResponse.json(
+            { error: { code: 'UNAUTHENTICATED', message: 'Session expired' } },
+            { status: 401 },
+          );
+        }
+        return HttpResponse.json({
+          enabled: false,
+          required: false,
+          enabledAt: null,
+          recoveryCodesLeft: 0,
+        });
+      }),
+      http.get(`${ADMIN}/me/sessions`, () => HttpResponse.json({ items: [] })),
+    );
+    const { user, location } = await renderAdmin('/admin/settings', { role: 'editor' });
+    await waitFor(() => expect(twoFactorTokens).toEqual(['token-of-editor']));
+
+    await fill(user, ['the old password', 'a brand new passphrase', 'a brand new passphrase']);
+    expect(await screen.findByText('Password changed')).toBeInTheDocument();
+    release();
+
+    await waitFor(() => expect(twoFactorTokens).toContain('token-after-change'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(screen.queryByText('Session expired')).not.toBeInTheDocument();
+    expect(location().pathname).toBe('/admin/settings');
+    expect(window.localStorage.getItem('admin_token')).toBe('token-after-change');
+  });
+
   it('shows the reason under the field when the current password is wrong', async () => {
     server.use(
       adminFailure('put', '/me/password', 400, {

@@ -9,7 +9,7 @@ import { PageHeading } from '../../components/admin/page-heading';
 import { PasswordField } from '../../components/admin/password-field';
 import { useFormFields } from '../../components/admin/use-form-fields';
 import { fieldErrorsOf } from '../../lib/api-errors';
-import { saveAdminSession, useAdminSession } from '../../lib/admin-session';
+import { useAdminSession } from '../../lib/admin-session';
 import { schemaValidator } from '../../lib/form-validation';
 import { useNamespace } from '../../lib/translations';
 import { useToast } from '../../lib/use-toast';
@@ -52,9 +52,8 @@ export function AdminSettingsPage() {
     },
     onSubmit: async ({ currentPassword, newPassword }, helpers) => {
       try {
-        const { token, user } = await changePassword({ currentPassword, newPassword }).unwrap();
-        // The change revoked the old token: keep this tab signed in with the new one.
-        saveAdminSession({ token, user });
+        // The mutation keeps this tab signed in with the token the change returns.
+        await changePassword({ currentPassword, newPassword }).unwrap();
         helpers.resetForm();
         toast({
           title: t('settings.changedTitle'),

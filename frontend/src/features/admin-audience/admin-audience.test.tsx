@@ -234,6 +234,43 @@ describe('Audience: CSV import', () => {
     expect(upload.calls).toHaveLength(1);
   });
 
+  it('shows in Recent imports the counts the progress shows, leaving out those of 0', async () => {
+    const list = { id: 'b'.repeat(24), name: 'Expo guests' };
+    const running = buildImport({
+      fileName: 'expo.csv',
+      status: 'running',
+      rowCount: 40_000,
+      list,
+      counts: { read: 30_000, created: 30_000, updated: 0, unchanged: 0, skipped: 0, invalid: 0 },
+    });
+    const rerun = buildImport({
+      fileName: 'again.csv',
+      status: 'done',
+      rowCount: 500,
+      list,
+      counts: { read: 500, created: 0, updated: 0, unchanged: 498, skipped: 2, invalid: 0 },
+    });
+    server.use(
+      http.get(`${ADMIN}/imports/${running.id}`, () => HttpResponse.json(running)),
+      // The list was read as the import started: its copy still says nothing was created.
+      adminList('/imports', [
+        { ...running, counts: { ...running.counts, read: 0, created: 0 } },
+        rerun,
+      ]),
+    );
+    await renderAdmin(`/admin/audience/imports?import=${running.id}`, { role: 'manager' });
+
+    expect(
+      await screen.findByText('30,000 of 40,000 rows read', {}, SECTION_LOAD),
+    ).toBeInTheDocument();
+    const recent = await screen.findByRole('list', { name: 'Recent imports' });
+    const row = (file: string) =>
+      within(recent).getByRole('button', { name: `Open ${file}` }).textContent ?? '';
+    await waitFor(() => expect(row('expo.csv')).toContain('Read: 30,000 · Created: 30,000'));
+    expect(row('again.csv')).toContain('Read: 500 · Unchanged: 498 · Skipped: 2');
+    expect(row('again.csv')).not.toContain('Created');
+  });
+
   it('cancels a running import after confirming', async () => {
     const running = buildImport({
       status: 'running',

@@ -96,7 +96,10 @@ describe('Contacts section', () => {
     await table();
     expect(calls[0]?.url.searchParams.get('sort')).toBe('-createdAt');
 
-    await user.type(screen.getByRole('searchbox', { name: 'Search by name or e-mail' }), 'amira');
+    await user.type(
+      screen.getByRole('searchbox', { name: 'Search by name, e-mail or domain' }),
+      'amira',
+    );
     await waitFor(() => expect(calls.at(-1)?.url.searchParams.get('search')).toBe('amira'));
     expect(location().search).toContain('search=amira');
     expect(screen.getByText(/start with what you type/)).toBeInTheDocument();

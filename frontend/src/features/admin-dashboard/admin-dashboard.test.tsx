@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import {
   buildCampaign,
@@ -95,6 +95,25 @@ describe('Dashboard', () => {
     server.resetHandlers();
     await user.click(screen.getAllByRole('button', { name: 'Try again' })[0] as HTMLElement);
     expect(await screen.findByText('+3 today')).toBeInTheDocument();
+  });
+
+  it('notes in demo mode that production asks admins for a second factor, and only then', async () => {
+    await renderAdmin('/admin/dashboard');
+    await screen.findByText('+3 today', {}, SECTION_LOAD);
+    expect(screen.queryByRole('note')).not.toBeInTheDocument();
+    cleanup();
+
+    server.use(
+      http.get(`${ADMIN}/login-options`, () =>
+        HttpResponse.json({ demo: { username: 'demo', password: 'demo-password-1' } }),
+      ),
+    );
+    await renderAdmin('/admin/dashboard');
+    const note = await screen.findByRole('note', {}, SECTION_LOAD);
+    expect(note).toHaveTextContent('Demo mode');
+    expect(note).toHaveTextContent(
+      'The demo admin signs in with its password alone. In production, admins also enter a code from an authenticator app',
+    );
   });
 
   it('shows placeholders while the figures load', async () => {

@@ -20,6 +20,7 @@ import type {
   TwoFactorSetupResponse,
   TwoFactorStatusResponse,
 } from '@agency/contracts';
+import { saveAdminSession } from '../../../lib/admin-session';
 import { api } from '../../../lib/api';
 
 export const accountApi = api.injectEndpoints({
@@ -46,7 +47,16 @@ export const accountApi = api.injectEndpoints({
       query: (body) => ({ url: API_ROUTES.passwordResetConfirm, method: 'POST', body }),
     }),
     changePassword: build.mutation<PasswordChangeResponse, PasswordChangeInput>({
-      query: (body) => ({ url: API_ROUTES.myPassword, method: 'PUT', body }),
+      // The change revokes this tab's token. The new one is stored here, before
+      // the mutation settles, because settling refetches the Session queries at
+      // once: sent with the revoked token, their 401 would sign staff out.
+      async queryFn(body, _api, _extraOptions, baseQuery) {
+        const result = await baseQuery({ url: API_ROUTES.myPassword, method: 'PUT', body });
+        if (result.error) return { error: result.error };
+        const renewed = result.data as PasswordChangeResponse;
+        saveAdminSession({ token: renewed.token, user: renewed.user });
+        return { data: renewed };
+      },
       invalidatesTags: ['Session'],
     }),
     twoFactorStatus: build.query<TwoFactorStatusResponse, undefined>({

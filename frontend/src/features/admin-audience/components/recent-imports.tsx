@@ -1,3 +1,4 @@
+import type { ImportCounts, ImportDto } from '@agency/contracts';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
@@ -9,16 +10,72 @@ import { LoadError } from '../../../components/admin/load-error';
 import { StatusChip } from '../../../components/admin/status-chip';
 import { useFormatters } from '../../../lib/use-formatters';
 import { useNamespace } from '../../../lib/translations';
-import { useImportsQuery } from '../api/audience-api';
+import { audienceApi, useImportsQuery } from '../api/audience-api';
 import { AUDIENCE_NAMESPACE } from '../audience-namespace';
 import { IMPORT_STATUS_COLORS } from './import-progress';
 
 const RECENT = { page: 1, pageSize: 10 } as const;
 
+/** What a row says after the file and the date: rows read, then each outcome that happened. */
+const OUTCOMES: readonly (keyof ImportCounts)[] = [
+  'created',
+  'updated',
+  'unchanged',
+  'skipped',
+  'invalid',
+];
+
+/**
+ * One import of the list. The import open above is polled while it runs:
+ * its row shows the polled state, not the list's older copy, so the two
+ * never disagree. Counts of 0 are left out, so a re-run that changed
+ * nothing reads "Unchanged: 30,000" rather than "Created: 0".
+ */
+function RecentImportRow({ listed, onOpen }: { listed: ImportDto; onOpen: (id: string) => void }) {
+  const { t } = useNamespace(AUDIENCE_NAMESPACE);
+  const format = useFormatters();
+  const polled = audienceApi.endpoints.importDetail.useQueryState(listed.id).data;
+  // A copy cached from an earlier visit may be older than the list's.
+  const item = polled && polled.counts.read >= listed.counts.read ? polled : listed;
+  const counted = (name: keyof ImportCounts) =>
+    `${t(`import.counts.${name}`)}: ${format.number(item.counts[name])}`;
+  return (
+    <ListItem divider disablePadding>
+      <ListItemButton
+        onClick={() => onOpen(item.id)}
+        aria-label={t('import.open', { file: item.fileName })}
+      >
+        <ListItemText
+          primary={
+            <Stack
+              direction="row"
+              spacing={1}
+              sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}
+            >
+              <span style={{ wordBreak: 'break-all' }}>{item.fileName}</span>
+              <StatusChip
+                label={t(`import.status.${item.status}`)}
+                color={IMPORT_STATUS_COLORS[item.status]}
+              />
+            </Stack>
+          }
+          secondary={[
+            item.list?.name,
+            format.date(item.createdAt),
+            counted('read'),
+            ...OUTCOMES.filter((name) => item.counts[name] > 0).map(counted),
+          ]
+            .filter(Boolean)
+            .join(' · ')}
+        />
+      </ListItemButton>
+    </ListItem>
+  );
+}
+
 /** The latest imports, newest first: each opens again (its progress or its report). */
 export function RecentImports({ onOpen }: { onOpen: (id: string) => void }) {
   const { t } = useNamespace(AUDIENCE_NAMESPACE);
-  const format = useFormatters();
   const query = useImportsQuery(RECENT);
   const items = query.data?.items ?? [];
 
@@ -35,37 +92,7 @@ export function RecentImports({ onOpen }: { onOpen: (id: string) => void }) {
         <Paper variant="outlined">
           <List aria-label={t('import.recentLabel')} disablePadding>
             {items.map((item) => (
-              <ListItem key={item.id} divider disablePadding>
-                <ListItemButton
-                  onClick={() => onOpen(item.id)}
-                  aria-label={t('import.open', { file: item.fileName })}
-                >
-                  <ListItemText
-                    primary={
-                      <Stack
-                        direction="row"
-                        spacing={1}
-                        sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}
-                      >
-                        <span style={{ wordBreak: 'break-all' }}>{item.fileName}</span>
-                        <StatusChip
-                          label={t(`import.status.${item.status}`)}
-                          color={IMPORT_STATUS_COLORS[item.status]}
-                        />
-                      </Stack>
-                    }
-                    secondary={[
-                      item.list?.name,
-                      format.date(item.createdAt),
-                      `${t('import.counts.created')}: ${format.number(item.counts.created)}`,
-                      `${t('import.counts.skipped')}: ${format.number(item.counts.skipped)}`,
-                      `${t('import.counts.invalid')}: ${format.number(item.counts.invalid)}`,
-                    ]
-                      .filter(Boolean)
-                      .join(' · ')}
-                  />
-                </ListItemButton>
-              </ListItem>
+              <RecentImportRow key={item.id} listed={item} onOpen={onOpen} />
             ))}
           </List>
         </Paper>
