@@ -13,6 +13,7 @@ import { outboxRelayProcessor } from './jobs/outbox-relay.processor';
 import { newsletterRequestProcessor } from './jobs/newsletter-request.processor';
 import { passwordResetProcessor } from './jobs/password-reset.processor';
 import { startStatsReconciliation } from './jobs/stats-reconcile.processor';
+import { startMailServerProbe } from './jobs/mail-server-probe.processor';
 import type { BounceMailboxSettings } from './bounces/bounce-mailbox-settings';
 import type { BounceMailboxPolling } from './jobs/bounce-mailbox.processor';
 import { keepJobScheduler } from './job-schedulers';
@@ -161,6 +162,15 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     checkEveryMs: options.outbox.relayIntervalMs,
     logger,
   });
+  // Asks the SMTP server, during an outage a send noted, whether it is back.
+  const mailServerProbe = await startMailServerProbe({
+    redis: connection,
+    queuePrefix,
+    transport: options.transport,
+    logger,
+    everyMs: options.campaigns.mailServerProbeMs,
+    startWorker,
+  });
   const stats = options.stats
     ? await startStatsReconciliation({
         connection,
@@ -216,6 +226,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
       await ledgerMigration;
       await Promise.all([...workers.map((worker) => worker.close()), campaignEngine.close()]);
       await relayQueue.close();
+      await mailServerProbe.close();
       await stats?.close();
       await bounces?.close();
       await relayTargets.close();
