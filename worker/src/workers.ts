@@ -17,6 +17,8 @@ import { startMailServerProbe } from './jobs/mail-server-probe.processor';
 import type { BounceMailboxSettings } from './bounces/bounce-mailbox-settings';
 import type { BounceMailboxPolling } from './jobs/bounce-mailbox.processor';
 import { keepJobScheduler } from './job-schedulers';
+import { createMailServerWatch } from './mail/mail-server-watch';
+import { isConnectionFailure } from './mail/smtp-failure';
 import { listImportProcessor } from './jobs/list-import.processor';
 import {
   migrateLegacyLedger,
@@ -72,6 +74,21 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
   const { connection, queuePrefix, concurrency, logger } = options;
   const messageIdDomain = domainOf(options.mailFrom);
   const mailDeps = { ...options, messageIdDomain };
+  const mailServer = createMailServerWatch(connection, queuePrefix, logger);
+  /**
+   * An enquiry's, a confirmation's or a reset's mail that could not connect
+   * tells the dashboard of the outage too, even with no campaign sending;
+   * BullMQ retries the job, and the probe notes the server's return.
+   */
+  const noteOutage = (worker: Worker) =>
+    worker.on('failed', (_job, error) => {
+      if (!isConnectionFailure(error)) return;
+      mailServer
+        .unreachable(error)
+        .catch((noteError: unknown) =>
+          logger.warn({ err: noteError }, 'the mail server outage was not noted'),
+        );
+    });
 
   function startWorker<T>(
     name: QueueName,
@@ -110,8 +127,10 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
   relayQueue.on('error', (error) => logger.warn({ err: error.message }, 'relay queue error'));
 
   const workers = [
-    startWorker(QUEUE_NAMES.contactMail, contactMailProcessor(mailDeps)),
-    startWorker(QUEUE_NAMES.newsletterConfirmation, newsletterConfirmationProcessor(mailDeps)),
+    noteOutage(startWorker(QUEUE_NAMES.contactMail, contactMailProcessor(mailDeps))),
+    noteOutage(
+      startWorker(QUEUE_NAMES.newsletterConfirmation, newsletterConfirmationProcessor(mailDeps)),
+    ),
     startWorker(
       QUEUE_NAMES.newsletterRequest,
       newsletterRequestProcessor({
@@ -120,7 +139,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
         logger,
       }),
     ),
-    startWorker(QUEUE_NAMES.passwordReset, passwordResetProcessor(mailDeps)),
+    noteOutage(startWorker(QUEUE_NAMES.passwordReset, passwordResetProcessor(mailDeps))),
     startWorker(
       QUEUE_NAMES.outboxRelay,
       outboxRelayProcessor({
