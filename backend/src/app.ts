@@ -154,7 +154,7 @@ export function createApp({
   app.use(jsonBodies(config.jsonBodyLimit, rawBodies));
 
   const routers = [
-    healthRoutes({ redis, queueRegistry }),
+    healthRoutes({ redis, queuePrefix: config.queuePrefix, queueRegistry }),
     contactRoutes({
       queues,
       changes: contactViews.changes,

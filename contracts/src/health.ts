@@ -13,7 +13,18 @@ export interface QueueDepth {
   failed: number;
 }
 
+/**
+ * The SMTP server as the worker last found it: `unreachable` from the first
+ * send that could not connect (`since`, ISO 8601) until a mail or a probe gets
+ * through. `unknown` when Redis, where the worker notes it, did not answer.
+ */
+export type SmtpHealth =
+  | { status: 'reachable'; since: null }
+  | { status: 'unreachable'; since: string }
+  | { status: 'unknown'; since: null };
+
 /** The health answer with the queues' depths, when Redis answered in time. */
 export interface HealthWithQueuesDto extends HealthDto {
   queues?: Record<string, QueueDepth>;
+  smtp: SmtpHealth;
 }

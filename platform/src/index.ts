@@ -42,6 +42,7 @@ export * from './campaigns/rendering/campaign-html';
 export * from './campaigns/rendering/campaign.template';
 export * from './mail/escape-html';
 export * from './mail/rendered-mail';
+export * from './mail/mail-server-state';
 export * from './mail/unsubscribe-footer.template';
 export * from './newsletter/subscription-request';
 export * from './users/user.model';

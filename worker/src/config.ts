@@ -71,6 +71,8 @@ export const workerEnvSpec = {
   CAMPAIGN_SMTP_CONNECTIONS: integer(1, 200)({ default: undefined }),
   CAMPAIGN_RETRY_DELAY_SECONDS: integer(1, 3600)({ default: 5 }),
   CAMPAIGN_RETRY_ATTEMPTS: integer(1, 50)({ default: 8 }),
+  /** During an outage of the SMTP server: how often it is asked whether it is back. */
+  SMTP_PROBE_INTERVAL_SECONDS: integer(1, 600)({ default: 10 }),
   CAMPAIGN_LOCK_SECONDS: integer(1, 3600)({ default: 30 }),
   CAMPAIGN_RECOVERY_INTERVAL_SECONDS: integer(1, 86_400)({ default: 30 }),
   CAMPAIGN_STALLED_AFTER_SECONDS: integer(0, 86_400)({ default: 60 }),
@@ -157,6 +159,7 @@ export function loadWorkerConfig(rawEnv: Env = process.env): WorkerConfig {
       smtpConnections: env.CAMPAIGN_SMTP_CONNECTIONS ?? env.CAMPAIGN_CONCURRENCY,
       retryDelayMs: env.CAMPAIGN_RETRY_DELAY_SECONDS * 1000,
       retryAttempts: env.CAMPAIGN_RETRY_ATTEMPTS,
+      mailServerProbeMs: env.SMTP_PROBE_INTERVAL_SECONDS * 1000,
       lockDurationMs: env.CAMPAIGN_LOCK_SECONDS * 1000,
       recoveryIntervalMs: env.CAMPAIGN_RECOVERY_INTERVAL_SECONDS * 1000,
       stalledAfterMs: env.CAMPAIGN_STALLED_AFTER_SECONDS * 1000,

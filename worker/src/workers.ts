@@ -19,9 +19,12 @@ import { outboxRelayProcessor } from './jobs/outbox-relay.processor';
 import { newsletterRequestProcessor } from './jobs/newsletter-request.processor';
 import { passwordResetProcessor } from './jobs/password-reset.processor';
 import { startStatsReconciliation } from './jobs/stats-reconcile.processor';
+import { startMailServerProbe } from './jobs/mail-server-probe.processor';
 import type { BounceMailboxSettings } from './bounces/bounce-mailbox-settings';
 import type { BounceMailboxPolling } from './jobs/bounce-mailbox.processor';
 import { keepJobScheduler } from './job-schedulers';
+import { createMailServerWatch } from './mail/mail-server-watch';
+import { isConnectionFailure } from './mail/smtp-failure';
 import { listImportProcessor } from './jobs/list-import.processor';
 import {
   migrateLegacyLedger,
@@ -80,6 +83,21 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
   // recipient by a digest under this key: reports are checked against it.
   const identityKey = mailIdentityKey(options.mailLinkSecret);
   const mailDeps = { ...options, messageIdDomain, identityKey };
+  const mailServer = createMailServerWatch(connection, queuePrefix, logger);
+  /**
+   * An enquiry's, a confirmation's or a reset's mail that could not connect
+   * tells the dashboard of the outage too, even with no campaign sending;
+   * BullMQ retries the job, and the probe notes the server's return.
+   */
+  const noteOutage = (worker: Worker) =>
+    worker.on('failed', (_job, error) => {
+      if (!isConnectionFailure(error)) return;
+      mailServer
+        .unreachable(error)
+        .catch((noteError: unknown) =>
+          logger.warn({ err: noteError }, 'the mail server outage was not noted'),
+        );
+    });
 
   function startWorker<T>(
     name: QueueName,
@@ -118,8 +136,10 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
   relayQueue.on('error', (error) => logger.warn({ err: error.message }, 'relay queue error'));
 
   const workers = [
-    startWorker(QUEUE_NAMES.contactMail, contactMailProcessor(mailDeps)),
-    startWorker(QUEUE_NAMES.newsletterConfirmation, newsletterConfirmationProcessor(mailDeps)),
+    noteOutage(startWorker(QUEUE_NAMES.contactMail, contactMailProcessor(mailDeps))),
+    noteOutage(
+      startWorker(QUEUE_NAMES.newsletterConfirmation, newsletterConfirmationProcessor(mailDeps)),
+    ),
     startWorker(
       QUEUE_NAMES.newsletterRequest,
       newsletterRequestProcessor({
@@ -128,7 +148,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
         logger,
       }),
     ),
-    startWorker(QUEUE_NAMES.passwordReset, passwordResetProcessor(mailDeps)),
+    noteOutage(startWorker(QUEUE_NAMES.passwordReset, passwordResetProcessor(mailDeps))),
     startWorker(
       QUEUE_NAMES.outboxRelay,
       outboxRelayProcessor({
@@ -169,6 +189,15 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
       ),
     checkEveryMs: options.outbox.relayIntervalMs,
     logger,
+  });
+  // Asks the SMTP server, during an outage a send noted, whether it is back.
+  const mailServerProbe = await startMailServerProbe({
+    redis: connection,
+    queuePrefix,
+    transport: options.transport,
+    logger,
+    everyMs: options.campaigns.mailServerProbeMs,
+    startWorker,
   });
   const stats = options.stats
     ? await startStatsReconciliation({
@@ -227,6 +256,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
       await ledgerMigration;
       await Promise.all([...workers.map((worker) => worker.close()), campaignEngine.close()]);
       await relayQueue.close();
+      await mailServerProbe.close();
       await stats?.close();
       await bounces?.close();
       await relayTargets.close();

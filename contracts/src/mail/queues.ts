@@ -35,6 +35,8 @@ export const QUEUE_NAMES = {
   statsReconcile: 'stats-reconcile',
   /** Holds the job scheduler that reads returned mail from the bounce mailbox, when one is set. */
   bounceMailbox: 'bounce-mailbox',
+  /** Holds the job scheduler that asks the SMTP server, while it cannot be reached, whether it is back. */
+  mailServerProbe: 'mail-server-probe',
 } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
@@ -101,6 +103,8 @@ export function newsletterConfirmationJobId(subscriberId: string, request: numbe
 }
 
 export const OUTBOX_RELAY_SCHEDULER_ID = 'outbox-relay';
+
+export const MAIL_SERVER_PROBE_SCHEDULER_ID = 'mail-server-probe';
 
 /** One job per campaign send: the worker expands it into the recipients' jobs. */
 export interface CampaignDispatchJob {

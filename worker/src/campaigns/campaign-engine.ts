@@ -19,6 +19,7 @@ import { counterFolds } from './counter-folds';
 import { mongoCampaignStore } from './mongo-campaign-store';
 import { RoundTracker } from './round-tracker';
 import { keepJobScheduler } from '../job-schedulers';
+import { createMailServerWatch } from '../mail/mail-server-watch';
 
 /** How campaigns are sent; every figure comes from the worker's configuration. */
 export interface CampaignSendSettings {
@@ -35,6 +36,11 @@ export interface CampaignSendSettings {
   /** First pause before a batch with refused (4xx) mails is tried again; doubles each time. */
   retryDelayMs: number;
   retryAttempts: number;
+  /**
+   * While the SMTP server cannot be reached: how often the probe asks it
+   * whether it is back, and how long a batch waits between looks.
+   */
+  mailServerProbeMs: number;
   /** A batch whose worker died is taken over after this long without a lock renewal. */
   lockDurationMs: number;
   /** How often campaigns left queued, or sending without a change, are looked for. */
@@ -174,6 +180,8 @@ export async function startCampaignEngine(
       campaignSendProcessor({
         ...roundDeps,
         messenger,
+        mailServer: createMailServerWatch(connection, queuePrefix, logger),
+        mailServerRetryMs: settings.mailServerProbeMs,
         mailSlots: new Semaphore(settings.concurrency),
         waveSize: waveSizeOf(settings),
         messageIdDomain: options.messageIdDomain,

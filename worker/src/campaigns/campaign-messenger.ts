@@ -22,6 +22,11 @@ export interface CampaignMessenger {
   prepare(mail: CampaignMail): PreparedCampaign;
   /** A refusal that trying again will not change (a 5xx reply): the recipient failed. */
   isPermanentFailure(error: unknown): boolean;
+  /**
+   * The server could not be reached (refused, timed out, dropped): the
+   * recipient is not at fault, and the batch waits for the server.
+   */
+  isUnreachable(error: unknown): boolean;
   /** What staff see of a refusal: the server's own words when it replied. */
   failureReason(error: unknown): string;
   /** Ends the messenger's connections once the sends in hand are answered. */

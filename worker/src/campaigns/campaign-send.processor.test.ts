@@ -22,6 +22,7 @@ import {
   createCampaignContext,
   type CampaignContext,
 } from '../testing/campaign-context';
+import { createMailServerWatch } from '../mail/mail-server-watch';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
 import type { CampaignMessenger } from './campaign-messenger';
 import {
@@ -122,6 +123,8 @@ describe('a campaign send batch', () => {
       tracker,
       folds,
       messenger,
+      mailServer: createMailServerWatch(ctx.redis, ctx.queuePrefix, createLogger('test', 'silent')),
+      mailServerRetryMs: 1000,
       mailSlots,
       waveSize,
       messageIdDomain: 'agency.test',

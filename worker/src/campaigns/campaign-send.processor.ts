@@ -3,6 +3,7 @@ import type { Semaphore } from 'async-mutex';
 import type { MailIdentityKey, Redis } from '@agency/platform';
 import type { CampaignRecipient, CampaignSendJob } from '@agency/contracts';
 import { campaignMessageId, campaignReturnPath } from '@agency/platform';
+import type { MailServerWatch } from '../mail/mail-server-watch';
 import type { CampaignMessenger, PreparedCampaign } from './campaign-messenger';
 import {
   SENDING_STATUSES,
@@ -33,6 +34,10 @@ export interface CampaignSendDeps extends RoundEndDeps {
   returnPath?: string;
   /** The agency's clock, which sending windows are read on. */
   timeZone: string;
+  /** Where an outage of the SMTP server is noted for the dashboard, and read before each batch. */
+  mailServer: MailServerWatch;
+  /** How long a batch waits before looking again while the SMTP server cannot be reached. */
+  mailServerRetryMs: number;
   /** Where each campaign's own pace is kept. */
   redis: Redis;
   queuePrefix: string;
@@ -105,6 +110,13 @@ export function campaignSendProcessor(deps: CampaignSendDeps) {
     };
     const closedUntil = windowClosedUntil(campaign, deps.timeZone);
     if (closedUntil) return waitForWindow(closedUntil);
+    /**
+     * While the SMTP server cannot be reached, a batch waits as it does for
+     * its window, without spending an attempt: an outage of any length fails
+     * nobody, and the probe's first answer lets the batches go on.
+     */
+    const waitForMailServer = () => waitForWindow(new Date(Date.now() + deps.mailServerRetryMs));
+    if (await deps.mailServer.isUnreachable()) return waitForMailServer();
     const mail = await prepared(campaign);
     // Deleted between the two reads: there is nobody left to send it for.
     if (!mail) return 'skipped';
@@ -127,6 +139,8 @@ export function campaignSendProcessor(deps: CampaignSendDeps) {
     let lastTransientReason = '';
     let windowClosedAt: Date | null = null;
     let stopped = false;
+    let connectionFailure: unknown;
+    let accepted = false;
 
     const sendOne = async ({ key, attempts }: { key: string; attempts: number }) => {
       const messageId = campaignMessageId(
@@ -141,8 +155,14 @@ export function campaignSendProcessor(deps: CampaignSendDeps) {
           deps.returnPath &&
           campaignReturnPath(deps.identityKey, deps.returnPath, campaignId, round, key);
         await mail.send(recipientOf(key), messageId, returnPath || undefined);
+        accepted = true;
         return { key, outcome: { state: 'sent', attempts } } as Answered;
       } catch (error) {
+        // No reply about this recipient: it stays owed, whatever attempt this is.
+        if (deps.messenger.isUnreachable(error)) {
+          connectionFailure = error;
+          return undefined;
+        }
         const reason = deps.messenger.failureReason(error);
         if (!deps.messenger.isPermanentFailure(error) && !lastAttempt) {
           transientFailures += 1;
@@ -163,7 +183,8 @@ export function campaignSendProcessor(deps: CampaignSendDeps) {
       try {
         let answered: Answered[] = [];
         for (;;) {
-          let size = candidates.length > 0 && !stopped ? deps.waveSize : 0;
+          const goOn = candidates.length > 0 && !stopped && connectionFailure === undefined;
+          let size = goOn ? deps.waveSize : 0;
           // The window may close during a batch: what is left waits for the next opening.
           if (size > 0) {
             windowClosedAt = windowClosedUntil(campaign, deps.timeZone);
@@ -209,6 +230,7 @@ export function campaignSendProcessor(deps: CampaignSendDeps) {
             (result): result is Answered => result !== undefined,
           );
           answered.forEach(record);
+          if (accepted) await deps.mailServer.reachable();
         }
       } finally {
         releaseSlots();
@@ -220,6 +242,10 @@ export function campaignSendProcessor(deps: CampaignSendDeps) {
     await settleRoundIfDone(deps, campaign, keys, progress);
     if (stopped) return 'skipped';
     if (windowClosedAt) return waitForWindow(windowClosedAt);
+    if (connectionFailure !== undefined) {
+      await deps.mailServer.unreachable(connectionFailure);
+      return waitForMailServer();
+    }
     if (transientFailures > 0) {
       throw new TransientSendError(
         `${transientFailures} of ${recipients.length} mails not accepted yet: ${lastTransientReason}`,

@@ -1,7 +1,11 @@
 import { compileCampaignMail, senderNameOf, signUnsubscribeToken } from '@agency/platform';
 import type { Locale } from '@agency/contracts';
 import { oneClickUnsubscribeUrl, unsubscribePageUrl } from '../mail/newsletter-links';
-import { isPermanentSmtpFailure, smtpFailureReason } from '../mail/smtp-failure';
+import {
+  isConnectionFailure,
+  isPermanentSmtpFailure,
+  smtpFailureReason,
+} from '../mail/smtp-failure';
 import type { CampaignMessenger } from './campaign-messenger';
 import { InvalidRecipientError, compileCampaignMime, type CampaignMime } from './campaign-mime';
 import type { CampaignTransport } from './campaign-transport';
@@ -60,6 +64,7 @@ export function createSmtpCampaignMessenger(
     },
     isPermanentFailure: (error) =>
       error instanceof InvalidRecipientError || isPermanentSmtpFailure(error),
+    isUnreachable: isConnectionFailure,
     failureReason: smtpFailureReason,
     close: () => transport.close(),
   };

@@ -1,6 +1,12 @@
+import net from 'node:net';
 import { startSmtpSink, type SmtpRefusal, type SmtpSink } from '../testing/smtp-sink';
 import { createMailTransport, type MailTransport } from './transport';
-import { isPermanentSmtpFailure, smtpFailureReason } from './smtp-failure';
+import {
+  connectionFailureCode,
+  isConnectionFailure,
+  isPermanentSmtpFailure,
+  smtpFailureReason,
+} from './smtp-failure';
 
 /** How real SMTP servers refuse a mail, and whether the worker gives it up for good. */
 describe('an SMTP refusal', () => {
@@ -71,5 +77,25 @@ describe('an SMTP refusal', () => {
 
     expect(isPermanentSmtpFailure(error)).toBe(false);
     expect(smtpFailureReason(error)).toMatch(/ECONNREFUSED/);
+    expect(isConnectionFailure(error)).toBe(true);
+    expect(connectionFailureCode(error)).toBe('ECONNREFUSED');
+  });
+
+  it('is a connection failure when the server never greets, and not when it replies', async () => {
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    try {
+      const error = await errorOfOneMail(`smtp://127.0.0.1:${port}?greetingTimeout=200`);
+      expect(isConnectionFailure(error)).toBe(true);
+      expect(connectionFailureCode(error)).toBe('ETIMEDOUT');
+    } finally {
+      transport?.close();
+      transport = undefined;
+      await new Promise((resolve) => silent.close(resolve));
+    }
+
+    const refused = await refusedWith({ code: 421, message: '421 4.3.2 Shutting down' });
+    expect(isConnectionFailure(refused)).toBe(false);
   });
 });

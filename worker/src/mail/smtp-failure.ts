@@ -6,10 +6,16 @@ interface SmtpError extends Error {
   response?: string;
   /** Nodemailer's own classification: EENVELOPE, EMESSAGE, ECONNECTION, EAUTH... */
   code?: string;
+  /** The socket's own code (ECONNREFUSED...) when Nodemailer filed it under ESOCKET. */
+  originalCode?: string;
 }
 
+/**
+ * Any thrown object, not only `instanceof Error`: a socket's error comes from
+ * Node's own realm, which an Error check made in another (a test's VM) misses.
+ */
 function asSmtpError(error: unknown): SmtpError | undefined {
-  return error instanceof Error ? (error as SmtpError) : undefined;
+  return typeof error === 'object' && error !== null ? (error as SmtpError) : undefined;
 }
 
 /**
@@ -30,4 +36,45 @@ export function smtpFailureReason(error: unknown): string {
   const smtp = asSmtpError(error);
   if (smtp?.response) return smtp.response;
   return smtp?.message ?? String(error);
+}
+
+/**
+ * Codes of a server that could not be reached or lost mid-exchange: the
+ * socket's own (refused, timed out, no route, no such host) and Nodemailer's
+ * (ECONNECTION for a dropped connection, ETIMEDOUT for a greeting that never
+ * came, ETLS for a failed handshake, EDNS, ESOCKET). Every mail fails alike
+ * until the server is back, so none of them says anything about a recipient.
+ */
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'ECONNECTION',
+  'ESOCKET',
+  'EDNS',
+  'ETLS',
+]);
+
+/** The campaign transport's own words when a pooled connection ends under a send. */
+const CLOSED_CONNECTION = /closed the connection/i;
+
+/** The mail server could not be reached, or dropped the connection: no reply about this mail. */
+export function isConnectionFailure(error: unknown): boolean {
+  const smtp = asSmtpError(error);
+  if (!smtp || typeof smtp.responseCode === 'number') return false;
+  return (
+    (smtp.code !== undefined && CONNECTION_CODES.has(smtp.code)) ||
+    CLOSED_CONNECTION.test(String(smtp.message))
+  );
+}
+
+/** What an operator reads of a connection failure: its code, else its message. */
+export function connectionFailureCode(error: unknown): string {
+  const smtp = asSmtpError(error);
+  return smtp?.originalCode ?? smtp?.code ?? smtp?.message ?? String(error);
 }

@@ -44,6 +44,10 @@ export interface SmtpSink {
   connectionsOpened(): number;
   /** Ends every open client connection from the server's side, as an idle timeout does. */
   dropConnections(): void;
+  /** Stops listening and drops every connection: a server that is down refuses connections. */
+  stop(): Promise<void>;
+  /** Listens again on the same port, keeping what it received. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -135,6 +139,12 @@ export async function startSmtpSink(
   const address = server.server.address();
   if (typeof address !== 'object' || address === null) throw new Error('SMTP sink has no port');
 
+  function dropConnections(): void {
+    // smtp-server keeps its open connections in a set its types do not declare.
+    const { connections } = server as unknown as { connections: Set<{ close(): void }> };
+    for (const connection of [...connections]) connection.close();
+  }
+
   async function waitForCount(
     count: number,
     predicate: (mail: ReceivedMail) => boolean = () => true,
@@ -168,11 +178,14 @@ export async function startSmtpSink(
       responder = next;
     },
     connectionsOpened: () => connectionsOpened,
-    dropConnections() {
-      // smtp-server keeps its open connections in a set its types do not declare.
-      const { connections } = server as unknown as { connections: Set<{ close(): void }> };
-      for (const connection of [...connections]) connection.close();
+    dropConnections,
+    async stop() {
+      const listening = new Promise<void>((resolve) => server.server.close(() => resolve()));
+      dropConnections();
+      await listening;
     },
+    restart: () =>
+      new Promise<void>((resolve) => server.server.listen(address.port, '127.0.0.1', resolve)),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

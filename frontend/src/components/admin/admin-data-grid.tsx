@@ -39,6 +39,8 @@ export interface AdminDataGridProps<Row extends GridValidRowModel> {
   onSortChange: (sort: string | undefined) => void;
   /** Shown in the table when this page of the list is empty. */
   noRowsLabel: string;
+  /** Rows as tall as their content, for cells that open (a disclosure); one line otherwise. */
+  autoRowHeight?: boolean;
 }
 
 function toSortModel(sort: string): GridSortModel {
@@ -64,6 +66,7 @@ export function AdminDataGrid<Row extends GridValidRowModel>({
   onPageChange,
   onSortChange,
   noRowsLabel,
+  autoRowHeight = false,
 }: AdminDataGridProps<Row>) {
   const locale = useLocale();
   const { t } = useNamespace(ADMIN_COMMON_NAMESPACE);
@@ -130,6 +133,7 @@ export function AdminDataGrid<Row extends GridValidRowModel>({
         // A page holds at most 100 rows: rendering them all keeps the table simple
         // for screen readers and lets it size itself to its rows.
         disableVirtualization
+        {...(autoRowHeight && { getRowHeight: () => 'auto' as const })}
         localeText={localeText}
         sx={{ bgcolor: 'background.paper' }}
       />

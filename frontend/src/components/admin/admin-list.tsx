@@ -32,6 +32,8 @@ export interface AdminListProps<Row extends GridValidRowModel & { id: string }> 
   columns: GridColDef<Row>[];
   /** One record on a phone. */
   renderCard: (row: Row) => ReactNode;
+  /** Table rows as tall as their content (cells with a disclosure). */
+  autoRowHeight?: boolean;
 }
 
 function isKeyset<Row>(page: Page<Row> | KeysetPage<Row> | undefined): page is KeysetPage<Row> {
@@ -52,6 +54,7 @@ export function AdminList<Row extends GridValidRowModel & { id: string }>({
   empty,
   columns,
   renderCard,
+  autoRowHeight = false,
 }: AdminListProps<Row>) {
   const { t } = useNamespace(ADMIN_COMMON_NAMESPACE);
   const mobile = useIsMobile();
@@ -120,6 +123,7 @@ export function AdminList<Row extends GridValidRowModel & { id: string }>({
       }}
       onSortChange={list.setSort}
       noRowsLabel={t('list.noResults')}
+      autoRowHeight={autoRowHeight}
     />
   );
 }

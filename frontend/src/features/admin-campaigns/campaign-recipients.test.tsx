@@ -44,7 +44,7 @@ async function openLedger(options: { mobile?: boolean; role?: 'viewer' | 'manage
 }
 
 describe('Mail Manager: a campaign’s recipients', () => {
-  it('opens on the failed recipients, each with the SMTP reason', async () => {
+  it('opens on the failed recipients, each with a sentence, the SMTP reply behind Details', async () => {
     const { calls } = serveLedger((state) =>
       state === 'failed'
         ? pageOf([
@@ -53,15 +53,23 @@ describe('Mail Manager: a campaign’s recipients', () => {
           ])
         : pageOf([]),
     );
-    const { dialog } = await openLedger();
+    const { dialog, user } = await openLedger();
 
     const table = await findTable('Recipients');
     expect(dialog).toContainElement(table);
-    const gone = (await within(table).findByText('gone@example.com')).closest('[role="row"]');
-    expect(gone).toHaveTextContent('550 5.1.1 No such user');
+    const gone = (await within(table).findByText('gone@example.com')).closest(
+      '[role="row"]',
+    ) as HTMLElement;
+    expect(gone).toHaveTextContent('This address does not exist at the recipient’s provider.');
     expect(gone).toHaveTextContent('Failed');
+    expect(gone).not.toHaveTextContent('550 5.1.1 No such user');
+    const details = within(gone).getByRole('button', { name: 'Details' });
+    expect(details).toHaveAttribute('aria-expanded', 'false');
+    await user.click(details);
+    expect(details).toHaveAttribute('aria-expanded', 'true');
+    expect(within(gone).getByText('550 5.1.1 No such user')).toBeVisible();
     const full = within(table).getByText('full@example.com').closest('[role="row"]');
-    expect(full).toHaveTextContent('552 Mailbox full');
+    expect(full).toHaveTextContent('The recipient’s mailbox is full.');
     expect(full).toHaveTextContent('3');
     expect(calls[0]?.url.pathname).toBe(`${ADMIN}/campaigns/c-1/recipients`);
     expect(Object.fromEntries(calls[0]?.url.searchParams ?? [])).toMatchObject({

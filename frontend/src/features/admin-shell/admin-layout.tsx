@@ -29,6 +29,7 @@ import { useAppDispatch } from '../../lib/hooks';
 import { useNamespace } from '../../lib/translations';
 import { useToast } from '../../lib/use-toast';
 import { useCurrentUserQuery, useLogoutMutation } from './api/shell-api';
+import { MailServerBanner } from './components/mail-server-banner';
 import { SectionNav } from './components/section-nav';
 import { UserCard } from './components/user-card';
 import { UserMenu } from './components/user-menu';
@@ -202,6 +203,7 @@ function SignedInLayout({ session }: { session: AdminSession }) {
         sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, sm: 3 }, outline: 'none' }}
       >
         <Toolbar />
+        <MailServerBanner />
         <Suspense fallback={<PageLoader />}>
           <Outlet />
         </Suspense>

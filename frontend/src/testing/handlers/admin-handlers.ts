@@ -3,6 +3,7 @@ import {
   type ApiErrorBody,
   type LoginOptionsResponse,
   type LoginSuccessResponse,
+  type HealthWithQueuesDto,
   type MeResponse,
   type PasswordChangeResponse,
   type Role,
@@ -39,7 +40,19 @@ function roleOf(request: Request): Role {
 }
 
 /** A happy API with a little of everything; tests override what they are about. */
+/** What /api/health answers while every service is up; a test of an outage overrides it. */
+export function buildHealth(
+  smtp: HealthWithQueuesDto['smtp'] = { status: 'reachable', since: null },
+) {
+  return {
+    status: 'ok',
+    services: { mongodb: 'up', redis: 'up' },
+    smtp,
+  } satisfies HealthWithQueuesDto;
+}
+
 export const adminHandlers: HttpHandler[] = [
+  http.get('/api/health', () => HttpResponse.json(buildHealth())),
   http.get(`${ADMIN}/login-options`, () => HttpResponse.json<LoginOptionsResponse>({ demo: null })),
   http.post(`${ADMIN}/login`, async ({ request }) => {
     const { username } = (await request.json()) as { username: string };

@@ -6,6 +6,7 @@ import { useEffect, useEffectEvent } from 'react';
 import { api } from '../../../lib/api';
 import { useAppDispatch } from '../../../lib/hooks';
 import { useFormatters } from '../../../lib/use-formatters';
+import { useMailServerOutage } from '../../../lib/mail-server-status';
 import { useNamespace } from '../../../lib/translations';
 import { useToast } from '../../../lib/use-toast';
 import { useCampaignSettingsQuery } from '../api/campaigns-api';
@@ -23,6 +24,8 @@ export function CampaignDelivery({ campaign: listed }: { campaign: CampaignDto }
   const { campaign, percent, ratePerSecond, pendingCount, justFinished } =
     useCampaignProgress(listed);
   const { sentCount, failedCount, total, status, name } = campaign;
+  // Queued or sending while the worker cannot reach the SMTP server: nothing moves until it answers.
+  const waitingForMailServer = useMailServerOutage() !== null && status !== 'paused';
 
   // Once per finished send, with the figures of the reading that ended it.
   const announceEnd = useEffectEvent(() =>
@@ -65,9 +68,11 @@ export function CampaignDelivery({ campaign: listed }: { campaign: CampaignDto }
     pendingCount ? t('progress.pending', { pending: format.number(pendingCount) }) : null,
     status === 'paused'
       ? t('progress.paused')
-      : ratePerSecond !== null
-        ? t('progress.rate', { rate: format.number(ratePerSecond) })
-        : null,
+      : waitingForMailServer
+        ? t('progress.mailServer')
+        : ratePerSecond !== null
+          ? t('progress.rate', { rate: format.number(ratePerSecond) })
+          : null,
   ];
   return (
     <Stack spacing={0.5} sx={{ width: '100%', py: 0.5 }} aria-live="polite">
@@ -85,11 +90,13 @@ export function CampaignDelivery({ campaign: listed }: { campaign: CampaignDto }
       <Typography variant="caption">
         {counted
           ? details.filter(Boolean).join(' · ')
-          : status === 'queued'
-            ? t('progress.waiting')
-            : status === 'paused'
-              ? t('progress.paused')
-              : t('progress.counting')}
+          : waitingForMailServer
+            ? t('progress.mailServer')
+            : status === 'queued'
+              ? t('progress.waiting')
+              : status === 'paused'
+                ? t('progress.paused')
+                : t('progress.counting')}
       </Typography>
     </Stack>
   );

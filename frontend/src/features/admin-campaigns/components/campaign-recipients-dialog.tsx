@@ -21,6 +21,7 @@ import { useFormatters } from '../../../lib/use-formatters';
 import { useNamespace } from '../../../lib/translations';
 import { useCampaignRecipientsQuery } from '../api/campaigns-api';
 import { CAMPAIGNS_NAMESPACE } from '../campaigns-namespace';
+import { FailureReasonText } from './failure-reason-text';
 
 type RecipientRow = CampaignRecipientDto & { id: string };
 
@@ -101,6 +102,7 @@ export function CampaignRecipientsDialog({ campaign, onClose }: CampaignRecipien
         minWidth: 200,
         sortable: false,
         valueGetter: (_value, row) => row.reason ?? '',
+        renderCell: ({ row }) => (row.reason ? <FailureReasonText reason={row.reason} /> : null),
       },
       {
         field: 'mailEvent',
@@ -145,6 +147,7 @@ export function CampaignRecipientsDialog({ campaign, onClose }: CampaignRecipien
         ))}
       </Tabs>
       <AdminList<RecipientRow>
+        autoRowHeight
         label={t('ledger.tableLabel')}
         query={{ ...recipients, data: page }}
         list={{
@@ -167,7 +170,7 @@ export function CampaignRecipientsDialog({ campaign, onClose }: CampaignRecipien
         columns={columns}
         renderCard={(row) => (
           <RecordCard title={row.email} badge={stateChip(row)}>
-            {row.reason ? <Typography variant="body2">{row.reason}</Typography> : null}
+            {row.reason ? <FailureReasonText reason={row.reason} /> : null}
             {row.mailEvent ? (
               <Typography variant="body2">
                 {t(`ledger.mailEvent.${row.mailEvent.kind}`)}
