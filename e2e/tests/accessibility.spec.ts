@@ -158,6 +158,7 @@ test.describe('axe-core finds no serious or critical WCAG 2.1 AA violation', () 
           const address = addressIn(path, language);
           await openPage(page, appUrl(address));
           await waitForScreen(page);
+          await expect(page.locator('html')).toHaveAttribute('lang', new RegExp(`^${language}`));
           // The sections below the fold are built as the visitor heads for them.
           if (path === '/') await scrollThroughPage(page);
           findings.push(...(await scan(page, `${address} (${at})`)));
@@ -174,6 +175,8 @@ test.describe('axe-core finds no serious or critical WCAG 2.1 AA violation', () 
         for (const path of SIGNED_OUT_ADMIN_PATHS) {
           await page.goto(appUrl(path));
           await waitForScreen(page);
+          // The screens are scanned in the chosen language, right to left in Arabic.
+          await expect(page.locator('html')).toHaveAttribute('lang', new RegExp(`^${language}`));
           findings.push(...(await scan(page, `${path} (${at})`)));
         }
 
