@@ -202,7 +202,7 @@ export function createApp({
       settings: { timeZone: config.timeZone, ...config.campaigns },
       siteUrl: config.corsOrigin,
     }),
-    listRoutes(),
+    listRoutes({ redis, queuePrefix: config.queuePrefix }),
     importRoutes({ redis, queuePrefix: config.queuePrefix }),
     suppressionRoutes(),
     mailEventRoutes({

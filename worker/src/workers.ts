@@ -17,6 +17,7 @@ import type { BounceMailboxSettings } from './bounces/bounce-mailbox-settings';
 import type { BounceMailboxPolling } from './jobs/bounce-mailbox.processor';
 import { keepJobScheduler } from './job-schedulers';
 import { listImportProcessor } from './jobs/list-import.processor';
+import { startListDeletion } from './jobs/list-delete.processor';
 import {
   migrateLegacyLedger,
   startCampaignEngine,
@@ -48,6 +49,8 @@ export interface WorkersOptions {
    * jobs leave it out, so that no recount reads the store beside them.
    */
   stats?: { reconcileIntervalMs: number; settleMs?: number };
+  /** Members removed per write when a list is deleted; tests make it small. */
+  listDeleteChunkSize?: number;
   /** The mailbox returned mail is read from, every `pollIntervalMs`; none when unset. */
   bounceMailbox?: BounceMailboxSettings & { pollIntervalMs: number };
 }
@@ -161,6 +164,15 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     checkEveryMs: options.outbox.relayIntervalMs,
     logger,
   });
+  // Its recovery pass runs as often as the outbox relay's: both rebuild from the store what Redis lost.
+  const listDeletion = await startListDeletion({
+    connection,
+    queuePrefix,
+    logger,
+    chunkSize: options.listDeleteChunkSize,
+    recoveryIntervalMs: options.outbox.relayIntervalMs,
+    startWorker,
+  });
   const stats = options.stats
     ? await startStatsReconciliation({
         connection,
@@ -214,7 +226,11 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
       relaySchedule.stop();
       stopMigration.abort();
       await ledgerMigration;
-      await Promise.all([...workers.map((worker) => worker.close()), campaignEngine.close()]);
+      await Promise.all([
+        ...workers.map((worker) => worker.close()),
+        campaignEngine.close(),
+        listDeletion.close(),
+      ]);
       await relayQueue.close();
       await stats?.close();
       await bounces?.close();
