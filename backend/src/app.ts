@@ -207,7 +207,7 @@ export function createApp({
       siteUrl: config.corsOrigin,
       testSendsPerHour: config.rateLimit.testSendsPerHour,
     }),
-    listRoutes(),
+    listRoutes({ redis, queuePrefix: config.queuePrefix }),
     importRoutes({ redis, queuePrefix: config.queuePrefix }),
     suppressionRoutes(),
     mailEventRoutes({

@@ -62,6 +62,7 @@ export * from './audience/mail-event.model';
 export * from './audience/mail-events.service';
 export * from './audience/list-import.model';
 export * from './audience/audience';
+export * from './audience/list-deletion';
 export * from './audience/import-file';
 export * from './stats/kept-counts';
 export * from './stats/stats-reconciliation';

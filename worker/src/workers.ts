@@ -26,6 +26,7 @@ import { keepJobScheduler } from './job-schedulers';
 import { createMailServerWatch } from './mail/mail-server-watch';
 import { isConnectionFailure } from './mail/smtp-failure';
 import { listImportProcessor } from './jobs/list-import.processor';
+import { startListDeletion } from './jobs/list-delete.processor';
 import {
   migrateLegacyLedger,
   startCampaignEngine,
@@ -57,6 +58,8 @@ export interface WorkersOptions {
    * jobs leave it out, so that no recount reads the store beside them.
    */
   stats?: { reconcileIntervalMs: number; settleMs?: number };
+  /** Members removed per write when a list is deleted; tests make it small. */
+  listDeleteChunkSize?: number;
   /** The mailbox returned mail is read from, every `pollIntervalMs`; none when unset. */
   bounceMailbox?: BounceMailboxSettings & { pollIntervalMs: number };
 }
@@ -199,6 +202,15 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     everyMs: options.campaigns.mailServerProbeMs,
     startWorker,
   });
+  // Its recovery pass runs as often as the outbox relay's: both rebuild from the store what Redis lost.
+  const listDeletion = await startListDeletion({
+    connection,
+    queuePrefix,
+    logger,
+    chunkSize: options.listDeleteChunkSize,
+    recoveryIntervalMs: options.outbox.relayIntervalMs,
+    startWorker,
+  });
   const stats = options.stats
     ? await startStatsReconciliation({
         connection,
@@ -254,7 +266,11 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
       relaySchedule.stop();
       stopMigration.abort();
       await ledgerMigration;
-      await Promise.all([...workers.map((worker) => worker.close()), campaignEngine.close()]);
+      await Promise.all([
+        ...workers.map((worker) => worker.close()),
+        campaignEngine.close(),
+        listDeletion.close(),
+      ]);
       await relayQueue.close();
       await mailServerProbe.close();
       await stats?.close();

@@ -27,7 +27,8 @@ export interface RecordRoutes<Query, Create, Update, Dto extends { id: string }>
   /** `actorId`: the signed-in user who asks (a campaign's author, a user who may not delete themself). */
   create(input: Create, actorId: string): Promise<Dto>;
   update(id: string, input: Update, actorId: string): Promise<Dto>;
-  remove(id: string, actorId: string): Promise<Dto>;
+  /** Absent when the record's module answers DELETE itself (a list's deletion is a job). */
+  remove?(id: string, actorId: string): Promise<Dto>;
   /** What the activity log names the record by. */
   labelOf(record: Dto): string;
   /** Input fields whose values the activity log never keeps (a password): only that they changed. */
@@ -93,11 +94,14 @@ export function addRecordRoutes<Query, Create, Update, Dto extends { id: string 
     ctx.body = record;
   });
 
-  router.delete(routes.item, authorize(write), async (ctx) => {
-    const record = await routes.remove(recordIdParam(ctx), actorId(ctx));
-    logged(ctx, 'delete', record, fieldChanges(record, null));
-    ctx.status = 204;
-  });
+  const { remove } = routes;
+  if (remove) {
+    router.delete(routes.item, authorize(write), async (ctx) => {
+      const record = await remove(recordIdParam(ctx), actorId(ctx));
+      logged(ctx, 'delete', record, fieldChanges(record, null));
+      ctx.status = 204;
+    });
+  }
 
   return router;
 }

@@ -16,10 +16,15 @@ export const mailingListSchema = object({
 });
 export type MailingListInput = InferType<typeof mailingListSchema>;
 
+/** A list is `active`, or `deleting` from the delete request until its last member is gone. */
+export const MAILING_LIST_STATES = ['active', 'deleting'] as const;
+export type MailingListState = (typeof MAILING_LIST_STATES)[number];
+
 export const mailingListQuerySchema = listQuerySchema({
   sortFields: ['name', 'createdAt', 'memberCount'] as const,
   defaultSort: 'name',
-  filters: {},
+  // Audience pickers ask for `active` lists only: a list being deleted takes no campaign or import.
+  filters: { state: oneOfText(MAILING_LIST_STATES).optional() },
 });
 export type MailingListQuery = InferType<typeof mailingListQuerySchema>;
 
@@ -29,8 +34,20 @@ export interface MailingListDto {
   description: string | null;
   /** People in the list, whatever their state: the campaign count leaves out the suppressed. */
   memberCount: number;
+  state: MailingListState;
+  /** While `deleting`: how far the removal of its members has come; null when active. */
+  deletion: MailingListDeletionDto | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** The progress of a list's deletion, as the worker's job saves it after each chunk. */
+export interface MailingListDeletionDto {
+  /** Members when the deletion was asked for. */
+  total: number;
+  /** Members removed so far (at most `total`). */
+  removed: number;
+  startedAt: string;
 }
 
 /** One person added to a list by hand. */

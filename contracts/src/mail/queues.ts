@@ -31,6 +31,10 @@ export const QUEUE_NAMES = {
   passwordReset: 'password-reset',
   /** One uploaded CSV file read into a mailing list. */
   listImport: 'list-import',
+  /** Removes a deleted list's members in bounded chunks, then the list itself. */
+  listDelete: 'list-delete',
+  /** Holds the job scheduler that queues again the deletion of lists whose job Redis lost. */
+  listDeleteRecovery: 'list-delete-recovery',
   /** Holds the job scheduler that reconciles the dashboard's kept figures with the store. */
   statsReconcile: 'stats-reconcile',
   /** Holds the job scheduler that reads returned mail from the bounce mailbox, when one is set. */
@@ -212,3 +216,15 @@ export interface ListImportJob {
 export function listImportJobId(importId: string): string {
   return `list-import-${importId}`;
 }
+
+/** A list being deleted: the worker removes its members chunk by chunk, then the list. */
+export interface ListDeleteJob {
+  listId: string;
+}
+
+/** One job per list: a second delete request, or the recovery, adds nothing more. */
+export function listDeleteJobId(listId: string): string {
+  return `list-delete-${listId}`;
+}
+
+export const LIST_DELETE_RECOVERY_SCHEDULER_ID = 'list-delete-recovery';

@@ -253,6 +253,8 @@ export function buildMailingList(overrides: Partial<MailingListDto> = {}): Maili
     name: 'Expo guests',
     description: 'People met at the spring expo',
     memberCount: 1200,
+    state: 'active',
+    deletion: null,
     createdAt: CREATED,
     updatedAt: CREATED,
     ...overrides,

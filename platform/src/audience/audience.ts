@@ -5,7 +5,9 @@ import { contactAddressesComplete } from '../contact/contact-addresses';
 import { ContactModel } from '../contact/contact.model';
 import { normalizeEmail } from '../newsletter/newsletter-token';
 import { SubscriberModel } from '../newsletter/subscriber.model';
+import { ACTIVE_LIST_FILTER } from './list-deletion';
 import { ListMemberModel } from './list-member.model';
+import { MailingListModel } from './mailing-list.model';
 import { SuppressionModel } from './suppression.model';
 
 /** The suppression list's addresses (normalised: they are its ids). */
@@ -41,12 +43,29 @@ function recipientOf(
   return { key: normalizeEmail(email), email: email.trim(), firstName, lastName, locale };
 }
 
+/**
+ * The lists of `listIds` a campaign may still mail: a list being deleted is
+ * left out, so that a campaign sent or counted while its members are being
+ * removed mails none of them (rather than those the deletion has not reached yet).
+ */
+async function mailableLists(listIds: readonly string[]): Promise<Types.ObjectId[]> {
+  const lists = await MailingListModel.collection
+    .find<{ _id: Types.ObjectId }>(
+      { _id: { $in: listIds.map((id) => new Types.ObjectId(id)) }, ...ACTIVE_LIST_FILTER },
+      { projection: { _id: 1 } },
+    )
+    .toArray();
+  return lists.map(({ _id }) => _id);
+}
+
 async function* candidates(target: AudienceTarget): AsyncGenerator<CampaignRecipient> {
   if (target.recipientType === 'lists') {
     if (target.listIds.length === 0) return;
+    const lists = await mailableLists(target.listIds);
+    if (lists.length === 0) return;
     const members = ListMemberModel.collection
       .find<{ email: string; firstName?: string; lastName?: string; locale?: string }>(
-        { list: { $in: target.listIds.map((id) => new Types.ObjectId(id)) } },
+        { list: { $in: lists } },
         { projection: { email: 1, firstName: 1, lastName: 1, locale: 1 } },
       )
       .batchSize(1000);

@@ -1,5 +1,21 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
 
+/**
+ * Set when the list's deletion is asked for, and kept until its job removed
+ * the last member and then the list: a list with it takes no campaign, no
+ * import and no new member, and the dashboard shows its progress.
+ */
+const deletionSchema = new Schema(
+  {
+    /** Members when the deletion was asked for: the progress bar's end. */
+    total: { type: Number, required: true },
+    /** Members the job has removed, saved after each chunk. */
+    removed: { type: Number, required: true, default: 0 },
+    startedAt: { type: Date, required: true },
+  },
+  { _id: false },
+);
+
 const mailingListSchema = new Schema(
   {
     name: { type: String, required: true },
@@ -9,6 +25,7 @@ const mailingListSchema = new Schema(
     // every member of every list on the embedded store.
     memberCount: { type: Number, required: true, default: 0 },
     createdBy: { type: Schema.Types.ObjectId },
+    deletion: { type: deletionSchema, default: undefined },
   },
   { timestamps: true },
 );

@@ -12,7 +12,11 @@ import {
   CampaignModel,
   ContactAddressModel,
   ContactModel,
+  ListMemberModel,
+  MailingListModel,
   createLogger,
+  listMemberId,
+  markListDeleting,
   withCampaignLock,
 } from '@agency/platform';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
@@ -533,5 +537,31 @@ describe('the campaign dispatch', () => {
       total: 7,
       dispatchedRound: 2,
     });
+  });
+  it('mails nobody of a list being deleted, and everyone of the other lists', async () => {
+    const going = await MailingListModel.create({ name: 'Going' });
+    const kept = await MailingListModel.create({ name: 'Kept' });
+    const member = (list: typeof going, key: string) => ({
+      _id: listMemberId(String(list._id), key),
+      list: list._id,
+      key,
+      email: key,
+      consent: { basis: 'import', at: new Date(), listName: list.name },
+    });
+    await ListMemberModel.insertMany([
+      member(going, 'leaving1@example.tn'),
+      member(going, 'leaving2@example.tn'),
+      member(kept, 'staying@example.tn'),
+    ]);
+    const id = await ctx.queueCampaign({ recipientType: 'lists', addDispatch: false });
+    await CampaignModel.updateOne({ _id: id }, { listIds: [going._id, kept._id] });
+    // Deletion asked for after the campaign was written: its members are all still there.
+    await markListDeleting(String(going._id));
+
+    expect(await dispatch(await dispatchJob(id))).toBe('dispatched');
+
+    const recipients = (await sendJobs()).flatMap((job) => job.data.recipients);
+    expect(recipients.map(({ key }) => key)).toEqual(['staying@example.tn']);
+    expect(await ctx.campaign(id)).toMatchObject({ total: 1 });
   });
 });

@@ -188,7 +188,7 @@ function readIntoList(deps: ListImportDeps) {
     if (!stored || !['queued', 'running'].includes(stored.status)) return 'skipped';
     const mapping = stored.mapping as Mapping;
     const listId = String(stored.list);
-    const list = await MailingListModel.findById(listId, { name: 1 }).lean();
+    const list = await MailingListModel.findById(listId, { name: 1, deletion: 1 }).lean();
     const cancelKey = importCancelKey(deps.queuePrefix, importId);
     const finish = async (status: 'done' | 'cancelled' | 'failed', error?: string) => {
       await ListImportModel.updateOne(
@@ -228,7 +228,8 @@ function readIntoList(deps: ListImportDeps) {
     const checkpoint = stored.checkpointRow;
     let reportLines = stored.reportLines;
     let row = checkpoint;
-    if (!list) {
+    // A list being deleted takes no new members: they would outlive its deletion job.
+    if (!list || list.deletion) {
       await finish('failed', 'The list was deleted');
       return 'done';
     }

@@ -6,6 +6,7 @@ import type { PipelineContext } from './pipeline-context';
 export interface ImportApi {
   get(path: string): request.Test;
   post(path: string, body?: object): request.Test;
+  delete(path: string): request.Test;
   /** A CSV upload as the dashboard sends it: the file as the body, its name in a header. */
   upload(csv: string | Buffer, name?: string): request.Test;
   /** Uploads, starts with the suggested mapping, and returns the import once it has ended. */
@@ -28,6 +29,7 @@ export async function importApi(ctx: PipelineContext, username = 'importer'): Pr
   const api: ImportApi = {
     get: (path) => agent().get(path).set('Authorization', `Bearer ${token}`),
     post: (path, body) => agent().post(path).set('Authorization', `Bearer ${token}`).send(body),
+    delete: (path) => agent().delete(path).set('Authorization', `Bearer ${token}`),
     upload: (csv, name = 'guests.csv') =>
       agent()
         .post('/api/admin/imports')

@@ -35,6 +35,8 @@ export interface WorkerStartOptions {
   pendingAgeMs?: number;
   /** A mailbox to read returned mail from, as BOUNCE_MAILBOX_URL gives one. */
   bounceMailbox?: WorkersOptions['bounceMailbox'];
+  /** Members removed per write when a list is deleted. */
+  listDeleteChunkSize?: number;
 }
 
 /**
@@ -112,7 +114,13 @@ export async function createPipelineContext(
     app,
     queues,
     passwordResetQueue,
-    async startWorker({ smtpUrl, relayIntervalMs = 60_000, pendingAgeMs = 0, bounceMailbox }) {
+    async startWorker({
+      smtpUrl,
+      relayIntervalMs = 60_000,
+      pendingAgeMs = 0,
+      bounceMailbox,
+      listDeleteChunkSize,
+    }) {
       const connection = consumerConnection();
       const transport = createMailTransport(smtpUrl);
       const messenger = createSmtpCampaignMessenger({
@@ -135,6 +143,7 @@ export async function createPipelineContext(
         mailJobOptions: options.jobOptions,
         campaigns: { ...campaignSettings(), messenger },
         timeZone: config.timeZone,
+        listDeleteChunkSize,
         ...(bounceMailbox ? { bounceMailbox } : {}),
       });
       running.push({
@@ -165,16 +174,17 @@ export async function createPipelineContext(
       }
       await Promise.all(events.map((queueEvents) => queueEvents.close()));
       if (producer.status === 'ready') {
-        const relayQueue = new Queue(QUEUE_NAMES.outboxRelay, {
-          connection: producer,
-          prefix: config.queuePrefix,
-        });
+        const ownQueues = [
+          QUEUE_NAMES.outboxRelay,
+          QUEUE_NAMES.listDelete,
+          QUEUE_NAMES.listDeleteRecovery,
+        ].map((name) => new Queue(name, { connection: producer, prefix: config.queuePrefix }));
         await Promise.all(
-          [...queues.all(), relayQueue, passwordResetQueue].map((queue) =>
+          [...queues.all(), ...ownQueues, passwordResetQueue].map((queue) =>
             queue.obliterate({ force: true }),
           ),
         );
-        await relayQueue.close();
+        await Promise.all(ownQueues.map((queue) => queue.close()));
       }
       await queues.close();
       await passwordResetQueue.close();

@@ -21,6 +21,7 @@ import {
   CampaignBatchModel,
   CampaignOutcomeModel,
   MailingListModel,
+  ACTIVE_LIST_FILTER,
   sanitizeCampaignHtml,
 } from '@agency/platform';
 import { trusted } from 'mongoose';
@@ -66,14 +67,17 @@ export function toCampaignDto(campaign: StoredCampaign): CampaignDto {
   };
 }
 
-/** A campaign to lists names lists that exist, each once. */
+/** A campaign to lists names lists that exist and are not being deleted, each once. */
 async function targetListsOf(input: CampaignInput): Promise<string[]> {
   if (input.recipientType !== 'lists') return [];
   const listIds = [...new Set(input.listIds.map((id) => id.toLowerCase()))];
-  const found = await MailingListModel.countDocuments({ _id: trusted({ $in: listIds }) });
+  const found = await MailingListModel.countDocuments({
+    _id: trusted({ $in: listIds }),
+    deletion: trusted(ACTIVE_LIST_FILTER.deletion),
+  });
   if (found !== listIds.length) {
     throw new HttpError('VALIDATION_FAILED', 'Some fields are invalid', {
-      listIds: 'One of these lists does not exist',
+      listIds: 'One of these lists does not exist or is being deleted',
     });
   }
   return listIds;

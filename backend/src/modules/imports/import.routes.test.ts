@@ -218,6 +218,21 @@ describe('starting and cancelling an import', () => {
     expect(again.status).toBe(409);
   });
 
+  it('refuses a list being deleted, leaving the upload as it was', async () => {
+    const { body: file } = await upload(GOOD);
+    const { body: going } = await as(ctx, users.manager).post('/api/admin/lists', {
+      name: 'Going',
+    });
+    expect((await as(ctx, users.manager).delete(`/api/admin/lists/${going.id}`)).status).toBe(202);
+    const refused = await as(ctx, users.manager).post(`/api/admin/imports/${file.id}/start`, {
+      listId: going.id,
+      mapping: { email: 0 },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.fields.listId).toBe('This list is being deleted');
+    expect((await ListImportModel.findById(file.id).lean())?.status).toBe('uploaded');
+  });
+
   it('cancels an upload not started, deleting its file', async () => {
     const { body: file } = await upload(GOOD);
     const before = await stored();

@@ -131,10 +131,15 @@ export async function startImport(
       ),
     );
   }
-  const list = await MailingListModel.findById(input.listId, { name: 1 }).lean();
+  const list = await MailingListModel.findById(input.listId, { name: 1, deletion: 1 }).lean();
   if (!list) {
     throw new HttpError('VALIDATION_FAILED', 'Some fields are invalid', {
       listId: 'This list does not exist',
+    });
+  }
+  if (list.deletion) {
+    throw new HttpError('VALIDATION_FAILED', 'Some fields are invalid', {
+      listId: 'This list is being deleted',
     });
   }
   const queued = await ListImportModel.findOneAndUpdate(

@@ -1,7 +1,21 @@
-import type { Role } from '@agency/contracts';
-import { ListMemberModel, MailingListModel, SuppressionModel } from '@agency/platform';
+import { Queue } from 'bullmq';
+import { Types } from 'mongoose';
+import { QUEUE_NAMES, listDeleteJobId, type Role } from '@agency/contracts';
+import {
+  ListImportModel,
+  ListMemberModel,
+  MailingListModel,
+  SuppressionModel,
+} from '@agency/platform';
+import { ActivityLogModel } from '../activity-log';
 import { createTestContext, type TestContext } from '../../testing/test-context';
-import { as, oneUserPerRole, unknownId, type SignedInUser } from '../../testing/admin-fixtures';
+import {
+  as,
+  oneUserPerRole,
+  unknownId,
+  validCampaign,
+  type SignedInUser,
+} from '../../testing/admin-fixtures';
 
 let ctx: TestContext;
 let users: Record<Role, SignedInUser>;
@@ -87,12 +101,95 @@ describe('mailing lists', () => {
     expect((await MailingListModel.findById(list.id).lean())?.memberCount).toBe(1);
   });
 
-  it('deletes a list with its memberships', async () => {
+  it('answers 202 and marks the list as being deleted, and a second DELETE answers the same', async () => {
     const { body: list } = await manager().post('/api/admin/lists', { name: 'Old fair' });
     await manager().post(`/api/admin/lists/${list.id}/members`, { email: 'a@example.tn' });
-    expect((await manager().delete(`/api/admin/lists/${list.id}`)).status).toBe(204);
-    expect(await ListMemberModel.countDocuments({ list: list.id })).toBe(0);
-    expect((await manager().get(`/api/admin/lists/${list.id}`)).status).toBe(404);
+    await manager().post(`/api/admin/lists/${list.id}/members`, { email: 'b@example.tn' });
+
+    const first = await manager().delete(`/api/admin/lists/${list.id}`);
+    expect(first.status).toBe(202);
+    expect(first.body).toMatchObject({
+      id: list.id,
+      name: 'Old fair',
+      state: 'deleting',
+      deletion: { total: 2, removed: 0 },
+    });
+    // The members go in the worker's job, one per list: it is queued under the list's id.
+    const queue = new Queue(QUEUE_NAMES.listDelete, {
+      connection: ctx.redis,
+      prefix: ctx.config.queuePrefix,
+    });
+    const job = await queue.getJob(listDeleteJobId(list.id));
+    await queue.close();
+    expect(job?.data).toEqual({ listId: list.id });
+
+    const second = await manager().delete(`/api/admin/lists/${list.id}`);
+    expect(second.status).toBe(202);
+    expect(second.body).toEqual(first.body);
+    expect((await manager().get(`/api/admin/lists/${list.id}`)).body.state).toBe('deleting');
+    // The activity log has the deletion once: the second call changed nothing.
+    expect(
+      await ActivityLogModel.countDocuments({ action: 'list.delete', 'target.id': list.id }),
+    ).toBe(1);
+
+    // Once the job has removed it, the id is unknown.
+    await MailingListModel.deleteOne({ _id: list.id });
+    const gone = await manager().delete(`/api/admin/lists/${list.id}`);
+    expect(gone.status).toBe(404);
+    expect(gone.body.error.code).toBe('NOT_FOUND');
+  });
+
+  it('keeps a list being deleted out of the pickers, the campaigns, the imports and new members', async () => {
+    const { body: kept } = await manager().post('/api/admin/lists', { name: 'Picker kept' });
+    const { body: going } = await manager().post('/api/admin/lists', { name: 'Picker going' });
+    await manager().post(`/api/admin/lists/${going.id}/members`, { email: 'kept@example.tn' });
+    const countOf = async () =>
+      (await manager().get(`/api/admin/campaigns/audience?listIds=${going.id}`)).body.lists;
+    expect(await countOf()).toBe(1);
+    expect((await manager().delete(`/api/admin/lists/${going.id}`)).status).toBe(202);
+
+    const active = await manager().get('/api/admin/lists?state=active&search=picker');
+    expect(active.body.items.map((list: { id: string }) => list.id)).toEqual([kept.id]);
+    const deleting = await manager().get('/api/admin/lists?state=deleting&search=picker');
+    expect(deleting.body.items.map((list: { id: string }) => list.id)).toEqual([going.id]);
+    expect((await manager().get('/api/admin/lists?state=gone')).status).toBe(400);
+
+    const campaign = await manager().post('/api/admin/campaigns', {
+      ...validCampaign,
+      recipientType: 'lists',
+      listIds: [going.id],
+    });
+    expect(campaign.status).toBe(400);
+    expect(campaign.body.error.fields.listIds).toBe(
+      'One of these lists does not exist or is being deleted',
+    );
+    expect(await countOf()).toBe(0);
+
+    const member = await manager().post(`/api/admin/lists/${going.id}/members`, {
+      email: 'late@example.tn',
+    });
+    expect(member.status).toBe(409);
+    expect(member.body.error.message).toBe('This list is being deleted');
+    const renamed = await manager().put(`/api/admin/lists/${going.id}`, { name: 'Back' });
+    expect(renamed.status).toBe(409);
+  });
+
+  it('refuses to delete a list while a file is being imported into it', async () => {
+    const { body: list } = await manager().post('/api/admin/lists', { name: 'Importing' });
+    await ListImportModel.create({
+      fileName: 'guests.csv',
+      fileId: new Types.ObjectId(),
+      size: 10,
+      encoding: 'utf-8',
+      rowCount: 1,
+      status: 'running',
+      list: list.id,
+      listName: list.name,
+      byName: 'someone',
+    });
+    const refused = await manager().delete(`/api/admin/lists/${list.id}`);
+    expect(refused.status).toBe(409);
+    expect((await manager().get(`/api/admin/lists/${list.id}`)).body.state).toBe('active');
   });
 
   it('lets everyone signed in read lists, and only managers and admins change them', async () => {

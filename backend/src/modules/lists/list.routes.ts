@@ -1,13 +1,18 @@
 import Router from '@koa/router';
+import { Queue } from 'bullmq';
 import {
   API_ROUTES,
+  QUEUE_NAMES,
+  listDeleteJobId,
+  type ListDeleteJob,
   listMemberQuerySchema,
   listMemberSchema,
   mailingListQuerySchema,
   mailingListSchema,
 } from '@agency/contracts';
+import { MAIL_JOB_OPTIONS, withTimeout, type Redis } from '@agency/platform';
 import { addRecordRoutes } from '../../admin/record-routes';
-import { audit } from '../../middleware/audit';
+import { audit, unaudited } from '../../middleware/audit';
 import { sessionUser } from '../../middleware/authenticate';
 import { authorize } from '../../middleware/authorize';
 import { recordIdParam, validateBody, validateQuery } from '../../middleware/validate';
@@ -15,17 +20,50 @@ import { HttpError } from '../../errors';
 import {
   addListMember,
   createMailingList,
-  deleteMailingList,
   getMailingList,
   listMailingLists,
   listMembers,
   removeListMember,
+  requestListDeletion,
   updateMailingList,
 } from './list.service';
 
+const ENQUEUE_TIMEOUT_MS = 2000;
+
 /** Mailing lists: everyone signed in sees them, managers and admins change them. */
-export function listRoutes(): Router {
+export function listRoutes({ redis, queuePrefix }: { redis: Redis; queuePrefix: string }): Router {
   const router = new Router();
+  const deletions = new Queue<ListDeleteJob>(QUEUE_NAMES.listDelete, {
+    connection: redis,
+    prefix: queuePrefix,
+    defaultJobOptions: MAIL_JOB_OPTIONS,
+  });
+  deletions.on('error', () => undefined);
+
+  /**
+   * 202 with the list's state: the list is marked as being deleted, and the
+   * worker removes its members in bounded chunks, then the list. Asking
+   * again while it is being deleted answers the same (and queues its job
+   * again, which is a no-op while the job exists); once it is gone the id
+   * is unknown (404). If Redis cannot take the job now, the list stays
+   * marked and the worker's recovery pass queues it: the answer is the same.
+   */
+  router.delete(API_ROUTES.list, authorize('lists:write'), async (ctx) => {
+    const id = recordIdParam(ctx);
+    const { list, outcome } = await requestListDeletion(id);
+    try {
+      await withTimeout(
+        deletions.add(QUEUE_NAMES.listDelete, { listId: id }, { jobId: listDeleteJobId(id) }),
+        ENQUEUE_TIMEOUT_MS,
+      );
+    } catch (error: unknown) {
+      ctx.state.log.warn({ err: error, listId: id }, 'list deletion not queued; recovery will');
+    }
+    if (outcome === 'started') audit(ctx, 'list.delete', { type: 'list', id, label: list.name });
+    else unaudited(ctx);
+    ctx.status = 202;
+    ctx.body = list;
+  });
 
   router.get(API_ROUTES.listMembers, authorize('lists:read'), async (ctx) => {
     ctx.body = await listMembers(
@@ -70,7 +108,6 @@ export function listRoutes(): Router {
     get: getMailingList,
     create: createMailingList,
     update: updateMailingList,
-    remove: deleteMailingList,
     labelOf: (list) => list.name,
   });
 }

@@ -15,8 +15,10 @@ import {
   MailingListModel,
   SubscriberModel,
   SuppressionModel,
+  ACTIVE_LIST_FILTER,
   isDuplicateKeyError,
   listMemberId,
+  markListDeleting,
   normalizeEmail,
   type ListMember,
   type MailingList,
@@ -27,20 +29,40 @@ import { findPage, isoOrNull, pageOf, searchFilter } from '../../list-query';
 type StoredList = MailingList & { _id: unknown };
 
 export function toMailingListDto(list: StoredList): MailingListDto {
+  const { deletion } = list;
   return {
     id: String(list._id),
     name: list.name,
     description: list.description ?? null,
     memberCount: list.memberCount,
+    state: deletion ? 'deleting' : 'active',
+    deletion: deletion
+      ? {
+          total: deletion.total,
+          // A member removed by hand meanwhile is not in `total`: progress never passes the end.
+          removed: Math.min(deletion.removed, deletion.total),
+          startedAt: deletion.startedAt.toISOString(),
+        }
+      : null,
     createdAt: list.createdAt.toISOString(),
     updatedAt: list.updatedAt.toISOString(),
   };
 }
 
 const notFound = () => new HttpError('NOT_FOUND', 'No list with this id');
+const beingDeleted = () => new HttpError('CONFLICT', 'This list is being deleted');
+
+/** `active`: lists without a deletion; `deleting`: those with one. */
+function stateFilter(state: MailingListQuery['state']): Record<string, unknown> {
+  if (!state) return {};
+  return { deletion: trusted({ $exists: state === 'deleting' }) };
+}
 
 export async function listMailingLists(query: MailingListQuery): Promise<Page<MailingListDto>> {
-  const filter = searchFilter(query.search, ['name', 'description']);
+  const filter = {
+    ...searchFilter(query.search, ['name', 'description']),
+    ...stateFilter(query.state),
+  };
   const { docs, total } = await findPage(MailingListModel, filter, query);
   return pageOf(docs.map(toMailingListDto), total, query);
 }
@@ -67,31 +89,41 @@ export async function updateMailingList(
   id: string,
   input: MailingListInput,
 ): Promise<MailingListDto> {
-  const list = await MailingListModel.findByIdAndUpdate(
-    id,
+  const list = await MailingListModel.findOneAndUpdate(
+    { _id: id, deletion: trusted(ACTIVE_LIST_FILTER.deletion) },
     input.description
       ? { $set: { name: input.name, description: input.description } }
       : { $set: { name: input.name }, $unset: { description: 1 } },
     { returnDocument: 'after', runValidators: true },
   ).lean();
-  if (!list) throw notFound();
-  return toMailingListDto(list);
+  if (list) return toMailingListDto(list);
+  throw (await MailingListModel.exists({ _id: id })) ? beingDeleted() : notFound();
 }
 
 const IMPORTING: ImportStatus[] = ['queued', 'running'];
 
-/** A list being imported into stays until its import ends; its members go with it. */
-export async function deleteMailingList(id: string): Promise<MailingListDto> {
-  const list = await MailingListModel.findById(id).lean();
-  if (!list) throw notFound();
-  const importing = await ListImportModel.exists({
-    list: new Types.ObjectId(id),
-    status: trusted({ $in: IMPORTING }),
-  });
-  if (importing) throw new HttpError('CONFLICT', 'A file is being imported into this list');
-  await MailingListModel.deleteOne({ _id: id });
-  await ListMemberModel.deleteMany({ list: new Types.ObjectId(id) });
-  return toMailingListDto(list);
+/**
+ * Asks for a list's deletion: the list is marked at once (it leaves the
+ * audience pickers, and takes no campaign, import or member from then on),
+ * and the worker's job removes its members chunk by chunk, then the list.
+ * Asking again while it is being deleted answers the same state; a list
+ * being imported into stays until its import ends.
+ */
+export async function requestListDeletion(
+  id: string,
+): Promise<{ list: MailingListDto; outcome: 'started' | 'already' }> {
+  const current = await MailingListModel.findById(id, { deletion: 1 }).lean();
+  if (!current) throw notFound();
+  if (!current.deletion) {
+    const importing = await ListImportModel.exists({
+      list: new Types.ObjectId(id),
+      status: trusted({ $in: IMPORTING }),
+    });
+    if (importing) throw new HttpError('CONFLICT', 'A file is being imported into this list');
+  }
+  const marked = await markListDeleting(id);
+  if (!marked) throw notFound();
+  return { list: toMailingListDto(marked.list), outcome: marked.outcome };
 }
 
 /** Which of these addresses no campaign mails: suppressed, or unsubscribed from the newsletter. */
@@ -157,6 +189,7 @@ export async function addListMember(
 ): Promise<ListMemberDto> {
   const list = await MailingListModel.findById(listId).lean();
   if (!list) throw notFound();
+  if (list.deletion) throw beingDeleted();
   const key = normalizeEmail(input.email);
   const now = new Date();
   let member: ListMember;

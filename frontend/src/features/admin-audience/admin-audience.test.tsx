@@ -1,5 +1,5 @@
 import { File as NodeFile } from 'node:buffer';
-import type { ImportDto } from '@agency/contracts';
+import type { ImportDto, MailingListDto } from '@agency/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import {
@@ -61,25 +61,74 @@ describe('Audience: lists', () => {
     expect(create.calls[0]?.body).toEqual({ name: 'Gala 2026', description: 'Invitations' });
   });
 
-  it('deletes a list only after confirming, and says when there are none', async () => {
-    const list = buildMailingList({ name: 'Old fair' });
-    server.use(adminList('/lists', [list]));
-    const remove = recordAdminCalls(
-      'delete',
-      `/lists/${list.id}`,
-      () => new HttpResponse(null, { status: 204 }),
+  it('closes the confirmation at once, shows the deletion progress, then drops the row', async () => {
+    const list = buildMailingList({ name: 'Old fair', memberCount: 12_000 });
+    const deleting = (removed: number) => ({
+      ...list,
+      state: 'deleting' as const,
+      deletion: { total: 12_000, removed, startedAt: list.createdAt },
+    });
+    // What each read of the lists answers, in turn; the last answer stays.
+    let answers: MailingListDto[][] = [[list]];
+    server.use(
+      http.get(`${ADMIN}/lists`, () =>
+        HttpResponse.json(pageOf((answers.length > 1 ? answers.shift() : answers[0]) ?? [])),
+      ),
     );
+    // The API's answer waits until the test has seen the dialog close.
+    let answer: (value: unknown) => void = () => undefined;
+    const answered = new Promise((resolve) => {
+      answer = resolve;
+    });
+    const remove = recordAdminCalls('delete', `/lists/${list.id}`, async () => {
+      await answered;
+      answers = [[deleting(3000)], [deleting(9000)], []];
+      return HttpResponse.json(deleting(0), { status: 202 });
+    });
     server.use(remove.handler);
     const { user } = await renderAdmin('/admin/audience', { role: 'manager', mobile: true });
 
     await user.click(await screen.findByRole('button', { name: 'Delete Old fair' }, SECTION_LOAD));
     const confirm = await screen.findByRole('dialog', { name: 'Delete Old fair?' });
     expect(remove.calls).toHaveLength(0);
-    server.use(adminList('/lists', []));
     await user.click(within(confirm).getByRole('button', { name: 'Delete List' }));
-    expect(await screen.findByText('List deleted')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(remove.calls).toHaveLength(1);
-    expect(await screen.findByText('No lists yet')).toBeInTheDocument();
+    answer(null);
+    expect(
+      await screen.findByText('Deleting Old fair: its row shows the progress'),
+    ).toBeInTheDocument();
+    expect(remove.calls).toHaveLength(1);
+
+    const progress = await screen.findByRole('progressbar', { name: 'Deletion of Old fair' });
+    expect(progress).toHaveAttribute('aria-valuenow', '25');
+    expect(progress).toHaveAttribute('aria-valuetext', 'Deleting… 3,000 of 12,000');
+    expect(screen.getByText('Deleting… 3,000 of 12,000')).toBeInTheDocument();
+    // No action on a list on its way out.
+    expect(screen.queryByRole('button', { name: 'Delete Old fair' })).not.toBeInTheDocument();
+    // The page reads the lists again on its own while one is being deleted.
+    expect(
+      await screen.findByText('Deleting… 9,000 of 12,000', {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    expect(await screen.findByText('No lists yet', {}, { timeout: 5000 })).toBeInTheDocument();
+  }, 20_000);
+
+  it('says why a deletion was refused, with the dialog closed and the list kept', async () => {
+    const list = buildMailingList({ name: 'Busy fair' });
+    server.use(
+      adminList('/lists', [list]),
+      adminFailure('delete', `/lists/${list.id}`, 409, {
+        message: 'A file is being imported into this list',
+      }),
+    );
+    const { user } = await renderAdmin('/admin/audience', { role: 'manager', mobile: true });
+
+    await user.click(await screen.findByRole('button', { name: 'Delete Busy fair' }, SECTION_LOAD));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete Busy fair?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Delete List' }));
+    expect(await screen.findByText('A file is being imported into this list')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Delete Busy fair' })).toBeInTheDocument();
   });
 
   it('shows a viewer the lists only: no changes, no import, no suppression list', async () => {
@@ -97,7 +146,8 @@ describe('Audience: CSV import', () => {
   it('uploads a file, maps its columns with a preview, and follows the import to done', async () => {
     const uploaded = buildImport({ id: 'a'.repeat(24) });
     const list = buildMailingList();
-    server.use(adminList('/lists', [list]));
+    const lists = recordAdminCalls('get', '/lists', () => HttpResponse.json(pageOf([list])));
+    server.use(lists.handler);
     const upload = recordUploads(() => HttpResponse.json(uploaded, { status: 201 }));
     const start = recordAdminCalls('post', `/imports/${uploaded.id}/start`, () =>
       HttpResponse.json({ ...uploaded, status: 'queued' }, { status: 202 }),
@@ -174,6 +224,9 @@ describe('Audience: CSV import', () => {
     expect(start.calls).toHaveLength(0);
     await user.click(screen.getByRole('combobox', { name: /^List/ }));
     await user.click(await screen.findByRole('option', { name: 'Expo guests' }));
+    // A list being deleted takes no import: the choice asks for active lists only.
+    expect(lists.calls.map(({ url }) => url.searchParams.get('state'))).toContain('active');
+    expect(lists.calls.every(({ url }) => url.searchParams.get('state') === 'active')).toBe(true);
     await user.click(screen.getByRole('button', { name: 'Start Import' }));
 
     await waitFor(() => expect(start.calls).toHaveLength(1));

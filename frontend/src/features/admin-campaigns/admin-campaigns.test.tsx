@@ -123,7 +123,23 @@ describe('Mail Manager', () => {
   it('targets mailing lists: one at least, with the count of the lists chosen', async () => {
     const expo = buildMailingList({ name: 'Expo guests' });
     const gala = buildMailingList({ name: 'Gala 2026' });
-    server.use(adminList('/lists', [expo, gala]));
+    const closing = buildMailingList({
+      name: 'Closing fair',
+      state: 'deleting',
+      deletion: { total: 10, removed: 2, startedAt: expo.createdAt },
+    });
+    // The API leaves a list being deleted out when asked for active lists only.
+    server.use(
+      http.get('/api/admin/lists', ({ request }) =>
+        HttpResponse.json(
+          pageOf(
+            new URL(request.url).searchParams.get('state') === 'active'
+              ? [expo, gala]
+              : [expo, gala, closing],
+          ),
+        ),
+      ),
+    );
     const { handler, calls } = recordAdminCalls('post', '/campaigns', (body) =>
       HttpResponse.json(buildCampaign(body as object), { status: 201 }),
     );
@@ -156,6 +172,7 @@ describe('Mail Manager', () => {
     await user.click(within(dialog).getByRole('combobox', { name: /^Lists/ }));
     await user.click(await screen.findByRole('option', { name: 'Expo guests' }));
     await user.click(await screen.findByRole('option', { name: 'Gala 2026' }));
+    expect(screen.queryByRole('option', { name: 'Closing fair' })).not.toBeInTheDocument();
     await user.keyboard('{Escape}');
     expect(await within(dialog).findByRole('combobox', { name: 'Recipients' })).toHaveTextContent(
       'Members of lists · 830',

@@ -41,7 +41,7 @@ export const audienceApi = api.injectEndpoints({
       }),
       invalidatesTags: ['Lists', 'ActivityLogs'],
     }),
-    deleteMailingList: build.mutation<null, string>({
+    deleteMailingList: build.mutation<MailingListDto, string>({
       query: (id) => ({ url: apiPath(API_ROUTES.list, { id }), method: 'DELETE' }),
       invalidatesTags: ['Lists', 'ActivityLogs'],
     }),

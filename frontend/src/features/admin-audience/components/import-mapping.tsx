@@ -64,7 +64,8 @@ async function validate(values: MappingValues): Promise<FormikErrors<MappingValu
 /** A select whose empty choice reads as text ("Not imported"), its label kept above it. */
 const SHOW_EMPTY_CHOICE = { select: { displayEmpty: true }, inputLabel: { shrink: true } };
 
-const LIST_CHOICES = { page: 1, pageSize: 100, sort: 'name' } as const;
+/** The lists a file can go into: a list being deleted takes no import. */
+const LIST_CHOICES = { page: 1, pageSize: 100, sort: 'name', state: 'active' } as const;
 
 /** Step two: the list to fill, which column feeds each field, and the first rows to check it by. */
 export function ImportMapping({

@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useCallback, useMemo, useState } from 'react';
 import { AdminList } from '../../../components/admin/admin-list';
-import { DeleteConfirmDialog } from '../../../components/admin/delete-confirm-dialog';
+import { ConfirmDialog } from '../../../components/admin/confirm-dialog';
 import { EmptyState } from '../../../components/admin/empty-state';
 import { ListToolbar } from '../../../components/admin/list-toolbar';
 import { RecordCard } from '../../../components/admin/record-card';
@@ -18,15 +18,21 @@ import {
   RowActions,
 } from '../../../components/admin/row-actions';
 import { useAdminCan } from '../../../lib/admin-session';
+import { apiErrorMessage } from '../../../lib/api-errors';
+import { useToast } from '../../../lib/use-toast';
 import { adminAudiencePath } from '../../../lib/admin-paths';
 import { useFormatters } from '../../../lib/use-formatters';
 import { useListParams } from '../../../lib/use-list-params';
 import { useNamespace } from '../../../lib/translations';
 import { useDeleteMailingListMutation, useMailingListsQuery } from '../api/audience-api';
 import { AUDIENCE_NAMESPACE } from '../audience-namespace';
+import { ListDeletionProgress } from './list-deletion-progress';
 import { ListDialog } from './list-dialog';
 
 type Editing = { list?: MailingListDto } | null;
+
+/** How often the lists are read again while one is being deleted, for its progress. */
+export const DELETION_POLL_MS = 2000;
 
 /** The mailing lists: name, description and members; add, edit, delete, import into one. */
 export function ListsPanel() {
@@ -36,26 +42,52 @@ export function ListsPanel() {
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<MailingListDto | null>(null);
   const [deleteList] = useDeleteMailingListMutation();
+  const toast = useToast();
   const list = useListParams({
     sortFields: ['name', 'createdAt', 'memberCount'],
     defaultSort: 'name',
   });
-  const query = useMailingListsQuery(list.query as Partial<MailingListQuery>);
+  const listQuery = list.query as Partial<MailingListQuery>;
+  const query = useMailingListsQuery(listQuery);
+  // While a list on the page is being deleted, a second subscription to the same
+  // page reads it again every few seconds: its progress moves, and it leaves
+  // the page once the worker has removed it.
+  const anyDeleting = query.data?.items.some((row) => row.state === 'deleting') ?? false;
+  useMailingListsQuery(listQuery, { pollingInterval: DELETION_POLL_MS, skip: !anyDeleting });
+
+  /**
+   * The dialog closes at once: the API only marks the list (202) and the
+   * worker removes its members, so the row's progress is what to watch.
+   */
+  const confirmDelete = async (row: MailingListDto) => {
+    setDeleting(null);
+    try {
+      await deleteList(row.id).unwrap();
+      toast({ title: t('toasts.deleteStarted', { name: row.name }), variant: 'success' });
+    } catch (error: unknown) {
+      toast({
+        title: t('toasts.errorTitle'),
+        description: apiErrorMessage(error) ?? t('toasts.deleteFailed'),
+        variant: 'destructive',
+      });
+    }
+  };
 
   const actions = useCallback(
-    (row: MailingListDto) => (
-      <RowActions
-        actions={[
-          {
-            label: t('lists.import', { name: row.name }),
-            icon: <UploadFileIcon fontSize="small" />,
-            to: `${adminAudiencePath('imports')}?list=${encodeURIComponent(row.id)}`,
-          },
-          editAction(t('lists.edit', { name: row.name }), () => setEditing({ list: row })),
-          deleteAction(t('lists.delete', { name: row.name }), () => setDeleting(row)),
-        ]}
-      />
-    ),
+    (row: MailingListDto) =>
+      row.state === 'deleting' ? null : (
+        <RowActions
+          actions={[
+            {
+              label: t('lists.import', { name: row.name }),
+              icon: <UploadFileIcon fontSize="small" />,
+              to: `${adminAudiencePath('imports')}?list=${encodeURIComponent(row.id)}`,
+            },
+            editAction(t('lists.edit', { name: row.name }), () => setEditing({ list: row })),
+            deleteAction(t('lists.delete', { name: row.name }), () => setDeleting(row)),
+          ]}
+        />
+      ),
     [t],
   );
 
@@ -76,6 +108,12 @@ export function ListsPanel() {
         align: 'right',
         headerAlign: 'right',
         valueFormatter: (value: number) => format.number(value),
+        renderCell: ({ row, formattedValue }) =>
+          row.deletion ? (
+            <ListDeletionProgress name={row.name} deletion={row.deletion} />
+          ) : (
+            formattedValue
+          ),
       },
       {
         field: 'createdAt',
@@ -113,23 +151,28 @@ export function ListsPanel() {
         }
         columns={columns}
         renderCard={(row) => (
-          <RecordCard title={row.name} actions={canWrite ? actions(row) : undefined}>
+          <RecordCard title={row.name} actions={canWrite ? (actions(row) ?? undefined) : undefined}>
             {row.description ? <Typography variant="body2">{row.description}</Typography> : null}
-            <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-              {t('lists.members', { people: format.number(row.memberCount) })}
-            </Typography>
+            {row.deletion ? (
+              <ListDeletionProgress name={row.name} deletion={row.deletion} />
+            ) : (
+              <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                {t('lists.members', { people: format.number(row.memberCount) })}
+              </Typography>
+            )}
           </RecordCard>
         )}
       />
       {editing ? <ListDialog list={editing.list} onClose={() => setEditing(null)} /> : null}
-      <DeleteConfirmDialog
-        item={deleting}
-        title={(item) => t('confirmDelete.title', { name: item.name })}
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        title={deleting ? t('confirmDelete.title', { name: deleting.name }) : ''}
         description={t('confirmDelete.description')}
         confirmLabel={t('confirmDelete.confirm')}
-        remove={deleteList}
-        deleted={t('toasts.deleted')}
-        failed={{ title: t('toasts.errorTitle'), fallback: t('toasts.deleteFailed') }}
+        destructive
+        onConfirm={() => {
+          if (deleting) void confirmDelete(deleting);
+        }}
         onClose={() => setDeleting(null)}
       />
     </>

@@ -64,9 +64,12 @@ export const campaignsApi = api.injectEndpoints({
       // Asked again each time a confirmation opens: the audience changes as people subscribe.
       keepUnusedDataFor: 0,
     }),
-    /** The mailing lists a campaign can target, by name. */
+    /** The mailing lists a campaign can target, by name: a list being deleted is not one. */
     campaignLists: build.query<Page<MailingListDto>, undefined>({
-      query: () => ({ url: API_ROUTES.lists, params: { page: 1, pageSize: 100, sort: 'name' } }),
+      query: () => ({
+        url: API_ROUTES.lists,
+        params: { page: 1, pageSize: 100, sort: 'name', state: 'active' },
+      }),
       providesTags: ['Lists'],
     }),
     createCampaign: build.mutation<CampaignDto, CampaignInput>({
