@@ -86,10 +86,12 @@ describe('enquiry pipeline: API -> MongoDB -> BullMQ -> worker -> SMTP', () => {
     );
     expect(mail.text).toContain('Publicité Meta');
     expect(mail.html).toContain('<html lang="fr" dir="ltr">');
-    // Replies reach the agency, and nothing the visitor typed is mailed back to the address given.
+    // Replies reach the agency. The visitor is greeted by a first name that
+    // reads as one; nothing else they typed is mailed back to the address given.
     expect(mail.replyTo?.text).toContain(AGENCY_INBOX);
+    expect(mail.text?.startsWith('Bonjour Youssef,')).toBe(true);
     expect(mail.text).not.toContain('olive oil');
-    expect(mail.text).not.toContain('Youssef');
+    expect(mail.text).not.toContain('Trabelsi');
     const contact = await contactMailStates(id);
     expect(contact.acknowledgementState).toBe('sent');
     expect(contact.acknowledgementSentAt).toBeInstanceOf(Date);

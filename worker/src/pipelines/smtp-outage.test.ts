@@ -93,7 +93,9 @@ describe('a campaign while the SMTP server is down', () => {
     expect(outage).toEqual({
       status: 'unreachable',
       since: expect.any(Date),
-      lastError: 'ECONNREFUSED',
+      // Refused when a new connection is tried; the pooled connection open
+      // when the server stopped ends as Nodemailer's ECONNECTION.
+      lastError: expect.stringMatching(/^(ECONNREFUSED|ECONNECTION)$/),
       checkedAt: expect.any(Date),
     });
     if (outage.status === 'unreachable') {

@@ -312,7 +312,9 @@ describe('campaigns to lists', () => {
       listIds: [unknownId()],
     });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.error.fields).toEqual({ listIds: 'One of these lists does not exist' });
+    expect(unknown.body.error.fields).toEqual({
+      listIds: 'One of these lists does not exist or is being deleted',
+    });
 
     const created = await api().post('/api/admin/campaigns', {
       ...validCampaign,
