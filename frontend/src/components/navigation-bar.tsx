@@ -93,8 +93,7 @@ export function NavigationBar() {
           component={RouterLink}
           to="/"
           onClick={onLogoClick}
-          // The name starts with the brand the link shows (WCAG 2.5.3, label in name).
-          aria-label={t('nav.goHome', { brand: t('brand.name') })}
+          aria-label={t('nav.goHome')}
           sx={{
             fontWeight: 800,
             fontSize: '1.25rem',
