@@ -17,11 +17,10 @@ import { THANK_YOU_NAMESPACE } from './thank-you-namespace';
 
 const STEPS = ['review', 'strategy', 'response'] as const;
 
-// A figure with a unit is a text of each language ("24h", "24 ساعة"); bare figures are not.
 const CLAIMS = [
   { value: '100+', labelKey: 'thankYou.stats.businesses' },
   { value: '300%', labelKey: 'thankYou.stats.growth' },
-  { valueKey: 'thankYou.stats.responseValue', labelKey: 'thankYou.stats.response' },
+  { value: '24h', labelKey: 'thankYou.stats.response' },
   { value: '99%', labelKey: 'thankYou.stats.satisfaction' },
 ] as const;
 
@@ -91,13 +90,9 @@ export function ThankYouPage() {
       </Box>
 
       <Grid container spacing={2} sx={{ mb: 6 }}>
-        {CLAIMS.map((claim) => (
-          <Grid key={claim.labelKey} size={{ xs: 6, md: 3 }}>
-            <StatCard
-              value={'valueKey' in claim ? t(claim.valueKey) : claim.value}
-              label={t(claim.labelKey)}
-              size="medium"
-            />
+        {CLAIMS.map(({ value, labelKey }) => (
+          <Grid key={labelKey} size={{ xs: 6, md: 3 }}>
+            <StatCard value={value} label={t(labelKey)} size="medium" />
           </Grid>
         ))}
       </Grid>
