@@ -39,6 +39,10 @@ test.describe('the dashboard with 20,000 enquiries', () => {
   let client: MongoClient;
 
   test.beforeAll(async () => {
+    // The describe's timeout covers its tests, not this hook. Seeding 20,000
+    // enquiries and the reconciliation that counts them (and, since contacts
+    // are found by domain, adds their search keys) take about a minute here.
+    test.setTimeout(300_000);
     client = await MongoClient.connect(storeOfStack().mongodbUri);
     const contacts = client.db().collection('contacts');
     const now = Date.now();
