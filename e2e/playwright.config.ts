@@ -30,6 +30,13 @@ export default defineConfig({
         timeout: 600_000,
         gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
       },
+  // `e2e` is the behaviour suite; `a11y` the axe-core scan of every screen, a
+  // step of its own in `npm test` (scripts/lib/test-steps.mjs). Without
+  // `--project`, both run.
+  projects: [
+    { name: 'e2e', testIgnore: /accessibility\.spec\.ts$/ },
+    { name: 'a11y', testMatch: /accessibility\.spec\.ts$/ },
+  ],
   use: {
     browserName: 'chromium',
     headless: true,

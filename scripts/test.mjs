@@ -2,15 +2,18 @@
 /**
  * `npm test`: installs what is missing, starts throw-away MongoDB-wire and
  * Redis servers, then runs lint, typecheck, build, jest (all projects), the
- * Playwright e2e suite and the cluster test (`npm run test:cluster`, which
- * makes its own servers on network namespaces), every step even if one
- * fails, and prints a summary.
+ * Playwright e2e suite, the cluster test (`npm run test:cluster`, which
+ * makes its own servers on network namespaces) and, while the run's time
+ * budget allows, the axe-core scan of every screen (`a11y`), every step even
+ * if one fails, and prints a summary.
  *
  *   npm test                                   all steps
- *   npm test -- --only jest|e2e|cluster|lint|typecheck|build
+ *   npm test -- --only jest|e2e|cluster|a11y|lint|typecheck|build
  *   npm test -- backend/src/modules/contact    jest only, with these arguments
  *   npm test -- --only jest -t "rate limit"    same: extra arguments go to jest
- * `--only e2e` and `--only cluster` build first (both run the built app).
+ * `--only e2e`, `--only cluster` and `--only a11y` build first (they run the
+ * built app). `a11y` runs in a whole `npm test` only if the steps before it
+ * left it time within TEST_TIME_BUDGET_SECONDS (30 minutes).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +22,13 @@ import { fileURLToPath } from 'node:url';
 import { installNpmPackages } from './lib/bootstrap.mjs';
 import { paint, runCommand } from './lib/console.mjs';
 import { ensureSystemPrograms } from './lib/system-deps.mjs';
-import { parseTestArgs, stepCommand, stepGroups } from './lib/test-steps.mjs';
+import {
+  DEFAULT_TIME_BUDGET_SECONDS,
+  fitsTimeBudget,
+  parseTestArgs,
+  stepCommand,
+  stepGroups,
+} from './lib/test-steps.mjs';
 
 const rootDir = fileURLToPath(new URL('..', import.meta.url));
 
@@ -40,7 +49,14 @@ function printSummary(outcomes) {
   console.log(`steps: ${count('passed')} passed, ${count('failed')} failed`);
 }
 
+/** The run's budget in seconds (TEST_TIME_BUDGET_SECONDS, else 30 minutes). */
+function timeBudgetSeconds() {
+  const raw = Number(process.env.TEST_TIME_BUDGET_SECONDS);
+  return Number.isFinite(raw) && raw > 0 ? raw : DEFAULT_TIME_BUDGET_SECONDS;
+}
+
 async function main() {
+  const runStartedAt = performance.now();
   /** @type {ReturnType<typeof parseTestArgs>} */
   let parsed;
   try {
@@ -49,14 +65,15 @@ async function main() {
     console.error(error instanceof Error ? error.message : String(error));
     return 2;
   }
-  const { steps, jestArgs } = parsed;
-  const needsServices = steps.includes('jest') || steps.includes('timing') || steps.includes('e2e');
+  const { steps, jestArgs, named } = parsed;
+  const browserSteps = steps.includes('e2e') || steps.includes('a11y');
+  const needsServices = steps.includes('jest') || steps.includes('timing') || browserSteps;
   const [, found] = await Promise.all([
     installNpmPackages(rootDir),
     ensureSystemPrograms({
       redis: needsServices && !process.env.REDIS_URL,
       mongo: needsServices && !process.env.MONGODB_URI,
-      chromium: steps.includes('e2e'),
+      chromium: browserSteps,
       dockerCompose: steps.includes('jest'),
       dovecot: steps.includes('jest'),
       iproute2: steps.includes('cluster'),
@@ -119,6 +136,17 @@ async function main() {
       return { name, result: exitCode === 0 ? 'passed' : 'failed', seconds };
     };
     for (const [first, ...beside] of stepGroups(steps)) {
+      const elapsed = (performance.now() - runStartedAt) / 1000;
+      if (!named && !fitsTimeBudget(first, elapsed, timeBudgetSeconds())) {
+        console.log(
+          paint(
+            'yellow',
+            `\n=== ${first}: not started, ${Math.round(elapsed)} s into a run of at most ${timeBudgetSeconds()} s; run it with npm test -- --only ${first}`,
+          ),
+        );
+        outcomes.push({ name: first, result: 'skipped', seconds: 0 });
+        continue;
+      }
       if (interrupted) {
         for (const name of [first, ...beside])
           outcomes.push({ name, result: 'skipped', seconds: 0 });

@@ -97,6 +97,11 @@ export async function sendEnquiryByApi(request: APIRequestContext, email: string
 /** Waits until the section's heading shows and nothing on the page is still loading. */
 export async function waitForSection(page: Page, heading: string) {
   await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+  await waitUntilLoaded(page);
+}
+
+/** Waits until nothing in the page's main region is still loading (any language). */
+export async function waitUntilLoaded(page: Page) {
   await expect
     .poll(() =>
       page.evaluate(

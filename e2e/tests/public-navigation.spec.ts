@@ -190,7 +190,7 @@ test.describe('navigation on the public site', () => {
       seen.add(focus.label);
     }
     expect([...seen]).toEqual(
-      expect.arrayContaining(['Go to the home page', 'Home', 'Portfolio', 'Get in Touch']),
+      expect.arrayContaining(['Digital Agency, home page', 'Home', 'Portfolio', 'Get in Touch']),
     );
   });
 });

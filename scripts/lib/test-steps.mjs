@@ -3,14 +3,39 @@
  * The steps of `npm test` and how its command line selects them.
  */
 
-/** @typedef {'lint' | 'typecheck' | 'build' | 'jest' | 'timing' | 'e2e' | 'cluster'} StepName */
+/** @typedef {'lint' | 'typecheck' | 'build' | 'jest' | 'timing' | 'e2e' | 'cluster' | 'a11y'} StepName */
 
 /**
  * `cluster` is `npm run test:cluster`, every scenario: the whole `npm test`
  * (`.ci/run`) stays well under 30 minutes with it (scripts/README.md).
+ * `a11y` (the axe-core scan of every screen) comes last and only while the
+ * run has time left for it: see `fitsTimeBudget`.
  * @type {StepName[]}
  */
-export const ALL_STEPS = ['lint', 'typecheck', 'build', 'jest', 'timing', 'e2e', 'cluster'];
+export const ALL_STEPS = ['lint', 'typecheck', 'build', 'jest', 'timing', 'e2e', 'cluster', 'a11y'];
+
+/**
+ * What a whole `npm test` may take (`TEST_TIME_BUDGET_SECONDS`, 30 minutes
+ * unless set), and roughly what each step that waits for spare time needs.
+ * The scan of every screen in three languages at two widths takes minutes;
+ * it runs when the steps before it left that much of the budget, and
+ * `npm test -- --only a11y` (or `npm run test:a11y`) runs it whatever the time.
+ * @type {Partial<Record<StepName, number>>}
+ */
+export const BUDGETED_STEP_SECONDS = { a11y: 360 };
+export const DEFAULT_TIME_BUDGET_SECONDS = 1800;
+
+/**
+ * Whether `step` may start `elapsedSeconds` into the run: steps outside the
+ * budget always may; a budgeted one only if it should end within it.
+ * @param {StepName} step
+ * @param {number} elapsedSeconds
+ * @param {number} budgetSeconds
+ */
+export function fitsTimeBudget(step, elapsedSeconds, budgetSeconds) {
+  const needs = BUDGETED_STEP_SECONDS[step];
+  return needs === undefined || elapsedSeconds + needs <= budgetSeconds;
+}
 
 /** Every jest project but `timing`, whose answer-time comparisons run alone (jest.config.mjs). */
 const JEST_PROJECTS = ['contracts', 'platform', 'backend', 'worker', 'scripts', 'frontend'];
@@ -36,7 +61,21 @@ export function stepCommand(name, jestArgs) {
     case 'timing':
       return ['npx', ['jest', '--selectProjects', 'timing', '--runInBand']];
     case 'e2e':
-      return ['npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts']];
+      return ['npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--project', 'e2e']];
+    case 'a11y':
+      return [
+        'npx',
+        [
+          'playwright',
+          'test',
+          '-c',
+          'e2e/playwright.config.ts',
+          '--project',
+          'a11y',
+          '--workers',
+          '2',
+        ],
+      ];
     case 'cluster':
       return ['npm', ['run', 'test:cluster']];
   }
@@ -73,7 +112,8 @@ function isStepName(value) {
 
 /**
  * @param {string[]} argv
- * @returns {{ steps: StepName[], jestArgs: string[] }}
+ * @returns {{ steps: StepName[], jestArgs: string[], named: boolean }} `named`: chosen with
+ *   `--only` (or jest arguments), so run whatever the time budget says.
  */
 export function parseTestArgs(argv) {
   /** @type {string | undefined} */
@@ -87,13 +127,14 @@ export function parseTestArgs(argv) {
     else if (arg !== '--') jestArgs.push(arg);
   }
   if (only === undefined && jestArgs.length > 0) only = 'jest';
-  if (only === undefined) return { steps: [...ALL_STEPS], jestArgs };
+  if (only === undefined) return { steps: [...ALL_STEPS], jestArgs, named: false };
   if (!isStepName(only)) {
     throw new Error(`--only takes one of ${ALL_STEPS.join(', ')} (got ${only ?? 'nothing'})`);
   }
   if (jestArgs.length > 0 && only !== 'jest') {
     throw new Error(`Extra arguments (${jestArgs.join(' ')}) are passed to jest only`);
   }
-  // Both run the built app.
-  return { steps: only === 'e2e' || only === 'cluster' ? ['build', only] : [only], jestArgs };
+  // These run the built app.
+  const runsBuiltApp = only === 'e2e' || only === 'cluster' || only === 'a11y';
+  return { steps: runsBuiltApp ? ['build', only] : [only], jestArgs, named: true };
 }

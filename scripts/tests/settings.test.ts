@@ -7,7 +7,7 @@ import {
   workerNodeOptions,
 } from '../lib/app-env.mjs';
 import { redactCredentials } from '../lib/console.mjs';
-import { parseTestArgs, stepGroups } from '../lib/test-steps.mjs';
+import { fitsTimeBudget, parseTestArgs, stepGroups } from '../lib/test-steps.mjs';
 
 describe('printed connection strings', () => {
   it('hide passwords', () => {
@@ -126,6 +126,7 @@ describe('npm test arguments', () => {
       'timing',
       'e2e',
       'cluster',
+      'a11y',
     ]);
   });
 
@@ -133,17 +134,30 @@ describe('npm test arguments', () => {
     expect(parseTestArgs(['backend/src/modules/contact'])).toEqual({
       steps: ['jest'],
       jestArgs: ['backend/src/modules/contact'],
+      named: true,
     });
     expect(parseTestArgs(['--only', 'jest', '-t', 'rate'])).toEqual({
       steps: ['jest'],
       jestArgs: ['-t', 'rate'],
+      named: true,
     });
   });
 
   it('builds before e2e and rejects unknown steps', () => {
     expect(parseTestArgs(['--only=e2e']).steps).toEqual(['build', 'e2e']);
     expect(parseTestArgs(['--only', 'cluster']).steps).toEqual(['build', 'cluster']);
+    expect(parseTestArgs(['--only', 'a11y'])).toMatchObject({
+      steps: ['build', 'a11y'],
+      named: true,
+    });
     expect(() => parseTestArgs(['--only', 'nope'])).toThrow(/--only takes one of/);
+  });
+
+  it('starts the accessibility scan only while the run has time left for it', () => {
+    expect(parseTestArgs([]).named).toBe(false);
+    expect(fitsTimeBudget('a11y', 1800 - 360, 1800)).toBe(true);
+    expect(fitsTimeBudget('a11y', 1800 - 359, 1800)).toBe(false);
+    expect(fitsTimeBudget('cluster', 5000, 1800)).toBe(true);
   });
 
   it('runs lint beside typecheck, and every other step on its own, in order', () => {
@@ -154,6 +168,7 @@ describe('npm test arguments', () => {
       ['timing'],
       ['e2e'],
       ['cluster'],
+      ['a11y'],
     ]);
     expect(stepGroups(['lint'])).toEqual([['lint']]);
     expect(stepGroups(['build', 'e2e'])).toEqual([['build'], ['e2e']]);

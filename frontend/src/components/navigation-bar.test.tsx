@@ -30,4 +30,11 @@ describe('NavigationBar', () => {
     scrollPageTo(0);
     expect(getComputedStyle(bar).backgroundColor).toBe(TRANSPARENT);
   });
+
+  it('names the logo link with the brand it shows, so it can be said aloud (WCAG 2.5.3)', async () => {
+    await renderWithProviders(<NavigationBar />);
+    const logo = screen.getByRole('link', { name: /home page/ });
+    expect(logo.getAttribute('aria-label')).toMatch(new RegExp(`^${logo.textContent ?? '-'}`));
+    expect(logo).toHaveAccessibleName('Digital Agency, home page');
+  });
 });

@@ -93,7 +93,8 @@ export function NavigationBar() {
           component={RouterLink}
           to="/"
           onClick={onLogoClick}
-          aria-label={t('nav.goHome')}
+          // The name starts with the brand the link shows (WCAG 2.5.3, label in name).
+          aria-label={t('nav.goHome', { brand: t('brand.name') })}
           sx={{
             fontWeight: 800,
             fontSize: '1.25rem',

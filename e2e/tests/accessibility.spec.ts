@@ -1,0 +1,247 @@
+import AxeBuilder from '@axe-core/playwright';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { appUrl } from '../support/e2e-env';
+import { storeDemoAdminSession, waitUntilLoaded } from './admin-helpers';
+import {
+  addressIn,
+  blockStockPhotos,
+  LANGUAGES,
+  openPage,
+  scrollThroughPage,
+  type Language,
+} from './public-site-helpers';
+
+/**
+ * WCAG 2.1 A and AA, as axe-core checks them, on every public page and every
+ * admin screen, at a desktop and a phone width, in each language. A violation
+ * of impact serious or critical fails the run, named by rule, elements and page.
+ */
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const BLOCKING_IMPACTS = new Set(['serious', 'critical']);
+
+const VIEWPORTS = [
+  { width: 1280, height: 800 },
+  { width: 375, height: 812 },
+] as const;
+
+/** The public pages, by their English address (the others are below /fr and /ar). */
+const PUBLIC_PATHS = [
+  '/',
+  '/contact',
+  '/services',
+  '/services-dedicated',
+  '/portfolio',
+  '/thank-you',
+  '/newsletter/confirm',
+  '/newsletter/unsubscribe',
+  '/no-such-page',
+] as const;
+
+/** The signed-out admin pages (they exist at /admin only, in every language). */
+const SIGNED_OUT_ADMIN_PATHS = [
+  '/admin/login',
+  '/admin/forgot-password',
+  '/admin/reset-password',
+] as const;
+
+/** Every signed-in admin screen; `desktopOnly` for the dashboard tabs a phone does not offer. */
+const ADMIN_SCREENS: readonly { path: string; desktopOnly?: boolean }[] = [
+  { path: '/admin/dashboard' },
+  { path: '/admin/dashboard?tab=contacts', desktopOnly: true },
+  { path: '/admin/dashboard?tab=campaigns', desktopOnly: true },
+  { path: '/admin/dashboard?tab=analytics', desktopOnly: true },
+  { path: '/admin/campaigns' },
+  { path: '/admin/campaigns?view=templates' },
+  { path: '/admin/audience/lists' },
+  { path: '/admin/audience/imports' },
+  { path: '/admin/audience/suppression' },
+  { path: '/admin/users' },
+  { path: '/admin/contacts' },
+  { path: '/admin/clients' },
+  { path: '/admin/leads' },
+  { path: '/admin/analytics' },
+  { path: '/admin/settings' },
+];
+
+interface Finding {
+  where: string;
+  rule: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
+
+/** Runs axe on what the page shows now and returns its serious and critical violations. */
+async function scan(page: Page, where: string, include?: string): Promise<Finding[]> {
+  // The campaign preview is the mail as recipients get it, shown in a frame
+  // sandboxed without scripts: axe cannot run inside it (its scan never
+  // returns), and its content is the author's mail, not a screen of ours.
+  const builder = new AxeBuilder({ page }).withTags(WCAG_TAGS).exclude('iframe[sandbox=""]');
+  const { violations } = await (include ? builder.include(include) : builder).analyze();
+  return violations
+    .filter((violation) => BLOCKING_IMPACTS.has(violation.impact ?? ''))
+    .map((violation) => ({
+      where,
+      rule: violation.id,
+      impact: violation.impact ?? '',
+      help: violation.help,
+      targets: violation.nodes.slice(0, 8).map((node) => node.target.join(' ')),
+    }));
+}
+
+function report(findings: Finding[]): string {
+  return findings
+    .map(
+      (finding) =>
+        `${finding.where}: ${finding.rule} (${finding.impact}) ${finding.help}\n    ${finding.targets.join('\n    ')}`,
+    )
+    .join('\n');
+}
+
+/**
+ * Waits until the screen's main heading shows, nothing in it is loading and
+ * the page has stopped changing. A screen whose code arrives after its heading
+ * has not started its query yet when the heading shows: "nothing is loading"
+ * alone could be read before the loading began, and the scan would catch
+ * the table mid-load.
+ */
+async function waitForScreen(page: Page) {
+  await expect(page.locator('main h1').first()).toBeVisible();
+  await waitUntilLoaded(page);
+  await waitUntilStill(page);
+  await waitUntilLoaded(page);
+}
+
+/**
+ * Resolves once the document has gone `quietMs` without a change, or after
+ * `limitMs` on a screen that never rests (a live send's progress, a clock).
+ */
+async function waitUntilStill(page: Page, quietMs = 400, limitMs = 5_000) {
+  await page.evaluate(
+    ([quiet, limit]) =>
+      new Promise<void>((settled) => {
+        let timer = window.setTimeout(finish, quiet);
+        const deadline = window.setTimeout(finish, limit);
+        const observer = new MutationObserver(() => {
+          window.clearTimeout(timer);
+          timer = window.setTimeout(finish, quiet);
+        });
+        function finish() {
+          window.clearTimeout(timer);
+          window.clearTimeout(deadline);
+          observer.disconnect();
+          settled();
+        }
+        observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+      }),
+    [quietMs, limitMs] as const,
+  );
+}
+
+/**
+ * Moves to `path` as the app's own links do (history and popstate), without
+ * loading the app again: the screens are checked in one page, quickly.
+ */
+async function navigateInApp(page: Page, path: string) {
+  await page.evaluate(async (target) => {
+    window.history.pushState(null, '', target);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+    // Two frames: the router has rendered the new screen (or its loader).
+    for (let frame = 0; frame < 2; frame++) {
+      await new Promise((done) => requestAnimationFrame(() => done(null)));
+    }
+  }, path);
+}
+
+/** The campaigns section's "New Campaign" text, in `language`. */
+function newCampaignLabel(language: Language): string {
+  const file = resolve(
+    __dirname,
+    '..',
+    '..',
+    'frontend',
+    'src',
+    'features',
+    'admin-campaigns',
+    'locales',
+    `${language}.json`,
+  );
+  return (JSON.parse(readFileSync(file, 'utf8')) as { add: string }).add;
+}
+
+/** Chooses the admin's language as the language menu does: stored, then read on load. */
+async function chooseAdminLanguage(page: Page, language: Language) {
+  await page.evaluate((code) => window.localStorage.setItem('i18nextLng', code), language);
+}
+
+test.describe('axe-core finds no serious or critical WCAG 2.1 AA violation', () => {
+  test.use({ reducedMotion: 'reduce' });
+  // The scans only read: two browsers at once (`--workers 2` in the a11y step)
+  // keep both cores busy while one of them waits for a screen to settle.
+  test.describe.configure({ mode: 'parallel' });
+
+  for (const language of LANGUAGES) {
+    for (const viewport of VIEWPORTS) {
+      const at = `${language} ${viewport.width}px`;
+
+      test(`the public site in ${at}`, async ({ page, context }) => {
+        test.setTimeout(180_000);
+        await blockStockPhotos(context);
+        await page.setViewportSize(viewport);
+        const findings: Finding[] = [];
+        for (const path of PUBLIC_PATHS) {
+          const address = addressIn(path, language);
+          await openPage(page, appUrl(address));
+          await waitForScreen(page);
+          await expect(page.locator('html')).toHaveAttribute('lang', new RegExp(`^${language}`));
+          // The sections below the fold are built as the visitor heads for them.
+          if (path === '/') await scrollThroughPage(page);
+          findings.push(...(await scan(page, `${address} (${at})`)));
+        }
+        expect(findings, report(findings)).toEqual([]);
+      });
+
+      test(`the admin screens in ${at}`, async ({ page, request }) => {
+        test.setTimeout(180_000);
+        await page.setViewportSize(viewport);
+        await page.goto(appUrl('/favicon.svg'));
+        await chooseAdminLanguage(page, language);
+        const findings: Finding[] = [];
+        for (const path of SIGNED_OUT_ADMIN_PATHS) {
+          await page.goto(appUrl(path));
+          await waitForScreen(page);
+          // The screens are scanned in the chosen language, right to left in Arabic.
+          await expect(page.locator('html')).toHaveAttribute('lang', new RegExp(`^${language}`));
+          findings.push(...(await scan(page, `${path} (${at})`)));
+        }
+
+        await storeDemoAdminSession(page, request);
+        await page.goto(appUrl('/admin/dashboard'));
+        for (const screen of ADMIN_SCREENS) {
+          if (screen.desktopOnly && viewport.width < 900) continue;
+          await navigateInApp(page, screen.path);
+          await waitForScreen(page);
+          findings.push(...(await scan(page, `${screen.path} (${at})`)));
+        }
+
+        // The campaign editor, opened from the Mail Manager.
+        await page.goto(appUrl('/admin/campaigns'));
+        await waitForScreen(page);
+        await page
+          .getByRole('button', { name: newCampaignLabel(language) })
+          .first()
+          .click();
+        const dialog = page.getByRole('dialog');
+        await expect(dialog).toBeVisible();
+        await expect(dialog.getByRole('textbox').first()).toBeVisible();
+        findings.push(
+          ...(await scan(page, `/admin/campaigns editor dialog (${at})`, '[role="dialog"]')),
+        );
+
+        expect(findings, report(findings)).toEqual([]);
+      });
+    }
+  }
+});
