@@ -5,6 +5,7 @@ import { Outlet } from 'react-router-dom';
 import { preloadableLazy } from '../lib/preloadable-lazy';
 import { NavigationBar } from './navigation-bar';
 import { PageLoader } from './page-loader';
+import { ScreenErrorBoundary } from './screen-error-boundary';
 import { ScrollToHash } from './scroll-to-hash';
 
 export interface PageLayoutProps {
@@ -25,9 +26,11 @@ export function PageLayout({ footerSlot }: PageLayoutProps) {
       <Toolbar aria-hidden />
       <Box component="main" id="main-content" sx={{ flexGrow: 1 }}>
         {/* The bar and footer stay on screen while a page's chunk loads. */}
-        <Suspense fallback={<PageLoader />}>
-          <Outlet />
-        </Suspense>
+        <ScreenErrorBoundary>
+          <Suspense fallback={<PageLoader />}>
+            <Outlet />
+          </Suspense>
+        </ScreenErrorBoundary>
       </Box>
       <Suspense fallback={null}>
         <Footer slot={footerSlot} />

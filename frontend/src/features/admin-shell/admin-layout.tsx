@@ -15,6 +15,7 @@ import { Link as RouterLink, Navigate, Outlet, useLocation, useNavigate } from '
 import { useIsMobile } from '../../components/admin/use-is-mobile';
 import { LanguageSelector } from '../../components/language-selector';
 import { PageLoader } from '../../components/page-loader';
+import { ScreenErrorBoundary } from '../../components/screen-error-boundary';
 import { ADMIN_PATHS } from '../../lib/admin-paths';
 import {
   clearAdminSession,
@@ -204,9 +205,11 @@ function SignedInLayout({ session }: { session: AdminSession }) {
       >
         <Toolbar />
         <MailServerBanner />
-        <Suspense fallback={<PageLoader />}>
-          <Outlet />
-        </Suspense>
+        <ScreenErrorBoundary>
+          <Suspense fallback={<PageLoader />}>
+            <Outlet />
+          </Suspense>
+        </ScreenErrorBoundary>
       </Box>
     </Box>
   );

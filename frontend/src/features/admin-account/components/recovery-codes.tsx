@@ -20,6 +20,8 @@ export function RecoveryCodes({ codes, onDone }: RecoveryCodesProps) {
     void navigator.clipboard
       ?.writeText(codes.join('\n'))
       .then(() => setCopied(true))
+      // A browser that refuses the clipboard loses nothing: the codes stay on
+      // screen to copy by hand, and the button does not claim they were copied.
       .catch(() => undefined);
   };
   return (
