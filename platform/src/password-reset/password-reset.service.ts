@@ -37,10 +37,10 @@ export async function issueResetToken(
 }
 
 /**
- * Uses a link: the request it names, if the link is unused and in time,
+ * Redeems a link: the request it names, if the link is unused and in time,
  * marked used in the same step. Null for any other link.
  */
-export async function useResetToken(token: string, now = new Date()) {
+export async function redeemResetLink(token: string, now = new Date()) {
   return PasswordResetModel.findOneAndUpdate(
     {
       tokenHash: resetTokenHash(token),

@@ -152,7 +152,7 @@ function sameTags(a: readonly string[], b: readonly string[]): boolean {
  */
 export function listImportProcessor(deps: ListImportDeps) {
   const run = readIntoList(deps);
-  return async (job: Job<ListImportJob>): Promise<'done' | 'cancelled' | 'skipped'> => {
+  return async (job: Job<ListImportJob>): Promise<ImportOutcome> => {
     try {
       return await run(job);
     } catch (error) {
@@ -181,262 +181,436 @@ async function markFailed(importId: string): Promise<void> {
   }
 }
 
-function readIntoList(deps: ListImportDeps) {
-  return async (job: Job<ListImportJob>): Promise<'done' | 'cancelled' | 'skipped'> => {
-    const { importId } = job.data;
-    const stored = await ListImportModel.findById(importId).lean<StoredImport>();
-    if (!stored || !['queued', 'running'].includes(stored.status)) return 'skipped';
-    const mapping = stored.mapping as Mapping;
-    const listId = String(stored.list);
-    const list = await MailingListModel.findById(listId, { name: 1, deletion: 1 }).lean();
-    const cancelKey = importCancelKey(deps.queuePrefix, importId);
-    const finish = async (status: 'done' | 'cancelled' | 'failed', error?: string) => {
-      await ListImportModel.updateOne(
-        { _id: stored._id },
-        {
-          $set: {
-            status,
-            counts,
-            checkpointRow: row,
-            reportLines,
-            finishedAt: new Date(),
-            ...(error ? { error } : {}),
-          },
-        },
-      );
-      if (counts.created > 0 && list) {
-        await MailingListModel.updateOne(
-          { _id: list._id },
-          { $inc: { memberCount: counts.created } },
-        );
-      }
-      await importFiles()
-        .delete(stored.fileId)
-        .catch(() => undefined);
-      await deps.connection.del(cancelKey).catch(() => undefined);
-    };
+type ImportOutcome = 'done' | 'cancelled' | 'skipped';
+type ImportEnd = 'done' | 'cancelled' | 'failed';
+type StoredList = { _id: Types.ObjectId; name: string };
 
-    const counts: ImportCounts = {
-      read: 0,
-      created: 0,
-      updated: 0,
-      unchanged: 0,
-      skipped: 0,
-      invalid: 0,
-      ...(stored.counts as Partial<ImportCounts>),
-    };
-    const checkpoint = stored.checkpointRow;
-    let reportLines = stored.reportLines;
-    let row = checkpoint;
-    // A list being deleted takes no new members: they would outlive its deletion job.
-    if (!list || list.deletion) {
-      await finish('failed', 'The list was deleted');
-      return 'done';
-    }
-    if (await deps.connection.get(cancelKey)) {
-      await finish('cancelled');
-      return 'cancelled';
-    }
-    await ListImportModel.updateOne(
-      { _id: stored._id },
-      { $set: { status: 'running', ...(stored.startedAt ? {} : { startedAt: new Date() }) } },
+/** One run of an import job: what it read from the store, and what it has counted so far. */
+interface ImportRun {
+  deps: ListImportDeps;
+  job: Job<ListImportJob>;
+  importId: string;
+  stored: StoredImport;
+  mapping: Mapping;
+  list: StoredList;
+  cancelKey: string;
+  counts: ImportCounts;
+  /** Report lines written so far (in earlier runs too). */
+  reportLines: number;
+  /** The last row read (numbered from the file's start, the header left out). */
+  row: number;
+  consent: ImportConsent;
+}
+
+function countsFrom(stored: StoredImport): ImportCounts {
+  return {
+    read: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    skipped: 0,
+    invalid: 0,
+    ...(stored.counts as Partial<ImportCounts>),
+  };
+}
+
+type ImportConsent = ReturnType<typeof consentOf>;
+
+/** Why these members may be mailed: who imported which file into which list, and when. */
+function consentOf(stored: StoredImport, list: StoredList) {
+  return {
+    basis: 'import',
+    byId: stored.byId,
+    byName: stored.byName,
+    at: new Date(),
+    file: stored.fileName,
+    listName: list.name,
+  };
+}
+
+/**
+ * Ends the import: its state and counts, the list's member count, and the
+ * uploaded file and cancel flag removed (both best effort: a file left over
+ * is only space, and the flag expires).
+ */
+async function finishImport(run: ImportRun, status: ImportEnd, error?: string): Promise<void> {
+  await ListImportModel.updateOne(
+    { _id: run.stored._id },
+    {
+      $set: {
+        status,
+        counts: run.counts,
+        checkpointRow: run.row,
+        reportLines: run.reportLines,
+        finishedAt: new Date(),
+        ...(error ? { error } : {}),
+      },
+    },
+  );
+  if (run.counts.created > 0) {
+    await MailingListModel.updateOne(
+      { _id: run.list._id },
+      { $inc: { memberCount: run.counts.created } },
     );
+  }
+  await importFiles()
+    .delete(run.stored.fileId)
+    .catch(() => undefined);
+  await run.deps.connection.del(run.cancelKey).catch(() => undefined);
+}
 
-    deps.logger.info(
-      { importId, fromRow: checkpoint, attempt: job.attemptsMade + 1 },
-      'list import started',
-    );
-    const excluded = await exclusions();
-    // The addresses met so far, by digest: a short string of its own, where
-    // the address itself may be a slice holding the whole chunk of text it
-    // was parsed from (200,000 of those would keep the file in memory).
-    const seen = new Set<string>();
-    /** Notes an address; false when the file had it already. */
-    const firstSight = (key: string) => {
-      const digest = addressFingerprint(key);
-      if (seen.has(digest)) return false;
-      seen.add(digest);
-      return true;
-    };
-    const consent = {
-      basis: 'import',
-      byId: stored.byId,
-      byName: stored.byName,
-      at: new Date(),
-      file: stored.fileName,
-      listName: list.name,
-    };
-    let pending: MemberRow[] = [];
-    let given: number[] = [];
-    let lines: ReportLine[] = [];
-    let chunk = Math.floor(checkpoint / IMPORT_CHUNK_ROWS);
+/** Ends an import whose list is gone before it began (nothing was counted). */
+async function failForMissingList(stored: StoredImport): Promise<void> {
+  await ListImportModel.updateOne(
+    { _id: stored._id },
+    { $set: { status: 'failed', error: 'The list was deleted', finishedAt: new Date() } },
+  );
+  await importFiles()
+    .delete(stored.fileId)
+    .catch(() => undefined);
+}
 
-    /**
-     * One chunk's writes: its members, its report lines, then the checkpoint
-     * (the counts of the rows up to its last one, and that row).
-     */
-    const writeChunk = async (part: ChunkToWrite) => {
-      await writeMembers(part.batch, part.given);
-      if (part.lines.length > 0) {
-        try {
-          await ImportReportModel.create({
-            _id: `${importId}:${part.chunk}`,
-            importId: stored._id,
-            chunk: part.chunk,
-            lines: part.lines,
-          });
-        } catch (error) {
-          if (!isDuplicateKeyError(error)) throw error;
-        }
-        reportLines += part.lines.length;
+/**
+ * The run of this job, or why there is none: the import ended already
+ * (`skipped`), or its list is gone or being deleted (a list being deleted
+ * takes no new members: they would outlive its deletion job).
+ */
+async function openRun(
+  deps: ListImportDeps,
+  job: Job<ListImportJob>,
+): Promise<ImportRun | 'skipped' | 'list-gone'> {
+  const { importId } = job.data;
+  const stored = await ListImportModel.findById(importId).lean<StoredImport>();
+  if (!stored || !['queued', 'running'].includes(stored.status)) return 'skipped';
+  const list = await MailingListModel.findById(stored.list, { name: 1, deletion: 1 }).lean();
+  if (!list || list.deletion) {
+    await failForMissingList(stored);
+    await deps.connection.del(importCancelKey(deps.queuePrefix, importId)).catch(() => undefined);
+    return 'list-gone';
+  }
+  return {
+    deps,
+    job,
+    importId,
+    stored,
+    mapping: stored.mapping as Mapping,
+    list: { _id: list._id, name: list.name },
+    cancelKey: importCancelKey(deps.queuePrefix, importId),
+    counts: countsFrom(stored),
+    reportLines: stored.reportLines,
+    row: stored.checkpointRow,
+    consent: consentOf(stored, list),
+  };
+}
+
+async function isCancelled(run: ImportRun): Promise<boolean> {
+  return Boolean(await run.deps.connection.get(run.cancelKey));
+}
+
+/** The addresses one file has met, by fingerprint (see addressFingerprint). */
+function createSeenAddresses() {
+  // A digest is a short string of its own, where the address itself may be a
+  // slice holding the whole chunk of text it was parsed from (200,000 of those
+  // would keep the file in memory).
+  const seen = new Set<string>();
+  /** Notes an address; false when the file had it already. */
+  return (key: string): boolean => {
+    const digest = addressFingerprint(key);
+    if (seen.has(digest)) return false;
+    seen.add(digest);
+    return true;
+  };
+}
+
+/** What one row of the file comes to. */
+type RowVerdict =
+  | { kind: 'line'; line: ReportLine; counter: 'invalid' | 'skipped' }
+  | { kind: 'member'; member: MemberRow; given: number };
+
+interface RowContext {
+  run: ImportRun;
+  excluded: Map<string, ImportRowReason>;
+  firstSight: (key: string) => boolean;
+}
+
+function givenBits(fields: {
+  firstName?: string;
+  lastName?: string;
+  locale?: Locale;
+  tags?: string[];
+}): number {
+  return (
+    (fields.firstName === undefined ? 0 : GIVEN.firstName) |
+    (fields.lastName === undefined ? 0 : GIVEN.lastName) |
+    (fields.locale === undefined ? 0 : GIVEN.locale) |
+    (fields.tags === undefined ? 0 : GIVEN.tags)
+  );
+}
+
+function memberOf(
+  run: ImportRun,
+  cells: readonly string[],
+  raw: string,
+  key: string,
+): { member: MemberRow; given: number } {
+  const { mapping, list, stored, consent } = run;
+  const fields = {
+    firstName: cell(cells, mapping.firstName),
+    lastName: cell(cells, mapping.lastName),
+    locale: localeOf(cell(cells, mapping.locale)),
+    tags: tagsOf(cell(cells, mapping.tags)),
+  };
+  const { at } = consent;
+  return {
+    given: givenBits(fields),
+    member: {
+      _id: listMemberId(String(list._id), key),
+      key,
+      email: raw,
+      firstName: fields.firstName ?? '',
+      lastName: fields.lastName ?? '',
+      locale: fields.locale ?? 'en',
+      tags: fields.tags ?? [],
+      list: list._id,
+      importId: stored._id,
+      consent,
+      createdAt: at,
+      updatedAt: at,
+    },
+  };
+}
+
+/** Checks one row past the checkpoint: a member to write, or a report line and why. */
+function judgeRow(context: RowContext, cells: readonly string[], row: number): RowVerdict {
+  const raw = cell(cells, context.run.mapping.email);
+  const key = raw ? normalizeEmail(raw) : undefined;
+  if (!raw || !key) {
+    const value = cells.join(',').slice(0, 500);
+    return { kind: 'line', counter: 'invalid', line: { row, value, reason: 'missing-email' } };
+  }
+  if (!isDeliverableAddress(key)) {
+    return { kind: 'line', counter: 'invalid', line: { row, value: raw, reason: 'invalid-email' } };
+  }
+  if (!context.firstSight(key)) {
+    const line: ReportLine = { row, value: raw, reason: 'duplicate-in-file' };
+    return { kind: 'line', counter: 'skipped', line };
+  }
+  const reason = context.excluded.get(key);
+  if (reason) return { kind: 'line', counter: 'skipped', line: { row, value: raw, reason } };
+  return { kind: 'member', ...memberOf(context.run, cells, raw, key) };
+}
+
+/** A row before the checkpoint was written already: only its address is noted. */
+function passOverRow(context: RowContext, cells: readonly string[]): void {
+  const raw = cell(cells, context.run.mapping.email);
+  const key = raw ? normalizeEmail(raw) : undefined;
+  if (key && isDeliverableAddress(key)) context.firstSight(key);
+}
+
+/** The fields of `member` that differ from `existing`, among those its row gave. */
+function changesFor(existing: ListMember, member: MemberRow, fields: number) {
+  const changes: Record<string, unknown> = {};
+  if (fields & GIVEN.firstName && existing.firstName !== member.firstName)
+    changes.firstName = member.firstName;
+  if (fields & GIVEN.lastName && existing.lastName !== member.lastName)
+    changes.lastName = member.lastName;
+  if (fields & GIVEN.locale && existing.locale !== member.locale) changes.locale = member.locale;
+  if (fields & GIVEN.tags && !sameTags(existing.tags ?? [], member.tags))
+    changes.tags = member.tags;
+  return changes;
+}
+
+/** Compares the members the insert refused (already in the list) with their rows. */
+async function mergeKnownMembers(
+  run: ImportRun,
+  batch: MemberRow[],
+  givenOf: number[],
+  refused: Set<number>,
+): Promise<void> {
+  const ids = [...refused].map((index) => (batch[index] as MemberRow)._id);
+  const known = new Map(
+    (
+      await members()
+        .find({ _id: { $in: ids } })
+        .toArray()
+    ).map((existing) => [existing._id, existing as unknown as ListMember] as const),
+  );
+  for (const index of refused) {
+    const member = batch[index] as MemberRow;
+    const existing = known.get(member._id);
+    if (!existing) continue;
+    if (existing.importId && String(existing.importId) === run.importId) {
+      // Written by this import before a crash: counted as what it was.
+      run.counts.created += 1;
+      continue;
+    }
+    const changes = changesFor(existing, member, givenOf[index] ?? 0);
+    if (Object.keys(changes).length === 0) {
+      run.counts.unchanged += 1;
+    } else {
+      await ListMemberModel.updateOne({ _id: member._id }, { $set: changes });
+      run.counts.updated += 1;
+    }
+  }
+}
+
+/** New members in one insert; those already in the list compared one by one. */
+async function writeMembers(run: ImportRun, batch: MemberRow[], givenOf: number[]) {
+  if (batch.length === 0) return;
+  const refused = new Set(await insertUnlessPresent(members(), batch));
+  run.counts.created += batch.length - refused.size;
+  if (refused.size > 0) await mergeKnownMembers(run, batch, givenOf, refused);
+}
+
+async function writeReportLines(run: ImportRun, part: ChunkToWrite): Promise<void> {
+  if (part.lines.length === 0) return;
+  try {
+    await ImportReportModel.create({
+      _id: `${run.importId}:${part.chunk}`,
+      importId: run.stored._id,
+      chunk: part.chunk,
+      lines: part.lines,
+    });
+  } catch (error) {
+    // Written before a crash: the same chunk's lines, once.
+    if (!isDuplicateKeyError(error)) throw error;
+  }
+  run.reportLines += part.lines.length;
+}
+
+/**
+ * One chunk's writes: its members, its report lines, then the checkpoint
+ * (the counts of the rows up to its last one, and that row).
+ */
+async function writeChunk(run: ImportRun, part: ChunkToWrite): Promise<void> {
+  await writeMembers(run, part.batch, part.given);
+  await writeReportLines(run, part);
+  await ListImportModel.updateOne(
+    { _id: run.stored._id },
+    {
+      $set: {
+        counts: { ...run.counts, ...part.read },
+        checkpointRow: part.row,
+        reportLines: run.reportLines,
+      },
+    },
+  );
+  await run.job.updateProgress(part.row);
+}
+
+/**
+ * Gathers rows into chunks and writes each while the next is read (the store
+ * and the parser then use a core each); one chunk at a time, in file order.
+ */
+function createChunkWriter(run: ImportRun) {
+  let pending: MemberRow[] = [];
+  let given: number[] = [];
+  let lines: ReportLine[] = [];
+  let chunk = Math.floor(run.stored.checkpointRow / IMPORT_CHUNK_ROWS);
+  let writing: Promise<void> = Promise.resolve();
+  return {
+    add(verdict: RowVerdict) {
+      if (verdict.kind === 'line') {
+        run.counts[verdict.counter] += 1;
+        lines.push(verdict.line);
+      } else {
+        pending.push(verdict.member);
+        given.push(verdict.given);
       }
-      await ListImportModel.updateOne(
-        { _id: stored._id },
-        { $set: { counts: { ...counts, ...part.read }, checkpointRow: part.row, reportLines } },
-      );
-      await job.updateProgress(part.row);
-    };
-
-    // The next rows are read while a chunk is written (the store and the
-    // parser then use a core each); one chunk at a time, in file order.
-    let writing: Promise<void> = Promise.resolve();
-    const flush = async () => {
+    },
+    /** Hands the rows gathered so far to the writes, once the chunk before is written. */
+    async flush() {
       await writing;
+      const { read, skipped, invalid } = run.counts;
       const part: ChunkToWrite = {
         batch: pending,
         given,
         lines,
         chunk,
-        row,
-        read: { read: counts.read, skipped: counts.skipped, invalid: counts.invalid },
+        row: run.row,
+        read: { read, skipped, invalid },
       };
       pending = [];
       given = [];
       lines = [];
       chunk += 1;
-      writing = writeChunk(part);
-      // Awaited at the next flush; until then a failure must not count as unhandled.
+      writing = writeChunk(run, part);
+      // Awaited at the next flush or settle; until then a failure must not count as unhandled.
       writing.catch(() => undefined);
-    };
+    },
+    /** Resolves once every chunk handed over is written (or rejects with its failure). */
+    settle: () => writing,
+  };
+}
 
-    /** New members in one insert; those already in the list compared one by one. */
-    const writeMembers = async (batch: MemberRow[], givenOf: number[]) => {
-      if (batch.length === 0) return;
-      const refused = new Set(await insertUnlessPresent(members(), batch));
-      counts.created += batch.length - refused.size;
-      if (refused.size === 0) return;
-      const known = new Map(
-        (
-          await members()
-            .find({ _id: { $in: [...refused].map((index) => (batch[index] as MemberRow)._id) } })
-            .toArray()
-        ).map((existing) => [existing._id, existing as unknown as ListMember]),
-      );
-      for (const index of refused) {
-        const member = batch[index] as MemberRow;
-        const fields = givenOf[index] ?? 0;
-        const existing = known.get(member._id);
-        if (!existing) continue;
-        if (existing.importId && String(existing.importId) === importId) {
-          // Written by this import before a crash: counted as what it was.
-          counts.created += 1;
-          continue;
-        }
-        const changes: Record<string, unknown> = {};
-        if (fields & GIVEN.firstName && existing.firstName !== member.firstName)
-          changes.firstName = member.firstName;
-        if (fields & GIVEN.lastName && existing.lastName !== member.lastName)
-          changes.lastName = member.lastName;
-        if (fields & GIVEN.locale && existing.locale !== member.locale)
-          changes.locale = member.locale;
-        if (fields & GIVEN.tags && !sameTags(existing.tags ?? [], member.tags))
-          changes.tags = member.tags;
-        if (Object.keys(changes).length === 0) {
-          counts.unchanged += 1;
-        } else {
-          await ListMemberModel.updateOne({ _id: member._id }, { $set: changes });
-          counts.updated += 1;
-        }
-      }
-    };
-
-    const file = importFiles().openDownloadStream(stored.fileId);
-    const rows = csvRows(file, stored.encoding as ImportEncoding, stored.delimiter);
-    let header = stored.hasHeader;
-    // Rows are numbered from the file's start: those up to the checkpoint are passed over.
-    row = 0;
-    for await (const cells of rows) {
-      if (header) {
-        header = false;
-        continue;
-      }
-      const number = row + 1;
-      const raw = cell(cells, mapping.email);
-      const key = raw ? normalizeEmail(raw) : undefined;
-      // Before the checkpoint: written already, only its address is noted.
-      if (number <= checkpoint) {
-        if (key && isDeliverableAddress(key)) firstSight(key);
-        row = number;
-        continue;
-      }
-      row = number;
-      counts.read += 1;
-      if (!raw || !key) {
-        counts.invalid += 1;
-        lines.push({ row, value: cells.join(',').slice(0, 500), reason: 'missing-email' });
-      } else if (!isDeliverableAddress(key)) {
-        counts.invalid += 1;
-        lines.push({ row, value: raw, reason: 'invalid-email' });
-      } else if (!firstSight(key)) {
-        counts.skipped += 1;
-        lines.push({ row, value: raw, reason: 'duplicate-in-file' });
-      } else {
-        const reason = excluded.get(key);
-        if (reason) {
-          counts.skipped += 1;
-          lines.push({ row, value: raw, reason });
-        } else {
-          const firstName = cell(cells, mapping.firstName);
-          const lastName = cell(cells, mapping.lastName);
-          const locale = localeOf(cell(cells, mapping.locale));
-          const tags = tagsOf(cell(cells, mapping.tags));
-          given.push(
-            (firstName === undefined ? 0 : GIVEN.firstName) |
-              (lastName === undefined ? 0 : GIVEN.lastName) |
-              (locale === undefined ? 0 : GIVEN.locale) |
-              (tags === undefined ? 0 : GIVEN.tags),
-          );
-          pending.push({
-            _id: listMemberId(listId, key),
-            key,
-            email: raw,
-            firstName: firstName ?? '',
-            lastName: lastName ?? '',
-            locale: locale ?? 'en',
-            tags: tags ?? [],
-            list: list._id,
-            importId: stored._id,
-            consent,
-            createdAt: consent.at,
-            updatedAt: consent.at,
-          });
-        }
-      }
-      if (row % IMPORT_CHUNK_ROWS === 0) {
-        await flush();
-        if (await deps.connection.get(cancelKey)) {
-          rows.destroy();
-          await writing;
-          await finish('cancelled');
-          deps.logger.info({ importId, row }, 'list import cancelled');
-          return 'cancelled';
-        }
+/**
+ * Reads the file from its start, passing over the rows up to the checkpoint,
+ * and writes the rest a chunk at a time, checking for a cancel between chunks.
+ */
+async function readRows(run: ImportRun): Promise<'done' | 'cancelled'> {
+  const context: RowContext = {
+    run,
+    excluded: await exclusions(),
+    firstSight: createSeenAddresses(),
+  };
+  const writer = createChunkWriter(run);
+  const checkpoint = run.stored.checkpointRow;
+  const file = importFiles().openDownloadStream(run.stored.fileId);
+  const rows = csvRows(file, run.stored.encoding as ImportEncoding, run.stored.delimiter);
+  let header = run.stored.hasHeader;
+  let number = 0;
+  run.row = 0;
+  for await (const cells of rows) {
+    if (header) {
+      header = false;
+      continue;
+    }
+    number += 1;
+    run.row = number;
+    if (number <= checkpoint) {
+      passOverRow(context, cells);
+      continue;
+    }
+    run.counts.read += 1;
+    writer.add(judgeRow(context, cells, number));
+    if (number % IMPORT_CHUNK_ROWS === 0) {
+      await writer.flush();
+      if (await isCancelled(run)) {
+        rows.destroy();
+        await writer.settle();
+        return 'cancelled';
       }
     }
-    await flush();
-    await writing;
-    await finish('done');
-    deps.logger.info({ importId, ...counts }, 'list import done');
-    return 'done';
-  };
+  }
+  await writer.flush();
+  await writer.settle();
+  return 'done';
+}
+
+async function runImport(deps: ListImportDeps, job: Job<ListImportJob>): Promise<ImportOutcome> {
+  const run = await openRun(deps, job);
+  if (run === 'skipped') return 'skipped';
+  if (run === 'list-gone') return 'done';
+  if (await isCancelled(run)) {
+    await finishImport(run, 'cancelled');
+    return 'cancelled';
+  }
+  await ListImportModel.updateOne(
+    { _id: run.stored._id },
+    { $set: { status: 'running', ...(run.stored.startedAt ? {} : { startedAt: new Date() }) } },
+  );
+  const { importId } = run;
+  deps.logger.info(
+    { importId, fromRow: run.row, attempt: job.attemptsMade + 1 },
+    'list import started',
+  );
+  const end = await readRows(run);
+  await finishImport(run, end);
+  if (end === 'cancelled') deps.logger.info({ importId, row: run.row }, 'list import cancelled');
+  else deps.logger.info({ importId, ...run.counts }, 'list import done');
+  return end;
+}
+
+function readIntoList(deps: ListImportDeps) {
+  return (job: Job<ListImportJob>): Promise<ImportOutcome> => runImport(deps, job);
 }

@@ -15,7 +15,7 @@ import { enqueuePasswordReset, type PasswordResetQueue } from '../../queues/pass
 import {
   type Redis,
   storeResetRequest,
-  useResetToken,
+  redeemResetLink,
   voidOtherResetLinks,
   resetTokenHash,
 } from '@agency/platform';
@@ -99,7 +99,7 @@ export function passwordResetRoutes({
       .set(`${prefix}:password-reset-used:${resetTokenHash(token)}`, '1', 'EX', 3600, 'NX')
       .catch(() => 'OK');
     if (claimed !== 'OK') throw linkInvalid();
-    const request = await useResetToken(token);
+    const request = await redeemResetLink(token);
     if (!request?.userId) throw linkInvalid();
     const user = await setPasswordAfterReset(request.userId, newPassword);
     if (!user) throw linkInvalid();
