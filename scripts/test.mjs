@@ -55,19 +55,14 @@ function timeBudgetSeconds() {
   return Number.isFinite(raw) && raw > 0 ? raw : DEFAULT_TIME_BUDGET_SECONDS;
 }
 
-async function main() {
-  const runStartedAt = performance.now();
-  /** @type {ReturnType<typeof parseTestArgs>} */
-  let parsed;
-  try {
-    parsed = parseTestArgs(process.argv.slice(2));
-  } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
-    return 2;
-  }
-  const { steps, jestArgs, named } = parsed;
+/**
+ * Installs what the chosen steps need: npm packages, and the system programs
+ * (Redis, FerretDB, Chromium, Dovecot...) not already there.
+ * @param {StepName[]} steps
+ * @param {boolean} needsServices
+ */
+async function prepareMachine(steps, needsServices) {
   const browserSteps = steps.includes('e2e') || steps.includes('a11y');
-  const needsServices = steps.includes('jest') || steps.includes('timing') || browserSteps;
   const [, found] = await Promise.all([
     installNpmPackages(rootDir),
     ensureSystemPrograms({
@@ -80,11 +75,16 @@ async function main() {
       haproxy: steps.includes('cluster'),
     }),
   ]);
-  const { execa } = await import('execa');
-  const { startServices } = await import('./lib/services.mjs');
-  const { testServerEnv } = await import('./lib/mongo-server-env.mjs');
+  return found;
+}
 
-  const stepController = new AbortController();
+/**
+ * The first Ctrl-C (or SIGTERM, SIGHUP) stops the current step and lets the
+ * run clean up; a second one leaves at once.
+ * @param {AbortController} stepController
+ * @returns {() => boolean} whether the run was interrupted
+ */
+function stopOnSignals(stepController) {
   let interrupted = false;
   for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
     process.on(signal, () => {
@@ -94,76 +94,137 @@ async function main() {
       stepController.abort();
     });
   }
+  return () => interrupted;
+}
 
+/**
+ * @typedef {object} StepRunnerOptions
+ * @property {NodeJS.ProcessEnv} env
+ * @property {string[]} jestArgs
+ * @property {AbortSignal} cancelSignal
+ */
+
+/**
+ * Runs one step; `live` prints as it goes, else its output is kept and
+ * printed once it ends (a step run beside another).
+ * @param {StepRunnerOptions} options
+ */
+function stepRunner({ env, jestArgs, cancelSignal }) {
+  /**
+   * @param {StepName} name
+   * @param {boolean} live
+   * @returns {Promise<StepOutcome>}
+   */
+  return async (name, live) => {
+    const { execa } = await import('execa');
+    const [command, args] = stepCommand(name, jestArgs);
+    const header = paint('bold', `\n=== ${name}: ${command} ${args.join(' ')}`);
+    if (live) console.log(header);
+    const startedAt = performance.now();
+    // The step shares our process group: a terminal's Ctrl-C reaches it as it reaches us.
+    const { exitCode, all } = await execa(command, args, {
+      cwd: rootDir,
+      env,
+      ...(live ? { stdio: 'inherit' } : { all: true, stdin: 'ignore' }),
+      reject: false,
+      cancelSignal,
+      forceKillAfterDelay: 10_000,
+    });
+    const seconds = (performance.now() - startedAt) / 1000;
+    if (!live) console.log(`${header} (ran beside the step above)\n${all ?? ''}`);
+    return { name, result: exitCode === 0 ? 'passed' : 'failed', seconds };
+  };
+}
+
+/**
+ * @typedef {object} StepPlan
+ * @property {StepName[]} steps
+ * @property {boolean} named chosen by name: runs whatever the time budget
+ * @property {number} runStartedAt
+ * @property {() => boolean} interrupted
+ * @property {(name: StepName, live: boolean) => Promise<StepOutcome>} runStep
+ */
+
+/**
+ * Runs the steps in order, each group at once, skipping a budgeted step the
+ * run has no time left for, and every step after an interrupt.
+ * @param {StepPlan} plan
+ * @returns {Promise<StepOutcome[]>}
+ */
+async function runSteps({ steps, named, runStartedAt, interrupted, runStep }) {
+  /** @type {StepOutcome[]} */
+  const outcomes = [];
+  const skip = (/** @type {StepName[]} */ names) =>
+    outcomes.push(
+      ...names.map((name) => ({ name, result: /** @type {const} */ ('skipped'), seconds: 0 })),
+    );
+  for (const [first, ...beside] of stepGroups(steps)) {
+    const elapsed = (performance.now() - runStartedAt) / 1000;
+    if (!named && !fitsTimeBudget(first, elapsed, timeBudgetSeconds())) {
+      console.log(
+        paint(
+          'yellow',
+          `\n=== ${first}: not started, ${Math.round(elapsed)} s into a run of at most ${timeBudgetSeconds()} s; run it with npm test -- --only ${first}`,
+        ),
+      );
+      skip([first]);
+      continue;
+    }
+    if (interrupted()) {
+      skip([first, ...beside]);
+      continue;
+    }
+    const besideRuns = beside.map((name) => runStep(name, false));
+    outcomes.push(await runStep(first, true));
+    for (const run of besideRuns) outcomes.push(await run);
+  }
+  return outcomes.sort((a, b) => steps.indexOf(a.name) - steps.indexOf(b.name));
+}
+
+async function main() {
+  const runStartedAt = performance.now();
+  /** @type {ReturnType<typeof parseTestArgs>} */
+  let parsed;
+  try {
+    parsed = parseTestArgs(process.argv.slice(2));
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    return 2;
+  }
+  const { steps, jestArgs, named } = parsed;
+  const needsServices = ['jest', 'timing', 'e2e', 'a11y'].some((step) =>
+    steps.includes(/** @type {StepName} */ (step)),
+  );
+  const found = await prepareMachine(steps, needsServices);
+  const { startServices } = await import('./lib/services.mjs');
+  const { testServerEnv } = await import('./lib/mongo-server-env.mjs');
+
+  const stepController = new AbortController();
+  const interrupted = stopOnSignals(stepController);
   const dataDir = mkdtempSync(join(tmpdir(), 'agency-test-'));
   /** @type {import('./lib/services.mjs').RunningServices | undefined} */
   let services;
-  /** @type {StepOutcome[]} */
-  const outcomes = [];
+  /** @type {StepOutcome[] | undefined} */
+  let outcomes;
   try {
     /** @type {NodeJS.ProcessEnv} */
-    const stepEnv = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
-    if (found.chromium) stepEnv.CHROMIUM_PATH = found.chromium;
-    if (found.dovecot) stepEnv.DOVECOT_BIN = found.dovecot;
+    const env = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
+    if (found.chromium) env.CHROMIUM_PATH = found.chromium;
+    if (found.dovecot) env.DOVECOT_BIN = found.dovecot;
     if (needsServices) {
       services = await startServices({ dataDir, mailCatcher: false, env: testServerEnv() });
-      Object.assign(stepEnv, { MONGODB_URI: services.mongodbUri, REDIS_URL: services.redisUrl });
+      Object.assign(env, { MONGODB_URI: services.mongodbUri, REDIS_URL: services.redisUrl });
       console.log(`MongoDB ${services.mongodbUri}  Redis ${services.redisUrl}`);
     }
-    /**
-     * One step; `live` prints as it goes, else its output is kept and
-     * printed once it ends (a step run beside another).
-     * @param {StepName} name
-     * @param {boolean} live
-     * @returns {Promise<StepOutcome>}
-     */
-    const runStep = async (name, live) => {
-      const [command, args] = stepCommand(name, jestArgs);
-      const header = paint('bold', `\n=== ${name}: ${command} ${args.join(' ')}`);
-      if (live) console.log(header);
-      const startedAt = performance.now();
-      // The step shares our process group: a terminal's Ctrl-C reaches it as it reaches us.
-      const { exitCode, all } = await execa(command, args, {
-        cwd: rootDir,
-        env: stepEnv,
-        ...(live ? { stdio: 'inherit' } : { all: true, stdin: 'ignore' }),
-        reject: false,
-        cancelSignal: stepController.signal,
-        forceKillAfterDelay: 10_000,
-      });
-      const seconds = (performance.now() - startedAt) / 1000;
-      if (!live) console.log(`${header} (ran beside the step above)\n${all ?? ''}`);
-      return { name, result: exitCode === 0 ? 'passed' : 'failed', seconds };
-    };
-    for (const [first, ...beside] of stepGroups(steps)) {
-      const elapsed = (performance.now() - runStartedAt) / 1000;
-      if (!named && !fitsTimeBudget(first, elapsed, timeBudgetSeconds())) {
-        console.log(
-          paint(
-            'yellow',
-            `\n=== ${first}: not started, ${Math.round(elapsed)} s into a run of at most ${timeBudgetSeconds()} s; run it with npm test -- --only ${first}`,
-          ),
-        );
-        outcomes.push({ name: first, result: 'skipped', seconds: 0 });
-        continue;
-      }
-      if (interrupted) {
-        for (const name of [first, ...beside])
-          outcomes.push({ name, result: 'skipped', seconds: 0 });
-        continue;
-      }
-      const besideRuns = beside.map((name) => runStep(name, false));
-      outcomes.push(await runStep(first, true));
-      for (const run of besideRuns) outcomes.push(await run);
-    }
-    outcomes.sort((a, b) => steps.indexOf(a.name) - steps.indexOf(b.name));
+    const runStep = stepRunner({ env, jestArgs, cancelSignal: stepController.signal });
+    outcomes = await runSteps({ steps, named, runStartedAt, interrupted, runStep });
   } finally {
     await services?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  printSummary(outcomes);
-  if (interrupted) return 130;
-  return outcomes.some((outcome) => outcome.result === 'failed') ? 1 : 0;
+  printSummary(outcomes ?? []);
+  if (interrupted()) return 130;
+  return (outcomes ?? []).some((outcome) => outcome.result === 'failed') ? 1 : 0;
 }
 
 await runCommand(main);
