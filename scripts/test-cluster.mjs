@@ -26,8 +26,11 @@ import { clusterNetwork, removeStaleRuns, TEMP_PREFIX } from './cluster/network.
 const rootDir = fileURLToPath(new URL('..', import.meta.url));
 const runStartedAt = performance.now();
 
-async function main() {
-  const options = parseClusterArgs(process.argv.slice(2));
+/**
+ * Checks the machine can host the cluster and installs what it lacks; builds
+ * the API and the worker if they are not built.
+ */
+async function prepareMachine() {
   if (process.getuid?.() !== 0) {
     throw new SetupError(
       'npm run test:cluster makes network namespaces (ip netns): run it as root',
@@ -48,13 +51,68 @@ async function main() {
     console.log('Building the API and the worker (npm run build)...');
     await runQuietly('npm', ['run', 'build'], { cwd: rootDir });
   }
+  return { redisServer, mongoServer, haproxy };
+}
 
+async function removeWhatInterruptedRunsLeft() {
   const stale = await removeStaleRuns();
   if (stale.namespaces + stale.folders > 0) {
     console.log(
       `Removed what an interrupted run left: ${stale.namespaces} namespaces, ${stale.folders} folders.`,
     );
   }
+}
+
+/**
+ * Resolves with the reason the run must stop: a signal, or its time limit.
+ * @param {number} timeLimitMs
+ * @returns {{ aborted: Promise<string>, clear: () => void }}
+ */
+function stopReasons(timeLimitMs) {
+  /** @type {(reason: string) => void} */
+  let abort = () => undefined;
+  /** @type {Promise<string>} */
+  const aborted = new Promise((resolve) => {
+    abort = resolve;
+  });
+  for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
+    process.on(signal, () => abort(`${signal}: stopping the cluster and removing it...`));
+  }
+  const timer = setTimeout(
+    () => abort(`Time limit of ${timeLimitMs / 60_000} min reached: removing the cluster...`),
+    timeLimitMs,
+  );
+  return { aborted, clear: () => clearTimeout(timer) };
+}
+
+/**
+ * Starts the scenarios' driver on the client host.
+ * @param {ReturnType<typeof clusterNetwork>} network
+ * @param {object} run what the driver reads from CLUSTER_RUN
+ */
+function startDriver(network, run) {
+  return spawn(
+    'ip',
+    [
+      'netns',
+      'exec',
+      network.namespaceOf('client'),
+      process.execPath,
+      join(rootDir, 'scripts/cluster/driver.mjs'),
+    ],
+    {
+      cwd: rootDir,
+      env: { ...process.env, CLUSTER_RUN: JSON.stringify(run) },
+      // Its stdin ends when this process dies, whatever kills it: it then stops too.
+      stdio: ['pipe', 'inherit', 'inherit'],
+    },
+  );
+}
+
+async function main() {
+  const options = parseClusterArgs(process.argv.slice(2));
+  const programs = await prepareMachine();
+  await removeWhatInterruptedRunsLeft();
 
   const dir = mkdtempSync(join(tmpdir(), `${TEMP_PREFIX}${process.pid}-`));
   const network = clusterNetwork(process.pid);
@@ -68,20 +126,7 @@ async function main() {
     await network.destroy();
     rmSync(dir, { recursive: true, force: true });
   };
-
-  /** @type {(reason: string) => void} */
-  let abort = () => undefined;
-  const aborted = new Promise((resolve) => {
-    abort = (reason) => resolve(reason);
-  });
-  for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
-    process.on(signal, () => abort(`${signal}: stopping the cluster and removing it...`));
-  }
-  const timer = setTimeout(
-    () =>
-      abort(`Time limit of ${options.timeLimitMs / 60_000} min reached: removing the cluster...`),
-    options.timeLimitMs,
-  );
+  const stop = stopReasons(options.timeLimitMs);
 
   try {
     const started = performance.now();
@@ -89,7 +134,7 @@ async function main() {
     console.log(
       `Cluster network made (${((performance.now() - started) / 1000).toFixed(1)} s): 14 hosts on one bridge.`,
     );
-    const run = {
+    const running = startDriver(network, {
       ownerPid: process.pid,
       rootDir,
       dir,
@@ -98,27 +143,11 @@ async function main() {
       // Each scenario gets the run's limit at most; the run as a whole is bounded above.
       scenarioLimitMs: Math.min(options.timeLimitMs, 8 * 60_000),
       verbose: options.verbose,
-      programs: { redisServer, mongoServer, haproxy },
-    };
-    driver = spawn(
-      'ip',
-      [
-        'netns',
-        'exec',
-        network.namespaceOf('client'),
-        process.execPath,
-        join(rootDir, 'scripts/cluster/driver.mjs'),
-      ],
-      {
-        cwd: rootDir,
-        env: { ...process.env, CLUSTER_RUN: JSON.stringify(run) },
-        // Its stdin ends when this process dies, whatever kills it: it then stops too.
-        stdio: ['pipe', 'inherit', 'inherit'],
-      },
-    );
-    const running = driver;
+      programs,
+    });
+    driver = running;
     const exited = new Promise((resolve) => running.once('exit', (code) => resolve(code ?? 1)));
-    const first = await Promise.race([exited, aborted]);
+    const first = await Promise.race([exited, stop.aborted]);
     if (typeof first === 'string') {
       console.error(`\n${first}`);
       await cleanUp();
@@ -126,7 +155,7 @@ async function main() {
     }
     return /** @type {number} */ (first);
   } finally {
-    clearTimeout(timer);
+    stop.clear();
     await cleanUp();
     const total = ((performance.now() - runStartedAt) / 1000).toFixed(0);
     console.log(`Cluster removed. test:cluster took ${total} s.`);
