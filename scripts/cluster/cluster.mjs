@@ -78,15 +78,103 @@ function redisArgs(target, /** @type {string} */ dir, /** @type {Host | undefine
   return args;
 }
 
+/** @typedef {ReturnType<typeof launcher>} Launch */
+
+/**
+ * A Sentinel's configuration: it rewrites the file as it learns, so each has
+ * its own.
+ * @param {Host} sentinel @param {string} home @param {Host} primary
+ */
+function sentinelConfig(sentinel, home, primary) {
+  return [
+    `port ${SENTINEL_PORT}`,
+    `bind ${sentinel.address}`,
+    'protected-mode no',
+    `dir ${home}`,
+    `sentinel monitor ${SENTINEL_NAME} ${primary.address} ${REDIS_PORT} 2`,
+    `sentinel down-after-milliseconds ${SENTINEL_NAME} ${SENTINEL_DOWN_AFTER_MS}`,
+    `sentinel failover-timeout ${SENTINEL_NAME} 10000`,
+    `sentinel parallel-syncs ${SENTINEL_NAME} 1`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * @param {Launch} launch @param {Host} sentinel @param {string} dir
+ * @param {Programs} programs @param {Host} primary
+ */
+async function startSentinel(launch, sentinel, dir, programs, primary) {
+  const home = folder(dir, sentinel.name);
+  const file = join(home, 'sentinel.conf');
+  writeFileSync(file, sentinelConfig(sentinel, home, primary));
+  const service = launch(sentinel, `sentinel ${sentinel.name}`, programs.redisServer, [
+    file,
+    '--sentinel',
+  ]);
+  await waitUntilReady([`tcp:${sentinel.address}:${SENTINEL_PORT}`], [service]);
+  return service;
+}
+
+/** @param {Launch} launch @param {string} dir @param {Programs} programs */
+async function startStore(launch, dir, programs) {
+  const mongo = host('mongo');
+  const { kind, path } = programs.mongoServer;
+  const store = launch(
+    mongo,
+    kind,
+    path,
+    mongoServerArgs(kind, folder(dir, 'mongo'), mongo.address, MONGO_PORT, 8088),
+    { env: mongoServerEnv(kind) },
+  );
+  await waitUntilReady([`tcp:${mongo.address}:${MONGO_PORT}`], [store]);
+  return store;
+}
+
+/** @param {Launch} launch @param {string} rootDir */
+async function startSmtpSink(launch, rootDir) {
+  const smtp = host('smtp');
+  const sink = launch(
+    smtp,
+    'smtp sink',
+    process.execPath,
+    [
+      join(rootDir, 'scripts/cluster/smtp-sink.mjs'),
+      smtp.address,
+      `${SMTP_PORT}`,
+      `${SINK_HTTP_PORT}`,
+    ],
+    { cwd: rootDir },
+  );
+  await waitUntilReady([`http-get://${smtp.address}:${SINK_HTTP_PORT}/count`], [sink]);
+  return sink;
+}
+
+/** @param {Launch} launch @param {string} dir @param {Programs} programs */
+async function startBalancer(launch, dir, programs) {
+  const lb = host('lb');
+  const configFile = join(folder(dir, 'lb'), 'haproxy.cfg');
+  writeFileSync(configFile, haproxyConfig(lb, hostsOf('api')));
+  const balancer = launch(lb, 'haproxy', programs.haproxy, ['-db', '-f', configFile]);
+  await waitUntilReady([`tcp:${lb.address}:80`], [balancer]);
+  return balancer;
+}
+
 /**
  * The servers under the product.
  * @param {{ network: ReturnType<typeof import('./network.mjs').clusterNetwork>, dir: string,
  *   programs: Programs, rootDir: string, verbose: boolean }} options
  */
 export async function startInfrastructure({ network, dir, programs, rootDir, verbose }) {
-  const launch = launcher(network, verbose);
   /** @type {Service[]} */
   const services = [];
+  const launchOne = launcher(network, verbose);
+  // Every server is kept for the stop as soon as it is launched, also one whose start fails.
+  /** @type {Launch} */
+  const launch = (...args) => {
+    const service = launchOne(...args);
+    services.push(service);
+    return service;
+  };
   /** @type {Map<string, Service>} */
   const redisOf = new Map();
   const [redis1, redis2] = hostsOf('redis');
@@ -100,7 +188,6 @@ export async function startInfrastructure({ network, dir, programs, rootDir, ver
       programs.redisServer,
       redisArgs(target, dir, primary),
     );
-    services.push(service);
     redisOf.set(target.name, service);
     await waitUntilReady([`tcp:${target.address}:${REDIS_PORT}`], [service]);
   };
@@ -108,67 +195,12 @@ export async function startInfrastructure({ network, dir, programs, rootDir, ver
   try {
     await startRedis(redis1, undefined);
     await startRedis(redis2, redis1);
-
     for (const sentinel of hostsOf('sentinel')) {
-      const home = folder(dir, sentinel.name);
-      // A Sentinel rewrites its configuration file as it learns: one each.
-      const file = join(home, 'sentinel.conf');
-      writeFileSync(
-        file,
-        [
-          `port ${SENTINEL_PORT}`,
-          `bind ${sentinel.address}`,
-          'protected-mode no',
-          `dir ${home}`,
-          `sentinel monitor ${SENTINEL_NAME} ${redis1.address} ${REDIS_PORT} 2`,
-          `sentinel down-after-milliseconds ${SENTINEL_NAME} ${SENTINEL_DOWN_AFTER_MS}`,
-          `sentinel failover-timeout ${SENTINEL_NAME} 10000`,
-          `sentinel parallel-syncs ${SENTINEL_NAME} 1`,
-          '',
-        ].join('\n'),
-      );
-      const service = launch(sentinel, `sentinel ${sentinel.name}`, programs.redisServer, [
-        file,
-        '--sentinel',
-      ]);
-      services.push(service);
-      await waitUntilReady([`tcp:${sentinel.address}:${SENTINEL_PORT}`], [service]);
+      await startSentinel(launch, sentinel, dir, programs, redis1);
     }
-
-    const mongo = host('mongo');
-    const { kind, path } = programs.mongoServer;
-    const store = launch(
-      mongo,
-      kind,
-      path,
-      mongoServerArgs(kind, folder(dir, 'mongo'), mongo.address, MONGO_PORT, 8088),
-      { env: mongoServerEnv(kind) },
-    );
-    services.push(store);
-    await waitUntilReady([`tcp:${mongo.address}:${MONGO_PORT}`], [store]);
-
-    const smtp = host('smtp');
-    const sink = launch(
-      smtp,
-      'smtp sink',
-      process.execPath,
-      [
-        join(rootDir, 'scripts/cluster/smtp-sink.mjs'),
-        smtp.address,
-        `${SMTP_PORT}`,
-        `${SINK_HTTP_PORT}`,
-      ],
-      { cwd: rootDir },
-    );
-    services.push(sink);
-    await waitUntilReady([`http-get://${smtp.address}:${SINK_HTTP_PORT}/count`], [sink]);
-
-    const lb = host('lb');
-    const configFile = join(folder(dir, 'lb'), 'haproxy.cfg');
-    writeFileSync(configFile, haproxyConfig(lb, hostsOf('api')));
-    const balancer = launch(lb, 'haproxy', programs.haproxy, ['-db', '-f', configFile]);
-    services.push(balancer);
-    await waitUntilReady([`tcp:${lb.address}:80`], [balancer]);
+    await startStore(launch, dir, programs);
+    await startSmtpSink(launch, rootDir);
+    await startBalancer(launch, dir, programs);
   } catch (error) {
     await stopAll(services.reverse());
     throw error;
