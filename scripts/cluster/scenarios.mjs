@@ -396,35 +396,80 @@ async function postEnquiries(scenario, perSecond, stop, tag) {
 }
 
 /**
- * Waits until every stored enquiry is mailed to the agency and acknowledged,
- * then counts, for each request, what happened to it.
- * @param {Scenario} scenario
- * @param {EnquiryResult[]} results
- * @param {{ at: number, what: string }} since the moment the last mail is timed from
+ * The enquiry mails in the sink's report, by `notification:<id>` or
+ * `ack:<id>`: how often each came and to whom, and when the last one came.
+ * @param {Awaited<ReturnType<typeof sink.report>>} report
  */
-async function checkEnquiries(scenario, results, since) {
-  const byEmail = new Map(results.map((result) => [result.email, result]));
+function enquiryMailsIn(report) {
+  /** @type {Map<string, { times: number, recipients: Set<string> }>} */
+  const ids = new Map();
+  let lastAt = 0;
+  for (const [at, messageId, recipients] of report.messages) {
+    // `<contact-[ack-]<id>-k<recipient digest>@domain>`
+    const match = /^<contact-(ack-)?([0-9a-f]{24})-k[0-9a-f]{20}@/.exec(messageId);
+    if (!match) continue;
+    const key = `${match[1] ? 'ack' : 'notification'}:${match[2]}`;
+    const entry = ids.get(key) ?? { times: 0, recipients: new Set() };
+    entry.times += 1;
+    for (const recipient of recipients) entry.recipients.add(recipient);
+    ids.set(key, entry);
+    lastAt = Math.max(lastAt, at);
+  }
+  return { ids, lastAt };
+}
+
+/**
+ * What each stored enquiry's two mails came to: missing, sent twice, or
+ * sent to someone else.
+ * @param {Map<string, string>} stored enquiry id by address
+ * @param {ReturnType<typeof enquiryMailsIn>['ids']} ids
+ */
+function tallyEnquiryMails(stored, ids) {
+  const tally = { notificationsMissing: 0, acksMissing: 0, duplicates: 0, misaddressed: 0 };
+  for (const [email, id] of stored) {
+    const notification = ids.get(`notification:${id}`);
+    const ack = ids.get(`ack:${id}`);
+    if (!notification) tally.notificationsMissing += 1;
+    if (!ack) tally.acksMissing += 1;
+    tally.duplicates +=
+      Math.max((notification?.times ?? 0) - 1, 0) + Math.max((ack?.times ?? 0) - 1, 0);
+    if (notification && [...notification.recipients].some((to) => to !== AGENCY_INBOX))
+      tally.misaddressed += 1;
+    if (ack && [...ack.recipients].some((to) => to !== email)) tally.misaddressed += 1;
+  }
+  return tally;
+}
+
+/** @param {EnquiryResult[]} created @returns {(p: number) => string} */
+function latencyPercentiles(created) {
+  const latencies = created.map((result) => result.ms).sort((a, b) => a - b);
+  return (p) =>
+    latencies.length
+      ? `${Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0)} ms`
+      : '-';
+}
+
+/** "3: 2 x 503, 1 x 0", or 0. @param {EnquiryResult[]} failed */
+function failureSummary(failed) {
+  const failures = new Map();
+  for (const result of failed) failures.set(result.status, (failures.get(result.status) ?? 0) + 1);
+  return failed.length
+    ? `${failed.length}: ${[...failures].map(([how, n]) => `${n} x ${how}`).join(', ')}`
+    : 0;
+}
+
+/**
+ * The scenario's stored enquiries, by address, once every one is mailed to
+ * the agency and acknowledged (or the wait gave up: `allMailed` false).
+ * @param {Scenario} scenario
+ * @param {Map<string, EnquiryResult>} byEmail
+ */
+async function waitForEnquiryMails(scenario, byEmail) {
   const storedAll = await scenario.store.contactIdsByEmail();
   // The scenario's enquiries only (a campaign's recipients share the collection).
   const stored = new Map([...storedAll].filter(([email]) => byEmail.has(email)));
-  const wanted = (/** @type {Awaited<ReturnType<typeof sink.report>>} */ report) => {
-    const ids = new Map();
-    let lastAt = 0;
-    for (const [at, messageId, recipients] of report.messages) {
-      // `<contact-[ack-]<id>-k<recipient digest>@domain>`
-      const match = /^<contact-(ack-)?([0-9a-f]{24})-k[0-9a-f]{20}@/.exec(messageId);
-      if (!match) continue;
-      const key = `${match[1] ? 'ack' : 'notification'}:${match[2]}`;
-      const entry = ids.get(key) ?? { times: 0, recipients: new Set() };
-      entry.times += 1;
-      for (const recipient of recipients) entry.recipients.add(recipient);
-      ids.set(key, entry);
-      lastAt = Math.max(lastAt, at);
-    }
-    return { ids, lastAt };
-  };
   const mailedAll = async () => {
-    const { ids } = wanted(await sink.report());
+    const { ids } = enquiryMailsIn(await sink.report());
     return [...stored.values()].every(
       (id) => ids.has(`notification:${id}`) && ids.has(`ack:${id}`),
     );
@@ -433,43 +478,31 @@ async function checkEnquiries(scenario, results, since) {
   await until(mailedAll, 180_000, 'every stored enquiry mailed').catch(() => (allMailed = false));
   // Late duplicates would come with the relay's next passes: give them one.
   await sleep(6000);
-  const { ids, lastAt } = wanted(await sink.report());
+  return { stored, allMailed };
+}
 
+/**
+ * Waits until every stored enquiry is mailed to the agency and acknowledged,
+ * then counts, for each request, what happened to it.
+ * @param {Scenario} scenario
+ * @param {EnquiryResult[]} results
+ * @param {{ at: number, what: string }} since the moment the last mail is timed from
+ */
+async function checkEnquiries(scenario, results, since) {
+  const byEmail = new Map(results.map((result) => [result.email, result]));
+  const { stored, allMailed } = await waitForEnquiryMails(scenario, byEmail);
+  const { ids, lastAt } = enquiryMailsIn(await sink.report());
   const created = results.filter((result) => result.status === 201);
   const failed = results.filter((result) => result.status !== 201);
   const createdNotStored = created.filter((result) => stored.get(result.email) !== result.id);
   const failedButStored = failed.filter((result) => stored.has(result.email));
-  let notificationsMissing = 0;
-  let acksMissing = 0;
-  let duplicates = 0;
-  let misaddressed = 0;
-  for (const [email, id] of stored) {
-    const notification = ids.get(`notification:${id}`);
-    const ack = ids.get(`ack:${id}`);
-    if (!notification) notificationsMissing += 1;
-    if (!ack) acksMissing += 1;
-    duplicates += Math.max((notification?.times ?? 0) - 1, 0) + Math.max((ack?.times ?? 0) - 1, 0);
-    if (notification && [...notification.recipients].some((to) => to !== AGENCY_INBOX))
-      misaddressed += 1;
-    if (ack && [...ack.recipients].some((to) => to !== email)) misaddressed += 1;
-  }
-  const latencies = created.map((result) => result.ms).sort((a, b) => a - b);
-  const percentile = (/** @type {number} */ p) =>
-    latencies.length
-      ? `${Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0)} ms`
-      : '-';
-  const failures = new Map();
-  for (const result of failed) failures.set(result.status, (failures.get(result.status) ?? 0) + 1);
+  const tally = tallyEnquiryMails(stored, ids);
+  const percentile = latencyPercentiles(created);
   /** @type {Row[]} */
   return [
     { what: 'enquiries posted', figure: results.length },
     { what: 'answered 201', figure: created.length },
-    {
-      what: 'failed (and how)',
-      figure: failed.length
-        ? `${failed.length}: ${[...failures].map(([how, n]) => `${n} x ${how}`).join(', ')}`
-        : 0,
-    },
+    { what: 'failed (and how)', figure: failureSummary(failed) },
     {
       what: 'answered 201 but not stored',
       figure: createdNotStored.length,
@@ -479,16 +512,20 @@ async function checkEnquiries(scenario, results, since) {
     { what: 'latency of the 201s, p50 / p99', figure: `${percentile(0.5)} / ${percentile(0.99)}` },
     {
       what: 'stored enquiries without their mail to the agency',
-      figure: notificationsMissing,
-      check: notificationsMissing === 0,
+      figure: tally.notificationsMissing,
+      check: tally.notificationsMissing === 0,
     },
     {
       what: 'stored enquiries without their acknowledgement',
-      figure: acksMissing,
-      check: acksMissing === 0,
+      figure: tally.acksMissing,
+      check: tally.acksMissing === 0,
     },
-    { what: 'mails sent twice', figure: duplicates, check: duplicates === 0 },
-    { what: 'mails to the wrong address', figure: misaddressed, check: misaddressed === 0 },
+    { what: 'mails sent twice', figure: tally.duplicates, check: tally.duplicates === 0 },
+    {
+      what: 'mails to the wrong address',
+      figure: tally.misaddressed,
+      check: tally.misaddressed === 0,
+    },
     {
       what: `every stored enquiry mailed; the last mail after ${since.what}`,
       figure: allMailed ? seconds(lastAt - since.at) : 'no: see above',
