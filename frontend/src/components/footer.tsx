@@ -30,12 +30,98 @@ export interface FooterProps {
   slot?: ReactNode;
 }
 
-export function Footer({ slot }: FooterProps) {
+const LINK_LIST_SX = { listStyle: 'none', p: 0, m: 0 } as const;
+
+/** The brand, what the agency does, and its social profiles. */
+function FooterBrand() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Typography variant="h6" component="p" sx={{ fontWeight: 800, mb: 1 }}>
+        {t('brand.name')}
+      </Typography>
+      <Typography variant="body2" sx={{ color: 'grey.400', maxWidth: 360 }}>
+        {t('brand.description')}
+      </Typography>
+      <Stack direction="row" spacing={1} sx={{ mt: 2 }} aria-label={t('footer.followUs')}>
+        {SOCIAL_LINKS.map(({ label, href, Icon }) => (
+          <IconButton
+            key={label}
+            component="a"
+            href={href}
+            target="_blank"
+            rel="noopener noreferrer"
+            aria-label={label}
+            sx={{ color: 'grey.100' }}
+          >
+            <Icon />
+          </IconButton>
+        ))}
+      </Stack>
+    </>
+  );
+}
+
+/** The navigation's links again: pages, and sections of the home page. */
+function QuickLinks() {
   const { t } = useTranslation();
   const goToAnchor = useAnchorNavigation();
   // The home page in this page's language (`/`, `/fr/`...), which the anchors belong to.
   const homeHref = useHref('/');
+  return (
+    <>
+      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 700, mb: 1 }}>
+        {t('footer.quickLinks')}
+      </Typography>
+      <Stack component="ul" spacing={0.75} sx={LINK_LIST_SX}>
+        {PRIMARY_LINKS.map((link) => (
+          <li key={link.labelKey}>
+            {link.kind === 'route' ? (
+              <Link component={RouterLink} to={link.to} color="inherit" underline="hover">
+                {t(link.labelKey)}
+              </Link>
+            ) : (
+              <Link
+                href={`${homeHref}#${link.anchorId}`}
+                color="inherit"
+                underline="hover"
+                onClick={(event) => {
+                  event.preventDefault();
+                  goToAnchor(link.anchorId);
+                }}
+              >
+                {t(link.labelKey)}
+              </Link>
+            )}
+          </li>
+        ))}
+      </Stack>
+    </>
+  );
+}
 
+function ServiceLinks() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 700, mb: 1 }}>
+        {t('footer.services')}
+      </Typography>
+      <Stack component="ul" spacing={0.75} sx={LINK_LIST_SX}>
+        {SERVICE_SLUGS.map((slug) => (
+          <li key={slug}>
+            <Link component={RouterLink} to="/services-dedicated" color="inherit" underline="hover">
+              {t(`serviceNames.${slug}`)}
+            </Link>
+          </li>
+        ))}
+      </Stack>
+    </>
+  );
+}
+
+export function Footer({ slot }: FooterProps) {
+  const { t } = useTranslation();
   return (
     <Box
       component="footer"
@@ -45,76 +131,13 @@ export function Footer({ slot }: FooterProps) {
         {slot}
         <Grid container spacing={4}>
           <Grid size={{ xs: 12, md: 5 }}>
-            <Typography variant="h6" component="p" sx={{ fontWeight: 800, mb: 1 }}>
-              {t('brand.name')}
-            </Typography>
-            <Typography variant="body2" sx={{ color: 'grey.400', maxWidth: 360 }}>
-              {t('brand.description')}
-            </Typography>
-            <Stack direction="row" spacing={1} sx={{ mt: 2 }} aria-label={t('footer.followUs')}>
-              {SOCIAL_LINKS.map(({ label, href, Icon }) => (
-                <IconButton
-                  key={label}
-                  component="a"
-                  href={href}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  aria-label={label}
-                  sx={{ color: 'grey.100' }}
-                >
-                  <Icon />
-                </IconButton>
-              ))}
-            </Stack>
+            <FooterBrand />
           </Grid>
-
           <Grid size={{ xs: 6, md: 3 }}>
-            <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 700, mb: 1 }}>
-              {t('footer.quickLinks')}
-            </Typography>
-            <Stack component="ul" spacing={0.75} sx={{ listStyle: 'none', p: 0, m: 0 }}>
-              {PRIMARY_LINKS.map((link) => (
-                <li key={link.labelKey}>
-                  {link.kind === 'route' ? (
-                    <Link component={RouterLink} to={link.to} color="inherit" underline="hover">
-                      {t(link.labelKey)}
-                    </Link>
-                  ) : (
-                    <Link
-                      href={`${homeHref}#${link.anchorId}`}
-                      color="inherit"
-                      underline="hover"
-                      onClick={(event) => {
-                        event.preventDefault();
-                        goToAnchor(link.anchorId);
-                      }}
-                    >
-                      {t(link.labelKey)}
-                    </Link>
-                  )}
-                </li>
-              ))}
-            </Stack>
+            <QuickLinks />
           </Grid>
-
           <Grid size={{ xs: 6, md: 4 }}>
-            <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 700, mb: 1 }}>
-              {t('footer.services')}
-            </Typography>
-            <Stack component="ul" spacing={0.75} sx={{ listStyle: 'none', p: 0, m: 0 }}>
-              {SERVICE_SLUGS.map((slug) => (
-                <li key={slug}>
-                  <Link
-                    component={RouterLink}
-                    to="/services-dedicated"
-                    color="inherit"
-                    underline="hover"
-                  >
-                    {t(`serviceNames.${slug}`)}
-                  </Link>
-                </li>
-              ))}
-            </Stack>
+            <ServiceLinks />
           </Grid>
         </Grid>
 

@@ -19,61 +19,95 @@ export const OPAQUE_AFTER_PX = 20;
 // Only narrow screens open the side menu, and only on demand: its code loads then.
 const SideMenu = lazy(() => import('./side-menu').then((module) => ({ default: module.SideMenu })));
 
-export function NavigationBar() {
+/** The brand, linking home; already home, it brings the visitor back to the top. */
+function BrandLink() {
   const { t } = useTranslation();
   const { pathname, hash } = useLocation();
-  // The home page in this page's language (`/`, `/fr/`...), which the anchors belong to.
-  const homeHref = useHref('/');
-  const goToAnchor = useAnchorNavigation();
-  const [menuOpen, setMenuOpen] = useState(false);
-  // Mounted from the first opening on, so closing can play its slide-out.
-  const [menuLoaded, setMenuLoaded] = useState(false);
-  const opaque = useScrollTrigger({ disableHysteresis: true, threshold: OPAQUE_AFTER_PX });
-
-  const onLogoClick = (event: MouseEvent<HTMLAnchorElement>) => {
+  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
     // Already home: the router would do nothing, so bring the visitor back to the top.
     if (pathname === '/' && !hash) {
       event.preventDefault();
       scrollToTop();
     }
   };
+  return (
+    <Box
+      component={RouterLink}
+      to="/"
+      onClick={onClick}
+      // The name starts with the brand the link shows (WCAG 2.5.3, label in name).
+      aria-label={t('nav.goHome', { brand: t('brand.name') })}
+      sx={{
+        fontWeight: 800,
+        fontSize: '1.25rem',
+        color: 'primary.main',
+        textDecoration: 'none',
+        flexGrow: 1,
+      }}
+    >
+      {t('brand.name')}
+    </Box>
+  );
+}
+
+interface DesktopLinkProps {
+  link: NavigationLink;
+  /** The home page in this page's language, which the anchors belong to. */
+  homeHref: string;
+  onAnchor: (anchorId: string) => void;
+}
+
+/** One of the wide screen's links: a page, or a section of the home page. */
+function DesktopLink({ link, homeHref, onAnchor }: DesktopLinkProps) {
+  const { t } = useTranslation();
+  const { pathname, hash } = useLocation();
+  const active = isActiveLink(link, pathname, hash);
+  const sx = { color: active ? 'primary.main' : 'text.primary', fontWeight: active ? 700 : 500 };
+  return link.kind === 'route' ? (
+    <Button component={RouterLink} to={link.to} sx={sx} aria-current={active ? 'page' : undefined}>
+      {t(link.labelKey)}
+    </Button>
+  ) : (
+    <Button
+      href={`${homeHref}#${link.anchorId}`}
+      sx={sx}
+      onClick={(event) => {
+        event.preventDefault();
+        onAnchor(link.anchorId);
+      }}
+    >
+      {t(link.labelKey)}
+    </Button>
+  );
+}
+
+/** The narrow screen's side menu: open or not, and loaded from its first opening on. */
+function useSideMenu() {
+  const [open, setOpen] = useState(false);
+  // Mounted from the first opening on, so closing can play its slide-out.
+  const [loaded, setLoaded] = useState(false);
+  return {
+    open,
+    loaded,
+    show: () => {
+      setLoaded(true);
+      setOpen(true);
+    },
+    close: () => setOpen(false),
+  };
+}
+
+export function NavigationBar() {
+  const { t } = useTranslation();
+  // The home page in this page's language (`/`, `/fr/`...), which the anchors belong to.
+  const homeHref = useHref('/');
+  const goToAnchor = useAnchorNavigation();
+  const menu = useSideMenu();
+  const opaque = useScrollTrigger({ disableHysteresis: true, threshold: OPAQUE_AFTER_PX });
 
   const onAnchor = (anchorId: string) => {
-    setMenuOpen(false);
+    menu.close();
     goToAnchor(anchorId);
-  };
-
-  const openMenu = () => {
-    setMenuLoaded(true);
-    setMenuOpen(true);
-  };
-
-  const renderDesktopLink = (link: NavigationLink) => {
-    const active = isActiveLink(link, pathname, hash);
-    const sx = { color: active ? 'primary.main' : 'text.primary', fontWeight: active ? 700 : 500 };
-    return link.kind === 'route' ? (
-      <Button
-        key={link.labelKey}
-        component={RouterLink}
-        to={link.to}
-        sx={sx}
-        aria-current={active ? 'page' : undefined}
-      >
-        {t(link.labelKey)}
-      </Button>
-    ) : (
-      <Button
-        key={link.labelKey}
-        href={`${homeHref}#${link.anchorId}`}
-        sx={sx}
-        onClick={(event) => {
-          event.preventDefault();
-          onAnchor(link.anchorId);
-        }}
-      >
-        {t(link.labelKey)}
-      </Button>
-    );
   };
 
   return (
@@ -89,25 +123,12 @@ export function NavigationBar() {
       }}
     >
       <Toolbar component="nav" aria-label={t('nav.mainNavigation')} sx={{ gap: 2 }}>
-        <Box
-          component={RouterLink}
-          to="/"
-          onClick={onLogoClick}
-          // The name starts with the brand the link shows (WCAG 2.5.3, label in name).
-          aria-label={t('nav.goHome', { brand: t('brand.name') })}
-          sx={{
-            fontWeight: 800,
-            fontSize: '1.25rem',
-            color: 'primary.main',
-            textDecoration: 'none',
-            flexGrow: 1,
-          }}
-        >
-          {t('brand.name')}
-        </Box>
+        <BrandLink />
 
         <Stack direction="row" spacing={0.5} sx={{ display: { xs: 'none', md: 'flex' } }}>
-          {PRIMARY_LINKS.map(renderDesktopLink)}
+          {PRIMARY_LINKS.map((link) => (
+            <DesktopLink key={link.labelKey} link={link} homeHref={homeHref} onAnchor={onAnchor} />
+          ))}
         </Stack>
 
         <Box sx={{ display: { xs: 'none', md: 'block' } }}>
@@ -129,18 +150,18 @@ export function NavigationBar() {
         <IconButton
           edge="end"
           aria-label={t('nav.openMenu')}
-          aria-expanded={menuOpen}
-          aria-controls={menuOpen ? SIDE_MENU_ID : undefined}
-          onClick={openMenu}
+          aria-expanded={menu.open}
+          aria-controls={menu.open ? SIDE_MENU_ID : undefined}
+          onClick={menu.show}
           sx={{ display: { md: 'none' } }}
         >
           <MenuIcon />
         </IconButton>
       </Toolbar>
 
-      {menuLoaded ? (
+      {menu.loaded ? (
         <Suspense fallback={null}>
-          <SideMenu open={menuOpen} onClose={() => setMenuOpen(false)} onAnchor={onAnchor} />
+          <SideMenu open={menu.open} onClose={menu.close} onAnchor={onAnchor} />
         </Suspense>
       ) : null}
     </AppBar>
