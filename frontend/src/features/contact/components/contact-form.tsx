@@ -8,8 +8,8 @@ import SendIcon from '@mui/icons-material/Send';
 import Button from '@mui/material/Button';
 import Grid from '@mui/material/Grid';
 import TextField, { type TextFieldProps } from '@mui/material/TextField';
-import { useFormik } from 'formik';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useFormik, type FormikProps } from 'formik';
+import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useErrorText } from '../../../lib/api-errors';
@@ -40,20 +40,19 @@ const REQUIRED: ReadonlySet<ContactField> = new Set([
   'message',
 ]);
 
-/** The enquiry form, validated by the same yup schema the API uses. */
-export function ContactForm() {
+/**
+ * The form's state: formik with the API's schema, quiet until the first
+ * submit and re-validating as the visitor corrects things afterwards. A sent
+ * enquiry goes to the thank-you page; a refused one keeps its values and
+ * shows the API's reasons under their fields.
+ */
+function useContactFormState() {
   const { t } = useNamespace(CONTACT_NAMESPACE);
-  const errorMessage = useErrorText();
-  const { t: tShell } = useTranslation();
   const locale = useLocale();
   const navigate = useNavigate();
   const toast = useToast();
   const [submitContact, { isLoading: sending }] = useSubmitContactMutation();
-  // Quiet until the first submit, then re-validate as the visitor corrects things.
   const [submitAttempted, setSubmitAttempted] = useState(false);
-  const formRef = useRef<HTMLFormElement>(null);
-  const focusedAttempt = useRef(0);
-
   const formik = useFormik<ContactFormValues>({
     initialValues: EMPTY_CONTACT_FORM,
     validationSchema: contactSchema,
@@ -78,9 +77,23 @@ export function ContactForm() {
       await navigate('/thank-you');
     },
   });
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    if (sending) {
+      event.preventDefault();
+      return;
+    }
+    setSubmitAttempted(true);
+    formik.handleSubmit(event);
+  };
+  return { formik, sending, onSubmit };
+}
 
-  const { submitCount, isSubmitting, errors } = formik;
-  // Once per submit attempt, when it has settled: move focus to the first field to fix.
+/** Once per submit attempt, when it has settled: moves focus to the first field to fix. */
+function useFocusFirstInvalid(
+  formRef: RefObject<HTMLFormElement | null>,
+  { submitCount, isSubmitting, errors }: FormikProps<ContactFormValues>,
+) {
+  const focusedAttempt = useRef(0);
   useEffect(() => {
     if (isSubmitting || submitCount === focusedAttempt.current) return;
     focusedAttempt.current = submitCount;
@@ -88,12 +101,15 @@ export function ContactForm() {
     if (!firstInvalid) return;
     const element = formRef.current?.elements.namedItem(firstInvalid);
     if (element instanceof HTMLElement) element.focus();
-  }, [submitCount, isSubmitting, errors]);
+  }, [formRef, submitCount, isSubmitting, errors]);
+}
 
-  const errorText = (name: ContactField): string | undefined => errorMessage(errors[name]);
-
-  const fieldProps = (name: ContactField): TextFieldProps => {
-    const error = errorText(name);
+/** What every text field of the form shares: its name, label, value, error and autofill. */
+function useFieldProps(formik: FormikProps<ContactFormValues>) {
+  const { t } = useNamespace(CONTACT_NAMESPACE);
+  const errorMessage = useErrorText();
+  return (name: ContactField): TextFieldProps => {
+    const error = errorMessage(formik.errors[name]);
     return {
       id: name,
       name,
@@ -108,15 +124,60 @@ export function ContactForm() {
       slotProps: { htmlInput: { 'aria-required': REQUIRED.has(name) || undefined } },
     };
   };
+}
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    if (sending) {
-      event.preventDefault();
-      return;
-    }
-    setSubmitAttempted(true);
-    formik.handleSubmit(event);
-  };
+function ServiceField(props: TextFieldProps) {
+  const { t } = useNamespace(CONTACT_NAMESPACE);
+  const { t: tShell } = useTranslation();
+  return (
+    <TextField
+      {...props}
+      select
+      // A native select works with any keyboard, screen reader and test driver.
+      slotProps={{
+        select: { native: true },
+        inputLabel: { shrink: true },
+        htmlInput: { 'aria-required': true },
+      }}
+    >
+      <option value="">{t('contact.form.servicePlaceholder')}</option>
+      {SERVICE_SLUGS.map((slug) => (
+        <option key={slug} value={slug}>
+          {tShell(`serviceNames.${slug}`)}
+        </option>
+      ))}
+    </TextField>
+  );
+}
+
+function SendButton({ sending }: { sending: boolean }) {
+  const { t } = useNamespace(CONTACT_NAMESPACE);
+  return (
+    <Button
+      type="submit"
+      variant="contained"
+      size="large"
+      fullWidth
+      disabled={sending}
+      endIcon={
+        // The paper plane points the way the text reads.
+        <SendIcon
+          sx={{ transform: (theme) => (theme.direction === 'rtl' ? 'scaleX(-1)' : 'none') }}
+        />
+      }
+    >
+      {sending ? t('contact.form.sending') : t('contact.form.submit')}
+    </Button>
+  );
+}
+
+/** The enquiry form, validated by the same yup schema the API uses. */
+export function ContactForm() {
+  const { t } = useNamespace(CONTACT_NAMESPACE);
+  const { formik, sending, onSubmit } = useContactFormState();
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(formRef, formik);
+  const fieldProps = useFieldProps(formik);
 
   // No accessible name on the form itself: "…message" would collide with the Message
   // field's label for label-based lookups (screen readers' and the e2e suite's).
@@ -136,23 +197,7 @@ export function ContactForm() {
           <TextField {...fieldProps('phone')} type="tel" />
         </Grid>
         <Grid size={12}>
-          <TextField
-            {...fieldProps('service')}
-            select
-            // A native select works with any keyboard, screen reader and test driver.
-            slotProps={{
-              select: { native: true },
-              inputLabel: { shrink: true },
-              htmlInput: { 'aria-required': true },
-            }}
-          >
-            <option value="">{t('contact.form.servicePlaceholder')}</option>
-            {SERVICE_SLUGS.map((slug) => (
-              <option key={slug} value={slug}>
-                {tShell(`serviceNames.${slug}`)}
-              </option>
-            ))}
-          </TextField>
+          <ServiceField {...fieldProps('service')} />
         </Grid>
         <Grid size={12}>
           <TextField
@@ -169,21 +214,7 @@ export function ContactForm() {
           />
         </Grid>
         <Grid size={12}>
-          <Button
-            type="submit"
-            variant="contained"
-            size="large"
-            fullWidth
-            disabled={sending}
-            endIcon={
-              // The paper plane points the way the text reads.
-              <SendIcon
-                sx={{ transform: (theme) => (theme.direction === 'rtl' ? 'scaleX(-1)' : 'none') }}
-              />
-            }
-          >
-            {sending ? t('contact.form.sending') : t('contact.form.submit')}
-          </Button>
+          <SendButton sending={sending} />
         </Grid>
       </Grid>
     </form>
