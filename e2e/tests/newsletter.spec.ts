@@ -1,4 +1,5 @@
 import { API_ROUTES } from '@agency/contracts';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { appUrl } from '../support/e2e-env';
 import { openPage, scrollThroughPage } from './public-site-helpers';
@@ -56,5 +57,42 @@ test.describe('newsletter', () => {
     ).toBeVisible();
     await page.getByRole('button', { name: 'Unsubscribe' }).click();
     await expect(page.getByRole('heading', { name: 'This link is not valid' })).toBeVisible();
+  });
+
+  test("a test send's unsubscribe link says it was a test, in every language, on a phone too", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    const pages = [
+      ['en', 'This was a test send', 'ltr'],
+      ['fr', "C'était un envoi de test", 'ltr'],
+      ['ar', 'كان هذا إرسالًا تجريبيًا', 'rtl'],
+    ] as const;
+    for (const [lang, title, dir] of pages) {
+      await page.goto(appUrl(`/newsletter/unsubscribe?test=1&lang=${lang}`));
+
+      await expect(page.getByRole('heading', { name: title })).toBeVisible();
+      await expect(page.locator('html')).toHaveAttribute('dir', dir);
+      await expect(page.getByRole('button', { name: /Unsubscribe|désabonner|إلغاء/ })).toHaveCount(
+        0,
+      );
+      // This page's own content: the header and footer are the site's, the same on every page.
+      const { violations } = await new AxeBuilder({ page })
+        .include('main')
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+        .analyze();
+      const blocking = violations.filter(
+        ({ impact }) => impact === 'serious' || impact === 'critical',
+      );
+      expect(
+        blocking.map(
+          ({ id, nodes }) => `${id}: ${nodes.map((node) => node.target.join(' ')).join(', ')}`,
+        ),
+      ).toEqual([]);
+      // Nothing overflows the phone's width.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        375,
+      );
+    }
   });
 });

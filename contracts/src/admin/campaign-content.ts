@@ -8,6 +8,15 @@ import {
   misplacedPlaceholder,
   type MisplacedPlaceholder,
 } from './layout-placeholders';
+import {
+  DEFAULT_PLACEHOLDER_FALLBACKS,
+  FALLBACK_VARIABLES,
+  PLACEHOLDER_FALLBACK_MAX,
+  fallbackProblem,
+  isFallbackVariable,
+  parsePlaceholders,
+  strayPlaceholderBraces,
+} from './placeholder-fallback';
 
 /**
  * What a campaign may say about its recipient (and its sender), written
@@ -43,19 +52,81 @@ export function unknownPlaceholders(text: string, known: readonly string[]): str
   return [...unknown];
 }
 
-/** A text field whose placeholders must all be among `known`, refused with the first unknown name. */
-export function withPlaceholders(maxLength: number, known: readonly string[] = CAMPAIGN_VARIABLES) {
+/** Why one placeholder may not stand as written, or undefined. */
+function placeholderMessage(
+  { name, fallback }: { name: string; fallback: string | undefined },
+  known: readonly string[],
+  html: boolean,
+) {
+  if (!known.includes(name)) {
+    return message('unknownVariable', { name, known: CAMPAIGN_VARIABLES.join(', ') });
+  }
+  if (fallback === undefined) return undefined;
+  if (!isFallbackVariable(name)) {
+    return message('fallbackNotAllowed', { name, allowed: FALLBACK_VARIABLES.join(', ') });
+  }
+  const problem = fallbackProblem(fallback, html);
+  return problem
+    ? message(problem, { name, max: PLACEHOLDER_FALLBACK_MAX, example: `{{${name}|there}}` })
+    : undefined;
+}
+
+/**
+ * A text field whose placeholders must all be among `known`, each with a
+ * fallback only where the recipient's value may be missing, and that fallback
+ * short plain text: refused with the first problem. `html`: the field is HTML,
+ * where a fallback is written entity-encoded.
+ */
+export function withPlaceholders(
+  maxLength: number,
+  known: readonly string[] = CAMPAIGN_VARIABLES,
+  { html = true }: { html?: boolean } = {},
+) {
   return text(maxLength).test('known-variables', (value, context) => {
-    const [unknown] = unknownPlaceholders(value ?? '', known);
-    if (unknown === undefined) return true;
-    return context.createError({
-      message: message('unknownVariable', {
-        name: unknown,
-        known: CAMPAIGN_VARIABLES.join(', '),
-      }),
-    });
+    for (const placeholder of parsePlaceholders(value ?? '')) {
+      const problem = placeholderMessage(placeholder, known, html);
+      if (problem) return context.createError({ message: problem });
+    }
+    if (strayPlaceholderBraces(value ?? '')) {
+      return context.createError({
+        message: message('placeholderMalformed', { example: '{{firstName|there}}' }),
+      });
+    }
+    return true;
   });
 }
+
+/**
+ * A campaign's default fallback in one language: what a placeholder without
+ * its own says for a recipient without the value. Plain text, never empty
+ * (an empty one would leave the hole it is there to fill).
+ */
+const defaultFallback = (locale: Locale) =>
+  text(PLACEHOLDER_FALLBACK_MAX)
+    .default(DEFAULT_PLACEHOLDER_FALLBACKS[locale])
+    .transform((value: unknown) => (value === undefined || value === null ? undefined : value))
+    .test('plain-fallback', (value, context) => {
+      const problem = fallbackProblem(value ?? '', false);
+      // Only `required`-like and markup problems: the length is text()'s own message.
+      if (problem === null || problem === 'fallbackTooLong') return true;
+      return context.createError({
+        message: message(problem === 'fallbackEmpty' ? 'required' : problem, {
+          name: locale,
+          example: '',
+        }),
+      });
+    });
+
+/** The default fallback per language, each defaulting to the shipped one. */
+export const placeholderFallbacksSchema = () =>
+  object(
+    Object.fromEntries(LOCALES.map((locale) => [locale, defaultFallback(locale)])) as Record<
+      Locale,
+      ReturnType<typeof defaultFallback>
+    >,
+  )
+    .typeError(message('mustBeText'))
+    .transform((value: unknown) => (value === null ? undefined : value));
 
 export const CAMPAIGN_SUBJECT_MAX = 200;
 export const CAMPAIGN_CONTENT_MAX = 100_000;
@@ -63,7 +134,9 @@ export const CAMPAIGN_CONTENT_MAX = 100_000;
 /** A subject and content in one more language than the campaign's default. */
 export const campaignTranslationSchema = object({
   locale: oneOfText(LOCALES).required(message('required')),
-  subject: withPlaceholders(CAMPAIGN_SUBJECT_MAX).required(message('required')),
+  subject: withPlaceholders(CAMPAIGN_SUBJECT_MAX, CAMPAIGN_VARIABLES, { html: false }).required(
+    message('required'),
+  ),
   content: withPlaceholders(CAMPAIGN_CONTENT_MAX).required(message('required')),
 });
 export type CampaignTranslation = InferType<typeof campaignTranslationSchema> & {
@@ -277,6 +350,8 @@ export const campaignPreviewSchema = object({
   content: text(CAMPAIGN_CONTENT_MAX).default(''),
   locale: oneOfText(LOCALES).default('en'),
   templateId: optionalTemplateId(),
+  /** The editor's default fallbacks, as yet unsaved: the preview says them for a nameless recipient. */
+  placeholderFallbacks: placeholderFallbacksSchema(),
   /** A template being edited, previewed before it is saved. */
   template: campaignTemplateSchema.default(undefined).optional(),
   recipient: object({

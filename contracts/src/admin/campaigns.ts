@@ -6,15 +6,18 @@ import { emailAddress } from '../validation/email-address';
 import { TIME_OF_DAY, type SendingWindow } from './agency-time';
 import {
   CAMPAIGN_CONTENT_MAX,
+  CAMPAIGN_VARIABLES,
   CAMPAIGN_SUBJECT_MAX,
   campaignTranslationSchema,
   optionalTemplateId,
+  placeholderFallbacksSchema,
   ratePerMinuteSchema,
   sendingWindowSchema,
   withPlaceholders,
   type CampaignTranslation,
 } from './campaign-content';
 import { listQuerySchema } from './list-query';
+import type { PlaceholderFallbacks } from './placeholder-fallback';
 import { CAMPAIGN_NAME_MAX } from './campaign-copy-name';
 import type { RecipientMailEventDto } from '../audience/mail-events';
 
@@ -65,7 +68,9 @@ export const campaignListIdsField = () =>
  */
 export const campaignSchema = object({
   name: text(CAMPAIGN_NAME_MAX).required(message('required')),
-  subject: withPlaceholders(CAMPAIGN_SUBJECT_MAX).required(message('required')),
+  subject: withPlaceholders(CAMPAIGN_SUBJECT_MAX, CAMPAIGN_VARIABLES, { html: false }).required(
+    message('required'),
+  ),
   content: withPlaceholders(CAMPAIGN_CONTENT_MAX).required(message('required')),
   recipientType: oneOfText(RECIPIENT_TYPES).default('all'),
   listIds: campaignListIdsField(),
@@ -79,6 +84,8 @@ export const campaignSchema = object({
       const all = [context.parent.defaultLocale, ...locales];
       return new Set(all).size === all.length;
     }),
+  /** What a placeholder without its own fallback says, per language (`{{firstName}}` → "there"). */
+  placeholderFallbacks: placeholderFallbacksSchema(),
   templateId: optionalTemplateId(),
   sendingWindow: mixed<SendingWindow>()
     .transform((value: unknown) => (value === undefined ? null : value))
@@ -99,8 +106,12 @@ export const campaignSchema = object({
     .default(null),
   ratePerMinute: ratePerMinuteSchema(),
 });
-export type CampaignInput = Omit<InferType<typeof campaignSchema>, 'translations'> & {
+export type CampaignInput = Omit<
+  InferType<typeof campaignSchema>,
+  'translations' | 'placeholderFallbacks'
+> & {
   translations: CampaignTranslation[];
+  placeholderFallbacks: PlaceholderFallbacks;
   defaultLocale: Locale;
 };
 
@@ -125,6 +136,8 @@ export interface CampaignDto {
   listIds: string[];
   defaultLocale: Locale;
   translations: CampaignTranslation[];
+  /** Each language's default fallback (the shipped ones where the campaign set none). */
+  placeholderFallbacks: PlaceholderFallbacks;
   /** null: the built-in default template. */
   templateId: string | null;
   /** When a scheduled campaign will go (ISO); null otherwise. */
@@ -183,6 +196,20 @@ export const campaignTestSendSchema = object({
   locale: oneOfText(LOCALES).optional(),
 });
 export type CampaignTestSendInput = InferType<typeof campaignTestSendSchema>;
+
+/**
+ * What a test send's placeholders say, in the test's language: staff
+ * accounts carry no name, so a test reads as a named recipient's mail would
+ * ("Dear Ada,") rather than with holes or the nameless fallback. `{{email}}`
+ * is the address the test goes to.
+ */
+export const TEST_SEND_SAMPLE_NAMES: Readonly<
+  Record<Locale, { firstName: string; lastName: string }>
+> = {
+  en: { firstName: 'Ada', lastName: 'Lovelace' },
+  fr: { firstName: 'Camille', lastName: 'Martin' },
+  ar: { firstName: 'أمينة', lastName: 'الصالح' },
+};
 
 /**
  * POST /api/admin/campaigns/{id}/schedule: when a draft (or a scheduled

@@ -9,6 +9,7 @@ export * from './campaigns';
 export * from './campaign-content';
 export * from './campaign-copy-name';
 export * from './layout-placeholders';
+export * from './placeholder-fallback';
 export * from './agency-time';
 export * from './stats';
 export * from './two-factor';

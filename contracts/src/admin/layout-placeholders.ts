@@ -1,7 +1,12 @@
 import { Parser } from 'htmlparser2';
 
-/** `{{ name }}` as the mail's placeholders are written; the name is captured. */
-export const PLACEHOLDER_PATTERN = /\{\{\s*([^{}]*?)\s*\}\}/g;
+/**
+ * `{{ name }}` or `{{ name | fallback }}` as the mail's placeholders are
+ * written: the name is captured first, the fallback as written (untrimmed,
+ * maybe empty) second. The fallback stops at a brace: one holding a brace is
+ * no placeholder, which `strayPlaceholderBraces` catches.
+ */
+export const PLACEHOLDER_PATTERN = /\{\{\s*([^{}|]*?)\s*(?:\|([^{}]*?))?\s*\}\}/g;
 
 /**
  * Where in a layout's HTML a placeholder stands. Only `text` (between tags)

@@ -31,6 +31,13 @@ export const NEWSLETTER_PAGES = {
 } as const;
 
 /**
+ * A test send's unsubscribe links carry `?test=1` and no token: the page says
+ * the mail was a test and that the link works for real recipients, and
+ * nothing can unsubscribe the address the test went to.
+ */
+export const TEST_SEND_LINK_PARAM = 'test';
+
+/**
  * The answer to every subscription request, whatever the address's state, so
  * the form never tells anyone whether an address is already on the list.
  */

@@ -46,6 +46,11 @@ export const VALIDATION_MESSAGE_KEYS = [
   'placeholderInTag',
   'placeholderInElement',
   'placeholderInMarkup',
+  'placeholderMalformed',
+  'fallbackNotAllowed',
+  'fallbackEmpty',
+  'fallbackMarkup',
+  'fallbackTooLong',
   'dateInvalid',
   'scheduleInPast',
   'calendarDateInvalid',
@@ -109,6 +114,12 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     placeholderInTag: '{{slot}} may only stand in text, not inside the tag <{{tag}}>',
     placeholderInElement: '{{slot}} may only stand in text, not inside <{{tag}}>',
     placeholderInMarkup: '{{slot}} may only stand in text, not inside a comment or declaration',
+    placeholderMalformed:
+      'A placeholder is not closed, or its fallback holds a brace: write it like {{example}}',
+    fallbackNotAllowed: '{{name}} always has a value: only {{allowed}} take a fallback',
+    fallbackEmpty: 'Write the fallback of {{name}} after the |, like {{example}}, or remove the |',
+    fallbackMarkup: 'The fallback of {{name}} must be plain text, without braces, | or markup',
+    fallbackTooLong: 'The fallback of {{name}} must be at most {{max}} characters long',
     dateInvalid: 'Must be a valid date and time',
     scheduleInPast: 'The time must be in the future',
     calendarDateInvalid: 'Must be a date that exists, such as 2030-02-28',
@@ -163,6 +174,16 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     placeholderInElement: '{{slot}} ne peut figurer que dans le texte, pas dans <{{tag}}>',
     placeholderInMarkup:
       '{{slot}} ne peut figurer que dans le texte, pas dans un commentaire ou une déclaration',
+    placeholderMalformed:
+      "Une variable n'est pas fermée, ou son texte de remplacement contient une accolade : écrivez-la comme {{example}}",
+    fallbackNotAllowed:
+      '{{name}} a toujours une valeur : seules {{allowed}} prennent un texte de remplacement',
+    fallbackEmpty:
+      'Écrivez le texte de remplacement de {{name}} après le |, comme {{example}}, ou retirez le |',
+    fallbackMarkup:
+      'Le texte de remplacement de {{name}} doit être du texte simple, sans accolades, | ni balises',
+    fallbackTooLong:
+      'Le texte de remplacement de {{name}} doit contenir au plus {{max}} caractères',
     dateInvalid: 'Doit être une date et une heure valides',
     scheduleInPast: "L'heure doit être dans le futur",
     calendarDateInvalid: 'Doit être une date qui existe, comme 2030-02-28',
@@ -220,6 +241,13 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     placeholderInTag: 'لا يوضع {{slot}} إلا في النص، لا داخل الوسم <{{tag}}>',
     placeholderInElement: 'لا يوضع {{slot}} إلا في النص، لا داخل <{{tag}}>',
     placeholderInMarkup: 'لا يوضع {{slot}} إلا في النص، لا داخل تعليق أو تصريح',
+    placeholderMalformed:
+      'متغير غير مغلق، أو نصه البديل يحتوي على قوس معقوف: اكتبه هكذا {{example}}',
+    fallbackNotAllowed: 'للمتغير {{name}} قيمة دائمًا: وحدها {{allowed}} تقبل نصًا بديلًا',
+    fallbackEmpty: 'اكتب النص البديل للمتغير {{name}} بعد |، مثل {{example}}، أو احذف |',
+    fallbackMarkup:
+      'يجب أن يكون النص البديل للمتغير {{name}} نصًا عاديًا، بلا أقواس معقوفة ولا | ولا وسوم',
+    fallbackTooLong: 'يجب ألا يتجاوز النص البديل للمتغير {{name}} {{max}} حرفًا',
     dateInvalid: 'يجب أن يكون تاريخًا ووقتًا صالحين',
     scheduleInPast: 'يجب أن يكون الوقت في المستقبل',
     calendarDateInvalid: 'يجب أن يكون تاريخًا موجودًا، مثل 2030-02-28',

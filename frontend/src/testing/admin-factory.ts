@@ -1,4 +1,5 @@
 import {
+  DEFAULT_PLACEHOLDER_FALLBACKS,
   DEFAULT_TEMPLATE,
   type ActivityLogDto,
   type CampaignAudienceDto,
@@ -135,6 +136,7 @@ export function buildCampaign(overrides: Partial<CampaignDto> = {}): CampaignDto
     listIds: [],
     defaultLocale: 'en',
     translations: [],
+    placeholderFallbacks: { ...DEFAULT_PLACEHOLDER_FALLBACKS },
     templateId: null,
     scheduledAt: null,
     sendingWindow: null,

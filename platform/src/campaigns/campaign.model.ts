@@ -34,6 +34,14 @@ const campaignSchema = new Schema(
     // `subject` and `content` are in this language; a recipient whose own is not written gets it.
     defaultLocale: { type: String, required: true, enum: LOCALES, default: 'en' },
     translations: { type: [translationSchema], default: [] },
+    // What a placeholder without its own fallback says per language; a
+    // language without one (a campaign saved before there were) says the shipped default.
+    placeholderFallbacks: {
+      type: new Schema(Object.fromEntries(LOCALES.map((locale) => [locale, { type: String }])), {
+        _id: false,
+      }),
+      default: null,
+    },
     // None: the built-in default template.
     templateId: { type: Schema.Types.ObjectId, default: null },
     // While `scheduled`: when the campaign is queued.

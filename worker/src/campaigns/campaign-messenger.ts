@@ -19,7 +19,11 @@ export interface PreparedCampaign {
  * implements it over SMTP.
  */
 export interface CampaignMessenger {
-  prepare(mail: CampaignMail): PreparedCampaign;
+  /**
+   * `test`: a test send, whose unsubscribe links lead to the page that says
+   * so rather than carry a token that works.
+   */
+  prepare(mail: CampaignMail, options?: { test?: boolean }): PreparedCampaign;
   /** A refusal that trying again will not change (a 5xx reply): the recipient failed. */
   isPermanentFailure(error: unknown): boolean;
   /**

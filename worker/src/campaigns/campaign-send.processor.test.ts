@@ -548,7 +548,7 @@ describe('a campaign send batch', () => {
     expect(smtp.received.map(({ mail }) => mail.subject)).toEqual(['Hello Amira', 'Bonjour Sami']);
   });
 
-  it('fills in each recipient’s last name, left empty for one who gave none', async () => {
+  it('fills in each recipient’s last name, none after a first name for one who gave none', async () => {
     const id = await sendingCampaign();
     await CampaignModel.updateOne(
       { _id: id },
@@ -568,9 +568,40 @@ describe('a campaign send batch', () => {
     const to = (email: string) =>
       smtp.received.find(({ envelopeTo }) => envelopeTo[0] === email)?.mail;
     expect(to(hela.email)?.subject).toBe('Hello Hela !');
-    expect(to(hela.email)?.html).toContain('Dear .');
+    // Alone, a missing last name says the campaign's default fallback rather than leave a hole.
+    expect(to(hela.email)?.html).toContain('Dear there.');
     expect(to(karim.email)?.subject).toBe('Hello Karim Ben Ali!');
     expect(to(karim.email)?.html).toContain('Dear Ben Ali.');
+  });
+
+  it('greets a recipient without a first name with the fallback of their language', async () => {
+    const id = await sendingCampaign();
+    await CampaignModel.updateOne(
+      { _id: id },
+      {
+        subject: 'Quick update for {{firstName|our reader}}',
+        content: '<p>Dear {{firstName}},</p>',
+        translations: [
+          { locale: 'fr', subject: 'Des nouvelles', content: '<p>Bonjour {{firstName}},</p>' },
+          { locale: 'ar', subject: 'أخبار', content: '<p>مرحبًا {{firstName}}،</p>' },
+        ],
+        placeholderFallbacks: { ar: 'عزيزنا' },
+      },
+    );
+    const nameless = (name: string, locale: string) => ({ ...person(name, locale), firstName: '' });
+
+    const recipients = [nameless('En', 'en'), nameless('Fr', 'fr'), nameless('Ar', 'ar')];
+    expect(await send(await batch(id, recipients))).toBe('done');
+
+    const mailTo = (name: string) =>
+      smtp.received.find(({ envelopeTo }) => envelopeTo[0] === `${name}@example.tn`)?.mail;
+    expect(mailTo('En')?.subject).toBe('Quick update for our reader');
+    expect(mailTo('En')?.html).toContain('Dear there,');
+    expect(mailTo('En')?.text).toContain('Dear there,');
+    expect(mailTo('Fr')?.html).toContain('Bonjour à vous,');
+    expect(mailTo('Fr')?.text).toContain('Bonjour à vous,');
+    // The campaign's own default for Arabic, not the shipped one.
+    expect(mailTo('Ar')?.html).toContain('مرحبًا عزيزنا،');
   });
 
   it('has bounces come back to an address of their own per recipient, when one is set', async () => {

@@ -1,6 +1,11 @@
 import { Types } from 'mongoose';
 import { UnrecoverableError, type Job } from 'bullmq';
-import { QUEUE_NAMES, type CampaignTestSendJob } from '@agency/contracts';
+import {
+  QUEUE_NAMES,
+  TEST_SEND_SAMPLE_NAMES,
+  type CampaignTestSendJob,
+  type Locale,
+} from '@agency/contracts';
 import {
   SubscriberModel,
   SuppressionModel,
@@ -84,13 +89,66 @@ describe('the campaign test send', () => {
     expect(smtp.received).toHaveLength(1);
     const [{ envelopeTo, mail }] = smtp.received as [(typeof smtp.received)[number]];
     expect(envelopeTo).toEqual([TEST_ADDRESS]);
-    // The test address has no name: the greeting is left empty, as for a subscriber.
-    expect(mail.subject).toBe('[Test] Spring offer for !');
-    expect(mail.html).toContain('Dear , our packages are here.');
-    expect(mail.html).toContain('Unsubscribe');
+    // Staff accounts have no name: the test reads as a named recipient's mail would.
+    expect(mail.subject).toBe('[Test] Spring offer for Ada!');
+    expect(mail.html).toContain('Dear AdaLovelace, our packages are here.');
+    expect(mail.text).toContain('Dear AdaLovelace, our packages are here.');
     expect(mail.messageId).toMatch(/^<campaign-test-[0-9a-f-]{36}-k[0-9a-f]{20}@agency\.test>$/);
     expect(await ctx.ledger(id)).toEqual([]);
     expect(await ctx.campaign(id)).toMatchObject({ status: 'queued', sentCount: 0 });
+  });
+
+  it('fills the placeholders with the sample names of the language the test is read in', async () => {
+    const id = await ctx.queueCampaign({
+      subject: 'Offer for {{firstName}}',
+      content: '<p>Dear {{firstName}} ({{email}}),</p>',
+      translations: [
+        { locale: 'ar', subject: 'عرض لـ {{firstName}}', content: '<p>مرحبًا {{firstName}}</p>' },
+      ],
+      addDispatch: false,
+    });
+    const to = (locale: Locale) =>
+      ctx.testQueue.add(QUEUE_NAMES.campaignTestSend, {
+        campaignId: id,
+        email: TEST_ADDRESS,
+        locale,
+      });
+
+    await process(await to('ar'));
+    // French is not written: the English mail, with the English sample.
+    await process(await to('fr'));
+
+    const [arabic, fallback] = smtp.received.map(({ mail }) => mail);
+    expect(arabic?.subject).toBe(`[Test] عرض لـ ${TEST_SEND_SAMPLE_NAMES.ar.firstName}`);
+    expect(arabic?.html).toContain(`مرحبًا ${TEST_SEND_SAMPLE_NAMES.ar.firstName}`);
+    expect(fallback?.html).toContain(
+      `Dear ${TEST_SEND_SAMPLE_NAMES.en.firstName} (${TEST_ADDRESS}),`,
+    );
+  });
+
+  it('links its unsubscribe to the page that says it was a test, never to a working token', async () => {
+    // The staff member is also a subscriber: a test must not be able to unsubscribe them.
+    await SubscriberModel.create({ email: TEST_ADDRESS, status: 'confirmed' });
+    const id = await ctx.queueCampaign({ addDispatch: false });
+
+    await process(
+      await ctx.testQueue.add(QUEUE_NAMES.campaignTestSend, {
+        campaignId: id,
+        email: TEST_ADDRESS,
+        locale: 'en',
+      }),
+    );
+
+    const [{ mail }] = smtp.received as [(typeof smtp.received)[number]];
+    const testPage = `${TEST_SITE_URL}/newsletter/unsubscribe?test=1&lang=en`;
+    const footerLinks = [...String(mail.html).matchAll(/href="([^"]+)"/g)].map(([, href]) =>
+      (href ?? '').replace(/&amp;/g, '&'),
+    );
+    expect(footerLinks).toContain(testPage);
+    const listUnsubscribe = mail.headerLines.find(({ key }) => key === 'list-unsubscribe');
+    expect(listUnsubscribe?.line).toBe(`List-Unsubscribe: <${testPage}>`);
+    expect(String(mail.html)).not.toContain('token=');
+    await SubscriberModel.deleteOne({ email: TEST_ADDRESS });
   });
 
   it('sends it in the language asked for, the campaign’s own when none is', async () => {

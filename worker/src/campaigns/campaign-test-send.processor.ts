@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { CampaignTestSendJob } from '@agency/contracts';
+import { TEST_SEND_SAMPLE_NAMES, type CampaignTestSendJob } from '@agency/contracts';
 import { mailMessageId, type Logger, type MailIdentityKey } from '@agency/platform';
 import type { CampaignMessenger } from './campaign-messenger';
 import type { CampaignStore } from './campaign-store';
@@ -10,7 +10,8 @@ export const TEST_SUBJECT_PREFIX = '[Test] ';
 /**
  * A campaign as its recipients will see it, to one address, in the language
  * asked for (the campaign's default when it is not written), marked as a
- * test in the subject. It is not in the ledger and counts nowhere. Only a
+ * test in the subject, its placeholders filled with sample names and its
+ * unsubscribe links leading to a page that says it was a test. It is not in the ledger and counts nowhere. Only a
  * staff address or one an admin allows gets it, never a suppressed or
  * unsubscribed one.
  */
@@ -41,15 +42,15 @@ export function campaignTestSendProcessor(deps: {
         { ...written, subject: `${TEST_SUBJECT_PREFIX}${written.subject}` },
       ]),
     );
-    const mail = deps.messenger.prepare({ ...campaign, languages });
+    const mail = deps.messenger.prepare({ ...campaign, languages }, { test: true });
+    const locale = job.data.locale ?? campaign.defaultLocale;
+    // The names of the language the test is read in; a language the
+    // campaign is not written in reads its default's.
+    const sample =
+      TEST_SEND_SAMPLE_NAMES[campaign.languages[locale] ? locale : campaign.defaultLocale];
     try {
       await mail.send(
-        {
-          email: job.data.email,
-          firstName: '',
-          lastName: '',
-          locale: job.data.locale ?? campaign.defaultLocale,
-        },
+        { email: job.data.email, ...sample, locale },
         mailMessageId(
           deps.identityKey,
           `campaign-test-${randomUUID()}`,

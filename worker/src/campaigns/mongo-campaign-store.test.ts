@@ -431,6 +431,7 @@ describe("the campaign engine's store", () => {
             content: 1,
             defaultLocale: 1,
             translations: 1,
+            placeholderFallbacks: 1,
             templateId: 1,
             queuedAt: 1,
           },
@@ -465,6 +466,8 @@ describe("the campaign engine's store", () => {
           en: { subject: 'Hello', content: '<p>Hi</p>' },
           fr: { subject: 'Bonjour', content: '<p>Salut</p>' },
         },
+        // Set none: the rendering says the shipped defaults.
+        placeholderFallbacks: null,
         template: {
           header: '<h1>News</h1>',
           footer: '<p>See you</p>',
@@ -499,6 +502,7 @@ describe("the campaign engine's store", () => {
       expect(await store.mail(String(insertedId))).toEqual({
         defaultLocale: 'en',
         languages: { en: { subject: 'Hello', content: '<p>Hi</p>' } },
+        placeholderFallbacks: null,
         template: {
           header: DEFAULT_TEMPLATE.header,
           footer: DEFAULT_TEMPLATE.footer,

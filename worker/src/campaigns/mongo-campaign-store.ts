@@ -198,6 +198,7 @@ export const mongoCampaignStore: CampaignStore = {
       content: 1,
       defaultLocale: 1,
       translations: 1,
+      placeholderFallbacks: 1,
       templateId: 1,
       queuedAt: 1,
     }).lean<StoredCampaign>();
@@ -216,6 +217,7 @@ export const mongoCampaignStore: CampaignStore = {
     return {
       defaultLocale,
       languages,
+      placeholderFallbacks: campaign.placeholderFallbacks ?? null,
       template: {
         header: template.header ?? '',
         footer: template.footer ?? '',

@@ -1,6 +1,10 @@
 import { compileCampaignMail, senderNameOf, signUnsubscribeToken } from '@agency/platform';
 import type { Locale } from '@agency/contracts';
-import { oneClickUnsubscribeUrl, unsubscribePageUrl } from '../mail/newsletter-links';
+import {
+  oneClickUnsubscribeUrl,
+  testSendUnsubscribeUrl,
+  unsubscribePageUrl,
+} from '../mail/newsletter-links';
 import {
   isConnectionFailure,
   isPermanentSmtpFailure,
@@ -30,8 +34,21 @@ export function createSmtpCampaignMessenger(
 ): CampaignMessenger {
   const { transport, mailFrom, siteUrl, mailLinkSecret } = options;
   const senderName = senderNameOf(mailFrom);
+  const recipientLinks = (email: string, locale: Locale) => {
+    const token = signUnsubscribeToken(email, mailLinkSecret);
+    return {
+      unsubscribePageUrl: unsubscribePageUrl(siteUrl, token, locale),
+      listUnsubscribeUrl: oneClickUnsubscribeUrl(siteUrl, token),
+    };
+  };
+  // Both links open the page that says it was a test: a mailbox's one-click
+  // POST to it changes nothing, and the staff member stays subscribed.
+  const testLinks = (locale: Locale) => {
+    const page = testSendUnsubscribeUrl(siteUrl, locale);
+    return { unsubscribePageUrl: page, listUnsubscribeUrl: page };
+  };
   return {
-    prepare(mail) {
+    prepare(mail, { test = false } = {}) {
       const compiled = compileCampaignMail(mail, { senderName });
       const frames = new Map<Locale, CampaignMime>();
       const frameOf = (locale: Locale) => {
@@ -45,7 +62,6 @@ export function createSmtpCampaignMessenger(
       return {
         async send(recipient, messageId, returnPath) {
           const locale = compiled.localeFor(recipient.locale);
-          const token = signUnsubscribeToken(recipient.email, mailLinkSecret);
           const message = frameOf(locale).build({
             to: recipient.email,
             values: {
@@ -53,8 +69,7 @@ export function createSmtpCampaignMessenger(
               lastName: recipient.lastName ?? '',
               email: recipient.email,
             },
-            unsubscribePageUrl: unsubscribePageUrl(siteUrl, token, locale),
-            listUnsubscribeUrl: oneClickUnsubscribeUrl(siteUrl, token),
+            ...(test ? testLinks(locale) : recipientLinks(recipient.email, locale)),
             messageId,
             ...(returnPath ? { returnPath } : {}),
           });

@@ -1,4 +1,4 @@
-import { API_ROUTES, NEWSLETTER_PAGES, type Locale } from '@agency/contracts';
+import { API_ROUTES, NEWSLETTER_PAGES, TEST_SEND_LINK_PARAM, type Locale } from '@agency/contracts';
 import type { SendMailOptions } from 'nodemailer';
 
 function siteLink(siteUrl: string, path: string, query: Record<string, string>): string {
@@ -15,6 +15,17 @@ export function confirmationPageUrl(siteUrl: string, token: string, locale: Loca
 /** The site's page with the unsubscribe button: the link in the mail's footer. */
 export function unsubscribePageUrl(siteUrl: string, token: string, locale: Locale): string {
   return siteLink(siteUrl, NEWSLETTER_PAGES.unsubscribe, { token, lang: locale });
+}
+
+/**
+ * A test send's unsubscribe link: the same page, which says the mail was a
+ * test. No token, so it cannot unsubscribe the staff member it went to.
+ */
+export function testSendUnsubscribeUrl(siteUrl: string, locale: Locale): string {
+  return siteLink(siteUrl, NEWSLETTER_PAGES.unsubscribe, {
+    [TEST_SEND_LINK_PARAM]: '1',
+    lang: locale,
+  });
 }
 
 /** The API's one-click unsubscribe address (through the site's /api), for List-Unsubscribe. */

@@ -105,7 +105,12 @@ export async function previewCampaign(
   const languages: CampaignLanguages = {
     [locale]: { subject: input.subject, content: sanitizeCampaignHtml(input.content) },
   };
-  const mail = { defaultLocale: locale, languages, template: await templateFor(input) };
+  const mail = {
+    defaultLocale: locale,
+    languages,
+    placeholderFallbacks: input.placeholderFallbacks,
+    template: await templateFor(input),
+  };
   const unsubscribeUrl = new URL(NEWSLETTER_PAGES.unsubscribe, `${options.siteUrl}/`);
   unsubscribeUrl.searchParams.set('token', 'preview');
   unsubscribeUrl.searchParams.set('lang', locale);

@@ -1,5 +1,6 @@
 import {
   campaignCopyNames,
+  fallbacksOf,
   formatValidationMessage,
   message,
   normalizedWindow,
@@ -45,6 +46,7 @@ export function toCampaignDto(campaign: StoredCampaign): CampaignDto {
       subject,
       content,
     })),
+    placeholderFallbacks: fallbacksOf(campaign.placeholderFallbacks),
     templateId: campaign.templateId ? String(campaign.templateId) : null,
     scheduledAt: isoOrNull(campaign.scheduledAt),
     sendingWindow: campaign.sendingWindow
@@ -121,6 +123,7 @@ async function draftFieldsOf(input: CampaignInput, settings: DraftSettings) {
     listIds: await targetListsOf(input),
     defaultLocale: input.defaultLocale,
     translations,
+    placeholderFallbacks: fallbacksOf(input.placeholderFallbacks),
     templateId: input.templateId ?? null,
     sendingWindow: input.sendingWindow ? normalizedWindow(input.sendingWindow) : null,
     ratePerMinute: input.ratePerMinute ?? null,
@@ -227,6 +230,7 @@ export function campaignDrafts(settings: DraftSettings) {
           subject,
           content,
         })),
+        placeholderFallbacks: fallbacksOf(source.placeholderFallbacks),
         templateId: source.templateId ?? null,
         sendingWindow: source.sendingWindow ?? null,
         ratePerMinute: cap !== null && rate !== null ? Math.min(rate, cap) : rate,

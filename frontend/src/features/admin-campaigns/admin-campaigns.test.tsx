@@ -1,4 +1,4 @@
-import type { CampaignProgressDto } from '@agency/contracts';
+import { DEFAULT_PLACEHOLDER_FALLBACKS, type CampaignProgressDto } from '@agency/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -113,6 +113,7 @@ describe('Mail Manager', () => {
       listIds: [],
       defaultLocale: 'en',
       translations: [],
+      placeholderFallbacks: DEFAULT_PLACEHOLDER_FALLBACKS,
       templateId: null,
       sendingWindow: null,
       ratePerMinute: null,

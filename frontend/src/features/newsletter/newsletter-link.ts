@@ -1,16 +1,24 @@
-import { isLocale, type Locale } from '@agency/contracts';
+import { TEST_SEND_LINK_PARAM, isLocale, type Locale } from '@agency/contracts';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 
-/** What a link from a newsletter mail tells its page, and what an answer means there. */
-export type LinkOutcome = 'idle' | 'working' | 'done' | 'expired' | 'invalid' | 'failed';
+/**
+ * What a link from a newsletter mail tells its page, and what an answer means
+ * there; `test`: the link came in a campaign's test send.
+ */
+export type LinkOutcome = 'idle' | 'working' | 'done' | 'expired' | 'invalid' | 'failed' | 'test';
 
 /**
  * The token and language a mail link carries. The page switches to that
  * language at once, so the visitor reads it in the language they subscribed in.
  */
-export function useNewsletterLink(): { token: string | null; language: Locale | null } {
+export function useNewsletterLink(): {
+  token: string | null;
+  language: Locale | null;
+  /** The link came in a campaign's test send: it has no token and changes nothing. */
+  testSend: boolean;
+} {
   const [params] = useSearchParams();
   const { i18n } = useTranslation();
   const token = params.get('token');
@@ -21,7 +29,7 @@ export function useNewsletterLink(): { token: string | null; language: Locale | 
     if (language && i18n.resolvedLanguage !== language) void i18n.changeLanguage(language);
   }, [language, i18n]);
 
-  return { token: token || null, language };
+  return { token: token || null, language, testSend: params.get(TEST_SEND_LINK_PARAM) === '1' };
 }
 
 /** 410: the link is too old or the address left; 400/404: not one of ours. */

@@ -98,4 +98,26 @@ describe('the unsubscribe page', () => {
     ).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Unsubscribe' })).not.toBeInTheDocument();
   });
+
+  it.each([
+    ['en', 'This was a test send', 'In the mail your recipients get, it lets them unsubscribe.'],
+    ['fr', "C'était un envoi de test", 'il leur permet de se désabonner'],
+    ['ar', 'كان هذا إرسالًا تجريبيًا', 'يتيح لهم إلغاء الاشتراك'],
+  ])(
+    "says a test send's link (%s) was a test and offers nothing that unsubscribes",
+    async (lang, title, explanation) => {
+      const recorder = recordNewsletterRequests(NEWSLETTER_UNSUBSCRIBE_URL, () =>
+        Response.json({ status: 'unsubscribed', locale: lang }),
+      );
+      server.use(recorder.handler);
+      await renderApp(`/newsletter/unsubscribe?test=1&lang=${lang}`, UNSTYLED);
+
+      expect(await screen.findByRole('heading', { name: title })).toBeInTheDocument();
+      expect(screen.getByRole('status')).toHaveTextContent(explanation);
+      expect(
+        screen.queryByRole('button', { name: /Unsubscribe|Se désabonner|إلغاء الاشتراك/ }),
+      ).not.toBeInTheDocument();
+      expect(recorder.bodies).toEqual([]);
+    },
+  );
 });

@@ -8,13 +8,17 @@ import { NEWSLETTER_NAMESPACE } from './newsletter-namespace';
 
 /**
  * Where a mail's unsubscribe link lands. Opening it changes nothing (mail
- * scanners open links); the button unsubscribes at once.
+ * scanners open links); the button unsubscribes at once. A test send's link
+ * lands here too and says that it works for real recipients.
  */
 export function NewsletterUnsubscribePage() {
   const { t } = useNamespace(NEWSLETTER_NAMESPACE);
-  const { token } = useNewsletterLink();
+  const { token, testSend } = useNewsletterLink();
   const [unsubscribe] = useUnsubscribeNewsletterMutation();
-  const [outcome, setOutcome] = useState<LinkOutcome>(token ? 'idle' : 'invalid');
+  // A test send's link says so and offers nothing to press: it names no subscriber.
+  const [outcome, setOutcome] = useState<LinkOutcome>(
+    testSend ? 'test' : token ? 'idle' : 'invalid',
+  );
 
   const leave = async () => {
     if (!token) return;

@@ -1,7 +1,11 @@
 import { convert, type HtmlToTextOptions } from 'html-to-text';
 import {
+  decodeHtmlText,
   directionOf,
+  fallbacksOf,
+  isFallbackVariable,
   isLocale,
+  parsePlaceholders,
   placeholderSites,
   type CampaignLanguages,
   type CampaignTemplateInput,
@@ -23,7 +27,57 @@ export interface Personalisation {
 export type Slot = keyof Personalisation | 'unsubscribeUrl';
 export type SlotValues = Record<Slot, string>;
 
-const SLOT = /\{\{\s*(firstName|lastName|email|unsubscribeUrl)\s*\}\}/g;
+/**
+ * A recipient's slot as `withFallbacks` writes it: its name, then its fallback
+ * URI-encoded after a `|` (`{{firstName|%C3%A0%20vous}}`). Encoded, a
+ * fallback has no space for the text version's line wrapping to break at,
+ * and nothing the HTML sanitiser or escaping would change.
+ */
+const SLOT = /\{\{\s*((?:firstName|lastName|email|unsubscribeUrl)(?:\|[\w%.-]*)?)\s*\}\}/g;
+
+/** What URI-encoding leaves as it is but HTML could read: `'` and friends, encoded too. */
+const encodeFallback = (fallback: string) =>
+  encodeURIComponent(fallback).replace(
+    /[!'()*~]/g,
+    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+
+/** Whether only spaces stand between two placeholders: `{{firstName}} {{lastName}}` is one name. */
+const onlySpaces = (between: string) => /^(?:\s|&nbsp;|&#160;|\u00a0)*$/.test(between);
+
+/**
+ * The source with each recipient placeholder written as its slot: with its
+ * own fallback (decoded from HTML when the source is HTML), or with the
+ * campaign's default for the language, so a recipient without the value
+ * never reads a hole ("Dear ,"). A last name right after a first name takes
+ * no default: "Dear Ada" or "Dear there" read right, "Dear Ada there" would not.
+ */
+export function withFallbacks(source: string, html: boolean, defaultFallback: string): string {
+  let written = '';
+  let from = 0;
+  let previous: { name: string; end: number } | undefined;
+  for (const placeholder of parsePlaceholders(source)) {
+    const { name, start, end } = placeholder;
+    if (!isFallbackVariable(name)) continue;
+    let fallback =
+      placeholder.fallback === undefined
+        ? defaultFallback
+        : html
+          ? decodeHtmlText(placeholder.fallback)
+          : placeholder.fallback;
+    const completesName =
+      name === 'lastName' &&
+      previous?.name === 'firstName' &&
+      onlySpaces(source.slice(previous.end, start));
+    if (placeholder.fallback === undefined && completesName) fallback = '';
+    written +=
+      source.slice(from, start) +
+      (fallback ? `{{${name}|${encodeFallback(fallback)}}}` : `{{${name}}}`);
+    from = end;
+    previous = { name, end };
+  }
+  return written + source.slice(from);
+}
 
 /** Literal parts at even indexes, slot names at odd ones (what String.split gives). */
 type Template = readonly string[];
@@ -44,6 +98,8 @@ export type CampaignMailTemplate = Pick<
 /** Everything a campaign's mail is made of, as the store holds it. */
 export interface CampaignMail {
   defaultLocale: Locale;
+  /** What a placeholder without its own fallback says, per language; the shipped defaults where unset. */
+  placeholderFallbacks?: Partial<Record<Locale, string>> | null;
   /** The default language's subject and content, and those of the others written. */
   languages: CampaignLanguages;
   template: CampaignMailTemplate;
@@ -126,10 +182,20 @@ export function safeLink(value: string): string {
   return SAFE_LINK.test(trimmed) ? trimmed : '#';
 }
 
-/** The value a body slot takes for this recipient, before the body's own escaping. */
+/** The recipient's value of a slot, or its fallback when they have none. */
+function valueOrFallback(slot: string, values: SlotValues): string {
+  const bar = slot.indexOf('|');
+  const own = values[(bar < 0 ? slot : slot.slice(0, bar)) as Slot] ?? '';
+  if (bar < 0 || own.trim() !== '') return own;
+  return decodeURIComponent(slot.slice(bar + 1));
+}
+
+/** The value a slot takes for this recipient, before the body's own escaping. */
 export function slotValue(tag: string, values: SlotValues): string {
-  if (tag.startsWith(LINK_PREFIX)) return safeLink(values[tag.slice(LINK_PREFIX.length) as Slot]);
-  return values[tag as Slot] ?? '';
+  if (tag.startsWith(LINK_PREFIX)) {
+    return safeLink(valueOrFallback(tag.slice(LINK_PREFIX.length), values));
+  }
+  return valueOrFallback(tag, values);
 }
 
 /** The HTML template with each slot named by its tag: `link-` when it opens a link. */
@@ -233,12 +299,25 @@ interface LanguageSources {
  * language and direction are the mail's (Arabic right to left, aligned right).
  */
 function languageSources(mail: CampaignMail, locale: Locale, senderName: string): LanguageSources {
-  const { template } = mail;
+  const fallback = fallbacksOf(mail.placeholderFallbacks)[locale];
+  const template = {
+    ...mail.template,
+    header: withFallbacks(mail.template.header, true, fallback),
+    footer: withFallbacks(mail.template.footer, true, fallback),
+    layout: withFallbacks(mail.template.layout, true, fallback),
+  };
   const written = mail.languages[locale] ?? mail.languages[mail.defaultLocale];
-  const subject = replaceSlot(written?.subject ?? '', 'senderName', senderName);
+  const subject = replaceSlot(
+    withFallbacks(written?.subject ?? '', false, fallback),
+    'senderName',
+    senderName,
+  );
   const withSender = (html: string) => replaceSlot(html, 'senderName', escapeHtml(senderName));
   const colours = { brandColor: template.brandColor, textColor: template.textColor };
-  const content = emailSafeHtml(withSender(written?.content ?? ''), colours);
+  const content = emailSafeHtml(
+    withSender(withFallbacks(written?.content ?? '', true, fallback)),
+    colours,
+  );
   const header = emailSafeHtml(withSender(template.header), colours);
   const unsubscribe = renderUnsubscribeFooter(locale, '{{unsubscribeUrl}}');
   const footer = [emailSafeHtml(withSender(template.footer), colours), unsubscribe.html]
@@ -327,13 +406,13 @@ export function compileCampaignMail(
   return {
     localeFor,
     subjectOf: (locale, values) =>
-      fill(compiled(locale).subject, (slot) => values[slot as keyof Personalisation] ?? ''),
+      fill(compiled(locale).subject, (slot) => slotValue(slot, { ...values, unsubscribeUrl: '' })),
     render(locale, values, unsubscribeUrl) {
       const slots: SlotValues = { ...values, unsubscribeUrl };
       const language = compiled(locale);
       return {
-        subject: fill(language.subject, (slot) => slots[slot as Slot] ?? ''),
-        text: fill(language.text, (slot) => slots[slot as Slot] ?? ''),
+        subject: fill(language.subject, (slot) => slotValue(slot, slots)),
+        text: fill(language.text, (slot) => slotValue(slot, slots)),
         html: fill(language.html, (tag) => escapeHtml(slotValue(tag, slots))),
       };
     },

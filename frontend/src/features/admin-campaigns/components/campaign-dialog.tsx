@@ -1,6 +1,7 @@
 import {
   DEFAULT_TEMPLATE_ID,
   LOCALES,
+  PLACEHOLDER_FALLBACK_MAX,
   RECIPIENT_TYPES,
   WEEKDAYS,
   directionOf,
@@ -295,6 +296,22 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
                 error={Boolean(errorOf(`languages.${tab}.content`))}
                 helperText={errorOf(`languages.${tab}.content`) ?? t('dialog.contentHint')}
               />
+              <TextField
+                {...field(
+                  `placeholderFallbacks.${tab}`,
+                  t('dialog.defaultFallback', { language: t(`languages.${tab}`) }),
+                )}
+                required
+                helperText={
+                  errorOf(`placeholderFallbacks.${tab}`) ??
+                  t('dialog.defaultFallbackHint', {
+                    example: `{{firstName|${values.placeholderFallbacks[tab]}}}`,
+                  })
+                }
+                slotProps={{
+                  htmlInput: { dir: directionOf(tab), maxLength: PLACEHOLDER_FALLBACK_MAX },
+                }}
+              />
             </Stack>
           </Box>
           <Box>
@@ -368,6 +385,7 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
           recipientType={values.recipientType}
           listIds={values.listIds}
           templateId={values.templateId}
+          placeholderFallbacks={values.placeholderFallbacks}
         />
       </Box>
       {writtenLocales(values).length > 1 ? (

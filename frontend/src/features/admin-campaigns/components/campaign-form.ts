@@ -1,10 +1,12 @@
 import {
+  DEFAULT_PLACEHOLDER_FALLBACKS,
   DEFAULT_TEMPLATE_ID,
   LOCALES,
   campaignSchema,
   type CampaignDto,
   type CampaignInput,
   type Locale,
+  type PlaceholderFallbacks,
   type RecipientType,
   type Weekday,
 } from '@agency/contracts';
@@ -27,6 +29,8 @@ export interface CampaignFormValues {
   defaultLocale: Locale;
   templateId: string;
   languages: Record<Locale, Written>;
+  /** What a placeholder without its own fallback says, per language. */
+  placeholderFallbacks: PlaceholderFallbacks;
   windowEnabled: boolean;
   window: { days: Weekday[]; start: string; end: string };
   ratePerMinute: string | number;
@@ -56,6 +60,7 @@ export function initialCampaignValues(campaign?: CampaignDto): CampaignFormValue
     defaultLocale,
     templateId: campaign?.templateId ?? DEFAULT_TEMPLATE_ID,
     languages,
+    placeholderFallbacks: { ...(campaign?.placeholderFallbacks ?? DEFAULT_PLACEHOLDER_FALLBACKS) },
     windowEnabled: Boolean(campaign?.sendingWindow),
     // Office hours on weekdays: what most agencies pick.
     window: campaign?.sendingWindow ?? { days: [1, 2, 3, 4, 5], start: '08:00', end: '20:00' },
@@ -106,6 +111,7 @@ export function inputOf(values: CampaignFormValues) {
     translations: writtenLocales(values)
       .slice(1)
       .map((locale) => ({ locale, ...values.languages[locale] })),
+    placeholderFallbacks: values.placeholderFallbacks,
     templateId: values.templateId === DEFAULT_TEMPLATE_ID ? null : values.templateId,
     sendingWindow: values.windowEnabled ? values.window : null,
     ratePerMinute: rate === '' ? null : Number(rate),
@@ -160,6 +166,7 @@ export const CAMPAIGN_SERVER_FIELDS = [
   'defaultLocale',
   'templateId',
   'ratePerMinute',
+  ...LOCALES.map((locale) => `placeholderFallbacks.${locale}` as const),
   'sendingWindow.days',
   'sendingWindow.start',
   'sendingWindow.end',

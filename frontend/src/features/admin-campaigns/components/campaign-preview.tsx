@@ -39,6 +39,8 @@ export interface CampaignPreviewProps {
   templateId?: string | null;
   /** A template being edited, shown before it is saved. */
   template?: CampaignTemplateInput;
+  /** The editor's default fallbacks: a nameless recipient's mail says them. */
+  placeholderFallbacks?: Partial<Record<Locale, string>>;
 }
 
 /**
@@ -56,6 +58,7 @@ export function CampaignPreview({
   listIds = [],
   templateId,
   template,
+  placeholderFallbacks,
 }: CampaignPreviewProps) {
   const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
   const [width, setWidth] = useState<'desktop' | 'phone'>('desktop');
@@ -77,6 +80,7 @@ export function CampaignPreview({
     locale,
     templateId: templateId ?? null,
     ...(template ? { template } : {}),
+    ...(placeholderFallbacks ? { placeholderFallbacks } : {}),
     ...(recipient
       ? {
           recipient: {

@@ -19,8 +19,9 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormHelperText from '@mui/material/FormHelperText';
 import IconButton from '@mui/material/IconButton';
-import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
+import MenuList from '@mui/material/MenuList';
+import Popover from '@mui/material/Popover';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
@@ -80,6 +81,7 @@ export function RichTextEditor({
   const [source, setSource] = useState(false);
   const [inserting, setInserting] = useState<Inserting>(null);
   const [variableMenu, setVariableMenu] = useState<HTMLElement | null>(null);
+  const fallbackHintId = useId();
   const emitted = useRef(value);
   const editor = useEditor({
     extensions: [
@@ -267,30 +269,45 @@ export function RichTextEditor({
             {t('editor.source')}
           </Button>
         </Stack>
-        <Menu
+        {/* A popover rather than a Menu: the hint on fallbacks sits beside the menu's items, not among them. */}
+        <Popover
           anchorEl={variableMenu}
           open={Boolean(variableMenu)}
           onClose={() => setVariableMenu(null)}
+          anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}
         >
-          {variables.map((name) => (
-            <MenuItem
-              key={name}
-              onClick={() => {
-                setVariableMenu(null);
-                run((chain) => chain.insertContent(`{{${name}}}`));
-              }}
-            >
-              {t(`editor.variable.${name}`, { defaultValue: name })}
-              <Typography
-                component="span"
-                variant="caption"
-                sx={{ ml: 1, color: 'text.secondary' }}
+          <Typography
+            id={fallbackHintId}
+            variant="caption"
+            sx={{ display: 'block', px: 2, pt: 1.5, maxWidth: 320, color: 'text.secondary' }}
+          >
+            {t('editor.fallbackHint', { example: '{{firstName|there}}' })}
+          </Typography>
+          <MenuList
+            autoFocusItem={Boolean(variableMenu)}
+            aria-label={t('editor.variables')}
+            aria-describedby={fallbackHintId}
+          >
+            {variables.map((name) => (
+              <MenuItem
+                key={name}
+                onClick={() => {
+                  setVariableMenu(null);
+                  run((chain) => chain.insertContent(`{{${name}}}`));
+                }}
               >
-                {`{{${name}}}`}
-              </Typography>
-            </MenuItem>
-          ))}
-        </Menu>
+                {t(`editor.variable.${name}`, { defaultValue: name })}
+                <Typography
+                  component="span"
+                  variant="caption"
+                  sx={{ ml: 1, color: 'text.secondary' }}
+                >
+                  {`{{${name}}}`}
+                </Typography>
+              </MenuItem>
+            ))}
+          </MenuList>
+        </Popover>
         {source ? (
           <TextField
             value={value}

@@ -1,5 +1,6 @@
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
+import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import LinkOffIcon from '@mui/icons-material/LinkOff';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -26,6 +27,7 @@ const ICONS: Partial<Record<LinkOutcome, ReactNode>> = {
   expired: <LinkOffIcon color="warning" sx={{ fontSize: 72 }} aria-hidden />,
   invalid: <LinkOffIcon color="error" sx={{ fontSize: 72 }} aria-hidden />,
   failed: <ErrorOutlineIcon color="error" sx={{ fontSize: 72 }} aria-hidden />,
+  test: <InfoOutlinedIcon color="info" sx={{ fontSize: 72 }} aria-hidden />,
 };
 
 /** The frame of the pages a newsletter mail links to: where things stand, and a way home. */
