@@ -1,7 +1,6 @@
 import {
   EMPTY_NEWSLETTER_FORM,
   NEWSLETTER_CONFIRMATION_TTL_DAYS,
-  isValidationMessage,
   newsletterSchema,
   type NewsletterFormValues,
 } from '@agency/contracts';
@@ -12,27 +11,25 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useFormik } from 'formik';
 import { useState, type FormEvent } from 'react';
+import { useErrorText } from '../../../lib/api-errors';
 import { useLocale } from '../../../lib/locale';
 import { useToast } from '../../../lib/use-toast';
 import { useSubscribeNewsletterMutation } from '../api/newsletter-api';
 import { useNamespace } from '../../../lib/translations';
-import { VALIDATION_NAMESPACE } from '../../../lib/validation-namespace';
 import { NEWSLETTER_NAMESPACE } from '../newsletter-namespace';
 
 /**
- * The newsletter's form: an e-mail field and a subscribe button. It
- * posts the address with the page language; the confirmation mail follows
- * in that language, and nothing is sent until the visitor confirms it.
+ * The form's state: formik with the API's schema, quiet until the first
+ * submit. A subscription the API took clears the field and asks the visitor
+ * to check their inbox; a refused one keeps the address.
  */
-export function NewsletterForm() {
+function useNewsletterFormState() {
   const { t } = useNamespace(NEWSLETTER_NAMESPACE);
-  const { t: tValidation } = useNamespace(VALIDATION_NAMESPACE);
   const locale = useLocale();
   const toast = useToast();
   const [subscribe, { isLoading: subscribing }] = useSubscribeNewsletterMutation();
   const [submitAttempted, setSubmitAttempted] = useState(false);
   const [awaitingConfirmation, setAwaitingConfirmation] = useState(false);
-
   const formik = useFormik<NewsletterFormValues>({
     initialValues: EMPTY_NEWSLETTER_FORM,
     validationSchema: newsletterSchema,
@@ -53,22 +50,12 @@ export function NewsletterForm() {
         });
         return;
       }
-      toast({
-        title: t('successTitle'),
-        description: t('successDescription'),
-        variant: 'success',
-      });
+      toast({ title: t('successTitle'), description: t('successDescription'), variant: 'success' });
       helpers.resetForm();
       setSubmitAttempted(false);
       setAwaitingConfirmation(true);
     },
   });
-
-  const rawError: unknown = formik.errors.email;
-  const emailError = isValidationMessage(rawError)
-    ? tValidation(rawError.key, rawError.values)
-    : undefined;
-
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     if (subscribing) {
       event.preventDefault();
@@ -78,6 +65,19 @@ export function NewsletterForm() {
     setAwaitingConfirmation(false);
     formik.handleSubmit(event);
   };
+  return { formik, subscribing, awaitingConfirmation, onSubmit };
+}
+
+/**
+ * The newsletter's form: an e-mail field and a subscribe button. It
+ * posts the address with the page language; the confirmation mail follows
+ * in that language, and nothing is sent until the visitor confirms it.
+ */
+export function NewsletterForm() {
+  const { t } = useNamespace(NEWSLETTER_NAMESPACE);
+  const errorText = useErrorText();
+  const { formik, subscribing, awaitingConfirmation, onSubmit } = useNewsletterFormState();
+  const emailError = errorText(formik.errors.email);
 
   return (
     <>
