@@ -2,7 +2,7 @@ import { array, mixed, object, type InferType } from 'yup';
 import { LOCALES, type Locale } from '../locales';
 import { message, oneOfText, recordId, text } from '../validation/fields';
 import { calendarDate, isoInstant, isoInstantProblem } from '../validation/dates';
-import { emailAddress } from '../validation/email-address';
+import { emailAddress, optionalEmailAddress } from '../validation/email-address';
 import { TIME_OF_DAY, type SendingWindow } from './agency-time';
 import {
   CAMPAIGN_CONTENT_MAX,
@@ -17,6 +17,7 @@ import {
 import { listQuerySchema } from './list-query';
 import { CAMPAIGN_NAME_MAX } from './campaign-copy-name';
 import type { RecipientMailEventDto } from '../audience/mail-events';
+import type { AgencySender } from './agency-settings';
 
 /**
  * draft → queued (send accepted) → sending → sent, or failed when every
@@ -98,6 +99,10 @@ export const campaignSchema = object({
     .nullable()
     .default(null),
   ratePerMinute: ratePerMinuteSchema(),
+  /** One of the From addresses the agency's settings allow; empty: the agency's default. */
+  fromAddress: optionalEmailAddress(),
+  /** Where replies go; empty: the agency's default Reply-To. */
+  replyTo: optionalEmailAddress(),
 });
 export type CampaignInput = Omit<InferType<typeof campaignSchema>, 'translations'> & {
   translations: CampaignTranslation[];
@@ -131,6 +136,10 @@ export interface CampaignDto {
   scheduledAt: string | null;
   sendingWindow: SendingWindow | null;
   ratePerMinute: number | null;
+  /** The From address it chose; null: the agency's default sender. */
+  fromAddress: string | null;
+  /** Its own Reply-To; null: the agency's. */
+  replyTo: string | null;
   status: CampaignStatus;
   /** Recipients counted when dispatch starts; 0 before. */
   total: number;
@@ -234,6 +243,13 @@ export interface CampaignSettingsDto {
   senderName: string;
   /** Mails per minute across all campaigns; null when there is no cap. */
   maxRatePerMinute: number | null;
+  /** The From addresses a campaign may choose (the agency's settings), and the default one. */
+  senders: AgencySender[];
+  defaultFrom: string;
+  /** The agency's Reply-To, which a campaign without its own uses. */
+  replyTo: string;
+  /** The language a new campaign is written in first. */
+  defaultLocale: Locale;
 }
 
 /** GET /api/admin/campaigns/{id}/progress: what a progress bar needs, one cheap read. */

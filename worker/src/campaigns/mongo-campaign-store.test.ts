@@ -433,6 +433,8 @@ describe("the campaign engine's store", () => {
             translations: 1,
             templateId: 1,
             queuedAt: 1,
+            fromAddress: 1,
+            replyTo: 1,
           },
         ]);
       } finally {
@@ -474,6 +476,9 @@ describe("the campaign engine's store", () => {
           textColor: '#333333',
         },
         queuedAt: expect.any(Date),
+        // The agency's first-run sender and texts: no admin saved settings here.
+        sender: { from: '"Agency" <no-reply@agency.local>', replyTo: 'no-reply@agency.local' },
+        agency: expect.objectContaining({ postalAddress: '' }),
       });
     });
 
@@ -508,6 +513,9 @@ describe("the campaign engine's store", () => {
           textColor: DEFAULT_TEMPLATE.textColor,
         },
         queuedAt: null,
+        // The agency's first-run sender and texts: no admin saved settings here.
+        sender: { from: '"Agency" <no-reply@agency.local>', replyTo: 'no-reply@agency.local' },
+        agency: expect.objectContaining({ postalAddress: '' }),
       });
     });
 

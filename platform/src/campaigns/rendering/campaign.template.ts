@@ -2,6 +2,7 @@ import { convert, type HtmlToTextOptions } from 'html-to-text';
 import {
   directionOf,
   isLocale,
+  type AgencyLanguageTexts,
   placeholderSites,
   type CampaignLanguages,
   type CampaignTemplateInput,
@@ -41,12 +42,30 @@ export type CampaignMailTemplate = Pick<
   'header' | 'footer' | 'layout' | 'brandColor' | 'backgroundColor' | 'textColor'
 >;
 
+/** The agency's own words around every campaign mail (its settings), per language. */
+export interface AgencyMailTexts {
+  /** `agencyName` is `{{senderName}}`; `header` closes the header, `footer` opens the footer. */
+  languages: Record<Locale, AgencyLanguageTexts>;
+  /** Commercial mail must say where the sender is: it closes the footer in every language. */
+  postalAddress: string;
+}
+
+/** Who a campaign's mail is from, and where replies go. */
+export interface CampaignMailSender {
+  from: string;
+  replyTo: string;
+}
+
 /** Everything a campaign's mail is made of, as the store holds it. */
 export interface CampaignMail {
   defaultLocale: Locale;
   /** The default language's subject and content, and those of the others written. */
   languages: CampaignLanguages;
   template: CampaignMailTemplate;
+  /** The agency's texts; without them the mail has only the template's. */
+  agency?: AgencyMailTexts;
+  /** The campaign's From and Reply-To; without them the process's own From. */
+  sender?: CampaignMailSender;
 }
 
 /**
@@ -232,16 +251,45 @@ interface LanguageSources {
  * the localised unsubscribe line closing the footer, in a document whose
  * language and direction are the mail's (Arabic right to left, aligned right).
  */
-function languageSources(mail: CampaignMail, locale: Locale, senderName: string): LanguageSources {
-  const { template } = mail;
+/** The agency's line under the header, in this language, as a paragraph; empty when unset. */
+function agencyHeader(agency: AgencyMailTexts | undefined, locale: Locale): string {
+  const header = agency?.languages[locale].header.trim();
+  return header ? `<p>${escapeHtml(header)}</p>` : '';
+}
+
+/** The agency's footer text and postal address, in this language, as paragraphs. */
+function agencyFooter(agency: AgencyMailTexts | undefined, locale: Locale): string {
+  if (!agency) return '';
+  return [agency.languages[locale].footer, agency.postalAddress]
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => `<p style="font-size:12px;color:#6b7280">${escapeHtml(part)}</p>`)
+    .join('\n');
+}
+
+function languageSources(
+  mail: CampaignMail,
+  locale: Locale,
+  fallbackName: string,
+): LanguageSources {
+  const { template, agency } = mail;
+  // The header names the agency as it is called in the recipient's language.
+  const senderName = agency?.languages[locale].agencyName || fallbackName;
   const written = mail.languages[locale] ?? mail.languages[mail.defaultLocale];
   const subject = replaceSlot(written?.subject ?? '', 'senderName', senderName);
   const withSender = (html: string) => replaceSlot(html, 'senderName', escapeHtml(senderName));
   const colours = { brandColor: template.brandColor, textColor: template.textColor };
   const content = emailSafeHtml(withSender(written?.content ?? ''), colours);
-  const header = emailSafeHtml(withSender(template.header), colours);
+  const header = [emailSafeHtml(withSender(template.header), colours), agencyHeader(agency, locale)]
+    .filter(Boolean)
+    .join('\n');
   const unsubscribe = renderUnsubscribeFooter(locale, '{{unsubscribeUrl}}');
-  const footer = [emailSafeHtml(withSender(template.footer), colours), unsubscribe.html]
+  const agencyFooterHtml = agencyFooter(agency, locale);
+  const footer = [
+    emailSafeHtml(withSender(template.footer), colours),
+    agencyFooterHtml,
+    unsubscribe.html,
+  ]
     .filter(Boolean)
     .join('\n');
 
@@ -279,6 +327,7 @@ function languageSources(mail: CampaignMail, locale: Locale, senderName: string)
     textOf(header),
     textOf(content),
     textOf(emailSafeHtml(withSender(template.footer), colours)),
+    textOf(agencyFooterHtml),
     unsubscribe.text,
   ]
     .filter(Boolean)
