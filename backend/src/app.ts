@@ -6,6 +6,7 @@ import {
   createContactAddressChanges,
   createKeptCounts,
   mailIdentityKey,
+  setAgencySettingsFallback,
   type Logger,
   type MailQueues,
   type Redis,
@@ -43,7 +44,7 @@ import { suppressionRoutes } from './modules/suppressions';
 import { mailEventRoutes } from './modules/mail-events';
 import { importRoutes, IMPORT_UPLOAD_PATH } from './modules/imports';
 import { campaignTemplateRoutes } from './modules/campaign-templates';
-import { testRecipientRoutes } from './modules/settings';
+import { agencySettingsRoutes, testRecipientRoutes } from './modules/settings';
 import { statsRoutes } from './modules/stats';
 import { queueBoard } from './modules/queue-board';
 import { createQueueRegistry } from './queues/queue-registry';
@@ -89,6 +90,8 @@ export function createApp({
   // Errors are answered by errorHandler and logged with the request id there.
   app.silent = true;
 
+  // The agency's settings fall back on this environment until an admin saves them.
+  setAgencySettingsFallback({ mailFrom: config.campaigns.mailFrom, timeZone: config.timeZone });
   const tokens = createTokenService(config.auth);
   const throttle = createLoginThrottle(
     redis,
@@ -203,7 +206,7 @@ export function createApp({
       redis,
       queuePrefix: config.queuePrefix,
       kept,
-      settings: { timeZone: config.timeZone, ...config.campaigns },
+      settings: { maxRatePerMinute: config.campaigns.maxRatePerMinute },
       siteUrl: config.corsOrigin,
       testSendsPerHour: config.rateLimit.testSendsPerHour,
     }),
@@ -223,6 +226,7 @@ export function createApp({
     }),
     campaignTemplateRoutes(),
     testRecipientRoutes(),
+    agencySettingsRoutes(),
   ];
   for (const router of routers) {
     app.use(router.routes());

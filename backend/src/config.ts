@@ -137,7 +137,12 @@ export interface ApiConfig extends SharedConfig {
   /** Bounce and complaint webhooks: each provider is on once its secret (or topic) is set. */
   mailEvents: MailEventsConfig;
   /** What the campaign editor and its preview need of the mail settings. */
-  campaigns: { senderName: string; maxRatePerMinute: number | null };
+  campaigns: {
+    senderName: string;
+    maxRatePerMinute: number | null;
+    /** MAIL_FROM: the agency's sender until an admin saves the agency's settings. */
+    mailFrom: string;
+  };
   /** The first admin, created at start when no admin exists (compose). */
   bootstrapAdmin?: { username: string; email: string; password: string };
 }
@@ -221,6 +226,7 @@ export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
     mailEvents: mailEventsOf(env),
     campaigns: {
       senderName: senderNameOf(env.MAIL_FROM),
+      mailFrom: env.MAIL_FROM,
       maxRatePerMinute:
         env.CAMPAIGN_RATE_LIMIT_PER_SECOND > 0 ? env.CAMPAIGN_RATE_LIMIT_PER_SECOND * 60 : null,
     },

@@ -77,6 +77,8 @@ export const API_ROUTES = {
   campaignDuplicate: '/api/admin/campaigns/:id/duplicate',
   /** Whom test sends may go to besides the staff: an admin's allow-list. */
   testRecipients: '/api/admin/settings/test-recipients',
+  /** The agency's name, senders, mail texts, postal address, clock and default language. */
+  agencySettings: '/api/admin/agency-settings',
   campaignTemplates: '/api/admin/campaign-templates',
   campaignTemplate: '/api/admin/campaign-templates/:id',
   campaignTemplateDuplicate: '/api/admin/campaign-templates/:id/duplicate',

@@ -10,6 +10,8 @@ export const ERROR_CODES = {
   LINK_EXPIRED: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  /** Well formed, but names what the agency's settings do not allow (a From an admin did not allow). */
+  UNPROCESSABLE: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,

@@ -66,3 +66,4 @@ export * from './audience/list-deletion';
 export * from './audience/import-file';
 export * from './stats/kept-counts';
 export * from './stats/stats-reconciliation';
+export * from './settings/agency-settings.service';

@@ -9,6 +9,7 @@ import {
   createKeptCounts,
   createMailQueues,
   mailIdentityKey,
+  setAgencySettingsFallback,
   type Logger,
   type Redis,
 } from '@agency/platform';
@@ -81,6 +82,8 @@ function domainOf(mailbox: string): string {
  */
 export async function startWorkers(options: WorkersOptions): Promise<RunningWorkers> {
   const { connection, queuePrefix, concurrency, logger } = options;
+  // The agency's settings fall back on this environment until an admin saves them.
+  setAgencySettingsFallback({ mailFrom: options.mailFrom, timeZone: options.campaigns.timeZone });
   const messageIdDomain = domainOf(options.mailFrom);
   // Every mail's Message-ID (and a campaign mail's return path) names its
   // recipient by a digest under this key: reports are checked against it.

@@ -298,6 +298,26 @@ const ROUTES: AdminRoute[] = [
     body: { entries: ['ceo@client.tn', '@partner.tn'] },
     action: 'settings.test-recipients',
   },
+  { method: 'get', route: '/api/admin/agency-settings', permission: 'signed-in', status: 200 },
+  {
+    method: 'put',
+    route: '/api/admin/agency-settings',
+    permission: 'settings:manage',
+    status: 200,
+    body: {
+      languages: {
+        en: { agencyName: 'Agency' },
+        fr: { agencyName: 'Agence' },
+        ar: { agencyName: 'الوكالة' },
+      },
+      senders: [{ name: 'Agency', address: 'news@agency.test' }],
+      defaultFrom: 'news@agency.test',
+      replyTo: 'hello@agency.test',
+      timeZone: 'Africa/Tunis',
+      defaultLocale: 'en',
+    },
+    action: 'settings.agency',
+  },
 ];
 
 let ctx: TestContext;

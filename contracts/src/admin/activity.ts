@@ -59,6 +59,7 @@ export const ACTIVITY_ACTIONS = [
   'template.update',
   'template.delete',
   'settings.test-recipients',
+  'settings.agency',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

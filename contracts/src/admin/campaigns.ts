@@ -2,7 +2,7 @@ import { array, mixed, object, type InferType } from 'yup';
 import { LOCALES, type Locale } from '../locales';
 import { message, oneOfText, recordId, text } from '../validation/fields';
 import { calendarDate, isoInstant, isoInstantProblem } from '../validation/dates';
-import { emailAddress } from '../validation/email-address';
+import { emailAddress, optionalEmailAddress } from '../validation/email-address';
 import { TIME_OF_DAY, type SendingWindow } from './agency-time';
 import {
   CAMPAIGN_CONTENT_MAX,
@@ -20,6 +20,7 @@ import { listQuerySchema } from './list-query';
 import type { PlaceholderFallbacks } from './placeholder-fallback';
 import { CAMPAIGN_NAME_MAX } from './campaign-copy-name';
 import type { RecipientMailEventDto } from '../audience/mail-events';
+import type { AgencySender } from './agency-settings';
 
 /**
  * draft → queued (send accepted) → sending → sent, or failed when every
@@ -105,6 +106,10 @@ export const campaignSchema = object({
     .nullable()
     .default(null),
   ratePerMinute: ratePerMinuteSchema(),
+  /** One of the From addresses the agency's settings allow; empty: the agency's default. */
+  fromAddress: optionalEmailAddress(),
+  /** Where replies go; empty: the agency's default Reply-To. */
+  replyTo: optionalEmailAddress(),
 });
 export type CampaignInput = Omit<
   InferType<typeof campaignSchema>,
@@ -144,6 +149,10 @@ export interface CampaignDto {
   scheduledAt: string | null;
   sendingWindow: SendingWindow | null;
   ratePerMinute: number | null;
+  /** The From address it chose; null: the agency's default sender. */
+  fromAddress: string | null;
+  /** Its own Reply-To; null: the agency's. */
+  replyTo: string | null;
   status: CampaignStatus;
   /** Recipients counted when dispatch starts; 0 before. */
   total: number;
@@ -261,6 +270,13 @@ export interface CampaignSettingsDto {
   senderName: string;
   /** Mails per minute across all campaigns; null when there is no cap. */
   maxRatePerMinute: number | null;
+  /** The From addresses a campaign may choose (the agency's settings), and the default one. */
+  senders: AgencySender[];
+  defaultFrom: string;
+  /** The agency's Reply-To, which a campaign without its own uses. */
+  replyTo: string;
+  /** The language a new campaign is written in first. */
+  defaultLocale: Locale;
 }
 
 /** GET /api/admin/campaigns/{id}/progress: what a progress bar needs, one cheap read. */

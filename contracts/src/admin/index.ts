@@ -16,3 +16,4 @@ export * from './two-factor';
 export * from './sessions';
 export * from './password-reset';
 export * from './test-recipients';
+export * from './agency-settings';

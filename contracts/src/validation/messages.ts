@@ -61,6 +61,9 @@ export const VALIDATION_MESSAGE_KEYS = [
   'allowedRecipientInvalid',
   'allowedRecipientTwice',
   'rateAboveCap',
+  'timeZoneInvalid',
+  'senderNotAllowed',
+  'senderTwice',
 ] as const;
 export type ValidationMessageKey = (typeof VALIDATION_MESSAGE_KEYS)[number];
 
@@ -130,6 +133,9 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     allowedRecipientInvalid: 'Use an e-mail address (name@client.tn) or a domain (@client.tn)',
     allowedRecipientTwice: 'Each address or domain may appear only once',
     rateAboveCap: 'At most {{max}} per minute, the limit for all campaigns',
+    timeZoneInvalid: 'Must be an IANA time zone such as Africa/Tunis',
+    senderNotAllowed: 'Choose one of the From addresses an admin allows',
+    senderTwice: 'Each From address may appear only once',
   },
   fr: {
     required: 'Ce champ est obligatoire',
@@ -198,6 +204,9 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
       'Indiquez une adresse e-mail (nom@client.tn) ou un domaine (@client.tn)',
     allowedRecipientTwice: "Chaque adresse ou domaine ne peut figurer qu'une fois",
     rateAboveCap: 'Au plus {{max}} par minute, la limite de toutes les campagnes',
+    timeZoneInvalid: 'Doit être un fuseau horaire IANA, comme Africa/Tunis',
+    senderNotAllowed: "Choisissez l'une des adresses d'expéditeur autorisées par un administrateur",
+    senderTwice: "Chaque adresse d'expéditeur ne peut figurer qu'une fois",
   },
   ar: {
     required: 'هذا الحقل مطلوب',
@@ -259,6 +268,9 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     allowedRecipientInvalid: 'استخدم عنوان بريد إلكتروني (name@client.tn) أو نطاقًا (@client.tn)',
     allowedRecipientTwice: 'لا يمكن أن يظهر كل عنوان أو نطاق إلا مرة واحدة',
     rateAboveCap: '{{max}} في الدقيقة على الأكثر، وهو حد جميع الحملات',
+    timeZoneInvalid: 'يجب أن تكون منطقة زمنية IANA مثل Africa/Tunis',
+    senderNotAllowed: 'اختر أحد عناوين المرسل التي يسمح بها مسؤول',
+    senderTwice: 'لا يمكن أن يظهر كل عنوان مرسل إلا مرة واحدة',
   },
 };
 

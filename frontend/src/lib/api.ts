@@ -80,6 +80,7 @@ export const api = createApi({
     'Lists',
     'Imports',
     'Suppressions',
+    'AgencySettings',
   ],
   endpoints: () => ({}),
 });

@@ -2,10 +2,12 @@ import {
   DEFAULT_PLACEHOLDER_FALLBACKS,
   DEFAULT_TEMPLATE,
   type ActivityLogDto,
+  type AgencySettingsDto,
   type CampaignAudienceDto,
   type CampaignDto,
   type CampaignProgressDto,
   type CampaignRecipientDto,
+  type CampaignSettingsDto,
   type CampaignTemplateDto,
   type ClientDto,
   type ContactDetailDto,
@@ -141,6 +143,8 @@ export function buildCampaign(overrides: Partial<CampaignDto> = {}): CampaignDto
     scheduledAt: null,
     sendingWindow: null,
     ratePerMinute: null,
+    fromAddress: null,
+    replyTo: null,
     status: 'draft',
     total: 0,
     sentCount: 0,
@@ -314,5 +318,48 @@ export function sessionUser(role: Role = 'admin') {
     username: `${role}-user`,
     email: `${role}@agency.test`,
     role,
+  };
+}
+
+export function buildAgencySettings(overrides: Partial<AgencySettingsDto> = {}): AgencySettingsDto {
+  return {
+    languages: {
+      en: { agencyName: 'Agency', header: '', footer: 'You receive this mail because you asked.' },
+      fr: {
+        agencyName: 'Agence',
+        header: '',
+        footer: 'Vous recevez cet e-mail car vous l’avez demandé.',
+      },
+      ar: { agencyName: 'الوكالة', header: '', footer: 'تصلك هذه الرسالة لأنك طلبتها.' },
+    },
+    senders: [
+      { name: 'Agency News', address: 'news@agency.test' },
+      { name: 'Agency Team', address: 'team@agency.test' },
+    ],
+    defaultFrom: 'news@agency.test',
+    replyTo: 'hello@agency.test',
+    postalAddress: '',
+    timeZone: 'Africa/Tunis',
+    defaultLocale: 'en',
+    updatedAt: null,
+    updatedBy: null,
+    ...overrides,
+  };
+}
+
+/** The campaign editor's settings, from the agency's settings as the API builds them. */
+export function buildCampaignSettings(
+  overrides: Partial<CampaignSettingsDto> = {},
+): CampaignSettingsDto {
+  const agency = buildAgencySettings();
+  return {
+    timeZone: agency.timeZone,
+    senderName: agency.languages.en.agencyName,
+    maxRatePerMinute: 600,
+    senders: agency.senders,
+    defaultFrom: agency.defaultFrom,
+    replyTo: agency.replyTo,
+    defaultLocale: agency.defaultLocale,
+    ...overrides,
   };
 }

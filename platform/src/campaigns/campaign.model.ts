@@ -49,6 +49,10 @@ const campaignSchema = new Schema(
     sendingWindow: { type: sendingWindowSchema, default: null },
     // Mails per minute for this campaign alone; none: only the global cap.
     ratePerMinute: { type: Number, default: null },
+    // One of the From addresses the agency's settings allow; none: the agency's default.
+    fromAddress: { type: String, default: null },
+    // Where replies go; none: the agency's default Reply-To.
+    replyTo: { type: String, default: null },
     status: { type: String, required: true, enum: CAMPAIGN_STATUSES, default: 'draft' },
     // Counters of the send, kept on this small document so progress is one read.
     total: { type: Number, required: true, default: 0 },

@@ -7,7 +7,12 @@ import {
   type CampaignScheduleJob,
   type CampaignSendJob,
 } from '@agency/contracts';
-import type { Logger, MailIdentityKey, Redis } from '@agency/platform';
+import {
+  readAgencySettings,
+  type Logger,
+  type MailIdentityKey,
+  type Redis,
+} from '@agency/platform';
 import { campaignDispatchProcessor } from './campaign-dispatch.processor';
 import type { CampaignMessenger } from './campaign-messenger';
 import { campaignRecoveryProcessor } from './campaign-recovery.processor';
@@ -47,7 +52,10 @@ export interface CampaignSendSettings {
   recoveryIntervalMs: number;
   /** How long a campaign may stay queued, or sending without a change, before recovery takes it up. */
   stalledAfterMs: number;
-  /** The agency's clock (`AGENCY_TIME_ZONE`): sending windows are read on it. */
+  /**
+   * `AGENCY_TIME_ZONE`: the agency's clock until an admin saves its settings;
+   * sending windows are then read on the settings' zone.
+   */
   timeZone: string;
 }
 
@@ -162,6 +170,8 @@ export async function startCampaignEngine(
   }
 
   const roundDeps = { store, tracker, folds, logger };
+  // Read on use from the agency's settings, so an admin's new zone needs no restart.
+  const agencyTimeZone = async () => (await readAgencySettings()).timeZone;
   const dispatchDeps = {
     ...roundDeps,
     sendQueue,
@@ -187,7 +197,7 @@ export async function startCampaignEngine(
         messageIdDomain: options.messageIdDomain,
         identityKey: options.identityKey,
         ...(settings.returnPath ? { returnPath: settings.returnPath } : {}),
-        timeZone: settings.timeZone,
+        timeZone: agencyTimeZone,
         redis: connection,
         queuePrefix,
       }),
@@ -217,7 +227,7 @@ export async function startCampaignEngine(
         ...dispatchDeps,
         dispatchQueue,
         stalledAfterMs: settings.stalledAfterMs,
-        timeZone: settings.timeZone,
+        timeZone: agencyTimeZone,
       }),
     ),
   ];

@@ -141,6 +141,7 @@ export function compileCampaignMime(
   mail: CompiledCampaignMail,
   locale: Locale,
   from: string,
+  replyTo?: string,
 ): CampaignMime {
   const baseBoundary = randomBytes(12).toString('hex');
   const boundary = `--_campaign-${baseBoundary}`;
@@ -152,8 +153,10 @@ export function compileCampaignMime(
   const frame = new MimeNode(contentType, { baseBoundary });
   const nodeOfFrame = () => new MimeNode(undefined, { rootNode: frame, baseBoundary });
   // The headers every message of the frame carries alike, encoded once.
-  const sharedHead = nodeOfFrame()
-    .setHeader('From', from)
+  const sharedHead = nodeOfFrame().setHeader('From', from);
+  // Replies reach a mailbox someone reads, even when the From is a no-reply address.
+  if (replyTo) sharedHead.setHeader('Reply-To', replyTo);
+  sharedHead
     .setHeader('List-Unsubscribe-Post', 'List-Unsubscribe=One-Click')
     .setHeader('MIME-Version', '1.0')
     .setHeader('Content-Type', contentType);

@@ -49,7 +49,7 @@ describe('the campaign recovery pass', () => {
       sendJobOptions: { attempts: 3 },
       dispatchQueue: ctx.dispatchQueue,
       stalledAfterMs: 10 * MINUTE,
-      timeZone: 'Africa/Tunis',
+      timeZone: () => Promise.resolve('Africa/Tunis'),
     });
   });
   afterAll(async () => {

@@ -50,7 +50,7 @@ export interface CampaignRecoveryDeps extends RoundEndDeps {
   /** How long a campaign may stay queued, or sending without a change, before it is looked at. */
   stalledAfterMs: number;
   /** The agency's clock: a campaign waiting for its window to open has not stalled. */
-  timeZone: string;
+  timeZone: () => Promise<string>;
 }
 
 export interface RecoveryPass {
@@ -162,7 +162,7 @@ export function campaignRecoveryProcessor(deps: CampaignRecoveryDeps) {
     }
     for (const campaign of await deps.store.stalledSending(deps.stalledAfterMs)) {
       // Outside its window a campaign writes nothing: its batches wait in BullMQ's delayed set.
-      if (windowClosedUntil(campaign, deps.timeZone)) continue;
+      if (windowClosedUntil(campaign, await deps.timeZone())) continue;
       await recoverSending(deps, campaign, pass);
     }
     // Stryker disable next-line all: decides a log line only

@@ -15,6 +15,7 @@ import {
   campaignReturnPath,
   createLogger,
   mailIdentityKey,
+  setAgencySettingsFallback,
 } from '@agency/platform';
 import {
   TEST_LINK_SECRET,
@@ -39,6 +40,14 @@ import { RoundTracker } from './round-tracker';
 import { createSmtpCampaignMessenger } from './smtp-campaign-messenger';
 
 const KEY = mailIdentityKey(TEST_LINK_SECRET);
+
+// As a worker process does at start: campaign mail comes from this sender until an admin saves another.
+beforeAll(() => {
+  setAgencySettingsFallback({
+    mailFrom: 'Agency <no-reply@agency.test>',
+    timeZone: 'Africa/Tunis',
+  });
+});
 
 const TRY_LATER = { code: 451, message: '4.3.0 Mailbox busy, try again later' };
 const NO_SUCH_USER = { code: 550, message: '5.1.1 Recipient address rejected' };
@@ -130,7 +139,7 @@ describe('a campaign send batch', () => {
       messageIdDomain: 'agency.test',
       identityKey: KEY,
       logger: createLogger('test', 'silent'),
-      timeZone: ZONE,
+      timeZone: () => Promise.resolve(ZONE),
       redis: ctx.redis,
       queuePrefix: ctx.queuePrefix,
       ...over,

@@ -33,7 +33,7 @@ export interface CampaignSendDeps extends RoundEndDeps {
   /** CAMPAIGN_RETURN_PATH: bounces come back to a per-recipient address derived from it. */
   returnPath?: string;
   /** The agency's clock, which sending windows are read on. */
-  timeZone: string;
+  timeZone: () => Promise<string>;
   /** Where an outage of the SMTP server is noted for the dashboard, and read before each batch. */
   mailServer: MailServerWatch;
   /** How long a batch waits before looking again while the SMTP server cannot be reached. */
@@ -108,7 +108,7 @@ export function campaignSendProcessor(deps: CampaignSendDeps) {
       await job.moveToDelayed(opensAt.getTime(), token);
       throw new DelayedError();
     };
-    const closedUntil = windowClosedUntil(campaign, deps.timeZone);
+    const closedUntil = windowClosedUntil(campaign, await deps.timeZone());
     if (closedUntil) return waitForWindow(closedUntil);
     /**
      * While the SMTP server cannot be reached, a batch waits as it does for
@@ -187,7 +187,7 @@ export function campaignSendProcessor(deps: CampaignSendDeps) {
           let size = goOn ? deps.waveSize : 0;
           // The window may close during a batch: what is left waits for the next opening.
           if (size > 0) {
-            windowClosedAt = windowClosedUntil(campaign, deps.timeZone);
+            windowClosedAt = windowClosedUntil(campaign, await deps.timeZone());
             if (windowClosedAt) size = 0;
           }
           if (size > 0 && campaign.ratePerMinute) {

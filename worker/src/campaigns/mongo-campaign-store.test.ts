@@ -434,6 +434,8 @@ describe("the campaign engine's store", () => {
             placeholderFallbacks: 1,
             templateId: 1,
             queuedAt: 1,
+            fromAddress: 1,
+            replyTo: 1,
           },
         ]);
       } finally {
@@ -477,6 +479,9 @@ describe("the campaign engine's store", () => {
           textColor: '#333333',
         },
         queuedAt: expect.any(Date),
+        // The agency's first-run sender and texts: no admin saved settings here.
+        sender: { from: '"Agency" <no-reply@agency.local>', replyTo: 'no-reply@agency.local' },
+        agency: expect.objectContaining({ postalAddress: '' }),
       });
     });
 
@@ -512,6 +517,9 @@ describe("the campaign engine's store", () => {
           textColor: DEFAULT_TEMPLATE.textColor,
         },
         queuedAt: null,
+        // The agency's first-run sender and texts: no admin saved settings here.
+        sender: { from: '"Agency" <no-reply@agency.local>', replyTo: 'no-reply@agency.local' },
+        agency: expect.objectContaining({ postalAddress: '' }),
       });
     });
 

@@ -13,11 +13,13 @@ import {
   CampaignTemplateModel,
   audienceRecipients,
   campaignBatchId,
+  campaignSenderOf,
   excludedKeys,
   type Campaign,
   insertUnlessPresent,
   isDuplicateKeyError,
   KEYED_IDENTITIES,
+  readAgencySettings,
   testRecipientRefusal,
 } from '@agency/platform';
 import type {
@@ -201,6 +203,8 @@ export const mongoCampaignStore: CampaignStore = {
       placeholderFallbacks: 1,
       templateId: 1,
       queuedAt: 1,
+      fromAddress: 1,
+      replyTo: 1,
     }).lean<StoredCampaign>();
     if (!campaign) return null;
     const defaultLocale = (campaign.defaultLocale ?? 'en') as Locale;
@@ -214,8 +218,17 @@ export const mongoCampaignStore: CampaignStore = {
     const template = campaign.templateId
       ? ((await CampaignTemplateModel.findById(campaign.templateId).lean()) ?? DEFAULT_TEMPLATE)
       : DEFAULT_TEMPLATE;
+    // Read at each send, resume and resend: a save reaches the next one without a restart.
+    const {
+      from,
+      replyTo,
+      languages: texts,
+      postalAddress,
+    } = campaignSenderOf(await readAgencySettings(), campaign);
     return {
       defaultLocale,
+      agency: { languages: texts, postalAddress },
+      sender: { from, replyTo },
       languages,
       placeholderFallbacks: campaign.placeholderFallbacks ?? null,
       template: {

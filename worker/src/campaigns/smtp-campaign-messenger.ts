@@ -51,10 +51,12 @@ export function createSmtpCampaignMessenger(
     prepare(mail, { test = false } = {}) {
       const compiled = compileCampaignMail(mail, { senderName });
       const frames = new Map<Locale, CampaignMime>();
+      // The campaign's own sender from the agency's settings; a mail without one keeps MAIL_FROM.
+      const sender = mail.sender ?? { from: mailFrom, replyTo: undefined };
       const frameOf = (locale: Locale) => {
         let frame = frames.get(locale);
         if (!frame) {
-          frame = compileCampaignMime(compiled, locale, mailFrom);
+          frame = compileCampaignMime(compiled, locale, sender.from, sender.replyTo);
           frames.set(locale, frame);
         }
         return frame;

@@ -75,6 +75,8 @@ export interface CampaignContext {
     translations?: { locale: Locale; subject: string; content: string }[];
     sendingWindow?: SendingWindow | null;
     ratePerMinute?: number | null;
+    fromAddress?: string | null;
+    replyTo?: string | null;
     addDispatch?: boolean;
   }): Promise<string>;
   startWorker(
@@ -237,6 +239,8 @@ export async function createCampaignContext(): Promise<CampaignContext> {
         translations: fields.translations ?? [],
         sendingWindow: fields.sendingWindow ?? null,
         ratePerMinute: fields.ratePerMinute ?? null,
+        fromAddress: fields.fromAddress ?? null,
+        replyTo: fields.replyTo ?? null,
         status: 'queued',
         queuedAt: new Date(),
       });

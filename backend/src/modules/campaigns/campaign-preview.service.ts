@@ -19,6 +19,7 @@ import {
   compileCampaignMail,
   sanitizeCampaignHtml,
   sanitizeTemplateLayout,
+  type AgencySettings,
   type CampaignMailTemplate,
 } from '@agency/platform';
 import { HttpError } from '../../errors';
@@ -99,23 +100,26 @@ async function templateFor(input: CampaignPreviewInput): Promise<CampaignMailTem
  */
 export async function previewCampaign(
   input: CampaignPreviewInput,
-  options: { senderName: string; siteUrl: string },
+  options: { agency: AgencySettings; siteUrl: string },
 ): Promise<CampaignPreviewDto> {
   const locale = input.locale as Locale;
   const languages: CampaignLanguages = {
     [locale]: { subject: input.subject, content: sanitizeCampaignHtml(input.content) },
   };
+  const { languages: texts, postalAddress } = options.agency;
   const mail = {
     defaultLocale: locale,
     languages,
     placeholderFallbacks: input.placeholderFallbacks,
     template: await templateFor(input),
+    agency: { languages: texts, postalAddress },
   };
   const unsubscribeUrl = new URL(NEWSLETTER_PAGES.unsubscribe, `${options.siteUrl}/`);
   unsubscribeUrl.searchParams.set('token', 'preview');
   unsubscribeUrl.searchParams.set('lang', locale);
   const recipient = input.recipient ?? { email: 'ada@example.com', firstName: '', lastName: '' };
-  const rendered = compileCampaignMail(mail, { senderName: options.senderName }).render(
+  const senderName = texts[locale].agencyName;
+  const rendered = compileCampaignMail(mail, { senderName }).render(
     locale,
     {
       email: recipient.email,

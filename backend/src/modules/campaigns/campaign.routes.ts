@@ -19,6 +19,7 @@ import {
 } from '@agency/contracts';
 import type { CampaignQueue } from '../../queues/campaign-queue';
 import {
+  readAgencySettings,
   testRecipientRefusal,
   type KeptCounts,
   type Redis,
@@ -42,6 +43,7 @@ import { campaignAudience } from './campaign-audience';
 import {
   campaignDrafts,
   deleteCampaign,
+  type DraftSettings,
   getCampaign,
   listCampaigns,
   sendCampaign,
@@ -60,8 +62,8 @@ export interface CampaignRoutesDeps {
   /** Where the worker samples the send rate; read for the progress. */
   redis: Redis;
   queuePrefix: string;
-  /** The agency's clock, the sender's name and the global cap, as the editor shows them. */
-  settings: CampaignSettingsDto;
+  /** The global cap on the send rate; the rest of the editor's settings are the agency's. */
+  settings: DraftSettings;
   /** The website, whose unsubscribe page the preview's link is shaped after. */
   siteUrl: string;
   /** The kept figures: the campaigns count and the audiences. */
@@ -87,6 +89,24 @@ async function refuseUnlessTestRecipient(ctx: Context, email: string): Promise<v
   });
 }
 
+/**
+ * What the editor shows of the settings: the agency's clock, name, senders
+ * and language, read from the agency's settings on each call (an admin's
+ * save shows at once), and the global cap from the environment.
+ */
+async function editorSettings(settings: DraftSettings): Promise<CampaignSettingsDto> {
+  const agency = await readAgencySettings();
+  return {
+    timeZone: agency.timeZone,
+    senderName: agency.languages[agency.defaultLocale].agencyName,
+    maxRatePerMinute: settings.maxRatePerMinute,
+    senders: agency.senders,
+    defaultFrom: agency.defaultFrom,
+    replyTo: agency.replyTo,
+    defaultLocale: agency.defaultLocale,
+  };
+}
+
 export function campaignRoutes({
   campaignQueue,
   redis,
@@ -105,8 +125,8 @@ export function campaignRoutes({
     ctx.body = await campaignAudience(kept, listIdsOfQuery(listIds));
   });
 
-  router.get(API_ROUTES.campaignSettings, authorize('campaigns:read'), (ctx) => {
-    ctx.body = settings;
+  router.get(API_ROUTES.campaignSettings, authorize('campaigns:read'), async (ctx) => {
+    ctx.body = await editorSettings(settings);
   });
 
   router.get(API_ROUTES.campaignSampleRecipients, authorize('campaigns:read'), async (ctx) => {
@@ -124,7 +144,7 @@ export function campaignRoutes({
     async (ctx) => {
       const input = await validateBody(ctx, campaignPreviewSchema);
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = await previewCampaign(input, { senderName: settings.senderName, siteUrl });
+      ctx.body = await previewCampaign(input, { agency: await readAgencySettings(), siteUrl });
     },
   );
 
@@ -180,7 +200,8 @@ export function campaignRoutes({
 
   router.get(API_ROUTES.campaignProgress, authorize('campaigns:read'), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await campaignProgress(redis, queuePrefix, recordIdParam(ctx), settings.timeZone);
+    const { timeZone } = await readAgencySettings();
+    ctx.body = await campaignProgress(redis, queuePrefix, recordIdParam(ctx), timeZone);
   });
 
   router.get(API_ROUTES.campaignLanguages, authorize('campaigns:read'), async (ctx) => {

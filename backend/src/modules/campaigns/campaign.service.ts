@@ -1,4 +1,5 @@
 import {
+  allowedSender,
   campaignCopyNames,
   fallbacksOf,
   formatValidationMessage,
@@ -23,6 +24,7 @@ import {
   CampaignOutcomeModel,
   MailingListModel,
   ACTIVE_LIST_FILTER,
+  readAgencySettings,
   sanitizeCampaignHtml,
 } from '@agency/platform';
 import { trusted } from 'mongoose';
@@ -57,6 +59,8 @@ export function toCampaignDto(campaign: StoredCampaign): CampaignDto {
         })
       : null,
     ratePerMinute: campaign.ratePerMinute ?? null,
+    fromAddress: campaign.fromAddress ?? null,
+    replyTo: campaign.replyTo ?? null,
     status: campaign.status as CampaignStatus,
     total: campaign.total,
     sentCount: campaign.sentCount,
@@ -90,6 +94,22 @@ const invalid = (fields: Record<string, string>) =>
 
 const NOTHING_LEFT = 'Nothing is left once unsafe HTML is removed';
 
+/**
+ * The From a campaign chose, as the agency's settings spell it, or null for
+ * the default. One an admin does not allow is refused: the settings decide
+ * which mailboxes the agency's mail may claim to come from.
+ */
+async function allowedFromAddress(address: string | undefined): Promise<string | null> {
+  if (!address) return null;
+  const sender = allowedSender((await readAgencySettings()).senders, address);
+  if (!sender) {
+    throw new HttpError('UNPROCESSABLE', 'This From address is not allowed', {
+      fromAddress: formatValidationMessage(message('senderNotAllowed'), 'en'),
+    });
+  }
+  return sender.address;
+}
+
 /** What the drafts' checks need of the settings: the global cap on the send rate. */
 export type DraftSettings = Pick<CampaignSettingsDto, 'maxRatePerMinute'>;
 
@@ -119,6 +139,8 @@ async function draftFieldsOf(input: CampaignInput, settings: DraftSettings) {
     name: input.name,
     subject: input.subject,
     content,
+    fromAddress: await allowedFromAddress(input.fromAddress),
+    replyTo: input.replyTo ?? null,
     recipientType: input.recipientType,
     listIds: await targetListsOf(input),
     defaultLocale: input.defaultLocale,
@@ -234,6 +256,8 @@ export function campaignDrafts(settings: DraftSettings) {
         templateId: source.templateId ?? null,
         sendingWindow: source.sendingWindow ?? null,
         ratePerMinute: cap !== null && rate !== null ? Math.min(rate, cap) : rate,
+        fromAddress: source.fromAddress ?? null,
+        replyTo: source.replyTo ?? null,
         createdBy,
       });
       return {

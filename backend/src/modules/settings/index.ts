@@ -1,1 +1,2 @@
 export { testRecipientRoutes } from './test-recipients.routes';
+export { agencySettingsRoutes } from './agency-settings.routes';

@@ -18,6 +18,7 @@ import { useChangePasswordMutation } from './api/account-api';
 import { SessionsSettings } from './components/sessions-settings';
 import { TwoFactorSettings } from './components/two-factor-settings';
 import { TestRecipientsSettings } from './components/test-recipients-settings';
+import { AgencySettingsSection } from './components/agency-settings-section';
 
 interface PasswordFormValues {
   currentPassword: string;
@@ -136,6 +137,7 @@ export function AdminSettingsPage() {
         </Paper>
         <TwoFactorSettings />
         <SessionsSettings />
+        {session && can(session.user.role, 'settings:manage') ? <AgencySettingsSection /> : null}
         {session && can(session.user.role, 'settings:manage') ? <TestRecipientsSettings /> : null}
       </Stack>
     </>

@@ -11,8 +11,10 @@ import {
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import {
   buildActivity,
+  buildAgencySettings,
   buildAudience,
   buildCampaign,
+  buildCampaignSettings,
   buildClient,
   buildContact,
   buildContactDetail,
@@ -173,9 +175,8 @@ export const adminHandlers: HttpHandler[] = [
     ),
   ),
   http.get(`${ADMIN}/campaigns/audience`, () => HttpResponse.json(buildAudience())),
-  http.get(`${ADMIN}/campaigns/settings`, () =>
-    HttpResponse.json({ timeZone: 'Africa/Tunis', senderName: 'Agency', maxRatePerMinute: 600 }),
-  ),
+  http.get(`${ADMIN}/campaigns/settings`, () => HttpResponse.json(buildCampaignSettings())),
+  http.get(`${ADMIN}/agency-settings`, () => HttpResponse.json(buildAgencySettings())),
   http.get(`${ADMIN}/campaigns/sample-recipients`, () =>
     HttpResponse.json({
       items: [

@@ -6,6 +6,7 @@ import {
   isFallbackVariable,
   isLocale,
   parsePlaceholders,
+  type AgencyLanguageTexts,
   placeholderSites,
   type CampaignLanguages,
   type CampaignTemplateInput,
@@ -95,6 +96,20 @@ export type CampaignMailTemplate = Pick<
   'header' | 'footer' | 'layout' | 'brandColor' | 'backgroundColor' | 'textColor'
 >;
 
+/** The agency's own words around every campaign mail (its settings), per language. */
+export interface AgencyMailTexts {
+  /** `agencyName` is `{{senderName}}`; `header` closes the header, `footer` opens the footer. */
+  languages: Record<Locale, AgencyLanguageTexts>;
+  /** Commercial mail must say where the sender is: it closes the footer in every language. */
+  postalAddress: string;
+}
+
+/** Who a campaign's mail is from, and where replies go. */
+export interface CampaignMailSender {
+  from: string;
+  replyTo: string;
+}
+
 /** Everything a campaign's mail is made of, as the store holds it. */
 export interface CampaignMail {
   defaultLocale: Locale;
@@ -103,6 +118,10 @@ export interface CampaignMail {
   /** The default language's subject and content, and those of the others written. */
   languages: CampaignLanguages;
   template: CampaignMailTemplate;
+  /** The agency's texts; without them the mail has only the template's. */
+  agency?: AgencyMailTexts;
+  /** The campaign's From and Reply-To; without them the process's own From. */
+  sender?: CampaignMailSender;
 }
 
 /**
@@ -298,7 +317,30 @@ interface LanguageSources {
  * the localised unsubscribe line closing the footer, in a document whose
  * language and direction are the mail's (Arabic right to left, aligned right).
  */
-function languageSources(mail: CampaignMail, locale: Locale, senderName: string): LanguageSources {
+/** The agency's line under the header, in this language, as a paragraph; empty when unset. */
+function agencyHeader(agency: AgencyMailTexts | undefined, locale: Locale): string {
+  const header = agency?.languages[locale].header.trim();
+  return header ? `<p>${escapeHtml(header)}</p>` : '';
+}
+
+/** The agency's footer text and postal address, in this language, as paragraphs. */
+function agencyFooter(agency: AgencyMailTexts | undefined, locale: Locale): string {
+  if (!agency) return '';
+  return [agency.languages[locale].footer, agency.postalAddress]
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => `<p style="font-size:12px;color:#6b7280">${escapeHtml(part)}</p>`)
+    .join('\n');
+}
+
+function languageSources(
+  mail: CampaignMail,
+  locale: Locale,
+  fallbackName: string,
+): LanguageSources {
+  const { agency } = mail;
+  // The header names the agency as it is called in the recipient's language.
+  const senderName = agency?.languages[locale].agencyName || fallbackName;
   const fallback = fallbacksOf(mail.placeholderFallbacks)[locale];
   const template = {
     ...mail.template,
@@ -318,9 +360,16 @@ function languageSources(mail: CampaignMail, locale: Locale, senderName: string)
     withSender(withFallbacks(written?.content ?? '', true, fallback)),
     colours,
   );
-  const header = emailSafeHtml(withSender(template.header), colours);
+  const header = [emailSafeHtml(withSender(template.header), colours), agencyHeader(agency, locale)]
+    .filter(Boolean)
+    .join('\n');
   const unsubscribe = renderUnsubscribeFooter(locale, '{{unsubscribeUrl}}');
-  const footer = [emailSafeHtml(withSender(template.footer), colours), unsubscribe.html]
+  const agencyFooterHtml = agencyFooter(agency, locale);
+  const footer = [
+    emailSafeHtml(withSender(template.footer), colours),
+    agencyFooterHtml,
+    unsubscribe.html,
+  ]
     .filter(Boolean)
     .join('\n');
 
@@ -358,6 +407,7 @@ function languageSources(mail: CampaignMail, locale: Locale, senderName: string)
     textOf(header),
     textOf(content),
     textOf(emailSafeHtml(withSender(template.footer), colours)),
+    textOf(agencyFooterHtml),
     unsubscribe.text,
   ]
     .filter(Boolean)

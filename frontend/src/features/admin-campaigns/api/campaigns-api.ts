@@ -96,6 +96,8 @@ export const campaignsApi = api.injectEndpoints({
     /** The agency's clock, the sender's name and the global rate cap, as the editor shows them. */
     campaignSettings: build.query<CampaignSettingsDto, undefined>({
       query: () => API_ROUTES.campaignSettings,
+      // Mostly the agency's settings: an admin's save shows here at once.
+      providesTags: ['AgencySettings'],
     }),
     /** A few of an audience (for `lists`, of the lists given), whom the preview is filled in for. */
     sampleRecipients: build.query<{ items: CampaignSampleRecipientDto[] }, AudienceTarget>({

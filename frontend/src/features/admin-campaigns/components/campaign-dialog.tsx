@@ -5,6 +5,7 @@ import {
   RECIPIENT_TYPES,
   WEEKDAYS,
   directionOf,
+  type AgencySender,
   type CampaignDto,
   type Locale,
   type RecipientType,
@@ -23,7 +24,7 @@ import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { getIn, setIn, useFormik, type FormikErrors, type FormikHelpers } from 'formik';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { FormDialog } from '../../../components/admin/form-dialog';
 import { optionItems } from '../../../components/admin/option-items';
 import { apiErrorMessage, fieldErrorsOf, useErrorText } from '../../../lib/api-errors';
@@ -78,8 +79,8 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
   const { data: templates } = useTemplateListQuery(undefined);
   const [createCampaign] = useCreateCampaignMutation();
   const [updateCampaign] = useUpdateCampaignMutation();
-  const [tab, setTab] = useState<Locale>(campaign?.defaultLocale ?? 'en');
-
+  // Until a language tab is chosen, the default language's shows.
+  const [chosenTab, setTab] = useState<Locale | null>(campaign?.defaultLocale ?? null);
   const submit = async (values: CampaignFormValues, helpers: FormikHelpers<CampaignFormValues>) => {
     try {
       const body = await campaignBody(values);
@@ -105,12 +106,24 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
   };
 
   const formik = useFormik<CampaignFormValues>({
-    initialValues: initialCampaignValues(campaign),
+    initialValues: initialCampaignValues(campaign, settings?.defaultLocale),
     validate: validateCampaign,
     validateOnChange: false,
     onSubmit: submit,
   });
-  const { values } = formik;
+  const { values, dirty, setFieldValue } = formik;
+  const tab = chosenTab ?? values.defaultLocale;
+  // A new campaign starts in the agency's default language, even when the
+  // settings arrive after the dialog opened, unless something was typed first.
+  const agencyLocale = settings?.defaultLocale;
+  const agencyLocaleApplied = useRef(Boolean(campaign) || Boolean(agencyLocale));
+  useEffect(() => {
+    if (agencyLocaleApplied.current || !agencyLocale) return;
+    agencyLocaleApplied.current = true;
+    if (dirty) return;
+    void setFieldValue('defaultLocale', agencyLocale, false);
+  }, [agencyLocale, dirty, setFieldValue]);
+  const defaultSender = settings?.senders.find((sender) => sender.address === settings.defaultFrom);
   // The count beside each type is the walk the send would make now, the chosen lists' included.
   const { data: audience, currentData: chosenListsAudience } = useCampaignAudienceQuery(
     values.listIds,
@@ -375,6 +388,31 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
             }
             slotProps={{ htmlInput: { min: 1, step: 1 } }}
           />
+          <TextField
+            {...field('fromAddress', t('dialog.from'))}
+            select
+            helperText={errorOf('fromAddress') ?? t('dialog.fromHint')}
+            slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+          >
+            <MenuItem value="">
+              {t('dialog.fromDefault', {
+                sender: defaultSender ? mailboxLabel(defaultSender) : '',
+              })}
+            </MenuItem>
+            {(settings?.senders ?? []).map((sender) => (
+              <MenuItem key={sender.address} value={sender.address} dir="ltr">
+                {mailboxLabel(sender)}
+              </MenuItem>
+            ))}
+          </TextField>
+          <TextField
+            {...field('replyTo', t('dialog.replyTo'))}
+            helperText={
+              errorOf('replyTo') ?? t('dialog.replyToHint', { address: settings?.replyTo ?? '' })
+            }
+            inputMode="email"
+            slotProps={{ htmlInput: { dir: 'ltr', spellCheck: false } }}
+          />
         </Stack>
         <CampaignPreview
           subject={values.languages[tab].subject}
@@ -399,6 +437,11 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
       ) : null}
     </FormDialog>
   );
+}
+
+/** `Name <address>`, as mail clients show a sender. */
+function mailboxLabel(sender: AgencySender): string {
+  return sender.name ? `${sender.name} <${sender.address}>` : sender.address;
 }
 
 /** formik's `setIn` for errors, typed for the form. */

@@ -34,6 +34,10 @@ export interface CampaignFormValues {
   windowEnabled: boolean;
   window: { days: Weekday[]; start: string; end: string };
   ratePerMinute: string | number;
+  /** One of the allowed senders' addresses; empty: the agency's default. */
+  fromAddress: string;
+  /** Empty: the agency's Reply-To. */
+  replyTo: string;
 }
 
 const EMPTY: Written = { subject: '', content: '' };
@@ -41,8 +45,12 @@ const EMPTY: Written = { subject: '', content: '' };
 const isBlank = (html: string) => html.replace(/<p><\/p>|<br\s*\/?>|\s/g, '') === '';
 const written = ({ subject, content }: Written) => subject.trim() !== '' || !isBlank(content);
 
-export function initialCampaignValues(campaign?: CampaignDto): CampaignFormValues {
-  const defaultLocale = campaign?.defaultLocale ?? 'en';
+/** A new campaign starts in `agencyLocale`, the agency's default language. */
+export function initialCampaignValues(
+  campaign?: CampaignDto,
+  agencyLocale: Locale = 'en',
+): CampaignFormValues {
+  const defaultLocale = campaign?.defaultLocale ?? agencyLocale;
   const languages = Object.fromEntries(LOCALES.map((locale) => [locale, { ...EMPTY }])) as Record<
     Locale,
     Written
@@ -65,6 +73,8 @@ export function initialCampaignValues(campaign?: CampaignDto): CampaignFormValue
     // Office hours on weekdays: what most agencies pick.
     window: campaign?.sendingWindow ?? { days: [1, 2, 3, 4, 5], start: '08:00', end: '20:00' },
     ratePerMinute: campaign?.ratePerMinute ? String(campaign.ratePerMinute) : '',
+    fromAddress: campaign?.fromAddress ?? '',
+    replyTo: campaign?.replyTo ?? '',
   };
 }
 
@@ -115,6 +125,8 @@ export function inputOf(values: CampaignFormValues) {
     templateId: values.templateId === DEFAULT_TEMPLATE_ID ? null : values.templateId,
     sendingWindow: values.windowEnabled ? values.window : null,
     ratePerMinute: rate === '' ? null : Number(rate),
+    fromAddress: values.fromAddress,
+    replyTo: values.replyTo,
   };
 }
 
@@ -167,6 +179,8 @@ export const CAMPAIGN_SERVER_FIELDS = [
   'templateId',
   'ratePerMinute',
   ...LOCALES.map((locale) => `placeholderFallbacks.${locale}` as const),
+  'fromAddress',
+  'replyTo',
   'sendingWindow.days',
   'sendingWindow.start',
   'sendingWindow.end',

@@ -1,0 +1,289 @@
+import {
+  LOCALES,
+  agencySettingsSchema,
+  isApiErrorBody,
+  type AgencySettingsDto,
+  type AgencySettingsInput,
+  type Locale,
+} from '@agency/contracts';
+import DeleteIcon from '@mui/icons-material/Delete';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import TextField, { type TextFieldProps } from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { getIn, setIn, useFormik, type FormikErrors } from 'formik';
+import { LoadError } from '../../../components/admin/load-error';
+import { apiErrorMessage, useErrorText } from '../../../lib/api-errors';
+import { schemaValidator } from '../../../lib/form-validation';
+import { useNamespace } from '../../../lib/translations';
+import { useFormatters } from '../../../lib/use-formatters';
+import { useToast } from '../../../lib/use-toast';
+import { AGENCY_SETTINGS_NAMESPACE } from '../agency-settings-namespace';
+import { useAgencySettingsQuery, useSaveAgencySettingsMutation } from '../api/agency-settings-api';
+
+type AgencyFormValues = AgencySettingsInput;
+
+const validate = schemaValidator(agencySettingsSchema, (values: AgencyFormValues) => values);
+
+function formValuesOf(settings: AgencySettingsDto): AgencyFormValues {
+  return {
+    languages: settings.languages,
+    senders: settings.senders,
+    defaultFrom: settings.defaultFrom,
+    replyTo: settings.replyTo,
+    postalAddress: settings.postalAddress,
+    timeZone: settings.timeZone,
+    defaultLocale: settings.defaultLocale,
+  };
+}
+
+/** The API's field reasons (`languages.fr.footer`, `senders[1].address`) as formik errors. */
+function formErrorsOf(error: unknown): FormikErrors<AgencyFormValues> | undefined {
+  const body = typeof error === 'object' && error !== null && 'data' in error ? error.data : null;
+  if (!isApiErrorBody(body) || !body.error.fields) return undefined;
+  let errors: FormikErrors<AgencyFormValues> = {};
+  for (const [path, reason] of Object.entries(body.error.fields)) {
+    errors = setIn(errors, path, reason) as FormikErrors<AgencyFormValues>;
+  }
+  return errors;
+}
+
+/**
+ * Settings, for admins: the agency's name and mail texts per language, the
+ * From addresses campaigns may use, the Reply-To, the postal address every
+ * campaign mail carries, the agency's clock and its default language.
+ */
+export function AgencySettingsSection() {
+  const { t } = useNamespace(AGENCY_SETTINGS_NAMESPACE);
+  const { data, isError, refetch } = useAgencySettingsQuery(undefined);
+  let body;
+  if (isError && !data) {
+    body = <LoadError title={t('loadError')} onRetry={() => void refetch()} />;
+  } else if (!data) {
+    body = <Skeleton height={240} aria-busy />;
+  } else {
+    body = <AgencySettingsForm settings={data} />;
+  }
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
+      <Stack spacing={2}>
+        <Typography variant="h6" component="h2" id="agency-settings-title">
+          {t('title')}
+        </Typography>
+        <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+          {t('description')}
+        </Typography>
+        {body}
+      </Stack>
+    </Paper>
+  );
+}
+
+function AgencySettingsForm({ settings }: { settings: AgencySettingsDto }) {
+  const { t } = useNamespace(AGENCY_SETTINGS_NAMESPACE);
+  const toast = useToast();
+  const format = useFormatters();
+  const errorText = useErrorText();
+  const [save] = useSaveAgencySettingsMutation();
+
+  const formik = useFormik<AgencyFormValues>({
+    initialValues: formValuesOf(settings),
+    enableReinitialize: true,
+    validate,
+    onSubmit: async (values, helpers) => {
+      try {
+        await save(values).unwrap();
+        toast({ title: t('saved'), variant: 'success' });
+      } catch (error: unknown) {
+        const errors = formErrorsOf(error);
+        if (errors) helpers.setErrors(errors);
+        toast({
+          title: t('failed'),
+          description: apiErrorMessage(error),
+          variant: 'destructive',
+        });
+      }
+    },
+  });
+
+  const errorOf = (name: string): string | undefined => {
+    const shown = formik.submitCount > 0 || Boolean(getIn(formik.touched, name));
+    return shown ? errorText(getIn(formik.errors, name)) : undefined;
+  };
+  const field = (name: string, label: string, hint?: string): TextFieldProps => {
+    const error = errorOf(name);
+    return {
+      id: `agency-${name.replace(/[.[\]]+/g, '-')}`,
+      name,
+      label,
+      value: (getIn(formik.values, name) as string | undefined) ?? '',
+      onChange: formik.handleChange,
+      onBlur: formik.handleBlur,
+      error: Boolean(error),
+      helperText: error ?? hint,
+      fullWidth: true,
+    };
+  };
+  const ltr = { htmlInput: { dir: 'ltr', spellCheck: false } };
+  const { senders } = formik.values;
+  const sendersError = typeof formik.errors.senders === 'string' ? errorOf('senders') : undefined;
+
+  return (
+    <Stack
+      component="form"
+      noValidate
+      onSubmit={formik.handleSubmit}
+      spacing={3}
+      aria-labelledby="agency-settings-title"
+    >
+      {LOCALES.map((locale: Locale) => (
+        <Stack key={locale} component="fieldset" spacing={2} sx={{ border: 0, m: 0, p: 0 }}>
+          <Typography component="legend" variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
+            {t('languageTexts', { language: t(`languages.${locale}`) })}
+          </Typography>
+          <TextField
+            {...field(`languages.${locale}.agencyName`, t('agencyName'), t('agencyNameHint'))}
+            required
+            slotProps={{ htmlInput: { lang: locale, dir: locale === 'ar' ? 'rtl' : 'ltr' } }}
+          />
+          <TextField
+            {...field(`languages.${locale}.header`, t('header'), t('headerHint'))}
+            slotProps={{ htmlInput: { lang: locale, dir: locale === 'ar' ? 'rtl' : 'ltr' } }}
+          />
+          <TextField
+            {...field(`languages.${locale}.footer`, t('footer'), t('footerHint'))}
+            multiline
+            minRows={2}
+            slotProps={{ htmlInput: { lang: locale, dir: locale === 'ar' ? 'rtl' : 'ltr' } }}
+          />
+        </Stack>
+      ))}
+
+      <Stack component="fieldset" spacing={2} sx={{ border: 0, m: 0, p: 0 }}>
+        <Typography component="legend" variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
+          {t('senders')}
+        </Typography>
+        <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+          {t('sendersHint')}
+        </Typography>
+        {senders.map((sender, index) => (
+          <Stack
+            // Rows have no id of their own: their place is their identity while editing.
+            key={index}
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={1}
+            sx={{ alignItems: { sm: 'flex-start' } }}
+          >
+            <TextField {...field(`senders[${index}].name`, t('senderName'))} required />
+            <TextField
+              {...field(`senders[${index}].address`, t('senderAddress'))}
+              required
+              inputMode="email"
+              slotProps={ltr}
+            />
+            <IconButton
+              onClick={() =>
+                void formik.setFieldValue(
+                  'senders',
+                  senders.filter((_kept, kept) => kept !== index),
+                )
+              }
+              disabled={senders.length <= 1}
+              aria-label={t('removeSender', { address: sender.address || sender.name })}
+              sx={{ alignSelf: { xs: 'flex-end', sm: 'center' } }}
+            >
+              <DeleteIcon />
+            </IconButton>
+          </Stack>
+        ))}
+        {sendersError ? (
+          <Typography role="alert" variant="body2" sx={{ color: 'error.main' }}>
+            {sendersError}
+          </Typography>
+        ) : null}
+        <Button
+          variant="outlined"
+          onClick={() =>
+            void formik.setFieldValue('senders', [...senders, { name: '', address: '' }])
+          }
+          sx={{ alignSelf: 'flex-start' }}
+        >
+          {t('addSender')}
+        </Button>
+        <TextField
+          {...field('defaultFrom', t('defaultFrom'), t('defaultFromHint'))}
+          select
+          required
+        >
+          {senders
+            .filter((sender) => sender.address)
+            .map((sender) => (
+              <MenuItem key={sender.address} value={sender.address} dir="ltr">
+                {sender.name ? `${sender.name} <${sender.address}>` : sender.address}
+              </MenuItem>
+            ))}
+        </TextField>
+        <TextField
+          {...field('replyTo', t('replyTo'), t('replyToHint'))}
+          required
+          inputMode="email"
+          slotProps={ltr}
+        />
+      </Stack>
+
+      <Stack component="fieldset" spacing={2} sx={{ border: 0, m: 0, p: 0 }}>
+        <Typography component="legend" variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
+          {t('agency')}
+        </Typography>
+        <TextField
+          {...field('postalAddress', t('postalAddress'), t('postalAddressHint'))}
+          multiline
+          minRows={2}
+        />
+        <TextField
+          {...field('timeZone', t('timeZone'), t('timeZoneHint'))}
+          required
+          slotProps={ltr}
+        />
+        <TextField
+          {...field('defaultLocale', t('defaultLocale'), t('defaultLocaleHint'))}
+          select
+          required
+        >
+          {LOCALES.map((locale) => (
+            <MenuItem key={locale} value={locale}>
+              {t(`languages.${locale}`)}
+            </MenuItem>
+          ))}
+        </TextField>
+      </Stack>
+
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={2}
+        sx={{ alignItems: { sm: 'center' } }}
+      >
+        <Button
+          type="submit"
+          variant="contained"
+          disabled={formik.isSubmitting}
+          sx={{ alignSelf: 'flex-start' }}
+        >
+          {formik.isSubmitting ? t('saving') : t('save')}
+        </Button>
+        <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+          {settings.updatedAt && settings.updatedBy
+            ? t('updated', {
+                username: settings.updatedBy,
+                date: format.dateTime(settings.updatedAt),
+              })
+            : t('firstRun')}
+        </Typography>
+      </Stack>
+    </Stack>
+  );
+}
