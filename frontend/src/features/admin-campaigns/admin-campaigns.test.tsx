@@ -426,6 +426,46 @@ describe('Mail Manager', () => {
       expect(await screen.findByText('3 sent · 0 failed')).toBeInTheDocument();
     });
 
+    it('shows a resumed campaign as sending once the worker takes it up, before the send ends', async () => {
+      // The list (and the resume's answer) say queued; the worker has taken it up since.
+      let status: 'paused' | 'queued' = 'paused';
+      const resume = recordAdminCalls('post', '/campaigns/:id/resume', () => {
+        status = 'queued';
+        return HttpResponse.json({
+          campaign: buildCampaign({ id: 'c-resumed', name: 'Spring offer', status }),
+        });
+      });
+      server.use(
+        resume.handler,
+        http.get(`${ADMIN}/campaigns`, () =>
+          HttpResponse.json(
+            pageOf([buildCampaign({ id: 'c-resumed', name: 'Spring offer', status })]),
+          ),
+        ),
+        http.get(`${ADMIN}/campaigns/c-resumed/progress`, () =>
+          HttpResponse.json(
+            buildProgress({
+              id: 'c-resumed',
+              status: status === 'paused' ? 'paused' : 'sending',
+              total: 10,
+              sentCount: 4,
+              pendingCount: 6,
+              percent: 40,
+            }),
+          ),
+        ),
+      );
+      const { user } = await renderAdmin('/admin/campaigns', { role: 'manager', mobile: true });
+      const cards = await campaignCards();
+      expect(await within(cards).findByText('Paused')).toBeInTheDocument();
+
+      await user.click(screen.getByRole('button', { name: 'Resume Spring offer' }));
+
+      expect(await within(cards).findByText('Sending')).toBeInTheDocument();
+      expect(within(cards).queryByText('Queued')).toBeNull();
+      expect(await screen.findByRole('button', { name: 'Pause Spring offer' })).toBeEnabled();
+    });
+
     it('says a paused campaign is paused, with its bar where it stopped', async () => {
       server.use(
         adminList('/campaigns', [
