@@ -84,7 +84,8 @@ test.describe('the Delivery cell of a send in progress', () => {
 
       const bar = page.getByRole('progressbar', { name: new RegExp(name) });
       // The progress read from the server: 1,352 of 1,952 settled.
-      await expect(bar).toHaveAttribute('aria-valuenow', '69.3');
+      // The first admin page of a run loads its lazy screens on a busy machine: more than the default wait.
+      await expect(bar).toHaveAttribute('aria-valuenow', '69.3', { timeout: 30_000 });
       const overflow = await overflowOf(bar);
       // The bar and the counts, and on a desktop the table's cell around them.
       expect(overflow).toHaveLength(width === 1280 ? 4 : 3);
