@@ -1,5 +1,5 @@
 import type { CampaignProgressDto } from '@agency/contracts';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import {
@@ -18,6 +18,7 @@ import {
   recordAdminCalls,
 } from '../../testing/handlers/admin-handlers';
 import { server } from '../../testing/msw-server';
+import { campaignsApi } from './api/campaigns-api';
 import { progressPolling } from './hooks/use-campaign-progress';
 
 const campaignCards = () => findCardList('Campaigns');
@@ -464,6 +465,40 @@ describe('Mail Manager', () => {
       expect(await within(cards).findByText('Sending')).toBeInTheDocument();
       expect(within(cards).queryByText('Queued')).toBeNull();
       expect(await screen.findByRole('button', { name: 'Pause Spring offer' })).toBeEnabled();
+    });
+
+    it('leaves a row whose send ended as it is when a late reading still says sending', async () => {
+      server.use(
+        adminList('/campaigns', [
+          buildCampaign({
+            id: 'c-ended',
+            name: 'Spring offer',
+            status: 'sent',
+            total: 3,
+            sentCount: 3,
+          }),
+        ]),
+        http.get(`${ADMIN}/campaigns/c-ended/progress`, () =>
+          HttpResponse.json(
+            buildProgress({ id: 'c-ended', status: 'sending', total: 3, sentCount: 2 }),
+          ),
+        ),
+      );
+      const { store } = await renderAdmin('/admin/campaigns', { mobile: true });
+      const cards = await campaignCards();
+      expect(within(cards).getByText('3 sent · 0 failed')).toBeInTheDocument();
+
+      // A reading asked for before the list was read again, answered after it.
+      const late = store.dispatch(campaignsApi.endpoints.campaignProgress.initiate('c-ended'));
+      await act(async () => {
+        await late.unwrap();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      });
+      late.unsubscribe();
+
+      expect(within(cards).getByText('Sent')).toBeInTheDocument();
+      expect(within(cards).getByText('3 sent · 0 failed')).toBeInTheDocument();
+      expect(screen.queryByRole('progressbar', { name: /Sending progress/ })).toBeNull();
     });
 
     it('says a paused campaign is paused, with its bar where it stopped', async () => {
