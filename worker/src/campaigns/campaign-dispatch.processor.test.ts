@@ -231,6 +231,35 @@ describe('the campaign dispatch', () => {
     expect(await ctx.campaign(id)).toMatchObject({ total: 9, dispatchedRound: 1 });
   });
 
+  it('counts the audience once: not again for a round wholly queued, nor for a resend', async () => {
+    let counts = 0;
+    const counting = processor({
+      store: {
+        ...store,
+        countAudience(target) {
+          counts += 1;
+          return store.countAudience(target);
+        },
+      },
+    });
+    const id = await seededCampaign(3);
+    expect(await counting(await dispatchJob(id))).toBe('dispatched');
+    expect(counts).toBe(1);
+
+    // A resume of a round whose every batch is queued: the total is known.
+    await CampaignModel.updateOne({ _id: id }, { status: 'queued', $inc: { pass: 1 } });
+    expect(await counting(await dispatchJob(id))).toBe('dispatched');
+    // A resend: its recipients are the failed of the last round, not the audience.
+    await CampaignModel.updateOne(
+      { _id: id },
+      { status: 'queued', round: 2, pass: 1, dispatchedRound: 1 },
+    );
+    expect(await counting(await dispatchJob(id))).toBe('dispatched');
+
+    expect(counts).toBe(1);
+    expect(await ctx.campaign(id)).toMatchObject({ total: 3 });
+  });
+
   it('never bulks more than twenty batches at once', async () => {
     const id = await seededCampaign(2 * 60);
 
