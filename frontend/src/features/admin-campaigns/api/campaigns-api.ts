@@ -237,7 +237,7 @@ interface StatusChangeLifecycle<Answer = CampaignSendResponse> {
   queryFulfilled: Promise<{ data: Answer }>;
 }
 
-// Once the endpoints exist: the status it carries into the lists is typed by them.
+// Added once the endpoints exist: the lists it writes into are typed by them.
 campaignsApi.enhanceEndpoints({
   endpoints: {
     campaignProgress: { onQueryStarted: (_id, lifecycle) => followLiveStatus(lifecycle) },
@@ -272,9 +272,7 @@ async function followLiveStatus({
     dispatch(
       campaignsApi.util.updateQueryData('campaignList', args, (page) => {
         const row = page.items.find((item) => item.id === reading.id);
-        if (row && row.status !== reading.status && IN_PROGRESS_STATUSES.includes(row.status)) {
-          row.status = reading.status;
-        }
+        if (row && IN_PROGRESS_STATUSES.includes(row.status)) row.status = reading.status;
       }),
     );
   }
