@@ -9,6 +9,7 @@ export { createApp, type AppDeps } from './app';
 export {
   campaignAudience,
   campaignControls,
+  campaignProgress,
   campaignScheduling,
   type CampaignControls,
 } from './modules/campaigns';

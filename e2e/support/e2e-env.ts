@@ -12,6 +12,8 @@ interface E2eStack {
   demoAdmin?: { username: string; email: string; password: string };
   chromiumPath?: string;
   store?: { mongodbUri: string; redisUrl: string; queuePrefix: string };
+  /** The e2e stack's control of its MailDev (scripts/e2e-stack.mjs). */
+  controlUrl?: string;
 }
 
 /** The line of the e2e stack's output that Playwright turns into process.env.E2E_STACK. */
@@ -70,6 +72,11 @@ export function storeOfStack(): { mongodbUri: string; redisUrl: string; queuePre
     redisUrl: setting('E2E_REDIS_URL', store?.redisUrl),
     queuePrefix: setting('E2E_QUEUE_PREFIX', store?.queuePrefix),
   };
+}
+
+/** Where the e2e stack takes its MailDev away and back (an app of your own has no such control). */
+export function stackControlUrl(): string {
+  return setting('E2E_STACK_CONTROL_URL', stack().controlUrl);
 }
 
 /** Chromium from the system: Playwright's own browser downloads are not reachable here. */

@@ -64,7 +64,16 @@ export function mongoServerArgs(kind, dataDir, host, port, debugPort) {
  * @property {string} [smtpUrl]
  * @property {string} [mailCatcherUrl] MailDev's web inbox and REST API (when started here)
  * @property {{ name: string, pid: number }[]} started the processes started here (not those the environment gave)
+ * @property {MailCatcherControl} [mailCatcher] stops and starts again the MailDev started here
  * @property {() => Promise<void>} stop stops what was started here, last first
+ */
+
+/**
+ * The MailDev started here, stopped and started again on the same ports
+ * and mail folder: how the e2e suite takes the SMTP server away mid-send.
+ * @typedef {object} MailCatcherControl
+ * @property {() => Promise<void>} stop its SMTP port refuses connections once this resolves
+ * @property {() => Promise<void>} start resolves once it answers again, the mails caught before read back
  */
 
 /**
@@ -112,6 +121,8 @@ export async function startServices({ dataDir, mailCatcher, env = process.env, p
     }
     /** @type {string | undefined} */
     let mailCatcherUrl;
+    /** @type {MailCatcherControl | undefined} */
+    let mailCatcherControl;
     if (!smtpUrl && mailCatcher) {
       const smtpPort = await freePort(preferredPorts?.smtp);
       const webPort = await freePort(preferredPorts?.mailCatcher);
@@ -120,16 +131,37 @@ export async function startServices({ dataDir, mailCatcher, env = process.env, p
       const args = [MAILDEV_BIN, '--ip', LOOPBACK, '--smtp', `${smtpPort}`, '--web', `${webPort}`];
       args.push('--mail-directory', folder(dataDir, 'maildev'));
       mailCatcherUrl = `http://${LOOPBACK}:${webPort}`;
-      await start(
-        { name: 'maildev', command: process.execPath, args, style: 'blue' },
-        `tcp:${LOOPBACK}:${smtpPort}`,
-        `http-get://${LOOPBACK}:${webPort}/healthz`,
-      );
+      const startMailCatcher = () =>
+        start(
+          { name: 'maildev', command: process.execPath, args, style: 'blue' },
+          `tcp:${LOOPBACK}:${smtpPort}`,
+          `http-get://${LOOPBACK}:${webPort}/healthz`,
+        );
+      await startMailCatcher();
+      mailCatcherControl = {
+        async stop() {
+          const running = started.find(({ name }) => name === 'maildev');
+          if (!running) return;
+          started.splice(started.indexOf(running), 1);
+          await running.stop();
+        },
+        async start() {
+          if (!started.some(({ name }) => name === 'maildev')) await startMailCatcher();
+        },
+      };
       smtpUrl = `smtp://${LOOPBACK}:${smtpPort}`;
     }
     if (!mongodbUri || !redisUrl) throw new Error('unreachable: the stores were ensured above');
     const processes = started.flatMap(({ name, pid }) => (pid ? [{ name, pid }] : []));
-    return { mongodbUri, redisUrl, smtpUrl, mailCatcherUrl, started: processes, stop };
+    return {
+      mongodbUri,
+      redisUrl,
+      smtpUrl,
+      mailCatcherUrl,
+      ...(mailCatcherControl ? { mailCatcher: mailCatcherControl } : {}),
+      started: processes,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

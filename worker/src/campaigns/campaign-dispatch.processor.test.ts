@@ -38,10 +38,15 @@ class WatchedSendQueue extends Queue<CampaignSendJob> {
   change: (campaignId: string) => Promise<unknown> = (campaignId) =>
     CampaignModel.updateOne({ _id: campaignId }, { status: 'paused' });
   addSizes: number[] = [];
+  /** The campaign's total as the dashboard would read it at each bulk add. */
+  totalsAtAdds: number[] = [];
 
   override async addBulk(jobs: Parameters<Queue<CampaignSendJob>['addBulk']>[0]) {
     const added = await super.addBulk(jobs);
     this.addSizes.push(jobs.length);
+    const campaignId = jobs[0]?.data.campaignId;
+    const campaign = await CampaignModel.findById(campaignId, { total: 1 }).lean();
+    this.totalsAtAdds.push(campaign?.total ?? -1);
     if (this.pauseAfterFirstAdd && this.addSizes.length === this.pauseAfterAdd) {
       await this.change(this.pauseAfterFirstAdd);
       this.pauseAfterFirstAdd = '';
@@ -106,6 +111,7 @@ describe('the campaign dispatch', () => {
   beforeEach(async () => {
     await sendQueue.obliterate({ force: true });
     sendQueue.addSizes = [];
+    sendQueue.totalsAtAdds = [];
     sendQueue.pauseAfterAdd = 1;
     sendQueue.change = (campaignId) =>
       CampaignModel.updateOne({ _id: campaignId }, { status: 'paused' });
@@ -205,6 +211,55 @@ describe('the campaign dispatch', () => {
     expect(await ctx.campaign(id)).toMatchObject({ total: 43 });
   });
 
+  it('counts the whole audience before the first batch goes: the total never reads as the batches queued so far', async () => {
+    const id = await seededCampaign(43);
+
+    expect(await dispatch(await dispatchJob(id))).toBe('dispatched');
+
+    expect(sendQueue.totalsAtAdds).toEqual([43, 43, 43, 43, 43]);
+  });
+
+  it('counts the audience again when a resume finds the first round not wholly queued', async () => {
+    const id = await seededCampaign(9);
+    sendQueue.pauseAfterFirstAdd = id;
+    expect(await dispatch(await dispatchJob(id))).toBe('stopped');
+    await CampaignModel.updateOne({ _id: id }, { status: 'queued', total: 0, $inc: { pass: 1 } });
+
+    expect(await dispatch(await dispatchJob(id))).toBe('dispatched');
+
+    expect(sendQueue.totalsAtAdds.slice(1).every((total) => total === 9)).toBe(true);
+    expect(await ctx.campaign(id)).toMatchObject({ total: 9, dispatchedRound: 1 });
+  });
+
+  it('counts the audience once: not again for a round wholly queued, nor for a resend', async () => {
+    let counts = 0;
+    const counting = processor({
+      store: {
+        ...store,
+        countAudience(target) {
+          counts += 1;
+          return store.countAudience(target);
+        },
+      },
+    });
+    const id = await seededCampaign(3);
+    expect(await counting(await dispatchJob(id))).toBe('dispatched');
+    expect(counts).toBe(1);
+
+    // A resume of a round whose every batch is queued: the total is known.
+    await CampaignModel.updateOne({ _id: id }, { status: 'queued', $inc: { pass: 1 } });
+    expect(await counting(await dispatchJob(id))).toBe('dispatched');
+    // A resend: its recipients are the failed of the last round, not the audience.
+    await CampaignModel.updateOne(
+      { _id: id },
+      { status: 'queued', round: 2, pass: 1, dispatchedRound: 1 },
+    );
+    expect(await counting(await dispatchJob(id))).toBe('dispatched');
+
+    expect(counts).toBe(1);
+    expect(await ctx.campaign(id)).toMatchObject({ total: 3 });
+  });
+
   it('never bulks more than twenty batches at once', async () => {
     const id = await seededCampaign(2 * 60);
 
@@ -295,6 +350,7 @@ describe('the campaign dispatch', () => {
     await dispatch(await dispatchJob(id));
     await CampaignModel.updateOne({ _id: id }, { status: 'queued', pass: 2 });
     sendQueue.addSizes = [];
+    sendQueue.totalsAtAdds = [];
 
     expect(await dispatch(await dispatchJob(id))).toBe('dispatched');
 
@@ -410,10 +466,10 @@ describe('the campaign dispatch', () => {
     expect(await sendJobs()).toHaveLength(1);
     expect(await ctx.ledger(id)).toHaveLength(2);
     expect(await tracker.progress(keys(id))).toMatchObject({ dispatched: false });
-    // The progress bar already showed the total growing.
+    // The progress bar already showed the whole audience.
     expect(await ctx.campaign(id)).toMatchObject({
       status: 'paused',
-      total: 2,
+      total: 42,
       dispatchedRound: 0,
     });
   });
@@ -468,6 +524,7 @@ describe('the campaign dispatch', () => {
     await dispatch(await dispatchJob(id));
     await CampaignModel.updateOne({ _id: id }, { status: 'queued', pass: 2 });
     sendQueue.addSizes = [];
+    sendQueue.totalsAtAdds = [];
     sendQueue.pauseAfterFirstAdd = id;
 
     expect(await dispatch(await dispatchJob(id))).toBe('stopped');

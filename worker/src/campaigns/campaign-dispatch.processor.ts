@@ -52,11 +52,7 @@ async function olderPassesEnded(deps: CampaignDispatchDeps, campaign: CampaignSe
  * goes out once one batch is read; each add doubles, up to twenty. After
  * each, the campaign is read again: a pause stops the dispatch.
  */
-function batchQueue(
-  deps: CampaignDispatchDeps,
-  campaign: CampaignSendState,
-  totalSoFar: () => number,
-) {
+function batchQueue(deps: CampaignDispatchDeps, campaign: CampaignSendState) {
   let fresh: { seq: number; recipients: CampaignRecipient[] }[] = [];
   let jobs: CampaignSendJob[] = [];
   let limit = 1;
@@ -68,12 +64,6 @@ function batchQueue(
     fresh = [];
     jobs = [];
     limit = Math.min(limit * 2, MAX_BATCHES_PER_ADD);
-    // The progress bar shows the first round's total growing while the dispatch reads on.
-    if (campaign.round === 1) {
-      await deps.tracker.writeIfFree(campaign.id, () =>
-        deps.store.recordTotal(campaign.id, totalSoFar()),
-      );
-    }
     const now = await deps.store.sendState(campaign.id);
     return now !== null && now.pass === campaign.pass && SENDING_STATUSES.includes(now.status);
   }
@@ -92,6 +82,18 @@ function batchQueue(
       return jobs.length < limit || flush();
     },
   };
+}
+
+/**
+ * The first round's audience, counted before its first batch is queued: the
+ * progress bar reads "0 / 1,952" from the start, never the size of the batches
+ * queued so far. Until this is written the total is 0, which the dashboard
+ * shows as counting. One more walk of the audience, once per send.
+ */
+async function recordAudienceTotal(deps: CampaignDispatchDeps, campaign: CampaignSendState) {
+  const target = { recipientType: campaign.recipientType, listIds: campaign.listIds };
+  const total = await deps.store.countAudience(target);
+  await deps.tracker.writeInTurn(campaign.id, () => deps.store.recordTotal(campaign.id, total));
 }
 
 function recipientsOf(store: CampaignStore, campaign: CampaignSendState) {
@@ -121,7 +123,9 @@ export function campaignDispatchProcessor(deps: CampaignDispatchDeps) {
     if (campaign.pass > 1) await olderPassesEnded(deps, campaign);
     const { round } = campaign;
     let total = 0;
-    const queue = batchQueue(deps, campaign, () => total);
+    const queue = batchQueue(deps, campaign);
+    if (round === 1 && campaign.dispatchedRound !== round)
+      await recordAudienceTotal(deps, campaign);
 
     const inLedger = new Set<string>();
     let nextSeq = 0;

@@ -271,6 +271,37 @@ describe('a campaign send batch', () => {
     expect(await ctx.campaign(id)).toMatchObject({ status: 'sending', sentCount: 2 });
   });
 
+  it('folds the sent count into the campaign after each wave, before the batch ends', async () => {
+    const id = await sendingCampaign(3);
+    /** The campaign's sent count once it reaches `count`, or as it stands after two seconds. */
+    const sentCountOnceAt = async (count: number) => {
+      const until = Date.now() + 2000;
+      for (;;) {
+        const { sentCount } = (await ctx.campaign(id)) as { sentCount: number };
+        if (sentCount >= count || Date.now() > until) return sentCount;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    let seenAsLastGoes = -1;
+    const lookingBeforeLast: CampaignMessenger = {
+      ...messenger,
+      prepare(mail) {
+        const prepared = messenger.prepare(mail);
+        return {
+          async send(recipient, messageId, returnPath) {
+            if (recipient.email === nour.email) seenAsLastGoes = await sentCountOnceAt(2);
+            await prepared.send(recipient, messageId, returnPath);
+          },
+        };
+      },
+    };
+    const oneByOne = processor(1, undefined, { messenger: lookingBeforeLast });
+
+    expect(await oneByOne(await batch(id, [amira, sami, nour]))).toBe('done');
+
+    expect(seenAsLastGoes).toBe(2);
+  });
+
   it('has at most a wave of mails in flight, each noted in Redis before it goes', async () => {
     const id = await sendingCampaign();
     const five = ['Leila', 'Karim', 'Nour', 'Youssef', 'Hela'].map((name) => person(name));
@@ -714,6 +745,24 @@ describe('a campaign send batch', () => {
       expect(await ctx.campaign(id)).toMatchObject({ status: 'sent', sentCount: 2 });
       // The campaign is read as the batch starts, then once after its wait: not while it waits.
       expect(reads).toBe(2);
+    });
+
+    it('moves the sent count with each wave while a slow batch is still sending', async () => {
+      const id = await sendingCampaign(4);
+      // 120 a minute: a mail every half second, so the batch takes two seconds.
+      await CampaignModel.updateOne({ _id: id }, { ratePerMinute: 120 });
+      const carol = person('Carol');
+
+      const run = processor(1)(await batch(id, [amira, sami, nour, carol]));
+      await smtp.waitForCount(3);
+      await settle();
+
+      // Two outcomes are written when the third mail goes: the campaign shows them already.
+      const midway = await ctx.campaign(id);
+      expect(midway.sentCount).toBeGreaterThanOrEqual(2);
+      expect(midway.status).toBe('sending');
+      expect(await run).toBe('done');
+      expect(await ctx.campaign(id)).toMatchObject({ status: 'sent', sentCount: 4 });
     });
 
     it('takes from its pace only the mails it has to send', async () => {

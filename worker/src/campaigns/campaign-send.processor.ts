@@ -88,9 +88,9 @@ function isCurrent(
  * with Redis per wave writes the last wave's outcomes and notes the next
  * wave's attempts, so the only mails that can go twice are those in flight
  * at a crash: a batch that runs again skips whoever has an outcome, and the
- * ledger shows the others with a second attempt. Then one write of the
- * batch's ledger document, and the round's counters folded or the round
- * ended.
+ * ledger shows the others with a second attempt. The round's counters are
+ * folded after each wave (at most twice a second per campaign). Then one
+ * write of the batch's ledger document, and the round ended if it is settled.
  */
 export function campaignSendProcessor(deps: CampaignSendDeps) {
   const prepared = preparedCampaigns(deps.store, deps.messenger);
@@ -202,7 +202,8 @@ export function campaignSendProcessor(deps: CampaignSendDeps) {
               // The last wave's outcomes are written first: the slots are given
               // back only with no mail of this batch left without an outcome.
               // Stryker disable next-line ArrayDeclaration: a wave of size 0 looks at no candidate
-              await deps.tracker.wave(campaignId, keys, answered, 0, []);
+              const written = await deps.tracker.wave(campaignId, keys, answered, 0, []);
+              deps.folds.fold(campaign, written.progress);
               answered = [];
               releaseSlots();
               await sleep(pace.waitMs);
@@ -219,6 +220,9 @@ export function campaignSendProcessor(deps: CampaignSendDeps) {
           // sends Redis stays the same size however large the batch.
           const looked = candidates.slice(0, size);
           const wave = await deps.tracker.wave(campaignId, keys, answered, size, looked);
+          // The sent count moves with each wave, as the rate (written by the same exchange)
+          // does: a batch at a slow pace takes minutes, too long to wait for its end.
+          deps.folds.fold(campaign, wave.progress);
           wave.answered.forEach(record);
           candidates = candidates.slice(wave.examined);
           // A wave of recipients all answered already (a batch run again) picks

@@ -94,6 +94,8 @@ export interface CampaignStore {
    * suppressed and the unsubscribed: the walk the API counts before a send.
    */
   audience(target: AudienceTarget): AsyncIterable<CampaignRecipient>;
+  /** How many `audience` would yield now: the first round's total, known before its first batch. */
+  countAudience(target: AudienceTarget): Promise<number>;
   /** Why a test send may not go to `email` (not staff nor allowed, suppressed, unsubscribed), or null. */
   testRecipientRefusal(email: string): Promise<TestRecipientRefusal | null>;
   /** The recipients of a resend: those whose mail failed in `round`, without the suppressed and the unsubscribed. */
@@ -115,9 +117,12 @@ export interface CampaignStore {
     outcomes: readonly PositionedOutcome[],
   ): Promise<void>;
 
-  /** The first round's recipients counted so far (the progress bar's total). */
+  /**
+   * The first round's audience as counted before its batches are queued
+   * (the progress bar's total); left as it is once the round is dispatched.
+   */
   recordTotal(campaignId: string, total: number): Promise<void>;
-  /** Every recipient of the round is in a batch of the ledger. */
+  /** Every recipient of the round is in a batch of the ledger: the first round's total is exact. */
   markDispatched(campaignId: string, round: number, total: number): Promise<void>;
   foldCounters(campaign: CampaignSendState, counts: RoundCounts): Promise<void>;
   /** sent (or failed when nobody received it), unless paused meanwhile or cancelled. */

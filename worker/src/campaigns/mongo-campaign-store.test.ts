@@ -581,12 +581,14 @@ describe("the campaign engine's store", () => {
       });
     });
 
-    it('counts the total as it grows, and marks the round whole', async () => {
+    it("takes the counted total, then the dispatch's exact one, which a late count leaves", async () => {
       const id = await ctx.queueCampaign({ addDispatch: false });
-      await store.recordTotal(id, 50);
-      await store.recordTotal(id, 20);
+      await store.recordTotal(id, 72);
+      expect(await ctx.campaign(id)).toMatchObject({ total: 72, dispatchedRound: 0 });
       await store.markDispatched(id, 1, 70);
       expect(await ctx.campaign(id)).toMatchObject({ total: 70, dispatchedRound: 1 });
+      await store.recordTotal(id, 75);
+      expect(await ctx.campaign(id)).toMatchObject({ total: 70 });
 
       // A resend round mails some of them again: the campaign's total stays.
       await CampaignModel.updateOne({ _id: id }, { round: 2 });

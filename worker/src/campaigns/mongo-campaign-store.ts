@@ -12,6 +12,7 @@ import {
   CampaignModel,
   CampaignTemplateModel,
   audienceRecipients,
+  countAudience,
   campaignBatchId,
   campaignSenderOf,
   excludedKeys,
@@ -260,6 +261,7 @@ export const mongoCampaignStore: CampaignStore = {
   },
 
   audience: (target) => audienceRecipients(target),
+  countAudience: (target) => countAudience(target),
   failedRecipients,
 
   roundBatches,
@@ -288,15 +290,19 @@ export const mongoCampaignStore: CampaignStore = {
 
   recordOutcomes,
 
-  // It grows while the dispatch streams them, and never shrinks when a resume streams them again.
+  // A count that comes late (a dispatch still running after a newer one ended) leaves the exact total.
   async recordTotal(campaignId, total) {
-    await CampaignModel.updateOne({ _id: campaignId, round: 1 }, { $max: { total } });
+    await CampaignModel.updateOne(
+      { _id: campaignId, round: 1, dispatchedRound: trusted({ $ne: 1 }) },
+      { $set: { total } },
+    );
   },
 
+  // The dispatch's own count: whoever is in the round's batches, the exact total.
   async markDispatched(campaignId, round, total) {
     await CampaignModel.updateOne(
       { _id: campaignId, round },
-      { $set: { dispatchedRound: round }, ...(round === 1 ? { $max: { total } } : {}) },
+      { $set: { dispatchedRound: round, ...(round === 1 ? { total } : {}) } },
     );
   },
 

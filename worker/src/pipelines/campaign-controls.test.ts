@@ -1,4 +1,4 @@
-import { campaignControls, type CampaignControls } from '@agency/backend';
+import { campaignControls, campaignProgress, type CampaignControls } from '@agency/backend';
 import { CAMPAIGN_STATE_TTL_SECONDS, campaignRoundKeys } from '@agency/platform';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
@@ -45,6 +45,29 @@ describe('pause, resume and cancel', () => {
     expect(delivered()).toHaveLength(300);
     expect(new Set(delivered()).size).toBe(300);
     expect(await ctx.campaign(id)).toMatchObject({ sentCount: 300, total: 300, pass: 2 });
+  });
+
+  it('reads Sending, with the whole total and a moving count, as soon as the worker takes a resumed campaign up', async () => {
+    await ctx.startWorker(smtp.url, SLOW);
+    const id = await ctx.queueCampaign({ recipientType: 'contacts' });
+    await smtp.waitForCount(30);
+    await controls().pause(id);
+    await ctx.waitUntilIdle();
+    const atPause = (await ctx.campaign(id)).sentCount as number;
+
+    expect((await controls().resume(id)).status).toBe('queued');
+    await smtp.waitForCount(atPause + 20);
+    // What the dashboard polls, while the resumed pass is under way.
+    const progress = () => campaignProgress(ctx.redis, ctx.queuePrefix, id, 'UTC');
+    let reading = await progress();
+    for (const until = Date.now() + 5000; reading.sentCount <= atPause && Date.now() < until;) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      reading = await progress();
+    }
+    expect(reading).toMatchObject({ status: 'sending', total: 300 });
+    expect(reading.sentCount).toBeGreaterThan(atPause);
+    expect(reading.ratePerSecond).toBeGreaterThan(0);
+    await ctx.waitForStatus(id, ['sent']);
   });
 
   it('sends nothing more once cancelled, and stays cancelled', async () => {

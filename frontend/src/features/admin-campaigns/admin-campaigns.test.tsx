@@ -1,5 +1,5 @@
 import { DEFAULT_PLACEHOLDER_FALLBACKS, type CampaignProgressDto } from '@agency/contracts';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import {
@@ -18,6 +18,7 @@ import {
   recordAdminCalls,
 } from '../../testing/handlers/admin-handlers';
 import { server } from '../../testing/msw-server';
+import { campaignsApi } from './api/campaigns-api';
 import { progressPolling } from './hooks/use-campaign-progress';
 
 const campaignCards = () => findCardList('Campaigns');
@@ -425,6 +426,80 @@ describe('Mail Manager', () => {
       expect(await screen.findByText('“Spring offer” has been sent')).toBeInTheDocument();
       expect(screen.getByText('3 delivered, 0 failed.')).toBeInTheDocument();
       expect(await screen.findByText('3 sent · 0 failed')).toBeInTheDocument();
+    });
+
+    it('shows a resumed campaign as sending once the worker takes it up, before the send ends', async () => {
+      // The list (and the resume's answer) say queued; the worker has taken it up since.
+      let status: 'paused' | 'queued' = 'paused';
+      const resume = recordAdminCalls('post', '/campaigns/:id/resume', () => {
+        status = 'queued';
+        return HttpResponse.json({
+          campaign: buildCampaign({ id: 'c-resumed', name: 'Spring offer', status }),
+        });
+      });
+      server.use(
+        resume.handler,
+        http.get(`${ADMIN}/campaigns`, () =>
+          HttpResponse.json(
+            pageOf([buildCampaign({ id: 'c-resumed', name: 'Spring offer', status })]),
+          ),
+        ),
+        http.get(`${ADMIN}/campaigns/c-resumed/progress`, () =>
+          HttpResponse.json(
+            buildProgress({
+              id: 'c-resumed',
+              status: status === 'paused' ? 'paused' : 'sending',
+              total: 10,
+              sentCount: 4,
+              pendingCount: 6,
+              percent: 40,
+            }),
+          ),
+        ),
+      );
+      const { user } = await renderAdmin('/admin/campaigns', { role: 'manager', mobile: true });
+      const cards = await campaignCards();
+      expect(await within(cards).findByText('Paused')).toBeInTheDocument();
+
+      await user.click(screen.getByRole('button', { name: 'Resume Spring offer' }));
+
+      expect(await within(cards).findByText('Sending')).toBeInTheDocument();
+      expect(within(cards).queryByText('Queued')).toBeNull();
+      expect(await screen.findByRole('button', { name: 'Pause Spring offer' })).toBeEnabled();
+    });
+
+    it('leaves a row whose send ended as it is when a late reading still says sending', async () => {
+      server.use(
+        adminList('/campaigns', [
+          buildCampaign({
+            id: 'c-ended',
+            name: 'Spring offer',
+            status: 'sent',
+            total: 3,
+            sentCount: 3,
+          }),
+        ]),
+        http.get(`${ADMIN}/campaigns/c-ended/progress`, () =>
+          HttpResponse.json(
+            buildProgress({ id: 'c-ended', status: 'sending', total: 3, sentCount: 2 }),
+          ),
+        ),
+      );
+      const { store } = await renderAdmin('/admin/campaigns', { mobile: true });
+      const cards = await campaignCards();
+      expect(within(cards).getByText('3 sent · 0 failed')).toBeInTheDocument();
+
+      // A reading asked for before the list was read again, answered after it.
+      const late = store.dispatch(campaignsApi.endpoints.campaignProgress.initiate('c-ended'));
+      await act(async () => {
+        await late.unwrap();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      });
+      late.unsubscribe();
+
+      expect(within(cards).getByText('Sent')).toBeInTheDocument();
+      expect(within(cards).getByText('3 sent · 0 failed')).toBeInTheDocument();
+      expect(screen.queryByRole('progressbar', { name: /Sending progress/ })).toBeNull();
     });
 
     it('says a paused campaign is paused, with its bar where it stopped', async () => {

@@ -1,7 +1,7 @@
 import type { CampaignDto, CampaignStatus, Role } from '@agency/contracts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { buildCampaign, pageOf } from '../../testing/admin-factory';
+import { buildCampaign, buildProgress, pageOf } from '../../testing/admin-factory';
 import { findCardList, renderAdmin, SECTION_LOAD } from '../../testing/admin-render';
 import {
   ADMIN,
@@ -14,9 +14,15 @@ import { server } from '../../testing/msw-server';
 
 const campaignCards = () => findCardList('Campaigns');
 
-/** The Mail Manager on a phone, listing one campaign. */
+/** The Mail Manager on a phone, listing one campaign, whose progress says the same status. */
 async function showCampaign(campaign: Partial<CampaignDto>, role: Role = 'manager') {
-  server.use(adminList('/campaigns', [buildCampaign({ name: 'Spring offer', ...campaign })]));
+  const listed = buildCampaign({ name: 'Spring offer', ...campaign });
+  server.use(
+    adminList('/campaigns', [listed]),
+    http.get(`${ADMIN}/campaigns/:id/progress`, () =>
+      HttpResponse.json(buildProgress({ id: listed.id, status: listed.status })),
+    ),
+  );
   const rendered = await renderAdmin('/admin/campaigns', { role, mobile: true });
   await campaignCards();
   return rendered;

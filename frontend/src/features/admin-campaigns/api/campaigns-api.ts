@@ -23,6 +23,7 @@ import type {
   CampaignRecipientDto,
   CampaignRecipientQuery,
   CampaignSendResponse,
+  CampaignStatus,
   CampaignTestSendInput,
   MailingListDto,
   Page,
@@ -232,10 +233,51 @@ export const {
 /** The store as this feature's endpoints see it. */
 type CampaignsState = Parameters<typeof campaignsApi.util.selectCachedArgsForQuery>[0];
 
-interface StatusChangeLifecycle {
+interface StatusChangeLifecycle<Answer = CampaignSendResponse> {
   dispatch: ThunkDispatch<CampaignsState, unknown, UnknownAction>;
   getState: () => unknown;
-  queryFulfilled: Promise<{ data: CampaignSendResponse }>;
+  queryFulfilled: Promise<{ data: Answer }>;
+}
+
+// Added once the endpoints exist: the lists it writes into are typed by them.
+campaignsApi.enhanceEndpoints({
+  endpoints: {
+    campaignProgress: { onQueryStarted: (_id, lifecycle) => followLiveStatus(lifecycle) },
+  },
+});
+
+/** A send under way: its progress is polled until it leaves these. */
+export const IN_PROGRESS_STATUSES: readonly CampaignStatus[] = ['queued', 'sending', 'paused'];
+
+/**
+ * A send goes from queued to sending (after a send or a resume) with nobody
+ * touching the list: each progress reading carries its status into the
+ * lists already read, so the row's status and controls follow the worker.
+ * A status that ends the send is left to the list's own read (the progress
+ * hook watches a row only while it is in progress, and says when it ends),
+ * and so is a row no longer in progress (a late reading of an ended send).
+ */
+async function followLiveStatus({
+  dispatch,
+  getState,
+  queryFulfilled,
+}: StatusChangeLifecycle<CampaignProgressDto>): Promise<void> {
+  let reading: CampaignProgressDto;
+  try {
+    ({ data: reading } = await queryFulfilled);
+  } catch {
+    return; // The progress hook shows what it has; the next poll tries again.
+  }
+  if (!IN_PROGRESS_STATUSES.includes(reading.status)) return;
+  const state = getState() as CampaignsState;
+  for (const args of campaignsApi.util.selectCachedArgsForQuery(state, 'campaignList')) {
+    dispatch(
+      campaignsApi.util.updateQueryData('campaignList', args, (page) => {
+        const row = page.items.find((item) => item.id === reading.id);
+        if (row && IN_PROGRESS_STATUSES.includes(row.status)) row.status = reading.status;
+      }),
+    );
+  }
 }
 
 /**

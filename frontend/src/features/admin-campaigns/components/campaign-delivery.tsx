@@ -75,7 +75,13 @@ export function CampaignDelivery({ campaign: listed }: { campaign: CampaignDto }
           : null,
   ];
   return (
-    <Stack spacing={0.5} sx={{ width: '100%', py: 0.5 }} aria-live="polite">
+    // The table's cells keep to one line and hide what passes their edge: the
+    // counts wrap instead, and the row grows to hold them (campaign-manager.tsx).
+    <Stack
+      spacing={0.5}
+      sx={{ width: '100%', minWidth: 0, py: 0.5, whiteSpace: 'normal', overflowWrap: 'anywhere' }}
+      aria-live="polite"
+    >
       <LinearProgress
         variant={counted ? 'determinate' : 'indeterminate'}
         color={status === 'paused' ? 'warning' : 'primary'}

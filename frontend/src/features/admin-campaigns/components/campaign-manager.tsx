@@ -309,6 +309,8 @@ export function CampaignManager() {
         />
       }
       columns={columns}
+      // A send's progress takes two or three lines in a narrow Delivery column.
+      autoRowHeight
       renderCard={(campaign) => (
         <RecordCard title={campaign.name} badge={statusChip(campaign)} actions={actions(campaign)}>
           <Typography variant="body2" sx={{ color: 'text.secondary' }}>

@@ -2,16 +2,13 @@ import type { CampaignDto, CampaignProgressDto, CampaignStatus } from '@agency/c
 import { useEffect, useState } from 'react';
 import { api } from '../../../lib/api';
 import { useAppDispatch } from '../../../lib/hooks';
-import { useCampaignProgressQuery } from '../api/campaigns-api';
+import { IN_PROGRESS_STATUSES, useCampaignProgressQuery } from '../api/campaigns-api';
 
 /** How often a campaign being sent is read again (tests shorten it). */
 export const progressPolling = { intervalMs: 2000 };
 
-/** A send that is under way: its progress is live until it leaves these. */
-const IN_PROGRESS: readonly CampaignStatus[] = ['queued', 'sending', 'paused'];
-
 export function isInProgress(status: CampaignStatus): boolean {
-  return IN_PROGRESS.includes(status);
+  return IN_PROGRESS_STATUSES.includes(status);
 }
 
 export interface CampaignProgress {
