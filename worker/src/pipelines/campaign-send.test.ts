@@ -1,5 +1,5 @@
 import type { ParsedMail } from 'mailparser';
-import { QUEUE_NAMES } from '@agency/contracts';
+import { QUEUE_NAMES, TEST_SEND_SAMPLE_NAMES } from '@agency/contracts';
 import { campaignAudience, campaignControls } from '@agency/backend';
 import { UserModel, createKeptCounts, createLogger, reconcileStats } from '@agency/platform';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
@@ -146,7 +146,8 @@ describe('what each recipient receives', () => {
     });
     const { mail, envelopeTo } = await smtp.waitFor(() => true);
     expect(envelopeTo).toEqual(['boss@agency.test']);
-    expect(mail.subject).toBe('[Test] Hello');
+    // A test reads as a named recipient's mail would: the sample name fills the subject.
+    expect(mail.subject).toBe(`[Test] Hello ${TEST_SEND_SAMPLE_NAMES.en.firstName}`);
     expect(await ctx.ledger(id)).toEqual([]);
     expect(await ctx.campaign(id)).toMatchObject({ status: 'queued', sentCount: 0 });
   });
