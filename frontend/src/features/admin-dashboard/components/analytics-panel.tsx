@@ -3,6 +3,8 @@ import { useTheme } from '@mui/material/styles';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { LineChart } from '@mui/x-charts/LineChart';
 import { useTranslation } from 'react-i18next';
+import { formatTagOf } from '@agency/contracts';
+import { toLocale } from '../../../lib/locale';
 import { useFormatters } from '../../../lib/use-formatters';
 import { useNamespace } from '../../../lib/translations';
 import {
@@ -30,7 +32,7 @@ function stateOf(query: QueryState, empty: boolean): 'loading' | 'error' | 'empt
 
 /** A day key "2026-05-10" as a short local date (read as UTC so it never shifts a day). */
 function dayLabel(day: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale === 'ar' ? 'ar-TN-u-nu-latn' : locale, {
+  return new Intl.DateTimeFormat(formatTagOf(toLocale(locale)), {
     day: 'numeric',
     month: 'short',
     timeZone: 'UTC',
