@@ -166,6 +166,20 @@ describe('the activity log', () => {
     expect(log.calls).toHaveLength(asked);
   });
 
+  it('says why a day outside the years dates may name is not asked for', async () => {
+    const log = recordAdminCalls('get', '/activity-logs', () =>
+      HttpResponse.json(keysetPageOf([buildActivity()])),
+    );
+    server.use(adminList('/users', [buildUser()]), log.handler);
+    const { user } = await renderAdmin('/admin/users');
+    await logEntries();
+    const asked = log.calls.length;
+    await user.type(screen.getByLabelText('From'), '1999-12-31');
+
+    expect(await screen.findByText('The year must be between 2000 and 2100')).toBeInTheDocument();
+    expect(log.calls).toHaveLength(asked);
+  });
+
   it("shows the API's reason when it refuses a filter", async () => {
     server.use(
       adminList('/users', [buildUser()]),

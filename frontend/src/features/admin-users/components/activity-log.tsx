@@ -13,6 +13,7 @@ import Typography from '@mui/material/Typography';
 import {
   ACTIVITY_ACTIONS,
   addDays,
+  calendarDateProblem,
   instantOfWallTime,
   message,
   type ActivityAction,
@@ -138,11 +139,19 @@ export function ActivityLog() {
   const [position, setPosition] = useState<PagePosition>({});
   const people = useUserListQuery({ pageSize: 100, sort: 'username' });
 
-  // The same rule the API applies, said before asking it.
-  const rangeProblem =
-    filters.fromDate && filters.toDate && filters.toDate < filters.fromDate
+  // The same rules the API applies, said before asking it: a day that exists
+  // in the years dates may name, and a range that ends after it starts.
+  const dayProblem = (day: string | undefined) => {
+    const problem = day ? calendarDateProblem(day) : null;
+    return problem ? errorText(problem) : undefined;
+  };
+  const fromProblem = dayProblem(filters.fromDate);
+  const toProblem =
+    dayProblem(filters.toDate) ??
+    (filters.fromDate && filters.toDate && filters.toDate < filters.fromDate
       ? errorText(message('rangeEndBeforeStart', { start: filters.fromDate }))
-      : undefined;
+      : undefined);
+  const rangeProblem = fromProblem ?? toProblem;
   const query = useActivityLogQuery(
     {
       pageSize: ACTIVITY_PAGE_SIZE,
@@ -281,6 +290,8 @@ export function ActivityLog() {
           label={t('activity.from')}
           value={filters.fromDate ?? ''}
           onChange={(event) => refine({ fromDate: event.target.value || undefined })}
+          error={Boolean(fromProblem)}
+          helperText={fromProblem}
           slotProps={{ inputLabel: { shrink: true } }}
         />
         <TextField
@@ -289,8 +300,8 @@ export function ActivityLog() {
           label={t('activity.to')}
           value={filters.toDate ?? ''}
           onChange={(event) => refine({ toDate: event.target.value || undefined })}
-          error={Boolean(rangeProblem)}
-          helperText={rangeProblem}
+          error={Boolean(toProblem)}
+          helperText={toProblem}
           slotProps={{ inputLabel: { shrink: true } }}
         />
       </Stack>
