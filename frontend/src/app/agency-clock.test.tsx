@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { buildContact, buildUser, keysetPageOf } from '../testing/admin-factory';
+import { buildContact, buildEnquiryTrend, buildUser, keysetPageOf } from '../testing/admin-factory';
 import { findTable, renderAdmin } from '../testing/admin-render';
 import { adminKeysetList, adminList } from '../testing/handlers/admin-handlers';
 import { server } from '../testing/msw-server';
@@ -56,6 +56,17 @@ describe('one numbering per language', () => {
     const main = screen.getByRole('main');
     expect(await within(main).findByText(/1\.952/)).toBeInTheDocument();
     // No Arabic-Indic digit anywhere (the grid's own Arabic would write ١٬٩٥٢).
+    expect(main.textContent).not.toMatch(/[\u0660-\u0669\u06f0-\u06f9]/);
+  });
+
+  it('writes the figures of the Arabic charts in the same numbering as the rest of the admin', async () => {
+    server.use(
+      http.get('/api/admin/stats/enquiries', () => HttpResponse.json(buildEnquiryTrend([1952]))),
+    );
+    await i18n.changeLanguage('ar');
+    await renderAdmin('/admin/analytics', { mobile: true });
+    const main = screen.getByRole('main');
+    expect(await within(main).findByText('1.952')).toBeInTheDocument();
     expect(main.textContent).not.toMatch(/[\u0660-\u0669\u06f0-\u06f9]/);
   });
 });
