@@ -69,4 +69,17 @@ describe('one numbering per language', () => {
     expect(await within(main).findByText('1.952')).toBeInTheDocument();
     expect(main.textContent).not.toMatch(/[\u0660-\u0669\u06f0-\u06f9]/);
   });
+
+  it("writes a phone's Arabic list counts in the same numbering", async () => {
+    server.use(
+      http.get('/api/admin/contacts', () =>
+        HttpResponse.json(keysetPageOf([buildContact()], { total: 1952, next: 'next-page' })),
+      ),
+    );
+    await i18n.changeLanguage('ar');
+    await renderAdmin('/admin/contacts', { mobile: true });
+    const main = screen.getByRole('main');
+    expect(await within(main).findByText(/1\.952/)).toBeInTheDocument();
+    expect(main.textContent).not.toMatch(/[\u0660-\u0669\u06f0-\u06f9]/);
+  });
 });
