@@ -1,4 +1,5 @@
 export * from './locales';
+export * from './locale-formats';
 export * from './services';
 export * from './roles';
 export * from './validation';

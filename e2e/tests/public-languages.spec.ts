@@ -218,3 +218,32 @@ test.describe('Arabic at 375 px', () => {
     });
   }
 });
+
+test.describe('the Arabic thank-you page', () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  test('gives the response time in Arabic words, its figure still left to right', async ({
+    context,
+    page,
+  }) => {
+    await blockStockPhotos(context);
+    await openPage(page, appUrl('/ar/thank-you'));
+    const card = page.getByText('مدة الرد').locator('xpath=preceding-sibling::p[1]');
+
+    await expect(card).toHaveText(/^24\s*ساعة$/);
+    await expect(card.locator('bdi')).toHaveText('24');
+    await expect(card.locator('bdi')).toHaveAttribute('dir', 'ltr');
+    // The word reads in the page's direction: to the left of the figure.
+    const { figureLeft, wordRight } = await card.evaluate((element) => {
+      const bdi = element.querySelector('bdi');
+      const word = bdi?.nextSibling;
+      const range = document.createRange();
+      if (word) range.selectNodeContents(word);
+      return {
+        figureLeft: bdi?.getBoundingClientRect().left ?? 0,
+        wordRight: range.getBoundingClientRect().right,
+      };
+    });
+    expect(wordRight).toBeLessThanOrEqual(figureLeft + 1);
+  });
+});

@@ -1,6 +1,7 @@
 import type { InferType } from 'yup';
-import { listQuerySchema } from './list-query';
-import { recordId } from '../validation/fields';
+import { keysetListQuerySchema } from './list-query';
+import { isoInstant } from '../validation/dates';
+import { message, oneOfText, recordId } from '../validation/fields';
 
 /** What a staff member did; one entry per state-changing call, sign-ins included. */
 export const ACTIVITY_ACTIONS = [
@@ -90,9 +91,28 @@ export interface ActivityLogDto {
   changes?: FieldChange[];
 }
 
-export const activityLogListQuerySchema = listQuerySchema({
+/**
+ * The activity log's query: keyset pages, newest first, filtered by who
+ * acted, what they did and when (`from` included, `to` excluded, both
+ * instants). Every filter is text of a known shape: an operator object or an
+ * unknown action is a 400 naming the field, never a query of the store.
+ */
+export const activityLogListQuerySchema = keysetListQuerySchema({
   sortFields: ['time'] as const,
   defaultSort: '-time',
-  filters: { actor: recordId().optional() },
+  filters: {
+    actor: recordId().optional(),
+    action: oneOfText(ACTIVITY_ACTIONS).optional(),
+    from: isoInstant().optional(),
+    to: isoInstant()
+      .optional()
+      .test('after-from', (value, context) => {
+        const { from } = context.parent as { from?: unknown };
+        if (!value || typeof from !== 'string' || Date.parse(value) > Date.parse(from)) {
+          return true;
+        }
+        return context.createError({ message: message('rangeEndBeforeStart', { start: from }) });
+      }),
+  },
 });
 export type ActivityLogListQuery = InferType<typeof activityLogListQuerySchema>;

@@ -55,6 +55,7 @@ export const VALIDATION_MESSAGE_KEYS = [
   'scheduleInPast',
   'calendarDateInvalid',
   'yearOutOfRange',
+  'rangeEndBeforeStart',
   'testRecipientOutside',
   'testRecipientSuppressed',
   'testRecipientUnsubscribed',
@@ -127,6 +128,7 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     scheduleInPast: 'The time must be in the future',
     calendarDateInvalid: 'Must be a date that exists, such as 2030-02-28',
     yearOutOfRange: 'The year must be between {{min}} and {{max}}',
+    rangeEndBeforeStart: 'The end must come after the start ({{start}})',
     testRecipientOutside: 'Test mail goes only to staff addresses or to addresses an admin allows',
     testRecipientSuppressed: 'This address is on the suppression list: no mail goes to it',
     testRecipientUnsubscribed: 'This address unsubscribed: no campaign mail goes to it',
@@ -194,6 +196,7 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     scheduleInPast: "L'heure doit être dans le futur",
     calendarDateInvalid: 'Doit être une date qui existe, comme 2030-02-28',
     yearOutOfRange: "L'année doit être comprise entre {{min}} et {{max}}",
+    rangeEndBeforeStart: 'La fin doit venir après le début ({{start}})',
     testRecipientOutside:
       "Les envois de test ne vont qu'aux adresses du personnel ou aux adresses autorisées par un administrateur",
     testRecipientSuppressed:
@@ -261,6 +264,7 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     scheduleInPast: 'يجب أن يكون الوقت في المستقبل',
     calendarDateInvalid: 'يجب أن يكون تاريخًا موجودًا، مثل 2030-02-28',
     yearOutOfRange: 'يجب أن تكون السنة بين {{min}} و{{max}}',
+    rangeEndBeforeStart: 'يجب أن تأتي النهاية بعد البداية ({{start}})',
     testRecipientOutside:
       'لا يُرسل بريد الاختبار إلا إلى عناوين الموظفين أو العناوين التي يسمح بها مسؤول',
     testRecipientSuppressed: 'هذا العنوان في قائمة الحظر: لا يُرسل إليه أي بريد',

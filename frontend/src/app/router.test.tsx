@@ -32,6 +32,18 @@ describe('app routes', () => {
       'href',
       '/portfolio',
     );
+    expect(screen.getByText('Response time').previousElementSibling).toHaveTextContent(/^24h$/);
+  });
+
+  it('gives the response time in the words of each language, its figure left to right', async () => {
+    await renderApp('/ar/thank-you', UNSTYLED);
+
+    const label = await screen.findByText('مدة الرد');
+    const figure = label.previousElementSibling;
+    // The unit is Arabic text outside the figure's left-to-right isolate.
+    expect(figure?.textContent).toBe('24\u00a0ساعة');
+    expect(figure?.querySelector('bdi')).toHaveAttribute('dir', 'ltr');
+    expect(figure?.querySelector('bdi')).toHaveTextContent(/^24$/);
   });
 
   it('sends /admin to sign-in when no admin token is stored', async () => {

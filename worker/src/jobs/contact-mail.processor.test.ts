@@ -1,7 +1,13 @@
 import request from 'supertest';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { ContactMailJob } from '@agency/contracts';
-import { createLogger, mailIdentityKey, mailMessageId, OwedMailModel } from '@agency/platform';
+import {
+  createLogger,
+  findContactForMail,
+  mailIdentityKey,
+  mailMessageId,
+  OwedMailModel,
+} from '@agency/platform';
 import { createMailTransport, type MailTransport } from '../mail/transport';
 import {
   AGENCY_INBOX,
@@ -47,6 +53,7 @@ describe('the enquiry mail processor', () => {
       mailTo: AGENCY_INBOX,
       messageIdDomain: 'agency.test',
       identityKey: mailIdentityKey(ctx.config.mailLinkSecret),
+      timeZone: 'Asia/Tokyo',
       logger: createLogger('test', 'silent'),
     });
   });
@@ -97,6 +104,26 @@ describe('the enquiry mail processor', () => {
     });
   });
 
+  it("tells the agency when the enquiry came in on the agency's clock, its zone named", async () => {
+    const job = await jobForNewEnquiry();
+    const stored = await findContactForMail(job.data.contactId);
+    const at = new Date(stored?.createdAt ?? '');
+
+    await process(job);
+
+    const notification = smtp.received.find(({ envelopeTo }) => envelopeTo[0] === AGENCY_INBOX);
+    const received = /^Received: (.+)$/m.exec(notification?.mail.text ?? '')?.[1];
+    // Tokyo is UTC+9 all year: the mail names it, and its hour is nine hours ahead of UTC.
+    const hour = (at.getUTCHours() + 9) % 24;
+    const minute = String(at.getUTCMinutes()).padStart(2, '0');
+    expect(received).toMatch(
+      new RegExp(
+        `^[A-Z][a-z]{2} \\d{1,2}, \\d{4}, ${hour % 12 || 12}:${minute} ${hour < 12 ? 'AM' : 'PM'} GMT\\+9$`,
+      ),
+    );
+    expect(notification?.mail.html).toContain(`<td>${received}</td>`);
+  });
+
   it('names the agency inbox by its address alone when MAIL_TO carries a display name', async () => {
     const named = contactMailProcessor({
       transport,
@@ -104,6 +131,7 @@ describe('the enquiry mail processor', () => {
       mailTo: `Agency Inbox <${AGENCY_INBOX}>`,
       messageIdDomain: 'agency.test',
       identityKey: mailIdentityKey(ctx.config.mailLinkSecret),
+      timeZone: 'Asia/Tokyo',
       logger: createLogger('test', 'silent'),
     });
     const job = await jobForNewEnquiry();

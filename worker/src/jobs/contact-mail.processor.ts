@@ -26,6 +26,8 @@ export interface ContactMailDeps {
   messageIdDomain: string;
   /** Makes each Message-ID name its recipient by a keyed digest: a bounce is checked against it. */
   identityKey: MailIdentityKey;
+  /** The agency's clock (`AGENCY_TIME_ZONE`): the notification says when the enquiry came in on it. */
+  timeZone: string;
   logger: Logger;
 }
 
@@ -50,6 +52,7 @@ export function contactMailProcessor({
   mailTo,
   messageIdDomain,
   identityKey,
+  timeZone,
   logger,
 }: ContactMailDeps) {
   return async (job: Job<ContactMailJob>): Promise<ContactMailResult> => {
@@ -73,7 +76,7 @@ export function contactMailProcessor({
           name: 'notification',
           owed: dto.mailState === 'pending',
           send: () => {
-            const mail = renderContactNotification(dto);
+            const mail = renderContactNotification(dto, timeZone);
             return transport.sendMail({
               from: mailFrom,
               to: mailTo,

@@ -98,7 +98,7 @@ describe('the acknowledgement mailed to the visitor', () => {
 
 describe('the notification mailed to the agency', () => {
   it('escapes every typed value in the HTML part and keeps the text part verbatim', () => {
-    const mail = renderContactNotification(contact);
+    const mail = renderContactNotification(contact, 'Africa/Tunis');
 
     expect(mail.html).toContain('Ali &lt;script&gt;');
     expect(mail.html).toContain('Ben &quot;Ali&quot;');

@@ -67,6 +67,10 @@ describe('enquiry pipeline: API -> MongoDB -> BullMQ -> worker -> SMTP', () => {
     ]) {
       expect(mail.text).toContain(value);
     }
+    // When it came in, on the agency's clock (AGENCY_TIME_ZONE, Tunis: UTC+1 all year), named.
+    expect(mail.text).toMatch(
+      /^Received: [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M GMT\+1$/m,
+    );
     // Visitor text is data, never markup, in the HTML part.
     expect(mail.html).toContain('&lt;b&gt;more&lt;/b&gt;');
     expect(mail.html).not.toContain('<b>more</b>');

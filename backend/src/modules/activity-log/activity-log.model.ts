@@ -35,6 +35,8 @@ const activityLogSchema = new Schema({
 
 activityLogSchema.index({ time: -1 });
 activityLogSchema.index({ 'actor.id': 1, time: -1 });
+// The log's pages filtered by what was done, newest first.
+activityLogSchema.index({ action: 1, time: -1 });
 
 export type ActivityLog = InferSchemaType<typeof activityLogSchema>;
 export const ActivityLogModel = model('ActivityLog', activityLogSchema, 'activitylogs');

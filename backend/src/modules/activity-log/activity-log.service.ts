@@ -1,11 +1,12 @@
+import { trusted } from 'mongoose';
 import type {
   ActivityAction,
   ActivityLogDto,
   ActivityValue,
   ActivityLogListQuery,
-  Page,
+  KeysetPage,
 } from '@agency/contracts';
-import { pageOf, findPage } from '../../list-query';
+import { countUpTo, findKeysetPage, keysetPageOf, type SortField } from '../../list-query';
 import type { AuditEntry } from '../../middleware/audit';
 import { ActivityLogModel, type ActivityLog } from './activity-log.model';
 
@@ -56,15 +57,47 @@ function toActivityLogDto(entry: ActivityLog & { _id: unknown }): ActivityLogDto
   };
 }
 
-/** Newest first by default; the search matches the action or the actor's name. */
-export async function listActivity(query: ActivityLogListQuery): Promise<Page<ActivityLogDto>> {
+const ACTIVITY_SORTS: Readonly<Record<string, SortField>> = {
+  time: { field: 'time', kind: 'date' },
+};
+
+/** Past this many matching entries the total reads "10,000+": counting further reads them all. */
+export const ACTIVITY_COUNT_CAP = 10_000;
+
+/**
+ * The store filter of a validated query. Every value has been checked for
+ * its shape (an id, a known action, an instant); the range operators are
+ * ours, so they are marked trusted for sanitizeFilter.
+ */
+function activityFilter(query: ActivityLogListQuery): Record<string, unknown> {
   const filter: Record<string, unknown> = {};
   if (query.actor) filter['actor.id'] = query.actor;
+  if (query.action) filter.action = query.action;
+  if (query.from || query.to) {
+    filter.time = trusted({
+      ...(query.from ? { $gte: new Date(query.from) } : {}),
+      ...(query.to ? { $lt: new Date(query.to) } : {}),
+    });
+  }
   if (query.search) {
     // Exact words only: actions and usernames are short identifiers.
     const word = query.search.toLowerCase();
     filter.$or = [{ action: word }, { 'actor.username': word }, { 'target.label': query.search }];
   }
-  const { docs: entries, total } = await findPage(ActivityLogModel, filter, query);
-  return pageOf(entries.map(toActivityLogDto), total, query);
+  return filter;
+}
+
+/**
+ * Newest first by default, one keyset page at a time: a page deep in a
+ * long log costs what the first one does.
+ */
+export async function listActivity(
+  query: ActivityLogListQuery,
+): Promise<KeysetPage<ActivityLogDto>> {
+  const filter = activityFilter(query);
+  const [window, total] = await Promise.all([
+    findKeysetPage(ActivityLogModel, filter, query, ACTIVITY_SORTS),
+    countUpTo(ActivityLogModel, filter, ACTIVITY_COUNT_CAP),
+  ]);
+  return keysetPageOf(window.rows.map(toActivityLogDto), window, total, query.pageSize);
 }

@@ -77,16 +77,22 @@ export function AdminDataGrid<Row extends GridValidRowModel>({
       ...LOCALE_TEXT[locale],
       // A first page still on its way is not an empty list.
       noRowsLabel: loading && rows.length === 0 ? t('list.loading') : noRowsLabel,
+      // Our own numbers, not the grid's locale's: its Arabic writes Arabic-Indic
+      // digits where every other figure of the admin has Western ones.
       // The count the API gave up on is still a floor: "1–25 of more than 1,000".
       // Without a count the grid takes a page as full: the last row is the page's own.
-      ...(atLeast && {
-        paginationDisplayedRows: ({ from, to }: { from: number; to: number }) =>
-          t('list.rowsOfMoreThan', {
-            from: format.number(from),
-            to: format.number(rows.length > 0 ? Math.min(to, from + rows.length - 1) : to),
-            total: format.number(total),
-          }),
-      }),
+      paginationDisplayedRows: ({ from, to }: { from: number; to: number }) =>
+        atLeast
+          ? t('list.rowsOfMoreThan', {
+              from: format.number(from),
+              to: format.number(rows.length > 0 ? Math.min(to, from + rows.length - 1) : to),
+              total: format.number(total),
+            })
+          : t('list.rowsOf', {
+              from: format.number(from),
+              to: format.number(to),
+              total: format.number(total),
+            }),
     }),
     [locale, noRowsLabel, loading, atLeast, total, t, format, rows.length],
   );

@@ -74,8 +74,10 @@ export function CardList<Item>({
           {t('list.previousPage')}
         </Button>
         <Typography variant="body2" sx={{ color: 'text.secondary', textAlign: 'center' }}>
-          {keyset ? t('list.page', { page }) : t('list.pageOf', { page, pages })} ·{' '}
-          {atLeast ? t('list.totalMoreThan', { count }) : t('list.total', { count: total })}
+          {keyset
+            ? t('list.page', { page: format.number(page) })
+            : t('list.pageOf', { page: format.number(page), pages: format.number(pages) })}{' '}
+          · {atLeast ? t('list.totalMoreThan', { count }) : t('list.total', { total: count })}
         </Typography>
         <Button disabled={!canGoOn || loading} onClick={onNext}>
           {t('list.nextPage')}

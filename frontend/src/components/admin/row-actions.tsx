@@ -72,6 +72,20 @@ export function deleteAction(
   return { label, icon: <DeleteIcon fontSize="small" />, onClick, ...unavailable };
 }
 
+/** A small icon button (30 px) and the gap after it. */
+const ACTION_BUTTON_WIDTH = 34;
+/** The cell's own padding, both sides. */
+const ACTIONS_CELL_PADDING = 22;
+
+/**
+ * How wide the actions column must be for `count` buttons on one line: a
+ * narrower cell wraps its last buttons onto a second line the row's height
+ * hides.
+ */
+export function actionsColumnWidth(count: number): number {
+  return count * ACTION_BUTTON_WIDTH + ACTIONS_CELL_PADDING;
+}
+
 /** The tables' last column: the row's actions, not sortable. */
 export function actionsColumn<Row extends GridValidRowModel>(
   headerName: string,

@@ -24,10 +24,8 @@ describe('the mail server banner of the admin pages', () => {
     const title = await screen.findByText('The mail server cannot be reached');
     const region = title.closest('[role="status"]');
     expect(region).toHaveAttribute('aria-live', 'polite');
-    const when = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(
-      new Date(SINCE),
-    );
-    expect(region).toHaveTextContent(`Since ${when}, mail is waiting`);
+    // On the agency's clock (Africa/Tunis in the test handlers), its zone named.
+    expect(region).toHaveTextContent('Since Nov 28, 2026, 9:15 AM GMT+1, mail is waiting');
     expect(region).toHaveTextContent('Sending will resume by itself');
 
     smtp = { status: 'reachable', since: null };

@@ -15,7 +15,7 @@ import {
   useEndUserSessionsMutation,
   useResetUserTwoFactorMutation,
 } from './api/users-api';
-import { RecentActivity } from './components/recent-activity';
+import { ActivityLog } from './components/activity-log';
 import { UserDialog } from './components/user-dialog';
 import { UsersList } from './components/users-list';
 import { USERS_NAMESPACE } from './users-namespace';
@@ -95,7 +95,7 @@ export function AdminUsersPage() {
       />
       {canReadActivity ? (
         <Box sx={{ mt: 3 }}>
-          <RecentActivity />
+          <ActivityLog />
         </Box>
       ) : null}
       {editing ? (

@@ -105,11 +105,11 @@ describe('User Management: account security', () => {
     );
     await renderAdmin('/admin/users');
 
-    const activity = await screen.findByRole('list', { name: 'Recent Activity' });
-    const entry = await within(activity).findByText(/role/);
+    const activity = await screen.findByRole('list', { name: 'Activity log' });
+    const entry = await within(activity).findByText(/Role/);
     const item = entry.closest('li') as HTMLElement;
     expect(within(item).getByText('viewer').tagName).toBe('DEL');
     expect(within(item).getByText('editor').tagName).toBe('INS');
-    expect(within(activity).getByText('password changed (not recorded)')).toBeInTheDocument();
+    expect(within(activity).getByText('Password changed (not recorded)')).toBeInTheDocument();
   });
 });

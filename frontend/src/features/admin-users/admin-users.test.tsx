@@ -13,7 +13,7 @@ import { server } from '../../testing/msw-server';
 const me = sessionUser('admin');
 
 describe('User Management', () => {
-  it('lists the accounts with role, status and last sign-in, and the recent activity', async () => {
+  it('lists the accounts with role, status and last sign-in, and the activity log', async () => {
     server.use(
       adminList('/users', [
         buildUser({ ...me, lastLoginAt: '2026-05-04T08:00:00.000Z' }),
@@ -39,10 +39,10 @@ describe('User Management', () => {
     expect(karim).toHaveTextContent('Never');
     expect(within(grid).getByText('admin-user (you)')).toBeInTheDocument();
 
-    const recent = await screen.findByRole('list', { name: 'Recent Activity' });
+    const recent = await screen.findByRole('list', { name: 'Activity log' });
     expect(within(recent).getByText('nadia added a client: Carthage Bakeries')).toBeInTheDocument();
     expect(within(recent).getByText(/karim sent a campaign/)).toBeInTheDocument();
-    expect(activity.calls[0]?.url.searchParams.get('pageSize')).toBe('5');
+    expect(activity.calls[0]?.url.searchParams.get('pageSize')).toBe('10');
   });
 
   it('searches and filters by role through the API', async () => {

@@ -17,12 +17,14 @@ import { THANK_YOU_NAMESPACE } from './thank-you-namespace';
 
 const STEPS = ['review', 'strategy', 'response'] as const;
 
-const CLAIMS = [
+// A figure with a unit keeps them apart: the figure is the same in every
+// language, the unit ("h", "ساعة") is a text of each.
+const CLAIMS: readonly { value: string; unitKey?: string; labelKey: string }[] = [
   { value: '100+', labelKey: 'thankYou.stats.businesses' },
   { value: '300%', labelKey: 'thankYou.stats.growth' },
-  { value: '24h', labelKey: 'thankYou.stats.response' },
+  { value: '24', unitKey: 'thankYou.stats.responseUnit', labelKey: 'thankYou.stats.response' },
   { value: '99%', labelKey: 'thankYou.stats.satisfaction' },
-] as const;
+];
 
 /** Where a successful enquiry lands: confirmation, what happens next, ways onward. */
 export function ThankYouPage() {
@@ -90,9 +92,14 @@ export function ThankYouPage() {
       </Box>
 
       <Grid container spacing={2} sx={{ mb: 6 }}>
-        {CLAIMS.map(({ value, labelKey }) => (
+        {CLAIMS.map(({ value, unitKey, labelKey }) => (
           <Grid key={labelKey} size={{ xs: 6, md: 3 }}>
-            <StatCard value={value} label={t(labelKey)} size="medium" />
+            <StatCard
+              value={value}
+              {...(unitKey && { unit: t(unitKey) })}
+              label={t(labelKey)}
+              size="medium"
+            />
           </Grid>
         ))}
       </Grid>

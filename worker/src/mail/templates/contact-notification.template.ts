@@ -1,4 +1,4 @@
-import type { ContactDto } from '@agency/contracts';
+import { formatInstant, type ContactDto } from '@agency/contracts';
 import { escapeHtml } from '@agency/platform';
 import type { RenderedMail } from '@agency/platform';
 import { SERVICE_TITLES } from './service-titles';
@@ -6,7 +6,12 @@ import { SERVICE_TITLES } from './service-titles';
 /** The agency's inbox reads English; the visitor's language is stated in the mail. */
 const SERVICE_NAMES = SERVICE_TITLES.en;
 
-export function renderContactNotification(contact: ContactDto): RenderedMail {
+/**
+ * Every field of an enquiry, for the agency's inbox. The time it came in is
+ * on the agency's clock (`timeZone`), with the zone named, as the dashboard
+ * shows it: staff never convert a raw UTC stamp.
+ */
+export function renderContactNotification(contact: ContactDto, timeZone: string): RenderedMail {
   const name = `${contact.firstName} ${contact.lastName}`;
   const rows: [string, string][] = [
     ['First name', contact.firstName],
@@ -15,7 +20,7 @@ export function renderContactNotification(contact: ContactDto): RenderedMail {
     ['Phone', contact.phone ?? '-'],
     ['Service', SERVICE_NAMES[contact.service]],
     ['Language', contact.locale],
-    ['Received', contact.createdAt],
+    ['Received', formatInstant(contact.createdAt, 'en', timeZone)],
     ['Enquiry id', contact.id],
   ];
   const text = [

@@ -116,7 +116,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * list is read again, so the send shows its progress as it starts.
  */
 function ScheduledFor({ scheduledAt }: { scheduledAt: string }) {
-  const { t, i18n } = useNamespace(CAMPAIGNS_NAMESPACE);
+  const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
+  const format = useFormatters();
   const dispatch = useAppDispatch();
   const { data: settings, isError: settingsFailed } = useCampaignSettingsQuery(undefined);
   useEffect(() => {
@@ -140,11 +141,7 @@ function ScheduledFor({ scheduledAt }: { scheduledAt: string }) {
   // The time is only shown on the agency's clock, or, when its zone cannot be
   // read, on the browser's with the zone named: never the browser's unnamed.
   if (!settings && !settingsFailed) return null;
-  const when = new Intl.DateTimeFormat(i18n.language, {
-    dateStyle: 'medium',
-    timeStyle: settings ? 'short' : 'long',
-    ...(settings ? { timeZone: settings.timeZone } : {}),
-  }).format(new Date(scheduledAt));
+  const when = format.dateTime(scheduledAt);
   return (
     <Typography variant="body2" sx={{ color: 'text.secondary' }}>
       {t('schedule.goesAt', { when })}

@@ -3,7 +3,9 @@ import { useTheme } from '@mui/material/styles';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { LineChart } from '@mui/x-charts/LineChart';
 import { useTranslation } from 'react-i18next';
-import { useFormatters } from '../../../lib/use-formatters';
+import { formatTagOf } from '@agency/contracts';
+import { toLocale } from '../../../lib/locale';
+import { useFormatters, type Formatters } from '../../../lib/use-formatters';
 import { useNamespace } from '../../../lib/translations';
 import {
   RESULT_STATUSES,
@@ -30,16 +32,22 @@ function stateOf(query: QueryState, empty: boolean): 'loading' | 'error' | 'empt
 
 /** A day key "2026-05-10" as a short local date (read as UTC so it never shifts a day). */
 function dayLabel(day: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale === 'ar' ? 'ar-TN-u-nu-latn' : locale, {
+  return new Intl.DateTimeFormat(formatTagOf(toLocale(locale)), {
     day: 'numeric',
     month: 'short',
     timeZone: 'UTC',
   }).format(new Date(`${day}T00:00:00Z`));
 }
 
+/** A chart's numbers (ticks, tooltips) in the admin's one numbering, not the browser's. */
+function countFormatter(format: Formatters) {
+  return (value: number | null) => (value === null ? '' : format.number(value));
+}
+
 function EnquiriesPerDay() {
   const { t, i18n } = useNamespace(DASHBOARD_NAMESPACE);
   const theme = useTheme();
+  const format = useFormatters();
   const query = useEnquiryTrendQuery(TREND_DAYS);
   const days = query.data?.days ?? [];
   const labels = days.map(({ date }) => dayLabel(date, i18n.language));
@@ -53,16 +61,17 @@ function EnquiriesPerDay() {
       onRetry={() => void query.refetch()}
       table={{
         headers: [t('analytics.date'), t('analytics.enquiries')],
-        rows: days.map(({ count }, index) => [labels[index] ?? '', count]),
+        rows: days.map(({ count }, index) => [labels[index] ?? '', format.number(count)]),
       }}
     >
       <LineChart
         height={CHART_HEIGHT}
         xAxis={[{ scaleType: 'point', data: labels }]}
-        yAxis={[{ tickMinStep: 1 }]}
+        yAxis={[{ tickMinStep: 1, valueFormatter: countFormatter(format) }]}
         series={[
           {
             data: days.map(({ count }) => count),
+            valueFormatter: countFormatter(format),
             label: t('analytics.enquiries'),
             color: theme.palette.primary.main,
           },
@@ -76,6 +85,7 @@ function EnquiriesPerDay() {
 function EnquiriesByService() {
   const { t } = useNamespace(DASHBOARD_NAMESPACE);
   const theme = useTheme();
+  const format = useFormatters();
   const { t: tShell } = useTranslation();
   const query = useDashboardStatsQuery(undefined);
   const services = query.data?.contactsByService ?? [];
@@ -89,17 +99,18 @@ function EnquiriesByService() {
       onRetry={() => void query.refetch()}
       table={{
         headers: [t('analytics.service'), t('analytics.enquiries')],
-        rows: services.map(({ count }, index) => [names[index] ?? '', count]),
+        rows: services.map(({ count }, index) => [names[index] ?? '', format.number(count)]),
       }}
     >
       <BarChart
         height={CHART_HEIGHT}
         layout="horizontal"
         yAxis={[{ scaleType: 'band', data: names, width: 150 }]}
-        xAxis={[{ tickMinStep: 1 }]}
+        xAxis={[{ tickMinStep: 1, valueFormatter: countFormatter(format) }]}
         series={[
           {
             data: services.map(({ count }) => count),
+            valueFormatter: countFormatter(format),
             label: t('analytics.enquiries'),
             color: theme.palette.primary.main,
           },
@@ -138,16 +149,18 @@ function CampaignResults() {
       <BarChart
         height={CHART_HEIGHT}
         xAxis={[{ scaleType: 'band', data: sends.map(({ name }) => name) }]}
-        yAxis={[{ tickMinStep: 1 }]}
+        yAxis={[{ tickMinStep: 1, valueFormatter: countFormatter(format) }]}
         series={[
           {
             data: sends.map(({ sentCount }) => sentCount),
+            valueFormatter: countFormatter(format),
             label: t('analytics.sent'),
             stack: 'result',
             color: theme.palette.success.main,
           },
           {
             data: sends.map(({ failedCount }) => failedCount),
+            valueFormatter: countFormatter(format),
             label: t('analytics.failed'),
             stack: 'result',
             color: theme.palette.error.main,

@@ -1,6 +1,8 @@
 import { API_ROUTES, apiPath } from '@agency/contracts';
 import type {
   ActivityLogDto,
+  ActivityLogListQuery,
+  KeysetPage,
   Page,
   UserCreateInput,
   UserDto,
@@ -42,11 +44,8 @@ export const usersApi = api.injectEndpoints({
       query: (id) => ({ url: apiPath(API_ROUTES.userSessions, { id }), method: 'DELETE' }),
       invalidatesTags: ['ActivityLogs'],
     }),
-    recentActivity: build.query<Page<ActivityLogDto>, number>({
-      query: (count) => ({
-        url: API_ROUTES.activityLogs,
-        params: { pageSize: count, sort: '-time' },
-      }),
+    activityLog: build.query<KeysetPage<ActivityLogDto>, Partial<ActivityLogListQuery>>({
+      query: (params) => ({ url: API_ROUTES.activityLogs, params }),
       providesTags: ['ActivityLogs'],
     }),
   }),
@@ -57,7 +56,7 @@ export const {
   useCreateUserMutation,
   useUpdateUserMutation,
   useDeleteUserMutation,
-  useRecentActivityQuery,
+  useActivityLogQuery,
   useResetUserTwoFactorMutation,
   useEndUserSessionsMutation,
 } = usersApi;

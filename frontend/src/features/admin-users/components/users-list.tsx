@@ -14,6 +14,7 @@ import { ListToolbar } from '../../../components/admin/list-toolbar';
 import { RecordCard } from '../../../components/admin/record-card';
 import {
   actionsColumn,
+  actionsColumnWidth,
   deleteAction,
   editAction,
   RowActions,
@@ -95,21 +96,21 @@ export function UsersList({ selfId, canWrite, onEdit, onDelete, onSecure }: User
         field: 'username',
         headerName: t('columns.username'),
         flex: 1,
-        minWidth: 150,
+        minWidth: 110,
         valueFormatter: (value: string, row) =>
           row.id === selfId ? `${value} ${t('you')}` : value,
       },
-      { field: 'email', headerName: t('columns.email'), flex: 1.4, minWidth: 200 },
+      { field: 'email', headerName: t('columns.email'), flex: 1.4, minWidth: 150 },
       {
         field: 'role',
         headerName: t('columns.role'),
-        width: 140,
+        width: 100,
         renderCell: ({ row }) => <RoleChip role={row.role} />,
       },
       {
         field: 'status',
         headerName: t('columns.status'),
-        width: 110,
+        width: 90,
         sortable: false,
         // Every account that exists can sign in (so the status reads Active for all).
         renderCell: () => <StatusChip label={t('active')} color="success" />,
@@ -117,7 +118,7 @@ export function UsersList({ selfId, canWrite, onEdit, onDelete, onSecure }: User
       {
         field: 'twoFactorEnabled',
         headerName: t('columns.twoFactor'),
-        width: 130,
+        width: 100,
         sortable: false,
         renderCell: ({ row }) =>
           row.twoFactorEnabled ? (
@@ -129,10 +130,12 @@ export function UsersList({ selfId, canWrite, onEdit, onDelete, onSecure }: User
       {
         field: 'lastLoginAt',
         headerName: t('columns.lastLogin'),
-        width: 190,
+        // A time with its zone named: "Nov 28, 2026, 12:17 PM GMT+1".
+        width: 230,
         valueFormatter: (_value, row) => lastLogin(row),
       },
-      ...(canWrite ? [actionsColumn(t('columns.actions'), actions)] : []),
+      // Edit, reset two-factor, end sessions, delete: all four on one line.
+      ...(canWrite ? [actionsColumn(t('columns.actions'), actions, actionsColumnWidth(4))] : []),
     ],
     [t, selfId, canWrite, lastLogin, actions],
   );
