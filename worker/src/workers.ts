@@ -9,6 +9,7 @@ import {
   createKeptCounts,
   createMailQueues,
   mailIdentityKey,
+  readAgencySettings,
   setAgencySettingsFallback,
   type Logger,
   type Redis,
@@ -88,7 +89,17 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
   // Every mail's Message-ID (and a campaign mail's return path) names its
   // recipient by a digest under this key: reports are checked against it.
   const identityKey = mailIdentityKey(options.mailLinkSecret);
-  const mailDeps = { ...options, messageIdDomain, identityKey };
+  // A staff mail must not wait on a settings read that fails: it says the time
+  // on the zone this worker started with, and the failure is logged.
+  const agencyTimeZone = () =>
+    readAgencySettings().then(
+      (settings) => settings.timeZone,
+      (error: unknown) => {
+        logger.warn({ err: error }, 'agency settings unreadable; using the configured time zone');
+        return options.timeZone;
+      },
+    );
+  const mailDeps = { ...options, messageIdDomain, identityKey, agencyTimeZone };
   const mailServer = createMailServerWatch(connection, queuePrefix, logger);
   /**
    * An enquiry's, a confirmation's or a reset's mail that could not connect

@@ -1,15 +1,21 @@
 import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { buildContact, buildEnquiryTrend, buildUser, keysetPageOf } from '../testing/admin-factory';
+import {
+  buildAgencySettings,
+  buildContact,
+  buildEnquiryTrend,
+  buildUser,
+  keysetPageOf,
+} from '../testing/admin-factory';
 import { findTable, renderAdmin } from '../testing/admin-render';
 import { adminKeysetList, adminList } from '../testing/handlers/admin-handlers';
 import { server } from '../testing/msw-server';
 import { i18n } from '../testing/i18n';
 
-/** The agency's zone as the API gives it; far from the test machine's own clock. */
+/** The agency's zone as its settings give it; far from the test machine's own clock. */
 function agencyZone(timeZone: string) {
-  return http.get('/api/admin/campaigns/settings', () =>
-    HttpResponse.json({ timeZone, senderName: 'Agency', maxRatePerMinute: 600 }),
+  return http.get('/api/admin/agency-settings', () =>
+    HttpResponse.json(buildAgencySettings({ timeZone })),
   );
 }
 

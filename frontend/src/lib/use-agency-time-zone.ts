@@ -1,16 +1,18 @@
-import { API_ROUTES, type CampaignSettingsDto } from '@agency/contracts';
+import { API_ROUTES, type AgencySettingsDto } from '@agency/contracts';
 import { api } from './api';
 
 /**
- * The agency's time zone, as the API serves it with the sending settings.
- * Every screen reads its clock through this one hook, so the source of the
- * zone is named in one place.
+ * The agency's time zone, from the agency settings an admin keeps. Every
+ * screen reads its clock through this one hook; saving the settings
+ * refetches it (the 'AgencySettings' tag), so every time on screen moves to
+ * a new zone at once.
  */
 const agencyClockApi = api.injectEndpoints({
   endpoints: (build) => ({
     agencyTimeZone: build.query<string, undefined>({
-      query: () => API_ROUTES.campaignSettings,
-      transformResponse: (settings: CampaignSettingsDto) => settings.timeZone,
+      query: () => API_ROUTES.agencySettings,
+      transformResponse: (settings: AgencySettingsDto) => settings.timeZone,
+      providesTags: ['AgencySettings'],
     }),
   }),
 });

@@ -53,7 +53,7 @@ describe('the enquiry mail processor', () => {
       mailTo: AGENCY_INBOX,
       messageIdDomain: 'agency.test',
       identityKey: mailIdentityKey(ctx.config.mailLinkSecret),
-      timeZone: 'Asia/Tokyo',
+      agencyTimeZone: () => Promise.resolve('Asia/Tokyo'),
       logger: createLogger('test', 'silent'),
     });
   });
@@ -131,7 +131,7 @@ describe('the enquiry mail processor', () => {
       mailTo: `Agency Inbox <${AGENCY_INBOX}>`,
       messageIdDomain: 'agency.test',
       identityKey: mailIdentityKey(ctx.config.mailLinkSecret),
-      timeZone: 'Asia/Tokyo',
+      agencyTimeZone: () => Promise.resolve('Asia/Tokyo'),
       logger: createLogger('test', 'silent'),
     });
     const job = await jobForNewEnquiry();

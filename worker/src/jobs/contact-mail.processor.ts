@@ -26,8 +26,11 @@ export interface ContactMailDeps {
   messageIdDomain: string;
   /** Makes each Message-ID name its recipient by a keyed digest: a bounce is checked against it. */
   identityKey: MailIdentityKey;
-  /** The agency's clock (`AGENCY_TIME_ZONE`): the notification says when the enquiry came in on it. */
-  timeZone: string;
+  /**
+   * The agency's clock, as its settings say now (an admin may change it
+   * without a restart): the notification says when the enquiry came in on it.
+   */
+  agencyTimeZone: () => Promise<string>;
   logger: Logger;
 }
 
@@ -52,7 +55,7 @@ export function contactMailProcessor({
   mailTo,
   messageIdDomain,
   identityKey,
-  timeZone,
+  agencyTimeZone,
   logger,
 }: ContactMailDeps) {
   return async (job: Job<ContactMailJob>): Promise<ContactMailResult> => {
@@ -75,8 +78,8 @@ export function contactMailProcessor({
         {
           name: 'notification',
           owed: dto.mailState === 'pending',
-          send: () => {
-            const mail = renderContactNotification(dto, timeZone);
+          send: async () => {
+            const mail = renderContactNotification(dto, await agencyTimeZone());
             return transport.sendMail({
               from: mailFrom,
               to: mailTo,

@@ -6,6 +6,7 @@ import {
   createPipelineContext,
   type PipelineContext,
 } from '../testing/pipeline-context';
+import { readAgencySettings, saveAgencySettings } from '@agency/platform';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
 import { contactMailStates } from '../testing/mail-states';
 
@@ -141,5 +142,38 @@ describe('enquiry pipeline: API -> MongoDB -> BullMQ -> worker -> SMTP', () => {
       acknowledgement: 'skipped',
     });
     expect(smtp.received).toHaveLength(2);
+  });
+
+  it('says when the enquiry came in on the clock an admin saved, without a worker restart', async () => {
+    await ctx.startWorker({ smtpUrl: smtp.url });
+    const first: string = (await post(enquiry)).body.id;
+    expect(await mailsFinished(first)).toEqual(BOTH_SENT);
+
+    // An admin moves the agency to Tokyo (UTC+9 all year) while the worker runs.
+    const { languages, senders, defaultFrom, replyTo, postalAddress, defaultLocale } =
+      await readAgencySettings();
+    await saveAgencySettings(
+      {
+        languages,
+        senders,
+        defaultFrom,
+        replyTo,
+        postalAddress,
+        defaultLocale,
+        timeZone: 'Asia/Tokyo',
+      },
+      'admin',
+    );
+    const second: string = (await post({ ...enquiry, email: 'amel@example.tn' })).body.id;
+    expect(await mailsFinished(second)).toEqual(BOTH_SENT);
+
+    const notifications = smtp.received.filter(({ envelopeTo }) =>
+      envelopeTo.includes(AGENCY_INBOX),
+    );
+    const received = notifications.map(({ mail }) => /^Received: .*$/m.exec(mail.text ?? '')?.[0]);
+    expect(received).toEqual([
+      expect.stringMatching(/ GMT\+1$/),
+      expect.stringMatching(/ GMT\+9$/),
+    ]);
   });
 });
