@@ -6,6 +6,7 @@ import {
   createContactAddressChanges,
   createKeptCounts,
   mailIdentityKey,
+  agencyTimeZoneSource,
   setAgencySettingsFallback,
   type Logger,
   type MailQueues,
@@ -47,7 +48,7 @@ import { campaignTemplateRoutes } from './modules/campaign-templates';
 import { agencySettingsRoutes, testRecipientRoutes } from './modules/settings';
 import { statsRoutes } from './modules/stats';
 import { queueBoard } from './modules/queue-board';
-import { createQueueRegistry } from './queues/queue-registry';
+import { createQueueRegistry, recountStatsNow } from './queues/queue-registry';
 
 export interface AppDeps {
   config: Pick<
@@ -119,9 +120,11 @@ export function createApp({
   app.use(corsPolicy(config.corsOrigin));
   const queueRegistry = createQueueRegistry(redis, config.queuePrefix);
   // The figures, the contacts list's index and the campaign audience's addresses kept beside the enquiries, told of every change.
+  // "Today", "this week" and the counted days are on the agency's clock as its settings say now.
+  const agencyTimeZone = agencyTimeZoneSource(config.timeZone, logger);
   const kept = createKeptCounts(redis, {
     prefix: config.queuePrefix,
-    timeZone: config.timeZone,
+    timeZone: agencyTimeZone,
     logger,
   });
   const contactListIndex = createContactListIndex(redis, { prefix: config.queuePrefix, logger });
@@ -194,7 +197,7 @@ export function createApp({
         perAddressMax: config.rateLimit.passwordResetAddressMax,
       },
     }),
-    statsRoutes({ kept, timeZone: config.timeZone }),
+    statsRoutes({ kept, timeZone: agencyTimeZone }),
     adminContactRoutes({ views: contactViews }),
     userRoutes(),
     userSecurityRoutes(),
@@ -226,7 +229,9 @@ export function createApp({
     }),
     campaignTemplateRoutes(),
     testRecipientRoutes(),
-    agencySettingsRoutes(),
+    agencySettingsRoutes({
+      recountDays: () => recountStatsNow(queueRegistry.queues),
+    }),
   ];
   for (const router of routers) {
     app.use(router.routes());

@@ -9,7 +9,7 @@ import {
   createKeptCounts,
   createMailQueues,
   mailIdentityKey,
-  readAgencySettings,
+  agencyTimeZoneSource,
   setAgencySettingsFallback,
   type Logger,
   type Redis,
@@ -89,16 +89,8 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
   // Every mail's Message-ID (and a campaign mail's return path) names its
   // recipient by a digest under this key: reports are checked against it.
   const identityKey = mailIdentityKey(options.mailLinkSecret);
-  // A staff mail must not wait on a settings read that fails: it says the time
-  // on the zone this worker started with, and the failure is logged.
-  const agencyTimeZone = () =>
-    readAgencySettings().then(
-      (settings) => settings.timeZone,
-      (error: unknown) => {
-        logger.warn({ err: error }, 'agency settings unreadable; using the configured time zone');
-        return options.timeZone;
-      },
-    );
+  // The clock staff mail and the dashboard's days are on: the saved settings'.
+  const agencyTimeZone = agencyTimeZoneSource(options.timeZone, logger);
   const mailDeps = { ...options, messageIdDomain, identityKey, agencyTimeZone };
   const mailServer = createMailServerWatch(connection, queuePrefix, logger);
   /**
@@ -141,7 +133,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
   // Subscription requests recorded here move the dashboard's figures, as the API's writes do.
   const kept = createKeptCounts(connection, {
     prefix: queuePrefix,
-    timeZone: options.timeZone,
+    timeZone: agencyTimeZone,
     logger,
   });
   // The relay enqueues through queues of its own, on the worker's connection.
@@ -230,7 +222,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
         connection,
         queuePrefix,
         logger,
-        timeZone: options.timeZone,
+        timeZone: agencyTimeZone,
         ...options.stats,
         startWorker,
       })

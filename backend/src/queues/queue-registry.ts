@@ -52,3 +52,14 @@ export function createQueueRegistry(connection: Redis, prefix: string): QueueReg
     },
   };
 }
+
+/**
+ * One reconciliation pass of the dashboard's figures, now, beside the
+ * worker's scheduled ones (each repair checks the figure it changes, so two
+ * passes at once do no harm).
+ */
+export function recountStatsNow(queues: readonly Queue[]): Promise<unknown> {
+  const queue = queues.find(({ name }) => name === QUEUE_NAMES.statsReconcile);
+  if (!queue) return Promise.reject(new Error('no stats queue'));
+  return queue.add('recount-now', {}, { removeOnComplete: true, removeOnFail: 100 });
+}

@@ -1,3 +1,4 @@
+import type { Logger } from '../logger';
 import {
   DEFAULT_LOCALE,
   LOCALES,
@@ -137,6 +138,23 @@ export function readAgencySettings(): Promise<AgencySettings> {
     });
   }
   return cached.settings;
+}
+
+/**
+ * The agency's time zone as its settings say now, for what is counted or
+ * written on its clock (days of the dashboard, staff mail). A failed read
+ * must not stop that work: it then takes `configured` (AGENCY_TIME_ZONE) and
+ * logs why.
+ */
+export function agencyTimeZoneSource(configured: string, logger: Logger): () => Promise<string> {
+  return () =>
+    readAgencySettings().then(
+      (settings) => settings.timeZone,
+      (error: unknown) => {
+        logger.warn({ err: error }, 'agency settings unreadable; using the configured time zone');
+        return configured;
+      },
+    );
 }
 
 /** Replaces the settings (already validated); this process reads the new ones at once. */

@@ -158,8 +158,8 @@ export interface KeptCounts {
   contactTotals: ContactTotals;
   /** Every field of `stats:counts` (0 for a field never written). */
   counts(): Promise<(field: string) => number>;
-  /** Enquiries on each of these local days. */
-  days(dates: readonly string[]): Promise<number[]>;
+  /** Enquiries on each of these days, local to `timeZone` (the days are counted per zone). */
+  days(dates: readonly string[], timeZone: string): Promise<number[]>;
   /** How many of these (normalised) addresses each kept audience counts now. */
   audienceReach(addresses: readonly string[]): Promise<AudienceReach>;
 }
@@ -191,10 +191,21 @@ async function read<T>(reply: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The agency's time zone: fixed (tests, tools), or read as the agency
+ * settings say now, so a zone an admin saves names the days counted from
+ * then on without a restart.
+ */
+export type TimeZoneSource = string | (() => Promise<string>);
+
+export function zoneOf(source: TimeZoneSource): Promise<string> {
+  return typeof source === 'string' ? Promise.resolve(source) : source();
+}
+
 export interface KeptCountsOptions {
   prefix: string;
   /** The agency's time zone, which names each enquiry's day. */
-  timeZone: string;
+  timeZone: TimeZoneSource;
   logger: Logger;
 }
 
@@ -203,7 +214,9 @@ export function createKeptCounts(
   { prefix, timeZone, logger }: KeptCountsOptions,
 ): KeptCounts {
   const redis = withScripts(connection);
-  const keys = statsKeys(prefix, timeZone);
+  // Every key but the days' is the same in every zone.
+  const keys = statsKeys(prefix, 'UTC');
+  const daysKey = (zone: string) => statsKeys(prefix, zone).days;
 
   /** A change the figures missed is logged; the reconciliation repairs it. */
   async function counted(what: string, update: () => Promise<unknown>): Promise<void> {
@@ -217,20 +230,22 @@ export function createKeptCounts(
     }
   }
 
-  const contacts = (changes: readonly { facts: ContactFacts; delta: 1 | -1 }[]) =>
-    redis.statsContact(
+  const contacts = async (changes: readonly { facts: ContactFacts; delta: 1 | -1 }[]) => {
+    const zone = await zoneOf(timeZone);
+    return redis.statsContact(
       keys.counts,
-      keys.days,
+      daysKey(zone),
       keys.enquiriesPerAddress,
       keys.subscriberStatus,
       ...changes.flatMap(({ facts, delta }) => [
         delta,
-        localDay(facts.createdAt, timeZone),
+        localDay(facts.createdAt, zone),
         normalizeEmail(facts.email),
         facts.status,
         facts.service,
       ]),
     );
+  };
   // Enquiries inserted in one write (batched-writes.ts) all come back in the
   // same turn of the event loop: they are counted in one call, without waiting.
   const storedTogether = new DataLoader<ContactFacts, true>(
@@ -308,9 +323,9 @@ export function createKeptCounts(
       counted('campaign deleted', () => redis.hincrby(keys.counts, COUNT_FIELDS.campaigns, -1)),
     contactTotals,
     counts,
-    async days(dates) {
+    async days(dates, zone) {
       if (dates.length === 0) return [];
-      const values = await read(() => redis.hmget(keys.days, ...dates));
+      const values = await read(() => redis.hmget(daysKey(zone), ...dates));
       return values.map((value) => Number(value ?? 0));
     },
     // The same reach as AUDIENCE_LUA's, read from the two per-address hashes.

@@ -9,7 +9,14 @@ import { createContactIndexSets } from '../contact/contact-index-sets';
 import { forEachStoredContact } from '../contact/stored-contacts';
 import { normalizeEmail } from '../newsletter/newsletter-token';
 import { forEachSubscriber } from '../newsletter/stored-subscribers';
-import { COUNT_FIELDS, localDay, statsKeys, type StatsKeys } from './kept-counts';
+import {
+  COUNT_FIELDS,
+  localDay,
+  statsKeys,
+  zoneOf,
+  type StatsKeys,
+  type TimeZoneSource,
+} from './kept-counts';
 
 /*
  * The reconciliation: recount every kept figure from the store, compare,
@@ -74,7 +81,8 @@ export interface ReconcileReport {
 export interface ReconcileOptions {
   redis: Redis;
   prefix: string;
-  timeZone: string;
+  /** Read once per pass: the days are recounted in the zone the agency has now. */
+  timeZone: TimeZoneSource;
   /** How long after reading the store to wait for increments in flight. */
   settleMs: number;
   logger: Logger;
@@ -158,11 +166,12 @@ function same(name: HashName, a: string, b: string): boolean {
 export async function reconcileStats({
   redis,
   prefix,
-  timeZone,
+  timeZone: zoneSource,
   settleMs,
   logger,
 }: ReconcileOptions): Promise<ReconcileReport> {
   const started = performance.now();
+  const timeZone = await zoneOf(zoneSource);
   const keys = statsKeys(prefix, timeZone);
   const index = createContactIndexSets(redis, { prefix, logger });
   const [before, indexRepair, addressRepair] = await Promise.all([

@@ -4,14 +4,20 @@ import {
   STATS_RECONCILE_SCHEDULER_ID,
   type StatsReconcileJob,
 } from '@agency/contracts';
-import { reconcileStats, type Logger, type ReconcileReport, type Redis } from '@agency/platform';
+import {
+  reconcileStats,
+  type Logger,
+  type ReconcileReport,
+  type Redis,
+  type TimeZoneSource,
+} from '@agency/platform';
 import { startScheduledJob, type ScheduledJob, type StartWorker } from '../job-schedulers';
 
 export interface StatsReconcileDeps {
   redis: Redis;
   queuePrefix: string;
-  /** The agency's time zone, which names the days counted (the API's own). */
-  timeZone: string;
+  /** The agency's time zone, which names the days counted (the API's own), read each pass. */
+  timeZone: TimeZoneSource;
   /** How long to let increments in flight land after the recount reads the store. */
   settleMs: number;
   logger: Logger;
@@ -80,7 +86,7 @@ export async function startStatsReconciliation({
   connection: Redis;
   queuePrefix: string;
   logger: Logger;
-  timeZone: string;
+  timeZone: TimeZoneSource;
   reconcileIntervalMs: number;
   settleMs?: number;
   startWorker: StartWorker<StatsReconcileJob>;

@@ -1,7 +1,22 @@
+import { Queue } from 'bullmq';
 import mongoose from 'mongoose';
-import { AGENCY_SETTINGS_CACHE_MS, readAgencySettings } from '@agency/platform';
+import request from 'supertest';
+import { QUEUE_NAMES } from '@agency/contracts';
+import {
+  AGENCY_SETTINGS_CACHE_MS,
+  ContactModel,
+  createLogger,
+  readAgencySettings,
+  reconcileStats,
+} from '@agency/platform';
 import { createTestContext, type TestContext } from '../../testing/test-context';
-import { as, oneUserPerRole, validCampaign, type SignedInUser } from '../../testing/admin-fixtures';
+import {
+  as,
+  oneUserPerRole,
+  validCampaign,
+  validEnquiry,
+  type SignedInUser,
+} from '../../testing/admin-fixtures';
 import { ActivityLogModel } from '../activity-log';
 
 const ROUTE = '/api/admin/agency-settings';
@@ -238,6 +253,60 @@ describe('another process saving the settings', () => {
       expect((await readAgencySettings()).timeZone).toBe('Asia/Dubai');
     } finally {
       clock.mockRestore();
+    }
+  });
+});
+
+describe("the dashboard's days when an admin moves the agency to another zone", () => {
+  const recounts = () =>
+    new Queue(QUEUE_NAMES.statsReconcile, {
+      connection: ctx.redis,
+      prefix: ctx.config.queuePrefix,
+    });
+
+  it('count on the new clock at once, and the worker is asked to recount the days before', async () => {
+    await save(settings({ timeZone: 'Europe/Paris' }));
+    const queue = recounts();
+    try {
+      await queue.drain();
+      await request(ctx.app.callback()).post('/api/contact').send(validEnquiry).expect(201);
+
+      // Kiritimati is UTC+14: its days are other days than Paris's most of the time.
+      expect((await save(settings({ timeZone: 'Pacific/Kiritimati' }))).status).toBe(200);
+      const viewer = as(ctx, users.viewer);
+      const trend = await viewer.get('/api/admin/stats/enquiries?days=2');
+      expect(trend.body.timeZone).toBe('Pacific/Kiritimati');
+      const stats = await viewer.get('/api/admin/stats');
+      expect(stats.body.timeZone).toBe('Pacific/Kiritimati');
+      expect(await queue.getJobs(['waiting'])).toEqual([
+        expect.objectContaining({ name: 'recount-now' }),
+      ]);
+
+      // An enquiry from now on is counted on the new clock's today.
+      const today = async () =>
+        (
+          (await viewer.get('/api/admin/stats/enquiries?days=2')).body.days as { count: number }[]
+        ).at(-1)?.count ?? 0;
+      const before = await today();
+      await request(ctx.app.callback()).post('/api/contact').send(validEnquiry).expect(201);
+      expect(await today()).toBe(before + 1);
+
+      // The worker's recount puts the enquiries stored before into the new zone's days too.
+      await reconcileStats({
+        redis: ctx.redis,
+        prefix: ctx.config.queuePrefix,
+        timeZone: async () => (await readAgencySettings()).timeZone,
+        settleMs: 0,
+        logger: createLogger('test', 'silent'),
+      });
+      expect(await today()).toBe(await ContactModel.countDocuments({}));
+
+      // Saving again without moving the zone asks for no recount.
+      await queue.drain();
+      await save(settings({ timeZone: 'Pacific/Kiritimati', postalAddress: 'Tunis' }));
+      expect(await queue.getJobs(['waiting'])).toEqual([]);
+    } finally {
+      await queue.close();
     }
   });
 });

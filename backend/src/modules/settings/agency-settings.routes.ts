@@ -54,7 +54,15 @@ function loggedFields(settings: AgencySettings): Record<string, unknown> {
  * `settings:manage` changes them, since they decide whom the agency's mail
  * claims to come from. Each save is in the activity log, field by field.
  */
-export function agencySettingsRoutes(): Router {
+export interface AgencySettingsRoutesOptions {
+  /**
+   * Asks the worker to recount the dashboard's days now: they are kept per
+   * zone, and a new zone's days would otherwise read 0 until the next pass.
+   */
+  recountDays?: () => Promise<unknown>;
+}
+
+export function agencySettingsRoutes({ recountDays }: AgencySettingsRoutesOptions = {}): Router {
   const router = new Router();
 
   // The admin area already requires a session: any role may read.
@@ -66,6 +74,15 @@ export function agencySettingsRoutes(): Router {
     const input = (await validateBody(ctx, agencySettingsSchema)) as AgencySettingsInput;
     const before = await readAgencySettings();
     const saved = await saveAgencySettings(input, sessionUser(ctx.state).username);
+    if (saved.timeZone !== before.timeZone && recountDays) {
+      // Saved either way: the periodic pass recounts if this request does not reach Redis.
+      await recountDays().catch((error: unknown) =>
+        ctx.state.log.warn(
+          { err: error },
+          'the recount of the days in the new zone was not queued',
+        ),
+      );
+    }
     audit(
       ctx,
       'settings.agency',

@@ -44,7 +44,7 @@ export async function dashboardStats(
 ): Promise<StatsDto> {
   const today = DateTime.fromJSDate(now).setZone(timeZone).startOf('day');
   const week = daysBetween(today.startOf('week'), today);
-  const [count, perDay] = await readFigures(() => Promise.all([kept.counts(), kept.days(week)]));
+  const [count, perDay] = await readFigures(() => Promise.all([kept.counts(), kept.days(week, timeZone)]));
   const contactsByService = SERVICE_SLUGS.map((service) => ({
     service,
     count: count(COUNT_FIELDS.contactsByService(service)),
@@ -69,6 +69,6 @@ export async function enquiryTrend(
 ): Promise<EnquiryTrendDto> {
   const today = DateTime.fromJSDate(now).setZone(timeZone).startOf('day');
   const dates = daysBetween(today.minus({ days: days - 1 }), today);
-  const counts = await readFigures(() => kept.days(dates));
+  const counts = await readFigures(() => kept.days(dates, timeZone));
   return { timeZone, days: dates.map((date, index) => ({ date, count: counts[index] ?? 0 })) };
 }
