@@ -44,7 +44,9 @@ export async function dashboardStats(
 ): Promise<StatsDto> {
   const today = DateTime.fromJSDate(now).setZone(timeZone).startOf('day');
   const week = daysBetween(today.startOf('week'), today);
-  const [count, perDay] = await readFigures(() => Promise.all([kept.counts(), kept.days(week, timeZone)]));
+  const [count, perDay] = await readFigures(() =>
+    Promise.all([kept.counts(), kept.days(week, timeZone)]),
+  );
   const contactsByService = SERVICE_SLUGS.map((service) => ({
     service,
     count: count(COUNT_FIELDS.contactsByService(service)),
