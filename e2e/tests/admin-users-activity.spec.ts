@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Locator } from '@playwright/test';
+import { MongoClient } from 'mongodb';
 import { API_ROUTES, apiPath } from '@agency/contracts';
-import { apiUrl, appUrl } from '../support/e2e-env';
+import { apiUrl, appUrl, storeOfStack } from '../support/e2e-env';
 import { demoAdminToken, runId, storeDemoAdminSession, waitForSection } from './admin-helpers';
 
 /** Whether `inner` lies wholly inside `outer` on screen (1 px of rounding allowed). */
@@ -15,17 +16,58 @@ async function liesWithin(inner: Locator, outer: Locator): Promise<boolean> {
   );
 }
 
+/**
+ * A manager with two-factor on: the row with the most actions (edit, reset
+ * two-factor, sign out everywhere, delete). Enrolled in the store, as an
+ * authenticator app would have left it: the table only reads that it is on.
+ */
+async function managerWithTwoFactor(request: APIRequestContext) {
+  const username = `e2e-2fa-${runId()}`;
+  const response = await request.post(apiUrl(API_ROUTES.users), {
+    headers: { Authorization: `Bearer ${await demoAdminToken(request)}` },
+    data: {
+      username,
+      email: `${username}@agency.test`,
+      role: 'manager',
+      password: 'an e2e passphrase here',
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  const client = await MongoClient.connect(storeOfStack().mongodbUri);
+  try {
+    await client
+      .db()
+      .collection('users')
+      .updateOne(
+        { username },
+        {
+          $set: {
+            twoFactor: { secret: 'JBSWY3DPEHPK3PXP', enabledAt: new Date(), lastStep: 0 },
+          },
+        },
+      );
+  } finally {
+    await client.close();
+  }
+  return username;
+}
+
 test.describe('the Users table', () => {
   test('at 1280 px shows every row action inside its row, the Actions column in view', async ({
     page,
     request,
   }) => {
+    const enrolled = await managerWithTwoFactor(request);
     await page.setViewportSize({ width: 1280, height: 800 });
     await storeDemoAdminSession(page, request);
-    await page.goto(appUrl('/admin/users'));
+    await page.goto(appUrl(`/admin/users?search=${enrolled}`));
     await waitForSection(page, 'User Management');
     const grid = page.getByRole('grid', { name: 'Users' });
     await expect(grid.getByRole('row').nth(1)).toBeVisible();
+    // Its four actions on one line, inside the row, like every row's.
+    await expect(
+      grid.getByRole('row').filter({ hasText: enrolled }).getByRole('button'),
+    ).toHaveCount(4);
 
     await expect(grid.getByRole('columnheader', { name: 'Actions' })).toBeVisible();
     expect(await liesWithin(grid.getByRole('columnheader', { name: 'Actions' }), grid)).toBe(true);
