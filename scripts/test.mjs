@@ -2,18 +2,18 @@
 /**
  * `npm test`: installs what is missing, starts throw-away MongoDB-wire and
  * Redis servers, then runs lint, typecheck, build, jest (all projects), the
- * Playwright e2e suite, the cluster test (`npm run test:cluster`, which
- * makes its own servers on network namespaces) and, while the run's time
- * budget allows, the axe-core scan of every screen (`a11y`), every step even
- * if one fails, and prints a summary.
+ * Playwright e2e suite and the cluster test (`npm run test:cluster`, which
+ * makes its own servers on network namespaces), every step even if one
+ * fails, and prints a summary. The axe-core scan of every screen (`a11y`)
+ * runs with `--only a11y` (see DEFAULT_STEPS in lib/test-steps.mjs).
  *
  *   npm test                                   all steps
  *   npm test -- --only jest|e2e|cluster|a11y|lint|typecheck|build
  *   npm test -- backend/src/modules/contact    jest only, with these arguments
  *   npm test -- --only jest -t "rate limit"    same: extra arguments go to jest
  * `--only e2e`, `--only cluster` and `--only a11y` build first (they run the
- * built app). `a11y` runs in a whole `npm test` only if the steps before it
- * left it time within TEST_TIME_BUDGET_SECONDS (30 minutes).
+ * built app). A budgeted step in a whole `npm test` starts only if the steps
+ * before it left it time within TEST_TIME_BUDGET_SECONDS (30 minutes).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

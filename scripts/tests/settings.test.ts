@@ -126,7 +126,6 @@ describe('npm test arguments', () => {
       'timing',
       'e2e',
       'cluster',
-      'a11y',
     ]);
   });
 
@@ -168,7 +167,6 @@ describe('npm test arguments', () => {
       ['timing'],
       ['e2e'],
       ['cluster'],
-      ['a11y'],
     ]);
     expect(stepGroups(['lint'])).toEqual([['lint']]);
     expect(stepGroups(['build', 'e2e'])).toEqual([['build'], ['e2e']]);
