@@ -41,10 +41,9 @@ function RecentImportRow({ listed, onOpen }: { listed: ImportDto; onOpen: (id: s
     `${t(`import.counts.${name}`)}: ${format.number(item.counts[name])}`;
   return (
     <ListItem divider disablePadding>
-      <ListItemButton
-        onClick={() => onOpen(item.id)}
-        aria-label={t('import.open', { file: item.fileName })}
-      >
+      {/* Named by what it shows (file, status, counts): a shorter label would hide
+          the counts from a screen reader and break "name what you see" for voice control. */}
+      <ListItemButton onClick={() => onOpen(item.id)}>
         <ListItemText
           primary={
             <Stack

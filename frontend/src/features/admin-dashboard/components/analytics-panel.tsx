@@ -77,6 +77,7 @@ function EnquiriesPerDay() {
           },
         ]}
         hideLegend
+        disableKeyboardNavigation
       />
     </ChartCard>
   );
@@ -116,6 +117,7 @@ function EnquiriesByService() {
           },
         ]}
         hideLegend
+        disableKeyboardNavigation
       />
     </ChartCard>
   );
@@ -166,6 +168,7 @@ function CampaignResults() {
             color: theme.palette.error.main,
           },
         ]}
+        disableKeyboardNavigation
       />
     </ChartCard>
   );

@@ -47,7 +47,9 @@ export function ChartCard({
       ) : null}
       {state === 'ready' ? (
         <>
-          {/* A long axis label is cut at the card's edge rather than widening a phone's page. */}
+          {/* A long axis label is cut at the card's edge rather than widening a phone's page.
+              The drawing is hidden from screen readers, which read the table below, so a
+              chart inside must not take the keyboard focus (`disableKeyboardNavigation`). */}
           <Box aria-hidden sx={{ overflow: 'hidden' }}>
             {children}
           </Box>

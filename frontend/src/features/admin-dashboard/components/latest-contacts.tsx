@@ -1,6 +1,7 @@
 import InboxIcon from '@mui/icons-material/Inbox';
 import Button from '@mui/material/Button';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
@@ -53,20 +54,21 @@ export function LatestContacts() {
     body = (
       <List disablePadding aria-label={t('recent.title')}>
         {data.items.slice(0, count).map((contact) => (
-          <ListItemButton
-            key={contact.id}
-            component={RouterLink}
-            to={adminContactPath(contact.id)}
-            divider
-            sx={{ gap: 2, px: 1 }}
-          >
-            <ListItemText
-              primary={`${contact.firstName} ${contact.lastName}`}
-              secondary={`${tShell(`serviceNames.${contact.service}`)} · ${format.dateTime(contact.createdAt)}`}
-              slotProps={{ primary: { sx: { fontWeight: 600 } } }}
-            />
-            <ContactStatusChip status={contact.status} />
-          </ListItemButton>
+          // A list holds only list items; the link is inside its item.
+          <ListItem key={contact.id} disablePadding divider>
+            <ListItemButton
+              component={RouterLink}
+              to={adminContactPath(contact.id)}
+              sx={{ gap: 2, px: 1 }}
+            >
+              <ListItemText
+                primary={`${contact.firstName} ${contact.lastName}`}
+                secondary={`${tShell(`serviceNames.${contact.service}`)} · ${format.dateTime(contact.createdAt)}`}
+                slotProps={{ primary: { sx: { fontWeight: 600 } } }}
+              />
+              <ContactStatusChip status={contact.status} />
+            </ListItemButton>
+          </ListItem>
         ))}
       </List>
     );
