@@ -11,7 +11,9 @@ import { chromiumPath, E2E_STACK_LINE } from './support/e2e-env';
 export default defineConfig({
   testDir: './tests',
   outputDir: '../test-results/e2e',
-  workers: 1,
+  // Two at most: the behaviour suite one at a time (its project says why), the
+  // accessibility scan on the other (and on both once the suite is done).
+  workers: 2,
   retries: 0,
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
@@ -30,11 +32,14 @@ export default defineConfig({
         timeout: 600_000,
         gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
       },
-  // `e2e` is the behaviour suite; `a11y` the axe-core scan of every screen, a
-  // step of its own in `npm test` (scripts/lib/test-steps.mjs). Without
-  // `--project`, both run.
+  // `e2e` is the behaviour suite: one test at a time, as its specs share the
+  // stack's accounts, data and mail catcher (one stops MailDev's SMTP, others
+  // count what they made). `a11y` is the axe-core scan of every screen: it
+  // only reads, so it runs beside the suite on the same stack, in parallel.
+  // `npm run test:e2e` (the `e2e` step of `npm test`) runs both; `--project`
+  // picks one.
   projects: [
-    { name: 'e2e', testIgnore: /accessibility\.spec\.ts$/ },
+    { name: 'e2e', testIgnore: /accessibility\.spec\.ts$/, workers: 1 },
     { name: 'a11y', testMatch: /accessibility\.spec\.ts$/ },
   ],
   use: {

@@ -4,16 +4,15 @@
  * Redis servers, then runs lint, typecheck, build, jest (all projects), the
  * Playwright e2e suite and the cluster test (`npm run test:cluster`, which
  * makes its own servers on network namespaces), every step even if one
- * fails, and prints a summary. The axe-core scan of every screen (`a11y`)
- * runs with `--only a11y` (see DEFAULT_STEPS in lib/test-steps.mjs).
+ * fails, and prints a summary. The e2e step runs the axe-core scan of every
+ * screen beside the behaviour suite (`--only a11y` runs the scan alone).
  *
  *   npm test                                   all steps
  *   npm test -- --only jest|e2e|cluster|a11y|lint|typecheck|build
  *   npm test -- backend/src/modules/contact    jest only, with these arguments
  *   npm test -- --only jest -t "rate limit"    same: extra arguments go to jest
  * `--only e2e`, `--only cluster` and `--only a11y` build first (they run the
- * built app). A budgeted step in a whole `npm test` starts only if the steps
- * before it left it time within TEST_TIME_BUDGET_SECONDS (30 minutes).
+ * built app).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,13 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { installNpmPackages } from './lib/bootstrap.mjs';
 import { paint, runCommand } from './lib/console.mjs';
 import { ensureSystemPrograms } from './lib/system-deps.mjs';
-import {
-  DEFAULT_TIME_BUDGET_SECONDS,
-  fitsTimeBudget,
-  parseTestArgs,
-  stepCommand,
-  stepGroups,
-} from './lib/test-steps.mjs';
+import { parseTestArgs, stepCommand, stepGroups } from './lib/test-steps.mjs';
 
 const rootDir = fileURLToPath(new URL('..', import.meta.url));
 
@@ -47,12 +40,6 @@ function printSummary(outcomes) {
   const count = (/** @type {StepOutcome['result']} */ result) =>
     outcomes.filter((outcome) => outcome.result === result).length;
   console.log(`steps: ${count('passed')} passed, ${count('failed')} failed`);
-}
-
-/** The run's budget in seconds (TEST_TIME_BUDGET_SECONDS, else 30 minutes). */
-function timeBudgetSeconds() {
-  const raw = Number(process.env.TEST_TIME_BUDGET_SECONDS);
-  return Number.isFinite(raw) && raw > 0 ? raw : DEFAULT_TIME_BUDGET_SECONDS;
 }
 
 /**
@@ -139,19 +126,17 @@ function stepRunner({ env, jestArgs, cancelSignal }) {
 /**
  * @typedef {object} StepPlan
  * @property {StepName[]} steps
- * @property {boolean} named chosen by name: runs whatever the time budget
- * @property {number} runStartedAt
  * @property {() => boolean} interrupted
  * @property {(name: StepName, live: boolean) => Promise<StepOutcome>} runStep
  */
 
 /**
- * Runs the steps in order, each group at once, skipping a budgeted step the
- * run has no time left for, and every step after an interrupt.
+ * Runs the steps in order, each group at once, skipping every step after
+ * an interrupt.
  * @param {StepPlan} plan
  * @returns {Promise<StepOutcome[]>}
  */
-async function runSteps({ steps, named, runStartedAt, interrupted, runStep }) {
+async function runSteps({ steps, interrupted, runStep }) {
   /** @type {StepOutcome[]} */
   const outcomes = [];
   const skip = (/** @type {StepName[]} */ names) =>
@@ -159,17 +144,6 @@ async function runSteps({ steps, named, runStartedAt, interrupted, runStep }) {
       ...names.map((name) => ({ name, result: /** @type {const} */ ('skipped'), seconds: 0 })),
     );
   for (const [first, ...beside] of stepGroups(steps)) {
-    const elapsed = (performance.now() - runStartedAt) / 1000;
-    if (!named && !fitsTimeBudget(first, elapsed, timeBudgetSeconds())) {
-      console.log(
-        paint(
-          'yellow',
-          `\n=== ${first}: not started, ${Math.round(elapsed)} s into a run of at most ${timeBudgetSeconds()} s; run it with npm test -- --only ${first}`,
-        ),
-      );
-      skip([first]);
-      continue;
-    }
     if (interrupted()) {
       skip([first, ...beside]);
       continue;
@@ -182,7 +156,6 @@ async function runSteps({ steps, named, runStartedAt, interrupted, runStep }) {
 }
 
 async function main() {
-  const runStartedAt = performance.now();
   /** @type {ReturnType<typeof parseTestArgs>} */
   let parsed;
   try {
@@ -191,7 +164,7 @@ async function main() {
     console.error(error instanceof Error ? error.message : String(error));
     return 2;
   }
-  const { steps, jestArgs, named } = parsed;
+  const { steps, jestArgs } = parsed;
   const needsServices = ['jest', 'timing', 'e2e', 'a11y'].some((step) =>
     steps.includes(/** @type {StepName} */ (step)),
   );
@@ -217,7 +190,7 @@ async function main() {
       console.log(`MongoDB ${services.mongodbUri}  Redis ${services.redisUrl}`);
     }
     const runStep = stepRunner({ env, jestArgs, cancelSignal: stepController.signal });
-    outcomes = await runSteps({ steps, named, runStartedAt, interrupted, runStep });
+    outcomes = await runSteps({ steps, interrupted, runStep });
   } finally {
     await services?.stop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -7,42 +7,32 @@
 
 /**
  * Every step `--only` takes. `cluster` is `npm run test:cluster`, every
- * scenario. `a11y` is the axe-core scan of every screen
- * (`npm run test:a11y`).
+ * scenario. `e2e` is the Playwright run (`npm run test:e2e`): the behaviour
+ * suite and, beside it on the same stack, the axe-core scan of every screen;
+ * `a11y` is that scan alone (`npm run test:a11y`).
  * @type {StepName[]}
  */
 export const ALL_STEPS = ['lint', 'typecheck', 'build', 'jest', 'timing', 'e2e', 'cluster', 'a11y'];
 
 /**
- * What a whole `npm test` (`.ci/run`) runs: every step but `a11y`, which
- * joins it (as its last step, within the time budget below) once the admin
- * screens scan clean; docs/testing.md lists what it still finds.
+ * What a whole `npm test` (`.ci/run`) runs: every step but `a11y`, which the
+ * `e2e` step already runs.
  * @type {StepName[]}
  */
 export const DEFAULT_STEPS = ALL_STEPS.filter((step) => step !== 'a11y');
 
-/**
- * What a whole `npm test` may take (`TEST_TIME_BUDGET_SECONDS`, 30 minutes
- * unless set), and roughly what each step that waits for spare time needs.
- * The scan of every screen in three languages at two widths takes minutes;
- * it runs when the steps before it left that much of the budget, and
- * `npm test -- --only a11y` (or `npm run test:a11y`) runs it whatever the time.
- * @type {Partial<Record<StepName, number>>}
- */
-export const BUDGETED_STEP_SECONDS = { a11y: 360 };
-export const DEFAULT_TIME_BUDGET_SECONDS = 1800;
-
-/**
- * Whether `step` may start `elapsedSeconds` into the run: steps outside the
- * budget always may; a budgeted one only if it should end within it.
- * @param {StepName} step
- * @param {number} elapsedSeconds
- * @param {number} budgetSeconds
- */
-export function fitsTimeBudget(step, elapsedSeconds, budgetSeconds) {
-  const needs = BUDGETED_STEP_SECONDS[step];
-  return needs === undefined || elapsedSeconds + needs <= budgetSeconds;
-}
+/** The Playwright run of the built app, with these projects (e2e/playwright.config.ts). */
+const playwright = (/** @type {string[]} */ ...projects) =>
+  /** @type {[string, string[]]} */ ([
+    'npx',
+    [
+      'playwright',
+      'test',
+      '-c',
+      'e2e/playwright.config.ts',
+      ...projects.flatMap((project) => ['--project', project]),
+    ],
+  ]);
 
 /** Every jest project but `timing`, whose answer-time comparisons run alone (jest.config.mjs). */
 const JEST_PROJECTS = ['contracts', 'platform', 'backend', 'worker', 'scripts', 'frontend'];
@@ -68,21 +58,9 @@ export function stepCommand(name, jestArgs) {
     case 'timing':
       return ['npx', ['jest', '--selectProjects', 'timing', '--runInBand']];
     case 'e2e':
-      return ['npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--project', 'e2e']];
+      return playwright('e2e', 'a11y');
     case 'a11y':
-      return [
-        'npx',
-        [
-          'playwright',
-          'test',
-          '-c',
-          'e2e/playwright.config.ts',
-          '--project',
-          'a11y',
-          '--workers',
-          '2',
-        ],
-      ];
+      return playwright('a11y');
     case 'cluster':
       return ['npm', ['run', 'test:cluster']];
   }
@@ -119,8 +97,7 @@ function isStepName(value) {
 
 /**
  * @param {string[]} argv
- * @returns {{ steps: StepName[], jestArgs: string[], named: boolean }} `named`: chosen with
- *   `--only` (or jest arguments), so run whatever the time budget says.
+ * @returns {{ steps: StepName[], jestArgs: string[] }}
  */
 export function parseTestArgs(argv) {
   /** @type {string | undefined} */
@@ -134,7 +111,7 @@ export function parseTestArgs(argv) {
     else if (arg !== '--') jestArgs.push(arg);
   }
   if (only === undefined && jestArgs.length > 0) only = 'jest';
-  if (only === undefined) return { steps: [...DEFAULT_STEPS], jestArgs, named: false };
+  if (only === undefined) return { steps: [...DEFAULT_STEPS], jestArgs };
   if (!isStepName(only)) {
     throw new Error(`--only takes one of ${ALL_STEPS.join(', ')} (got ${only ?? 'nothing'})`);
   }
@@ -143,5 +120,5 @@ export function parseTestArgs(argv) {
   }
   // These run the built app.
   const runsBuiltApp = only === 'e2e' || only === 'cluster' || only === 'a11y';
-  return { steps: runsBuiltApp ? ['build', only] : [only], jestArgs, named: true };
+  return { steps: runsBuiltApp ? ['build', only] : [only], jestArgs };
 }

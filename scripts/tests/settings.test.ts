@@ -7,7 +7,7 @@ import {
   workerNodeOptions,
 } from '../lib/app-env.mjs';
 import { redactCredentials } from '../lib/console.mjs';
-import { fitsTimeBudget, parseTestArgs, stepGroups } from '../lib/test-steps.mjs';
+import { parseTestArgs, stepCommand, stepGroups } from '../lib/test-steps.mjs';
 
 describe('printed connection strings', () => {
   it('hide passwords', () => {
@@ -133,30 +133,26 @@ describe('npm test arguments', () => {
     expect(parseTestArgs(['backend/src/modules/contact'])).toEqual({
       steps: ['jest'],
       jestArgs: ['backend/src/modules/contact'],
-      named: true,
     });
     expect(parseTestArgs(['--only', 'jest', '-t', 'rate'])).toEqual({
       steps: ['jest'],
       jestArgs: ['-t', 'rate'],
-      named: true,
     });
   });
 
   it('builds before e2e and rejects unknown steps', () => {
     expect(parseTestArgs(['--only=e2e']).steps).toEqual(['build', 'e2e']);
     expect(parseTestArgs(['--only', 'cluster']).steps).toEqual(['build', 'cluster']);
-    expect(parseTestArgs(['--only', 'a11y'])).toMatchObject({
-      steps: ['build', 'a11y'],
-      named: true,
-    });
+    expect(parseTestArgs(['--only', 'a11y']).steps).toEqual(['build', 'a11y']);
     expect(() => parseTestArgs(['--only', 'nope'])).toThrow(/--only takes one of/);
   });
 
-  it('starts the accessibility scan only while the run has time left for it', () => {
-    expect(parseTestArgs([]).named).toBe(false);
-    expect(fitsTimeBudget('a11y', 1800 - 360, 1800)).toBe(true);
-    expect(fitsTimeBudget('a11y', 1800 - 359, 1800)).toBe(false);
-    expect(fitsTimeBudget('cluster', 5000, 1800)).toBe(true);
+  it('runs the accessibility scan with the behaviour suite, and alone when asked', () => {
+    expect(parseTestArgs([]).steps).not.toContain('a11y');
+    const [, e2e] = stepCommand('e2e', []);
+    expect(e2e.join(' ')).toMatch(/--project e2e --project a11y$/);
+    const [, a11y] = stepCommand('a11y', []);
+    expect(a11y.join(' ')).toMatch(/--project a11y$/);
   });
 
   it('runs lint beside typecheck, and every other step on its own, in order', () => {
