@@ -10,7 +10,11 @@ import {
 } from '@agency/platform';
 import { importApi, type ImportApi } from '../testing/import-api';
 import { createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
-import { listDeleteProcessor, listDeleteRecoveryProcessor } from './list-delete.processor';
+import {
+  LIST_DELETE_JOB_OPTIONS,
+  listDeleteProcessor,
+  listDeleteRecoveryProcessor,
+} from './list-delete.processor';
 
 /**
  * A list's deletion through the real job, on the real store and Redis: the
@@ -212,8 +216,14 @@ describe('deleting a list', () => {
       uploaded.body.suggestedMapping as object,
     );
     expect(started.status).toBe(202);
-    // The route refuses while an import is queued: this is the deletion that won the race.
+    // The route refuses while an import is queued: this is the deletion that won
+    // the race, marked and queued as the route does.
     await markListDeleting(listId);
+    await queue.add(
+      QUEUE_NAMES.listDelete,
+      { listId },
+      { jobId: listDeleteJobId(listId), ...LIST_DELETE_JOB_OPTIONS },
+    );
 
     const workers = await ctx.startWorker({ smtpUrl: 'smtp://127.0.0.1:9' });
     try {
