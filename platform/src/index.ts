@@ -51,6 +51,7 @@ export * from './password-reset/password-reset.model';
 export * from './password-reset/password-reset.service';
 export * from './password-reset/password-reset-token';
 export * from './newsletter/unsubscribe';
+export * from './mail/email-address';
 export * from './mail/mail-identity';
 export * from './campaigns/campaign-round-identities';
 export * from './audience/mail-event-origin';

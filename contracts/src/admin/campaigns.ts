@@ -39,6 +39,13 @@ export const CAMPAIGN_STATUSES = [
 ] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
+/**
+ * The statuses in which a campaign's mails are still owed and its send goes
+ * on: what pause acts on, what the progress calls active, and what the
+ * worker's batches check before each wave. (Paused keeps its debt but waits.)
+ */
+export const SENDING_STATUSES: readonly CampaignStatus[] = ['queued', 'sending'];
+
 /** Who receives it: enquiry contacts, confirmed subscribers, both, or the members of some lists. */
 export const RECIPIENT_TYPES = ['all', 'contacts', 'subscribers', 'lists'] as const;
 export type RecipientType = (typeof RECIPIENT_TYPES)[number];

@@ -3,7 +3,7 @@ import type { AudienceTarget, CampaignRecipient } from '@agency/contracts';
 import { ContactAddressModel } from '../contact/contact-address.model';
 import { contactAddressesComplete } from '../contact/contact-addresses';
 import { ContactModel } from '../contact/contact.model';
-import { normalizeEmail } from '../newsletter/newsletter-token';
+import { normalizeEmail } from '../mail/email-address';
 import { SubscriberModel } from '../newsletter/subscriber.model';
 import { ACTIVE_LIST_FILTER } from './list-deletion';
 import { ListMemberModel } from './list-member.model';

@@ -11,7 +11,7 @@ import {
   type MailIdentityKey,
   type NamedMail,
 } from '../mail/mail-identity';
-import { normalizeEmail } from '../newsletter/newsletter-token';
+import { normalizeEmail } from '../mail/email-address';
 
 /** Why an event was not taken as one about a mail of ours. */
 export type UnmatchedReason =

@@ -9,7 +9,7 @@ import {
 import { isDuplicateKeyError } from '../database-errors';
 import type { Logger } from '../logger';
 import type { MailIdentityKey } from '../mail/mail-identity';
-import { normalizeEmail } from '../newsletter/newsletter-token';
+import { normalizeEmail } from '../mail/email-address';
 import { markUnsubscribed } from '../newsletter/unsubscribe';
 import type { SubscriberChanges } from '../newsletter/subscriber-changes';
 import { MailEventModel } from './mail-event.model';

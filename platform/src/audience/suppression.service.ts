@@ -1,6 +1,6 @@
 import type { SuppressionReason, SuppressionSource } from '@agency/contracts';
 import { isDuplicateKeyError } from '../database-errors';
-import { normalizeEmail } from '../newsletter/newsletter-token';
+import { normalizeEmail } from '../mail/email-address';
 import { SuppressionModel } from './suppression.model';
 
 export interface SuppressionRequest {

@@ -1,7 +1,7 @@
 import { Schema, model } from 'mongoose';
 import { isWholeDomain } from '@agency/contracts';
 import { SuppressionModel } from '../audience/suppression.model';
-import { normalizeEmail } from '../newsletter/newsletter-token';
+import { normalizeEmail } from '../mail/email-address';
 import { SubscriberModel } from '../newsletter/subscriber.model';
 import { findUserByEmail } from '../users/user-lookup';
 

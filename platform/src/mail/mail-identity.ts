@@ -1,5 +1,5 @@
 import { createHash, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import { normalizeEmail } from '../newsletter/newsletter-token';
+import { normalizeEmail } from './email-address';
 
 /**
  * What names one mail to one recipient, so that a bounce or a complaint

@@ -9,7 +9,7 @@ import {
 } from '../mail-outbox/mail-outbox.service';
 import type { ReceiptMail } from '../mail-outbox/mail-receipt.model';
 import { SubscriberModel, type SubscriberDocument } from './subscriber.model';
-import { normalizeEmail } from './newsletter-token';
+import { normalizeEmail } from '../mail/email-address';
 
 /*
  * A newsletter subscriber as the worker reads it, and the confirmation mail's

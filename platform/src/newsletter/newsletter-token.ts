@@ -1,5 +1,6 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { normalizeEmail } from '../mail/email-address';
 
 /**
  * The newsletter's mail links carry signed tokens (JWS, HS256) instead of
@@ -76,11 +77,6 @@ export function signUnsubscribeToken(email: string, secret: string): string {
 /** The address a genuine unsubscribe token names, or undefined. */
 export function verifyUnsubscribeToken(token: string, secret: string): string | undefined {
   return verify(token, secret, AUDIENCES.unsubscribe)?.sub;
-}
-
-/** One key per mailbox, for subscribers and campaign recipients alike. */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
 }
 
 function verify(

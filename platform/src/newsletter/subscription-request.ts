@@ -11,7 +11,7 @@ import {
 import { isDuplicateKeyError } from '../database-errors';
 import { oneWriterPerDocument } from '../embedded-store';
 import { oweConfirmationMail } from './confirmation-mail';
-import { normalizeEmail } from './newsletter-token';
+import { normalizeEmail } from '../mail/email-address';
 import type { SubscriberChanges } from './subscriber-changes';
 import { SubscriberModel } from './subscriber.model';
 

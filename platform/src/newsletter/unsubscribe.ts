@@ -5,7 +5,7 @@ import { oneWriterPerDocument } from '../embedded-store';
 import type { SubscriberChanges } from './subscriber-changes';
 import { UPSERT_READING_BEFORE } from './subscription-request';
 import { suppressAddress } from '../audience/suppression.service';
-import { normalizeEmail } from './newsletter-token';
+import { normalizeEmail } from '../mail/email-address';
 import { SubscriberModel, type UnsubscribeMethod } from './subscriber.model';
 
 /**

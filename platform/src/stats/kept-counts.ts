@@ -5,7 +5,7 @@ import type { ContactStatus, ServiceSlug } from '@agency/contracts';
 import type { Logger } from '../logger';
 import type { Redis } from '../redis-connection';
 import type { ContactChanges, ContactFacts } from '../contact/contact-changes';
-import { normalizeEmail } from '../newsletter/newsletter-token';
+import { normalizeEmail } from '../mail/email-address';
 import type { SubscriberChanges } from '../newsletter/subscriber-changes';
 
 /*

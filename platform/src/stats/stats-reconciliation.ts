@@ -7,7 +7,7 @@ import { beginContactIndexRepair, type IndexRepairReport } from '../contact/cont
 import type { ContactFacts } from '../contact/contact-changes';
 import { createContactIndexSets } from '../contact/contact-index-sets';
 import { forEachStoredContact } from '../contact/stored-contacts';
-import { normalizeEmail } from '../newsletter/newsletter-token';
+import { normalizeEmail } from '../mail/email-address';
 import { forEachSubscriber } from '../newsletter/stored-subscribers';
 import {
   COUNT_FIELDS,

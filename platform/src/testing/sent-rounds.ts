@@ -1,7 +1,7 @@
 import { Types } from 'mongoose';
 import { CampaignBatchModel, campaignBatchId } from '../campaigns/campaign-batch.model';
 import { KEYED_IDENTITIES } from '../campaigns/campaign-round-identities';
-import { normalizeEmail } from '../newsletter/newsletter-token';
+import { normalizeEmail } from '../mail/email-address';
 
 /**
  * The ledger of a campaign round as its dispatch writes it: one roster with

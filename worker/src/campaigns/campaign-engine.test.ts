@@ -1,5 +1,5 @@
 import { campaignSettings } from '../testing/campaign-context';
-import { limiterOf, sendJobOptions, takeOver, waveSizeOf } from './campaign-engine';
+import { limiterOf, sendJobOptions, deadWorkerLockOptions, waveSizeOf } from './campaign-engine';
 
 /**
  * How the engine turns the worker's campaign settings into its BullMQ
@@ -41,7 +41,7 @@ describe("the campaign engine's options", () => {
   });
 
   it("lets another worker take over a dead worker's batch after the lock duration, again and again", () => {
-    expect(takeOver(campaignSettings({ lockDurationMs: 45_000 }))).toEqual({
+    expect(deadWorkerLockOptions(campaignSettings({ lockDurationMs: 45_000 }))).toEqual({
       lockDuration: 45_000,
       stalledInterval: 45_000,
       maxStalledCount: 10,

@@ -114,7 +114,7 @@ export function limiterOf(settings: CampaignSendSettings) {
  * another worker takes it over. A campaign batch may be taken over several
  * times (each crash) rather than fail and leave its recipients unsent.
  */
-export function takeOver(settings: CampaignSendSettings): Partial<WorkerOptions> {
+export function deadWorkerLockOptions(settings: CampaignSendSettings): Partial<WorkerOptions> {
   return {
     lockDuration: settings.lockDurationMs,
     stalledInterval: settings.lockDurationMs,
@@ -183,7 +183,7 @@ export async function startCampaignEngine(
     startWorker(
       QUEUE_NAMES.campaignDispatch,
       campaignDispatchProcessor(dispatchDeps),
-      takeOver(settings),
+      deadWorkerLockOptions(settings),
     ),
     startWorker(
       QUEUE_NAMES.campaignSend,
@@ -203,7 +203,7 @@ export async function startCampaignEngine(
       }),
       {
         concurrency: settings.batchesInFlight,
-        ...takeOver(settings),
+        ...deadWorkerLockOptions(settings),
         limiter: limiterOf(settings),
       },
     ),

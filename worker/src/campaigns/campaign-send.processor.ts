@@ -2,11 +2,11 @@ import { DelayedError, type Job } from 'bullmq';
 import type { Semaphore } from 'async-mutex';
 import type { MailIdentityKey, Redis } from '@agency/platform';
 import type { CampaignRecipient, CampaignSendJob } from '@agency/contracts';
+import { SENDING_STATUSES } from '@agency/contracts';
 import { campaignMessageId, campaignReturnPath } from '@agency/platform';
 import type { MailServerWatch } from '../mail/mail-server-watch';
 import type { CampaignMessenger, PreparedCampaign } from './campaign-messenger';
 import {
-  SENDING_STATUSES,
   type CampaignSendState,
   type CampaignStore,
   type PositionedOutcome,

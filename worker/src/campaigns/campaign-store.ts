@@ -10,9 +10,6 @@ import type { CampaignMail, TestRecipientRefusal } from '@agency/platform';
 
 export type { CampaignMail } from '@agency/platform';
 
-/** Statuses in which the recipients' mails are still owed. */
-export const SENDING_STATUSES: readonly CampaignStatus[] = ['queued', 'sending'];
-
 /** A campaign's send state without its mail: what a batch or the dispatch reads again and again. */
 export interface CampaignSendState {
   id: string;

@@ -12,7 +12,7 @@ import type {
   RecipientMailEventDto,
   SendingWindow,
 } from '@agency/contracts';
-import { windowStateAt } from '@agency/contracts';
+import { SENDING_STATUSES, windowStateAt } from '@agency/contracts';
 import { HttpError } from '../../errors';
 import { isoOrNull, pageOf, skipOf } from '../../list-query';
 import {
@@ -48,7 +48,7 @@ const unavailable = () =>
 /** queued or sending -> paused: batches not yet started wait; those being sent finish. */
 async function pause(id: string): Promise<CampaignDto> {
   const campaign = await CampaignModel.findOneAndUpdate(
-    { _id: id, status: trusted({ $in: ['queued', 'sending'] }) },
+    { _id: id, status: trusted({ $in: SENDING_STATUSES }) },
     { $set: { status: 'paused', pausedAt: new Date() } },
     { returnDocument: 'after' },
   ).lean();
@@ -243,7 +243,7 @@ export async function campaignProgress(
   const campaign = await CampaignModel.findById(id, { content: 0, translations: 0 }).lean();
   if (!campaign) throw new HttpError('NOT_FOUND', 'No campaign with this id');
   const settled = campaign.sentCount + campaign.failedCount;
-  const active = ['queued', 'sending'].includes(campaign.status);
+  const active = SENDING_STATUSES.includes(campaign.status as CampaignStatus);
   return {
     id,
     status: campaign.status as CampaignStatus,
