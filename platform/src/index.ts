@@ -34,6 +34,7 @@ export * from './mail-outbox/mail-receipt.model';
 export * from './mail-outbox/mail-outbox.service';
 export * from './campaigns/campaign.model';
 export * from './campaigns/campaign-batch.model';
+export * from './campaigns/campaign-ledger-pages';
 export * from './campaigns/campaign-keys';
 export * from './campaigns/campaign-lock';
 export * from './campaigns/campaign-template.model';

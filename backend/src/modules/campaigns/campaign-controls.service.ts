@@ -23,12 +23,9 @@ import {
 import {
   type Redis,
   CampaignModel,
-  CampaignBatchModel,
-  CampaignOutcomeModel,
   MailEventModel,
   normalizeEmail,
-  type OutcomeEntry,
-  type RosterEntry,
+  readLedgerPage,
   campaignRateKey,
   campaignRoundKeys,
   expireRoundState,
@@ -260,74 +257,6 @@ export async function campaignProgress(
   };
 }
 
-interface LedgerLine {
-  _id: string;
-  entry: { email: string; state?: string; reason?: string | null; attempts?: number; at?: Date };
-}
-
-/** The page's lines of the ledger, sorted by address, and how many there are in all. */
-type LedgerPage = { lines: LedgerLine[]; total: number };
-
-/**
- * Outcomes, sent or failed: the store unwinds the batches' outcome documents
- * for the page and for its count.
- */
-async function outcomeLines(
-  batches: Record<string, unknown>,
-  state: LedgerState,
-  query: CampaignRecipientQuery,
-): Promise<LedgerPage> {
-  const linesIn = [
-    { $match: batches },
-    { $unwind: '$outcomes' },
-    { $match: { 'outcomes.state': state } },
-  ];
-  const order = query.sort.startsWith('-') ? -1 : 1;
-  const [lines, counted] = await Promise.all([
-    CampaignOutcomeModel.aggregate<{ _id: string; outcomes: OutcomeEntry }>([
-      ...linesIn,
-      { $sort: { 'outcomes.email': order, _id: 1 } },
-      { $skip: skipOf(query) },
-      { $limit: query.pageSize },
-    ]),
-    CampaignOutcomeModel.aggregate<{ total: number }>([...linesIn, { $count: 'total' }]),
-  ]);
-  return {
-    lines: lines.map(({ _id, outcomes }) => ({ _id, entry: outcomes })),
-    total: counted[0]?.total ?? 0,
-  };
-}
-
-/**
- * The round's recipients still owed: in a batch's roster, without an outcome.
- * Outcomes and rosters are apart, so the roster is read in order and the page
- * cut here; a tab seldom opened, read in one pass over the round.
- */
-async function pendingLines(
-  batches: Record<string, unknown>,
-  query: CampaignRecipientQuery,
-): Promise<LedgerPage> {
-  const answered = new Set<string>();
-  const outcomes = CampaignOutcomeModel.find(batches, { 'outcomes.email': 1 })
-    .lean<{ outcomes: { email: string }[] }[]>()
-    .cursor();
-  for await (const batch of outcomes) for (const { email } of batch.outcomes) answered.add(email);
-  const roster = CampaignBatchModel.aggregate<{ _id: string; recipients: RosterEntry }>([
-    { $match: batches },
-    { $unwind: '$recipients' },
-    { $sort: { 'recipients.email': query.sort.startsWith('-') ? -1 : 1, _id: 1 } },
-  ]).cursor();
-  const first = skipOf(query);
-  const lines: LedgerLine[] = [];
-  let total = 0;
-  for await (const { _id, recipients: entry } of roster) {
-    if (answered.has(entry.email)) continue;
-    if (total >= first && lines.length < query.pageSize) lines.push({ _id, entry });
-    total += 1;
-  }
-  return { lines, total };
-}
-
 /**
  * The latest bounce or complaint each address of a page brought back from
  * this campaign: a few reads of a small collection.
@@ -365,38 +294,28 @@ export async function listCampaignRecipients(
 ): Promise<Page<CampaignRecipientDto>> {
   const campaign = await CampaignModel.findById(id, { round: 1 }).lean();
   if (!campaign) throw new HttpError('NOT_FOUND', 'No campaign with this id');
-  const state: LedgerState = query.state ?? 'failed';
-  const batches: Record<string, unknown> = { campaign: new Types.ObjectId(id) };
-  if (state !== 'sent') batches.round = campaign.round;
-  const { lines, total } =
-    state === 'pending'
-      ? await pendingLines(batches, query)
-      : await outcomeLines(batches, state, query);
-  // The embedded store's $unwind keeps only `_id` and the unwound field: the
-  // page's batches are read again by `_id` for their round and time.
-  const batchesOnPage = await CampaignBatchModel.find(
-    { _id: trusted({ $in: [...new Set(lines.map((line) => line._id))] }) },
-    { round: 1, createdAt: 1 },
-  ).lean();
-  const batchOf = new Map(batchesOnPage.map((batch) => [batch._id, batch]));
+  const { lines, total } = await readLedgerPage(id, {
+    state: query.state ?? 'failed',
+    round: campaign.round,
+    descending: query.sort.startsWith('-'),
+    skip: skipOf(query),
+    limit: query.pageSize,
+  });
   const eventOf = await mailEventsOf(
     id,
-    lines.map(({ entry }) => entry.email),
+    lines.map(({ email }) => email),
   );
   return pageOf(
-    lines.map(({ _id, entry }) => {
-      const batch = batchOf.get(_id);
-      return {
-        email: entry.email,
-        state: (entry.state ?? 'pending') as LedgerState,
-        reason: entry.reason ?? null,
-        attempts: entry.attempts ?? 0,
-        round: batch?.round ?? campaign.round,
-        // A recipient still owed shows when its batch was queued.
-        at: (entry.at ?? batch?.createdAt ?? new Date()).toISOString(),
-        mailEvent: eventOf.get(normalizeEmail(entry.email)) ?? null,
-      };
-    }),
+    lines.map((line) => ({
+      email: line.email,
+      state: (line.state ?? 'pending') as LedgerState,
+      reason: line.reason ?? null,
+      attempts: line.attempts ?? 0,
+      round: line.round ?? campaign.round,
+      // A recipient still owed shows when its batch was queued.
+      at: (line.at ?? line.queuedAt ?? new Date()).toISOString(),
+      mailEvent: eventOf.get(normalizeEmail(line.email)) ?? null,
+    })),
     total,
     query,
   );

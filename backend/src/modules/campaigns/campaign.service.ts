@@ -20,8 +20,7 @@ import {
   CampaignModel,
   CampaignTemplateModel,
   type Campaign,
-  CampaignBatchModel,
-  CampaignOutcomeModel,
+  deleteLedger,
   MailingListModel,
   ACTIVE_LIST_FILTER,
   readAgencySettings,
@@ -282,8 +281,7 @@ export async function deleteCampaign(id: string): Promise<CampaignDto> {
   // Conditional, so a send that starts meanwhile is not deleted under the worker.
   const { deletedCount } = await CampaignModel.deleteOne({ _id: id, status: campaign.status });
   if (deletedCount === 0) throw new HttpError('CONFLICT', 'The campaign changed; try again');
-  await CampaignBatchModel.deleteMany({ campaign: campaign._id });
-  await CampaignOutcomeModel.deleteMany({ campaign: campaign._id });
+  await deleteLedger(campaign._id);
   return toCampaignDto(campaign);
 }
 
