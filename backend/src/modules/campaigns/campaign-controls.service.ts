@@ -1,20 +1,7 @@
-import { Types, trusted } from 'mongoose';
-import type {
-  CampaignDto,
-  CampaignProgressDto,
-  CampaignRecipientDto,
-  CampaignRecipientQuery,
-  CampaignStatus,
-  LedgerState,
-  Locale,
-  MailEventKind,
-  Page,
-  RecipientMailEventDto,
-  SendingWindow,
-} from '@agency/contracts';
-import { SENDING_STATUSES, windowStateAt } from '@agency/contracts';
+import { trusted } from 'mongoose';
+import type { CampaignDto, CampaignStatus, Locale } from '@agency/contracts';
+import { SENDING_STATUSES } from '@agency/contracts';
 import { HttpError } from '../../errors';
-import { isoOrNull, pageOf, skipOf } from '../../list-query';
 import {
   enqueueRoundDispatch,
   enqueueTestSend,
@@ -23,16 +10,18 @@ import {
 import {
   type Redis,
   CampaignModel,
-  MailEventModel,
-  normalizeEmail,
-  readLedgerPage,
-  campaignRateKey,
   campaignRoundKeys,
   expireRoundState,
   withCampaignLockOrThrow,
 } from '@agency/platform';
 import { toCampaignDto } from './campaign.service';
 
+/**
+ * The send controls: send, pause, resume, cancel and resend, each a
+ * conditional status change on the campaign (and its round's state in
+ * Redis), under the campaign's lock. The progress and the recipients'
+ * pages are read in campaign-progress.service and campaign-recipients.service.
+ */
 async function notFoundOrConflict(id: string, conflict: string): Promise<never> {
   const exists = await CampaignModel.exists({ _id: id });
   if (!exists) throw new HttpError('NOT_FOUND', 'No campaign with this id');
@@ -193,130 +182,4 @@ export async function sendTestMail(
   } catch {
     throw unavailable();
   }
-}
-
-const RATE_WINDOW_SECONDS = 60;
-
-/** Recipients settled per second over the last minute (or since the start, if sooner). */
-async function rateOf(
-  redis: Redis,
-  prefix: string,
-  id: string,
-  startedAt: Date | null | undefined,
-): Promise<number> {
-  const now = Date.now();
-  const second = Math.floor(now / 1000);
-  const seconds = Array.from({ length: RATE_WINDOW_SECONDS }, (_, back) => second - back);
-  let counts: (string | null)[];
-  try {
-    counts = await redis.mget(seconds.map((at) => campaignRateKey(prefix, id, at)));
-  } catch {
-    return 0;
-  }
-  const settled = counts.reduce((sum, count) => sum + Number(count ?? 0), 0);
-  const windowStart = now - RATE_WINDOW_SECONDS * 1000;
-  const since = startedAt ? Math.max(startedAt.getTime(), windowStart) : windowStart;
-  const elapsed = Math.max((now - since) / 1000, 1);
-  return Math.round((settled / elapsed) * 10) / 10;
-}
-
-/** While a campaign being sent is outside its window: when the window opens again. */
-function windowOpensAt(
-  window: SendingWindow | null | undefined,
-  timeZone: string,
-  active: boolean,
-): string | null {
-  if (!active || !window) return null;
-  const state = windowStateAt(window, timeZone, new Date());
-  return state.open ? null : state.opensAt.toISOString();
-}
-
-export async function campaignProgress(
-  redis: Redis,
-  prefix: string,
-  id: string,
-  timeZone: string,
-): Promise<CampaignProgressDto> {
-  const campaign = await CampaignModel.findById(id, { content: 0, translations: 0 }).lean();
-  if (!campaign) throw new HttpError('NOT_FOUND', 'No campaign with this id');
-  const settled = campaign.sentCount + campaign.failedCount;
-  const active = SENDING_STATUSES.includes(campaign.status as CampaignStatus);
-  return {
-    id,
-    status: campaign.status as CampaignStatus,
-    total: campaign.total,
-    sentCount: campaign.sentCount,
-    failedCount: campaign.failedCount,
-    pendingCount: Math.max(campaign.total - settled, 0),
-    percent: campaign.total > 0 ? Math.round((settled / campaign.total) * 1000) / 10 : 0,
-    ratePerSecond: active ? await rateOf(redis, prefix, id, campaign.startedAt) : 0,
-    windowOpensAt: windowOpensAt(campaign.sendingWindow as SendingWindow | null, timeZone, active),
-    round: campaign.round,
-    startedAt: isoOrNull(campaign.startedAt),
-    finishedAt: isoOrNull(campaign.finishedAt),
-  };
-}
-
-/**
- * The latest bounce or complaint each address of a page brought back from
- * this campaign: a few reads of a small collection.
- */
-async function mailEventsOf(
-  campaignId: string,
-  emails: readonly string[],
-): Promise<Map<string, RecipientMailEventDto>> {
-  const events = await MailEventModel.find({
-    campaign: new Types.ObjectId(campaignId),
-    key: trusted({ $in: [...new Set(emails.map(normalizeEmail))] }),
-  }).lean();
-  const latest = new Map<string, RecipientMailEventDto>();
-  for (const event of events) {
-    const known = latest.get(event.key);
-    if (known && known.at >= event.at.toISOString()) continue;
-    latest.set(event.key, {
-      kind: event.kind as MailEventKind,
-      at: event.at.toISOString(),
-      provider: event.provider as RecipientMailEventDto['provider'],
-      detail: event.detail ?? null,
-    });
-  }
-  return latest;
-}
-
-/**
- * One page of the ledger: `failed` lists the current round's failures (with
- * the server's reply), `sent` every delivery of every round, `pending` the
- * current round's recipients still without an outcome.
- */
-export async function listCampaignRecipients(
-  id: string,
-  query: CampaignRecipientQuery,
-): Promise<Page<CampaignRecipientDto>> {
-  const campaign = await CampaignModel.findById(id, { round: 1 }).lean();
-  if (!campaign) throw new HttpError('NOT_FOUND', 'No campaign with this id');
-  const { lines, total } = await readLedgerPage(id, {
-    state: query.state ?? 'failed',
-    round: campaign.round,
-    descending: query.sort.startsWith('-'),
-    skip: skipOf(query),
-    limit: query.pageSize,
-  });
-  const eventOf = await mailEventsOf(
-    id,
-    lines.map(({ email }) => email),
-  );
-  return pageOf(
-    lines.map((line) => ({
-      email: line.email,
-      state: (line.state ?? 'pending') as LedgerState,
-      reason: line.reason ?? null,
-      attempts: line.attempts ?? 0,
-      round: line.round ?? campaign.round,
-      // A recipient still owed shows when its batch was queued.
-      at: (line.at ?? line.queuedAt ?? new Date()).toISOString(),
-      mailEvent: eventOf.get(normalizeEmail(line.email)) ?? null,
-    })),
-    total,
-    query,
-  );
 }

@@ -50,12 +50,9 @@ import {
 } from './campaign.service';
 import { languageAudience, previewCampaign, sampleRecipients } from './campaign-preview.service';
 import { campaignScheduling } from './campaign-schedule.service';
-import {
-  campaignControls,
-  campaignProgress,
-  listCampaignRecipients,
-  sendTestMail,
-} from './campaign-controls.service';
+import { campaignControls, sendTestMail } from './campaign-controls.service';
+import { campaignProgress } from './campaign-progress.service';
+import { listCampaignRecipients } from './campaign-recipients.service';
 
 export interface CampaignRoutesDeps {
   campaignQueue: CampaignQueue;

@@ -1,9 +1,6 @@
 export { campaignRoutes } from './campaign.routes';
 export { countCampaigns } from './campaign.service';
-export {
-  campaignControls,
-  campaignProgress,
-  type CampaignControls,
-} from './campaign-controls.service';
+export { campaignControls, type CampaignControls } from './campaign-controls.service';
+export { campaignProgress } from './campaign-progress.service';
 export { campaignAudience } from './campaign-audience';
 export { campaignScheduling, type CampaignScheduling } from './campaign-schedule.service';
