@@ -17,7 +17,7 @@ const countsSchema = new Schema(
  * One CSV file read into a list. The API writes it at upload and at start;
  * from then on only the import job writes it (its progress, once per chunk
  * of rows), so the two never race on the embedded store: a cancel is asked
- * through Redis.
+ * through Redis. Every change of it is in list-import-records.ts.
  */
 const listImportSchema = new Schema(
   {

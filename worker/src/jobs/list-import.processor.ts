@@ -14,19 +14,25 @@ import {
 } from '@agency/contracts';
 import {
   ImportReportModel,
-  ListImportModel,
   ListMemberModel,
   MailingListModel,
   SubscriberModel,
   SuppressionModel,
   csvRows,
+  findStoredImport,
   importCancelKey,
   importFiles,
   insertUnlessPresent,
   isDuplicateKeyError,
   listMemberId,
+  markImportRunning,
   normalizeEmail,
+  recordImportEnd,
+  recordImportFailure,
+  recordImportOfDeletedList,
+  saveImportCheckpoint,
   type ListImport,
+  type StoredImport,
   type ListMember,
   type Logger,
   type Redis,
@@ -51,7 +57,6 @@ const members = () =>
 /** Rows per write: one insertMany of members, one report document, one progress update. */
 export const IMPORT_CHUNK_ROWS = 1000;
 
-type StoredImport = ListImport & { _id: Types.ObjectId };
 type Mapping = NonNullable<ListImport['mapping']>;
 
 export interface ListImportDeps {
@@ -157,28 +162,12 @@ export function listImportProcessor(deps: ListImportDeps) {
       return await run(job);
     } catch (error) {
       // The last attempt: the import ends as failed, not running for ever.
-      if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await markFailed(job.data.importId);
+      if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
+        await recordImportFailure(job.data.importId);
+      }
       throw error;
     }
   };
-}
-
-/** What a failed import leaves: its state, and the list's count as the members really are. */
-async function markFailed(importId: string): Promise<void> {
-  const stored = await ListImportModel.findOneAndUpdate(
-    { _id: importId, status: { $in: ['queued', 'running'] } },
-    {
-      $set: {
-        status: 'failed',
-        error: 'The import stopped on an error; the rows read before it are in the list',
-        finishedAt: new Date(),
-      },
-    },
-  ).lean();
-  if (stored?.list) {
-    const memberCount = await ListMemberModel.countDocuments({ list: stored.list });
-    await MailingListModel.updateOne({ _id: stored.list }, { $set: { memberCount } });
-  }
 }
 
 type ImportOutcome = 'done' | 'cancelled' | 'skipped';
@@ -234,25 +223,13 @@ function consentOf(stored: StoredImport, list: StoredList) {
  * is only space, and the flag expires).
  */
 async function finishImport(run: ImportRun, status: ImportEnd, error?: string): Promise<void> {
-  await ListImportModel.updateOne(
-    { _id: run.stored._id },
-    {
-      $set: {
-        status,
-        counts: run.counts,
-        checkpointRow: run.row,
-        reportLines: run.reportLines,
-        finishedAt: new Date(),
-        ...(error ? { error } : {}),
-      },
-    },
-  );
-  if (run.counts.created > 0) {
-    await MailingListModel.updateOne(
-      { _id: run.list._id },
-      { $inc: { memberCount: run.counts.created } },
-    );
-  }
+  await recordImportEnd(run.stored, {
+    status,
+    counts: run.counts,
+    row: run.row,
+    reportLines: run.reportLines,
+    ...(error ? { error } : {}),
+  });
   await importFiles()
     .delete(run.stored.fileId)
     .catch(() => undefined);
@@ -261,10 +238,7 @@ async function finishImport(run: ImportRun, status: ImportEnd, error?: string): 
 
 /** Ends an import whose list is gone before it began (nothing was counted). */
 async function failForMissingList(stored: StoredImport): Promise<void> {
-  await ListImportModel.updateOne(
-    { _id: stored._id },
-    { $set: { status: 'failed', error: 'The list was deleted', finishedAt: new Date() } },
-  );
+  await recordImportOfDeletedList(stored._id);
   await importFiles()
     .delete(stored.fileId)
     .catch(() => undefined);
@@ -280,7 +254,7 @@ async function openRun(
   job: Job<ListImportJob>,
 ): Promise<ImportRun | 'skipped' | 'list-gone'> {
   const { importId } = job.data;
-  const stored = await ListImportModel.findById(importId).lean<StoredImport>();
+  const stored = await findStoredImport(importId);
   if (!stored || !['queued', 'running'].includes(stored.status)) return 'skipped';
   const list = await MailingListModel.findById(stored.list, { name: 1, deletion: 1 }).lean();
   if (!list || list.deletion) {
@@ -485,16 +459,11 @@ async function writeReportLines(run: ImportRun, part: ChunkToWrite): Promise<voi
 async function writeChunk(run: ImportRun, part: ChunkToWrite): Promise<void> {
   await writeMembers(run, part.batch, part.given);
   await writeReportLines(run, part);
-  await ListImportModel.updateOne(
-    { _id: run.stored._id },
-    {
-      $set: {
-        counts: { ...run.counts, ...part.read },
-        checkpointRow: part.row,
-        reportLines: run.reportLines,
-      },
-    },
-  );
+  await saveImportCheckpoint(run.stored._id, {
+    counts: { ...run.counts, ...part.read },
+    row: part.row,
+    reportLines: run.reportLines,
+  });
   await run.job.updateProgress(part.row);
 }
 
@@ -595,10 +564,7 @@ async function runImport(deps: ListImportDeps, job: Job<ListImportJob>): Promise
     await finishImport(run, 'cancelled');
     return 'cancelled';
   }
-  await ListImportModel.updateOne(
-    { _id: run.stored._id },
-    { $set: { status: 'running', ...(run.stored.startedAt ? {} : { startedAt: new Date() }) } },
-  );
+  await markImportRunning(run.stored);
   const { importId } = run;
   deps.logger.info(
     { importId, fromRow: run.row, attempt: job.attemptsMade + 1 },

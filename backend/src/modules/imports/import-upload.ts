@@ -11,11 +11,11 @@ import {
 } from '@agency/contracts';
 import {
   EncodingSniffer,
-  ListImportModel,
   csvRows,
   detectDelimiter,
   importFiles,
-  type ListImport,
+  recordUploadedImport,
+  type StoredImport,
 } from '@agency/platform';
 import { HttpError } from '../../errors';
 
@@ -115,7 +115,7 @@ export async function uploadImportFile(
   body: Readable,
   fileName: string,
   by: { id: string; username: string },
-): Promise<ListImport & { _id: Types.ObjectId }> {
+): Promise<StoredImport> {
   const sniffer = new EncodingSniffer();
   const bytes = meter(sniffer, IMPORT_MAX_BYTES);
   const upload = importFiles().openUploadStream(fileName, { metadata: { by: by.id } });
@@ -159,7 +159,7 @@ export async function uploadImportFile(
       const reason = 'No column holds e-mail addresses';
       throw new HttpError('VALIDATION_FAILED', reason, { file: reason });
     }
-    const created = await ListImportModel.create({
+    const stored = await recordUploadedImport({
       fileId,
       fileName,
       size: bytes.size(),
@@ -169,15 +169,9 @@ export async function uploadImportFile(
       columns: summary.columns,
       preview: summary.preview.map((cells) => ({ cells })),
       hasHeader: summary.hasHeader,
-      status: 'uploaded',
       byId: by.id,
       byName: by.username,
     });
-    // Read back as stored: what every other call answers from.
-    const stored = await ListImportModel.findById(created._id).lean<
-      ListImport & { _id: Types.ObjectId }
-    >();
-    if (!stored) throw new Error('the import just written is gone');
     return stored;
   } catch (error) {
     await discard();

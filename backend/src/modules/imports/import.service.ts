@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import { type Types } from 'mongoose';
 import {
   QUEUE_NAMES,
   listImportJobId,
@@ -16,20 +15,22 @@ import {
 } from '@agency/contracts';
 import {
   ImportReportModel,
-  ListImportModel,
   MailingListModel,
+  findStoredImport,
   importCancelKey,
   importFiles,
+  markImportQueued,
+  markImportUnqueued,
+  markUploadCancelled,
+  pageOfImports,
   previewRows,
   withTimeout,
-  type ListImport,
   type Redis,
+  type StoredImport,
 } from '@agency/platform';
 import type { Queue } from 'bullmq';
 import { HttpError } from '../../errors';
 import { isoOrNull, pageOf } from '../../list-query';
-
-type StoredImport = ListImport & { _id: Types.ObjectId };
 
 const ZERO: ImportCounts = {
   read: 0,
@@ -78,7 +79,7 @@ export function toImportDto(stored: StoredImport): ImportDto {
 }
 
 async function findImport(id: string): Promise<StoredImport> {
-  const stored = await ListImportModel.findById(id).lean<StoredImport>();
+  const stored = await findStoredImport(id);
   if (!stored) throw new HttpError('NOT_FOUND', 'No import with this id');
   return stored;
 }
@@ -89,16 +90,9 @@ export async function getImport(id: string): Promise<ImportDto> {
 
 /** The latest imports first; a short list, read by `createdAt`'s index. */
 export async function listImports(page: number, pageSize: number): Promise<Page<ImportDto>> {
-  const [docs, total] = await Promise.all([
-    ListImportModel.find({}, { preview: 0 })
-      .sort({ createdAt: -1, _id: -1 })
-      .skip((page - 1) * pageSize)
-      .limit(pageSize)
-      .lean<StoredImport[]>(),
-    ListImportModel.estimatedDocumentCount(),
-  ]);
+  const { items, total } = await pageOfImports((page - 1) * pageSize, pageSize);
   return pageOf(
-    docs.map((doc) => toImportDto({ ...doc, preview: [] })),
+    items.map((doc) => toImportDto({ ...doc, preview: [] })),
     total,
     { page, pageSize },
   );
@@ -142,19 +136,12 @@ export async function startImport(
       listId: 'This list is being deleted',
     });
   }
-  const queued = await ListImportModel.findOneAndUpdate(
-    { _id: id, status: 'uploaded' },
-    {
-      $set: {
-        status: 'queued',
-        list: list._id,
-        listName: list.name,
-        mapping,
-        hasHeader: input.hasHeader ?? current.hasHeader,
-      },
-    },
-    { returnDocument: 'after' },
-  ).lean<StoredImport>();
+  const queued = await markImportQueued(id, {
+    list: list._id,
+    listName: list.name,
+    mapping,
+    hasHeader: input.hasHeader ?? current.hasHeader,
+  });
   if (!queued) throw new HttpError('CONFLICT', 'This import was started already');
   try {
     await withTimeout(
@@ -162,10 +149,7 @@ export async function startImport(
       ENQUEUE_TIMEOUT_MS,
     );
   } catch {
-    await ListImportModel.updateOne(
-      { _id: id, status: 'queued' },
-      { $set: { status: 'uploaded' } },
-    );
+    await markImportUnqueued(id);
     throw new HttpError(
       'UNAVAILABLE',
       'Imports are unavailable right now; please try again shortly',
@@ -183,11 +167,7 @@ export async function startImport(
 export async function cancelImport(redis: Redis, prefix: string, id: string): Promise<ImportDto> {
   const current = await findImport(id);
   if (current.status === 'uploaded') {
-    const cancelled = await ListImportModel.findOneAndUpdate(
-      { _id: id, status: 'uploaded' },
-      { $set: { status: 'cancelled', finishedAt: new Date() } },
-      { returnDocument: 'after' },
-    ).lean<StoredImport>();
+    const cancelled = await markUploadCancelled(id);
     if (cancelled) {
       await importFiles()
         .delete(current.fileId)
