@@ -1,3 +1,4 @@
+import type Router from '@koa/router';
 import Koa from 'koa';
 import { API_ROUTES, matchesRoute } from '@agency/contracts';
 import type { ApiConfig } from './config';
@@ -8,9 +9,11 @@ import {
   mailIdentityKey,
   agencyTimeZoneSource,
   setAgencySettingsFallback,
+  type KeptCounts,
   type Logger,
   type MailQueues,
   type Redis,
+  type TimeZoneSource,
 } from '@agency/platform';
 import { createCampaignQueue, type CampaignQueue } from './queues/campaign-queue';
 import { clientAddress } from './middleware/client-address';
@@ -19,7 +22,7 @@ import { errorHandler } from './middleware/error-handler';
 import { jsonBodies } from './middleware/json-body';
 import { requireJson } from './middleware/require-json';
 import { adminArea, corsPolicy, securityHeaders } from './middleware/security';
-import { contactRoutes, createContactListIndex } from './modules/contact';
+import { contactRoutes, createContactListIndex, type ContactViews } from './modules/contact';
 import { healthRoutes } from './modules/health';
 import { newsletterRoutes } from './modules/newsletter';
 import {
@@ -30,6 +33,8 @@ import {
   secretKeyFrom,
   SIGN_IN_PATHS,
   unknownUserHash,
+  type LoginRoutesDeps,
+  type TokenService,
 } from './modules/auth';
 import { userRoutes, userSecurityRoutes } from './modules/users';
 import { ownSessionRoutes } from './modules/sessions';
@@ -48,7 +53,7 @@ import { campaignTemplateRoutes } from './modules/campaign-templates';
 import { agencySettingsRoutes, testRecipientRoutes } from './modules/settings';
 import { statsRoutes } from './modules/stats';
 import { queueBoard } from './modules/queue-board';
-import { createQueueRegistry, recountStatsNow } from './queues/queue-registry';
+import { createQueueRegistry, recountStatsNow, type QueueRegistry } from './queues/queue-registry';
 
 export interface AppDeps {
   config: Pick<
@@ -76,31 +81,30 @@ export interface AppDeps {
   redis: Redis;
 }
 
-/** Builds the API without listening, so tests can drive `app.callback()`. */
-export function createApp({
-  config,
-  logger,
-  queues,
-  campaignQueue,
-  passwordResetQueue,
-  redis,
-}: AppDeps): Koa {
-  // Koa's `proxy` lets the forwarded protocol and host through; clientAddress
-  // removes them, and finds the visitor's address, unless a trusted proxy sent them.
-  const app = new Koa({ proxy: config.trustProxy !== false });
-  // Errors are answered by errorHandler and logged with the request id there.
-  app.silent = true;
+type AppConfig = AppDeps['config'];
 
-  // The agency's settings fall back on this environment until an admin saves them.
-  setAgencySettingsFallback({ mailFrom: config.campaigns.mailFrom, timeZone: config.timeZone });
-  const tokens = createTokenService(config.auth);
+/** What the routers share: the sign-in, the queues' handles and the kept figures. */
+interface AppServices {
+  tokens: TokenService;
+  signIn: Omit<LoginRoutesDeps, 'demo'>;
+  queueRegistry: QueueRegistry;
+  agencyTimeZone: TimeZoneSource;
+  kept: KeptCounts;
+  contactViews: ContactViews;
+}
+
+function createSignIn(
+  config: AppConfig,
+  redis: Redis,
+  tokens: TokenService,
+): AppServices['signIn'] {
   const throttle = createLoginThrottle(
     redis,
     config.queuePrefix,
     config.auth.loginThrottle,
     config.redisRequestTimeoutMs,
   );
-  const signIn = {
+  return {
     tokens,
     throttle,
     twoFactor: config.auth.twoFactor,
@@ -110,25 +114,15 @@ export function createApp({
     redis,
     prefix: config.queuePrefix,
   };
-  // Computed now, so the first sign-in of an unknown name costs no more than the others.
-  void unknownUserHash();
+}
 
-  app.use(clientAddress(config.trustProxy));
-  app.use(requestContext(logger));
-  app.use(errorHandler());
-  app.use(securityHeaders());
-  app.use(corsPolicy(config.corsOrigin));
-  const queueRegistry = createQueueRegistry(redis, config.queuePrefix);
-  // The figures, the contacts list's index and the campaign audience's addresses kept beside the enquiries, told of every change.
-  // "Today", "this week" and the counted days are on the agency's clock as its settings say now.
-  const agencyTimeZone = agencyTimeZoneSource(config.timeZone, logger);
-  const kept = createKeptCounts(redis, {
-    prefix: config.queuePrefix,
-    timeZone: agencyTimeZone,
-    logger,
-  });
+/** Every change of an enquiry reaches the kept figures, the contacts list's index and the campaign audience's addresses. */
+function createContactViews(
+  { config, logger, redis }: Pick<AppDeps, 'config' | 'logger' | 'redis'>,
+  kept: KeptCounts,
+): ContactViews {
   const contactListIndex = createContactListIndex(redis, { prefix: config.queuePrefix, logger });
-  const contactViews = {
+  return {
     changes: allContactChanges(
       kept.contactChanges,
       contactListIndex.changes,
@@ -137,6 +131,40 @@ export function createApp({
     totals: kept.contactTotals,
     index: contactListIndex,
   };
+}
+
+function createAppServices(deps: Pick<AppDeps, 'config' | 'logger' | 'redis'>): AppServices {
+  const { config, logger, redis } = deps;
+  const tokens = createTokenService(config.auth);
+  const signIn = createSignIn(config, redis, tokens);
+  // Computed now, so the first sign-in of an unknown name costs no more than the others.
+  void unknownUserHash();
+  const queueRegistry = createQueueRegistry(redis, config.queuePrefix);
+  // "Today", "this week" and the counted days are on the agency's clock as its settings say now.
+  const agencyTimeZone = agencyTimeZoneSource(config.timeZone, logger);
+  const kept = createKeptCounts(redis, {
+    prefix: config.queuePrefix,
+    timeZone: agencyTimeZone,
+    logger,
+  });
+  const contactViews = createContactViews(deps, kept);
+  return { tokens, signIn, queueRegistry, agencyTimeZone, kept, contactViews };
+}
+
+/** What every request goes through first: its address, its id and log, the error answer, the headers. */
+function addRequestFrame(app: Koa, config: AppConfig, logger: Logger): void {
+  app.use(clientAddress(config.trustProxy));
+  app.use(requestContext(logger));
+  app.use(errorHandler());
+  app.use(securityHeaders());
+  app.use(corsPolicy(config.corsOrigin));
+}
+
+function addAdminGate(
+  app: Koa,
+  config: AppConfig,
+  { tokens, queueRegistry }: Pick<AppServices, 'tokens' | 'queueRegistry'>,
+): void {
   // Before the admin area's bearer check: the board's page also accepts its own cookie.
   app.use(
     queueBoard({
@@ -152,14 +180,23 @@ export function createApp({
       publicPaths: [...SIGN_IN_PATHS, ...PASSWORD_RESET_PATHS],
     }),
   );
+}
+
+function addBodyReaders(app: Koa, config: AppConfig): void {
   // Webhooks are verified over their raw bytes and an import uploads a CSV
   // file: those routes read their bodies themselves.
   const rawBodies = (path: string) =>
     matchesRoute(API_ROUTES.mailEvents, path) || path === IMPORT_UPLOAD_PATH;
   app.use(requireJson({ formPaths: [API_ROUTES.newsletterUnsubscribe], rawBodies }));
   app.use(jsonBodies(config.jsonBodyLimit, rawBodies));
+}
 
-  const routers = [
+/** The public website's routes: health, the contact form, the newsletter. */
+function siteRouters(
+  { config, queues, redis }: AppDeps,
+  { queueRegistry, kept, contactViews }: AppServices,
+): Router[] {
+  return [
     healthRoutes({ redis, queuePrefix: config.queuePrefix, queueRegistry }),
     contactRoutes({
       queues,
@@ -184,6 +221,15 @@ export function createApp({
         linksPerIpMax: config.rateLimit.newsletterLinksMax,
       },
     }),
+  ];
+}
+
+/** Signing in and out, the own account and session, and password resets. */
+function accountRouters(
+  { config, passwordResetQueue, redis }: AppDeps,
+  { signIn }: AppServices,
+): Router[] {
+  return [
     loginRoutes({ ...signIn, demo: config.demo }),
     accountRoutes(signIn),
     ownSessionRoutes(),
@@ -197,6 +243,12 @@ export function createApp({
         perAddressMax: config.rateLimit.passwordResetAddressMax,
       },
     }),
+  ];
+}
+
+/** The dashboard's figures and the records it manages: enquiries, users, the log, clients, leads. */
+function recordRouters({ kept, agencyTimeZone, contactViews }: AppServices): Router[] {
+  return [
     statsRoutes({ kept, timeZone: agencyTimeZone }),
     adminContactRoutes({ views: contactViews }),
     userRoutes(),
@@ -204,6 +256,15 @@ export function createApp({
     activityLogRoutes(),
     clientRoutes(),
     leadRoutes(),
+  ];
+}
+
+/** Campaigns, their audiences and templates, the mail provider's events, the agency's settings. */
+function mailingRouters(
+  { config, campaignQueue, redis }: AppDeps,
+  { kept, queueRegistry }: AppServices,
+): Router[] {
+  return [
     campaignRoutes({
       campaignQueue: campaignQueue ?? createCampaignQueue(redis, config.queuePrefix),
       redis,
@@ -233,9 +294,37 @@ export function createApp({
       recountDays: () => recountStatsNow(queueRegistry.queues),
     }),
   ];
+}
+
+function mountRouters(app: Koa, routers: readonly Router[]): void {
   for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: false }));
   }
+}
+
+/** Builds the API without listening, so tests can drive `app.callback()`. */
+export function createApp(deps: AppDeps): Koa {
+  const { config, logger } = deps;
+  // Koa's `proxy` lets the forwarded protocol and host through; clientAddress
+  // removes them, and finds the visitor's address, unless a trusted proxy sent them.
+  const app = new Koa({ proxy: config.trustProxy !== false });
+  // Errors are answered by errorHandler and logged with the request id there.
+  app.silent = true;
+
+  // The agency's settings fall back on this environment until an admin saves them.
+  setAgencySettingsFallback({ mailFrom: config.campaigns.mailFrom, timeZone: config.timeZone });
+  const services = createAppServices(deps);
+
+  addRequestFrame(app, config, logger);
+  addAdminGate(app, config, services);
+  addBodyReaders(app, config);
+  // In this order: a router mounted earlier answers a path first.
+  mountRouters(app, [
+    ...siteRouters(deps, services),
+    ...accountRouters(deps, services),
+    ...recordRouters(services),
+    ...mailingRouters(deps, services),
+  ]);
   return app;
 }

@@ -209,27 +209,42 @@ export interface KeptCountsOptions {
   logger: Logger;
 }
 
-export function createKeptCounts(
+/** The scripted connection and the keys every part of the kept figures writes. */
+interface KeptStore {
+  redis: Redis;
+  keys: StatsKeys;
+  daysKey: (zone: string) => string;
+  /** Runs a write of the figures, logging it if it fails. */
+  counted: (what: string, update: () => Promise<unknown>) => Promise<void>;
+}
+
+function keptStore(
   connection: Redis,
-  { prefix, timeZone, logger }: KeptCountsOptions,
-): KeptCounts {
-  const redis = withScripts(connection);
-  // Every key but the days' is the same in every zone.
-  const keys = statsKeys(prefix, 'UTC');
-  const daysKey = (zone: string) => statsKeys(prefix, zone).days;
+  { prefix, logger }: Omit<KeptCountsOptions, 'timeZone'>,
+): KeptStore {
+  return {
+    redis: withScripts(connection),
+    // Every key but the days' is the same in every zone.
+    keys: statsKeys(prefix, 'UTC'),
+    daysKey: (zone) => statsKeys(prefix, zone).days,
+    // A change the figures missed is logged; the reconciliation repairs it.
+    counted: async (what, update) => {
+      try {
+        await update();
+      } catch (error: unknown) {
+        logger.warn(
+          { err: error, change: what },
+          'kept figures missed a change; the reconciliation will repair it',
+        );
+      }
+    },
+  };
+}
 
-  /** A change the figures missed is logged; the reconciliation repairs it. */
-  async function counted(what: string, update: () => Promise<unknown>): Promise<void> {
-    try {
-      await update();
-    } catch (error: unknown) {
-      logger.warn(
-        { err: error, change: what },
-        'kept figures missed a change; the reconciliation will repair it',
-      );
-    }
-  }
-
+function keptContactChanges(
+  { redis, keys, daysKey, counted }: KeptStore,
+  timeZone: TimeZoneSource,
+): ContactChanges {
   const contacts = async (changes: readonly { facts: ContactFacts; delta: 1 | -1 }[]) => {
     const zone = await zoneOf(timeZone);
     return redis.statsContact(
@@ -256,7 +271,7 @@ export function createKeptCounts(
     { cache: false, maxBatchSize: 200 },
   );
 
-  const contactChanges: ContactChanges = {
+  return {
     stored: (facts) => counted('contact stored', () => storedTogether.load(facts)),
     deleted: (facts) => counted('contact deleted', () => contacts([{ facts, delta: -1 }])),
     statusChanged: (facts, from) =>
@@ -274,8 +289,10 @@ export function createKeptCounts(
           .exec(),
       ),
   };
+}
 
-  const subscriberChanges: SubscriberChanges = {
+function keptSubscriberChanges({ redis, keys, counted }: KeptStore): SubscriberChanges {
+  return {
     statusChanged: (email, from, to) =>
       from === to
         ? Promise.resolve()
@@ -290,65 +307,80 @@ export function createKeptCounts(
             ),
           ),
   };
+}
 
-  async function counts(): Promise<(field: string) => number> {
-    const all = await read(() => redis.hgetall(keys.counts));
-    return (field) => Number(all[field] ?? 0);
-  }
+/** The field of `stats:counts` that holds the enquiries with these filters. */
+function contactCountField({
+  status,
+  service,
+}: {
+  status?: ContactStatus;
+  service?: ServiceSlug;
+}): string {
+  if (status && service) return COUNT_FIELDS.contactsByStatusAndService(status, service);
+  if (status) return COUNT_FIELDS.contactsByStatus(status);
+  if (service) return COUNT_FIELDS.contactsByService(service);
+  return COUNT_FIELDS.contacts;
+}
 
-  const contactTotals: ContactTotals = {
-    async count({ status, service }: { status?: ContactStatus; service?: ServiceSlug }) {
-      const field =
-        status && service
-          ? COUNT_FIELDS.contactsByStatusAndService(status, service)
-          : status
-            ? COUNT_FIELDS.contactsByStatus(status)
-            : service
-              ? COUNT_FIELDS.contactsByService(service)
-              : COUNT_FIELDS.contacts;
+function keptContactTotals({ redis, keys }: KeptStore): ContactTotals {
+  return {
+    async count(filter: { status?: ContactStatus; service?: ServiceSlug }) {
       try {
-        return Number((await redis.hget(keys.counts, field)) ?? 0);
+        return Number((await redis.hget(keys.counts, contactCountField(filter))) ?? 0);
       } catch {
         return undefined;
       }
     },
   };
+}
 
+// The same reach as AUDIENCE_LUA's, read from the two per-address hashes.
+async function readAudienceReach(
+  { redis, keys }: KeptStore,
+  addresses: readonly string[],
+): Promise<AudienceReach> {
+  const reach: AudienceReach = { contacts: 0, subscribers: 0, all: 0 };
+  for (let from = 0; from < addresses.length; from += 1000) {
+    const batch = addresses.slice(from, from + 1000);
+    const [enquiries, statuses] = await read(() =>
+      Promise.all([
+        redis.hmget(keys.enquiriesPerAddress, ...batch),
+        redis.hmget(keys.subscriberStatus, ...batch),
+      ]),
+    );
+    batch.forEach((_, index) => {
+      const sent = Number(enquiries[index] ?? 0) > 0;
+      const status = statuses[index];
+      if (status === 'unsubscribed') return;
+      if (sent) reach.contacts += 1;
+      if (status === 'confirmed') reach.subscribers += 1;
+      if (sent || status === 'confirmed') reach.all += 1;
+    });
+  }
+  return reach;
+}
+
+export function createKeptCounts(connection: Redis, options: KeptCountsOptions): KeptCounts {
+  const store = keptStore(connection, options);
+  const { redis, keys, daysKey, counted } = store;
   return {
-    contactChanges,
-    subscriberChanges,
+    contactChanges: keptContactChanges(store, options.timeZone),
+    subscriberChanges: keptSubscriberChanges(store),
     campaignCreated: () =>
       counted('campaign created', () => redis.hincrby(keys.counts, COUNT_FIELDS.campaigns, 1)),
     campaignDeleted: () =>
       counted('campaign deleted', () => redis.hincrby(keys.counts, COUNT_FIELDS.campaigns, -1)),
-    contactTotals,
-    counts,
+    contactTotals: keptContactTotals(store),
+    async counts() {
+      const all = await read(() => redis.hgetall(keys.counts));
+      return (field) => Number(all[field] ?? 0);
+    },
     async days(dates, zone) {
       if (dates.length === 0) return [];
       const values = await read(() => redis.hmget(daysKey(zone), ...dates));
       return values.map((value) => Number(value ?? 0));
     },
-    // The same reach as AUDIENCE_LUA's, read from the two per-address hashes.
-    async audienceReach(addresses) {
-      const reach: AudienceReach = { contacts: 0, subscribers: 0, all: 0 };
-      for (let from = 0; from < addresses.length; from += 1000) {
-        const batch = addresses.slice(from, from + 1000);
-        const [enquiries, statuses] = await read(() =>
-          Promise.all([
-            redis.hmget(keys.enquiriesPerAddress, ...batch),
-            redis.hmget(keys.subscriberStatus, ...batch),
-          ]),
-        );
-        batch.forEach((_, index) => {
-          const sent = Number(enquiries[index] ?? 0) > 0;
-          const status = statuses[index];
-          if (status === 'unsubscribed') return;
-          if (sent) reach.contacts += 1;
-          if (status === 'confirmed') reach.subscribers += 1;
-          if (sent || status === 'confirmed') reach.all += 1;
-        });
-      }
-      return reach;
-    },
+    audienceReach: (addresses) => readAudienceReach(store, addresses),
   };
 }

@@ -2,8 +2,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logger';
 import type { Redis } from '../redis-connection';
 import { CampaignModel } from '../campaigns/campaign.model';
-import { beginContactAddressRepair, type AddressRepairReport } from '../contact/contact-addresses';
-import { beginContactIndexRepair, type IndexRepairReport } from '../contact/contact-index-repair';
+import {
+  beginContactAddressRepair,
+  type AddressRepairReport,
+  type ContactAddressRepair,
+} from '../contact/contact-addresses';
+import {
+  beginContactIndexRepair,
+  type ContactIndexRepair,
+  type IndexRepairReport,
+} from '../contact/contact-index-repair';
 import type { ContactFacts } from '../contact/contact-changes';
 import { createContactIndexSets } from '../contact/contact-index-sets';
 import { forEachStoredContact } from '../contact/stored-contacts';
@@ -163,6 +171,98 @@ function same(name: HashName, a: string, b: string): boolean {
   return name === 'subscriberStatus' ? a === b : Number(a || 0) === Number(b || 0);
 }
 
+interface StoreRecount {
+  recount: Recount;
+  /** Enquiries stored before they carried search keys, given them while read. */
+  keysAdded: number;
+  contactAddresses: AddressRepairReport;
+}
+
+/** Reads the store once: the index's and the addresses' repairs see each enquiry as it is counted. */
+async function recountStore(
+  timeZone: string,
+  indexRepair: ContactIndexRepair | undefined,
+  addressRepair: ContactAddressRepair,
+): Promise<StoreRecount> {
+  const recount = new Recount(timeZone);
+  const { keysAdded } = await forEachStoredContact(async (contact) => {
+    recount.contact(contact);
+    await indexRepair?.expect(contact);
+    await addressRepair.expect(contact);
+  });
+  const contactAddresses = await addressRepair.finish();
+  await forEachSubscriber((subscriber) => recount.subscriber(subscriber));
+  // A small collection (one document per campaign): counting it reads little.
+  recount.campaigns(await CampaignModel.countDocuments({}));
+  recount.audiences();
+  return { recount, keysAdded, contactAddresses };
+}
+
+/** One kept hash as it was before and after the store was read, and as the store counts it. */
+interface HashReadings {
+  before: Hash;
+  after: Hash;
+  counted: Map<string, string>;
+}
+
+interface HashComparison {
+  /** Field, value read, value counted: the arguments of REPAIR_LUA. */
+  repairs: string[];
+  drift: FigureDrift[];
+  /** Fields that moved while the store was read. */
+  busy: number;
+}
+
+function compareHash(name: HashName, { before, after, counted }: HashReadings): HashComparison {
+  const fields = new Set([...Object.keys(before), ...Object.keys(after), ...counted.keys()]);
+  const comparison: HashComparison = { repairs: [], drift: [], busy: 0 };
+  for (const field of fields) {
+    const was = before[field] ?? '';
+    const is = after[field] ?? '';
+    const want = counted.get(field) ?? '';
+    if (!same(name, was, is)) {
+      comparison.busy += 1;
+    } else if (!same(name, is, want)) {
+      comparison.repairs.push(field, is, want);
+      comparison.drift.push({ field, kept: Number(is || 0), counted: Number(want || 0) });
+    }
+  }
+  return comparison;
+}
+
+/** Writes the repairs a chunk at a time; returns how many fields still held what was read. */
+async function writeRepairs(
+  redis: Redis,
+  key: string,
+  repairs: readonly string[],
+): Promise<number> {
+  let repaired = 0;
+  for (let start = 0; start < repairs.length; start += 900) {
+    const chunk = repairs.slice(start, start + 900);
+    repaired += Number(await redis.eval(REPAIR_LUA, 1, key, ...chunk));
+  }
+  return repaired;
+}
+
+/** Repairs one kept hash and adds what it did to the report. */
+async function repairHash(
+  redis: Redis,
+  key: string,
+  name: HashName,
+  readings: HashReadings,
+  report: ReconcileReport,
+): Promise<void> {
+  const { repairs, drift, busy } = compareHash(name, readings);
+  const repaired = await writeRepairs(redis, key, repairs);
+  // A field that moved between the comparison and its repair was left as it is.
+  report.busy += busy + drift.length - repaired;
+  if (name === 'counts') report.repaired.counts = drift;
+  else if (name === 'days') {
+    report.repaired.days = drift.length;
+    report.repaired.dayExamples = drift.slice(0, DAY_EXAMPLES);
+  } else report.repaired.addresses += repaired;
+}
+
 export async function reconcileStats({
   redis,
   prefix,
@@ -180,18 +280,11 @@ export async function reconcileStats({
     beginContactAddressRepair(),
   ]);
   try {
-    const recount = new Recount(timeZone);
-    const { keysAdded } = await forEachStoredContact(async (contact) => {
-      recount.contact(contact);
-      await indexRepair?.expect(contact);
-      await addressRepair.expect(contact);
-    });
-    const contactAddresses = await addressRepair.finish();
-    await forEachSubscriber((subscriber) => recount.subscriber(subscriber));
-    // A small collection (one document per campaign): counting it reads little.
-    recount.campaigns(await CampaignModel.countDocuments({}));
-    recount.audiences();
-
+    const { recount, keysAdded, contactAddresses } = await recountStore(
+      timeZone,
+      indexRepair,
+      addressRepair,
+    );
     await sleep(settleMs);
     const after = await snapshot(redis, keys);
 
@@ -208,37 +301,8 @@ export async function reconcileStats({
       durationMs: 0,
     };
     for (const name of HASHES) {
-      const counted = recount.hash(name);
-      const fields = new Set([
-        ...Object.keys(before[name]),
-        ...Object.keys(after[name]),
-        ...counted.keys(),
-      ]);
-      const repairs: string[] = [];
-      const drift: FigureDrift[] = [];
-      for (const field of fields) {
-        const was = before[name][field] ?? '';
-        const is = after[name][field] ?? '';
-        const want = counted.get(field) ?? '';
-        if (!same(name, was, is)) {
-          report.busy += 1;
-        } else if (!same(name, is, want)) {
-          repairs.push(field, is, want);
-          drift.push({ field, kept: Number(is || 0), counted: Number(want || 0) });
-        }
-      }
-      let repaired = 0;
-      for (let start = 0; start < repairs.length; start += 900) {
-        const chunk = repairs.slice(start, start + 900);
-        repaired += Number(await redis.eval(REPAIR_LUA, 1, keys[name], ...chunk));
-      }
-      // A field that moved between the comparison and its repair was left as it is.
-      report.busy += drift.length - repaired;
-      if (name === 'counts') report.repaired.counts = drift;
-      else if (name === 'days') {
-        report.repaired.days = drift.length;
-        report.repaired.dayExamples = drift.slice(0, DAY_EXAMPLES);
-      } else report.repaired.addresses += repaired;
+      const readings = { before: before[name], after: after[name], counted: recount.hash(name) };
+      await repairHash(redis, keys[name], name, readings, report);
     }
     if (indexRepair) report.index = await indexRepair.finish();
     report.durationMs = Math.round(performance.now() - started);

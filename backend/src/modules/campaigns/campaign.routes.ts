@@ -104,18 +104,13 @@ async function editorSettings(settings: DraftSettings): Promise<CampaignSettings
   };
 }
 
-export function campaignRoutes({
-  campaignQueue,
-  redis,
-  queuePrefix,
-  settings,
-  siteUrl,
-  kept,
-  testSendsPerHour,
-}: CampaignRoutesDeps): Router {
-  const router = new Router();
-  const drafts = campaignDrafts(settings);
+type CampaignDrafts = ReturnType<typeof campaignDrafts>;
 
+/** What the editor reads before a draft is saved: the audience, the settings, samples, a preview. */
+function addEditorRoutes(
+  router: Router,
+  { kept, settings, siteUrl }: Pick<CampaignRoutesDeps, 'kept' | 'settings' | 'siteUrl'>,
+): void {
   // Before the one campaign's route, which would otherwise take "audience" for an id.
   router.get(API_ROUTES.campaignAudience, authorize('campaigns:read'), async (ctx) => {
     const { listIds } = await validateQuery(ctx, campaignAudienceQuerySchema);
@@ -144,7 +139,13 @@ export function campaignRoutes({
       ctx.body = await previewCampaign(input, { agency: await readAgencySettings(), siteUrl });
     },
   );
+}
 
+/** The drafts as records (list, read, create, update, delete) and their copies. */
+function addDraftRoutes(
+  router: Router,
+  { kept, drafts }: Pick<CampaignRoutesDeps, 'kept'> & { drafts: CampaignDrafts },
+): void {
   addRecordRoutes(router, {
     kind: 'campaign',
     collection: API_ROUTES.campaigns,
@@ -186,7 +187,13 @@ export function campaignRoutes({
     ctx.status = 201;
     ctx.body = campaign;
   });
+}
 
+/** Sending now or at a time, and what the send reached: its progress, languages and recipients. */
+function addSendingRoutes(
+  router: Router,
+  { campaignQueue, redis, queuePrefix }: CampaignRoutesDeps,
+): void {
   // Accepted, not done: the worker sends in the background (202).
   router.post(API_ROUTES.campaignSend, authorize('campaigns:send'), async (ctx) => {
     const campaign = await sendCampaign(campaignQueue, recordIdParam(ctx));
@@ -224,7 +231,13 @@ export function campaignRoutes({
     const query = await validateQuery(ctx, campaignRecipientQuerySchema);
     ctx.body = await listCampaignRecipients(recordIdParam(ctx), query);
   });
+}
 
+/** Pause, resume, cancel and resend to the failed: each one command on a sending campaign. */
+function addControlRoutes(
+  router: Router,
+  { campaignQueue, redis, queuePrefix }: CampaignRoutesDeps,
+): void {
   const control = (
     route: ApiRoute,
     action: ActivityAction,
@@ -247,7 +260,12 @@ export function campaignRoutes({
     controls.resendToFailed,
     202,
   );
+}
 
+function addTestSendRoute(
+  router: Router,
+  { campaignQueue, redis, queuePrefix, testSendsPerHour }: CampaignRoutesDeps,
+): void {
   // Each test is a real mail from the agency: counted per user, refused
   // beyond the hour's share whatever its address, so probing costs too.
   const testSendsOf = rateLimitBy({
@@ -271,6 +289,15 @@ export function campaignRoutes({
       ctx.body = { queued: true, email };
     },
   );
+}
 
+export function campaignRoutes(deps: CampaignRoutesDeps): Router {
+  const router = new Router();
+  // In this order: the editor's fixed paths come before the record routes' `/:id`.
+  addEditorRoutes(router, deps);
+  addDraftRoutes(router, { kept: deps.kept, drafts: campaignDrafts(deps.settings) });
+  addSendingRoutes(router, deps);
+  addControlRoutes(router, deps);
+  addTestSendRoute(router, deps);
   return router;
 }

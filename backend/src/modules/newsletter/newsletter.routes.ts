@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import {
   DEFAULT_NEWSLETTER_SOURCE,
   API_ROUTES,
@@ -65,14 +65,18 @@ function invalidLink(): HttpError {
   return new HttpError('NOT_FOUND', 'This link is not valid');
 }
 
-export function newsletterRoutes({
-  queues,
-  changes,
-  redis,
-  mailLinkSecret,
-  rateLimit: limits,
-}: NewsletterRoutesDeps): Router {
-  const router = new Router();
+/**
+ * The request is handed to the worker, which records it (pending, consent,
+ * confirmation mail owed; a confirmed address is left as it is). The API
+ * itself does the same work for every address, one job in Redis, so
+ * neither the answer nor its time tells anyone who is on the list. While
+ * Redis is away the API records the request itself: the visitor's request
+ * is kept, and the outbox relay sends the mail once Redis is back.
+ */
+function addSubscribeRoute(
+  router: Router,
+  { queues, changes, redis, rateLimit: limits }: NewsletterRoutesDeps,
+): void {
   const perIp = rateLimit({
     redis,
     name: `${limits.name}:subscribe-ip`,
@@ -85,21 +89,7 @@ export function newsletterRoutes({
     max: limits.perAddressMax,
     windowMs: limits.windowMs,
   });
-  const linksPerIp = rateLimit({
-    redis,
-    name: `${limits.name}:links-ip`,
-    max: limits.linksPerIpMax,
-    windowMs: limits.windowMs,
-  });
 
-  /**
-   * The request is handed to the worker, which records it (pending, consent,
-   * confirmation mail owed; a confirmed address is left as it is). The API
-   * itself does the same work for every address, one job in Redis, so
-   * neither the answer nor its time tells anyone who is on the list. While
-   * Redis is away the API records the request itself: the visitor's request
-   * is kept, and the outbox relay sends the mail once Redis is back.
-   */
   router.post(API_ROUTES.newsletter, perIp, async (ctx) => {
     const input = await validateBody(ctx, newsletterSchema);
     await perAddress(addressKey(input.email))(ctx, async () => {
@@ -123,8 +113,20 @@ export function newsletterRoutes({
       ctx.body = NEWSLETTER_SUBSCRIBE_RESPONSE;
     });
   });
+}
 
-  /** The confirmation page posts the link's token; clicking twice confirms once. */
+/** The routes a mailed link leads to; `linksPerIp` counts them together. */
+interface LinkRouteDeps {
+  changes: SubscriberChanges;
+  mailLinkSecret: string;
+  linksPerIp: Middleware;
+}
+
+/** The confirmation page posts the link's token; clicking twice confirms once. */
+function addConfirmRoute(
+  router: Router,
+  { changes, mailLinkSecret, linksPerIp }: LinkRouteDeps,
+): void {
   router.post(API_ROUTES.newsletterConfirm, linksPerIp, async (ctx) => {
     const { token } = await validateBody(ctx, newsletterTokenSchema);
     const result = await confirmSubscription(token, {
@@ -142,7 +144,12 @@ export function newsletterRoutes({
     const body: NewsletterConfirmResponse = { status: 'confirmed', locale: result.locale };
     ctx.body = body;
   });
+}
 
+function addUnsubscribeRoutes(
+  router: Router,
+  { changes, mailLinkSecret, linksPerIp }: LinkRouteDeps,
+): void {
   /**
    * The List-Unsubscribe address opened in a browser: it must not unsubscribe
    * by itself (mail scanners follow links), so it shows the page with the
@@ -172,6 +179,19 @@ export function newsletterRoutes({
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
   });
+}
 
+export function newsletterRoutes(deps: NewsletterRoutesDeps): Router {
+  const { changes, redis, mailLinkSecret, rateLimit: limits } = deps;
+  const router = new Router();
+  addSubscribeRoute(router, deps);
+  const linksPerIp = rateLimit({
+    redis,
+    name: `${limits.name}:links-ip`,
+    max: limits.linksPerIpMax,
+    windowMs: limits.windowMs,
+  });
+  addConfirmRoute(router, { changes, mailLinkSecret, linksPerIp });
+  addUnsubscribeRoutes(router, { changes, mailLinkSecret, linksPerIp });
   return router;
 }
