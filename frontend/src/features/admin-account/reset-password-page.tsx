@@ -3,7 +3,7 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import { useFormik } from 'formik';
+import { useFormik, type FormikProps } from 'formik';
 import { useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { PasswordField } from '../../components/admin/password-field';
@@ -21,20 +21,21 @@ interface ResetValues {
   confirmPassword: string;
 }
 
-/** /admin/reset-password?token=…: the link of the reset mail sets a new password. */
-export function ResetPasswordPage() {
+type ResetOutcome = 'reset' | 'expired' | null;
+
+/**
+ * The new password, twice; the link's token goes with it. A used or expired
+ * link ends the form, and a refused password shows its reason.
+ */
+function useResetPasswordForm(token: string, setOutcome: (outcome: ResetOutcome) => void) {
   const { t } = useNamespace(ACCOUNT_NAMESPACE);
   const toast = useToast();
-  const [searchParams] = useSearchParams();
-  const token = searchParams.get('token') ?? '';
   const [resetPassword] = useResetPasswordMutation();
-  const [outcome, setOutcome] = useState<'reset' | 'expired' | null>(token ? null : 'expired');
   const validate = schemaValidator(passwordResetSchema, ({ newPassword }: ResetValues) => ({
     token,
     newPassword,
   }));
-
-  const formik = useFormik<ResetValues>({
+  return useFormik<ResetValues>({
     initialValues: { newPassword: '', confirmPassword: '' },
     validate: async (values) => {
       const errors = await validate(values);
@@ -62,49 +63,68 @@ export function ResetPasswordPage() {
       }
     },
   });
+}
+
+function ResetPasswordForm({ formik }: { formik: FormikProps<ResetValues> }) {
+  const { t } = useNamespace(ACCOUNT_NAMESPACE);
   const field = useFormFields(formik);
   const busy = formik.isSubmitting;
+  return (
+    <Stack component="form" noValidate onSubmit={formik.handleSubmit} spacing={2}>
+      <PasswordField
+        {...field('newPassword', t('settings.newPassword'))}
+        autoComplete="new-password"
+        autoFocus
+        required
+      />
+      <PasswordField
+        {...field('confirmPassword', t('settings.confirmPassword'))}
+        autoComplete="new-password"
+        required
+      />
+      <Button type="submit" variant="contained" size="large" disabled={busy}>
+        {busy ? t('reset.saving') : t('reset.save')}
+      </Button>
+    </Stack>
+  );
+}
 
-  let body;
-  if (outcome === 'reset') {
-    body = (
-      <Stack spacing={2}>
-        <Alert severity="success" role="status">
-          {t('reset.done')}
-        </Alert>
-        <Button component={RouterLink} to="/admin/login" variant="contained">
-          {t('reset.signIn')}
-        </Button>
-      </Stack>
-    );
-  } else if (outcome === 'expired') {
-    body = (
-      <Alert severity="warning" role="status">
-        {t('reset.expired')}{' '}
-        <Link component={RouterLink} to="/admin/forgot-password">
-          {t('reset.askAgain')}
-        </Link>
+function PasswordResetDone() {
+  const { t } = useNamespace(ACCOUNT_NAMESPACE);
+  return (
+    <Stack spacing={2}>
+      <Alert severity="success" role="status">
+        {t('reset.done')}
       </Alert>
-    );
-  } else {
-    body = (
-      <Stack component="form" noValidate onSubmit={formik.handleSubmit} spacing={2}>
-        <PasswordField
-          {...field('newPassword', t('settings.newPassword'))}
-          autoComplete="new-password"
-          autoFocus
-          required
-        />
-        <PasswordField
-          {...field('confirmPassword', t('settings.confirmPassword'))}
-          autoComplete="new-password"
-          required
-        />
-        <Button type="submit" variant="contained" size="large" disabled={busy}>
-          {busy ? t('reset.saving') : t('reset.save')}
-        </Button>
-      </Stack>
-    );
-  }
+      <Button component={RouterLink} to="/admin/login" variant="contained">
+        {t('reset.signIn')}
+      </Button>
+    </Stack>
+  );
+}
+
+function ResetLinkExpired() {
+  const { t } = useNamespace(ACCOUNT_NAMESPACE);
+  return (
+    <Alert severity="warning" role="status">
+      {t('reset.expired')}{' '}
+      <Link component={RouterLink} to="/admin/forgot-password">
+        {t('reset.askAgain')}
+      </Link>
+    </Alert>
+  );
+}
+
+/** /admin/reset-password?token=…: the link of the reset mail sets a new password. */
+export function ResetPasswordPage() {
+  const { t } = useNamespace(ACCOUNT_NAMESPACE);
+  const [searchParams] = useSearchParams();
+  const token = searchParams.get('token') ?? '';
+  const [outcome, setOutcome] = useState<ResetOutcome>(token ? null : 'expired');
+  const formik = useResetPasswordForm(token, setOutcome);
+  let body;
+  if (outcome === 'reset') body = <PasswordResetDone />;
+  else if (outcome === 'expired') body = <ResetLinkExpired />;
+  else body = <ResetPasswordForm formik={formik} />;
   return <AccountCard title={t('reset.resetTitle')}>{body}</AccountCard>;
 }

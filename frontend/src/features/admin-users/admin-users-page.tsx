@@ -22,24 +22,20 @@ import { USERS_NAMESPACE } from './users-namespace';
 
 type Editing = { mode: 'add' } | { mode: 'edit'; user: UserDto } | null;
 
-/** /admin/users: staff accounts and Recent Activity (the admin role only). */
-export function AdminUsersPage() {
+type SecurityAction = 'two-factor' | 'sessions';
+
+/**
+ * The security action asked for on a user (reset their second factor, end
+ * their sessions), and the action itself once confirmed: a toast either way.
+ */
+function useUserSecurity() {
   const { t } = useNamespace(USERS_NAMESPACE);
-  const session = useAdminSession();
-  const canWrite = useAdminCan('users:write');
-  const canReadActivity = useAdminCan('activity:read');
-  const [editing, setEditing] = useState<Editing>(null);
-  const [deleting, setDeleting] = useState<UserDto | null>(null);
-  const [deleteUser] = useDeleteUserMutation();
-  const [securing, setSecuring] = useState<{
-    user: UserDto;
-    action: 'two-factor' | 'sessions';
-  } | null>(null);
+  const [securing, setSecuring] = useState<{ user: UserDto; action: SecurityAction } | null>(null);
   const [resetTwoFactor, { isLoading: resetting }] = useResetUserTwoFactorMutation();
   const [endSessions, { isLoading: ending }] = useEndUserSessionsMutation();
   const toast = useToast();
   const onSecure = useCallback(
-    (user: UserDto, action: 'two-factor' | 'sessions') => setSecuring({ user, action }),
+    (user: UserDto, action: SecurityAction) => setSecuring({ user, action }),
     [],
   );
   const secure = async () => {
@@ -64,6 +60,45 @@ export function AdminUsersPage() {
     }
     setSecuring(null);
   };
+  return { securing, setSecuring, onSecure, secure, busy: resetting || ending };
+}
+
+/** Asks before resetting a user's second factor or ending their sessions. */
+function SecureUserDialog({ security }: { security: ReturnType<typeof useUserSecurity> }) {
+  const { t } = useNamespace(USERS_NAMESPACE);
+  const { securing, setSecuring, secure, busy } = security;
+  return (
+    <ConfirmDialog
+      open={securing !== null}
+      title={
+        securing?.action === 'two-factor'
+          ? t('security.confirmResetTitle', { username: securing.user.username })
+          : t('security.confirmEndTitle', { username: securing?.user.username ?? '' })
+      }
+      description={
+        securing?.action === 'two-factor'
+          ? t('security.confirmResetText')
+          : t('security.confirmEndText')
+      }
+      confirmLabel={securing?.action === 'two-factor' ? t('security.reset') : t('security.endAll')}
+      destructive
+      busy={busy}
+      onConfirm={() => void secure()}
+      onClose={() => setSecuring(null)}
+    />
+  );
+}
+
+/** /admin/users: staff accounts and Recent Activity (the admin role only). */
+export function AdminUsersPage() {
+  const { t } = useNamespace(USERS_NAMESPACE);
+  const session = useAdminSession();
+  const canWrite = useAdminCan('users:write');
+  const canReadActivity = useAdminCan('activity:read');
+  const [editing, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<UserDto | null>(null);
+  const [deleteUser] = useDeleteUserMutation();
+  const security = useUserSecurity();
   const selfId = session?.user.id;
 
   const onEdit = useCallback((user: UserDto) => setEditing({ mode: 'edit', user }), []);
@@ -91,7 +126,7 @@ export function AdminUsersPage() {
         canWrite={canWrite}
         onEdit={onEdit}
         onDelete={onDelete}
-        onSecure={onSecure}
+        onSecure={security.onSecure}
       />
       {canReadActivity ? (
         <Box sx={{ mt: 3 }}>
@@ -105,26 +140,7 @@ export function AdminUsersPage() {
           onClose={() => setEditing(null)}
         />
       ) : null}
-      <ConfirmDialog
-        open={securing !== null}
-        title={
-          securing?.action === 'two-factor'
-            ? t('security.confirmResetTitle', { username: securing.user.username })
-            : t('security.confirmEndTitle', { username: securing?.user.username ?? '' })
-        }
-        description={
-          securing?.action === 'two-factor'
-            ? t('security.confirmResetText')
-            : t('security.confirmEndText')
-        }
-        confirmLabel={
-          securing?.action === 'two-factor' ? t('security.reset') : t('security.endAll')
-        }
-        destructive
-        busy={resetting || ending}
-        onConfirm={() => void secure()}
-        onClose={() => setSecuring(null)}
-      />
+      <SecureUserDialog security={security} />
       <DeleteConfirmDialog
         item={deleting}
         title={(item) => t('confirmDelete.title', { username: item.username })}

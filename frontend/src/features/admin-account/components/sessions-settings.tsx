@@ -27,17 +27,16 @@ import { ReauthenticationDialog } from './reauthentication-dialog';
 
 type Ending = { kind: 'one'; session: SessionDto } | { kind: 'others' } | null;
 
-/** Where you are signed in: each browser, its address and times; end one or all the others. */
-export function SessionsSettings() {
+/**
+ * Which ending is being asked for, and the endings themselves: one session at
+ * once, or every other one behind the password.
+ */
+function useSessionEnding() {
   const { t } = useNamespace(ACCOUNT_NAMESPACE);
-  const format = useFormatters();
   const toast = useToast();
-  const { data, isLoading, isError, refetch } = useSessionsQuery(undefined);
-  const { data: twoFactor } = useTwoFactorStatusQuery(undefined);
   const [endSession, { isLoading: endingOne }] = useEndSessionMutation();
   const [endOthers] = useEndOtherSessionsMutation();
   const [ending, setEnding] = useState<Ending>(null);
-  const others = data?.items.filter((session) => !session.current) ?? [];
   const refusalOf = useProofRefusal(t('sessions.failed'));
 
   const endOne = async (session: SessionDto) => {
@@ -62,73 +61,66 @@ export function SessionsSettings() {
     }
   };
 
-  let body;
-  if (isError && !data) {
-    body = <LoadError title={t('sessions.loadError')} onRetry={() => void refetch()} />;
-  } else if (isLoading || !data) {
-    body = <Skeleton height={64} aria-busy />;
-  } else {
-    body = (
-      <List disablePadding aria-label={t('sessions.title')}>
-        {data.items.map((session) => (
-          <ListItem
-            key={session.id}
-            divider
-            disableGutters
-            secondaryAction={
-              session.current ? (
-                <Chip size="small" color="primary" label={t('sessions.current')} />
-              ) : (
-                <Button
-                  size="small"
-                  color="error"
-                  onClick={() => setEnding({ kind: 'one', session })}
-                  aria-label={t('sessions.endOne', { device: session.device })}
-                >
-                  {t('sessions.end')}
-                </Button>
-              )
-            }
-            sx={{ pr: 12 }}
-          >
-            <ListItemText
-              primary={session.device}
-              secondary={t('sessions.details', {
-                ip: session.ip,
-                signedIn: format.dateTime(session.signedInAt),
-                lastSeen: format.dateTime(session.lastSeenAt),
-              })}
-              slotProps={{ secondary: { sx: { wordBreak: 'break-word' } } }}
-            />
-          </ListItem>
-        ))}
-      </List>
-    );
-  }
+  return { ending, setEnding, endingOne, endOne, endAllOthers };
+}
 
+type SessionEnding = ReturnType<typeof useSessionEnding>;
+
+/** Each session: its browser, address and times; this one marked, the others with an End button. */
+function SessionsList({
+  sessions,
+  onEnd,
+}: {
+  sessions: SessionDto[];
+  onEnd: (session: SessionDto) => void;
+}) {
+  const { t } = useNamespace(ACCOUNT_NAMESPACE);
+  const format = useFormatters();
   return (
-    <Paper variant="outlined" sx={{ p: 3 }} component="section" aria-labelledby="sessions-title">
-      <Stack spacing={2}>
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-          <DevicesIcon color="primary" />
-          <Typography variant="h6" component="h2" id="sessions-title">
-            {t('sessions.title')}
-          </Typography>
-        </Stack>
-        <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-          {t('sessions.hint')}
-        </Typography>
-        {body}
-        <Button
-          variant="outlined"
-          color="error"
-          disabled={others.length === 0}
-          onClick={() => setEnding({ kind: 'others' })}
-          sx={{ alignSelf: 'flex-start' }}
+    <List disablePadding aria-label={t('sessions.title')}>
+      {sessions.map((session) => (
+        <ListItem
+          key={session.id}
+          divider
+          disableGutters
+          secondaryAction={
+            session.current ? (
+              <Chip size="small" color="primary" label={t('sessions.current')} />
+            ) : (
+              <Button
+                size="small"
+                color="error"
+                onClick={() => onEnd(session)}
+                aria-label={t('sessions.endOne', { device: session.device })}
+              >
+                {t('sessions.end')}
+              </Button>
+            )
+          }
+          sx={{ pr: 12 }}
         >
-          {t('sessions.endOthers')}
-        </Button>
-      </Stack>
+          <ListItemText
+            primary={session.device}
+            secondary={t('sessions.details', {
+              ip: session.ip,
+              signedIn: format.dateTime(session.signedInAt),
+              lastSeen: format.dateTime(session.lastSeenAt),
+            })}
+            slotProps={{ secondary: { sx: { wordBreak: 'break-word' } } }}
+          />
+        </ListItem>
+      ))}
+    </List>
+  );
+}
+
+/** The confirmation of one ending, or the password dialog before ending all the others. */
+function EndSessionDialogs({ sessionEnding }: { sessionEnding: SessionEnding }) {
+  const { t } = useNamespace(ACCOUNT_NAMESPACE);
+  const { data: twoFactor } = useTwoFactorStatusQuery(undefined);
+  const { ending, setEnding, endingOne, endOne, endAllOthers } = sessionEnding;
+  return (
+    <>
       <ConfirmDialog
         open={ending?.kind === 'one'}
         title={t('sessions.confirmOne')}
@@ -159,6 +151,56 @@ export function SessionsSettings() {
           onClose={() => setEnding(null)}
         />
       ) : null}
+    </>
+  );
+}
+
+/** Where you are signed in: each browser, its address and times; end one or all the others. */
+export function SessionsSettings() {
+  const { t } = useNamespace(ACCOUNT_NAMESPACE);
+  const { data, isLoading, isError, refetch } = useSessionsQuery(undefined);
+  const sessionEnding = useSessionEnding();
+  const { setEnding } = sessionEnding;
+  const others = data?.items.filter((session) => !session.current) ?? [];
+
+  let body;
+  if (isError && !data) {
+    body = <LoadError title={t('sessions.loadError')} onRetry={() => void refetch()} />;
+  } else if (isLoading || !data) {
+    body = <Skeleton height={64} aria-busy />;
+  } else {
+    body = (
+      <SessionsList
+        sessions={data.items}
+        onEnd={(session) => setEnding({ kind: 'one', session })}
+      />
+    );
+  }
+
+  return (
+    <Paper variant="outlined" sx={{ p: 3 }} component="section" aria-labelledby="sessions-title">
+      <Stack spacing={2}>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          <DevicesIcon color="primary" />
+          <Typography variant="h6" component="h2" id="sessions-title">
+            {t('sessions.title')}
+          </Typography>
+        </Stack>
+        <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+          {t('sessions.hint')}
+        </Typography>
+        {body}
+        <Button
+          variant="outlined"
+          color="error"
+          disabled={others.length === 0}
+          onClick={() => setEnding({ kind: 'others' })}
+          sx={{ alignSelf: 'flex-start' }}
+        >
+          {t('sessions.endOthers')}
+        </Button>
+      </Stack>
+      <EndSessionDialogs sessionEnding={sessionEnding} />
     </Paper>
   );
 }

@@ -37,17 +37,15 @@ async function listProblem(entries: string[], index: number): Promise<unknown> {
 }
 
 /**
- * Settings, for admins: whom test mail may go to besides the staff. Each
- * addition or removal saves the whole list at once, as the API takes it.
+ * The list, its save (a toast either way; the reason to show under the field
+ * when refused), the form that adds an entry, and the removal of one.
  */
-export function TestRecipientsSettings() {
+function useTestRecipients() {
   const { t } = useNamespace(TEST_RECIPIENTS_NAMESPACE);
-  const format = useFormatters();
   const toast = useToast();
-  const errorText = useErrorText();
-  const { data, isLoading, isError, refetch } = useTestRecipientsQuery(undefined);
+  const query = useTestRecipientsQuery(undefined);
   const [save, { isLoading: saving }] = useSaveTestRecipientsMutation();
-  const entries = data?.entries ?? [];
+  const entries = query.data?.entries ?? [];
 
   const saveList = async (next: string[], problemField: string) => {
     try {
@@ -89,44 +87,123 @@ export function TestRecipientsSettings() {
       'entries',
     );
 
+  return { query, entries, saving, formik, remove };
+}
+
+type TestRecipients = ReturnType<typeof useTestRecipients>;
+
+/** The address or domain to add, and its button. */
+function AddRecipientForm({
+  formik,
+  disabled,
+}: {
+  formik: TestRecipients['formik'];
+  disabled: boolean;
+}) {
+  const { t } = useNamespace(TEST_RECIPIENTS_NAMESPACE);
+  const errorText = useErrorText();
   const entryError = errorText(formik.errors.entry);
-  let list;
-  if (isError && !data) {
-    list = <LoadError title={t('loadError')} onRetry={() => void refetch()} />;
-  } else if (isLoading || !data) {
-    list = <Skeleton height={64} aria-busy />;
-  } else if (entries.length === 0) {
-    list = (
+  return (
+    <Stack
+      component="form"
+      noValidate
+      onSubmit={formik.handleSubmit}
+      direction={{ xs: 'column', sm: 'row' }}
+      spacing={2}
+      sx={{ alignItems: { sm: 'flex-start' } }}
+      aria-labelledby="test-recipients-title"
+    >
+      <TextField
+        id="test-recipient-entry"
+        name="entry"
+        label={t('entry')}
+        value={formik.values.entry}
+        onChange={formik.handleChange}
+        error={Boolean(entryError)}
+        helperText={entryError ?? t('entryHint')}
+        autoComplete="off"
+        inputMode="email"
+        required
+        fullWidth
+        slotProps={{ htmlInput: { dir: 'ltr', spellCheck: false } }}
+      />
+      <Button
+        type="submit"
+        variant="contained"
+        disabled={formik.isSubmitting || disabled}
+        sx={{ mt: { sm: 1 }, flexShrink: 0 }}
+      >
+        {formik.isSubmitting ? t('adding') : t('add')}
+      </Button>
+    </Stack>
+  );
+}
+
+interface RecipientsListProps {
+  entries: string[];
+  saving: boolean;
+  remove: (entry: string) => void;
+}
+
+/** The saved entries, each with a button that removes it. */
+function RecipientsList({ entries, saving, remove }: RecipientsListProps) {
+  const { t } = useNamespace(TEST_RECIPIENTS_NAMESPACE);
+  return (
+    <List disablePadding aria-label={t('listLabel')}>
+      {entries.map((entry) => (
+        <ListItem
+          key={entry}
+          divider
+          disableGutters
+          secondaryAction={
+            <IconButton
+              edge="end"
+              onClick={() => remove(entry)}
+              disabled={saving}
+              aria-label={t('remove', { entry })}
+            >
+              <DeleteIcon />
+            </IconButton>
+          }
+        >
+          <ListItemText primary={entry} slotProps={{ primary: { dir: 'ltr' } }} />
+        </ListItem>
+      ))}
+    </List>
+  );
+}
+
+/** The list, or what stands in for it: a load error, a placeholder, or "none yet". */
+function RecipientsListState({ recipients }: { recipients: TestRecipients }) {
+  const { t } = useNamespace(TEST_RECIPIENTS_NAMESPACE);
+  const { data, isLoading, isError, refetch } = recipients.query;
+  if (isError && !data) return <LoadError title={t('loadError')} onRetry={() => void refetch()} />;
+  if (isLoading || !data) return <Skeleton height={64} aria-busy />;
+  if (recipients.entries.length === 0) {
+    return (
       <Typography variant="body2" sx={{ color: 'text.secondary' }}>
         {t('empty')}
       </Typography>
     );
-  } else {
-    list = (
-      <List disablePadding aria-label={t('listLabel')}>
-        {entries.map((entry) => (
-          <ListItem
-            key={entry}
-            divider
-            disableGutters
-            secondaryAction={
-              <IconButton
-                edge="end"
-                onClick={() => remove(entry)}
-                disabled={saving}
-                aria-label={t('remove', { entry })}
-              >
-                <DeleteIcon />
-              </IconButton>
-            }
-          >
-            <ListItemText primary={entry} slotProps={{ primary: { dir: 'ltr' } }} />
-          </ListItem>
-        ))}
-      </List>
-    );
   }
+  return (
+    <RecipientsList
+      entries={recipients.entries}
+      saving={recipients.saving}
+      remove={recipients.remove}
+    />
+  );
+}
 
+/**
+ * Settings, for admins: whom test mail may go to besides the staff. Each
+ * addition or removal saves the whole list at once, as the API takes it.
+ */
+export function TestRecipientsSettings() {
+  const { t } = useNamespace(TEST_RECIPIENTS_NAMESPACE);
+  const format = useFormatters();
+  const recipients = useTestRecipients();
+  const { data } = recipients.query;
   return (
     <Paper variant="outlined" sx={{ p: 3 }}>
       <Stack spacing={2}>
@@ -136,39 +213,8 @@ export function TestRecipientsSettings() {
         <Typography variant="body2" sx={{ color: 'text.secondary' }}>
           {t('description')}
         </Typography>
-        <Stack
-          component="form"
-          noValidate
-          onSubmit={formik.handleSubmit}
-          direction={{ xs: 'column', sm: 'row' }}
-          spacing={2}
-          sx={{ alignItems: { sm: 'flex-start' } }}
-          aria-labelledby="test-recipients-title"
-        >
-          <TextField
-            id="test-recipient-entry"
-            name="entry"
-            label={t('entry')}
-            value={formik.values.entry}
-            onChange={formik.handleChange}
-            error={Boolean(entryError)}
-            helperText={entryError ?? t('entryHint')}
-            autoComplete="off"
-            inputMode="email"
-            required
-            fullWidth
-            slotProps={{ htmlInput: { dir: 'ltr', spellCheck: false } }}
-          />
-          <Button
-            type="submit"
-            variant="contained"
-            disabled={formik.isSubmitting || saving || !data}
-            sx={{ mt: { sm: 1 }, flexShrink: 0 }}
-          >
-            {formik.isSubmitting ? t('adding') : t('add')}
-          </Button>
-        </Stack>
-        {list}
+        <AddRecipientForm formik={recipients.formik} disabled={recipients.saving || !data} />
+        <RecipientsListState recipients={recipients} />
         {data?.updatedAt && data.updatedBy ? (
           <Typography variant="caption" sx={{ color: 'text.secondary' }}>
             {t('updated', { username: data.updatedBy, date: format.dateTime(data.updatedAt) })}

@@ -1,4 +1,8 @@
-import type { ReauthenticationInput, TwoFactorSetupResponse } from '@agency/contracts';
+import type {
+  ReauthenticationInput,
+  TwoFactorSetupResponse,
+  TwoFactorStatusResponse,
+} from '@agency/contracts';
 import PhonelinkLockIcon from '@mui/icons-material/PhonelinkLock';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -33,15 +37,12 @@ type Mode =
   | { name: 'codes'; codes: string[] };
 
 /**
- * Settings: the second factor, on or off; set-up, new recovery codes,
- * turning it off. Each of those asks for the password first (or a current
- * code while it is on): a session alone never changes it.
+ * What the section shows (idle, enrolling, new codes), which change waits for
+ * the password, and the changes themselves.
  */
-export function TwoFactorSettings() {
+function useTwoFactorChanges() {
   const { t } = useNamespace(ACCOUNT_NAMESPACE);
-  const format = useFormatters();
   const toast = useToast();
-  const { data, isLoading, isError, refetch } = useTwoFactorStatusQuery(undefined);
   const [setup] = useSetupTwoFactorMutation();
   const [confirm] = useConfirmTwoFactorMutation();
   const [renew] = useRenewRecoveryCodesMutation();
@@ -84,16 +85,77 @@ export function TwoFactorSettings() {
     }
   };
 
-  let body;
+  return { mode, setMode, asking, setAsking, change, confirmCode };
+}
+
+type TwoFactorChanges = ReturnType<typeof useTwoFactorChanges>;
+
+interface TwoFactorOnProps {
+  status: TwoFactorStatusResponse;
+  onAsk: (change: Change) => void;
+}
+
+/** On: since when, the recovery codes left, new codes, and turning it off (unless the role needs it). */
+function TwoFactorOn({ status, onAsk }: TwoFactorOnProps) {
+  const { t } = useNamespace(ACCOUNT_NAMESPACE);
+  const format = useFormatters();
+  return (
+    <Stack spacing={2}>
+      <Alert severity="success">
+        {t('twoFactor.onSince', {
+          date: status.enabledAt ? format.dateTime(status.enabledAt) : '',
+        })}
+      </Alert>
+      <Typography variant="body2">
+        {t('twoFactor.codesLeft', { count: status.recoveryCodesLeft })}
+      </Typography>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
+        <Button variant="outlined" onClick={() => onAsk('renew')}>
+          {t('twoFactor.renew')}
+        </Button>
+        {status.required ? null : (
+          <Button variant="outlined" color="error" onClick={() => onAsk('disable')}>
+            {t('twoFactor.turnOff')}
+          </Button>
+        )}
+      </Stack>
+      {status.required ? (
+        <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+          {t('twoFactor.requiredForRole')}
+        </Typography>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** Off: why to turn it on, and the button that does. */
+function TwoFactorOff({ onAsk }: { onAsk: (change: Change) => void }) {
+  const { t } = useNamespace(ACCOUNT_NAMESPACE);
+  return (
+    <Stack spacing={2}>
+      <Typography variant="body2">{t('twoFactor.offHint')}</Typography>
+      <Button variant="contained" onClick={() => onAsk('setup')} sx={{ alignSelf: 'flex-start' }}>
+        {t('twoFactor.turnOn')}
+      </Button>
+    </Stack>
+  );
+}
+
+/** The section's body: loading, new codes, the enrolment under way, or the status. */
+function TwoFactorBody({ changes }: { changes: TwoFactorChanges }) {
+  const { t } = useNamespace(ACCOUNT_NAMESPACE);
+  const { data, isLoading, isError, refetch } = useTwoFactorStatusQuery(undefined);
+  const { mode, setMode, setAsking, confirmCode } = changes;
   if (isError && !data) {
-    body = <LoadError title={t('twoFactor.loadError')} onRetry={() => void refetch()} />;
-  } else if (isLoading || !data) {
-    body = <Skeleton height={64} aria-busy />;
-  } else if (mode.name === 'codes') {
-    body = <RecoveryCodes codes={mode.codes} onDone={() => setMode({ name: 'idle' })} />;
-  } else if (mode.name === 'enrol') {
+    return <LoadError title={t('twoFactor.loadError')} onRetry={() => void refetch()} />;
+  }
+  if (isLoading || !data) return <Skeleton height={64} aria-busy />;
+  if (mode.name === 'codes') {
+    return <RecoveryCodes codes={mode.codes} onDone={() => setMode({ name: 'idle' })} />;
+  }
+  if (mode.name === 'enrol') {
     const { password } = mode;
-    body = (
+    return (
       <Stack spacing={2}>
         <EnrolmentPanel
           setup={mode.setup}
@@ -105,47 +167,20 @@ export function TwoFactorSettings() {
         </Button>
       </Stack>
     );
-  } else if (data.enabled) {
-    body = (
-      <Stack spacing={2}>
-        <Alert severity="success">
-          {t('twoFactor.onSince', { date: data.enabledAt ? format.dateTime(data.enabledAt) : '' })}
-        </Alert>
-        <Typography variant="body2">
-          {t('twoFactor.codesLeft', { count: data.recoveryCodesLeft })}
-        </Typography>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
-          <Button variant="outlined" onClick={() => setAsking('renew')}>
-            {t('twoFactor.renew')}
-          </Button>
-          {data.required ? null : (
-            <Button variant="outlined" color="error" onClick={() => setAsking('disable')}>
-              {t('twoFactor.turnOff')}
-            </Button>
-          )}
-        </Stack>
-        {data.required ? (
-          <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-            {t('twoFactor.requiredForRole')}
-          </Typography>
-        ) : null}
-      </Stack>
-    );
-  } else {
-    body = (
-      <Stack spacing={2}>
-        <Typography variant="body2">{t('twoFactor.offHint')}</Typography>
-        <Button
-          variant="contained"
-          onClick={() => setAsking('setup')}
-          sx={{ alignSelf: 'flex-start' }}
-        >
-          {t('twoFactor.turnOn')}
-        </Button>
-      </Stack>
-    );
   }
+  if (data.enabled) return <TwoFactorOn status={data} onAsk={setAsking} />;
+  return <TwoFactorOff onAsk={setAsking} />;
+}
 
+/**
+ * Settings: the second factor, on or off; set-up, new recovery codes,
+ * turning it off. Each of those asks for the password first (or a current
+ * code while it is on): a session alone never changes it.
+ */
+export function TwoFactorSettings() {
+  const { t } = useNamespace(ACCOUNT_NAMESPACE);
+  const changes = useTwoFactorChanges();
+  const { asking, setAsking, change } = changes;
   return (
     <Paper variant="outlined" sx={{ p: 3 }} component="section" aria-labelledby="two-factor-title">
       <Stack spacing={2}>
@@ -155,7 +190,7 @@ export function TwoFactorSettings() {
             {t('twoFactor.settingsTitle')}
           </Typography>
         </Stack>
-        {body}
+        <TwoFactorBody changes={changes} />
       </Stack>
       {asking ? (
         <ReauthenticationDialog

@@ -20,6 +20,7 @@ import {
   type ActivityLogDto,
   type ActivityLogListQuery,
   type FieldChange,
+  type KeysetPage,
 } from '@agency/contracts';
 import { useMemo, useState } from 'react';
 import { FilterSelect } from '../../../components/admin/filter-select';
@@ -42,6 +43,8 @@ interface ActivityFilters {
   fromDate?: string;
   toDate?: string;
 }
+
+type ActivityLogPage = KeysetPage<ActivityLogDto>;
 
 /** Where the page starts: the first page, or the `next`/`previous` of the page shown. */
 type PagePosition = { after?: string; before?: string };
@@ -129,18 +132,16 @@ function ActivityEntry({ entry, words }: { entry: ActivityLogDto; words: ValueWo
   );
 }
 
-/** Who did what (admins only: it needs activity:read), page by page, filtered. */
-export function ActivityLog() {
-  const { t } = useNamespace(USERS_NAMESPACE);
-  const format = useFormatters();
+/**
+ * The filters chosen and the page shown; a new filter goes back to the first
+ * page. The days are checked by the same rules the API applies, said before
+ * asking it: a day that exists in the years dates may name, and a range that
+ * ends after it starts.
+ */
+function useActivityFilters() {
   const errorText = useErrorText();
-  const timeZone = useAgencyTimeZone() ?? BROWSER_ZONE;
   const [filters, setFilters] = useState<ActivityFilters>({});
   const [position, setPosition] = useState<PagePosition>({});
-  const people = useUserListQuery({ pageSize: 100, sort: 'username' });
-
-  // The same rules the API applies, said before asking it: a day that exists
-  // in the years dates may name, and a range that ends after it starts.
   const dayProblem = (day: string | undefined) => {
     const problem = day ? calendarDateProblem(day) : null;
     return problem ? errorText(problem) : undefined;
@@ -151,6 +152,18 @@ export function ActivityLog() {
     (filters.fromDate && filters.toDate && filters.toDate < filters.fromDate
       ? errorText(message('rangeEndBeforeStart', { start: filters.fromDate }))
       : undefined);
+  const refine = (change: Partial<ActivityFilters>) => {
+    setFilters((current) => ({ ...current, ...change }));
+    setPosition({});
+  };
+  return { filters, position, setPosition, refine, fromProblem, toProblem };
+}
+
+type ActivityFilterState = ReturnType<typeof useActivityFilters>;
+
+/** The page of the log the filters and the position name; not asked while a day is wrong. */
+function useActivityPage({ filters, position, fromProblem, toProblem }: ActivityFilterState) {
+  const timeZone = useAgencyTimeZone() ?? BROWSER_ZONE;
   const rangeProblem = fromProblem ?? toProblem;
   const query = useActivityLogQuery(
     {
@@ -163,8 +176,14 @@ export function ActivityLog() {
     },
     { skip: Boolean(rangeProblem) },
   );
-  const { data, isLoading, isFetching, isError, error, refetch } = query;
-  const words = useMemo<ValueWords>(
+  return { query, rangeProblem };
+}
+
+/** How a changed value reads: yes, no, empty, a number in the reader's language. */
+function useValueWords(): ValueWords {
+  const { t } = useNamespace(USERS_NAMESPACE);
+  const format = useFormatters();
+  return useMemo<ValueWords>(
     () => ({
       yes: t('activity.yes'),
       no: t('activity.no'),
@@ -173,82 +192,168 @@ export function ActivityLog() {
     }),
     [t, format],
   );
+}
+
+/** The filters: a person, an action, and the first and last days. */
+function ActivityFiltersBar({ state }: { state: ActivityFilterState }) {
+  const { t } = useNamespace(USERS_NAMESPACE);
+  const people = useUserListQuery({ pageSize: 100, sort: 'username' });
+  const { filters, refine, fromProblem, toProblem } = state;
+  return (
+    <Stack
+      direction={{ xs: 'column', sm: 'row' }}
+      spacing={1.5}
+      sx={{ mb: 2, flexWrap: 'wrap' }}
+      useFlexGap
+    >
+      <FilterSelect
+        label={t('activity.personFilter')}
+        value={filters.actor}
+        onChange={(actor) => refine({ actor })}
+        allLabel={t('activity.allPeople')}
+        options={(people.data?.items ?? []).map((user) => ({
+          value: user.id,
+          label: user.username,
+        }))}
+      />
+      <FilterSelect
+        label={t('activity.actionFilter')}
+        value={filters.action}
+        onChange={(action) => refine({ action: action as ActivityAction | undefined })}
+        allLabel={t('activity.allActions')}
+        options={ACTIVITY_ACTIONS.map((action) => ({
+          value: action,
+          label: t(`activity.actions.${action}`),
+        }))}
+        minWidth={200}
+      />
+      <TextField
+        type="date"
+        size="small"
+        label={t('activity.from')}
+        value={filters.fromDate ?? ''}
+        onChange={(event) => refine({ fromDate: event.target.value || undefined })}
+        error={Boolean(fromProblem)}
+        helperText={fromProblem}
+        slotProps={{ inputLabel: { shrink: true } }}
+      />
+      <TextField
+        type="date"
+        size="small"
+        label={t('activity.to')}
+        value={filters.toDate ?? ''}
+        onChange={(event) => refine({ toDate: event.target.value || undefined })}
+        error={Boolean(toProblem)}
+        helperText={toProblem}
+        slotProps={{ inputLabel: { shrink: true } }}
+      />
+    </Stack>
+  );
+}
+
+interface ActivityPagerProps {
+  page: ActivityLogPage;
+  isFetching: boolean;
+  setPosition: (position: PagePosition) => void;
+}
+
+/** How many entries match, and the buttons to newer and older ones. */
+function ActivityPager({ page, isFetching, setPosition }: ActivityPagerProps) {
+  const { t } = useNamespace(USERS_NAMESPACE);
+  const format = useFormatters();
+  return (
+    <Stack
+      component="nav"
+      aria-label={t('activity.pages')}
+      direction="row"
+      spacing={1}
+      sx={{ mt: 1.5, alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}
+    >
+      <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+        {page.totalKind === 'atLeast'
+          ? t('activity.countMoreThan', { total: format.number(page.total) })
+          : t('activity.count', { count: page.total, total: format.number(page.total) })}
+      </Typography>
+      <Stack direction="row" spacing={1}>
+        <Button
+          size="small"
+          disabled={!page.previous || isFetching}
+          onClick={() => page.previous && setPosition({ before: page.previous })}
+        >
+          {t('activity.newer')}
+        </Button>
+        <Button
+          size="small"
+          disabled={!page.next || isFetching}
+          onClick={() => page.next && setPosition({ after: page.next })}
+        >
+          {t('activity.older')}
+        </Button>
+      </Stack>
+    </Stack>
+  );
+}
+
+interface ActivityBodyProps {
+  state: ActivityFilterState;
+  activity: ReturnType<typeof useActivityPage>;
+}
+
+/** The entries and the pager, or what stands in for them: refused filters, an error, loading, none. */
+function ActivityBody({ state, activity }: ActivityBodyProps) {
+  const { t } = useNamespace(USERS_NAMESPACE);
+  const words = useValueWords();
+  const { data, isLoading, isFetching, isError, error, refetch } = activity.query;
+  const { filters } = state;
   const filtered = Boolean(filters.actor || filters.action || filters.fromDate || filters.toDate);
-  const refine = (change: Partial<ActivityFilters>) => {
-    setFilters((current) => ({ ...current, ...change }));
-    setPosition({});
-  };
   const refused =
     isError && errorStatusOf(error) === 400
       ? fieldErrorsOf(error, ['actor', 'action', 'from', 'to', 'after', 'before'])
       : undefined;
-
-  let body;
   if (refused) {
-    body = (
+    return (
       <Alert severity="warning">
         {t('activity.filtersInvalid', { reason: Object.values(refused).join(' ') })}
       </Alert>
     );
-  } else if (isError && !data) {
-    body = <LoadError title={t('activity.error')} onRetry={() => void refetch()} />;
-  } else if (rangeProblem) {
-    body = null;
-  } else if (isLoading || !data) {
-    body = (
+  }
+  if (isError && !data) {
+    return <LoadError title={t('activity.error')} onRetry={() => void refetch()} />;
+  }
+  if (activity.rangeProblem) return null;
+  if (isLoading || !data) {
+    return (
       <Stack spacing={1} aria-busy>
         {Array.from({ length: 5 }, (_, index) => (
           <Skeleton key={index} height={44} />
         ))}
       </Stack>
     );
-  } else if (data.items.length === 0) {
-    body = (
+  }
+  if (data.items.length === 0) {
+    return (
       <Typography sx={{ color: 'text.secondary' }}>
         {filtered ? t('activity.filteredEmpty') : t('activity.empty')}
       </Typography>
     );
-  } else {
-    body = (
-      <>
-        <List dense disablePadding aria-label={t('activity.title')} aria-busy={isFetching}>
-          {data.items.map((entry) => (
-            <ActivityEntry key={entry.id} entry={entry} words={words} />
-          ))}
-        </List>
-        <Stack
-          component="nav"
-          aria-label={t('activity.pages')}
-          direction="row"
-          spacing={1}
-          sx={{ mt: 1.5, alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}
-        >
-          <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-            {data.totalKind === 'atLeast'
-              ? t('activity.countMoreThan', { total: format.number(data.total) })
-              : t('activity.count', { count: data.total, total: format.number(data.total) })}
-          </Typography>
-          <Stack direction="row" spacing={1}>
-            <Button
-              size="small"
-              disabled={!data.previous || isFetching}
-              onClick={() => data.previous && setPosition({ before: data.previous })}
-            >
-              {t('activity.newer')}
-            </Button>
-            <Button
-              size="small"
-              disabled={!data.next || isFetching}
-              onClick={() => data.next && setPosition({ after: data.next })}
-            >
-              {t('activity.older')}
-            </Button>
-          </Stack>
-        </Stack>
-      </>
-    );
   }
+  return (
+    <>
+      <List dense disablePadding aria-label={t('activity.title')} aria-busy={isFetching}>
+        {data.items.map((entry) => (
+          <ActivityEntry key={entry.id} entry={entry} words={words} />
+        ))}
+      </List>
+      <ActivityPager page={data} isFetching={isFetching} setPosition={state.setPosition} />
+    </>
+  );
+}
 
+/** Who did what (admins only: it needs activity:read), page by page, filtered. */
+export function ActivityLog() {
+  const { t } = useNamespace(USERS_NAMESPACE);
+  const state = useActivityFilters();
+  const activity = useActivityPage(state);
   return (
     <Paper variant="outlined" sx={{ p: 2.5 }} component="section" aria-label={t('activity.title')}>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 2 }}>
@@ -257,55 +362,8 @@ export function ActivityLog() {
           {t('activity.title')}
         </Typography>
       </Stack>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={1.5}
-        sx={{ mb: 2, flexWrap: 'wrap' }}
-        useFlexGap
-      >
-        <FilterSelect
-          label={t('activity.personFilter')}
-          value={filters.actor}
-          onChange={(actor) => refine({ actor })}
-          allLabel={t('activity.allPeople')}
-          options={(people.data?.items ?? []).map((user) => ({
-            value: user.id,
-            label: user.username,
-          }))}
-        />
-        <FilterSelect
-          label={t('activity.actionFilter')}
-          value={filters.action}
-          onChange={(action) => refine({ action: action as ActivityAction | undefined })}
-          allLabel={t('activity.allActions')}
-          options={ACTIVITY_ACTIONS.map((action) => ({
-            value: action,
-            label: t(`activity.actions.${action}`),
-          }))}
-          minWidth={200}
-        />
-        <TextField
-          type="date"
-          size="small"
-          label={t('activity.from')}
-          value={filters.fromDate ?? ''}
-          onChange={(event) => refine({ fromDate: event.target.value || undefined })}
-          error={Boolean(fromProblem)}
-          helperText={fromProblem}
-          slotProps={{ inputLabel: { shrink: true } }}
-        />
-        <TextField
-          type="date"
-          size="small"
-          label={t('activity.to')}
-          value={filters.toDate ?? ''}
-          onChange={(event) => refine({ toDate: event.target.value || undefined })}
-          error={Boolean(toProblem)}
-          helperText={toProblem}
-          slotProps={{ inputLabel: { shrink: true } }}
-        />
-      </Stack>
-      {body}
+      <ActivityFiltersBar state={state} />
+      <ActivityBody state={state} activity={activity} />
     </Paper>
   );
 }
