@@ -12,7 +12,10 @@ import {
   agencyTimeZoneSource,
   setAgencySettingsFallback,
   type Logger,
+  type MailIdentityKey,
+  type MailQueues,
   type Redis,
+  type SubscriberChanges,
 } from '@agency/platform';
 import type { MailTransport } from './mail/transport';
 import { contactMailProcessor } from './jobs/contact-mail.processor';
@@ -20,20 +23,24 @@ import { newsletterConfirmationProcessor } from './jobs/newsletter-confirmation.
 import { outboxRelayProcessor } from './jobs/outbox-relay.processor';
 import { newsletterRequestProcessor } from './jobs/newsletter-request.processor';
 import { passwordResetProcessor } from './jobs/password-reset.processor';
-import { startStatsReconciliation } from './jobs/stats-reconcile.processor';
+import {
+  startStatsReconciliation,
+  type StatsReconciliation,
+} from './jobs/stats-reconcile.processor';
 import { startMailServerProbe } from './jobs/mail-server-probe.processor';
 import type { BounceMailboxSettings } from './bounces/bounce-mailbox-settings';
 import type { BounceMailboxPolling } from './jobs/bounce-mailbox.processor';
-import { keepJobScheduler } from './job-schedulers';
-import { createMailServerWatch } from './mail/mail-server-watch';
+import { keepJobScheduler, type KeptScheduler, type ScheduledJob } from './job-schedulers';
+import { createMailServerWatch, type MailServerWatch } from './mail/mail-server-watch';
 import { isConnectionFailure } from './mail/smtp-failure';
 import { listImportProcessor } from './jobs/list-import.processor';
-import { startListDeletion } from './jobs/list-delete.processor';
+import { startListDeletion, type ListDeletion } from './jobs/list-delete.processor';
 import {
   migrateLegacyLedger,
   startCampaignEngine,
   type CampaignMessenger,
   type CampaignSendSettings,
+  type RunningCampaignEngine,
 } from './campaigns';
 
 export interface WorkersOptions {
@@ -76,39 +83,38 @@ function domainOf(mailbox: string): string {
   return /@([^\s>]+)>?\s*$/.exec(mailbox)?.[1] ?? 'agency.local';
 }
 
-/**
- * One BullMQ Worker per mail queue, plus the outbox relay: a job scheduler
- * (upserted by every copy, stored once in Redis) runs one relay pass per
- * interval on whichever worker is free. More processes mean more throughput.
- */
-export async function startWorkers(options: WorkersOptions): Promise<RunningWorkers> {
-  const { connection, queuePrefix, concurrency, logger } = options;
-  // The agency's settings fall back on this environment until an admin saves them.
-  setAgencySettingsFallback({ mailFrom: options.mailFrom, timeZone: options.campaigns.timeZone });
+/** What the mail jobs are given: the options, the sender's domain, the digest key and the agency's clock. */
+type MailDeps = WorkersOptions & {
+  messageIdDomain: string;
+  identityKey: MailIdentityKey;
+  agencyTimeZone: () => Promise<string>;
+};
+
+function mailDepsOf(options: WorkersOptions): MailDeps {
   const messageIdDomain = domainOf(options.mailFrom);
   // Every mail's Message-ID (and a campaign mail's return path) names its
   // recipient by a digest under this key: reports are checked against it.
   const identityKey = mailIdentityKey(options.mailLinkSecret);
   // The clock staff mail and the dashboard's days are on: the saved settings'.
-  const agencyTimeZone = agencyTimeZoneSource(options.timeZone, logger);
-  const mailDeps = { ...options, messageIdDomain, identityKey, agencyTimeZone };
-  const mailServer = createMailServerWatch(connection, queuePrefix, logger);
-  /**
-   * An enquiry's, a confirmation's or a reset's mail that could not connect
-   * tells the dashboard of the outage too, even with no campaign sending;
-   * BullMQ retries the job, and the probe notes the server's return.
-   */
-  const noteOutage = (worker: Worker) =>
-    worker.on('failed', (_job, error) => {
-      if (!isConnectionFailure(error)) return;
-      mailServer
-        .unreachable(error)
-        .catch((noteError: unknown) =>
-          logger.warn({ err: noteError }, 'the mail server outage was not noted'),
-        );
-    });
+  const agencyTimeZone = agencyTimeZoneSource(options.timeZone, options.logger);
+  return { ...options, messageIdDomain, identityKey, agencyTimeZone };
+}
 
-  function startWorker<T>(
+type StartQueueWorker = <T>(
+  name: QueueName,
+  processor: Processor<T>,
+  workerConcurrency?: number,
+  extra?: Partial<WorkerOptions>,
+) => Worker<T>;
+
+/** Starts a queue's worker, which logs its failed jobs and its errors. */
+function queueWorkerStarter({
+  connection,
+  queuePrefix,
+  concurrency,
+  logger,
+}: WorkersOptions): StartQueueWorker {
+  return function startWorker<T>(
     name: QueueName,
     processor: Processor<T>,
     workerConcurrency = concurrency,
@@ -128,23 +134,41 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     });
     worker.on('error', (error) => logger.error({ queue: name, err: error }, 'worker error'));
     return worker;
-  }
+  };
+}
 
-  // Subscription requests recorded here move the dashboard's figures, as the API's writes do.
-  const kept = createKeptCounts(connection, {
-    prefix: queuePrefix,
-    timeZone: agencyTimeZone,
-    logger,
-  });
-  // The relay enqueues through queues of its own, on the worker's connection.
-  const relayTargets = createMailQueues(connection, queuePrefix, options.mailJobOptions);
-  const relayQueue = new Queue<OutboxRelayJob>(QUEUE_NAMES.outboxRelay, {
-    connection,
-    prefix: queuePrefix,
-  });
-  relayQueue.on('error', (error) => logger.warn({ err: error.message }, 'relay queue error'));
+/**
+ * An enquiry's, a confirmation's or a reset's mail that could not connect
+ * tells the dashboard of the outage too, even with no campaign sending;
+ * BullMQ retries the job, and the probe notes the server's return.
+ */
+function outageNoter(mailServer: MailServerWatch, logger: Logger) {
+  return (worker: Worker) =>
+    worker.on('failed', (_job, error) => {
+      if (!isConnectionFailure(error)) return;
+      mailServer
+        .unreachable(error)
+        .catch((noteError: unknown) =>
+          logger.warn({ err: noteError }, 'the mail server outage was not noted'),
+        );
+    });
+}
 
-  const workers = [
+interface QueueWorkerDeps {
+  mailDeps: MailDeps;
+  startWorker: StartQueueWorker;
+  noteOutage: (worker: Worker) => Worker;
+  relayTargets: MailQueues;
+  changes: SubscriberChanges;
+}
+
+/** The workers of the mail queues, the subscription requests, the outbox relay and the list imports. */
+function startQueueWorkers(
+  options: WorkersOptions,
+  { mailDeps, startWorker, noteOutage, relayTargets, changes }: QueueWorkerDeps,
+): Worker[] {
+  const { connection, queuePrefix, logger } = options;
+  return [
     noteOutage(startWorker(QUEUE_NAMES.contactMail, contactMailProcessor(mailDeps))),
     noteOutage(
       startWorker(QUEUE_NAMES.newsletterConfirmation, newsletterConfirmationProcessor(mailDeps)),
@@ -153,7 +177,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
       QUEUE_NAMES.newsletterRequest,
       newsletterRequestProcessor({
         queues: relayTargets,
-        changes: kept.subscriberChanges,
+        changes,
         logger,
       }),
     ),
@@ -181,9 +205,16 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
       },
     ),
   ];
-  const relaySchedule = await keepJobScheduler({
+}
+
+/** One relay pass per interval, on whichever worker is free. */
+function scheduleOutboxRelay(
+  relayQueue: Queue<OutboxRelayJob>,
+  options: WorkersOptions,
+): Promise<KeptScheduler> {
+  return keepJobScheduler({
     queue: relayQueue,
-    connection,
+    connection: options.connection,
     schedulerId: OUTBOX_RELAY_SCHEDULER_ID,
     upsert: () =>
       relayQueue.upsertJobScheduler(
@@ -197,8 +228,50 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
         },
       ),
     checkEveryMs: options.outbox.relayIntervalMs,
-    logger,
+    logger: options.logger,
   });
+}
+
+interface ScheduledJobDeps {
+  mailDeps: MailDeps;
+  startWorker: StartQueueWorker;
+  changes: SubscriberChanges;
+}
+
+async function startBounceMailbox(
+  options: WorkersOptions,
+  { mailDeps, startWorker, changes }: ScheduledJobDeps,
+): Promise<BounceMailboxPolling | undefined> {
+  if (!options.bounceMailbox) return undefined;
+  // Loaded only when a mailbox is set: its IMAP client and mail parser
+  // would otherwise weigh on every worker process (about 10 MB each).
+  const { startBounceMailboxPolling } = await import('./jobs/bounce-mailbox.processor.js');
+  return startBounceMailboxPolling({
+    connection: options.connection,
+    queuePrefix: options.queuePrefix,
+    logger: options.logger,
+    settings: options.bounceMailbox,
+    changes,
+    identityKey: mailDeps.identityKey,
+    pollIntervalMs: options.bounceMailbox.pollIntervalMs,
+    startWorker,
+  });
+}
+
+interface ScheduledJobs {
+  mailServerProbe: ScheduledJob;
+  listDeletion: ListDeletion;
+  stats: StatsReconciliation | undefined;
+  bounces: BounceMailboxPolling | undefined;
+}
+
+/** The jobs on schedules of their own: the mail server probe, list deletion, figures' reconciliation, bounces. */
+async function startScheduledJobs(
+  options: WorkersOptions,
+  deps: ScheduledJobDeps,
+): Promise<ScheduledJobs> {
+  const { connection, queuePrefix, logger } = options;
+  const { mailDeps, startWorker } = deps;
   // Asks the SMTP server, during an outage a send noted, whether it is back.
   const mailServerProbe = await startMailServerProbe({
     redis: connection,
@@ -222,34 +295,34 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
         connection,
         queuePrefix,
         logger,
-        timeZone: agencyTimeZone,
+        timeZone: mailDeps.agencyTimeZone,
         ...options.stats,
         startWorker,
       })
     : undefined;
-  let bounces: BounceMailboxPolling | undefined;
-  if (options.bounceMailbox) {
-    // Loaded only when a mailbox is set: its IMAP client and mail parser
-    // would otherwise weigh on every worker process (about 10 MB each).
-    const { startBounceMailboxPolling } = await import('./jobs/bounce-mailbox.processor.js');
-    bounces = await startBounceMailboxPolling({
-      connection,
-      queuePrefix,
-      logger,
-      settings: options.bounceMailbox,
-      changes: kept.subscriberChanges,
-      identityKey,
-      pollIntervalMs: options.bounceMailbox.pollIntervalMs,
-      startWorker,
-    });
-  }
+  const bounces = await startBounceMailbox(options, deps);
+  return { mailServerProbe, listDeletion, stats, bounces };
+}
+
+interface CampaignSending {
+  campaignEngine: RunningCampaignEngine;
+  stopMigration: AbortController;
+  ledgerMigration: Promise<unknown>;
+}
+
+/** The campaign engine, and the move of an old ledger in the background. */
+async function startCampaignSending(
+  options: WorkersOptions,
+  mailDeps: MailDeps,
+): Promise<CampaignSending> {
+  const { connection, queuePrefix, logger } = options;
   const { messenger, ...campaignSettings } = options.campaigns;
   const campaignEngine = await startCampaignEngine({
     connection,
     queuePrefix,
     messenger,
-    messageIdDomain,
-    identityKey,
+    messageIdDomain: mailDeps.messageIdDomain,
+    identityKey: mailDeps.identityKey,
     logger,
     settings: campaignSettings,
   });
@@ -266,22 +339,80 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
       'the old campaign ledger was not moved; the next start tries again',
     ),
   );
+  return { campaignEngine, stopMigration, ledgerMigration };
+}
 
-  return {
-    async close() {
-      relaySchedule.stop();
-      stopMigration.abort();
-      await ledgerMigration;
-      await Promise.all([
-        ...workers.map((worker) => worker.close()),
-        campaignEngine.close(),
-        listDeletion.close(),
-      ]);
-      await relayQueue.close();
-      await mailServerProbe.close();
-      await stats?.close();
-      await bounces?.close();
-      await relayTargets.close();
-    },
-  };
+interface StartedWorkers {
+  relaySchedule: KeptScheduler;
+  campaigns: CampaignSending;
+  workers: Worker[];
+  scheduled: ScheduledJobs;
+  relayQueue: Queue<OutboxRelayJob>;
+  relayTargets: MailQueues;
+}
+
+/** Finishes the jobs in hand, then stops taking new ones. */
+async function closeWorkers({
+  relaySchedule,
+  campaigns,
+  workers,
+  scheduled,
+  relayQueue,
+  relayTargets,
+}: StartedWorkers): Promise<void> {
+  relaySchedule.stop();
+  campaigns.stopMigration.abort();
+  await campaigns.ledgerMigration;
+  await Promise.all([
+    ...workers.map((worker) => worker.close()),
+    campaigns.campaignEngine.close(),
+    scheduled.listDeletion.close(),
+  ]);
+  await relayQueue.close();
+  await scheduled.mailServerProbe.close();
+  await scheduled.stats?.close();
+  await scheduled.bounces?.close();
+  await relayTargets.close();
+}
+
+/**
+ * One BullMQ Worker per mail queue, plus the outbox relay: a job scheduler
+ * (upserted by every copy, stored once in Redis) runs one relay pass per
+ * interval on whichever worker is free. More processes mean more throughput.
+ */
+export async function startWorkers(options: WorkersOptions): Promise<RunningWorkers> {
+  const { connection, queuePrefix, logger } = options;
+  // The agency's settings fall back on this environment until an admin saves them.
+  setAgencySettingsFallback({ mailFrom: options.mailFrom, timeZone: options.campaigns.timeZone });
+  const mailDeps = mailDepsOf(options);
+  const noteOutage = outageNoter(createMailServerWatch(connection, queuePrefix, logger), logger);
+  const startWorker = queueWorkerStarter(options);
+
+  // Subscription requests recorded here move the dashboard's figures, as the API's writes do.
+  const kept = createKeptCounts(connection, {
+    prefix: queuePrefix,
+    timeZone: mailDeps.agencyTimeZone,
+    logger,
+  });
+  const changes = kept.subscriberChanges;
+  // The relay enqueues through queues of its own, on the worker's connection.
+  const relayTargets = createMailQueues(connection, queuePrefix, options.mailJobOptions);
+  const relayQueue = new Queue<OutboxRelayJob>(QUEUE_NAMES.outboxRelay, {
+    connection,
+    prefix: queuePrefix,
+  });
+  relayQueue.on('error', (error) => logger.warn({ err: error.message }, 'relay queue error'));
+
+  const workers = startQueueWorkers(options, {
+    mailDeps,
+    startWorker,
+    noteOutage,
+    relayTargets,
+    changes,
+  });
+  const relaySchedule = await scheduleOutboxRelay(relayQueue, options);
+  const scheduled = await startScheduledJobs(options, { mailDeps, startWorker, changes });
+  const campaigns = await startCampaignSending(options, mailDeps);
+  const started = { relaySchedule, campaigns, workers, scheduled, relayQueue, relayTargets };
+  return { close: () => closeWorkers(started) };
 }

@@ -20,10 +20,11 @@ import { campaignScheduleProcessor } from './campaign-schedule.processor';
 import { campaignSendProcessor } from './campaign-send.processor';
 import type { CampaignStore } from './campaign-store';
 import { campaignTestSendProcessor } from './campaign-test-send.processor';
-import { counterFolds } from './counter-folds';
+import { counterFolds, type CounterFolds } from './counter-folds';
 import { mongoCampaignStore } from './mongo-campaign-store';
+import type { RoundEndDeps } from './round-end';
 import { RoundTracker } from './round-tracker';
-import { keepJobScheduler } from '../job-schedulers';
+import { keepJobScheduler, type KeptScheduler } from '../job-schedulers';
 import { createMailServerWatch } from '../mail/mail-server-watch';
 
 /** How campaigns are sent; every figure comes from the worker's configuration. */
@@ -122,18 +123,13 @@ export function deadWorkerLockOptions(settings: CampaignSendSettings): Partial<W
   };
 }
 
-/**
- * The campaign engine: the workers of the dispatch, send, test-send and
- * recovery queues, and the recovery's job scheduler. It reaches the store
- * and the mail only through `CampaignStore` and `CampaignMessenger`.
- */
-export async function startCampaignEngine(
-  options: CampaignEngineOptions,
-): Promise<RunningCampaignEngine> {
-  const { connection, queuePrefix, logger, settings, messenger } = options;
-  const store = options.store ?? mongoCampaignStore;
-  const tracker = new RoundTracker(connection, queuePrefix);
-  const folds = counterFolds(
+/** Each batch's counters are folded into the campaign document in their turn among its writers. */
+function campaignCounterFolds(
+  store: CampaignStore,
+  tracker: RoundTracker,
+  logger: Logger,
+): CounterFolds {
+  return counterFolds(
     (campaign, progress) =>
       tracker.writeIfFree(campaign.id, async () => {
         await store.foldCounters(campaign, progress);
@@ -142,16 +138,45 @@ export async function startCampaignEngine(
     COUNTER_FOLD_INTERVAL_MS,
     logger,
   );
+}
+
+interface CampaignQueues {
+  sendQueue: Queue<CampaignSendJob>;
+  dispatchQueue: Queue<CampaignDispatchJob>;
+  recoveryQueue: Queue<Record<string, never>>;
+}
+
+/** The queues the engine adds jobs to, each logging its errors. */
+function openCampaignQueues({
+  connection,
+  queuePrefix,
+  logger,
+}: CampaignEngineOptions): CampaignQueues {
   const queue = <T>(name: string) => {
     const created = new Queue<T>(name, { connection, prefix: queuePrefix });
     created.on('error', (error) => logger.warn({ queue: name, err: error.message }, 'queue error'));
     return created;
   };
-  const sendQueue = queue<CampaignSendJob>(QUEUE_NAMES.campaignSend);
-  const dispatchQueue = queue<CampaignDispatchJob>(QUEUE_NAMES.campaignDispatch);
-  const recoveryQueue = queue<Record<string, never>>(QUEUE_NAMES.campaignRecovery);
+  return {
+    sendQueue: queue<CampaignSendJob>(QUEUE_NAMES.campaignSend),
+    dispatchQueue: queue<CampaignDispatchJob>(QUEUE_NAMES.campaignDispatch),
+    recoveryQueue: queue<Record<string, never>>(QUEUE_NAMES.campaignRecovery),
+  };
+}
 
-  function startWorker<T>(
+type StartCampaignWorker = <T>(
+  name: string,
+  processor: Processor<T>,
+  extra?: Partial<WorkerOptions>,
+) => Worker<T>;
+
+/** Starts a campaign queue's worker, which logs its failed jobs and its errors. */
+function campaignWorkerStarter({
+  connection,
+  queuePrefix,
+  logger,
+}: CampaignEngineOptions): StartCampaignWorker {
+  return function startWorker<T>(
     name: string,
     processor: Processor<T>,
     extra: Partial<WorkerOptions> = {},
@@ -167,11 +192,57 @@ export async function startCampaignEngine(
     );
     worker.on('error', (error) => logger.error({ queue: name, err: error }, 'worker error'));
     return worker;
-  }
+  };
+}
 
-  const roundDeps = { store, tracker, folds, logger };
-  // Read on use from the agency's settings, so an admin's new zone needs no restart.
-  const agencyTimeZone = async () => (await readAgencySettings()).timeZone;
+// Read on use from the agency's settings, so an admin's new zone needs no restart.
+const agencyTimeZone = async () => (await readAgencySettings()).timeZone;
+
+/** The batches' worker: several batches at once, at the campaigns' rate, taken over from a dead worker. */
+function startSendWorker(
+  options: CampaignEngineOptions,
+  roundDeps: RoundEndDeps,
+  startWorker: StartCampaignWorker,
+): Worker<CampaignSendJob> {
+  const { connection, queuePrefix, logger, settings, messenger } = options;
+  return startWorker(
+    QUEUE_NAMES.campaignSend,
+    campaignSendProcessor({
+      ...roundDeps,
+      messenger,
+      mailServer: createMailServerWatch(connection, queuePrefix, logger),
+      mailServerRetryMs: settings.mailServerProbeMs,
+      mailSlots: new Semaphore(settings.concurrency),
+      waveSize: waveSizeOf(settings),
+      messageIdDomain: options.messageIdDomain,
+      identityKey: options.identityKey,
+      ...(settings.returnPath ? { returnPath: settings.returnPath } : {}),
+      timeZone: agencyTimeZone,
+      redis: connection,
+      queuePrefix,
+    }),
+    {
+      concurrency: settings.batchesInFlight,
+      ...deadWorkerLockOptions(settings),
+      limiter: limiterOf(settings),
+    },
+  );
+}
+
+interface CampaignWorkerDeps {
+  roundDeps: RoundEndDeps;
+  queues: CampaignQueues;
+  startWorker: StartCampaignWorker;
+}
+
+/** The workers of the dispatch, send, test-send, schedule and recovery queues. */
+function startCampaignWorkers(
+  options: CampaignEngineOptions,
+  { roundDeps, queues, startWorker }: CampaignWorkerDeps,
+): Worker[] {
+  const { logger, settings, messenger } = options;
+  const { store, tracker } = roundDeps;
+  const { sendQueue, dispatchQueue } = queues;
   const dispatchDeps = {
     ...roundDeps,
     sendQueue,
@@ -179,34 +250,13 @@ export async function startCampaignEngine(
     sendJobOptions: sendJobOptions(settings),
     olderPassWaitMs: settings.lockDurationMs * 2,
   };
-  const workers = [
+  return [
     startWorker(
       QUEUE_NAMES.campaignDispatch,
       campaignDispatchProcessor(dispatchDeps),
       deadWorkerLockOptions(settings),
     ),
-    startWorker(
-      QUEUE_NAMES.campaignSend,
-      campaignSendProcessor({
-        ...roundDeps,
-        messenger,
-        mailServer: createMailServerWatch(connection, queuePrefix, logger),
-        mailServerRetryMs: settings.mailServerProbeMs,
-        mailSlots: new Semaphore(settings.concurrency),
-        waveSize: waveSizeOf(settings),
-        messageIdDomain: options.messageIdDomain,
-        identityKey: options.identityKey,
-        ...(settings.returnPath ? { returnPath: settings.returnPath } : {}),
-        timeZone: agencyTimeZone,
-        redis: connection,
-        queuePrefix,
-      }),
-      {
-        concurrency: settings.batchesInFlight,
-        ...deadWorkerLockOptions(settings),
-        limiter: limiterOf(settings),
-      },
-    ),
+    startSendWorker(options, roundDeps, startWorker),
     startWorker(
       QUEUE_NAMES.campaignTestSend,
       campaignTestSendProcessor({
@@ -231,8 +281,14 @@ export async function startCampaignEngine(
       }),
     ),
   ];
+}
 
-  const recoverySchedule = await keepJobScheduler({
+/** One recovery pass per interval, on whichever worker is free. */
+function scheduleRecovery(
+  recoveryQueue: Queue<Record<string, never>>,
+  { connection, settings, logger }: CampaignEngineOptions,
+): Promise<KeptScheduler> {
+  return keepJobScheduler({
     queue: recoveryQueue,
     connection,
     schedulerId: CAMPAIGN_RECOVERY_SCHEDULER_ID,
@@ -249,13 +305,36 @@ export async function startCampaignEngine(
     checkEveryMs: settings.recoveryIntervalMs,
     logger,
   });
+}
+
+/**
+ * The campaign engine: the workers of the dispatch, send, test-send and
+ * recovery queues, and the recovery's job scheduler. It reaches the store
+ * and the mail only through `CampaignStore` and `CampaignMessenger`.
+ */
+export async function startCampaignEngine(
+  options: CampaignEngineOptions,
+): Promise<RunningCampaignEngine> {
+  const { connection, queuePrefix, logger } = options;
+  const store = options.store ?? mongoCampaignStore;
+  const tracker = new RoundTracker(connection, queuePrefix);
+  const folds = campaignCounterFolds(store, tracker, logger);
+  const queues = openCampaignQueues(options);
+  const roundDeps = { store, tracker, folds, logger };
+  const startWorker = campaignWorkerStarter(options);
+  const workers = startCampaignWorkers(options, { roundDeps, queues, startWorker });
+  const recoverySchedule = await scheduleRecovery(queues.recoveryQueue, options);
 
   return {
     async close() {
       recoverySchedule.stop();
       await Promise.all(workers.map((worker) => worker.close()));
       folds.close();
-      await Promise.all([sendQueue.close(), dispatchQueue.close(), recoveryQueue.close()]);
+      await Promise.all([
+        queues.sendQueue.close(),
+        queues.dispatchQueue.close(),
+        queues.recoveryQueue.close(),
+      ]);
     },
   };
 }

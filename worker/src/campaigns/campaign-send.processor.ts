@@ -1,6 +1,6 @@
 import { DelayedError, type Job } from 'bullmq';
 import type { Semaphore } from 'async-mutex';
-import type { MailIdentityKey, Redis } from '@agency/platform';
+import type { CampaignRoundKeys, MailIdentityKey, Redis } from '@agency/platform';
 import type { CampaignRecipient, CampaignSendJob } from '@agency/contracts';
 import { SENDING_STATUSES } from '@agency/contracts';
 import { campaignMessageId, campaignReturnPath } from '@agency/platform';
@@ -13,7 +13,7 @@ import {
 } from './campaign-store';
 import { takePace, windowClosedUntil } from './campaign-pacing';
 import { settleRoundIfDone, type RoundEndDeps } from './round-end';
-import type { Answered, RoundProgress } from './round-tracker';
+import type { Answered, RoundProgress, Wave } from './round-tracker';
 
 export interface CampaignSendDeps extends RoundEndDeps {
   messenger: CampaignMessenger;
@@ -84,6 +84,273 @@ function isCurrent(
 }
 
 /**
+ * Outside the campaign's window the batch waits in BullMQ's delayed set
+ * until the window opens, then runs as if new: no store write, no
+ * timer of ours, and a worker restart meanwhile changes nothing.
+ */
+async function waitForWindow(
+  job: Job<CampaignSendJob>,
+  token: string | undefined,
+  opensAt: Date,
+): Promise<never> {
+  await job.moveToDelayed(opensAt.getTime(), token);
+  throw new DelayedError();
+}
+
+/**
+ * While the SMTP server cannot be reached, a batch waits as it does for
+ * its window, without spending an attempt: an outage of any length fails
+ * nobody, and the probe's first answer lets the batches go on.
+ */
+function waitForMailServer(
+  deps: CampaignSendDeps,
+  job: Job<CampaignSendJob>,
+  token: string | undefined,
+): Promise<never> {
+  return waitForWindow(job, token, new Date(Date.now() + deps.mailServerRetryMs));
+}
+
+/** What one run of a batch learns as its waves go: read once they end, to end the batch. */
+interface BatchState {
+  /** The recipients' keys not looked at yet. */
+  candidates: string[];
+  outcomes: PositionedOutcome[];
+  transientFailures: number;
+  lastTransientReason: string;
+  windowClosedAt: Date | null;
+  stopped: boolean;
+  connectionFailure: unknown;
+  accepted: boolean;
+}
+
+/** One run of a batch: its job, its campaign's state and mail, and what it learns. */
+interface BatchRun {
+  deps: CampaignSendDeps;
+  job: Job<CampaignSendJob>;
+  campaign: CampaignSendState;
+  mail: PreparedCampaign;
+  keys: CampaignRoundKeys;
+  recipientOf: (key: string) => CampaignRecipient;
+  record: (answered: Answered) => void;
+  lastAttempt: boolean;
+  state: BatchState;
+}
+
+/** The batch's recipients not settled in the ledger are its candidates; nothing is recorded yet. */
+function startBatchRun(
+  deps: CampaignSendDeps,
+  job: Job<CampaignSendJob>,
+  campaign: CampaignSendState,
+  mail: PreparedCampaign,
+): BatchRun {
+  const { campaignId, round, recipients } = job.data;
+  const keys = deps.tracker.keys(campaignId, round);
+  const position = new Map(recipients.map((recipient, index) => [recipient.key, index]));
+  // Stryker disable next-line UnaryOperator: every key a wave answers is a recipient of the batch, never missing
+  const recipientOf = (key: string) => recipients[position.get(key) ?? -1] as CampaignRecipient;
+  const settledInLedger = new Set(job.data.settled);
+  const candidates = recipients
+    .filter((_, index) => !settledInLedger.has(index))
+    .map((recipient) => recipient.key);
+  const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+  const outcomes: PositionedOutcome[] = [];
+  const record = ({ key, outcome }: Answered) =>
+    // Stryker disable next-line UnaryOperator: every key a wave answers is a recipient of the batch, never missing
+    outcomes.push({ position: position.get(key) ?? -1, email: recipientOf(key).email, outcome });
+  const state: BatchState = {
+    candidates,
+    outcomes,
+    transientFailures: 0,
+    // Stryker disable next-line StringLiteral: read only once a passing refusal has set it
+    lastTransientReason: '',
+    windowClosedAt: null,
+    stopped: false,
+    connectionFailure: undefined,
+    accepted: false,
+  };
+  return { deps, job, campaign, mail, keys, recipientOf, record, lastAttempt, state };
+}
+
+/** Sends one mail of a wave: its outcome, or nothing while it stays owed. */
+async function sendOne(
+  { deps, job, mail, recipientOf, lastAttempt, state }: BatchRun,
+  { key, attempts }: { key: string; attempts: number },
+): Promise<Answered | undefined> {
+  const { campaignId, round } = job.data;
+  const messageId = campaignMessageId(
+    deps.identityKey,
+    campaignId,
+    round,
+    key,
+    deps.messageIdDomain,
+  );
+  try {
+    const returnPath =
+      deps.returnPath &&
+      campaignReturnPath(deps.identityKey, deps.returnPath, campaignId, round, key);
+    await mail.send(recipientOf(key), messageId, returnPath || undefined);
+    state.accepted = true;
+    return { key, outcome: { state: 'sent', attempts } } as Answered;
+  } catch (error) {
+    // No reply about this recipient: it stays owed, whatever attempt this is.
+    if (deps.messenger.isUnreachable(error)) {
+      state.connectionFailure = error;
+      return undefined;
+    }
+    const reason = deps.messenger.failureReason(error);
+    if (!deps.messenger.isPermanentFailure(error) && !lastAttempt) {
+      state.transientFailures += 1;
+      state.lastTransientReason = reason;
+      return undefined;
+    }
+    return { key, outcome: { state: 'failed', reason, attempts } } as Answered;
+  }
+}
+
+/** The mails the next wave may send: none once the batch stopped or its window closed. */
+async function nextWaveSize({ deps, campaign, state }: BatchRun): Promise<number> {
+  const goOn =
+    state.candidates.length > 0 && !state.stopped && state.connectionFailure === undefined;
+  let size = goOn ? deps.waveSize : 0;
+  // The window may close during a batch: what is left waits for the next opening.
+  if (size > 0) {
+    state.windowClosedAt = windowClosedUntil(campaign, await deps.timeZone());
+    if (state.windowClosedAt) size = 0;
+  }
+  return size;
+}
+
+/** Gives back the slots the batch holds now: a wait for the pace takes new ones. */
+interface MailSlots {
+  release: () => void;
+}
+
+/**
+ * No mail may go at the campaign's own pace yet: the last wave's outcomes
+ * are written, the slots given back for the wait, then taken again.
+ */
+async function waitForPace(
+  { deps, job, campaign, keys, state }: BatchRun,
+  slots: MailSlots,
+  answered: Answered[],
+  waitMs: number,
+): Promise<void> {
+  const { campaignId } = job.data;
+  // The last wave's outcomes are written first: the slots are given
+  // back only with no mail of this batch left without an outcome.
+  // Stryker disable next-line ArrayDeclaration: a wave of size 0 looks at no candidate
+  const written = await deps.tracker.wave(campaignId, keys, answered, 0, []);
+  deps.folds.fold(campaign, written.progress);
+  slots.release();
+  await sleep(waitMs);
+  [, slots.release] = await deps.mailSlots.acquire(deps.waveSize);
+  // A slow pace can hold a batch for minutes: a pause or a cancel
+  // meanwhile ends it here (one read per wait, never per mail); a
+  // resume queues again whoever has no outcome yet.
+  if (!isCurrent(await deps.store.sendState(campaignId), job.data)) state.stopped = true;
+}
+
+/**
+ * One exchange with Redis: writes the last wave's outcomes, and notes the
+ * attempts of the recipients this wave picks among the candidates.
+ */
+async function reserveWave(run: BatchRun, answered: Answered[], size: number): Promise<Wave> {
+  const { deps, job, campaign, keys, state } = run;
+  // A wave looks at no more candidates than it may pick, so what it
+  // sends Redis stays the same size however large the batch.
+  const looked = state.candidates.slice(0, size);
+  const wave = await deps.tracker.wave(job.data.campaignId, keys, answered, size, looked);
+  // The sent count moves with each wave, as the rate (written by the same exchange)
+  // does: a batch at a slow pace takes minutes, too long to wait for its end.
+  deps.folds.fold(campaign, wave.progress);
+  wave.answered.forEach(run.record);
+  state.candidates = state.candidates.slice(wave.examined);
+  return wave;
+}
+
+/** Sends the wave's picked mails at once, and records what they answered. */
+async function sendWave(run: BatchRun, picked: Wave['picked']): Promise<Answered[]> {
+  const answered = (await Promise.all(picked.map((entry) => sendOne(run, entry)))).filter(
+    (result): result is Answered => result !== undefined,
+  );
+  answered.forEach(run.record);
+  if (run.state.accepted) await run.deps.mailServer.reachable();
+  return answered;
+}
+
+/**
+ * The batch's waves. Their slots are held from the first attempt noted
+ * to the last outcome written: never more mails without an outcome in
+ * Redis than the worker's slots.
+ */
+async function sendWaves(run: BatchRun): Promise<RoundProgress> {
+  const { deps, job, campaign, state } = run;
+  const [, release] = await deps.mailSlots.acquire(deps.waveSize);
+  const slots: MailSlots = { release };
+  try {
+    let answered: Answered[] = [];
+    for (;;) {
+      let size = await nextWaveSize(run);
+      if (size > 0 && campaign.ratePerMinute) {
+        const pace = await takePace(
+          deps.redis,
+          deps.queuePrefix,
+          job.data.campaignId,
+          campaign.ratePerMinute,
+          Math.min(size, state.candidates.length),
+        );
+        if (pace.granted === 0) {
+          await waitForPace(run, slots, answered, pace.waitMs);
+          answered = [];
+          continue;
+        }
+        size = pace.granted;
+      }
+      const wave = await reserveWave(run, answered, size);
+      // A wave of recipients all answered already (a batch run again) picks
+      // nobody: the next one looks further, until none is left.
+      if (wave.picked.length === 0 && (size === 0 || state.candidates.length === 0)) {
+        return wave.progress;
+      }
+      answered = await sendWave(run, wave.picked);
+    }
+  } finally {
+    slots.release();
+  }
+}
+
+/**
+ * One write of the batch's ledger document, the round ended if it is
+ * settled; then the batch completes, waits (its window, the mail server),
+ * or fails for BullMQ to try it again.
+ */
+async function endBatch(
+  { deps, job, campaign, keys, state }: BatchRun,
+  token: string | undefined,
+  progress: RoundProgress,
+): Promise<BatchResult> {
+  const { campaignId, round, seq, recipients } = job.data;
+  await deps.store.recordOutcomes(campaignId, round, seq, state.outcomes);
+  await settleRoundIfDone(deps, campaign, keys, progress);
+  if (state.stopped) return 'skipped';
+  if (state.windowClosedAt) return waitForWindow(job, token, state.windowClosedAt);
+  if (state.connectionFailure !== undefined) {
+    await deps.mailServer.unreachable(state.connectionFailure);
+    return waitForMailServer(deps, job, token);
+  }
+  if (state.transientFailures > 0) {
+    throw new TransientSendError(
+      `${state.transientFailures} of ${recipients.length} mails not accepted yet: ${state.lastTransientReason}`,
+    );
+  }
+  deps.logger.debug(
+    { campaignId, round, seq, jobId: job.id, recipients: recipients.length },
+    'campaign batch sent',
+  );
+  return 'done';
+}
+
+/**
  * Sends one batch of a campaign, a wave of mails at a time. One exchange
  * with Redis per wave writes the last wave's outcomes and notes the next
  * wave's attempts, so the only mails that can go twice are those in flight
@@ -95,170 +362,18 @@ function isCurrent(
 export function campaignSendProcessor(deps: CampaignSendDeps) {
   const prepared = preparedCampaigns(deps.store, deps.messenger);
   return async (job: Job<CampaignSendJob>, token?: string): Promise<BatchResult> => {
-    const { campaignId, round, seq, recipients } = job.data;
-    const campaign = await deps.store.sendState(campaignId);
+    const campaign = await deps.store.sendState(job.data.campaignId);
     // Paused, cancelled or resumed as a new pass: nothing is sent; the pass that goes on queues what is owed.
     if (!isCurrent(campaign, job.data)) return 'skipped';
-    /**
-     * Outside the campaign's window the batch waits in BullMQ's delayed set
-     * until the window opens, then runs as if new: no store write, no
-     * timer of ours, and a worker restart meanwhile changes nothing.
-     */
-    const waitForWindow = async (opensAt: Date): Promise<never> => {
-      await job.moveToDelayed(opensAt.getTime(), token);
-      throw new DelayedError();
-    };
     const closedUntil = windowClosedUntil(campaign, await deps.timeZone());
-    if (closedUntil) return waitForWindow(closedUntil);
-    /**
-     * While the SMTP server cannot be reached, a batch waits as it does for
-     * its window, without spending an attempt: an outage of any length fails
-     * nobody, and the probe's first answer lets the batches go on.
-     */
-    const waitForMailServer = () => waitForWindow(new Date(Date.now() + deps.mailServerRetryMs));
-    if (await deps.mailServer.isUnreachable()) return waitForMailServer();
+    if (closedUntil) return waitForWindow(job, token, closedUntil);
+    if (await deps.mailServer.isUnreachable()) return waitForMailServer(deps, job, token);
     const mail = await prepared(campaign);
     // Deleted between the two reads: there is nobody left to send it for.
     if (!mail) return 'skipped';
 
-    const keys = deps.tracker.keys(campaignId, round);
-    const position = new Map(recipients.map((recipient, index) => [recipient.key, index]));
-    // Stryker disable next-line UnaryOperator: every key a wave answers is a recipient of the batch, never missing
-    const recipientOf = (key: string) => recipients[position.get(key) ?? -1] as CampaignRecipient;
-    const settledInLedger = new Set(job.data.settled);
-    let candidates = recipients
-      .filter((_, index) => !settledInLedger.has(index))
-      .map((recipient) => recipient.key);
-    const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    const outcomes: PositionedOutcome[] = [];
-    const record = ({ key, outcome }: Answered) =>
-      // Stryker disable next-line UnaryOperator: every key a wave answers is a recipient of the batch, never missing
-      outcomes.push({ position: position.get(key) ?? -1, email: recipientOf(key).email, outcome });
-    let transientFailures = 0;
-    // Stryker disable next-line StringLiteral: read only once a passing refusal has set it
-    let lastTransientReason = '';
-    let windowClosedAt: Date | null = null;
-    let stopped = false;
-    let connectionFailure: unknown;
-    let accepted = false;
-
-    const sendOne = async ({ key, attempts }: { key: string; attempts: number }) => {
-      const messageId = campaignMessageId(
-        deps.identityKey,
-        campaignId,
-        round,
-        key,
-        deps.messageIdDomain,
-      );
-      try {
-        const returnPath =
-          deps.returnPath &&
-          campaignReturnPath(deps.identityKey, deps.returnPath, campaignId, round, key);
-        await mail.send(recipientOf(key), messageId, returnPath || undefined);
-        accepted = true;
-        return { key, outcome: { state: 'sent', attempts } } as Answered;
-      } catch (error) {
-        // No reply about this recipient: it stays owed, whatever attempt this is.
-        if (deps.messenger.isUnreachable(error)) {
-          connectionFailure = error;
-          return undefined;
-        }
-        const reason = deps.messenger.failureReason(error);
-        if (!deps.messenger.isPermanentFailure(error) && !lastAttempt) {
-          transientFailures += 1;
-          lastTransientReason = reason;
-          return undefined;
-        }
-        return { key, outcome: { state: 'failed', reason, attempts } } as Answered;
-      }
-    };
-
-    /**
-     * The batch's waves. Their slots are held from the first attempt noted
-     * to the last outcome written: never more mails without an outcome in
-     * Redis than the worker's slots.
-     */
-    const sendWaves = async (): Promise<RoundProgress> => {
-      let [, releaseSlots] = await deps.mailSlots.acquire(deps.waveSize);
-      try {
-        let answered: Answered[] = [];
-        for (;;) {
-          const goOn = candidates.length > 0 && !stopped && connectionFailure === undefined;
-          let size = goOn ? deps.waveSize : 0;
-          // The window may close during a batch: what is left waits for the next opening.
-          if (size > 0) {
-            windowClosedAt = windowClosedUntil(campaign, await deps.timeZone());
-            if (windowClosedAt) size = 0;
-          }
-          if (size > 0 && campaign.ratePerMinute) {
-            const pace = await takePace(
-              deps.redis,
-              deps.queuePrefix,
-              campaignId,
-              campaign.ratePerMinute,
-              Math.min(size, candidates.length),
-            );
-            if (pace.granted === 0) {
-              // The last wave's outcomes are written first: the slots are given
-              // back only with no mail of this batch left without an outcome.
-              // Stryker disable next-line ArrayDeclaration: a wave of size 0 looks at no candidate
-              const written = await deps.tracker.wave(campaignId, keys, answered, 0, []);
-              deps.folds.fold(campaign, written.progress);
-              answered = [];
-              releaseSlots();
-              await sleep(pace.waitMs);
-              [, releaseSlots] = await deps.mailSlots.acquire(deps.waveSize);
-              // A slow pace can hold a batch for minutes: a pause or a cancel
-              // meanwhile ends it here (one read per wait, never per mail); a
-              // resume queues again whoever has no outcome yet.
-              if (!isCurrent(await deps.store.sendState(campaignId), job.data)) stopped = true;
-              continue;
-            }
-            size = pace.granted;
-          }
-          // A wave looks at no more candidates than it may pick, so what it
-          // sends Redis stays the same size however large the batch.
-          const looked = candidates.slice(0, size);
-          const wave = await deps.tracker.wave(campaignId, keys, answered, size, looked);
-          // The sent count moves with each wave, as the rate (written by the same exchange)
-          // does: a batch at a slow pace takes minutes, too long to wait for its end.
-          deps.folds.fold(campaign, wave.progress);
-          wave.answered.forEach(record);
-          candidates = candidates.slice(wave.examined);
-          // A wave of recipients all answered already (a batch run again) picks
-          // nobody: the next one looks further, until none is left.
-          if (wave.picked.length === 0 && (size === 0 || candidates.length === 0)) {
-            return wave.progress;
-          }
-          answered = (await Promise.all(wave.picked.map(sendOne))).filter(
-            (result): result is Answered => result !== undefined,
-          );
-          answered.forEach(record);
-          if (accepted) await deps.mailServer.reachable();
-        }
-      } finally {
-        releaseSlots();
-      }
-    };
-    const progress = await sendWaves();
-
-    await deps.store.recordOutcomes(campaignId, round, seq, outcomes);
-    await settleRoundIfDone(deps, campaign, keys, progress);
-    if (stopped) return 'skipped';
-    if (windowClosedAt) return waitForWindow(windowClosedAt);
-    if (connectionFailure !== undefined) {
-      await deps.mailServer.unreachable(connectionFailure);
-      return waitForMailServer();
-    }
-    if (transientFailures > 0) {
-      throw new TransientSendError(
-        `${transientFailures} of ${recipients.length} mails not accepted yet: ${lastTransientReason}`,
-      );
-    }
-    deps.logger.debug(
-      { campaignId, round, seq, jobId: job.id, recipients: recipients.length },
-      'campaign batch sent',
-    );
-    return 'done';
+    const run = startBatchRun(deps, job, campaign, mail);
+    const progress = await sendWaves(run);
+    return endBatch(run, token, progress);
   };
 }

@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import addressparser from 'nodemailer/lib/addressparser';
-import type { ContactMailJob } from '@agency/contracts';
+import type { ContactDto, ContactMailJob } from '@agency/contracts';
 import {
   contactForMail,
   findContactForMail,
@@ -16,7 +16,7 @@ import {
 import type { MailTransport } from '../mail/transport';
 import { renderContactAcknowledgement } from '../mail/templates/contact-acknowledgement.template';
 import { renderContactNotification } from '../mail/templates/contact-notification.template';
-import { deliverOwedMails, isFirstRun, type MailOutcome } from './owed-mail';
+import { deliverOwedMails, isFirstRun, type MailOutcome, type OwedMail } from './owed-mail';
 
 export interface ContactMailDeps {
   transport: MailTransport;
@@ -44,20 +44,70 @@ function addressOf(mailbox: string): string {
 
 export type ContactMailResult = Record<'notification' | 'acknowledgement', MailOutcome> | 'skipped';
 
+/** Every field of the enquiry, to the agency's inbox: a reply goes to the visitor. */
+function notificationMail(
+  { transport, mailFrom, mailTo, messageIdDomain, identityKey, agencyTimeZone }: ContactMailDeps,
+  contactId: string,
+  dto: ContactDto,
+): OwedMail<'notification'> {
+  return {
+    name: 'notification',
+    owed: dto.mailState === 'pending',
+    send: async () => {
+      const mail = renderContactNotification(dto, await agencyTimeZone());
+      return transport.sendMail({
+        from: mailFrom,
+        to: mailTo,
+        replyTo: { name: `${dto.firstName} ${dto.lastName}`, address: dto.email },
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        messageId: mailMessageId(
+          identityKey,
+          `contact-${dto.id}`,
+          addressOf(mailTo),
+          messageIdDomain,
+        ),
+      });
+    },
+    markSent: () => markContactMailSent(contactId),
+    markFailed: (reason) => markContactMailFailed(contactId, reason),
+  };
+}
+
+/** The acknowledgement, to the visitor in their language: a reply goes to the agency's inbox. */
+function acknowledgementMail(
+  { transport, mailFrom, mailTo, messageIdDomain, identityKey }: ContactMailDeps,
+  contactId: string,
+  dto: ContactDto,
+): OwedMail<'acknowledgement'> {
+  return {
+    name: 'acknowledgement',
+    owed: dto.acknowledgementState === 'pending',
+    send: () => {
+      const mail = renderContactAcknowledgement(dto);
+      return transport.sendMail({
+        from: mailFrom,
+        to: dto.email,
+        replyTo: mailTo,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        messageId: mailMessageId(identityKey, `contact-ack-${dto.id}`, dto.email, messageIdDomain),
+      });
+    },
+    markSent: () => markContactAcknowledgementSent(contactId),
+    markFailed: (reason) => markContactAcknowledgementFailed(contactId, reason),
+  };
+}
+
 /**
  * The two mails of one enquiry: every field to the agency's inbox, then the
  * acknowledgement to the visitor in their language. Each is sent once: a
  * retry, a relay or a replayed job skips whatever was already settled.
  */
-export function contactMailProcessor({
-  transport,
-  mailFrom,
-  mailTo,
-  messageIdDomain,
-  identityKey,
-  agencyTimeZone,
-  logger,
-}: ContactMailDeps) {
+export function contactMailProcessor(deps: ContactMailDeps) {
+  const { logger } = deps;
   return async (job: Job<ContactMailJob>): Promise<ContactMailResult> => {
     const { contactId, mail } = job.data;
     // The API's job carries the enquiry: its first run reads nothing from the
@@ -74,54 +124,7 @@ export function contactMailProcessor({
     }
     const outcomes = await deliverOwedMails(
       job,
-      [
-        {
-          name: 'notification',
-          owed: dto.mailState === 'pending',
-          send: async () => {
-            const mail = renderContactNotification(dto, await agencyTimeZone());
-            return transport.sendMail({
-              from: mailFrom,
-              to: mailTo,
-              replyTo: { name: `${dto.firstName} ${dto.lastName}`, address: dto.email },
-              subject: mail.subject,
-              text: mail.text,
-              html: mail.html,
-              messageId: mailMessageId(
-                identityKey,
-                `contact-${dto.id}`,
-                addressOf(mailTo),
-                messageIdDomain,
-              ),
-            });
-          },
-          markSent: () => markContactMailSent(contactId),
-          markFailed: (reason) => markContactMailFailed(contactId, reason),
-        },
-        {
-          name: 'acknowledgement',
-          owed: dto.acknowledgementState === 'pending',
-          send: () => {
-            const mail = renderContactAcknowledgement(dto);
-            return transport.sendMail({
-              from: mailFrom,
-              to: dto.email,
-              replyTo: mailTo,
-              subject: mail.subject,
-              text: mail.text,
-              html: mail.html,
-              messageId: mailMessageId(
-                identityKey,
-                `contact-ack-${dto.id}`,
-                dto.email,
-                messageIdDomain,
-              ),
-            });
-          },
-          markSent: () => markContactAcknowledgementSent(contactId),
-          markFailed: (reason) => markContactAcknowledgementFailed(contactId, reason),
-        },
-      ],
+      [notificationMail(deps, contactId, dto), acknowledgementMail(deps, contactId, dto)],
       // A job that delivered everything completes, and the outbox relay takes
       // completed jobs out of the outbox in one delete per pass: a delete per
       // job would scan the outbox while holding the store's only writer.
