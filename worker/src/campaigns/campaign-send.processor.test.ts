@@ -788,8 +788,9 @@ describe('a campaign send batch', () => {
 
     it('ends a batch waiting for its pace once the campaign is paused, its outcomes written', async () => {
       const id = await sendingCampaign(3);
-      // 20 a minute: one mail, then three seconds until the next.
-      await CampaignModel.updateOne({ _id: id }, { ratePerMinute: 20 });
+      // 10 a minute: one mail, then six seconds until the next, time enough for
+      // the pause to be written first even on a loaded machine (three were not).
+      await CampaignModel.updateOne({ _id: id }, { ratePerMinute: 10 });
 
       const run = send(await batch(id, [amira, sami, nour]));
       await smtp.waitForCount(1);
