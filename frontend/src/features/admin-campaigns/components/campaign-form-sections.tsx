@@ -8,6 +8,8 @@ import {
   type AgencySender,
   type CampaignSettingsDto,
   type Locale,
+  type MailingListDto,
+  type Page,
   type RecipientType,
   type Weekday,
 } from '@agency/contracts';
@@ -72,9 +74,12 @@ function useRecipientsLabel(listIds: string[]) {
 }
 
 /** The lists a campaign of type `lists` goes to, several at once. */
-function CampaignListsField({ formik, fields }: CampaignSectionProps) {
+function CampaignListsField({
+  formik,
+  fields,
+  lists,
+}: CampaignSectionProps & { lists: Page<MailingListDto> | undefined }) {
   const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
-  const { data: lists } = useCampaignListsQuery(undefined);
   return (
     <TextField
       {...fields.field('listIds', t('dialog.lists'))}
@@ -112,6 +117,8 @@ function CampaignListsField({ formik, fields }: CampaignSectionProps) {
 /** Who receives it, in which template, and the language written first. */
 export function CampaignAudienceSection({ formik, fields }: CampaignSectionProps) {
   const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
+  // Read as the editor opens, whichever type is chosen, so the lists are there when picked.
+  const { data: lists } = useCampaignListsQuery(undefined);
   const { data: templates } = useTemplateListQuery(undefined);
   const recipientsLabel = useRecipientsLabel(formik.values.listIds);
   const { field, errorOf } = fields;
@@ -127,7 +134,7 @@ export function CampaignAudienceSection({ formik, fields }: CampaignSectionProps
         {optionItems(RECIPIENT_TYPES, recipientsLabel)}
       </TextField>
       {formik.values.recipientType === 'lists' ? (
-        <CampaignListsField formik={formik} fields={fields} />
+        <CampaignListsField formik={formik} fields={fields} lists={lists} />
       ) : null}
       <TextField {...field('templateId', t('dialog.template'))} select>
         <MenuItem value={DEFAULT_TEMPLATE_ID}>{t('templates.defaultName')}</MenuItem>
