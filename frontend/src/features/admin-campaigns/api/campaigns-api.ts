@@ -34,6 +34,7 @@ import { api } from '../../../lib/api';
 const listIdsParams = (listIds: readonly string[] | undefined) =>
   listIds && listIds.length > 0 ? { listIds: listIds.join(',') } : undefined;
 
+/** The campaigns themselves: their list, progress, ledger, audience, records and settings. */
 export const campaignsApi = api.injectEndpoints({
   endpoints: (build) => ({
     campaignList: build.query<Page<CampaignDto>, Partial<CampaignListQuery>>({
@@ -100,6 +101,12 @@ export const campaignsApi = api.injectEndpoints({
       // Mostly the agency's settings: an admin's save shows here at once.
       providesTags: ['AgencySettings'],
     }),
+  }),
+});
+
+/** The mail itself: whom it is previewed for, how it renders, its languages, a test. */
+export const campaignContentApi = campaignsApi.injectEndpoints({
+  endpoints: (build) => ({
     /** A few of an audience (for `lists`, of the lists given), whom the preview is filled in for. */
     sampleRecipients: build.query<{ items: CampaignSampleRecipientDto[] }, AudienceTarget>({
       query: ({ recipientType, listIds }) => ({
@@ -116,6 +123,24 @@ export const campaignsApi = api.injectEndpoints({
       query: (id) => apiPath(API_ROUTES.campaignLanguages, { id }),
       keepUnusedDataFor: 0,
     }),
+    /** A test to one address, outside the ledger: nothing the lists show changes. */
+    sendCampaignTest: build.mutation<
+      { queued: true; email: string },
+      { id: string; body: CampaignTestSendInput }
+    >({
+      query: ({ id, body }) => ({
+        url: apiPath(API_ROUTES.campaignTest, { id }),
+        method: 'POST',
+        body,
+      }),
+      invalidatesTags: ['ActivityLogs'],
+    }),
+  }),
+});
+
+/** The layouts campaigns are sent in. */
+export const campaignTemplatesApi = campaignsApi.injectEndpoints({
+  endpoints: (build) => ({
     templateList: build.query<Page<CampaignTemplateDto>, undefined>({
       query: () => ({ url: API_ROUTES.campaignTemplates, params: { pageSize: 100 } }),
       providesTags: ['CampaignTemplates'],
@@ -145,18 +170,6 @@ export const campaignsApi = api.injectEndpoints({
     deleteTemplate: build.mutation<null, string>({
       query: (id) => ({ url: apiPath(API_ROUTES.campaignTemplate, { id }), method: 'DELETE' }),
       invalidatesTags: ['CampaignTemplates', 'ActivityLogs'],
-    }),
-    /** A test to one address, outside the ledger: nothing the lists show changes. */
-    sendCampaignTest: build.mutation<
-      { queued: true; email: string },
-      { id: string; body: CampaignTestSendInput }
-    >({
-      query: ({ id, body }) => ({
-        url: apiPath(API_ROUTES.campaignTest, { id }),
-        method: 'POST',
-        body,
-      }),
-      invalidatesTags: ['ActivityLogs'],
     }),
   }),
 });
@@ -212,17 +225,21 @@ export const {
   useDeleteCampaignMutation,
   useDuplicateCampaignMutation,
   useCampaignRecipientsQuery,
-  useSendCampaignTestMutation,
   useCampaignSettingsQuery,
+} = campaignsApi;
+export const {
+  useSendCampaignTestMutation,
   useSampleRecipientsQuery,
   usePreviewCampaignMutation,
   useCampaignLanguagesQuery,
+} = campaignContentApi;
+export const {
   useTemplateListQuery,
   useCreateTemplateMutation,
   useUpdateTemplateMutation,
   useDuplicateTemplateMutation,
   useDeleteTemplateMutation,
-} = campaignsApi;
+} = campaignTemplatesApi;
 export const {
   useSendCampaignMutation,
   useControlCampaignMutation,

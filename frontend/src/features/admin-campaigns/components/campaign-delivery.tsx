@@ -11,23 +11,18 @@ import { useNamespace } from '../../../lib/translations';
 import { useToast } from '../../../lib/use-toast';
 import { useCampaignSettingsQuery } from '../api/campaigns-api';
 import { CAMPAIGNS_NAMESPACE } from '../campaigns-namespace';
-import { isInProgress, useCampaignProgress } from '../hooks/use-campaign-progress';
+import {
+  isInProgress,
+  useCampaignProgress,
+  type CampaignProgress,
+} from '../hooks/use-campaign-progress';
 
-/**
- * Where a campaign's mail stands: not sent, live progress (a bar, the counts,
- * what is left and the server's rate), or the final counts.
- */
-export function CampaignDelivery({ campaign: listed }: { campaign: CampaignDto }) {
+/** Once per finished send, a toast with the figures of the reading that ended it. */
+function useEndOfSendToast({ campaign, justFinished }: CampaignProgress) {
   const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
   const format = useFormatters();
   const toast = useToast();
-  const { campaign, percent, ratePerSecond, pendingCount, justFinished } =
-    useCampaignProgress(listed);
-  const { sentCount, failedCount, total, status, name } = campaign;
-  // Queued or sending while the worker cannot reach the SMTP server: nothing moves until it answers.
-  const waitingForMailServer = useMailServerOutage() !== null && status !== 'paused';
-
-  // Once per finished send, with the figures of the reading that ended it.
+  const { sentCount, failedCount, status, name } = campaign;
   const announceEnd = useEffectEvent(() =>
     toast({
       title: t(`toasts.ended.${status}`, { name }),
@@ -41,25 +36,22 @@ export function CampaignDelivery({ campaign: listed }: { campaign: CampaignDto }
   useEffect(() => {
     if (justFinished) announceEnd();
   }, [justFinished]);
+}
 
-  if (status === 'scheduled' && campaign.scheduledAt) {
-    return <ScheduledFor scheduledAt={campaign.scheduledAt} />;
-  }
-  if (status === 'draft') {
-    return (
-      <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-        {t('notSent')}
-      </Typography>
-    );
-  }
-  if (!isInProgress(status)) {
-    return (
-      <Typography variant="body2">
-        {t('counts', { sent: format.number(sentCount), failed: format.number(failedCount) })}
-      </Typography>
-    );
-  }
-
+/**
+ * A send under way: a bar, then the counts, what is left and the server's
+ * rate, or why nothing moves (paused, the mail server, still counting).
+ */
+function SendProgress({
+  progress: { campaign, percent, ratePerSecond, pendingCount },
+  waitingForMailServer,
+}: {
+  progress: CampaignProgress;
+  waitingForMailServer: boolean;
+}) {
+  const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
+  const format = useFormatters();
+  const { sentCount, failedCount, total, status, name } = campaign;
   const done = sentCount + failedCount;
   const counted = total > 0;
   const details = [
@@ -106,6 +98,40 @@ export function CampaignDelivery({ campaign: listed }: { campaign: CampaignDto }
       </Typography>
     </Stack>
   );
+}
+
+/**
+ * Where a campaign's mail stands: not sent, live progress (a bar, the counts,
+ * what is left and the server's rate), or the final counts.
+ */
+export function CampaignDelivery({ campaign: listed }: { campaign: CampaignDto }) {
+  const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
+  const format = useFormatters();
+  const progress = useCampaignProgress(listed);
+  const { campaign } = progress;
+  const { sentCount, failedCount, status } = campaign;
+  // Queued or sending while the worker cannot reach the SMTP server: nothing moves until it answers.
+  const waitingForMailServer = useMailServerOutage() !== null && status !== 'paused';
+  useEndOfSendToast(progress);
+
+  if (status === 'scheduled' && campaign.scheduledAt) {
+    return <ScheduledFor scheduledAt={campaign.scheduledAt} />;
+  }
+  if (status === 'draft') {
+    return (
+      <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+        {t('notSent')}
+      </Typography>
+    );
+  }
+  if (!isInProgress(status)) {
+    return (
+      <Typography variant="body2">
+        {t('counts', { sent: format.number(sentCount), failed: format.number(failedCount) })}
+      </Typography>
+    );
+  }
+  return <SendProgress progress={progress} waitingForMailServer={waitingForMailServer} />;
 }
 
 /** Longest a timer may wait in a browser (about 24.8 days). */

@@ -1,8 +1,10 @@
 import type {
+  CampaignPreviewDto,
   CampaignPreviewInput,
   CampaignTemplateInput,
   Locale,
   RecipientType,
+  CampaignSampleRecipientDto,
 } from '@agency/contracts';
 import ComputerIcon from '@mui/icons-material/Computer';
 import SmartphoneIcon from '@mui/icons-material/Smartphone';
@@ -43,35 +45,110 @@ export interface CampaignPreviewProps {
   placeholderFallbacks?: Partial<Record<Locale, string>>;
 }
 
-/**
- * The mail beside the editor, as the server renders it with the worker's
- * own code: in one language, for one recipient of the audience, at a
- * desktop or a phone's width. The frame runs no script.
- */
-export function CampaignPreview({
-  subject,
-  content,
-  locale,
-  locales,
-  onLocaleChange,
-  recipientType,
-  listIds = [],
-  templateId,
-  template,
-  placeholderFallbacks,
-}: CampaignPreviewProps) {
-  const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
-  const [width, setWidth] = useState<'desktop' | 'phone'>('desktop');
-  const [recipientEmail, setRecipientEmail] = useState('');
-  // Only a lists audience reads its lists: another type keeps one sample however they change.
-  const sample = useSampleRecipientsQuery({
-    recipientType,
-    listIds: recipientType === 'lists' ? [...listIds] : [],
-  });
-  const samples = sample.data?.items ?? [];
-  const recipient = samples.find((item) => item.email === recipientEmail) ?? samples[0];
-  const [render, rendered] = usePreviewCampaignMutation();
+type PreviewWidth = 'desktop' | 'phone';
 
+/** One of the audience's recipients to fill the preview in for, by name (or address) and language. */
+function RecipientSelect({
+  samples,
+  recipient,
+  onChange,
+}: {
+  samples: readonly CampaignSampleRecipientDto[];
+  recipient: CampaignSampleRecipientDto | undefined;
+  onChange: (email: string) => void;
+}) {
+  const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
+  return (
+    <TextField
+      select
+      size="small"
+      label={t('preview.recipient')}
+      value={recipient?.email ?? ''}
+      onChange={(event) => onChange(event.target.value)}
+      disabled={samples.length === 0}
+      sx={{ minWidth: 180, flex: 1 }}
+      slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+    >
+      {samples.length === 0 ? (
+        <MenuItem value="">{t('preview.noRecipient')}</MenuItem>
+      ) : (
+        samples.map((item) => (
+          <MenuItem key={item.email} value={item.email}>
+            {[item.firstName, item.lastName].filter(Boolean).join(' ') || item.email}
+            {` · ${item.locale}`}
+          </MenuItem>
+        ))
+      )}
+    </TextField>
+  );
+}
+
+/** A desktop's width or a phone's. */
+function WidthToggle({
+  width,
+  onChange,
+}: {
+  width: PreviewWidth;
+  onChange: (width: PreviewWidth) => void;
+}) {
+  const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
+  return (
+    <ToggleButtonGroup
+      size="small"
+      exclusive
+      value={width}
+      onChange={(_event, value: PreviewWidth | null) => value && onChange(value)}
+      aria-label={t('preview.width')}
+    >
+      <ToggleButton value="desktop" aria-label={t('preview.desktop')}>
+        <ComputerIcon fontSize="small" />
+      </ToggleButton>
+      <ToggleButton value="phone" aria-label={t('preview.phone', { width: PHONE_WIDTH })}>
+        <SmartphoneIcon fontSize="small" />
+      </ToggleButton>
+    </ToggleButtonGroup>
+  );
+}
+
+/** The rendered subject, then the mail in a frame that runs no script. */
+function RenderedMail({ preview, width }: { preview: CampaignPreviewDto; width: PreviewWidth }) {
+  const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
+  return (
+    <>
+      <Typography variant="body2" dir={preview.dir} sx={{ fontWeight: 600 }}>
+        <Box component="span" sx={{ color: 'text.secondary', fontWeight: 400 }}>
+          {t('preview.subject')}{' '}
+        </Box>
+        <span data-testid="preview-subject">{preview.subject}</span>
+      </Typography>
+      <Box sx={{ overflowX: 'auto', bgcolor: 'action.hover', borderRadius: 1, p: 1 }}>
+        <Box
+          component="iframe"
+          title={t('preview.frame', { language: t(`languages.${preview.locale}`) })}
+          srcDoc={preview.html}
+          sandbox=""
+          data-width={width}
+          sx={{
+            display: 'block',
+            mx: 'auto',
+            border: 0,
+            bgcolor: '#fff',
+            width: width === 'phone' ? PHONE_WIDTH : '100%',
+            maxWidth: width === 'phone' ? PHONE_WIDTH : DESKTOP_WIDTH,
+            height: 520,
+          }}
+        />
+      </Box>
+    </>
+  );
+}
+
+/** The server's rendering of what the editor holds, asked for again a moment after it changes. */
+function useRenderedPreview(
+  { subject, content, locale, templateId, template, placeholderFallbacks }: CampaignPreviewProps,
+  recipient: CampaignSampleRecipientDto | undefined,
+) {
+  const [render, rendered] = usePreviewCampaignMutation();
   // The request as text: the effect runs again only when what it asks for changes,
   // not each time the editor hands over an equal template or recipient object.
   const request = JSON.stringify({
@@ -98,6 +175,27 @@ export function CampaignPreview({
     );
     return () => clearTimeout(timer);
   }, [render, request]);
+  return rendered;
+}
+
+/**
+ * The mail beside the editor, as the server renders it with the worker's
+ * own code: in one language, for one recipient of the audience, at a
+ * desktop or a phone's width. The frame runs no script.
+ */
+export function CampaignPreview(props: CampaignPreviewProps) {
+  const { locale, locales, onLocaleChange, recipientType, listIds = [] } = props;
+  const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
+  const [width, setWidth] = useState<PreviewWidth>('desktop');
+  const [recipientEmail, setRecipientEmail] = useState('');
+  // Only a lists audience reads its lists: another type keeps one sample however they change.
+  const sample = useSampleRecipientsQuery({
+    recipientType,
+    listIds: recipientType === 'lists' ? [...listIds] : [],
+  });
+  const samples = sample.data?.items ?? [];
+  const recipient = samples.find((item) => item.email === recipientEmail) ?? samples[0];
+  const rendered = useRenderedPreview(props, recipient);
 
   const preview = rendered.data;
   return (
@@ -117,72 +215,12 @@ export function CampaignPreview({
             </MenuItem>
           ))}
         </TextField>
-        <TextField
-          select
-          size="small"
-          label={t('preview.recipient')}
-          value={recipient?.email ?? ''}
-          onChange={(event) => setRecipientEmail(event.target.value)}
-          disabled={samples.length === 0}
-          sx={{ minWidth: 180, flex: 1 }}
-          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-        >
-          {samples.length === 0 ? (
-            <MenuItem value="">{t('preview.noRecipient')}</MenuItem>
-          ) : (
-            samples.map((item) => (
-              <MenuItem key={item.email} value={item.email}>
-                {[item.firstName, item.lastName].filter(Boolean).join(' ') || item.email}
-                {` · ${item.locale}`}
-              </MenuItem>
-            ))
-          )}
-        </TextField>
-        <ToggleButtonGroup
-          size="small"
-          exclusive
-          value={width}
-          onChange={(_event, value: 'desktop' | 'phone' | null) => value && setWidth(value)}
-          aria-label={t('preview.width')}
-        >
-          <ToggleButton value="desktop" aria-label={t('preview.desktop')}>
-            <ComputerIcon fontSize="small" />
-          </ToggleButton>
-          <ToggleButton value="phone" aria-label={t('preview.phone', { width: PHONE_WIDTH })}>
-            <SmartphoneIcon fontSize="small" />
-          </ToggleButton>
-        </ToggleButtonGroup>
+        <RecipientSelect samples={samples} recipient={recipient} onChange={setRecipientEmail} />
+        <WidthToggle width={width} onChange={setWidth} />
       </Stack>
       {rendered.isLoading ? <LinearProgress aria-label={t('preview.rendering')} /> : null}
       {rendered.isError ? <Alert severity="warning">{t('preview.failed')}</Alert> : null}
-      {preview ? (
-        <>
-          <Typography variant="body2" dir={preview.dir} sx={{ fontWeight: 600 }}>
-            <Box component="span" sx={{ color: 'text.secondary', fontWeight: 400 }}>
-              {t('preview.subject')}{' '}
-            </Box>
-            <span data-testid="preview-subject">{preview.subject}</span>
-          </Typography>
-          <Box sx={{ overflowX: 'auto', bgcolor: 'action.hover', borderRadius: 1, p: 1 }}>
-            <Box
-              component="iframe"
-              title={t('preview.frame', { language: t(`languages.${preview.locale}`) })}
-              srcDoc={preview.html}
-              sandbox=""
-              data-width={width}
-              sx={{
-                display: 'block',
-                mx: 'auto',
-                border: 0,
-                bgcolor: '#fff',
-                width: width === 'phone' ? PHONE_WIDTH : '100%',
-                maxWidth: width === 'phone' ? PHONE_WIDTH : DESKTOP_WIDTH,
-                height: 520,
-              }}
-            />
-          </Box>
-        </>
-      ) : null}
+      {preview ? <RenderedMail preview={preview} width={width} /> : null}
     </Stack>
   );
 }

@@ -11,7 +11,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useFormik } from 'formik';
+import { useFormik, type FormikHelpers } from 'formik';
 import { ValidationError } from 'yup';
 import { FormDialog } from '../../../components/admin/form-dialog';
 import { apiErrorMessage, fieldErrorsOf, useErrorText } from '../../../lib/api-errors';
@@ -81,58 +81,64 @@ export function ScheduleDialogLoader(props: Omit<ScheduleDialogProps, 'timeZone'
   return settings ? <ScheduleDialog {...props} timeZone={settings.timeZone} /> : null;
 }
 
-/**
- * When a draft goes, or when a scheduled campaign goes now (moved), on the
- * agency's clock; a scheduled one can also go back to being a draft.
- */
-export function ScheduleDialog({ campaign, timeZone, onClose }: ScheduleDialogProps) {
+/** The day and time as entered, then the instant they make, as the API will check it. */
+async function validateSchedule(values: ScheduleValues, timeZone: string) {
+  const fieldErrors = await validateFields(values);
+  if (Object.keys(fieldErrors).length > 0) return fieldErrors;
+  try {
+    await campaignScheduleSchema.validate({ scheduledAt: scheduledAtOf(values, timeZone) });
+    return {};
+  } catch (error) {
+    if (error instanceof ValidationError) return { time: error.message };
+    throw error;
+  }
+}
+
+/** The schedule's form: it opens on the campaign's time when it has one, else the next hour. */
+function useScheduleForm(campaign: CampaignDto, timeZone: string, onClose: () => void) {
   const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
   const toast = useToast();
-  const errorText = useErrorText();
   const [schedule] = useScheduleCampaignMutation();
-  const [unschedule, { isLoading: unscheduling }] = useUnscheduleCampaignMutation();
   const scheduled = campaign.status === 'scheduled' && campaign.scheduledAt;
 
-  const formik = useFormik<ScheduleValues>({
+  const submit = async (values: ScheduleValues, helpers: FormikHelpers<ScheduleValues>) => {
+    try {
+      const body = await campaignScheduleSchema.validate({
+        scheduledAt: scheduledAtOf(values, timeZone),
+      });
+      await schedule({ id: campaign.id, body }).unwrap();
+      toast({
+        title: t('toasts.scheduled'),
+        description: t('schedule.when', { date: values.date, time: values.time, timeZone }),
+        variant: 'success',
+      });
+      onClose();
+    } catch (error) {
+      const reasons = fieldErrorsOf(error, ['scheduledAt'] as const);
+      if (reasons?.scheduledAt) helpers.setErrors({ time: reasons.scheduledAt });
+      toast({
+        title: t('toasts.scheduleFailed'),
+        description: apiErrorMessage(error),
+        variant: 'destructive',
+      });
+    }
+  };
+
+  return useFormik<ScheduleValues>({
     initialValues: scheduled
       ? dateAndTime(campaign.scheduledAt ?? '', timeZone)
       : nextHour(timeZone),
     validateOnChange: false,
-    validate: async (values) => {
-      const fieldErrors = await validateFields(values);
-      if (Object.keys(fieldErrors).length > 0) return fieldErrors;
-      try {
-        await campaignScheduleSchema.validate({ scheduledAt: scheduledAtOf(values, timeZone) });
-        return {};
-      } catch (error) {
-        if (error instanceof ValidationError) return { time: error.message };
-        throw error;
-      }
-    },
-    onSubmit: async (values, helpers) => {
-      try {
-        const body = await campaignScheduleSchema.validate({
-          scheduledAt: scheduledAtOf(values, timeZone),
-        });
-        await schedule({ id: campaign.id, body }).unwrap();
-        toast({
-          title: t('toasts.scheduled'),
-          description: t('schedule.when', { date: values.date, time: values.time, timeZone }),
-          variant: 'success',
-        });
-        onClose();
-      } catch (error) {
-        const reasons = fieldErrorsOf(error, ['scheduledAt'] as const);
-        if (reasons?.scheduledAt) helpers.setErrors({ time: reasons.scheduledAt });
-        toast({
-          title: t('toasts.scheduleFailed'),
-          description: apiErrorMessage(error),
-          variant: 'destructive',
-        });
-      }
-    },
+    validate: (values) => validateSchedule(values, timeZone),
+    onSubmit: submit,
   });
+}
 
+/** Takes a scheduled campaign back to being a draft, saying in a toast how it went. */
+function useBackToDraft(campaign: CampaignDto, onClose: () => void) {
+  const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
+  const toast = useToast();
+  const [unschedule, { isLoading: unscheduling }] = useUnscheduleCampaignMutation();
   const backToDraft = async () => {
     try {
       await unschedule(campaign.id).unwrap();
@@ -146,11 +152,51 @@ export function ScheduleDialog({ campaign, timeZone, onClose }: ScheduleDialogPr
       });
     }
   };
+  return { backToDraft, unscheduling };
+}
 
-  const shown = (field: keyof ScheduleValues) =>
-    formik.submitCount > 0 || formik.touched[field] ? errorText(formik.errors[field]) : undefined;
-  const dateError = shown('date');
-  const timeError = shown('time');
+/** The date and the time fields, each with its error once left or submitted. */
+function ScheduleFields({ formik }: { formik: ReturnType<typeof useScheduleForm> }) {
+  const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
+  const errorText = useErrorText();
+  const field = (name: keyof ScheduleValues, label: string) => {
+    const error =
+      formik.submitCount > 0 || formik.touched[name] ? errorText(formik.errors[name]) : undefined;
+    return (
+      <TextField
+        id={`schedule-${name}`}
+        name={name}
+        label={label}
+        // Each field is named after its input type.
+        type={name}
+        value={formik.values[name]}
+        onChange={formik.handleChange}
+        onBlur={formik.handleBlur}
+        error={Boolean(error)}
+        helperText={error}
+        required
+        fullWidth
+        slotProps={{ inputLabel: { shrink: true } }}
+      />
+    );
+  };
+  return (
+    <Stack direction="row" spacing={2}>
+      {field('date', t('schedule.date'))}
+      {field('time', t('schedule.time'))}
+    </Stack>
+  );
+}
+
+/**
+ * When a draft goes, or when a scheduled campaign goes now (moved), on the
+ * agency's clock; a scheduled one can also go back to being a draft.
+ */
+export function ScheduleDialog({ campaign, timeZone, onClose }: ScheduleDialogProps) {
+  const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
+  const formik = useScheduleForm(campaign, timeZone, onClose);
+  const { backToDraft, unscheduling } = useBackToDraft(campaign, onClose);
+  const scheduled = campaign.status === 'scheduled' && campaign.scheduledAt;
   return (
     <FormDialog
       open
@@ -164,36 +210,7 @@ export function ScheduleDialog({ campaign, timeZone, onClose }: ScheduleDialogPr
         <Typography variant="body2" sx={{ color: 'text.secondary' }}>
           {t('schedule.description', { timeZone })}
         </Typography>
-        <Stack direction="row" spacing={2}>
-          <TextField
-            id="schedule-date"
-            name="date"
-            label={t('schedule.date')}
-            type="date"
-            value={formik.values.date}
-            onChange={formik.handleChange}
-            onBlur={formik.handleBlur}
-            error={Boolean(dateError)}
-            helperText={dateError}
-            required
-            fullWidth
-            slotProps={{ inputLabel: { shrink: true } }}
-          />
-          <TextField
-            id="schedule-time"
-            name="time"
-            label={t('schedule.time')}
-            type="time"
-            value={formik.values.time}
-            onChange={formik.handleChange}
-            onBlur={formik.handleBlur}
-            error={Boolean(timeError)}
-            helperText={timeError}
-            required
-            fullWidth
-            slotProps={{ inputLabel: { shrink: true } }}
-          />
-        </Stack>
+        <ScheduleFields formik={formik} />
         {scheduled ? (
           <Button
             startIcon={<EventBusyIcon />}

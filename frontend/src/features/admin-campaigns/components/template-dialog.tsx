@@ -38,18 +38,13 @@ export interface TemplateDialogProps {
   onClose: () => void;
 }
 
-/**
- * A reusable layout: its name, brand colours, a header and a footer written
- * in the editor, and the layout's HTML holding `{{content}}` where each
- * campaign goes, previewed with a sample campaign as it is edited.
- */
-export function TemplateDialog({ template, onClose }: TemplateDialogProps) {
+/** The template's form, filled from the template or, for a new one, from the default. */
+function useTemplateForm(template: CampaignTemplateDto | undefined, onClose: () => void) {
   const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
   const [createTemplate] = useCreateTemplateMutation();
   const [updateTemplate] = useUpdateTemplateMutation();
-  const [locale, setLocale] = useState<Locale>('en');
   const source = template ?? DEFAULT_TEMPLATE;
-  const { formik, field, dialog } = useRecordForm({
+  return useRecordForm({
     record: template,
     namespace: CAMPAIGNS_NAMESPACE,
     fields: TEMPLATE_FIELDS,
@@ -74,7 +69,82 @@ export function TemplateDialog({ template, onClose }: TemplateDialogProps) {
     failed: { title: template ? t('templates.updateFailed') : t('templates.createFailed') },
     onClose,
   });
+}
+
+type TemplateForm = ReturnType<typeof useTemplateForm>;
+
+/** The layout's HTML, left to right, with the slots and variables it may hold. */
+function LayoutField({ field }: Pick<TemplateForm, 'field'>) {
+  const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
+  return (
+    <TextField
+      {...field('layout', t('templates.layout'))}
+      helperText={
+        field('layout', '').helperText ??
+        t('templates.layoutHint', {
+          slots: [...TEMPLATE_SLOTS, ...CAMPAIGN_VARIABLES].map((name) => `{{${name}}}`).join(' '),
+        })
+      }
+      required
+      multiline
+      minRows={8}
+      slotProps={{
+        input: { inputComponent: 'textarea' },
+        htmlInput: {
+          rows: 8,
+          dir: 'ltr',
+          style: { fontFamily: 'monospace', fontSize: 13, resize: 'vertical' },
+        },
+      }}
+    />
+  );
+}
+
+/** The name, the colours, the header and footer in the editor, then the layout. */
+function TemplateFields({ formik, field }: Pick<TemplateForm, 'formik' | 'field'>) {
+  const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
   const { values } = formik;
+  return (
+    <Stack spacing={2} sx={{ pt: 1, minWidth: 0 }}>
+      <TextField {...field('name', t('templates.name'))} required autoFocus />
+      <Stack direction="row" spacing={1.5}>
+        {COLOURS.map((colour) => (
+          <TextField
+            key={colour}
+            {...field(colour, t(`templates.${colour}`))}
+            type="color"
+            required
+          />
+        ))}
+      </Stack>
+      <RichTextEditor
+        label={t('templates.header')}
+        value={values.header}
+        onChange={(html) => void formik.setFieldValue('header', html)}
+        error={Boolean(field('header', '').error)}
+        helperText={field('header', '').helperText}
+      />
+      <RichTextEditor
+        label={t('templates.footer')}
+        value={values.footer}
+        onChange={(html) => void formik.setFieldValue('footer', html)}
+        error={Boolean(field('footer', '').error)}
+        helperText={field('footer', '').helperText}
+      />
+      <LayoutField field={field} />
+    </Stack>
+  );
+}
+
+/**
+ * A reusable layout: its name, brand colours, a header and a footer written
+ * in the editor, and the layout's HTML holding `{{content}}` where each
+ * campaign goes, previewed with a sample campaign as it is edited.
+ */
+export function TemplateDialog({ template, onClose }: TemplateDialogProps) {
+  const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
+  const [locale, setLocale] = useState<Locale>('en');
+  const { formik, field, dialog } = useTemplateForm(template, onClose);
 
   return (
     <FormDialog
@@ -90,55 +160,7 @@ export function TemplateDialog({ template, onClose }: TemplateDialogProps) {
           gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 1fr) minmax(0, 1fr)' },
         }}
       >
-        <Stack spacing={2} sx={{ pt: 1, minWidth: 0 }}>
-          <TextField {...field('name', t('templates.name'))} required autoFocus />
-          <Stack direction="row" spacing={1.5}>
-            {COLOURS.map((colour) => (
-              <TextField
-                key={colour}
-                {...field(colour, t(`templates.${colour}`))}
-                type="color"
-                required
-              />
-            ))}
-          </Stack>
-          <RichTextEditor
-            label={t('templates.header')}
-            value={values.header}
-            onChange={(html) => void formik.setFieldValue('header', html)}
-            error={Boolean(field('header', '').error)}
-            helperText={field('header', '').helperText}
-          />
-          <RichTextEditor
-            label={t('templates.footer')}
-            value={values.footer}
-            onChange={(html) => void formik.setFieldValue('footer', html)}
-            error={Boolean(field('footer', '').error)}
-            helperText={field('footer', '').helperText}
-          />
-          <TextField
-            {...field('layout', t('templates.layout'))}
-            helperText={
-              field('layout', '').helperText ??
-              t('templates.layoutHint', {
-                slots: [...TEMPLATE_SLOTS, ...CAMPAIGN_VARIABLES]
-                  .map((name) => `{{${name}}}`)
-                  .join(' '),
-              })
-            }
-            required
-            multiline
-            minRows={8}
-            slotProps={{
-              input: { inputComponent: 'textarea' },
-              htmlInput: {
-                rows: 8,
-                dir: 'ltr',
-                style: { fontFamily: 'monospace', fontSize: 13, resize: 'vertical' },
-              },
-            }}
-          />
-        </Stack>
+        <TemplateFields formik={formik} field={field} />
         <CampaignPreview
           subject={t('templates.sampleSubject')}
           content={t('templates.sampleContent')}
@@ -146,7 +168,7 @@ export function TemplateDialog({ template, onClose }: TemplateDialogProps) {
           locales={PREVIEW_LOCALES}
           onLocaleChange={setLocale}
           recipientType="all"
-          template={values}
+          template={formik.values}
         />
       </Box>
     </FormDialog>
