@@ -333,6 +333,37 @@ function agencyFooter(agency: AgencyMailTexts | undefined, locale: Locale): stri
     .join('\n');
 }
 
+/**
+ * The whole mail around its filled layout: the document's language and
+ * direction, the responsive style, and the 600 px container table that mail
+ * clients without CSS still lay out.
+ */
+function mailDocument(
+  locale: Locale,
+  subject: string,
+  template: Pick<CampaignMail['template'], 'backgroundColor' | 'textColor'>,
+  layout: string,
+): string {
+  const dir = directionOf(locale);
+  const align = dir === 'rtl' ? 'right' : 'left';
+  const background = template.backgroundColor;
+  return [
+    '<!doctype html>',
+    `<html lang="${locale}" dir="${dir}">`,
+    '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(subject)}</title>`,
+    `<style>${RESPONSIVE_STYLE}</style></head>`,
+    `<body dir="${dir}" style="margin:0;padding:0;background-color:${background};font-family:Arial,Helvetica,sans-serif;color:${template.textColor}">`,
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${background}" style="background-color:${background}"><tr><td align="center" style="padding:24px 12px">`,
+    `<table role="presentation" class="mail-container" width="600" cellpadding="0" cellspacing="0" border="0" dir="${dir}" style="width:600px;max-width:600px"><tr><td dir="${dir}" align="${align}" style="text-align:${align}">`,
+    layout,
+    '</td></tr></table>',
+    '</td></tr></table>',
+    '</body>',
+    '</html>',
+  ].join('\n');
+}
+
 function languageSources(
   mail: CampaignMail,
   locale: Locale,
@@ -384,24 +415,7 @@ function languageSources(
     }),
   );
 
-  const dir = directionOf(locale);
-  const align = dir === 'rtl' ? 'right' : 'left';
-  const background = template.backgroundColor;
-  const html = [
-    '<!doctype html>',
-    `<html lang="${locale}" dir="${dir}">`,
-    '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(subject)}</title>`,
-    `<style>${RESPONSIVE_STYLE}</style></head>`,
-    `<body dir="${dir}" style="margin:0;padding:0;background-color:${background};font-family:Arial,Helvetica,sans-serif;color:${template.textColor}">`,
-    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${background}" style="background-color:${background}"><tr><td align="center" style="padding:24px 12px">`,
-    `<table role="presentation" class="mail-container" width="600" cellpadding="0" cellspacing="0" border="0" dir="${dir}" style="width:600px;max-width:600px"><tr><td dir="${dir}" align="${align}" style="text-align:${align}">`,
-    layout,
-    '</td></tr></table>',
-    '</td></tr></table>',
-    '</body>',
-    '</html>',
-  ].join('\n');
+  const html = mailDocument(locale, subject, template, layout);
 
   const text = [
     textOf(header),
