@@ -54,31 +54,45 @@ function position(text: string | null): string | undefined {
   return text && text.length <= CURSOR_MAX_LENGTH && /^[\w-]+$/.test(text) ? text : undefined;
 }
 
-/**
- * A server-paginated list's page, sort, search and filters, kept in the
- * address (`?page=2&search=ada`, or `?after=...&page=2` for a keyset list),
- * so a reload, a shared link or the back button shows the same list. Values
- * the API would refuse are ignored.
- */
-export function useListParams<Filter extends string = never>({
-  sortFields,
-  defaultSort,
-  defaultPageSize = 25,
-  filters: filterNames = [],
-  keyset = false,
-}: ListParamsOptions<Filter>): ListParams<Filter> {
-  const [params, setParams] = useSearchParams();
+interface AddressRules<Filter extends string> {
+  sortFields: readonly string[];
+  defaultSort: string;
+  defaultPageSize: number;
+  filterNames: readonly Filter[];
+  keyset: boolean;
+}
 
+interface ListAddress {
+  sort: string;
+  page: number;
+  pageSize: number;
+  search: string;
+  after?: string;
+  before?: string;
+  /** The filters' values as one string, so that their object changes only when they do. */
+  filterKey: string;
+}
+
+/** What the address asks for, with the values the API would refuse left out. */
+function readListAddress<Filter extends string>(
+  params: URLSearchParams,
+  { sortFields, defaultSort, defaultPageSize, filterNames, keyset }: AddressRules<Filter>,
+): ListAddress {
   const rawSort = params.get('sort');
-  const sort = rawSort && sortFields.includes(rawSort.replace(/^-/, '')) ? rawSort : defaultSort;
-  const page = wholeNumber(params.get('page'), 1, 100_000) ?? 1;
-  const pageSize = wholeNumber(params.get('pageSize'), 1, PAGE_SIZE_MAX) ?? defaultPageSize;
-  const search = params.get('search')?.trim() ?? '';
   const after = keyset ? position(params.get('after')) : undefined;
-  const before = keyset && !after ? position(params.get('before')) : undefined;
-  const filterKey = filterNames.map((name) => `${name}=${params.get(name) ?? ''}`).join('&');
+  return {
+    sort: rawSort && sortFields.includes(rawSort.replace(/^-/, '')) ? rawSort : defaultSort,
+    page: wholeNumber(params.get('page'), 1, 100_000) ?? 1,
+    pageSize: wholeNumber(params.get('pageSize'), 1, PAGE_SIZE_MAX) ?? defaultPageSize,
+    search: params.get('search')?.trim() ?? '',
+    after,
+    before: keyset && !after ? position(params.get('before')) : undefined,
+    filterKey: filterNames.map((name) => `${name}=${params.get(name) ?? ''}`).join('&'),
+  };
+}
 
-  const filters = useMemo(() => {
+function useFilterValues<Filter extends string>(filterKey: string) {
+  return useMemo(() => {
     const values: Partial<Record<Filter, string>> = {};
     for (const entry of filterKey.split('&')) {
       const [name, value] = entry.split('=') as [Filter, string];
@@ -86,8 +100,13 @@ export function useListParams<Filter extends string = never>({
     }
     return values;
   }, [filterKey]);
+}
 
-  const update = useCallback(
+type AddressUpdate = (changes: Record<string, string | undefined>, keepPage?: boolean) => void;
+
+/** Writes changes into the address, in place of the current entry. */
+function useAddressUpdate(setParams: ReturnType<typeof useSearchParams>[1]): AddressUpdate {
+  return useCallback(
     (changes: Record<string, string | undefined>, keepPage = false) => {
       setParams(
         (previous) => {
@@ -108,8 +127,14 @@ export function useListParams<Filter extends string = never>({
     },
     [setParams],
   );
+}
 
-  const query = useMemo(() => {
+function useListQuery<Filter extends string>(
+  { page, pageSize, sort, search, after, before }: ListAddress,
+  filters: Partial<Record<Filter, string>>,
+  keyset: boolean,
+): ListParams<Filter>['query'] {
+  return useMemo(() => {
     const start = after ? { after } : before ? { before } : {};
     return {
       pageSize,
@@ -119,15 +144,18 @@ export function useListParams<Filter extends string = never>({
       ...filters,
     };
   }, [keyset, page, pageSize, sort, search, filters, after, before]);
+}
 
+type ListSetters<Filter extends string> = Pick<
+  ListParams<Filter>,
+  'setPage' | 'goTo' | 'setSort' | 'setSearch' | 'setFilter'
+>;
+
+function useListSetters<Filter extends string>(
+  update: AddressUpdate,
+  { keyset, page, pageSize }: { keyset: boolean; page: number; pageSize: number },
+): ListSetters<Filter> {
   return {
-    keyset,
-    page,
-    pageSize,
-    sort,
-    search,
-    filters,
-    query,
     setPage: useCallback(
       (nextPage: number, nextPageSize?: number) =>
         update(
@@ -157,4 +185,33 @@ export function useListParams<Filter extends string = never>({
       [update],
     ),
   };
+}
+
+/**
+ * A server-paginated list's page, sort, search and filters, kept in the
+ * address (`?page=2&search=ada`, or `?after=...&page=2` for a keyset list),
+ * so a reload, a shared link or the back button shows the same list. Values
+ * the API would refuse are ignored.
+ */
+export function useListParams<Filter extends string = never>({
+  sortFields,
+  defaultSort,
+  defaultPageSize = 25,
+  filters: filterNames = [],
+  keyset = false,
+}: ListParamsOptions<Filter>): ListParams<Filter> {
+  const [params, setParams] = useSearchParams();
+  const address = readListAddress(params, {
+    sortFields,
+    defaultSort,
+    defaultPageSize,
+    filterNames,
+    keyset,
+  });
+  const { page, pageSize, sort, search } = address;
+  const filters = useFilterValues<Filter>(address.filterKey);
+  const update = useAddressUpdate(setParams);
+  const query = useListQuery(address, filters, keyset);
+  const setters = useListSetters<Filter>(update, { keyset, page, pageSize });
+  return { keyset, page, pageSize, sort, search, filters, query, ...setters };
 }

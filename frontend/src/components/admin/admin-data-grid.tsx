@@ -49,6 +49,62 @@ function toSortModel(sort: string): GridSortModel {
   return [{ field: descending ? sort.slice(1) : sort, sort: descending ? 'desc' : 'asc' }];
 }
 
+/** The API's order (`field` or `-field`) from the grid's sort model; none when unsorted. */
+function fromSortModel(model: GridSortModel): string | undefined {
+  const [first] = model;
+  return first?.sort ? `${first.sort === 'desc' ? '-' : ''}${first.field}` : undefined;
+}
+
+interface GridTextOptions {
+  loading: boolean;
+  rowCount: number;
+  noRowsLabel: string;
+  atLeast: boolean;
+  total: number;
+}
+
+/** The grid's texts in the page's language, with the admin's own figures. */
+function useGridLocaleText({ loading, rowCount, noRowsLabel, atLeast, total }: GridTextOptions) {
+  const locale = useLocale();
+  const { t } = useNamespace(ADMIN_COMMON_NAMESPACE);
+  const format = useFormatters();
+  return useMemo(
+    () => ({
+      ...LOCALE_TEXT[locale],
+      // A first page still on its way is not an empty list.
+      noRowsLabel: loading && rowCount === 0 ? t('list.loading') : noRowsLabel,
+      // Our own numbers, not the grid's locale's: its Arabic writes Arabic-Indic
+      // digits where every other figure of the admin has Western ones.
+      // The count the API gave up on is still a floor: "1–25 of more than 1,000".
+      // Without a count the grid takes a page as full: the last row is the page's own.
+      paginationDisplayedRows: ({ from, to }: { from: number; to: number }) =>
+        atLeast
+          ? t('list.rowsOfMoreThan', {
+              from: format.number(from),
+              to: format.number(rowCount > 0 ? Math.min(to, from + rowCount - 1) : to),
+              total: format.number(total),
+            })
+          : t('list.rowsOf', {
+              from: format.number(from),
+              to: format.number(to),
+              total: format.number(total),
+            }),
+    }),
+    [locale, noRowsLabel, loading, atLeast, total, t, format, rowCount],
+  );
+}
+
+/** Cells that render components (chips, buttons, progress) are centred like text cells. */
+function useCentredColumns<Row extends GridValidRowModel>(columns: GridColDef<Row>[]) {
+  return useMemo(
+    () =>
+      columns.map((column) =>
+        column.renderCell ? { display: 'flex' as const, ...column } : column,
+      ),
+    [columns],
+  );
+}
+
 /**
  * The admin lists' table: MUI X DataGrid with the page, the order and the
  * search done by the API (`{ items, total }`), in the page's language.
@@ -69,42 +125,16 @@ export function AdminDataGrid<Row extends GridValidRowModel>({
   noRowsLabel,
   autoRowHeight = false,
 }: AdminDataGridProps<Row>) {
-  const locale = useLocale();
   const { t } = useNamespace(ADMIN_COMMON_NAMESPACE);
-  const format = useFormatters();
-  const localeText = useMemo(
-    () => ({
-      ...LOCALE_TEXT[locale],
-      // A first page still on its way is not an empty list.
-      noRowsLabel: loading && rows.length === 0 ? t('list.loading') : noRowsLabel,
-      // Our own numbers, not the grid's locale's: its Arabic writes Arabic-Indic
-      // digits where every other figure of the admin has Western ones.
-      // The count the API gave up on is still a floor: "1–25 of more than 1,000".
-      // Without a count the grid takes a page as full: the last row is the page's own.
-      paginationDisplayedRows: ({ from, to }: { from: number; to: number }) =>
-        atLeast
-          ? t('list.rowsOfMoreThan', {
-              from: format.number(from),
-              to: format.number(rows.length > 0 ? Math.min(to, from + rows.length - 1) : to),
-              total: format.number(total),
-            })
-          : t('list.rowsOf', {
-              from: format.number(from),
-              to: format.number(to),
-              total: format.number(total),
-            }),
-    }),
-    [locale, noRowsLabel, loading, atLeast, total, t, format, rows.length],
-  );
+  const localeText = useGridLocaleText({
+    loading,
+    rowCount: rows.length,
+    noRowsLabel,
+    atLeast,
+    total,
+  });
   const paginationModel = useMemo(() => ({ page: page - 1, pageSize }), [page, pageSize]);
-  // Cells that render components (chips, buttons, progress) are centred like text cells.
-  const centredColumns = useMemo(
-    () =>
-      columns.map((column) =>
-        column.renderCell ? { display: 'flex' as const, ...column } : column,
-      ),
-    [columns],
-  );
+  const centredColumns = useCentredColumns(columns);
   const sortModel = useMemo(() => toSortModel(sort), [sort]);
 
   return (
@@ -131,12 +161,7 @@ export function AdminDataGrid<Row extends GridValidRowModel>({
         pageSizeOptions={[...PAGE_SIZES]}
         sortModel={sortModel}
         sortingOrder={['desc', 'asc']}
-        onSortModelChange={(model: GridSortModel) => {
-          const [first] = model;
-          onSortChange(
-            first?.sort ? `${first.sort === 'desc' ? '-' : ''}${first.field}` : undefined,
-          );
-        }}
+        onSortModelChange={(model: GridSortModel) => onSortChange(fromSortModel(model))}
         disableColumnFilter
         disableRowSelectionOnClick
         // A page holds at most 100 rows: rendering them all keeps the table simple

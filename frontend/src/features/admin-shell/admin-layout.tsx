@@ -75,19 +75,10 @@ export function AdminLayout() {
   return <SignedInLayout session={session} />;
 }
 
-function SignedInLayout({ session }: { session: AdminSession }) {
-  const { t } = useNamespace(SHELL_NAMESPACE);
-  const toast = useToast();
-  const navigate = useNavigate();
-  const dispatch = useAppDispatch();
-  const mobile = useIsMobile();
-  const [drawerOpen, setDrawerOpen] = useState(false);
-  const [collapsed, setCollapsed] = useState(false);
+/** Keeps the stored session in step: an admin may have changed this user's name or e-mail since sign-in. */
+function useFreshSessionUser(session: AdminSession) {
   const { data: me } = useCurrentUserQuery(undefined);
-  const [logout] = useLogoutMutation();
   const { user } = session;
-
-  // An admin may have changed this user's name or e-mail since sign-in.
   useEffect(() => {
     if (!me) return;
     const fresh = me.user;
@@ -95,24 +86,129 @@ function SignedInLayout({ session }: { session: AdminSession }) {
       saveAdminSession({ token: session.token, user: fresh });
     }
   }, [me, session.token, user]);
+}
 
-  const signOut = () => {
+function useSignOut(token: string) {
+  const { t } = useNamespace(SHELL_NAMESPACE);
+  const toast = useToast();
+  const navigate = useNavigate();
+  const dispatch = useAppDispatch();
+  const [logout] = useLogoutMutation();
+  return () => {
     // Best effort: the session ends here whatever the API answers.
-    void logout(session.token).catch(() => undefined);
+    void logout(token).catch(() => undefined);
     clearAdminSession();
     dispatch(api.util.resetApiState());
     toast({ title: t('loggedOutTitle'), description: t('loggedOutDescription') });
     void navigate(ADMIN_PATHS.index);
   };
+}
 
+function SkipToContentLink() {
+  const { t } = useNamespace(SHELL_NAMESPACE);
+  return (
+    <Link
+      href={`#${MAIN_ID}`}
+      sx={{
+        position: 'absolute',
+        insetInlineStart: 8,
+        top: -48,
+        zIndex: (theme) => theme.zIndex.appBar + 1,
+        bgcolor: 'background.paper',
+        p: 1,
+        '&:focus': { top: 8 },
+      }}
+    >
+      {t('skipToContent')}
+    </Link>
+  );
+}
+
+interface SidebarToggleProps {
+  mobile: boolean;
+  collapsed: boolean;
+  drawerOpen: boolean;
+  onOpenDrawer: () => void;
+  onToggleCollapsed: () => void;
+}
+
+/** Opens the drawer on a phone; folds the sidebar to its icons on a wider screen. */
+function SidebarToggle({
+  mobile,
+  collapsed,
+  drawerOpen,
+  onOpenDrawer,
+  onToggleCollapsed,
+}: SidebarToggleProps) {
+  const { t } = useNamespace(SHELL_NAMESPACE);
   const collapseIcon = useTheme().direction === 'rtl' ? <ChevronRightIcon /> : <ChevronLeftIcon />;
-  const compact = !mobile && collapsed;
-  const width = compact ? COLLAPSED_WIDTH : SIDEBAR_WIDTH;
-  const sidebar = (
+  return (
+    <IconButton
+      edge="start"
+      aria-label={mobile ? t('openMenu') : collapsed ? t('expand') : t('collapse')}
+      aria-expanded={mobile ? drawerOpen : !collapsed}
+      onClick={() => (mobile ? onOpenDrawer() : onToggleCollapsed())}
+    >
+      {!mobile && !collapsed ? (
+        // Towards the sidebar's edge: it is on the right in Arabic.
+        collapseIcon
+      ) : (
+        <MenuIcon />
+      )}
+    </IconButton>
+  );
+}
+
+interface ShellAppBarProps extends SidebarToggleProps {
+  user: AdminSession['user'];
+  onSignOut: () => void;
+}
+
+function ShellAppBar({ user, onSignOut, ...toggle }: ShellAppBarProps) {
+  const { t } = useNamespace(SHELL_NAMESPACE);
+  return (
+    <AppBar
+      position="fixed"
+      color="default"
+      elevation={0}
+      sx={{
+        zIndex: (theme) => theme.zIndex.drawer + 1,
+        borderBottom: 1,
+        borderColor: 'divider',
+        bgcolor: 'background.paper',
+      }}
+    >
+      <Toolbar sx={{ gap: 1 }}>
+        <SidebarToggle {...toggle} />
+        <Typography
+          component={RouterLink}
+          to={ADMIN_PATHS.dashboard}
+          variant="h6"
+          sx={{ flexGrow: 1, fontWeight: 800, color: 'inherit', textDecoration: 'none' }}
+          noWrap
+        >
+          {t('brand')}
+        </Typography>
+        {toggle.mobile ? null : <LanguageSelector />}
+        <UserMenu user={user} onSignOut={onSignOut} />
+      </Toolbar>
+    </AppBar>
+  );
+}
+
+interface SidebarProps {
+  user: AdminSession['user'];
+  mobile: boolean;
+  compact: boolean;
+  onNavigate: () => void;
+}
+
+function SidebarContent({ user, mobile, compact, onNavigate }: SidebarProps) {
+  return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
       <Toolbar />
       <Box sx={{ flexGrow: 1, overflowY: 'auto', pt: 1 }}>
-        <SectionNav user={user} compact={compact} onNavigate={() => setDrawerOpen(false)} />
+        <SectionNav user={user} compact={compact} onNavigate={onNavigate} />
       </Box>
       {mobile ? (
         <Box sx={{ px: 2, pb: 1 }}>
@@ -123,94 +219,91 @@ function SignedInLayout({ session }: { session: AdminSession }) {
       <UserCard user={user} compact={compact} />
     </Box>
   );
+}
+
+interface ShellDrawerProps {
+  user: AdminSession['user'];
+  mobile: boolean;
+  collapsed: boolean;
+  drawerOpen: boolean;
+  onCloseDrawer: () => void;
+}
+
+/** A temporary drawer on a phone, a permanent (foldable) sidebar on a wider screen. */
+function ShellDrawer({ user, mobile, collapsed, drawerOpen, onCloseDrawer }: ShellDrawerProps) {
+  const compact = !mobile && collapsed;
+  const width = compact ? COLLAPSED_WIDTH : SIDEBAR_WIDTH;
+  const sidebar = (
+    <SidebarContent user={user} mobile={mobile} compact={compact} onNavigate={onCloseDrawer} />
+  );
+  return mobile ? (
+    <Drawer
+      variant="temporary"
+      open={drawerOpen}
+      onClose={onCloseDrawer}
+      ModalProps={{ keepMounted: false }}
+      slotProps={{ paper: { sx: { width: SIDEBAR_WIDTH } } }}
+    >
+      {sidebar}
+    </Drawer>
+  ) : (
+    <Drawer
+      variant="permanent"
+      sx={{ width, flexShrink: 0, transition: 'width 150ms' }}
+      slotProps={{ paper: { sx: { width, overflowX: 'hidden', transition: 'width 150ms' } } }}
+    >
+      {sidebar}
+    </Drawer>
+  );
+}
+
+function MainContent() {
+  return (
+    <Box
+      component="main"
+      id={MAIN_ID}
+      tabIndex={-1}
+      sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, sm: 3 }, outline: 'none' }}
+    >
+      <Toolbar />
+      <MailServerBanner />
+      <ScreenErrorBoundary>
+        <Suspense fallback={<PageLoader />}>
+          <Outlet />
+        </Suspense>
+      </ScreenErrorBoundary>
+    </Box>
+  );
+}
+
+function SignedInLayout({ session }: { session: AdminSession }) {
+  const mobile = useIsMobile();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [collapsed, setCollapsed] = useState(false);
+  useFreshSessionUser(session);
+  const signOut = useSignOut(session.token);
+  const { user } = session;
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh', bgcolor: 'background.default' }}>
-      <Link
-        href={`#${MAIN_ID}`}
-        sx={{
-          position: 'absolute',
-          insetInlineStart: 8,
-          top: -48,
-          zIndex: (theme) => theme.zIndex.appBar + 1,
-          bgcolor: 'background.paper',
-          p: 1,
-          '&:focus': { top: 8 },
-        }}
-      >
-        {t('skipToContent')}
-      </Link>
-      <AppBar
-        position="fixed"
-        color="default"
-        elevation={0}
-        sx={{
-          zIndex: (theme) => theme.zIndex.drawer + 1,
-          borderBottom: 1,
-          borderColor: 'divider',
-          bgcolor: 'background.paper',
-        }}
-      >
-        <Toolbar sx={{ gap: 1 }}>
-          <IconButton
-            edge="start"
-            aria-label={mobile ? t('openMenu') : collapsed ? t('expand') : t('collapse')}
-            aria-expanded={mobile ? drawerOpen : !collapsed}
-            onClick={() => (mobile ? setDrawerOpen(true) : setCollapsed((value) => !value))}
-          >
-            {!mobile && !collapsed ? (
-              // Towards the sidebar's edge: it is on the right in Arabic.
-              collapseIcon
-            ) : (
-              <MenuIcon />
-            )}
-          </IconButton>
-          <Typography
-            component={RouterLink}
-            to={ADMIN_PATHS.dashboard}
-            variant="h6"
-            sx={{ flexGrow: 1, fontWeight: 800, color: 'inherit', textDecoration: 'none' }}
-            noWrap
-          >
-            {t('brand')}
-          </Typography>
-          {mobile ? null : <LanguageSelector />}
-          <UserMenu user={user} onSignOut={signOut} />
-        </Toolbar>
-      </AppBar>
-      {mobile ? (
-        <Drawer
-          variant="temporary"
-          open={drawerOpen}
-          onClose={() => setDrawerOpen(false)}
-          ModalProps={{ keepMounted: false }}
-          slotProps={{ paper: { sx: { width: SIDEBAR_WIDTH } } }}
-        >
-          {sidebar}
-        </Drawer>
-      ) : (
-        <Drawer
-          variant="permanent"
-          sx={{ width, flexShrink: 0, transition: 'width 150ms' }}
-          slotProps={{ paper: { sx: { width, overflowX: 'hidden', transition: 'width 150ms' } } }}
-        >
-          {sidebar}
-        </Drawer>
-      )}
-      <Box
-        component="main"
-        id={MAIN_ID}
-        tabIndex={-1}
-        sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, sm: 3 }, outline: 'none' }}
-      >
-        <Toolbar />
-        <MailServerBanner />
-        <ScreenErrorBoundary>
-          <Suspense fallback={<PageLoader />}>
-            <Outlet />
-          </Suspense>
-        </ScreenErrorBoundary>
-      </Box>
+      <SkipToContentLink />
+      <ShellAppBar
+        user={user}
+        onSignOut={signOut}
+        mobile={mobile}
+        collapsed={collapsed}
+        drawerOpen={drawerOpen}
+        onOpenDrawer={() => setDrawerOpen(true)}
+        onToggleCollapsed={() => setCollapsed((value) => !value)}
+      />
+      <ShellDrawer
+        user={user}
+        mobile={mobile}
+        collapsed={collapsed}
+        drawerOpen={drawerOpen}
+        onCloseDrawer={() => setDrawerOpen(false)}
+      />
+      <MainContent />
     </Box>
   );
 }
