@@ -52,42 +52,51 @@ const meta = (key: 'name' | 'property', name: string, content: string): HeadTag 
 });
 const link = (attributes: Record<string, string>): HeadTag => ({ tag: 'link', attributes });
 
-/**
- * Everything a page says about itself in `<head>`, in one language: title and
- * description, canonical address and its other languages (hreflang), the
- * Open Graph and Twitter card of a shared link, and its structured data.
- */
-export function buildPageHead(
-  page: SitePage,
-  locale: Locale,
-  siteUrl: string,
-  texts: HeadTexts,
-): PageHead {
+/** The absolute addresses a page's head names, all under the configured origin. */
+interface PageAddresses {
+  origin: string;
+  /** The page's canonical address in its language (its own address when not indexed). */
+  url: string;
+  shareImage: string;
+  /** An English path's absolute address in a language. */
+  address: (path: string, language: Locale) => string;
+}
+
+function pageAddresses(page: SitePage, locale: Locale, siteUrl: string): PageAddresses {
   const origin = siteOrigin(siteUrl);
   const address = (path: string, language: Locale) => `${origin}${localizePath(path, language)}`;
-  const shareImage = `${origin}${SHARE_IMAGE.path}`;
-  const { canonicalPath } = page;
-  const url = address(canonicalPath ?? page.path, locale);
+  return {
+    origin,
+    url: address(page.canonicalPath ?? page.path, locale),
+    shareImage: `${origin}${SHARE_IMAGE.path}`,
+    address,
+  };
+}
 
-  const tags: HeadTag[] = [meta('name', 'description', texts.description)];
-  if (canonicalPath === undefined) {
-    tags.push(meta('name', 'robots', 'noindex'));
-  } else {
-    tags.push(link({ rel: 'canonical', href: url }));
-    for (const language of LOCALES) {
-      tags.push(
-        link({ rel: 'alternate', hreflang: language, href: address(canonicalPath, language) }),
-      );
-    }
-    tags.push(
-      link({
-        rel: 'alternate',
-        hreflang: 'x-default',
-        href: address(canonicalPath, DEFAULT_LOCALE),
-      }),
-    );
-  }
-  tags.push(
+/** Canonical address and its other languages for an indexed page; noindex for the rest. */
+function indexingTags(page: SitePage, { url, address }: PageAddresses): HeadTag[] {
+  const { canonicalPath } = page;
+  if (canonicalPath === undefined) return [meta('name', 'robots', 'noindex')];
+  return [
+    link({ rel: 'canonical', href: url }),
+    ...LOCALES.map((language) =>
+      link({ rel: 'alternate', hreflang: language, href: address(canonicalPath, language) }),
+    ),
+    link({
+      rel: 'alternate',
+      hreflang: 'x-default',
+      href: address(canonicalPath, DEFAULT_LOCALE),
+    }),
+  ];
+}
+
+/** The Open Graph and Twitter card a shared link shows. */
+function shareTags(
+  locale: Locale,
+  texts: HeadTexts,
+  { url, shareImage }: PageAddresses,
+): HeadTag[] {
+  return [
     meta('property', 'og:type', 'website'),
     meta('property', 'og:site_name', texts.siteName),
     meta('property', 'og:title', texts.title),
@@ -107,40 +116,66 @@ export function buildPageHead(
     meta('name', 'twitter:description', texts.description),
     meta('name', 'twitter:image', shareImage),
     meta('name', 'twitter:image:alt', texts.shareImageAlt),
-  );
+  ];
+}
 
-  const jsonLd: JsonLd[] = [];
-  if (canonicalPath !== undefined) {
-    const home = address('/', locale);
+/** The structured data of an indexed page: the agency, the home FAQ, the breadcrumb trail. */
+function structuredData(
+  page: SitePage,
+  locale: Locale,
+  texts: HeadTexts,
+  { origin, url, shareImage, address }: PageAddresses,
+): JsonLd[] {
+  if (page.canonicalPath === undefined) return [];
+  const home = address('/', locale);
+  const jsonLd: JsonLd[] = [
+    agencyData({
+      name: texts.siteName,
+      description: texts.organizationDescription,
+      url: home,
+      siteUrl: origin,
+      image: shareImage,
+      languages: LOCALES.map((language) => LANGUAGE_NAMES[language]),
+    }),
+  ];
+  if (page.key === 'home') jsonLd.push(faqData(texts.faq, locale));
+  if (texts.breadcrumbName !== undefined) {
     jsonLd.push(
-      agencyData({
-        name: texts.siteName,
-        description: texts.organizationDescription,
-        url: home,
-        siteUrl: origin,
-        image: shareImage,
-        languages: LOCALES.map((language) => LANGUAGE_NAMES[language]),
-      }),
+      breadcrumbData([
+        { name: texts.homeName, url: home },
+        { name: texts.breadcrumbName, url },
+      ]),
     );
-    if (page.key === 'home') jsonLd.push(faqData(texts.faq, locale));
-    if (texts.breadcrumbName !== undefined) {
-      jsonLd.push(
-        breadcrumbData([
-          { name: texts.homeName, url: home },
-          { name: texts.breadcrumbName, url },
-        ]),
-      );
-    }
   }
-  for (const data of jsonLd) {
-    // `<` escaped: no text in the data can close the script element.
-    tags.push({
-      tag: 'script',
-      attributes: { type: 'application/ld+json' },
-      text: JSON.stringify(data).replace(/</g, '\\u003c'),
-    });
-  }
+  return jsonLd;
+}
 
+const jsonLdScript = (data: JsonLd): HeadTag => ({
+  tag: 'script',
+  attributes: { type: 'application/ld+json' },
+  // `<` escaped: no text in the data can close the script element.
+  text: JSON.stringify(data).replace(/</g, '\\u003c'),
+});
+
+/**
+ * Everything a page says about itself in `<head>`, in one language: title and
+ * description, canonical address and its other languages (hreflang), the
+ * Open Graph and Twitter card of a shared link, and its structured data.
+ */
+export function buildPageHead(
+  page: SitePage,
+  locale: Locale,
+  siteUrl: string,
+  texts: HeadTexts,
+): PageHead {
+  const addresses = pageAddresses(page, locale, siteUrl);
+  const jsonLd = structuredData(page, locale, texts, addresses);
+  const tags: HeadTag[] = [
+    meta('name', 'description', texts.description),
+    ...indexingTags(page, addresses),
+    ...shareTags(locale, texts, addresses),
+    ...jsonLd.map(jsonLdScript),
+  ];
   return { lang: locale, dir: directionOf(locale), title: texts.title, tags, jsonLd };
 }
 

@@ -42,8 +42,68 @@ function InfoRow({
   );
 }
 
-/** Contact points, the chat link and opening hours, shown beside the enquiry form. */
-export function ContactInfo() {
+/** Email, phone and office address, one row each. */
+function ContactPointsCard() {
+  const { t } = useNamespace(CONTACT_NAMESPACE);
+
+  return (
+    <Card variant="outlined">
+      <CardContent>
+        <Typography variant="h6" component="h3" gutterBottom>
+          {t('contact.info.title')}
+        </Typography>
+        <Stack spacing={2}>
+          <InfoRow icon={<EmailIcon />} label={t('contact.info.email')}>
+            <Link href={`mailto:${CONTACT_DETAILS.email}`}>{CONTACT_DETAILS.email}</Link>
+          </InfoRow>
+          <InfoRow icon={<PhoneIcon />} label={t('contact.info.phone')}>
+            {/* Phone numbers read left to right even on an Arabic page. */}
+            <Link href={CONTACT_DETAILS.phoneHref} dir="ltr">
+              {CONTACT_DETAILS.phone}
+            </Link>
+          </InfoRow>
+          <InfoRow icon={<LocationOnIcon />} label={t('contact.info.office')}>
+            {t('contact.info.officeAddress')}
+          </InfoRow>
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The chat link, which opens in a new tab and says so to screen readers. */
+function ChatCard() {
+  const { t } = useNamespace(CONTACT_NAMESPACE);
+
+  return (
+    <Card variant="outlined">
+      <CardContent>
+        <Typography variant="h6" component="h3" gutterBottom>
+          {t('contact.info.chat')}
+        </Typography>
+        <Typography variant="body2" sx={{ color: 'text.secondary', mb: 2 }}>
+          {t('contact.info.chatDescription')}
+        </Typography>
+        <Button
+          variant="outlined"
+          color="success"
+          startIcon={<ChatIcon />}
+          href={CONTACT_DETAILS.chatUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
+          {t('contact.info.chatCta')}
+          <Box component="span" sx={visuallyHidden}>
+            {` ${t('contact.info.newTab')}`}
+          </Box>
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The opening hours as a description list: day, then hours. */
+function OpeningHoursCard() {
   const { t } = useNamespace(CONTACT_NAMESPACE);
 
   const hours = [
@@ -53,75 +113,40 @@ export function ContactInfo() {
   ];
 
   return (
+    <Card variant="outlined">
+      <CardContent>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1 }}>
+          <AccessTimeIcon color="primary" aria-hidden />
+          <Typography variant="h6" component="h3">
+            {t('contact.hours.title')}
+          </Typography>
+        </Stack>
+        <Box component="dl" sx={{ m: 0 }}>
+          {hours.map(({ day, time }) => (
+            <Stack key={day} direction="row" sx={{ justifyContent: 'space-between', py: 0.5 }}>
+              <Typography component="dt" variant="body2">
+                {day}
+              </Typography>
+              <Typography component="dd" variant="body2" sx={{ m: 0, fontWeight: 600 }}>
+                {time}
+              </Typography>
+            </Stack>
+          ))}
+        </Box>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Contact points, the chat link and opening hours, shown beside the enquiry form. */
+export function ContactInfo() {
+  return (
     <Stack spacing={3}>
-      <Card variant="outlined">
-        <CardContent>
-          <Typography variant="h6" component="h3" gutterBottom>
-            {t('contact.info.title')}
-          </Typography>
-          <Stack spacing={2}>
-            <InfoRow icon={<EmailIcon />} label={t('contact.info.email')}>
-              <Link href={`mailto:${CONTACT_DETAILS.email}`}>{CONTACT_DETAILS.email}</Link>
-            </InfoRow>
-            <InfoRow icon={<PhoneIcon />} label={t('contact.info.phone')}>
-              {/* Phone numbers read left to right even on an Arabic page. */}
-              <Link href={CONTACT_DETAILS.phoneHref} dir="ltr">
-                {CONTACT_DETAILS.phone}
-              </Link>
-            </InfoRow>
-            <InfoRow icon={<LocationOnIcon />} label={t('contact.info.office')}>
-              {t('contact.info.officeAddress')}
-            </InfoRow>
-          </Stack>
-        </CardContent>
-      </Card>
+      <ContactPointsCard />
 
-      <Card variant="outlined">
-        <CardContent>
-          <Typography variant="h6" component="h3" gutterBottom>
-            {t('contact.info.chat')}
-          </Typography>
-          <Typography variant="body2" sx={{ color: 'text.secondary', mb: 2 }}>
-            {t('contact.info.chatDescription')}
-          </Typography>
-          <Button
-            variant="outlined"
-            color="success"
-            startIcon={<ChatIcon />}
-            href={CONTACT_DETAILS.chatUrl}
-            target="_blank"
-            rel="noopener noreferrer"
-          >
-            {t('contact.info.chatCta')}
-            <Box component="span" sx={visuallyHidden}>
-              {` ${t('contact.info.newTab')}`}
-            </Box>
-          </Button>
-        </CardContent>
-      </Card>
+      <ChatCard />
 
-      <Card variant="outlined">
-        <CardContent>
-          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1 }}>
-            <AccessTimeIcon color="primary" aria-hidden />
-            <Typography variant="h6" component="h3">
-              {t('contact.hours.title')}
-            </Typography>
-          </Stack>
-          <Box component="dl" sx={{ m: 0 }}>
-            {hours.map(({ day, time }) => (
-              <Stack key={day} direction="row" sx={{ justifyContent: 'space-between', py: 0.5 }}>
-                <Typography component="dt" variant="body2">
-                  {day}
-                </Typography>
-                <Typography component="dd" variant="body2" sx={{ m: 0, fontWeight: 600 }}>
-                  {time}
-                </Typography>
-              </Stack>
-            ))}
-          </Box>
-        </CardContent>
-      </Card>
+      <OpeningHoursCard />
     </Stack>
   );
 }

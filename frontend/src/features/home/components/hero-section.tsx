@@ -11,9 +11,39 @@ import { useNamespace } from '../../../lib/translations';
 import { HOME_NAMESPACE } from '../home-namespace';
 import { HeroParticles } from './hero-particles';
 
-export function HeroSection() {
+/** The two ways on from the hero: down to the packages, or to the contact page. */
+function HeroCallsToAction() {
   const { t } = useNamespace(HOME_NAMESPACE);
   const goToAnchor = useAnchorNavigation();
+
+  return (
+    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'center' }}>
+      <Button
+        variant="contained"
+        size="large"
+        href="#packages"
+        onClick={(event) => {
+          event.preventDefault();
+          goToAnchor('packages');
+        }}
+        endIcon={
+          <ArrowForwardIcon
+            sx={{ transform: (theme) => (theme.direction === 'rtl' ? 'scaleX(-1)' : 'none') }}
+          />
+        }
+      >
+        {t('hero.primary')}
+      </Button>
+      <Button variant="outlined" size="large" component={RouterLink} to="/contact">
+        {t('hero.secondary')}
+      </Button>
+    </Stack>
+  );
+}
+
+/** The first screen of the home page: badge, title, subtitle and the calls to action. */
+export function HeroSection() {
+  const { t } = useNamespace(HOME_NAMESPACE);
 
   return (
     <Box
@@ -63,31 +93,7 @@ export function HeroSection() {
         >
           {t('hero.subtitle')}
         </Typography>
-        <Stack
-          direction={{ xs: 'column', sm: 'row' }}
-          spacing={2}
-          sx={{ justifyContent: 'center' }}
-        >
-          <Button
-            variant="contained"
-            size="large"
-            href="#packages"
-            onClick={(event) => {
-              event.preventDefault();
-              goToAnchor('packages');
-            }}
-            endIcon={
-              <ArrowForwardIcon
-                sx={{ transform: (theme) => (theme.direction === 'rtl' ? 'scaleX(-1)' : 'none') }}
-              />
-            }
-          >
-            {t('hero.primary')}
-          </Button>
-          <Button variant="outlined" size="large" component={RouterLink} to="/contact">
-            {t('hero.secondary')}
-          </Button>
-        </Stack>
+        <HeroCallsToAction />
       </Container>
     </Box>
   );
