@@ -53,6 +53,10 @@ async function insertFromToolbar(
   await user.type(within(dialog).getByLabelText(textLabel), text);
   await user.click(within(dialog).getByRole('button', { name: 'Insert' }));
   await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  // The dialog gives the focus back to the text as it closes; a person types
+  // once it is there, and so does the test (on a loaded machine the keys
+  // could otherwise reach the page before the focus does).
+  await waitFor(() => expect(screen.getByRole('textbox', { name: 'Content' })).toHaveFocus());
 }
 
 describe('the rich-text editor', () => {
