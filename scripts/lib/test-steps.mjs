@@ -21,19 +21,6 @@ export const ALL_STEPS = ['lint', 'typecheck', 'build', 'jest', 'timing', 'e2e',
  */
 export const DEFAULT_STEPS = ALL_STEPS.filter((step) => step !== 'a11y');
 
-/** The Playwright run of the built app, with these projects (e2e/playwright.config.ts). */
-const playwright = (/** @type {string[]} */ ...projects) =>
-  /** @type {[string, string[]]} */ ([
-    'npx',
-    [
-      'playwright',
-      'test',
-      '-c',
-      'e2e/playwright.config.ts',
-      ...projects.flatMap((project) => ['--project', project]),
-    ],
-  ]);
-
 /** Every jest project but `timing`, whose answer-time comparisons run alone (jest.config.mjs). */
 const JEST_PROJECTS = ['contracts', 'platform', 'backend', 'worker', 'scripts', 'frontend'];
 
@@ -58,9 +45,9 @@ export function stepCommand(name, jestArgs) {
     case 'timing':
       return ['npx', ['jest', '--selectProjects', 'timing', '--runInBand']];
     case 'e2e':
-      return playwright('e2e', 'a11y');
+      return ['npm', ['run', 'test:e2e']];
     case 'a11y':
-      return playwright('a11y');
+      return ['npm', ['run', 'test:a11y']];
     case 'cluster':
       return ['npm', ['run', 'test:cluster']];
   }
