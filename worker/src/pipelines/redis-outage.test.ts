@@ -7,6 +7,12 @@ import { startOwnRedis, type OwnRedis } from '@agency/platform/testing/own-redis
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
 import { confirmationMailState, contactMailStates } from '../testing/mail-states';
 
+// Each test's own waits (every mail within 30 s, each job within 20 s, two
+// relay passes within 20 s) say which step failed; the test's limit stays
+// above their sum so that a slow, loaded run reaches them instead of
+// stopping at jest's 30 s default.
+jest.setTimeout(120_000);
+
 /** What the issue promises a visitor: an answer within 3 s, whatever Redis does. */
 const ANSWER_WITHIN_MS = 3000;
 
