@@ -11,6 +11,8 @@ export * from './db';
 export * from './timeout';
 export * from './shutdown';
 export * from './database-errors';
+export * from './domain-error';
+export * from './list-pages';
 export * from './batched-writes';
 export * from './embedded-store';
 export * from './redis-connection';

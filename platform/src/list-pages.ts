@@ -7,7 +7,7 @@ import {
   type Page,
   type TotalKind,
 } from '@agency/contracts';
-import { HttpError } from './errors';
+import { DomainError } from './domain-error';
 
 /** `-createdAt` → `{ createdAt: -1, _id: -1 }`: the id breaks ties so pages never overlap. */
 export function sortOf(sort: string): Record<string, SortOrder> {
@@ -170,7 +170,7 @@ export function pageStart(
   fields: Readonly<Record<string, SortField>>,
 ): { after?: ListPosition; before?: ListPosition } {
   if (query.after && query.before) {
-    throw new HttpError('VALIDATION_FAILED', 'Some fields are invalid', {
+    throw new DomainError('VALIDATION_FAILED', 'Some fields are invalid', {
       before: 'Give either after or before, not both',
     });
   }
@@ -178,7 +178,7 @@ export function pageStart(
   const parse = (name: 'after' | 'before', text: string) => {
     const position = decodeCursor(text, query.sort, kind);
     if (!position) {
-      throw new HttpError('VALIDATION_FAILED', 'Some fields are invalid', {
+      throw new DomainError('VALIDATION_FAILED', 'Some fields are invalid', {
         [name]: CURSOR_REFUSED,
       });
     }

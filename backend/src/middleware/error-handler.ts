@@ -1,3 +1,4 @@
+import { DomainError } from '@agency/platform';
 import type { Middleware } from 'koa';
 import { HttpError } from '../errors';
 
@@ -61,8 +62,8 @@ export function errorHandler(): Middleware {
       }
     } catch (caught: unknown) {
       const known =
-        caught instanceof HttpError
-          ? caught
+        caught instanceof DomainError
+          ? HttpError.from(caught)
           : typeof caught === 'object' && caught !== null
             ? fromStatusError(caught as StatusError)
             : undefined;

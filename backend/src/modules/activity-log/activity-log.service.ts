@@ -6,7 +6,7 @@ import type {
   ActivityLogListQuery,
   KeysetPage,
 } from '@agency/contracts';
-import { countUpTo, findKeysetPage, keysetPageOf, type SortField } from '../../list-query';
+import { countUpTo, findKeysetPage, keysetPageOf, type SortField } from '@agency/platform';
 import type { AuditEntry } from '../../middleware/audit';
 import { ActivityLogModel, type ActivityLog } from './activity-log.model';
 

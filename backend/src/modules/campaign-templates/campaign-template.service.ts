@@ -16,10 +16,13 @@ import {
   sanitizeCampaignHtml,
   sanitizeTemplateLayout,
   type CampaignTemplate,
+  findPage,
+  isoOrNull,
+  pageOf,
+  searchFilter,
 } from '@agency/platform';
 import { trusted } from 'mongoose';
 import { HttpError } from '../../errors';
-import { findPage, isoOrNull, pageOf, searchFilter } from '../../list-query';
 
 type StoredTemplate = CampaignTemplate & { _id: unknown; createdAt: Date; updatedAt: Date };
 

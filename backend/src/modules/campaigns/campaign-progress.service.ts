@@ -1,8 +1,7 @@
 import type { CampaignProgressDto, CampaignStatus, SendingWindow } from '@agency/contracts';
 import { SENDING_STATUSES, windowStateAt } from '@agency/contracts';
-import { type Redis, CampaignModel, campaignRateKey } from '@agency/platform';
+import { type Redis, CampaignModel, campaignRateKey, isoOrNull } from '@agency/platform';
 import { HttpError } from '../../errors';
-import { isoOrNull } from '../../list-query';
 
 /**
  * A campaign's send as the progress bar reads it: the counts the worker keeps

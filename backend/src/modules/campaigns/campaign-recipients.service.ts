@@ -7,9 +7,15 @@ import type {
   Page,
   RecipientMailEventDto,
 } from '@agency/contracts';
-import { CampaignModel, MailEventModel, normalizeEmail, readLedgerPage } from '@agency/platform';
+import {
+  CampaignModel,
+  MailEventModel,
+  normalizeEmail,
+  readLedgerPage,
+  pageOf,
+  skipOf,
+} from '@agency/platform';
 import { HttpError } from '../../errors';
-import { pageOf, skipOf } from '../../list-query';
 
 /**
  * The latest bounce or complaint each address of a page brought back from

@@ -14,9 +14,12 @@ import {
   type Page,
 } from '@agency/contracts';
 import { HttpError } from '../../errors';
-import { equalityFilter, isoOrNull, pageOf, searchFilter, findPage } from '../../list-query';
-import { enqueueCampaignDispatch, type CampaignQueue } from '../../queues/campaign-queue';
 import {
+  equalityFilter,
+  isoOrNull,
+  pageOf,
+  searchFilter,
+  findPage,
   CampaignModel,
   CampaignTemplateModel,
   type Campaign,
@@ -26,6 +29,7 @@ import {
   readAgencySettings,
   sanitizeCampaignHtml,
 } from '@agency/platform';
+import { enqueueCampaignDispatch, type CampaignQueue } from '../../queues/campaign-queue';
 import { trusted } from 'mongoose';
 
 type StoredCampaign = Campaign & { _id: unknown };

@@ -1,6 +1,6 @@
 import type { ClientDto, ClientInput, ClientListQuery, Page } from '@agency/contracts';
 import { HttpError } from '../../errors';
-import { equalityFilter, pageOf, searchFilter, findPage } from '../../list-query';
+import { equalityFilter, pageOf, searchFilter, findPage } from '@agency/platform';
 import { recordChanges } from '../../record-changes';
 import { ClientModel, type Client } from './client.model';
 

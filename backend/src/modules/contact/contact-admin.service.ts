@@ -20,9 +20,6 @@ import {
   type ContactChanges,
   type ContactMailStatuses,
   type ContactTotals,
-} from '@agency/platform';
-import { HttpError } from '../../errors';
-import {
   countUpTo,
   equalityFilter,
   findKeysetPage,
@@ -31,7 +28,8 @@ import {
   prefixFilter,
   sortFieldOf,
   type SortField,
-} from '../../list-query';
+} from '@agency/platform';
+import { HttpError } from '../../errors';
 import { toContactDto } from './contact.service';
 import type { ContactListIndex } from './contact-list-index';
 

@@ -5,8 +5,11 @@ import {
   type ContactChanges,
   type Logger,
   type Redis,
+  keysetWindow,
+  pageStart,
+  type ListPosition,
+  type SortField,
 } from '@agency/platform';
-import { keysetWindow, pageStart, type ListPosition, type SortField } from '../../list-query';
 
 /*
  * The pages the contacts list reads from its index in Redis, on the embedded

@@ -27,10 +27,11 @@ import {
   withTimeout,
   type Redis,
   type StoredImport,
+  isoOrNull,
+  pageOf,
 } from '@agency/platform';
 import type { Queue } from 'bullmq';
 import { HttpError } from '../../errors';
-import { isoOrNull, pageOf } from '../../list-query';
 
 const ZERO: ImportCounts = {
   read: 0,

@@ -1,6 +1,6 @@
 import type { ContactDto, LeadDto, LeadInput, LeadListQuery, Page } from '@agency/contracts';
 import { HttpError } from '../../errors';
-import { equalityFilter, pageOf, searchFilter, findPage } from '../../list-query';
+import { equalityFilter, pageOf, searchFilter, findPage } from '@agency/platform';
 import { findUserById, userNamesById } from '../users';
 import { recordChanges } from '../../record-changes';
 import { LeadModel, type Lead } from './lead.model';

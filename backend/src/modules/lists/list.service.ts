@@ -22,9 +22,12 @@ import {
   normalizeEmail,
   type ListMember,
   type MailingList,
+  findPage,
+  isoOrNull,
+  pageOf,
+  searchFilter,
 } from '@agency/platform';
 import { HttpError } from '../../errors';
-import { findPage, isoOrNull, pageOf, searchFilter } from '../../list-query';
 
 type StoredList = MailingList & { _id: unknown };
 

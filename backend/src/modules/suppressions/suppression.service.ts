@@ -15,9 +15,13 @@ import {
   normalizeEmail,
   suppressAddress,
   type Suppression,
+  equalityFilter,
+  findPage,
+  pageOf,
+  searchFilter,
+  sortOf,
 } from '@agency/platform';
 import { HttpError } from '../../errors';
-import { equalityFilter, findPage, pageOf, searchFilter, sortOf } from '../../list-query';
 
 type StoredSuppression = Suppression & { _id: string };
 

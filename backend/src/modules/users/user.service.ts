@@ -17,8 +17,10 @@ import {
   pageOf,
   searchFilter,
   findPage,
-} from '../../list-query';
-import { UserModel, type User, type UserDocument } from '@agency/platform';
+  UserModel,
+  type User,
+  type UserDocument,
+} from '@agency/platform';
 import { hashPassword, verifyPassword } from './password';
 
 export interface DemoAdmin {
