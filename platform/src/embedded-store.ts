@@ -1,25 +1,99 @@
 import AsyncLock from 'async-lock';
 import mongoose from 'mongoose';
+import { chosenSwitch } from './store-workaround-switches';
 
 /*
  * What the embedded store, FerretDB 1.x, needs that MongoDB does not. The
- * code is written for MongoDB; these are the two places where it bends for
- * FerretDB (see docs/architecture.md, "The embedded store"):
- *
- * - FerretDB serves no query from an index but a lookup by `_id`: a sorted
- *   page, a count or a prefix search reads the whole collection (about a
- *   second at 20,000 enquiries). `isEmbeddedStore` tells the contacts list
- *   to take its page and search from its sorted sets in Redis instead
- *   (contact/contact-index-sets.ts, read by the API); on MongoDB its indexes
- *   serve them.
- * - FerretDB does not serialise two updates of one document: both read the
- *   same "before", and one of the writes is lost. MongoDB applies them one
- *   after the other. The kept figures count each change from its before and
- *   after, so `oneWriterPerDocument` makes this process's writes to one
- *   document wait for each other. It is harmless on MongoDB, which does the
- *   same itself, and the scheduled reconciliation repairs what two processes
- *   can still race (the API and a worker writing one subscriber).
+ * code is written for MongoDB; every place where it bends for FerretDB is
+ * named below (docs/architecture.md, "The embedded store", lists them too).
+ * A workaround the code can do without has a switch here: it applies where
+ * it does today unless a test turns it on or off (`setStoreWorkarounds` in
+ * testing/store-workarounds.ts; store-workaround-switches.ts keeps the
+ * choice), so the tests run the same behaviour both ways against their store.
  */
+
+/** One place where the code bends for a store. */
+export interface StoreWorkaround {
+  /** The store that needs it. */
+  store: 'FerretDB 1.x';
+  /** What that store does that the code bends for. */
+  why: string;
+  /** Where it applies unless a test says otherwise. */
+  appliesOn: 'the embedded store' | 'every store';
+  /** The files that hold it. */
+  where: readonly string[];
+  /** Whether a test may turn it off: only where the code is right without it. */
+  switchable: boolean;
+}
+
+export const STORE_WORKAROUNDS = {
+  contactsIndexInRedis: {
+    store: 'FerretDB 1.x',
+    why:
+      'It serves no query from an index but a lookup by `_id`: a sorted page, a count or a ' +
+      'prefix search reads the whole collection (about a second at 20,000 enquiries). The ' +
+      "contacts list takes its page and search from sorted sets in Redis instead; MongoDB's " +
+      'indexes serve the same queries.',
+    appliesOn: 'the embedded store',
+    where: [
+      'platform/src/contact/contact-index-sets.ts',
+      'platform/src/contact/contact-index-repair.ts',
+      'backend/src/modules/contact/contact-list-index.ts',
+    ],
+    switchable: true,
+  },
+  oneWriterPerDocument: {
+    store: 'FerretDB 1.x',
+    why:
+      'It does not serialise two updates of one document: both read the same "before" and one ' +
+      'write is lost. The kept figures count each change from its before and after, so the ' +
+      "process's writes to one enquiry or subscriber wait for each other. MongoDB serialises them " +
+      'itself, where the wait is harmless; the reconciliation repairs what two processes race.',
+    appliesOn: 'every store',
+    where: [
+      'platform/src/embedded-store.ts',
+      'platform/src/newsletter/subscription-request.ts',
+      'platform/src/newsletter/unsubscribe.ts',
+      'backend/src/modules/newsletter/newsletter.service.ts',
+      'backend/src/modules/contact/contact-admin.service.ts',
+    ],
+    switchable: true,
+  },
+  campaignLock: {
+    store: 'FerretDB 1.x',
+    why:
+      'It applies an update by writing the whole document back, so a progress fold arriving just ' +
+      'after the "sent" write could put "sending" back. Writers of one campaign take turns through ' +
+      'a Redis lock. On MongoDB each write it guards is a conditional update, right without it; ' +
+      'there the lock still keeps a schedule change and its delayed job together against the ' +
+      "worker's start (a start meeting a failed reschedule being undone waits, rather than being " +
+      "left to the recovery's next pass), so it stays on every store.",
+    appliesOn: 'every store',
+    where: ['platform/src/campaigns/campaign-lock.ts'],
+    switchable: true,
+  },
+  readsWithoutFullDecode: {
+    store: 'FerretDB 1.x',
+    why:
+      'It decodes every document it reads or writes whole, whatever the projection, and commits ' +
+      'each write on its own. The data is shaped for it: a campaign reads the five-field contact ' +
+      'addresses, not the enquiries; the ledger is one document per batch and side; counts come ' +
+      'from $collStats; reads ask only for the fields their step uses; writes go in batches. These ' +
+      'shapes are right on MongoDB too, so they are not switched.',
+    appliesOn: 'every store',
+    where: [
+      'platform/src/contact/contact-address.model.ts',
+      'platform/src/contact/contact-addresses.ts',
+      'platform/src/campaigns/campaign-batch.model.ts',
+      'platform/src/campaigns/campaign-ledger-pages.ts',
+      'platform/src/batched-writes.ts',
+      'worker/src/campaigns/mongo-campaign-store.ts',
+    ],
+    switchable: false,
+  },
+} as const satisfies Record<string, StoreWorkaround>;
+
+export type StoreWorkaroundName = keyof typeof STORE_WORKAROUNDS;
 
 let detected: Promise<boolean> | undefined;
 
@@ -46,12 +120,25 @@ mongoose.connection.on('connected', () => {
   detected = undefined;
 });
 
+/** Whether the contacts list keeps and reads its index in Redis: by default on FerretDB only. */
+export function contactsIndexInRedisApplies(): Promise<boolean> {
+  const chosen = chosenSwitch('contactsIndexInRedis');
+  return chosen === undefined ? isEmbeddedStore() : Promise.resolve(chosen);
+}
+
+/** Whether writers of one campaign document take turns: by default on every store. */
+export function campaignLockApplies(): boolean {
+  return chosenSwitch('campaignLock') ?? true;
+}
+
 const locks = new AsyncLock({ maxPending: 10_000 });
 
 /**
  * Runs `write` once every earlier write of this process to the same document
- * (named by `key`, e.g. `contact:<id>`) has finished.
+ * (named by `key`, e.g. `contact:<id>`) has finished; at once when the
+ * workaround is off.
  */
 export function oneWriterPerDocument<T>(key: string, write: () => Promise<T>): Promise<T> {
+  if (!(chosenSwitch('oneWriterPerDocument') ?? true)) return write();
   return locks.acquire(key, write);
 }

@@ -96,6 +96,20 @@ function isAlive(pid) {
 }
 
 /**
+ * SIGKILLs each process at once.
+ * @param {number[]} pids
+ */
+function killAll(pids) {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone already.
+    }
+  }
+}
+
+/**
  * SIGKILLs every process in a namespace, then deletes it (its interfaces go
  * with it: a veth pair dies with either end's namespace).
  * @param {string} namespace
@@ -107,13 +121,7 @@ async function destroyNamespace(namespace) {
       .map(Number)
       .filter((pid) => pid > 0 && pid !== process.pid);
     if (pids.length === 0) break;
-    for (const pid of pids) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // Gone already.
-      }
-    }
+    killAll(pids);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await ip('netns', 'delete', namespace).catch(() => undefined);
@@ -138,6 +146,50 @@ export async function removeStaleRuns() {
   return { namespaces: stale.length, folders: folders.length };
 }
 
+/** The bridge port of a host, in the switch namespace (15 characters at most). */
+const portOf = (/** @type {Host} */ target) => `p-${target.name}`;
+
+/**
+ * The switch: a namespace of its own holding the bridge, loopback up.
+ * @param {string} switchNamespace
+ */
+async function createSwitch(switchNamespace) {
+  await ip('netns', 'add', switchNamespace);
+  await ip('-n', switchNamespace, 'link', 'set', 'lo', 'up');
+  await ip('-n', switchNamespace, 'link', 'add', 'br0', 'type', 'bridge');
+  await ip('-n', switchNamespace, 'link', 'set', 'br0', 'up');
+}
+
+/**
+ * A host's namespace, loopback up, plugged into the switch's bridge with its
+ * address on `eth0`.
+ * @param {string} switchNamespace
+ * @param {string} namespace
+ * @param {Host} target
+ */
+async function createHost(switchNamespace, namespace, target) {
+  await ip('netns', 'add', namespace);
+  await ip('-n', namespace, 'link', 'set', 'lo', 'up');
+  // Both ends are made where they belong: the machine's namespace never holds either.
+  await ip(
+    '-n',
+    switchNamespace,
+    'link',
+    'add',
+    portOf(target),
+    'type',
+    'veth',
+    'peer',
+    'name',
+    'eth0',
+    'netns',
+    namespace,
+  );
+  await ip('-n', switchNamespace, 'link', 'set', portOf(target), 'master', 'br0', 'up');
+  await ip('-n', namespace, 'addr', 'add', `${target.address}/24`, 'dev', 'eth0');
+  await ip('-n', namespace, 'link', 'set', 'eth0', 'up');
+}
+
 /**
  * The namespaces of one run, made by the process `ownerPid`.
  * @param {number} ownerPid
@@ -147,41 +199,14 @@ export function clusterNetwork(ownerPid) {
   const switchNamespace = `${prefix}switch`;
   /** @param {Host | string} target */
   const namespaceOf = (target) => `${prefix}${typeof target === 'string' ? target : target.name}`;
-  /** The bridge port of a host, in the switch namespace (15 characters at most). */
-  const portOf = (/** @type {Host} */ target) => `p-${target.name}`;
 
   return {
     namespaceOf,
 
     /** Makes the switch and every host, each with its address, loopback up. */
     async create() {
-      await ip('netns', 'add', switchNamespace);
-      await ip('-n', switchNamespace, 'link', 'set', 'lo', 'up');
-      await ip('-n', switchNamespace, 'link', 'add', 'br0', 'type', 'bridge');
-      await ip('-n', switchNamespace, 'link', 'set', 'br0', 'up');
-      for (const target of HOSTS) {
-        const namespace = namespaceOf(target);
-        await ip('netns', 'add', namespace);
-        await ip('-n', namespace, 'link', 'set', 'lo', 'up');
-        // Both ends are made where they belong: the machine's namespace never holds either.
-        await ip(
-          '-n',
-          switchNamespace,
-          'link',
-          'add',
-          portOf(target),
-          'type',
-          'veth',
-          'peer',
-          'name',
-          'eth0',
-          'netns',
-          namespace,
-        );
-        await ip('-n', switchNamespace, 'link', 'set', portOf(target), 'master', 'br0', 'up');
-        await ip('-n', namespace, 'addr', 'add', `${target.address}/24`, 'dev', 'eth0');
-        await ip('-n', namespace, 'link', 'set', 'eth0', 'up');
-      }
+      await createSwitch(switchNamespace);
+      for (const target of HOSTS) await createHost(switchNamespace, namespaceOf(target), target);
     },
 
     /**
@@ -207,13 +232,7 @@ export function clusterNetwork(ownerPid) {
         .split('\n')
         .map(Number)
         .filter((pid) => pid > 0);
-      for (const pid of pids) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // Gone already.
-        }
-      }
+      killAll(pids);
       return pids.length;
     },
 

@@ -76,6 +76,107 @@ export function mongoServerArgs(kind, dataDir, host, port, debugPort) {
  * @property {() => Promise<void>} start resolves once it answers again, the mails caught before read back
  */
 
+/** @param {number} [port] the one wanted, if free */
+const freePort = (port) => getPort({ host: LOOPBACK, port });
+
+/**
+ * The processes started here, in the order they started: each one is
+ * started, then waited for until its `resources` answer; `stop` stops them
+ * last first.
+ */
+function serviceLauncher() {
+  /** @type {import('./processes.mjs').Service[]} */
+  const started = [];
+  return {
+    started,
+    stop: () => stopAll(started.splice(0).reverse()),
+    /** @param {Parameters<typeof startService>[0]} options @param {string[]} resources */
+    start: async (options, ...resources) => {
+      const service = startService({ ...options, isNoise: (line) => ROUTINE_LINE.test(line) });
+      started.push(service);
+      await waitUntilReady(resources, [service]);
+    },
+  };
+}
+
+/** @typedef {ReturnType<typeof serviceLauncher>} ServiceLauncher */
+
+/**
+ * A MongoDB-wire server on free loopback ports, its data under `dataDir`;
+ * answers its URI.
+ * @param {ServiceLauncher} launcher
+ * @param {{ kind: 'mongod' | 'ferretdb', path: string }} server
+ * @param {string} dataDir
+ * @param {NodeJS.ProcessEnv} env
+ */
+async function startMongoServer(launcher, { kind, path }, dataDir, env) {
+  const [port, debugPort] = [await freePort(), await freePort()];
+  const listen = `${LOOPBACK}:${port}`;
+  const args = mongoServerArgs(kind, dataDir, LOOPBACK, port, debugPort);
+  await launcher.start(
+    { name: kind, command: path, args, env: mongoServerEnv(kind, env), style: 'yellow' },
+    `tcp:${listen}`,
+  );
+  return `mongodb://${listen}/agency`;
+}
+
+/**
+ * Redis on a free loopback port, without persistence; answers its URL.
+ * @param {ServiceLauncher} launcher
+ * @param {string} redisServer the program
+ * @param {string} dataDir
+ */
+async function startRedisServer(launcher, redisServer, dataDir) {
+  const port = await freePort();
+  // No persistence: queues start empty on each run.
+  const args = ['--port', `${port}`, '--bind', LOOPBACK, '--save', '', '--appendonly', 'no'];
+  args.push('--dir', folder(dataDir, 'redis'), '--loglevel', 'warning');
+  await launcher.start(
+    { name: 'redis', command: redisServer, args, style: 'red' },
+    `tcp:${LOOPBACK}:${port}`,
+  );
+  return `redis://${LOOPBACK}:${port}`;
+}
+
+/**
+ * MailDev, on the preferred ports if free: its SMTP URL, its web inbox and
+ * the control that stops and starts it again.
+ * @param {ServiceLauncher} launcher
+ * @param {string} dataDir
+ * @param {{ smtp?: number, mailCatcher?: number }} [preferredPorts]
+ * @returns {Promise<{ smtpUrl: string, mailCatcherUrl: string, control: MailCatcherControl }>}
+ */
+async function startMailCatcher({ started, start }, dataDir, preferredPorts) {
+  const smtpPort = await freePort(preferredPorts?.smtp);
+  const webPort = await freePort(preferredPorts?.mailCatcher);
+  // Each mail is a file in the data folder, read back at start: the
+  // inbox of `npm start` outlives a restart.
+  const args = [MAILDEV_BIN, '--ip', LOOPBACK, '--smtp', `${smtpPort}`, '--web', `${webPort}`];
+  args.push('--mail-directory', folder(dataDir, 'maildev'));
+  const startMailDev = () =>
+    start(
+      { name: 'maildev', command: process.execPath, args, style: 'blue' },
+      `tcp:${LOOPBACK}:${smtpPort}`,
+      `http-get://${LOOPBACK}:${webPort}/healthz`,
+    );
+  await startMailDev();
+  return {
+    smtpUrl: `smtp://${LOOPBACK}:${smtpPort}`,
+    mailCatcherUrl: `http://${LOOPBACK}:${webPort}`,
+    control: {
+      async stop() {
+        const running = started.find(({ name }) => name === 'maildev');
+        if (!running) return;
+        started.splice(started.indexOf(running), 1);
+        await running.stop();
+      },
+      async start() {
+        if (!started.some(({ name }) => name === 'maildev')) await startMailDev();
+      },
+    },
+  };
+}
+
 /**
  * Starts whatever of MongoDB, Redis and MailDev the environment lacks.
  * @param {{ dataDir: string, mailCatcher: boolean, env?: NodeJS.ProcessEnv,
@@ -83,87 +184,33 @@ export function mongoServerArgs(kind, dataDir, host, port, debugPort) {
  * @returns {Promise<RunningServices>}
  */
 export async function startServices({ dataDir, mailCatcher, env = process.env, preferredPorts }) {
-  /** @type {import('./processes.mjs').Service[]} */
-  const started = [];
-  const stop = () => stopAll(started.splice(0).reverse());
-  /** @param {Parameters<typeof startService>[0]} options @param {string[]} resources */
-  const start = async (options, ...resources) => {
-    const service = startService({ ...options, isNoise: (line) => ROUTINE_LINE.test(line) });
-    started.push(service);
-    await waitUntilReady(resources, [service]);
-  };
-  /** @param {number} [port] the one wanted, if free */
-  const freePort = (port) => getPort({ host: LOOPBACK, port });
+  const launcher = serviceLauncher();
   try {
     const programs = await ensureSystemPrograms({ mongo: !env.MONGODB_URI, redis: !env.REDIS_URL });
     let { MONGODB_URI: mongodbUri, REDIS_URL: redisUrl, SMTP_URL: smtpUrl } = env;
     if (!mongodbUri && programs.mongoServer) {
-      const { kind, path } = programs.mongoServer;
-      const [port, debugPort] = [await freePort(), await freePort()];
-      const listen = `${LOOPBACK}:${port}`;
-      const args = mongoServerArgs(kind, dataDir, LOOPBACK, port, debugPort);
-      await start(
-        { name: kind, command: path, args, env: mongoServerEnv(kind, env), style: 'yellow' },
-        `tcp:${listen}`,
-      );
-      mongodbUri = `mongodb://${listen}/agency`;
+      mongodbUri = await startMongoServer(launcher, programs.mongoServer, dataDir, env);
     }
     if (!redisUrl && programs.redisServer) {
-      const port = await freePort();
-      // No persistence: queues start empty on each run.
-      const args = ['--port', `${port}`, '--bind', LOOPBACK, '--save', '', '--appendonly', 'no'];
-      args.push('--dir', folder(dataDir, 'redis'), '--loglevel', 'warning');
-      await start(
-        { name: 'redis', command: programs.redisServer, args, style: 'red' },
-        `tcp:${LOOPBACK}:${port}`,
-      );
-      redisUrl = `redis://${LOOPBACK}:${port}`;
+      redisUrl = await startRedisServer(launcher, programs.redisServer, dataDir);
     }
-    /** @type {string | undefined} */
-    let mailCatcherUrl;
-    /** @type {MailCatcherControl | undefined} */
-    let mailCatcherControl;
-    if (!smtpUrl && mailCatcher) {
-      const smtpPort = await freePort(preferredPorts?.smtp);
-      const webPort = await freePort(preferredPorts?.mailCatcher);
-      // Each mail is a file in the data folder, read back at start: the
-      // inbox of `npm start` outlives a restart.
-      const args = [MAILDEV_BIN, '--ip', LOOPBACK, '--smtp', `${smtpPort}`, '--web', `${webPort}`];
-      args.push('--mail-directory', folder(dataDir, 'maildev'));
-      mailCatcherUrl = `http://${LOOPBACK}:${webPort}`;
-      const startMailCatcher = () =>
-        start(
-          { name: 'maildev', command: process.execPath, args, style: 'blue' },
-          `tcp:${LOOPBACK}:${smtpPort}`,
-          `http-get://${LOOPBACK}:${webPort}/healthz`,
-        );
-      await startMailCatcher();
-      mailCatcherControl = {
-        async stop() {
-          const running = started.find(({ name }) => name === 'maildev');
-          if (!running) return;
-          started.splice(started.indexOf(running), 1);
-          await running.stop();
-        },
-        async start() {
-          if (!started.some(({ name }) => name === 'maildev')) await startMailCatcher();
-        },
-      };
-      smtpUrl = `smtp://${LOOPBACK}:${smtpPort}`;
-    }
+    const caught =
+      !smtpUrl && mailCatcher
+        ? await startMailCatcher(launcher, dataDir, preferredPorts)
+        : undefined;
     if (!mongodbUri || !redisUrl) throw new Error('unreachable: the stores were ensured above');
-    const processes = started.flatMap(({ name, pid }) => (pid ? [{ name, pid }] : []));
+    const processes = launcher.started.flatMap(({ name, pid }) => (pid ? [{ name, pid }] : []));
     return {
       mongodbUri,
       redisUrl,
-      smtpUrl,
-      mailCatcherUrl,
-      ...(mailCatcherControl ? { mailCatcher: mailCatcherControl } : {}),
+      smtpUrl: caught ? caught.smtpUrl : smtpUrl,
+      mailCatcherUrl: caught?.mailCatcherUrl,
+      ...(caught ? { mailCatcher: caught.control } : {}),
       started: processes,
-      stop,
+      stop: launcher.stop,
     };
   } catch (error) {
-    await stop();
+    await launcher.stop();
     throw error;
   }
 }

@@ -43,6 +43,62 @@ async function demoAdminOf(rootDir, appEnv) {
   return { username, email, password };
 }
 
+/** The frontend workspace's vite, else the root's. @param {string} rootDir */
+function viteOf(rootDir) {
+  return ['frontend/node_modules/.bin/vite', 'node_modules/.bin/vite']
+    .map((bin) => join(rootDir, bin))
+    .find(existsSync);
+}
+
+/**
+ * Starts the API, the worker and the web (vite preview of the build,
+ * proxying /api to the API), without waiting for them.
+ * @param {{ rootDir: string, env: NodeJS.ProcessEnv, appEnv: NodeJS.ProcessEnv, apiUrl: string,
+ *   webPort: number }} app
+ * @returns {import('./processes.mjs').Service[]}
+ */
+function startApp({ rootDir, env, appEnv, apiUrl, webPort }) {
+  const vite = viteOf(rootDir);
+  /**
+   * @param {string} name @param {string} entry @param {import('./console.mjs').Style} style
+   * @param {NodeJS.ProcessEnv} [extraEnv]
+   */
+  const node = (name, entry, style, extraEnv = {}) =>
+    startService({
+      name,
+      command: process.execPath,
+      args: [join(rootDir, entry)],
+      cwd: rootDir,
+      env: { ...appEnv, ...extraEnv },
+      style,
+    });
+  return [
+    node('api', 'backend/dist/server.js', 'cyan'),
+    node('worker', 'worker/dist/index.js', 'magenta', {
+      NODE_OPTIONS: workerNodeOptions(appEnv),
+    }),
+    startService({
+      name: 'web',
+      command: vite ?? 'vite',
+      args: ['preview', '--port', `${webPort}`, '--strictPort', '--host', LOOPBACK],
+      cwd: join(rootDir, 'frontend'),
+      // SITE_URL: the build's pages are served with the address taken here (frontend/site-origin.mjs).
+      env: { ...env, API_PROXY_TARGET: apiUrl, SITE_URL: appEnv.SITE_URL },
+      style: 'green',
+    }),
+  ];
+}
+
+/**
+ * The API's and the web's addresses on loopback, on the preferred ports if free.
+ * @param {{ web?: number, api?: number }} preferredPorts
+ */
+async function appAddresses(preferredPorts) {
+  const apiUrl = `http://${LOOPBACK}:${await getPort({ host: LOOPBACK, port: preferredPorts.api })}`;
+  const webPort = await getPort({ host: LOOPBACK, port: preferredPorts.web });
+  return { apiUrl, webPort, webUrl: `http://${LOOPBACK}:${webPort}` };
+}
+
 /**
  * Starts the servers, then API, worker and web; resolves once the API's
  * health check and the web answer.
@@ -67,9 +123,7 @@ export async function startStack(options) {
     const mongodbUri = databaseName
       ? withDatabaseName(services.mongodbUri, databaseName)
       : services.mongodbUri;
-    const apiUrl = `http://${LOOPBACK}:${await getPort({ host: LOOPBACK, port: preferredPorts.api })}`;
-    const webPort = await getPort({ host: LOOPBACK, port: preferredPorts.web });
-    const webUrl = `http://${LOOPBACK}:${webPort}`;
+    const { apiUrl, webPort, webUrl } = await appAddresses(preferredPorts);
     const appEnv = appEnvironment({
       ...options,
       ...services,
@@ -79,37 +133,7 @@ export async function startStack(options) {
       mongodbUri,
     });
     const demoAdmin = appEnv.DEMO_MODE === 'true' ? await demoAdminOf(rootDir, appEnv) : undefined;
-    const vite = ['frontend/node_modules/.bin/vite', 'node_modules/.bin/vite']
-      .map((bin) => join(rootDir, bin))
-      .find(existsSync);
-    /**
-     * @param {string} name @param {string} entry @param {import('./console.mjs').Style} style
-     * @param {NodeJS.ProcessEnv} [extraEnv]
-     */
-    const node = (name, entry, style, extraEnv = {}) =>
-      startService({
-        name,
-        command: process.execPath,
-        args: [join(rootDir, entry)],
-        cwd: rootDir,
-        env: { ...appEnv, ...extraEnv },
-        style,
-      });
-    app = [
-      node('api', 'backend/dist/server.js', 'cyan'),
-      node('worker', 'worker/dist/index.js', 'magenta', {
-        NODE_OPTIONS: workerNodeOptions(appEnv),
-      }),
-      startService({
-        name: 'web',
-        command: vite ?? 'vite',
-        args: ['preview', '--port', `${webPort}`, '--strictPort', '--host', LOOPBACK],
-        cwd: join(rootDir, 'frontend'),
-        // SITE_URL: the build's pages are served with the address taken here (frontend/site-origin.mjs).
-        env: { ...env, API_PROXY_TARGET: apiUrl, SITE_URL: appEnv.SITE_URL },
-        style: 'green',
-      }),
-    ];
+    app = startApp({ rootDir, env, appEnv, apiUrl, webPort });
     const healthUrl = `${apiUrl}/api/health`;
     await waitUntilReady([`http-get${healthUrl.slice(4)}`, `http-get${webUrl.slice(4)}`], app);
     /** Settles if API, worker or web dies while running. */

@@ -1,26 +1,29 @@
 import type { Redis } from '..';
 import { connectSharedRedis } from '../testing/shared-redis';
 import { uniqueName } from '../testing/file-database';
+import { ON_AND_OFF, withStoreWorkarounds } from '../testing/store-workarounds';
 import { CampaignBusyError, campaignLockKey, withCampaignLock, withCampaignLockOrThrow } from '..';
+
+let redis: Redis;
+let prefix: string;
+const campaignId = 'c-42';
+
+beforeAll(async () => {
+  redis = await connectSharedRedis('consumer');
+});
+afterAll(() => redis.disconnect());
+beforeEach(() => {
+  prefix = uniqueName('lock');
+});
+afterEach(() => jest.restoreAllMocks());
+
+/** Holds the lock as another writer would, under a token of its own. */
+const holdAsAnotherWriter = (token = 'another-writer') =>
+  redis.set(campaignLockKey(prefix, campaignId), token, 'PX', 5000, 'NX');
 
 /** Writers of one campaign document take turns through a lock in the shared Redis. */
 describe('the campaign write lock', () => {
-  let redis: Redis;
-  let prefix: string;
-  const campaignId = 'c-42';
-
-  beforeAll(async () => {
-    redis = await connectSharedRedis('consumer');
-  });
-  afterAll(() => redis.disconnect());
-  beforeEach(() => {
-    prefix = uniqueName('lock');
-  });
-  afterEach(() => jest.restoreAllMocks());
-
-  /** Holds the lock as another writer would, under a token of its own. */
-  const holdAsAnotherWriter = (token = 'another-writer') =>
-    redis.set(campaignLockKey(prefix, campaignId), token, 'PX', 5000, 'NX');
+  withStoreWorkarounds({ campaignLock: true });
 
   it("is one key per campaign, under the queues' prefix", () => {
     expect(campaignLockKey('bull', 'c-1')).toBe('bull:campaign:c-1:lock');
@@ -124,5 +127,43 @@ describe('the campaign write lock', () => {
       await expect(attempt).rejects.toBeInstanceOf(CampaignBusyError);
       await expect(attempt).rejects.toThrow('campaign c-42 is being written; try again');
     });
+  });
+});
+
+/** What the lock's callers count on whether it is taken or not. */
+describe.each(ON_AND_OFF)('the campaign write lock, %s', (_, on) => {
+  withStoreWorkarounds({ campaignLock: on });
+
+  it('answers the write’s result, and the result of a write that must happen', async () => {
+    expect(await withCampaignLock(redis, prefix, campaignId, 0, () => Promise.resolve(3))).toBe(3);
+    expect(
+      await withCampaignLockOrThrow(redis, prefix, campaignId, 0, () => Promise.resolve(7)),
+    ).toBe(7);
+  });
+
+  it('passes a failed write on and leaves no lock behind', async () => {
+    await expect(
+      withCampaignLock(redis, prefix, campaignId, 0, () => Promise.reject(new Error('store down'))),
+    ).rejects.toThrow('store down');
+    expect(await redis.exists(campaignLockKey(prefix, campaignId))).toBe(0);
+  });
+});
+
+/** Off (a test's choice only: every store takes it by default), writers do not take turns. */
+describe('the campaign write lock, off', () => {
+  withStoreWorkarounds({ campaignLock: false });
+
+  it('writes at once while another writer holds the lock, and leaves that lock alone', async () => {
+    await holdAsAnotherWriter();
+    const tries = jest.spyOn(redis, 'set');
+
+    expect(await withCampaignLock(redis, prefix, campaignId, 0, () => Promise.resolve('now'))).toBe(
+      'now',
+    );
+    expect(
+      await withCampaignLockOrThrow(redis, prefix, campaignId, 0, () => Promise.resolve('too')),
+    ).toBe('too');
+    expect(tries).not.toHaveBeenCalled();
+    expect(await redis.get(campaignLockKey(prefix, campaignId))).toBe('another-writer');
   });
 });

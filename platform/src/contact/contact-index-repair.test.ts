@@ -1,6 +1,7 @@
 import type { Logger, Redis } from '..';
 import { connectSharedRedis } from '../testing/shared-redis';
 import { uniqueName } from '../testing/file-database';
+import { setStoreWorkarounds, withStoreWorkarounds } from '../testing/store-workarounds';
 import type { ContactFacts } from './contact-changes';
 import { beginContactIndexRepair } from './contact-index-repair';
 import { allSetKeys, createContactIndexSets, membersOf } from './contact-index-sets';
@@ -29,12 +30,9 @@ describe('the contacts index repair', () => {
     redis = await connectSharedRedis('consumer');
   });
   afterAll(() => redis.disconnect());
+  withStoreWorkarounds({ contactsIndexInRedis: true });
   beforeEach(() => {
-    index = createContactIndexSets(redis, {
-      prefix: uniqueName('index-repair'),
-      logger: silent,
-      enabled: () => Promise.resolve(true),
-    });
+    index = createContactIndexSets(redis, { prefix: uniqueName('index-repair'), logger: silent });
   });
 
   /** Every set of the index, as sorted member lists. */
@@ -144,12 +142,8 @@ describe('the contacts index repair', () => {
   });
 
   it('is not needed where the store has its own indexes (MongoDB)', async () => {
-    const onMongo = createContactIndexSets(redis, {
-      prefix: uniqueName('index-repair'),
-      logger: silent,
-      enabled: () => Promise.resolve(false),
-    });
-    expect(await beginContactIndexRepair(redis, onMongo)).toBeUndefined();
+    setStoreWorkarounds({ contactsIndexInRedis: false });
+    expect(await beginContactIndexRepair(redis, index)).toBeUndefined();
   });
 
   it('drops its working copies when the pass is abandoned', async () => {

@@ -1,14 +1,15 @@
 import DataLoader from 'dataloader';
 import { CONTACT_STATUSES, SERVICE_SLUGS } from '@agency/contracts';
-import { isEmbeddedStore } from '../embedded-store';
+import { contactsIndexInRedisApplies } from '../embedded-store';
 import type { Logger } from '../logger';
 import type { Redis } from '../redis-connection';
 import type { ContactChanges, ContactFacts } from './contact-changes';
 import { contactSearchKeys } from './contact-search';
 
 /*
- * The contacts list's index for the embedded store only (see
- * embedded-store.ts): FerretDB reads the whole collection for any sorted
+ * The contacts list's index for the embedded store only (the workaround
+ * `contactsIndexInRedis` of embedded-store.ts, which says whether it
+ * applies): FerretDB reads the whole collection for any sorted
  * page or search, so there the default order, its status and service
  * filters and the prefix search come from sorted sets in Redis, and the
  * page's rows are then read by `_id`. On MongoDB none of this runs: its
@@ -77,7 +78,7 @@ export function membersOf(contact: ContactFacts, keys: ContactIndexKeys): [strin
 
 export interface ContactIndexSets {
   keys: ContactIndexKeys;
-  /** Whether the store needs the index: FerretDB does, MongoDB does not. */
+  /** Whether the store needs the index: FerretDB does, MongoDB does not (tests may choose). */
   enabled(): Promise<boolean>;
   /**
    * Keeps the sets current; does nothing on MongoDB. The reconciliation
@@ -88,12 +89,9 @@ export interface ContactIndexSets {
 
 export function createContactIndexSets(
   redis: Redis,
-  {
-    prefix,
-    logger,
-    enabled = isEmbeddedStore,
-  }: { prefix: string; logger: Logger; enabled?: () => Promise<boolean> },
+  { prefix, logger }: { prefix: string; logger: Logger },
 ): ContactIndexSets {
+  const enabled = contactsIndexInRedisApplies;
   const keys = contactIndexKeys(prefix);
 
   async function write(contact: ContactFacts, apply: () => Promise<unknown>) {

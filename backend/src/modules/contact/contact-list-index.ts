@@ -164,7 +164,7 @@ function isIndexedQuery(query: ContactListQuery): boolean {
 
 export function createContactListIndex(
   redis: Redis,
-  options: { prefix: string; logger: Logger; enabled?: () => Promise<boolean> },
+  options: { prefix: string; logger: Logger },
 ): ContactListIndex {
   const sets = createContactIndexSets(redis, options);
   const { keys } = sets;
