@@ -31,6 +31,8 @@ export * from './newsletter/newsletter-token';
 export * from './newsletter/confirmation-mail';
 export * from './newsletter/subscriber-changes';
 export * from './newsletter/stored-subscribers';
+export * from './newsletter/subscriber-queries';
+export * from './newsletter/subscriber-commands';
 export * from './mail-outbox/owed-mail.model';
 export * from './mail-outbox/mail-receipt.model';
 export * from './mail-outbox/mail-outbox.service';
