@@ -64,6 +64,7 @@ export * from './audience/mailing-list.model';
 export * from './audience/list-member.model';
 export * from './audience/suppression.model';
 export * from './audience/suppression.service';
+export * from './audience/suppression-queries';
 export * from './audience/mail-event.model';
 export * from './audience/mail-events.service';
 export * from './audience/list-import.model';
