@@ -74,6 +74,7 @@ export * from './audience/mail-events.service';
 export * from './audience/list-import.model';
 export * from './audience/list-import-records';
 export * from './audience/import-report-queries';
+export * from './audience/list-import-writes';
 export * from './audience/audience';
 export * from './audience/list-deletion';
 export * from './audience/import-file';
