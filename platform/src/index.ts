@@ -71,6 +71,7 @@ export * from './audience/suppression.service';
 export * from './audience/suppression-queries';
 export * from './audience/mail-event.model';
 export * from './audience/mail-events.service';
+export * from './audience/mail-event-queries';
 export * from './audience/list-import.model';
 export * from './audience/list-import-records';
 export * from './audience/import-report-queries';
