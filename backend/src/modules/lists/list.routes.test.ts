@@ -6,7 +6,7 @@ import {
   ListMemberModel,
   MailingListModel,
   SuppressionModel,
-} from '@agency/platform';
+} from '@agency/platform/testing/audience-models';
 import { ActivityLogModel } from '../activity-log';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import {
