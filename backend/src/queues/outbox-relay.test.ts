@@ -14,7 +14,6 @@ import {
   MailReceiptModel,
   OwedMailModel,
   UNWATCHED_CONTACTS,
-  SubscriberModel,
   markConfirmationMailSent,
   settleConfirmationMail,
   relayOwedMail,
@@ -22,6 +21,7 @@ import {
   requestSubscription,
   UNWATCHED_SUBSCRIBERS,
 } from '@agency/platform';
+import { SubscriberModel } from '@agency/platform/testing/audience-models';
 import { Worker } from 'bullmq';
 import mongoose from 'mongoose';
 

@@ -1,5 +1,5 @@
-import type { Types } from 'mongoose';
-import type { ImportCounts, ImportEncoding } from '@agency/contracts';
+import { Types, trusted } from 'mongoose';
+import type { ImportCounts, ImportEncoding, ImportStatus } from '@agency/contracts';
 import { ListImportModel, type ListImport } from './list-import.model';
 import { ListMemberModel } from './list-member.model';
 import { MailingListModel } from './mailing-list.model';
@@ -46,6 +46,17 @@ export async function pageOfImports(
     ListImportModel.estimatedDocumentCount(),
   ]);
   return { items, total };
+}
+
+const IMPORTING: ImportStatus[] = ['queued', 'running'];
+
+/** Whether a file is being imported into the list now (queued or running). */
+export async function isImportRunningInto(listId: string): Promise<boolean> {
+  const importing = await ListImportModel.exists({
+    list: new Types.ObjectId(listId),
+    status: trusted({ $in: IMPORTING }),
+  });
+  return Boolean(importing);
 }
 
 /** A file read and summarised, recorded as uploaded and read back as stored. */

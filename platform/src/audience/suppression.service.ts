@@ -2,6 +2,7 @@ import type { SuppressionReason, SuppressionSource } from '@agency/contracts';
 import { isDuplicateKeyError } from '../database-errors';
 import { normalizeEmail } from '../mail/email-address';
 import { SuppressionModel } from './suppression.model';
+import type { StoredSuppression } from './suppression-queries';
 
 export interface SuppressionRequest {
   email: string;
@@ -44,4 +45,9 @@ export async function suppressAddress(request: SuppressionRequest): Promise<bool
  */
 export async function liftUnsubscribeSuppression(email: string): Promise<void> {
   await SuppressionModel.deleteOne({ _id: normalizeEmail(email), reason: 'unsubscribe' });
+}
+
+/** Takes an address off the suppression list: answers the entry it removed, or null. */
+export async function unsuppressAddress(email: string): Promise<StoredSuppression | null> {
+  return SuppressionModel.findByIdAndDelete(normalizeEmail(email)).lean<StoredSuppression>();
 }

@@ -12,13 +12,12 @@ import {
   CampaignModel,
   ContactAddressModel,
   ContactModel,
-  ListMemberModel,
-  MailingListModel,
   createLogger,
   listMemberId,
   markListDeleting,
   withCampaignLock,
 } from '@agency/platform';
+import { ListMemberModel, MailingListModel } from '@agency/platform/testing/audience-models';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
 import {
   campaignDispatchProcessor,

@@ -6,14 +6,8 @@ import {
   type CampaignTestSendJob,
   type Locale,
 } from '@agency/contracts';
-import {
-  SubscriberModel,
-  SuppressionModel,
-  UserModel,
-  createLogger,
-  mailIdentityKey,
-  saveTestRecipients,
-} from '@agency/platform';
+import { UserModel, createLogger, mailIdentityKey, saveTestRecipients } from '@agency/platform';
+import { SubscriberModel, SuppressionModel } from '@agency/platform/testing/audience-models';
 import { createCampaignTransport } from './campaign-transport';
 import type { CampaignMessenger } from './campaign-messenger';
 import { mongoCampaignStore } from './mongo-campaign-store';

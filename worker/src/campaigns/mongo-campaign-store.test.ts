@@ -6,8 +6,8 @@ import {
   CampaignOutcomeModel,
   CampaignTemplateModel,
   ContactModel,
-  SubscriberModel,
 } from '@agency/platform';
+import { SubscriberModel } from '@agency/platform/testing/audience-models';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
 import type { CampaignSendState, PositionedOutcome } from './campaign-store';
 import { mongoCampaignStore as store } from './mongo-campaign-store';

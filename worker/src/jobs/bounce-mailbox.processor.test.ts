@@ -8,8 +8,6 @@ import { Queue, QueueEvents, Worker, type Processor } from 'bullmq';
 import type { ImapFlow } from 'imapflow';
 import { QUEUE_NAMES, type BounceMailboxJob, type QueueName } from '@agency/contracts';
 import {
-  MailEventModel,
-  SuppressionModel,
   campaignMessageId,
   campaignReturnPath,
   createKeptCounts,
@@ -20,6 +18,7 @@ import {
   type Redis,
   type SubscriberChanges,
 } from '@agency/platform';
+import { MailEventModel, SuppressionModel } from '@agency/platform/testing/audience-models';
 import { recordSentRound } from '@agency/platform/testing/sent-rounds';
 import { freePort } from '@agency/platform/testing/own-redis';
 import { pollBounceMailbox, type BouncePollReport } from '../bounces/bounce-mailbox';

@@ -1,13 +1,8 @@
 import { Queue, Worker } from 'bullmq';
 import { Types } from 'mongoose';
 import { QUEUE_NAMES, listDeleteJobId, type ListDeleteJob } from '@agency/contracts';
-import {
-  ListMemberModel,
-  MailingListModel,
-  createLogger,
-  listMemberId,
-  markListDeleting,
-} from '@agency/platform';
+import { createLogger, listMemberId, markListDeleting } from '@agency/platform';
+import { ListMemberModel, MailingListModel } from '@agency/platform/testing/audience-models';
 import { importApi, type ImportApi } from '../testing/import-api';
 import { createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
 import {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Job } from 'bullmq';
-import { type Types, type mongo } from 'mongoose';
+import type { Types } from 'mongoose';
 import {
   LOCALES,
   MEMBER_TAGS_MAX,
@@ -13,27 +13,26 @@ import {
   type Locale,
 } from '@agency/contracts';
 import {
-  ImportReportModel,
-  ListMemberModel,
-  MailingListModel,
-  SubscriberModel,
-  SuppressionModel,
   csvRows,
+  findImportExclusions,
+  findListForImport,
   findStoredImport,
+  givenMemberFields,
   importCancelKey,
   importFiles,
-  insertUnlessPresent,
-  isDuplicateKeyError,
   listMemberId,
   markImportRunning,
   normalizeEmail,
   recordImportEnd,
   recordImportFailure,
   recordImportOfDeletedList,
+  recordImportReportChunk,
   saveImportCheckpoint,
+  writeImportedMembers,
+  type ImportedMember,
+  type ImportReportLine,
   type ListImport,
   type StoredImport,
-  type ListMember,
   type Logger,
   type Redis,
 } from '@agency/platform';
@@ -48,12 +47,6 @@ function addressFingerprint(key: string): string {
   return createHash('sha1').update(key).digest('hex').slice(0, 20);
 }
 
-/** The members' collection as the driver sees it: their `_id`s are strings. */
-const members = () =>
-  ListMemberModel.collection as unknown as mongo.Collection<
-    { _id: string } & Record<string, unknown>
-  >;
-
 /** Rows per write: one insertMany of members, one report document, one progress update. */
 export const IMPORT_CHUNK_ROWS = 1000;
 
@@ -65,46 +58,17 @@ export interface ListImportDeps {
   logger: Logger;
 }
 
-interface ReportLine {
-  row: number;
-  value: string;
-  reason: ImportRowReason;
-}
-
 /** A chunk of rows handed to the writes, with the counts the reading reached at its end. */
 interface ChunkToWrite {
-  batch: MemberRow[];
-  /** For each row of the batch, the fields the file gives (GIVEN bits). */
+  batch: ImportedMember[];
+  /** For each row of the batch, the fields the file gives (givenMemberFields). */
   given: number[];
-  lines: ReportLine[];
+  lines: ImportReportLine[];
   chunk: number;
   /** The chunk's last row. */
   row: number;
   read: Pick<ImportCounts, 'read' | 'skipped' | 'invalid'>;
 }
-
-/**
- * Which fields a row gives, as bits: only those may change a member already
- * in the list. A number per row, not a set: the rows of two chunks are held
- * at once, and each object more is garbage the worker's memory pays for.
- */
-const GIVEN = { firstName: 1, lastName: 2, locale: 4, tags: 8 } as const;
-
-/** A member as it is inserted, built once from its row. */
-type MemberRow = {
-  _id: string;
-  key: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  locale: Locale;
-  tags: string[];
-  list: Types.ObjectId;
-  importId: Types.ObjectId;
-  consent: object;
-  createdAt: Date;
-  updatedAt: Date;
-};
 
 function cell(row: readonly string[], column: number | null | undefined): string | undefined {
   if (typeof column !== 'number') return undefined;
@@ -124,24 +88,6 @@ function tagsOf(value: string | undefined): string[] | undefined {
     .map((tag) => tag.trim().slice(0, MEMBER_TAG_MAX_LENGTH))
     .filter(Boolean);
   return [...new Set(tags)].slice(0, MEMBER_TAGS_MAX);
-}
-
-/** Addresses an import never takes in, by the reason the report gives. */
-async function exclusions(): Promise<Map<string, ImportRowReason>> {
-  const reasons = new Map<string, ImportRowReason>();
-  const left = SubscriberModel.collection
-    .find<{ email: string }>({ status: 'unsubscribed' }, { projection: { email: 1 } })
-    .batchSize(5000);
-  for await (const { email } of left) reasons.set(normalizeEmail(email), 'unsubscribed');
-  const suppressed = SuppressionModel.collection
-    .find<{ _id: string }>({}, { projection: { _id: 1 } })
-    .batchSize(5000);
-  for await (const { _id } of suppressed) reasons.set(_id, 'suppressed');
-  return reasons;
-}
-
-function sameTags(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((tag, index) => tag === b[index]);
 }
 
 /**
@@ -256,8 +202,8 @@ async function openRun(
   const { importId } = job.data;
   const stored = await findStoredImport(importId);
   if (!stored || !['queued', 'running'].includes(stored.status)) return 'skipped';
-  const list = await MailingListModel.findById(stored.list, { name: 1, deletion: 1 }).lean();
-  if (!list || list.deletion) {
+  const list = await findListForImport(stored.list);
+  if (!list || list.deleting) {
     await failForMissingList(stored);
     await deps.connection.del(importCancelKey(deps.queuePrefix, importId)).catch(() => undefined);
     return 'list-gone';
@@ -298,8 +244,8 @@ function createSeenAddresses() {
 
 /** What one row of the file comes to. */
 type RowVerdict =
-  | { kind: 'line'; line: ReportLine; counter: 'invalid' | 'skipped' }
-  | { kind: 'member'; member: MemberRow; given: number };
+  | { kind: 'line'; line: ImportReportLine; counter: 'invalid' | 'skipped' }
+  | { kind: 'member'; member: ImportedMember; given: number };
 
 interface RowContext {
   run: ImportRun;
@@ -307,26 +253,12 @@ interface RowContext {
   firstSight: (key: string) => boolean;
 }
 
-function givenBits(fields: {
-  firstName?: string;
-  lastName?: string;
-  locale?: Locale;
-  tags?: string[];
-}): number {
-  return (
-    (fields.firstName === undefined ? 0 : GIVEN.firstName) |
-    (fields.lastName === undefined ? 0 : GIVEN.lastName) |
-    (fields.locale === undefined ? 0 : GIVEN.locale) |
-    (fields.tags === undefined ? 0 : GIVEN.tags)
-  );
-}
-
 function memberOf(
   run: ImportRun,
   cells: readonly string[],
   raw: string,
   key: string,
-): { member: MemberRow; given: number } {
+): { member: ImportedMember; given: number } {
   const { mapping, list, stored, consent } = run;
   const fields = {
     firstName: cell(cells, mapping.firstName),
@@ -336,7 +268,7 @@ function memberOf(
   };
   const { at } = consent;
   return {
-    given: givenBits(fields),
+    given: givenMemberFields(fields),
     member: {
       _id: listMemberId(String(list._id), key),
       key,
@@ -366,7 +298,7 @@ function judgeRow(context: RowContext, cells: readonly string[], row: number): R
     return { kind: 'line', counter: 'invalid', line: { row, value: raw, reason: 'invalid-email' } };
   }
   if (!context.firstSight(key)) {
-    const line: ReportLine = { row, value: raw, reason: 'duplicate-in-file' };
+    const line: ImportReportLine = { row, value: raw, reason: 'duplicate-in-file' };
     return { kind: 'line', counter: 'skipped', line };
   }
   const reason = context.excluded.get(key);
@@ -381,74 +313,22 @@ function passOverRow(context: RowContext, cells: readonly string[]): void {
   if (key && isDeliverableAddress(key)) context.firstSight(key);
 }
 
-/** The fields of `member` that differ from `existing`, among those its row gave. */
-function changesFor(existing: ListMember, member: MemberRow, fields: number) {
-  const changes: Record<string, unknown> = {};
-  if (fields & GIVEN.firstName && existing.firstName !== member.firstName)
-    changes.firstName = member.firstName;
-  if (fields & GIVEN.lastName && existing.lastName !== member.lastName)
-    changes.lastName = member.lastName;
-  if (fields & GIVEN.locale && existing.locale !== member.locale) changes.locale = member.locale;
-  if (fields & GIVEN.tags && !sameTags(existing.tags ?? [], member.tags))
-    changes.tags = member.tags;
-  return changes;
-}
-
-/** Compares the members the insert refused (already in the list) with their rows. */
-async function mergeKnownMembers(
-  run: ImportRun,
-  batch: MemberRow[],
-  givenOf: number[],
-  refused: Set<number>,
-): Promise<void> {
-  const ids = [...refused].map((index) => (batch[index] as MemberRow)._id);
-  const known = new Map(
-    (
-      await members()
-        .find({ _id: { $in: ids } })
-        .toArray()
-    ).map((existing) => [existing._id, existing as unknown as ListMember] as const),
-  );
-  for (const index of refused) {
-    const member = batch[index] as MemberRow;
-    const existing = known.get(member._id);
-    if (!existing) continue;
-    if (existing.importId && String(existing.importId) === run.importId) {
-      // Written by this import before a crash: counted as what it was.
-      run.counts.created += 1;
-      continue;
-    }
-    const changes = changesFor(existing, member, givenOf[index] ?? 0);
-    if (Object.keys(changes).length === 0) {
-      run.counts.unchanged += 1;
-    } else {
-      await ListMemberModel.updateOne({ _id: member._id }, { $set: changes });
-      run.counts.updated += 1;
-    }
-  }
-}
-
-/** New members in one insert; those already in the list compared one by one. */
-async function writeMembers(run: ImportRun, batch: MemberRow[], givenOf: number[]) {
-  if (batch.length === 0) return;
-  const refused = new Set(await insertUnlessPresent(members(), batch));
-  run.counts.created += batch.length - refused.size;
-  if (refused.size > 0) await mergeKnownMembers(run, batch, givenOf, refused);
+/** New members in one insert; those already in the list compared, and counted as what they came to. */
+async function writeMembers(run: ImportRun, batch: ImportedMember[], givenOf: number[]) {
+  const written = await writeImportedMembers(run.importId, batch, givenOf);
+  run.counts.created += written.created;
+  run.counts.updated += written.updated;
+  run.counts.unchanged += written.unchanged;
 }
 
 async function writeReportLines(run: ImportRun, part: ChunkToWrite): Promise<void> {
   if (part.lines.length === 0) return;
-  try {
-    await ImportReportModel.create({
-      _id: `${run.importId}:${part.chunk}`,
-      importId: run.stored._id,
-      chunk: part.chunk,
-      lines: part.lines,
-    });
-  } catch (error) {
-    // Written before a crash: the same chunk's lines, once.
-    if (!isDuplicateKeyError(error)) throw error;
-  }
+  await recordImportReportChunk({
+    importId: run.importId,
+    storedId: run.stored._id,
+    chunk: part.chunk,
+    lines: part.lines,
+  });
   run.reportLines += part.lines.length;
 }
 
@@ -472,9 +352,9 @@ async function writeChunk(run: ImportRun, part: ChunkToWrite): Promise<void> {
  * and the parser then use a core each); one chunk at a time, in file order.
  */
 function createChunkWriter(run: ImportRun) {
-  let pending: MemberRow[] = [];
+  let pending: ImportedMember[] = [];
   let given: number[] = [];
-  let lines: ReportLine[] = [];
+  let lines: ImportReportLine[] = [];
   let chunk = Math.floor(run.stored.checkpointRow / IMPORT_CHUNK_ROWS);
   let writing: Promise<void> = Promise.resolve();
   return {
@@ -519,7 +399,7 @@ function createChunkWriter(run: ImportRun) {
 async function readRows(run: ImportRun): Promise<'done' | 'cancelled'> {
   const context: RowContext = {
     run,
-    excluded: await exclusions(),
+    excluded: await findImportExclusions(),
     firstSight: createSeenAddresses(),
   };
   const writer = createChunkWriter(run);

@@ -1,4 +1,8 @@
-import { ListImportModel, ListMemberModel, MailingListModel } from '@agency/platform';
+import {
+  ListImportModel,
+  ListMemberModel,
+  MailingListModel,
+} from '@agency/platform/testing/audience-models';
 import { importApi, type ImportApi } from '../testing/import-api';
 import { createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
 import { buildWorker, startWorkerProcess, type WorkerProcess } from '../testing/worker-process';

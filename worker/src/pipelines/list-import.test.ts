@@ -5,7 +5,7 @@ import {
   MailingListModel,
   SubscriberModel,
   SuppressionModel,
-} from '@agency/platform';
+} from '@agency/platform/testing/audience-models';
 import { importApi, type ImportApi } from '../testing/import-api';
 import { createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
 import type { RunningWorkers } from '../workers';

@@ -19,7 +19,6 @@ import {
   type OutcomeEntry,
   ContactAddressModel,
   ContactModel,
-  SubscriberModel,
   connectDatabase,
   createLogger,
   createRedisConnection,
@@ -28,6 +27,7 @@ import {
   waitUntilConnected,
   type Redis,
 } from '@agency/platform';
+import { SubscriberModel } from '@agency/platform/testing/audience-models';
 import { createCampaignQueue, type CampaignQueue } from '@agency/backend';
 import {
   createCampaignTransport,

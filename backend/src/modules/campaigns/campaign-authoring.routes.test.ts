@@ -1,13 +1,11 @@
 import { campaignScheduleJobId } from '@agency/contracts';
+import { CampaignModel, ContactModel, suppressAddress } from '@agency/platform';
 import {
-  CampaignModel,
-  ContactModel,
   ListMemberModel,
   MailingListModel,
   SubscriberModel,
   SuppressionModel,
-  suppressAddress,
-} from '@agency/platform';
+} from '@agency/platform/testing/audience-models';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import {
   as,

@@ -4,9 +4,9 @@ import {
   CampaignModel,
   CampaignOutcomeModel,
   CampaignTemplateModel,
-  MailingListModel,
   campaignBatchId,
 } from '@agency/platform';
+import { MailingListModel } from '@agency/platform/testing/audience-models';
 import { ActivityLogModel } from '../activity-log';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import {

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { SubscriberModel, SuppressionModel } from '@agency/platform';
+import { SubscriberModel, SuppressionModel } from '@agency/platform/testing/audience-models';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import {
   as,

@@ -13,15 +13,14 @@ import {
 } from '../../testing/admin-fixtures';
 import {
   ContactModel,
-  SubscriberModel,
   CampaignModel,
   CampaignBatchModel,
   CampaignOutcomeModel,
   campaignBatchId,
   countAudience,
-  ListMemberModel,
   listMemberId,
 } from '@agency/platform';
+import { SubscriberModel, ListMemberModel } from '@agency/platform/testing/audience-models';
 import { Types, type mongo } from 'mongoose';
 
 let ctx: TestContext;

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import mongoose from 'mongoose';
 import { IMPORT_MAX_ROWS } from '@agency/contracts';
-import { ListImportModel } from '@agency/platform';
+import { ListImportModel } from '@agency/platform/testing/audience-models';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { as, oneUserPerRole, unknownId, type SignedInUser } from '../../testing/admin-fixtures';
 import type { Role } from '@agency/contracts';

@@ -14,11 +14,11 @@ import {
   type Page,
 } from '@agency/contracts';
 import {
-  ImportReportModel,
-  MailingListModel,
+  findListForImport,
   findStoredImport,
   importCancelKey,
   importFiles,
+  importReportLines,
   markImportQueued,
   markImportUnqueued,
   markUploadCancelled,
@@ -126,13 +126,13 @@ export async function startImport(
       ),
     );
   }
-  const list = await MailingListModel.findById(input.listId, { name: 1, deletion: 1 }).lean();
+  const list = await findListForImport(input.listId);
   if (!list) {
     throw new HttpError('VALIDATION_FAILED', 'Some fields are invalid', {
       listId: 'This list does not exist',
     });
   }
-  if (list.deletion) {
+  if (list.deleting) {
     throw new HttpError('VALIDATION_FAILED', 'Some fields are invalid', {
       listId: 'This list is being deleted',
     });
@@ -204,17 +204,7 @@ export async function importReport(
     record_delimiter: 'windows',
     escape_formulas: true,
   });
-  const chunks = ImportReportModel.find({ importId: stored._id })
-    .sort({ chunk: 1 })
-    .lean()
-    .cursor();
-  const rows = Readable.from(
-    (async function* () {
-      for await (const chunk of chunks) {
-        for (const { row, value, reason } of chunk.lines) yield { row, value, reason };
-      }
-    })(),
-  );
+  const rows = Readable.from(importReportLines(stored._id));
   rows.on('error', onError);
   csv.on('error', onError);
   const base = stored.fileName

@@ -6,7 +6,7 @@ import {
   ListMemberModel,
   MailingListModel,
   SuppressionModel,
-} from '@agency/platform';
+} from '@agency/platform/testing/audience-models';
 import { ActivityLogModel } from '../activity-log';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import {
@@ -98,6 +98,36 @@ describe('mailing lists', () => {
     const removed = await manager().delete(`/api/admin/lists/${list.id}/members/RIM%40example.tn`);
     expect(removed.status).toBe(204);
     expect(await ListMemberModel.countDocuments({ list: list.id })).toBe(1);
+    expect((await MailingListModel.findById(list.id).lean())?.memberCount).toBe(1);
+  });
+
+  it('answers a missing list, a member twice and a missing member with the code and reason', async () => {
+    const { body: list } = await manager().post('/api/admin/lists', { name: 'Refusals' });
+    const errorOf = (response: { status: number; body: { error: unknown } }) => [
+      response.status,
+      response.body.error,
+    ];
+    const add = (listId: string) =>
+      manager().post(`/api/admin/lists/${listId}/members`, { email: 'nadia@example.tn' });
+
+    expect(errorOf(await add(unknownId()))).toEqual([
+      404,
+      { code: 'NOT_FOUND', message: 'No list with this id' },
+    ]);
+    expect(errorOf(await manager().get(`/api/admin/lists/${unknownId()}/members`))).toEqual([
+      404,
+      { code: 'NOT_FOUND', message: 'No list with this id' },
+    ]);
+    expect((await add(list.id)).status).toBe(201);
+    expect(errorOf(await add(list.id))).toEqual([
+      409,
+      { code: 'CONFLICT', message: 'This address is in the list already' },
+    ]);
+    const absent = await manager().delete(`/api/admin/lists/${list.id}/members/sami%40example.tn`);
+    expect(errorOf(absent)).toEqual([
+      404,
+      { code: 'NOT_FOUND', message: 'This address is not in the list' },
+    ]);
     expect((await MailingListModel.findById(list.id).lean())?.memberCount).toBe(1);
   });
 

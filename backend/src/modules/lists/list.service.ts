@@ -1,6 +1,4 @@
-import { Types, trusted } from 'mongoose';
 import type {
-  ImportStatus,
   ListMemberDto,
   ListMemberInput,
   ListMemberQuery,
@@ -10,22 +8,24 @@ import type {
   Page,
 } from '@agency/contracts';
 import {
-  ListImportModel,
-  ListMemberModel,
-  MailingListModel,
-  SubscriberModel,
-  SuppressionModel,
-  ACTIVE_LIST_FILTER,
-  isDuplicateKeyError,
-  listMemberId,
+  addMailingList,
+  addStaffMemberToList,
+  excludedAmong,
+  findListDeletionState,
+  findListMembersPage,
+  findMailingList,
+  findMailingListsPage,
+  isImportRunningInto,
+  listBeingDeleted,
+  listNotFound,
+  mailingListExists,
   markListDeleting,
-  normalizeEmail,
+  removeMemberFromList,
+  renameMailingList,
   type ListMember,
   type MailingList,
-  findPage,
   isoOrNull,
   pageOf,
-  searchFilter,
 } from '@agency/platform';
 import { HttpError } from '../../errors';
 
@@ -52,27 +52,14 @@ export function toMailingListDto(list: StoredList): MailingListDto {
   };
 }
 
-const notFound = () => new HttpError('NOT_FOUND', 'No list with this id');
-const beingDeleted = () => new HttpError('CONFLICT', 'This list is being deleted');
-
-/** `active`: lists without a deletion; `deleting`: those with one. */
-function stateFilter(state: MailingListQuery['state']): Record<string, unknown> {
-  if (!state) return {};
-  return { deletion: trusted({ $exists: state === 'deleting' }) };
-}
-
 export async function listMailingLists(query: MailingListQuery): Promise<Page<MailingListDto>> {
-  const filter = {
-    ...searchFilter(query.search, ['name', 'description']),
-    ...stateFilter(query.state),
-  };
-  const { docs, total } = await findPage(MailingListModel, filter, query);
-  return pageOf(docs.map(toMailingListDto), total, query);
+  const { lists, total } = await findMailingListsPage(query);
+  return pageOf(lists.map(toMailingListDto), total, query);
 }
 
 export async function getMailingList(id: string): Promise<MailingListDto> {
-  const list = await MailingListModel.findById(id).lean();
-  if (!list) throw notFound();
+  const list = await findMailingList(id);
+  if (!list) throw listNotFound();
   return toMailingListDto(list);
 }
 
@@ -80,30 +67,17 @@ export async function createMailingList(
   input: MailingListInput,
   createdBy: string,
 ): Promise<MailingListDto> {
-  const list = await MailingListModel.create({
-    name: input.name,
-    ...(input.description ? { description: input.description } : {}),
-    createdBy,
-  });
-  return toMailingListDto(list.toObject());
+  return toMailingListDto(await addMailingList(input, createdBy));
 }
 
 export async function updateMailingList(
   id: string,
   input: MailingListInput,
 ): Promise<MailingListDto> {
-  const list = await MailingListModel.findOneAndUpdate(
-    { _id: id, deletion: trusted(ACTIVE_LIST_FILTER.deletion) },
-    input.description
-      ? { $set: { name: input.name, description: input.description } }
-      : { $set: { name: input.name }, $unset: { description: 1 } },
-    { returnDocument: 'after', runValidators: true },
-  ).lean();
+  const list = await renameMailingList(id, input);
   if (list) return toMailingListDto(list);
-  throw (await MailingListModel.exists({ _id: id })) ? beingDeleted() : notFound();
+  throw (await mailingListExists(id)) ? listBeingDeleted() : listNotFound();
 }
-
-const IMPORTING: ImportStatus[] = ['queued', 'running'];
 
 /**
  * Asks for a list's deletion: the list is marked at once (it leaves the
@@ -115,30 +89,14 @@ const IMPORTING: ImportStatus[] = ['queued', 'running'];
 export async function requestListDeletion(
   id: string,
 ): Promise<{ list: MailingListDto; outcome: 'started' | 'already' }> {
-  const current = await MailingListModel.findById(id, { deletion: 1 }).lean();
-  if (!current) throw notFound();
-  if (!current.deletion) {
-    const importing = await ListImportModel.exists({
-      list: new Types.ObjectId(id),
-      status: trusted({ $in: IMPORTING }),
-    });
-    if (importing) throw new HttpError('CONFLICT', 'A file is being imported into this list');
+  const current = await findListDeletionState(id);
+  if (!current) throw listNotFound();
+  if (!current.deleting && (await isImportRunningInto(id))) {
+    throw new HttpError('CONFLICT', 'A file is being imported into this list');
   }
   const marked = await markListDeleting(id);
-  if (!marked) throw notFound();
+  if (!marked) throw listNotFound();
   return { list: toMailingListDto(marked.list), outcome: marked.outcome };
-}
-
-/** Which of these addresses no campaign mails: suppressed, or unsubscribed from the newsletter. */
-async function excludedAmong(keys: readonly string[]): Promise<Set<string>> {
-  const [suppressed, left] = await Promise.all([
-    SuppressionModel.find({ _id: trusted({ $in: keys }) }, { _id: 1 }).lean(),
-    SubscriberModel.find(
-      { email: trusted({ $in: keys }), status: 'unsubscribed' },
-      { email: 1 },
-    ).lean(),
-  ]);
-  return new Set([...suppressed.map(({ _id }) => _id), ...left.map(({ email }) => email)]);
 }
 
 function toMemberDto(member: ListMember, excluded: boolean): ListMemberDto {
@@ -166,19 +124,11 @@ export async function listMembers(
   listId: string,
   query: ListMemberQuery,
 ): Promise<Page<ListMemberDto>> {
-  if (!(await MailingListModel.exists({ _id: listId }))) throw notFound();
-  const filter = {
-    list: new Types.ObjectId(listId),
-    ...searchFilter(query.search, ['email', 'firstName', 'lastName']),
-  };
-  // By the normalised address: the typed one sorts capitals apart.
-  const { docs, total } = await findPage(ListMemberModel, filter, {
-    ...query,
-    sort: query.sort.replace('email', 'key'),
-  });
-  const excluded = await excludedAmong(docs.map((member) => member.key));
+  if (!(await mailingListExists(listId))) throw listNotFound();
+  const { members, total } = await findListMembersPage(listId, query);
+  const excluded = await excludedAmong(members.map((member) => member.key));
   return pageOf(
-    docs.map((member) => toMemberDto(member, excluded.has(member.key))),
+    members.map((member) => toMemberDto(member, excluded.has(member.key))),
     total,
     query,
   );
@@ -190,38 +140,13 @@ export async function addListMember(
   input: ListMemberInput,
   by: { id: string; username: string },
 ): Promise<ListMemberDto> {
-  const list = await MailingListModel.findById(listId).lean();
-  if (!list) throw notFound();
-  if (list.deletion) throw beingDeleted();
-  const key = normalizeEmail(input.email);
-  const now = new Date();
-  let member: ListMember;
-  try {
-    const created = await ListMemberModel.create({
-      _id: listMemberId(listId, key),
-      list: list._id,
-      key,
-      email: input.email,
-      firstName: input.firstName ?? '',
-      lastName: input.lastName ?? '',
-      locale: input.locale ?? 'en',
-      tags: input.tags ?? [],
-      consent: { basis: 'staff', byId: by.id, byName: by.username, at: now, listName: list.name },
-    });
-    member = created.toObject();
-  } catch (error) {
-    if (!isDuplicateKeyError(error)) throw error;
-    throw new HttpError('CONFLICT', 'This address is in the list already');
-  }
-  await MailingListModel.updateOne({ _id: listId }, { $inc: { memberCount: 1 } });
-  const excluded = await excludedAmong([key]);
-  return toMemberDto(member, excluded.has(key));
+  const member = await addStaffMemberToList(listId, input, by);
+  const excluded = await excludedAmong([member.key]);
+  return toMemberDto(member, excluded.has(member.key));
 }
 
 export async function removeListMember(listId: string, email: string): Promise<ListMemberDto> {
-  const key = normalizeEmail(email);
-  const member = await ListMemberModel.findByIdAndDelete(listMemberId(listId, key)).lean();
+  const member = await removeMemberFromList(listId, email);
   if (!member) throw new HttpError('NOT_FOUND', 'This address is not in the list');
-  await MailingListModel.updateOne({ _id: listId }, { $inc: { memberCount: -1 } });
   return toMemberDto(member, false);
 }

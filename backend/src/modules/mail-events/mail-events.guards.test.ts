@@ -2,13 +2,12 @@ import mongoose, { trusted } from 'mongoose';
 import request from 'supertest';
 import {
   ConfigError,
-  MailEventModel,
-  SuppressionModel,
   campaignMessageId,
   connectDatabase,
   disconnectDatabase,
   mailIdentityKey,
 } from '@agency/platform';
+import { MailEventModel, SuppressionModel } from '@agency/platform/testing/audience-models';
 import { recordSentRound } from '@agency/platform/testing/sent-rounds';
 import { TEST_SECRETS } from '@agency/platform/testing/test-secrets';
 import { loadApiConfig } from '../../config';

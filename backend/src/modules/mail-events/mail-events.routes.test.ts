@@ -1,8 +1,5 @@
 import { Types, trusted } from 'mongoose';
 import {
-  MailEventModel,
-  SubscriberModel,
-  SuppressionModel,
   campaignMessageId,
   campaignReturnPath,
   legacyRecipientDigest,
@@ -10,6 +7,11 @@ import {
   mailMessageId,
   type MailIdentityKey,
 } from '@agency/platform';
+import {
+  MailEventModel,
+  SubscriberModel,
+  SuppressionModel,
+} from '@agency/platform/testing/audience-models';
 import { recordSentRound } from '@agency/platform/testing/sent-rounds';
 import {
   genericSignature,

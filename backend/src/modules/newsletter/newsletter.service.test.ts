@@ -8,7 +8,6 @@ import { randomSecret } from '@agency/platform/testing/test-secrets';
 import {
   MailReceiptModel,
   OwedMailModel,
-  SubscriberModel,
   findConfirmationReceipt,
   findOwedMail,
   forEachSubscriber,
@@ -21,6 +20,7 @@ import {
   signUnsubscribeToken,
   type SubscriberChanges,
 } from '@agency/platform';
+import { SubscriberModel } from '@agency/platform/testing/audience-models';
 import { confirmSubscription, unsubscribe } from './newsletter.service';
 
 /** Every status change the service reports, as the kept figures receive them. */

@@ -1,23 +1,17 @@
-import { isValidObjectId } from 'mongoose';
 import { NEWSLETTER_CONFIRMATION_TTL_MS, type Locale } from '@agency/contracts';
 import {
-  SubscriberModel,
+  confirmPendingSubscriber,
+  findSubscriberById,
   liftUnsubscribeSuppression,
   markUnsubscribed,
-  oneWriterPerDocument,
   type SubscriberChanges,
   verifyConfirmationToken,
   verifyUnsubscribeToken,
-  type SubscriberDocument,
   type UnsubscribeMethod,
 } from '@agency/platform';
 
 export type ConfirmOutcome =
   { outcome: 'confirmed'; locale: Locale } | { outcome: 'expired' } | { outcome: 'invalid' };
-
-async function findSubscriber(id: string): Promise<SubscriberDocument | null> {
-  return isValidObjectId(id) ? SubscriberModel.findById(id).exec() : null;
-}
 
 /**
  * Confirms the subscription a link names. Clicking again is harmless; a link
@@ -35,7 +29,7 @@ export async function confirmSubscription(
 ): Promise<ConfirmOutcome> {
   const claims = verifyConfirmationToken(token, secret);
   if (!claims) return { outcome: 'invalid' };
-  const subscriber = await findSubscriber(claims.subscriberId);
+  const subscriber = await findSubscriberById(claims.subscriberId);
   if (!subscriber) return { outcome: 'invalid' };
   if (subscriber.status === 'confirmed') {
     return { outcome: 'confirmed', locale: subscriber.locale as Locale };
@@ -44,29 +38,14 @@ export async function confirmSubscription(
   if (subscriber.status !== 'pending' || age > NEWSLETTER_CONFIRMATION_TTL_MS) {
     return { outcome: 'expired' };
   }
-  const confirmed = await oneWriterPerDocument(`subscriber:${subscriber.email}`, async () => {
-    const written = await SubscriberModel.findOneAndUpdate(
-      { _id: subscriber._id, status: 'pending' },
-      {
-        $set: {
-          status: 'confirmed',
-          confirmedAt: now,
-          'consent.confirmedAt': now,
-          'consent.confirmedIp': ip,
-        },
-      },
-      { returnDocument: 'after' },
-    ).exec();
-    if (written) await changes.statusChanged(written.email, 'pending', 'confirmed');
-    return written;
-  });
+  const confirmed = await confirmPendingSubscriber(subscriber, { ip, now }, changes);
   if (confirmed) {
     // Asked for and confirmed again: leaving once no longer holds the address back.
     await liftUnsubscribeSuppression(confirmed.email);
-    return { outcome: 'confirmed', locale: confirmed.locale as Locale };
+    return { outcome: 'confirmed', locale: confirmed.locale };
   }
   // A twin click confirmed it in between (fine), or an unsubscribe (too late).
-  const current = await findSubscriber(claims.subscriberId);
+  const current = await findSubscriberById(claims.subscriberId);
   return current?.status === 'confirmed'
     ? { outcome: 'confirmed', locale: current.locale as Locale }
     : { outcome: 'expired' };

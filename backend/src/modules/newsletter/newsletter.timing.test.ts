@@ -6,7 +6,7 @@ import {
   closestOfRounds,
   type TimedServer,
 } from '../../testing/answer-timing';
-import { SubscriberModel } from '@agency/platform';
+import { SubscriberModel } from '@agency/platform/testing/audience-models';
 
 let ctx: TestContext;
 let server: TimedServer;

@@ -10,13 +10,8 @@ import {
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { as, signedInUser, validEnquiry, type SignedInUser } from '../../testing/admin-fixtures';
 import { reconcileNow, recordQueuedSubscriptions } from '../../testing/kept-figures';
-import {
-  ContactModel,
-  SubscriberModel,
-  SuppressionModel,
-  signConfirmationToken,
-  signUnsubscribeToken,
-} from '@agency/platform';
+import { ContactModel, signConfirmationToken, signUnsubscribeToken } from '@agency/platform';
+import { SubscriberModel, SuppressionModel } from '@agency/platform/testing/audience-models';
 import { periodStarts } from './stats.service';
 
 /*

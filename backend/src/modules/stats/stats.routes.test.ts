@@ -6,12 +6,12 @@ import { reconcileNow, recordQueuedSubscriptions } from '../../testing/kept-figu
 import {
   CampaignModel,
   ContactModel,
-  SubscriberModel,
   localDay,
   signConfirmationToken,
   signUnsubscribeToken,
   withSearchKeys,
 } from '@agency/platform';
+import { SubscriberModel } from '@agency/platform/testing/audience-models';
 import { periodStarts } from './stats.service';
 
 let ctx: TestContext;

@@ -1,5 +1,5 @@
 import type { ActivityAction, Role } from '@agency/contracts';
-import { SuppressionModel, SubscriberModel } from '@agency/platform';
+import { SuppressionModel, SubscriberModel } from '@agency/platform/testing/audience-models';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { as, oneUserPerRole, type SignedInUser } from '../../testing/admin-fixtures';
 import { ActivityLogModel } from '../activity-log';

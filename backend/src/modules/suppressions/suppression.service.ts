@@ -11,19 +11,15 @@ import type {
 } from '@agency/contracts';
 import {
   CampaignModel,
-  SuppressionModel,
-  normalizeEmail,
+  findSuppression,
+  findSuppressionsPage,
   suppressAddress,
-  type Suppression,
-  equalityFilter,
-  findPage,
+  suppressionsInOrder,
+  unsuppressAddress,
+  type StoredSuppression,
   pageOf,
-  searchFilter,
-  sortOf,
 } from '@agency/platform';
 import { HttpError } from '../../errors';
-
-type StoredSuppression = Suppression & { _id: string };
 
 function toSuppressionDto(
   entry: StoredSuppression,
@@ -50,18 +46,8 @@ async function campaignNamesOf(entries: readonly StoredSuppression[]) {
   return new Map(campaigns.map(({ _id, name }) => [String(_id), name]));
 }
 
-function filterOf(query: Pick<SuppressionQuery, 'search' | 'reason'>) {
-  return { ...equalityFilter(query, ['reason']), ...searchFilter(query.search, ['_id', 'detail']) };
-}
-
 export async function listSuppressions(query: SuppressionQuery): Promise<Page<SuppressionDto>> {
-  const { docs, total } = await findPage(
-    SuppressionModel,
-    filterOf(query),
-    // The address is the `_id`: sorting by it needs no second key.
-    { ...query, sort: query.sort.replace('email', '_id') },
-  );
-  const entries = docs as StoredSuppression[];
+  const { entries, total } = await findSuppressionsPage(query);
   const names = await campaignNamesOf(entries);
   return pageOf(
     entries.map((entry) => toSuppressionDto(entry, names)),
@@ -82,16 +68,16 @@ export async function addSuppression(
     ...(input.note ? { detail: input.note } : {}),
   });
   if (!added) throw new HttpError('CONFLICT', 'This address is suppressed already');
-  const entry = await SuppressionModel.findById(normalizeEmail(input.email)).lean();
+  const entry = await findSuppression(input.email);
   if (!entry) throw new HttpError('CONFLICT', 'The address was removed meanwhile');
-  return toSuppressionDto(entry as StoredSuppression, new Map());
+  return toSuppressionDto(entry, new Map());
 }
 
 /** Campaigns may mail the address again (an unsubscribed subscriber still is not). */
 export async function removeSuppression(email: string): Promise<SuppressionDto> {
-  const entry = await SuppressionModel.findByIdAndDelete(normalizeEmail(email)).lean();
+  const entry = await unsuppressAddress(email);
   if (!entry) throw new HttpError('NOT_FOUND', 'This address is not suppressed');
-  return toSuppressionDto(entry as StoredSuppression, new Map());
+  return toSuppressionDto(entry, new Map());
 }
 
 export const SUPPRESSION_EXPORT_COLUMNS = [
@@ -117,10 +103,7 @@ export function suppressionCsvStream(
     bom: true,
     escape_formulas: true,
   });
-  const rows = SuppressionModel.find(filterOf(query))
-    .sort(sortOf(query.sort.replace('email', '_id')))
-    .lean<StoredSuppression[]>()
-    .cursor();
+  const rows = suppressionsInOrder(query);
   const source = Readable.from(
     (async function* () {
       for await (const entry of rows) {
