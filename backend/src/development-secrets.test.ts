@@ -3,12 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import {
-  signConfirmationToken,
-  signUnsubscribeToken,
-  SubscriberModel,
-  UserModel,
-} from '@agency/platform';
+import { signConfirmationToken, signUnsubscribeToken, SubscriberModel } from '@agency/platform';
+import { UserModel } from '@agency/platform/testing/users-models';
 import { createTestContext, type TestContext } from './testing/test-context';
 import { as, signedInUser } from './testing/admin-fixtures';
 

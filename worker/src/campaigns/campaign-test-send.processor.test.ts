@@ -9,11 +9,11 @@ import {
 import {
   SubscriberModel,
   SuppressionModel,
-  UserModel,
   createLogger,
   mailIdentityKey,
   saveTestRecipients,
 } from '@agency/platform';
+import { UserModel } from '@agency/platform/testing/users-models';
 import { createCampaignTransport } from './campaign-transport';
 import type { CampaignMessenger } from './campaign-messenger';
 import { mongoCampaignStore } from './mongo-campaign-store';
