@@ -6,7 +6,6 @@ import {
 import { createTestContext, type TestContext } from '../testing/test-context';
 import { storeContact } from '../modules/contact';
 import {
-  ContactModel,
   markContactAcknowledgementFailed,
   markContactMailSent,
   oweContactMails,
@@ -22,6 +21,7 @@ import {
   requestSubscription,
   UNWATCHED_SUBSCRIBERS,
 } from '@agency/platform';
+import { ContactModel } from '@agency/platform/testing/contact-models';
 import { Worker } from 'bullmq';
 import mongoose from 'mongoose';
 

@@ -10,8 +10,6 @@ import {
 import {
   CampaignBatchModel,
   CampaignModel,
-  ContactAddressModel,
-  ContactModel,
   ListMemberModel,
   MailingListModel,
   createLogger,
@@ -19,6 +17,7 @@ import {
   markListDeleting,
   withCampaignLock,
 } from '@agency/platform';
+import { ContactAddressModel, ContactModel } from '@agency/platform/testing/contact-models';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
 import {
   campaignDispatchProcessor,

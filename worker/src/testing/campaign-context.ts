@@ -17,8 +17,6 @@ import {
   CampaignOutcomeModel,
   type CampaignBatch,
   type OutcomeEntry,
-  ContactAddressModel,
-  ContactModel,
   SubscriberModel,
   connectDatabase,
   createLogger,
@@ -28,6 +26,7 @@ import {
   waitUntilConnected,
   type Redis,
 } from '@agency/platform';
+import { ContactAddressModel, ContactModel } from '@agency/platform/testing/contact-models';
 import { createCampaignQueue, type CampaignQueue } from '@agency/backend';
 import {
   createCampaignTransport,

@@ -10,8 +10,6 @@ import {
 } from '../../testing/admin-fixtures';
 import { reconcileNow } from '../../testing/kept-figures';
 import {
-  ContactAddressModel,
-  ContactModel,
   contactMailStatuses,
   markContactAcknowledgementSent,
   markContactMailFailed,
@@ -22,6 +20,7 @@ import {
   OwedMailModel,
   withSearchKeys,
 } from '@agency/platform';
+import { ContactAddressModel, ContactModel } from '@agency/platform/testing/contact-models';
 import { LeadModel } from '../leads';
 import { ActivityLogModel } from '../activity-log';
 

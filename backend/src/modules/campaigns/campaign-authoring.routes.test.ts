@@ -1,13 +1,13 @@
 import { campaignScheduleJobId } from '@agency/contracts';
 import {
   CampaignModel,
-  ContactModel,
   ListMemberModel,
   MailingListModel,
   SubscriberModel,
   SuppressionModel,
   suppressAddress,
 } from '@agency/platform';
+import { ContactModel } from '@agency/platform/testing/contact-models';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import {
   as,

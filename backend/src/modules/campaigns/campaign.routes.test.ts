@@ -12,7 +12,6 @@ import {
   without,
 } from '../../testing/admin-fixtures';
 import {
-  ContactModel,
   SubscriberModel,
   CampaignModel,
   CampaignBatchModel,
@@ -22,6 +21,7 @@ import {
   ListMemberModel,
   listMemberId,
 } from '@agency/platform';
+import { ContactModel } from '@agency/platform/testing/contact-models';
 import { Types, type mongo } from 'mongoose';
 
 let ctx: TestContext;

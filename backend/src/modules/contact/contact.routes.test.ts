@@ -4,11 +4,10 @@ import { createTestContext, type TestContext } from '../../testing/test-context'
 import {
   createMailQueues,
   relayOwedMail,
-  ContactAddressModel,
-  ContactModel,
   contactMailStatuses,
   OwedMailModel,
 } from '@agency/platform';
+import { ContactAddressModel, ContactModel } from '@agency/platform/testing/contact-models';
 
 const validEnquiry = {
   firstName: 'Amira',

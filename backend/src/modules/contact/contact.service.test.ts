@@ -3,7 +3,6 @@ import {
   findOwedMail,
   MailReceiptModel,
   OwedMailModel,
-  ContactModel,
   contactIdFilterForMailState,
   contactMailStatuses,
   markContactAcknowledgementFailed,
@@ -11,9 +10,10 @@ import {
   markContactMailFailed,
   markContactMailSent,
   settleContactMails,
+  storeContact,
   UNWATCHED_CONTACTS,
 } from '@agency/platform';
-import { storeContact } from './contact.service';
+import { ContactModel } from '@agency/platform/testing/contact-models';
 
 let ctx: TestContext;
 beforeAll(async () => {

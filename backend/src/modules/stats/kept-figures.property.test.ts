@@ -11,12 +11,12 @@ import { createTestContext, type TestContext } from '../../testing/test-context'
 import { as, signedInUser, validEnquiry, type SignedInUser } from '../../testing/admin-fixtures';
 import { reconcileNow, recordQueuedSubscriptions } from '../../testing/kept-figures';
 import {
-  ContactModel,
   SubscriberModel,
   SuppressionModel,
   signConfirmationToken,
   signUnsubscribeToken,
 } from '@agency/platform';
+import { ContactModel } from '@agency/platform/testing/contact-models';
 import { periodStarts } from './stats.service';
 
 /*
