@@ -10,8 +10,6 @@ import {
   markContactMailSent,
   oweContactMails,
   settleContactMails,
-  MailReceiptModel,
-  OwedMailModel,
   UNWATCHED_CONTACTS,
   SubscriberModel,
   markConfirmationMailSent,
@@ -21,6 +19,7 @@ import {
   requestSubscription,
   UNWATCHED_SUBSCRIBERS,
 } from '@agency/platform';
+import { MailReceiptModel, OwedMailModel } from '@agency/platform/testing/outbox-models';
 import { ContactModel } from '@agency/platform/testing/contact-models';
 import { Worker } from 'bullmq';
 import mongoose from 'mongoose';

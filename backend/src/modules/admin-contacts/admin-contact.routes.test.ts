@@ -16,10 +16,9 @@ import {
   markContactMailSent,
   oweContactMails,
   settleContactMails,
-  MailReceiptModel,
-  OwedMailModel,
   withSearchKeys,
 } from '@agency/platform';
+import { MailReceiptModel, OwedMailModel } from '@agency/platform/testing/outbox-models';
 import { ContactAddressModel, ContactModel } from '@agency/platform/testing/contact-models';
 import { LeadModel } from '../leads';
 import { ActivityLogModel } from '../activity-log';

@@ -1,12 +1,8 @@
 import request from 'supertest';
 import { contactMailJobId } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
-import {
-  createMailQueues,
-  relayOwedMail,
-  contactMailStatuses,
-  OwedMailModel,
-} from '@agency/platform';
+import { createMailQueues, relayOwedMail, contactMailStatuses } from '@agency/platform';
+import { OwedMailModel } from '@agency/platform/testing/outbox-models';
 import { ContactAddressModel, ContactModel } from '@agency/platform/testing/contact-models';
 
 const validEnquiry = {

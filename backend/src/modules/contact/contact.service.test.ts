@@ -1,8 +1,6 @@
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import {
   findOwedMail,
-  MailReceiptModel,
-  OwedMailModel,
   contactIdFilterForMailState,
   contactMailStatuses,
   markContactAcknowledgementFailed,
@@ -13,6 +11,7 @@ import {
   storeContact,
   UNWATCHED_CONTACTS,
 } from '@agency/platform';
+import { MailReceiptModel, OwedMailModel } from '@agency/platform/testing/outbox-models';
 import { ContactModel } from '@agency/platform/testing/contact-models';
 
 let ctx: TestContext;

@@ -6,12 +6,8 @@ import {
 } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { recordQueuedSubscriptions } from '../../testing/kept-figures';
-import {
-  OwedMailModel,
-  signConfirmationToken,
-  signUnsubscribeToken,
-  SubscriberModel,
-} from '@agency/platform';
+import { signConfirmationToken, signUnsubscribeToken, SubscriberModel } from '@agency/platform';
+import { OwedMailModel } from '@agency/platform/testing/outbox-models';
 
 const ACCEPTED = { status: 'accepted' };
 

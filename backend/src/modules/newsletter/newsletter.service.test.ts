@@ -6,8 +6,6 @@ import {
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { randomSecret } from '@agency/platform/testing/test-secrets';
 import {
-  MailReceiptModel,
-  OwedMailModel,
   SubscriberModel,
   findConfirmationReceipt,
   findOwedMail,
@@ -21,6 +19,7 @@ import {
   signUnsubscribeToken,
   type SubscriberChanges,
 } from '@agency/platform';
+import { MailReceiptModel, OwedMailModel } from '@agency/platform/testing/outbox-models';
 import { confirmSubscription, unsubscribe } from './newsletter.service';
 
 /** Every status change the service reports, as the kept figures receive them. */
