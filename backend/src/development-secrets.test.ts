@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import { signConfirmationToken, signUnsubscribeToken, UserModel } from '@agency/platform';
+import { signConfirmationToken, signUnsubscribeToken } from '@agency/platform';
 import { SubscriberModel } from '@agency/platform/testing/audience-models';
+import { UserModel } from '@agency/platform/testing/users-models';
 import { createTestContext, type TestContext } from './testing/test-context';
 import { as, signedInUser } from './testing/admin-fixtures';
 

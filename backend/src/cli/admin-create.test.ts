@@ -2,7 +2,7 @@ import request from 'supertest';
 import type { Role } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../testing/test-context';
 import { createUser, ensureBootstrapAdmin, ensureDemoAdmin } from '../modules/users';
-import { UserModel } from '@agency/platform';
+import { UserModel } from '@agency/platform/testing/users-models';
 import {
   collectNewUser,
   describeFailure,

@@ -8,7 +8,7 @@ import {
   type Role,
   type UserCreateInput,
 } from '@agency/contracts';
-import { HttpError } from '../errors';
+import { DomainError } from '@agency/platform';
 
 /** What the command asks a person when a flag is missing. */
 export interface Prompter {
@@ -87,7 +87,7 @@ export async function collectNewUser(
 /** Turns a service refusal (e.g. a taken username) into one readable line. */
 export function describeFailure(error: unknown): string {
   if (error instanceof UsageError) return error.message;
-  if (error instanceof HttpError) {
+  if (error instanceof DomainError) {
     const fields = error.fields ? Object.values(error.fields).join('; ') : '';
     return fields ? `${error.message}: ${fields}` : error.message;
   }

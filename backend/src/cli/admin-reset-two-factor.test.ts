@@ -1,7 +1,8 @@
 import { useFileDatabase } from '@agency/platform/testing/file-database';
 import { ActivityLogModel } from '../modules/activity-log';
-import { createUser, enableTwoFactor, savePendingTwoFactorSecret } from '../modules/users';
-import { UserModel } from '@agency/platform';
+import { enableTwoFactor, savePendingTwoFactorSecret } from '@agency/platform';
+import { createUser } from '../modules/users';
+import { UserModel } from '@agency/platform/testing/users-models';
 import { resetTwoFactorOf } from './admin-reset-two-factor';
 
 useFileDatabase('cli-reset-two-factor');

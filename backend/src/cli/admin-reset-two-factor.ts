@@ -1,4 +1,4 @@
-import { findUserByLogin, removeTwoFactor } from '../modules/users';
+import { findUserByLogin, removeTwoFactor } from '@agency/platform';
 import { recordActivity } from '../modules/activity-log';
 
 export const RESET_USAGE = `Usage: npm run admin:reset-two-factor -- <username or e-mail>

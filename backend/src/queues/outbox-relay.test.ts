@@ -6,13 +6,10 @@ import {
 import { createTestContext, type TestContext } from '../testing/test-context';
 import { storeContact } from '../modules/contact';
 import {
-  ContactModel,
   markContactAcknowledgementFailed,
   markContactMailSent,
   oweContactMails,
   settleContactMails,
-  MailReceiptModel,
-  OwedMailModel,
   UNWATCHED_CONTACTS,
   markConfirmationMailSent,
   settleConfirmationMail,
@@ -22,6 +19,8 @@ import {
   UNWATCHED_SUBSCRIBERS,
 } from '@agency/platform';
 import { SubscriberModel } from '@agency/platform/testing/audience-models';
+import { MailReceiptModel, OwedMailModel } from '@agency/platform/testing/outbox-models';
+import { ContactModel } from '@agency/platform/testing/contact-models';
 import { Worker } from 'bullmq';
 import mongoose from 'mongoose';
 

@@ -1,8 +1,9 @@
 import { Types } from 'mongoose';
 import { QUEUE_NAMES } from '@agency/contracts';
 import { useFileDatabase } from '../testing/file-database';
-import { findOwedMailById, MailReceiptModel, oweMail, OwedMailModel } from '..';
-import { ContactModel } from '..';
+import { findOwedMailById, oweMail } from '..';
+import { MailReceiptModel, OwedMailModel } from '../testing/outbox-models';
+import { ContactModel } from '../testing/contact-models';
 import {
   contactForMail,
   contactIdFilterForMailState,

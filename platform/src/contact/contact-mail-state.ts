@@ -16,7 +16,7 @@ import {
   settleOwedMail,
   type Receipt,
 } from '../mail-outbox/mail-outbox.service';
-import type { ReceiptMail } from '../mail-outbox/mail-receipt.model';
+import type { ReceiptMail } from '../mail-outbox';
 import { ContactModel } from './contact.model';
 
 /** The two mails of an enquiry, and the name each one's receipt carries. */

@@ -1,6 +1,6 @@
 import { QUEUE_NAMES } from '@agency/contracts';
 import { useFileDatabase } from '../testing/file-database';
-import { MailReceiptModel } from '..';
+import { MailReceiptModel } from './mail-receipt.model';
 import {
   RECEIPT_ERROR_MAX_LENGTH,
   findFailedReceipts,
@@ -12,7 +12,7 @@ import {
   recordReceipt,
   settleOwedMail,
 } from '..';
-import { OwedMailModel } from '..';
+import { OwedMailModel } from './owed-mail.model';
 
 /**
  * The outbox of owed mail jobs and the receipts of sent or failed mails,

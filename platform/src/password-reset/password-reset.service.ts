@@ -1,7 +1,18 @@
-import { isValidObjectId, trusted } from 'mongoose';
+import { isValidObjectId, trusted, type Types } from 'mongoose';
 import { PASSWORD_RESET_TTL_MINUTES, type Locale } from '@agency/contracts';
-import { PasswordResetModel, type PasswordResetDocument } from './password-reset.model';
+import {
+  PasswordResetModel,
+  type PasswordReset,
+  type PasswordResetDocument,
+} from './password-reset.model';
 import { newResetToken, resetTokenHash } from './password-reset-token';
+
+/** A reset request as stored, as plain data, the schema's defaults filled in. */
+export type StoredResetRequest = PasswordReset & { _id: Types.ObjectId };
+
+function storedRequestOf(request: PasswordResetDocument | null): StoredResetRequest | null {
+  return request ? request.toObject<StoredResetRequest>() : null;
+}
 
 /** Stores a request, whoever the address belongs to; the answer is its id. */
 export async function storeResetRequest(request: {
@@ -13,8 +24,8 @@ export async function storeResetRequest(request: {
   return String(stored._id);
 }
 
-export async function findResetRequest(id: string): Promise<PasswordResetDocument | null> {
-  return isValidObjectId(id) ? PasswordResetModel.findById(id).exec() : null;
+export async function findResetRequest(id: string): Promise<StoredResetRequest | null> {
+  return isValidObjectId(id) ? storedRequestOf(await PasswordResetModel.findById(id).exec()) : null;
 }
 
 /**
@@ -40,8 +51,11 @@ export async function issueResetToken(
  * Redeems a link: the request it names, if the link is unused and in time,
  * marked used in the same step. Null for any other link.
  */
-export async function redeemResetLink(token: string, now = new Date()) {
-  return PasswordResetModel.findOneAndUpdate(
+export async function redeemResetLink(
+  token: string,
+  now = new Date(),
+): Promise<StoredResetRequest | null> {
+  const redeemed = await PasswordResetModel.findOneAndUpdate(
     {
       tokenHash: resetTokenHash(token),
       usedAt: null,
@@ -51,6 +65,7 @@ export async function redeemResetLink(token: string, now = new Date()) {
     { $set: { usedAt: now } },
     { returnDocument: 'after' },
   ).exec();
+  return storedRequestOf(redeemed);
 }
 
 /** Once a password is reset, the user's other links stop working too. */

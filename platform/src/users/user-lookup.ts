@@ -1,6 +1,8 @@
-import { UserModel, type UserDocument } from './user.model';
+import { UserModel } from './user.model';
+import type { StoredUser } from './stored-user';
 
 /** The staff member with this e-mail address, in any case. */
-export async function findUserByEmail(email: string): Promise<UserDocument | null> {
-  return UserModel.findOne({ email: email.trim().toLowerCase() }).exec();
+export async function findUserByEmail(email: string): Promise<StoredUser | null> {
+  const user = await UserModel.findOne({ email: email.trim().toLowerCase() }).exec();
+  return user ? user.toObject<StoredUser>() : null;
 }

@@ -10,14 +10,13 @@ import {
 import {
   CampaignBatchModel,
   CampaignModel,
-  ContactAddressModel,
-  ContactModel,
   createLogger,
   listMemberId,
   markListDeleting,
   withCampaignLock,
 } from '@agency/platform';
 import { ListMemberModel, MailingListModel } from '@agency/platform/testing/audience-models';
+import { ContactAddressModel, ContactModel } from '@agency/platform/testing/contact-models';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
 import {
   campaignDispatchProcessor,

@@ -6,8 +6,9 @@ import {
   type CampaignTestSendJob,
   type Locale,
 } from '@agency/contracts';
-import { UserModel, createLogger, mailIdentityKey, saveTestRecipients } from '@agency/platform';
+import { createLogger, mailIdentityKey, saveTestRecipients } from '@agency/platform';
 import { SubscriberModel, SuppressionModel } from '@agency/platform/testing/audience-models';
+import { UserModel } from '@agency/platform/testing/users-models';
 import { createCampaignTransport } from './campaign-transport';
 import type { CampaignMessenger } from './campaign-messenger';
 import { mongoCampaignStore } from './mongo-campaign-store';

@@ -5,9 +5,9 @@ import {
   CampaignModel,
   CampaignOutcomeModel,
   CampaignTemplateModel,
-  ContactModel,
 } from '@agency/platform';
 import { SubscriberModel } from '@agency/platform/testing/audience-models';
+import { ContactModel } from '@agency/platform/testing/contact-models';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
 import type { CampaignSendState, PositionedOutcome } from './campaign-store';
 import { mongoCampaignStore as store } from './mongo-campaign-store';

@@ -1,13 +1,8 @@
 import request from 'supertest';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { ContactMailJob } from '@agency/contracts';
-import {
-  createLogger,
-  findContactForMail,
-  mailIdentityKey,
-  mailMessageId,
-  OwedMailModel,
-} from '@agency/platform';
+import { createLogger, findContactForMail, mailIdentityKey, mailMessageId } from '@agency/platform';
+import { OwedMailModel } from '@agency/platform/testing/outbox-models';
 import { createMailTransport, type MailTransport } from '../mail/transport';
 import {
   AGENCY_INBOX,

@@ -1,7 +1,8 @@
 import type { ParsedMail } from 'mailparser';
 import { QUEUE_NAMES, TEST_SEND_SAMPLE_NAMES } from '@agency/contracts';
 import { campaignAudience, campaignControls } from '@agency/backend';
-import { UserModel, createKeptCounts, createLogger, reconcileStats } from '@agency/platform';
+import { createKeptCounts, createLogger, reconcileStats } from '@agency/platform';
+import { UserModel } from '@agency/platform/testing/users-models';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
 

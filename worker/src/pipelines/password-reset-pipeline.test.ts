@@ -2,7 +2,7 @@ import request from 'supertest';
 import type { QueueEvents } from 'bullmq';
 import { QUEUE_NAMES, passwordResetJobId } from '@agency/contracts';
 import { createUser } from '@agency/backend';
-import { PasswordResetModel } from '@agency/platform';
+import { PasswordResetModel } from '@agency/platform/testing/password-reset-models';
 import { SITE_URL, createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../testing/smtp-sink';
 

@@ -17,8 +17,6 @@ import {
   CampaignOutcomeModel,
   type CampaignBatch,
   type OutcomeEntry,
-  ContactAddressModel,
-  ContactModel,
   connectDatabase,
   createLogger,
   createRedisConnection,
@@ -28,6 +26,7 @@ import {
   type Redis,
 } from '@agency/platform';
 import { SubscriberModel } from '@agency/platform/testing/audience-models';
+import { ContactAddressModel, ContactModel } from '@agency/platform/testing/contact-models';
 import { createCampaignQueue, type CampaignQueue } from '@agency/backend';
 import {
   createCampaignTransport,

@@ -2,8 +2,8 @@ import {
   contactMailStatuses,
   findConfirmationReceipt,
   findSubscriberByEmail,
-  OwedMailModel,
 } from '@agency/platform';
+import { OwedMailModel } from '@agency/platform/testing/outbox-models';
 
 /**
  * Where an enquiry's two mails stand, worded as the admin contact DTO words

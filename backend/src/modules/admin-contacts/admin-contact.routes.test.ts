@@ -10,18 +10,16 @@ import {
 } from '../../testing/admin-fixtures';
 import { reconcileNow } from '../../testing/kept-figures';
 import {
-  ContactAddressModel,
-  ContactModel,
   contactMailStatuses,
   markContactAcknowledgementSent,
   markContactMailFailed,
   markContactMailSent,
   oweContactMails,
   settleContactMails,
-  MailReceiptModel,
-  OwedMailModel,
   withSearchKeys,
 } from '@agency/platform';
+import { MailReceiptModel, OwedMailModel } from '@agency/platform/testing/outbox-models';
+import { ContactAddressModel, ContactModel } from '@agency/platform/testing/contact-models';
 import { LeadModel } from '../leads';
 import { ActivityLogModel } from '../activity-log';
 

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { TEST_PASSWORD, as, signedInUser } from '../../testing/admin-fixtures';
-import { UserModel } from '@agency/platform';
+import { UserModel } from '@agency/platform/testing/users-models';
 import { ActivityLogModel } from '../activity-log';
 
 let ctx: TestContext;

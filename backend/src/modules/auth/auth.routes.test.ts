@@ -4,7 +4,7 @@ import request from 'supertest';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { TEST_PASSWORD, as, signedInUser, unknownId } from '../../testing/admin-fixtures';
 import { createUser } from '../users';
-import { UserModel } from '@agency/platform';
+import { UserModel } from '@agency/platform/testing/users-models';
 import { ActivityLogModel } from '../activity-log';
 
 let ctx: TestContext;

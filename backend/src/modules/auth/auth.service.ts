@@ -20,22 +20,20 @@ import {
 } from '@agency/contracts';
 import type { AuthConfig } from '../../config';
 import { HttpError } from '../../errors';
-import { type Redis, type UserDocument } from '@agency/platform';
 import {
   acceptTotpStep,
-  changeOwnPassword,
   enableTwoFactor,
   findUserById,
   findUserByLogin,
-  hashPassword,
   recordSuccessfulLogin,
   replaceRecoveryCodes,
   removeTwoFactor,
   savePendingTwoFactorSecret,
   spendRecoveryCode,
-  toAuthUserDto,
-  verifyPassword,
-} from '../users';
+  type Redis,
+  type StoredUser,
+} from '@agency/platform';
+import { changeOwnPassword, hashPassword, toAuthUserDto, verifyPassword } from '../users';
 import { recordActivity } from '../activity-log';
 import type { LoginThrottle } from './login-throttle';
 import type { SignInOrigin, TokenService } from './token.service';
@@ -99,7 +97,7 @@ function nameKey(name: string): string {
  * sign-in clears both, so those steps and the sign-in page share one
  * allowance. Only someone past the password reaches them: they pair nothing.
  */
-function accountKeys(user: Pick<UserDocument, 'username' | 'email'>): string[] {
+function accountKeys(user: Pick<StoredUser, 'username' | 'email'>): string[] {
   return [nameKey(user.username), nameKey(user.email)];
 }
 
@@ -119,13 +117,13 @@ export class FieldRefused extends Error {
   }
 }
 
-function activityOf(user: UserDocument) {
+function activityOf(user: StoredUser) {
   return { id: String(user._id), username: user.username };
 }
 
 async function signIn(
   deps: LoginDeps,
-  user: UserDocument,
+  user: StoredUser,
   origin: SignInOrigin,
 ): Promise<LoginSuccessResponse> {
   await deps.throttle.succeeded(origin.ip, ...accountKeys(user));
@@ -142,7 +140,7 @@ async function signIn(
 
 export function twoFactorRequired(
   deps: Pick<LoginDeps, 'twoFactor' | 'demoAdmin'>,
-  user: UserDocument,
+  user: StoredUser,
 ): boolean {
   if (deps.demoAdmin !== null && user.username === deps.demoAdmin) return false;
   return deps.twoFactor.requiredRoles.includes(user.role as never);
@@ -213,7 +211,7 @@ async function claimOnce(deps: LoginDeps, key: string): Promise<boolean> {
 }
 
 /** An authenticator code for this user's enabled second factor: right, in time, and never used before. */
-async function acceptTotp(deps: LoginDeps, user: UserDocument, code: string): Promise<boolean> {
+async function acceptTotp(deps: LoginDeps, user: StoredUser, code: string): Promise<boolean> {
   const secret = user.twoFactor ? decryptSecret(user.twoFactor.secret, deps.secretKey) : null;
   const step = secret ? totpStepOf(secret, code) : null;
   if (step === null || !user.twoFactor || step <= user.twoFactor.lastStep) return false;
@@ -222,7 +220,7 @@ async function acceptTotp(deps: LoginDeps, user: UserDocument, code: string): Pr
 }
 
 /** A recovery code of this user: right and unused; it is spent by this call. */
-async function spendRecovery(deps: LoginDeps, user: UserDocument, code: string): Promise<boolean> {
+async function spendRecovery(deps: LoginDeps, user: StoredUser, code: string): Promise<boolean> {
   const parsed = parseRecoveryCode(code);
   const entry = parsed && user.twoFactor?.recoveryCodes.find((stored) => stored.id === parsed.id);
   // A code with no such id costs one hash check too.
@@ -275,7 +273,7 @@ export async function completeSecondFactor(
   return { ...signedIn, recoveryCodesLeft: fresh?.twoFactor?.recoveryCodes.length ?? 0 };
 }
 
-async function startSetup(deps: LoginDeps, user: UserDocument): Promise<TwoFactorSetupResponse> {
+async function startSetup(deps: LoginDeps, user: StoredUser): Promise<TwoFactorSetupResponse> {
   if (user.twoFactor) throw new HttpError('CONFLICT', 'Two-factor sign-in is already on');
   const secret = newTotpSecret();
   await savePendingTwoFactorSecret(String(user._id), encryptSecret(secret, deps.secretKey));
@@ -288,7 +286,7 @@ async function startSetup(deps: LoginDeps, user: UserDocument): Promise<TwoFacto
  */
 async function confirmSetup(
   deps: LoginDeps,
-  user: UserDocument,
+  user: StoredUser,
   code: string,
   ip: string,
 ): Promise<RecoveryCodesResponse> {
@@ -313,7 +311,7 @@ async function confirmSetup(
   return { recoveryCodes: codes };
 }
 
-async function enrolmentUser(deps: LoginDeps, challengeToken: string): Promise<UserDocument> {
+async function enrolmentUser(deps: LoginDeps, challengeToken: string): Promise<StoredUser> {
   const challenge = await deps.tokens.resolveChallenge(challengeToken);
   if (!challenge || challenge.step !== 'enrol' || challenge.user.twoFactor) {
     throw challengeExpired();
@@ -347,7 +345,7 @@ export async function completeEnrolment(
   return { ...(await signIn(deps, user, origin)), recoveryCodes };
 }
 
-async function signedInUser(userId: string): Promise<UserDocument> {
+async function signedInUser(userId: string): Promise<StoredUser> {
   const user = await findUserById(userId);
   if (!user) throw new HttpError('UNAUTHENTICATED', 'Please sign in');
   return user;
@@ -378,7 +376,7 @@ export async function twoFactorStatus(
  */
 async function reauthenticate(
   deps: LoginDeps,
-  user: UserDocument,
+  user: StoredUser,
   proof: ReauthenticationInput,
   ip: string,
 ): Promise<void> {

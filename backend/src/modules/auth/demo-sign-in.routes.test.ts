@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { UserModel } from '@agency/platform';
+import { UserModel } from '@agency/platform/testing/users-models';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { TEST_PASSWORD } from '../../testing/admin-fixtures';
 import { createUser, ensureDemoAdmin } from '../users';

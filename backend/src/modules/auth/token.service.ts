@@ -2,8 +2,8 @@ import jwt from 'jsonwebtoken';
 import { isRecordId, type SecondFactorStep } from '@agency/contracts';
 import type { AuthConfig } from '../../config';
 import type { SessionUser } from '../../middleware/authenticate';
-import { findUserById, toAuthUserDto } from '../users';
-import { type UserDocument } from '@agency/platform';
+import { toAuthUserDto } from '../users';
+import { findUserById, type StoredUser } from '@agency/platform';
 import { createSession, findActiveSession, isSessionId } from '../sessions';
 
 const ALGORITHM = 'HS256';
@@ -27,16 +27,16 @@ export interface SignInOrigin {
 
 /** What a valid challenge proves: this user gave the right password a moment ago. */
 export interface Challenge {
-  user: UserDocument;
+  user: StoredUser;
   step: SecondFactorStep;
 }
 
 export interface TokenService {
   /** Opens a session for the user and signs its token. */
-  issue(user: UserDocument, origin: SignInOrigin): Promise<IssuedToken>;
+  issue(user: StoredUser, origin: SignInOrigin): Promise<IssuedToken>;
   /** The user a token stands for, or null: bad signature, other algorithm, expired, ended, revoked. */
   resolve(token: string): Promise<SessionUser | null>;
-  issueChallenge(user: UserDocument, step: SecondFactorStep): IssuedToken;
+  issueChallenge(user: StoredUser, step: SecondFactorStep): IssuedToken;
   resolveChallenge(token: string): Promise<Challenge | null>;
 }
 

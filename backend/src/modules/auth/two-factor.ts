@@ -6,7 +6,8 @@ import {
   TOTP_DRIFT_STEPS,
   TOTP_PERIOD_SECONDS,
 } from '@agency/contracts';
-import { hashPassword, type StoredRecoveryCode } from '../users';
+import type { StoredRecoveryCode } from '@agency/platform';
+import { hashPassword } from '../users';
 
 /**
  * TOTP secrets are stored encrypted (AES-256-GCM) under a key derived from

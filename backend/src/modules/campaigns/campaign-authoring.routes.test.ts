@@ -1,11 +1,12 @@
 import { campaignScheduleJobId } from '@agency/contracts';
-import { CampaignModel, ContactModel, suppressAddress } from '@agency/platform';
+import { suppressAddress, CampaignModel } from '@agency/platform';
 import {
   ListMemberModel,
   MailingListModel,
   SubscriberModel,
   SuppressionModel,
 } from '@agency/platform/testing/audience-models';
+import { ContactModel } from '@agency/platform/testing/contact-models';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import {
   as,

@@ -12,7 +12,6 @@ import {
   without,
 } from '../../testing/admin-fixtures';
 import {
-  ContactModel,
   CampaignModel,
   CampaignBatchModel,
   CampaignOutcomeModel,
@@ -21,6 +20,7 @@ import {
   listMemberId,
 } from '@agency/platform';
 import { SubscriberModel, ListMemberModel } from '@agency/platform/testing/audience-models';
+import { ContactModel } from '@agency/platform/testing/contact-models';
 import { Types, type mongo } from 'mongoose';
 
 let ctx: TestContext;

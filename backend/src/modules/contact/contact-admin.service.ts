@@ -8,41 +8,26 @@ import type {
   TotalKind,
 } from '@agency/contracts';
 import {
-  ContactModel,
-  contactFactsOf,
-  contactIdFilterForMailState,
   contactMailStatuses,
   contactMailStatesInBulk,
-  forgetContactMails,
-  oneWriterPerDocument,
   contactSearchQuery,
-  type Contact,
+  countContactsUpTo,
+  findContactById,
+  findContactsByIds,
+  findContactsPage,
+  isoOrNull,
+  keysetPageOf,
+  openContactsInListOrder,
+  removeContact,
+  updateContactStatus,
   type ContactChanges,
   type ContactMailStatuses,
   type ContactTotals,
-  countUpTo,
-  equalityFilter,
-  findKeysetPage,
-  isoOrNull,
-  keysetPageOf,
-  prefixFilter,
-  sortFieldOf,
-  type SortField,
+  type StoredContact,
 } from '@agency/platform';
 import { HttpError } from '../../errors';
 import { toContactDto } from './contact.service';
 import type { ContactListIndex } from './contact-list-index';
-
-/** What staff see of contacts; the public module only stores them. */
-type StoredContact = Contact & { _id: unknown };
-
-/** The list's sort keys and the stored fields that order them (an index each). */
-export const CONTACT_SORTS: Readonly<Record<string, SortField>> = {
-  createdAt: { field: 'createdAt', kind: 'date' },
-  lastName: { field: 'lastNameKey', kind: 'text' },
-  email: { field: 'email', kind: 'text' },
-  status: { field: 'status', kind: 'text' },
-};
 
 /** A count of a search or a mail-state filter stops here and says "N+". */
 export const CONTACT_COUNT_CAP = 1000;
@@ -67,15 +52,6 @@ async function detailOf(contact: StoredContact): Promise<ContactDetailDto> {
   return toDetailDto(contact, await contactMailStatuses(String(contact._id)));
 }
 
-async function filterOf(query: ContactListQuery, search: string): Promise<Record<string, unknown>> {
-  return {
-    ...equalityFilter(query, ['status', 'service']),
-    ...(search ? prefixFilter('searchTerms', search) : {}),
-    // The mail state lives in the outbox and the receipts: it narrows the `_id`s.
-    ...(query.mailState ? await contactIdFilterForMailState(query.mailState) : {}),
-  };
-}
-
 async function withMailStates(contacts: StoredContact[]): Promise<ContactDto[]> {
   return Promise.all(
     contacts.map(async (contact) =>
@@ -90,14 +66,13 @@ async function withMailStates(contacts: StoredContact[]): Promise<ContactDto[]> 
  */
 async function totalOf(
   query: ContactListQuery,
-  filter: () => Promise<Record<string, unknown>>,
   totals: ContactTotals,
 ): Promise<{ total: number; totalKind: TotalKind }> {
   if (!query.search && !query.mailState) {
     const kept = await totals.count({ status: query.status, service: query.service });
     if (kept !== undefined) return { total: kept, totalKind: 'exact' };
   }
-  return countUpTo(ContactModel, await filter(), CONTACT_COUNT_CAP);
+  return countContactsUpTo(query, CONTACT_COUNT_CAP);
 }
 
 /**
@@ -110,26 +85,20 @@ export async function listContacts(
   { totals, index }: Pick<ContactViews, 'totals' | 'index'>,
 ): Promise<KeysetPage<ContactDto>> {
   const search = query.search ? contactSearchQuery(query.search) : '';
-  const filter = () => filterOf(query, search);
   const indexed = await index.page(query, search);
   if (indexed) {
-    const [found, total] = await Promise.all([
-      Promise.all(indexed.ids.map((id) => ContactModel.findById(id).lean<StoredContact>())),
-      indexed.total ?? totalOf(query, filter, totals),
+    const [contacts, total] = await Promise.all([
+      findContactsByIds(indexed.ids),
+      indexed.total ?? totalOf(query, totals),
     ]);
-    // A row deleted between the index read and its own read is left out.
-    const contacts = found.filter((contact): contact is StoredContact => contact !== null);
     return keysetPageOf(await withMailStates(contacts), indexed, total, query.pageSize);
   }
-  const [window, total] = await Promise.all([
-    filter().then((resolved) => findKeysetPage(ContactModel, resolved, query, CONTACT_SORTS)),
-    totalOf(query, filter, totals),
-  ]);
+  const [window, total] = await Promise.all([findContactsPage(query), totalOf(query, totals)]);
   return keysetPageOf(await withMailStates(window.rows), window, total, query.pageSize);
 }
 
 export async function getContactDetail(id: string): Promise<ContactDetailDto> {
-  const contact = await ContactModel.findById(id).lean();
+  const contact = await findContactById(id);
   if (!contact) throw new HttpError('NOT_FOUND', 'No contact with this id');
   return detailOf(contact);
 }
@@ -143,18 +112,8 @@ export async function setContactStatus(
   status: ContactStatus,
   changes: ContactChanges,
 ): Promise<{ contact: ContactDetailDto; previous: ContactStatus }> {
-  return oneWriterPerDocument(`contact:${id}`, async () => {
-    const before = await ContactModel.findByIdAndUpdate(
-      id,
-      { $set: { status } },
-      { returnDocument: 'before', runValidators: true },
-    ).lean();
-    if (!before) throw new HttpError('NOT_FOUND', 'No contact with this id');
-    const previous = before.status as ContactStatus;
-    const contact = { ...before, status, updatedAt: new Date() };
-    if (previous !== status) await changes.statusChanged(contactFactsOf(contact), previous);
-    return { contact: await detailOf(contact), previous };
-  });
+  const { contact, previous, mails } = await updateContactStatus(id, status, changes);
+  return { contact: toDetailDto(contact, mails), previous };
 }
 
 /**
@@ -162,13 +121,8 @@ export async function setContactStatus(
  * receipts. A lead made from it keeps its own copy of the details.
  */
 export async function deleteContact(id: string, changes: ContactChanges): Promise<ContactDto> {
-  return oneWriterPerDocument(`contact:${id}`, async () => {
-    const contact = await ContactModel.findOneAndDelete({ _id: id }).lean();
-    if (!contact) throw new HttpError('NOT_FOUND', 'No contact with this id');
-    const mails = await contactMailStatuses(id);
-    await Promise.all([forgetContactMails(id), changes.deleted(contactFactsOf(contact))]);
-    return toContactDto(contact, mails);
-  });
+  const { contact, mails } = await removeContact(id, changes);
+  return toContactDto(contact, mails);
 }
 
 /**
@@ -179,17 +133,11 @@ export async function deleteContact(id: string, changes: ContactChanges): Promis
  */
 export function contactCursor(query: ContactListQuery): Readable {
   async function* rows(): AsyncGenerator<ContactDetailDto> {
-    const search = query.search ? contactSearchQuery(query.search) : '';
-    const [filter, mailsOf] = await Promise.all([
-      filterOf(query, search),
+    const [contacts, mailsOf] = await Promise.all([
+      openContactsInListOrder(query),
       contactMailStatesInBulk(),
     ]);
-    const { field, direction } = sortFieldOf(query.sort, CONTACT_SORTS);
-    const cursor = ContactModel.find(filter)
-      .sort({ [field]: direction, _id: direction })
-      .lean<StoredContact[]>()
-      .cursor({ batchSize: 500 });
-    for await (const contact of cursor) {
+    for await (const contact of contacts) {
       yield toDetailDto(contact, mailsOf(String(contact._id)));
     }
   }

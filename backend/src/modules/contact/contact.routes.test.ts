@@ -1,14 +1,9 @@
 import request from 'supertest';
 import { contactMailJobId } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
-import {
-  createMailQueues,
-  relayOwedMail,
-  ContactAddressModel,
-  ContactModel,
-  contactMailStatuses,
-  OwedMailModel,
-} from '@agency/platform';
+import { createMailQueues, relayOwedMail, contactMailStatuses } from '@agency/platform';
+import { OwedMailModel } from '@agency/platform/testing/outbox-models';
+import { ContactAddressModel, ContactModel } from '@agency/platform/testing/contact-models';
 
 const validEnquiry = {
   firstName: 'Amira',

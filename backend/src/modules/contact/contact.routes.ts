@@ -4,11 +4,11 @@ import { validateBody, requestLocale } from '../../middleware/validate';
 import { rateLimit } from '../../middleware/rate-limit';
 import {
   enqueueContactMails,
+  storeContact,
   type ContactChanges,
   type MailQueues,
   type Redis,
 } from '@agency/platform';
-import { storeContact } from './contact.service';
 
 export interface ContactRoutesDeps {
   queues: MailQueues;

@@ -1,9 +1,6 @@
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import {
   findOwedMail,
-  MailReceiptModel,
-  OwedMailModel,
-  ContactModel,
   contactIdFilterForMailState,
   contactMailStatuses,
   markContactAcknowledgementFailed,
@@ -11,9 +8,11 @@ import {
   markContactMailFailed,
   markContactMailSent,
   settleContactMails,
+  storeContact,
   UNWATCHED_CONTACTS,
 } from '@agency/platform';
-import { storeContact } from './contact.service';
+import { MailReceiptModel, OwedMailModel } from '@agency/platform/testing/outbox-models';
+import { ContactModel } from '@agency/platform/testing/contact-models';
 
 let ctx: TestContext;
 beforeAll(async () => {

@@ -1,7 +1,6 @@
 export { contactRoutes, type ContactRoutesDeps } from './contact.routes';
-export { storeContact } from './contact.service';
-export { oweContactMails } from '@agency/platform';
-export { findContactById, toContactDto } from './contact.service';
+export { oweContactMails, storeContact } from '@agency/platform';
+export { toContactDto } from './contact.service';
 export {
   CONTACT_COUNT_CAP,
   contactCursor,

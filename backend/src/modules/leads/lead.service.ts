@@ -1,7 +1,13 @@
 import type { ContactDto, LeadDto, LeadInput, LeadListQuery, Page } from '@agency/contracts';
 import { HttpError } from '../../errors';
-import { equalityFilter, pageOf, searchFilter, findPage } from '@agency/platform';
-import { findUserById, userNamesById } from '../users';
+import {
+  equalityFilter,
+  pageOf,
+  searchFilter,
+  findPage,
+  findUserById,
+  findUsernamesByIds,
+} from '@agency/platform';
 import { recordChanges } from '../../record-changes';
 import { LeadModel, type Lead } from './lead.model';
 
@@ -28,7 +34,7 @@ function toLeadDto(lead: StoredLead, names: Map<string, string>): LeadDto {
 
 async function toLeadDtos(leads: StoredLead[]): Promise<LeadDto[]> {
   const ids = leads.flatMap((lead) => (lead.assigneeId ? [String(lead.assigneeId)] : []));
-  const names = await userNamesById(ids);
+  const names = await findUsernamesByIds(ids);
   return leads.map((lead) => toLeadDto(lead, names));
 }
 

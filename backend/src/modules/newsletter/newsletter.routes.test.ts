@@ -6,8 +6,9 @@ import {
 } from '@agency/contracts';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { recordQueuedSubscriptions } from '../../testing/kept-figures';
-import { OwedMailModel, signConfirmationToken, signUnsubscribeToken } from '@agency/platform';
+import { signConfirmationToken, signUnsubscribeToken } from '@agency/platform';
 import { SubscriberModel } from '@agency/platform/testing/audience-models';
+import { OwedMailModel } from '@agency/platform/testing/outbox-models';
 
 const ACCEPTED = { status: 'accepted' };
 

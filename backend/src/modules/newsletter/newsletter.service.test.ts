@@ -6,8 +6,6 @@ import {
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { randomSecret } from '@agency/platform/testing/test-secrets';
 import {
-  MailReceiptModel,
-  OwedMailModel,
   findConfirmationReceipt,
   findOwedMail,
   forEachSubscriber,
@@ -21,6 +19,7 @@ import {
   type SubscriberChanges,
 } from '@agency/platform';
 import { SubscriberModel } from '@agency/platform/testing/audience-models';
+import { MailReceiptModel, OwedMailModel } from '@agency/platform/testing/outbox-models';
 import { confirmSubscription, unsubscribe } from './newsletter.service';
 
 /** Every status change the service reports, as the kept figures receive them. */

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { TEST_PASSWORD, as, signedInUser, unknownId } from '../../testing/admin-fixtures';
 import { ActivityLogModel } from '../activity-log';
-import { UserModel } from '@agency/platform';
+import { UserModel } from '@agency/platform/testing/users-models';
 import { SessionModel } from './session.model';
 import { deviceOf, newSessionId } from './session.service';
 

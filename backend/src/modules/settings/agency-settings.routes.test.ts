@@ -4,11 +4,11 @@ import request from 'supertest';
 import { QUEUE_NAMES } from '@agency/contracts';
 import {
   AGENCY_SETTINGS_CACHE_MS,
-  ContactModel,
   createLogger,
   readAgencySettings,
   reconcileStats,
 } from '@agency/platform';
+import { ContactModel } from '@agency/platform/testing/contact-models';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import {
   as,

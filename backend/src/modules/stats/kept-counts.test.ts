@@ -4,7 +4,6 @@ import { uniqueName } from '@agency/platform/testing/file-database';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { validEnquiry } from '../../testing/admin-fixtures';
 import {
-  ContactModel,
   createKeptCounts,
   createLogger,
   reconcileStats,
@@ -12,6 +11,7 @@ import {
   type ContactFacts,
   type KeptCounts,
 } from '@agency/platform';
+import { ContactModel } from '@agency/platform/testing/contact-models';
 import { dashboardStats, enquiryTrend } from './stats.service';
 
 let ctx: TestContext;

@@ -10,8 +10,9 @@ import {
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { as, signedInUser, validEnquiry, type SignedInUser } from '../../testing/admin-fixtures';
 import { reconcileNow, recordQueuedSubscriptions } from '../../testing/kept-figures';
-import { ContactModel, signConfirmationToken, signUnsubscribeToken } from '@agency/platform';
+import { signConfirmationToken, signUnsubscribeToken } from '@agency/platform';
 import { SubscriberModel, SuppressionModel } from '@agency/platform/testing/audience-models';
+import { ContactModel } from '@agency/platform/testing/contact-models';
 import { periodStarts } from './stats.service';
 
 /*

@@ -5,13 +5,13 @@ import { as, signedInUser, validCampaign, validEnquiry } from '../../testing/adm
 import { reconcileNow, recordQueuedSubscriptions } from '../../testing/kept-figures';
 import {
   CampaignModel,
-  ContactModel,
   localDay,
   signConfirmationToken,
   signUnsubscribeToken,
   withSearchKeys,
 } from '@agency/platform';
 import { SubscriberModel } from '@agency/platform/testing/audience-models';
+import { ContactModel } from '@agency/platform/testing/contact-models';
 import { periodStarts } from './stats.service';
 
 let ctx: TestContext;

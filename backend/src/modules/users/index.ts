@@ -5,22 +5,8 @@ export {
   createUser,
   ensureBootstrapAdmin,
   ensureDemoAdmin,
-  findUserById,
-  findUserByLogin,
   setPasswordAfterReset,
-  recordSuccessfulLogin,
   toAuthUserDto,
-  userNamesById,
   type DemoAdmin,
 } from './user.service';
-export {
-  acceptTotpStep,
-  enableTwoFactor,
-  endAllSessionsOf,
-  removeTwoFactor,
-  replaceRecoveryCodes,
-  savePendingTwoFactorSecret,
-  spendRecoveryCode,
-  type StoredRecoveryCode,
-} from './user-two-factor.service';
 export { hashPassword, verifyPassword } from './password';

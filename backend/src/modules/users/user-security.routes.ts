@@ -5,13 +5,12 @@ import { audit } from '../../middleware/audit';
 import { sessionUser } from '../../middleware/authenticate';
 import { authorize } from '../../middleware/authorize';
 import { recordIdParam } from '../../middleware/validate';
-import { UserModel } from '@agency/platform';
-import { endAllSessionsOf, removeTwoFactor } from './user-two-factor.service';
+import { endAllSessionsOf, findUsernameById, removeTwoFactor } from '@agency/platform';
 
 async function labelOf(id: string): Promise<string> {
-  const user = await UserModel.findById(id).select({ username: 1 }).lean();
-  if (!user) throw new HttpError('NOT_FOUND', 'No user with this id');
-  return user.username;
+  const username = await findUsernameById(id);
+  if (username === null) throw new HttpError('NOT_FOUND', 'No user with this id');
+  return username;
 }
 
 /**

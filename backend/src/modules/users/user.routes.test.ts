@@ -7,7 +7,7 @@ import {
   without,
   type SignedInUser,
 } from '../../testing/admin-fixtures';
-import { UserModel } from '@agency/platform';
+import { UserModel } from '@agency/platform/testing/users-models';
 import { verifyPassword } from './password';
 
 let ctx: TestContext;

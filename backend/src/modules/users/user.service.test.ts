@@ -1,5 +1,5 @@
 import { createTestContext, type TestContext } from '../../testing/test-context';
-import { UserModel } from '@agency/platform';
+import { UserModel } from '@agency/platform/testing/users-models';
 import { verifyPassword } from './password';
 import { ensureDemoAdmin } from './user.service';
 

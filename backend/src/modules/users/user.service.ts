@@ -1,4 +1,3 @@
-import { trusted } from 'mongoose';
 import type {
   AuthUserDto,
   Page,
@@ -11,15 +10,21 @@ import type {
 } from '@agency/contracts';
 import { HttpError } from '../../errors';
 import {
-  duplicateKeyOf,
-  equalityFilter,
+  adminExists,
+  assertAnotherAdminExists,
+  assertUsernameAndEmailFree,
+  deleteUserById,
+  DomainError,
+  findUserById,
+  findUsersPage,
+  insertUser,
   isoOrNull,
   pageOf,
-  searchFilter,
-  findPage,
-  UserModel,
-  type User,
-  type UserDocument,
+  saveOwnPassword,
+  saveUserEdit,
+  setPasswordHashAfterReset,
+  upsertDemoAdmin,
+  type StoredUser,
 } from '@agency/platform';
 import { hashPassword, verifyPassword } from './password';
 
@@ -28,8 +33,6 @@ export interface DemoAdmin {
   email: string;
   password: string;
 }
-
-type StoredUser = User & { _id: unknown };
 
 export function toAuthUserDto(user: StoredUser): AuthUserDto {
   return {
@@ -56,14 +59,7 @@ export function toUserDto(user: StoredUser): UserDto {
  */
 export async function ensureDemoAdmin({ username, email, password }: DemoAdmin): Promise<void> {
   const passwordHash = await hashPassword(password);
-  await UserModel.updateOne(
-    { username: username.toLowerCase() },
-    {
-      $set: { email: email.toLowerCase(), role: 'admin', passwordHash },
-      $setOnInsert: { username: username.toLowerCase() },
-    },
-    { upsert: true },
-  ).exec();
+  await upsertDemoAdmin({ username, email, passwordHash });
 }
 
 /**
@@ -73,20 +69,14 @@ export async function ensureDemoAdmin({ username, email, password }: DemoAdmin):
  * loses the race to create it finds it made, and starts all the same.
  */
 export async function ensureBootstrapAdmin(admin: DemoAdmin): Promise<boolean> {
-  if (await UserModel.exists({ role: 'admin' })) return false;
+  if (await adminExists()) return false;
   try {
     await createUser({ ...admin, role: 'admin' });
     return true;
   } catch (error: unknown) {
-    if (error instanceof HttpError && (await UserModel.exists({ role: 'admin' }))) return false;
+    if (error instanceof DomainError && (await adminExists())) return false;
     throw error;
   }
-}
-
-/** A sign-in name is the username or the e-mail address, in any case. */
-export async function findUserByLogin(identifier: string): Promise<UserDocument | null> {
-  const name = identifier.trim().toLowerCase();
-  return UserModel.findOne(name.includes('@') ? { email: name } : { username: name }).exec();
 }
 
 /**
@@ -96,100 +86,37 @@ export async function findUserByLogin(identifier: string): Promise<UserDocument 
 export async function setPasswordAfterReset(
   id: string,
   password: string,
-): Promise<UserDocument | null> {
+): Promise<StoredUser | null> {
   const passwordHash = await hashPassword(password);
-  return UserModel.findOneAndUpdate(
-    { _id: id },
-    { $set: { passwordHash }, $inc: { tokenVersion: 1 } },
-    { returnDocument: 'after' },
-  ).exec();
-}
-
-export async function findUserById(id: string): Promise<UserDocument | null> {
-  return UserModel.findById(id).exec();
-}
-
-export async function recordSuccessfulLogin(id: string): Promise<void> {
-  await UserModel.updateOne({ _id: id }, { $set: { lastLoginAt: new Date() } }).exec();
+  return setPasswordHashAfterReset(id, passwordHash);
 }
 
 export async function listUsers(query: UserListQuery): Promise<Page<UserDto>> {
-  const filter = {
-    ...equalityFilter(query, ['role']),
-    ...searchFilter(query.search, ['username', 'email']),
-  };
-  const { docs: users, total } = await findPage(UserModel, filter, query);
+  const { users, total } = await findUsersPage(query);
   return pageOf(users.map(toUserDto), total, query);
 }
 
-export async function getUser(id: string): Promise<UserDto> {
-  const user = await UserModel.findById(id).lean();
+async function existingUser(id: string): Promise<StoredUser> {
+  const user = await findUserById(id);
   if (!user) throw new HttpError('NOT_FOUND', 'No user with this id');
-  return toUserDto(user);
+  return user;
 }
 
-/** Names of users by id, for showing who a record is assigned to. */
-export async function userNamesById(ids: readonly string[]): Promise<Map<string, string>> {
-  if (ids.length === 0) return new Map();
-  const users = await UserModel.find({ _id: trusted({ $in: [...new Set(ids)] }) })
-    .select({ username: 1 })
-    .lean();
-  return new Map(users.map((user) => [String(user._id), user.username]));
-}
-
-async function assertNameAndEmailFree(
-  input: { username: string; email: string },
-  exceptId?: string,
-): Promise<void> {
-  const username = input.username.toLowerCase();
-  const email = input.email.toLowerCase();
-  const taken = await UserModel.find({
-    $or: [{ username }, { email }],
-    ...(exceptId ? { _id: trusted({ $ne: exceptId }) } : {}),
-  })
-    .select({ username: 1, email: 1 })
-    .lean();
-  const fields: Record<string, string> = {};
-  if (taken.some((user) => user.username === username)) fields.username = 'This username is taken';
-  if (taken.some((user) => user.email === email)) fields.email = 'This e-mail is already used';
-  if (Object.keys(fields).length > 0) {
-    throw new HttpError('CONFLICT', 'A user with this username or e-mail already exists', fields);
-  }
-}
-
-/** Two requests racing past the check above still meet the unique indexes. */
-function conflictFromDuplicateKey(error: unknown): never {
-  const keys = duplicateKeyOf(error);
-  if (!keys) throw error;
-  const fields: Record<string, string> = {};
-  if (keys.includes('username')) fields.username = 'This username is taken';
-  if (keys.includes('email')) fields.email = 'This e-mail is already used';
-  throw new HttpError('CONFLICT', 'A user with this username or e-mail already exists', fields);
+export async function getUser(id: string): Promise<UserDto> {
+  return toUserDto(await existingUser(id));
 }
 
 export async function createUser(input: UserCreateInput): Promise<UserDto> {
-  await assertNameAndEmailFree(input);
+  await assertUsernameAndEmailFree(input);
   const passwordHash = await hashPassword(input.password);
-  try {
-    const user = await UserModel.create({
+  return toUserDto(
+    await insertUser({
       username: input.username,
       email: input.email,
       role: input.role,
       passwordHash,
-    });
-    return toUserDto(user);
-  } catch (error: unknown) {
-    return conflictFromDuplicateKey(error);
-  }
-}
-
-async function assertAnotherAdminExists(exceptId: string): Promise<void> {
-  const others = await UserModel.countDocuments({ role: 'admin', _id: trusted({ $ne: exceptId }) });
-  if (others === 0) {
-    throw new HttpError('CONFLICT', 'The last admin cannot lose the admin role', {
-      role: 'At least one admin must remain',
-    });
-  }
+    }),
+  );
 }
 
 /**
@@ -197,22 +124,18 @@ async function assertAnotherAdminExists(exceptId: string): Promise<void> {
  * stolen session or a demoted user's open tabs stop working at once.
  */
 export async function updateUser(id: string, input: UserUpdateInput): Promise<UserDto> {
-  const user = await UserModel.findById(id).exec();
-  if (!user) throw new HttpError('NOT_FOUND', 'No user with this id');
-  await assertNameAndEmailFree(input, id);
+  const user = await existingUser(id);
+  await assertUsernameAndEmailFree(input, id);
   const roleChanges = user.role !== input.role;
   if (roleChanges && user.role === 'admin') await assertAnotherAdminExists(id);
-  user.username = input.username;
-  user.email = input.email;
-  user.role = input.role;
-  if (input.password) user.passwordHash = await hashPassword(input.password);
-  if (input.password || roleChanges) user.tokenVersion += 1;
-  try {
-    await user.save();
-  } catch (error: unknown) {
-    conflictFromDuplicateKey(error);
-  }
-  return toUserDto(user);
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  const saved = await saveUserEdit(user, {
+    username: input.username,
+    email: input.email,
+    role: input.role,
+    ...(passwordHash ? { passwordHash } : {}),
+  });
+  return toUserDto(saved);
 }
 
 /** Deleting a user ends their sessions too: their tokens name a user that is gone. */
@@ -220,10 +143,9 @@ export async function deleteUser(id: string, actorId: string): Promise<UserDto> 
   if (id === actorId) {
     throw new HttpError('CONFLICT', 'You cannot delete your own account');
   }
-  const user = await UserModel.findById(id).lean();
-  if (!user) throw new HttpError('NOT_FOUND', 'No user with this id');
+  const user = await existingUser(id);
   if (user.role === 'admin') await assertAnotherAdminExists(id);
-  await UserModel.deleteOne({ _id: id }).exec();
+  await deleteUserById(id);
   return toUserDto(user);
 }
 
@@ -234,13 +156,9 @@ export async function deleteUser(id: string, actorId: string): Promise<UserDto> 
 export async function changeOwnPassword(
   id: string,
   { currentPassword, newPassword }: PasswordChangeInput,
-): Promise<UserDocument | 'current-password-wrong' | 'unchanged'> {
-  const user = await UserModel.findById(id).exec();
-  if (!user) throw new HttpError('NOT_FOUND', 'No user with this id');
+): Promise<StoredUser | 'current-password-wrong' | 'unchanged'> {
+  const user = await existingUser(id);
   if (!(await verifyPassword(user.passwordHash, currentPassword))) return 'current-password-wrong';
   if (currentPassword === newPassword) return 'unchanged';
-  user.passwordHash = await hashPassword(newPassword);
-  user.tokenVersion += 1;
-  await user.save();
-  return user;
+  return saveOwnPassword(user, await hashPassword(newPassword));
 }

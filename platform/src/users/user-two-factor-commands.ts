@@ -1,11 +1,6 @@
 import { trusted } from 'mongoose';
-import { UserModel } from '@agency/platform';
-
-/** A recovery code as stored: its public id and the argon2 hash of its secret part. */
-export interface StoredRecoveryCode {
-  id: string;
-  hash: string;
-}
+import { UserModel } from './user.model';
+import type { StoredRecoveryCode } from './stored-user';
 
 /** Keeps the secret an enrolment showed until a code from it confirms the enrolment. */
 export async function savePendingTwoFactorSecret(userId: string, secret: string): Promise<void> {

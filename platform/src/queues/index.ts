@@ -1,0 +1,3 @@
+/** The mail queues' producers and one pass of the outbox relay. */
+export * from './mail-queues';
+export * from './outbox-relay';

@@ -1,0 +1,2 @@
+/** The password resets' model, for tests' fixtures and assertions only. */
+export { PasswordResetModel } from '../password-reset/password-reset.model';
