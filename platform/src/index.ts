@@ -59,6 +59,7 @@ export * from './audience/list-import.model';
 export * from './audience/list-import-records';
 export * from './audience/audience';
 export * from './audience/list-deletion';
+export * from './audience/list-existence';
 export * from './audience/import-file';
 export * from './stats/kept-counts';
 export * from './stats/stats-reconciliation';

@@ -8,8 +8,8 @@ import type {
   RecipientMailEventDto,
 } from '@agency/contracts';
 import {
-  CampaignModel,
   MailEventModel,
+  findCampaignRound,
   normalizeEmail,
   readLedgerPage,
   pageOf,
@@ -52,11 +52,11 @@ export async function listCampaignRecipients(
   id: string,
   query: CampaignRecipientQuery,
 ): Promise<Page<CampaignRecipientDto>> {
-  const campaign = await CampaignModel.findById(id, { round: 1 }).lean();
-  if (!campaign) throw new HttpError('NOT_FOUND', 'No campaign with this id');
+  const round = await findCampaignRound(id);
+  if (round === null) throw new HttpError('NOT_FOUND', 'No campaign with this id');
   const { lines, total } = await readLedgerPage(id, {
     state: query.state ?? 'failed',
-    round: campaign.round,
+    round,
     descending: query.sort.startsWith('-'),
     skip: skipOf(query),
     limit: query.pageSize,
@@ -71,7 +71,7 @@ export async function listCampaignRecipients(
       state: (line.state ?? 'pending') as LedgerState,
       reason: line.reason ?? null,
       attempts: line.attempts ?? 0,
-      round: line.round ?? campaign.round,
+      round: line.round ?? round,
       // A recipient still owed shows when its batch was queued.
       at: (line.at ?? line.queuedAt ?? new Date()).toISOString(),
       mailEvent: eventOf.get(normalizeEmail(line.email)) ?? null,

@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import { trusted } from 'mongoose';
 import type {
   Page,
   SuppressionDto,
@@ -10,8 +9,8 @@ import type {
   SuppressionSource,
 } from '@agency/contracts';
 import {
-  CampaignModel,
   SuppressionModel,
+  findCampaignNames,
   normalizeEmail,
   suppressAddress,
   type Suppression,
@@ -46,8 +45,7 @@ function toSuppressionDto(
 async function campaignNamesOf(entries: readonly StoredSuppression[]) {
   const ids = [...new Set(entries.flatMap(({ campaign }) => (campaign ? [String(campaign)] : [])))];
   if (ids.length === 0) return new Map<string, string>();
-  const campaigns = await CampaignModel.find({ _id: trusted({ $in: ids }) }, { name: 1 }).lean();
-  return new Map(campaigns.map(({ _id, name }) => [String(_id), name]));
+  return findCampaignNames(ids);
 }
 
 function filterOf(query: Pick<SuppressionQuery, 'search' | 'reason'>) {
