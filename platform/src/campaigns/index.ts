@@ -20,3 +20,6 @@ export * from './test-recipients';
 export * from './rendering/campaign-html';
 export * from './rendering/campaign.template';
 export * from './campaign-round-identities';
+export * from './campaign-store';
+export * from './mongo-campaign-store';
+export { migrateLegacyLedger, type LegacyLedgerReport } from './legacy-ledger-migration';

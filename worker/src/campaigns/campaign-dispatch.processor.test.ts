@@ -8,8 +8,6 @@ import {
   type CampaignStatus,
 } from '@agency/contracts';
 import {
-  CampaignBatchModel,
-  CampaignModel,
   ContactAddressModel,
   ContactModel,
   ListMemberModel,
@@ -19,6 +17,7 @@ import {
   markListDeleting,
   withCampaignLock,
 } from '@agency/platform';
+import { CampaignBatchModel, CampaignModel } from '@agency/platform';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
 import {
   campaignDispatchProcessor,
@@ -26,7 +25,7 @@ import {
   type DispatchResult,
 } from './campaign-dispatch.processor';
 import { counterFolds } from './counter-folds';
-import { mongoCampaignStore as store } from './mongo-campaign-store';
+import { mongoCampaignStore as store } from '@agency/platform';
 import { RoundTracker } from './round-tracker';
 
 /** A send queue that notes each bulk add's size, and can pause the campaign right after one, as a manager might. */

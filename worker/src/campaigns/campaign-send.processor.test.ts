@@ -10,13 +10,13 @@ import {
   type Weekday,
 } from '@agency/contracts';
 import {
-  CampaignModel,
   campaignMessageId,
   campaignReturnPath,
   createLogger,
   mailIdentityKey,
   setAgencySettingsFallback,
 } from '@agency/platform';
+import { CampaignModel } from '@agency/platform';
 import {
   TEST_LINK_SECRET,
   TEST_SITE_URL,
@@ -35,7 +35,7 @@ import {
 import { createCampaignTransport } from './campaign-transport';
 import { campaignPaceKey, windowClosedUntil } from './campaign-pacing';
 import { counterFolds, type CounterFolds } from './counter-folds';
-import { mongoCampaignStore as store } from './mongo-campaign-store';
+import { mongoCampaignStore as store } from '@agency/platform';
 import { RoundTracker } from './round-tracker';
 import { createSmtpCampaignMessenger } from './smtp-campaign-messenger';
 

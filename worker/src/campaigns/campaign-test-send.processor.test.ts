@@ -16,7 +16,7 @@ import {
 } from '@agency/platform';
 import { createCampaignTransport } from './campaign-transport';
 import type { CampaignMessenger } from './campaign-messenger';
-import { mongoCampaignStore } from './mongo-campaign-store';
+import { mongoCampaignStore } from '@agency/platform';
 import { createSmtpCampaignMessenger } from './smtp-campaign-messenger';
 import {
   TEST_LINK_SECRET,

@@ -1,7 +1,8 @@
-import { CampaignModel, createLogger } from '@agency/platform';
+import { createLogger } from '@agency/platform';
+import { CampaignModel } from '@agency/platform';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
 import { counterFolds, type CounterFolds } from './counter-folds';
-import { mongoCampaignStore as store } from './mongo-campaign-store';
+import { mongoCampaignStore as store } from '@agency/platform';
 import { finishRound, settleRoundIfDone } from './round-end';
 import { RoundTracker } from './round-tracker';
 
