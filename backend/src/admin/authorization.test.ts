@@ -17,7 +17,8 @@ import {
   validLead,
   type SignedInUser,
 } from '../testing/admin-fixtures';
-import { ContactModel, CampaignModel } from '@agency/platform';
+import { ContactModel } from '@agency/platform';
+import { CampaignModel } from '@agency/platform/testing/campaigns-models';
 import { createUser } from '../modules/users';
 import { ClientModel } from '../modules/clients';
 import { LeadModel } from '../modules/leads';

@@ -1,25 +1,47 @@
 /**
  * The campaigns module: campaigns, their templates, the ledger of each send
- * and the round keys in Redis. The API and the worker reach these through
- * the commands and queries below, never through the models.
+ * (a roster and an outcome document per batch) and the round keys in Redis.
+ * The API and the worker reach these only through what this face exports:
+ * commands and queries, the worker engine's store, the keys, the lock and the
+ * rendering. The models stay inside (tests: @agency/platform/testing/campaigns-models).
  */
-export * from './campaign.model';
-export * from './campaign-batch.model';
+export type { Campaign } from './campaign.model';
+export type { CampaignTemplate } from './campaign-template.model';
+export { UNFINISHED_STATUSES } from './campaign-statuses';
+
+// What the API asks for: drafts, sends and their controls, templates.
+export * from './campaign-queries';
+export * from './campaign-progress-queries';
+export {
+  createCampaignDraft,
+  deleteCampaignAndLedger,
+  duplicateCampaign,
+  updateCampaignDraft,
+  type CampaignCopy,
+  type CampaignDraftFields,
+} from './campaign-commands';
+export * from './campaign-send-commands';
+export {
+  campaignTemplateExists,
+  countCampaignsUsingTemplate,
+  findCampaignTemplate,
+  findCampaignTemplatesPage,
+  findMailTemplate,
+} from './template-queries';
+export * from './template-commands';
 export * from './campaign-ledger-pages';
+
+// What the worker's engine is given: its store port and the implementation over this module's models.
+export * from './campaign-store';
+export { mongoCampaignStore } from './mongo-campaign-store';
+export { migrateLegacyLedger, type LegacyLedgerReport } from './legacy-ledger-migration';
+
+// The round's keys in Redis, the write lock, the identities of a round's mails.
 export * from './campaign-keys';
 export * from './campaign-lock';
-export * from './campaign-template.model';
-export * from './campaign-statuses';
-export * from './template-queries';
-export * from './template-commands';
-export * from './campaign-queries';
-export * from './campaign-commands';
-export * from './campaign-send-commands';
-export * from './campaign-progress-queries';
+export * from './campaign-round-identities';
+
+// Rendering and test recipients, which the preview, the test send and the send share.
 export * from './test-recipients';
 export * from './rendering/campaign-html';
 export * from './rendering/campaign.template';
-export * from './campaign-round-identities';
-export * from './campaign-store';
-export * from './mongo-campaign-store';
-export { migrateLegacyLedger, type LegacyLedgerReport } from './legacy-ledger-migration';

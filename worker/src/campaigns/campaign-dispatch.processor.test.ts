@@ -16,8 +16,9 @@ import {
   listMemberId,
   markListDeleting,
   withCampaignLock,
+  mongoCampaignStore as store,
 } from '@agency/platform';
-import { CampaignBatchModel, CampaignModel } from '@agency/platform';
+import { CampaignBatchModel, CampaignModel } from '@agency/platform/testing/campaigns-models';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
 import {
   campaignDispatchProcessor,
@@ -25,7 +26,6 @@ import {
   type DispatchResult,
 } from './campaign-dispatch.processor';
 import { counterFolds } from './counter-folds';
-import { mongoCampaignStore as store } from '@agency/platform';
 import { RoundTracker } from './round-tracker';
 
 /** A send queue that notes each bulk add's size, and can pause the campaign right after one, as a manager might. */

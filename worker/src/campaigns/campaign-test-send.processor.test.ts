@@ -13,10 +13,10 @@ import {
   createLogger,
   mailIdentityKey,
   saveTestRecipients,
+  mongoCampaignStore,
 } from '@agency/platform';
 import { createCampaignTransport } from './campaign-transport';
 import type { CampaignMessenger } from './campaign-messenger';
-import { mongoCampaignStore } from '@agency/platform';
 import { createSmtpCampaignMessenger } from './smtp-campaign-messenger';
 import {
   TEST_LINK_SECRET,

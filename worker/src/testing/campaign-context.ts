@@ -24,7 +24,7 @@ import {
   CampaignOutcomeModel,
   type CampaignBatch,
   type OutcomeEntry,
-} from '@agency/platform';
+} from '@agency/platform/testing/campaigns-models';
 import { createCampaignQueue, type CampaignQueue } from '@agency/backend';
 import {
   createCampaignTransport,

@@ -1,6 +1,5 @@
 import { campaignScheduleJobId } from '@agency/contracts';
 import {
-  CampaignModel,
   ContactModel,
   ListMemberModel,
   MailingListModel,
@@ -8,6 +7,7 @@ import {
   SuppressionModel,
   suppressAddress,
 } from '@agency/platform';
+import { CampaignModel } from '@agency/platform/testing/campaigns-models';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import {
   as,

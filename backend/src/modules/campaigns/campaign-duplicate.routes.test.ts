@@ -1,12 +1,12 @@
 import { Types } from 'mongoose';
+import { MailingListModel } from '@agency/platform';
 import {
   CampaignBatchModel,
   CampaignModel,
   CampaignOutcomeModel,
   CampaignTemplateModel,
-  MailingListModel,
   campaignBatchId,
-} from '@agency/platform';
+} from '@agency/platform/testing/campaigns-models';
 import { ActivityLogModel } from '../activity-log';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import {

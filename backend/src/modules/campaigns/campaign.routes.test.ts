@@ -14,14 +14,16 @@ import {
 import {
   ContactModel,
   SubscriberModel,
-  CampaignModel,
-  CampaignBatchModel,
-  CampaignOutcomeModel,
-  campaignBatchId,
   countAudience,
   ListMemberModel,
   listMemberId,
 } from '@agency/platform';
+import {
+  CampaignModel,
+  CampaignBatchModel,
+  CampaignOutcomeModel,
+  campaignBatchId,
+} from '@agency/platform/testing/campaigns-models';
 import { Types, type mongo } from 'mongoose';
 
 let ctx: TestContext;

@@ -4,7 +4,6 @@ import { createTestContext, type TestContext } from '../../testing/test-context'
 import { as, signedInUser, validCampaign, validEnquiry } from '../../testing/admin-fixtures';
 import { reconcileNow, recordQueuedSubscriptions } from '../../testing/kept-figures';
 import {
-  CampaignModel,
   ContactModel,
   SubscriberModel,
   localDay,
@@ -12,6 +11,7 @@ import {
   signUnsubscribeToken,
   withSearchKeys,
 } from '@agency/platform';
+import { CampaignModel } from '@agency/platform/testing/campaigns-models';
 import { periodStarts } from './stats.service';
 
 let ctx: TestContext;
