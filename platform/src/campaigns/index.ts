@@ -5,12 +5,17 @@
  * commands and queries, the worker engine's store, the keys, the lock and the
  * rendering. The models stay inside (tests: @agency/platform/testing/campaigns-models).
  */
-export type { Campaign } from './campaign.model';
-export type { CampaignTemplate } from './campaign-template.model';
-export { UNFINISHED_STATUSES } from './campaign-statuses';
-
 // What the API asks for: drafts, sends and their controls, templates.
-export * from './campaign-queries';
+export {
+  campaignExists,
+  countCampaigns,
+  findCampaign,
+  findCampaignLanguageTarget,
+  findCampaignNames,
+  findCampaignRound,
+  findCampaignsPage,
+  type CampaignLanguageTarget,
+} from './campaign-queries';
 export * from './campaign-progress-queries';
 export {
   createCampaignDraft,
@@ -23,7 +28,6 @@ export {
 export * from './campaign-send-commands';
 export {
   campaignTemplateExists,
-  countCampaignsUsingTemplate,
   findCampaignTemplate,
   findCampaignTemplatesPage,
   findMailTemplate,
