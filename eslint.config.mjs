@@ -31,6 +31,58 @@ const restrict = (files, patterns) => ({
   rules: { 'no-restricted-imports': ['error', { patterns }] },
 });
 
+/** Tests and their helpers; everything else is code a process runs. */
+const testFiles = ['**/*.test.ts', '**/testing/**'];
+/**
+ * Code a process runs enters the platform by its entry alone: `testing/`
+ * (test helpers, and the models each module keeps to itself) is for tests.
+ */
+const noPlatformTesting = {
+  regex: '^@agency/platform/',
+  message:
+    "Import @agency/platform through its entry: a module's models are reached through its commands and queries (tests: @agency/platform/testing/*).",
+};
+/** `patterns` for every file, and the platform's entry alone for the code outside tests. */
+const restrictWithTests = (files, patterns) => [
+  restrict(files, [...patterns, noPlatformInternals]),
+  { ...restrict(files, [...patterns, noPlatformTesting]), ignores: testFiles },
+];
+
+/**
+ * The platform's domain modules (docs/architecture.md, "Who writes each
+ * collection"): each folder owns the collections of its `*.model.ts` files,
+ * and the others reach them through its commands and queries. Audience and
+ * newsletter (subscribers) are one module in two folders.
+ */
+const platformModules = (() => {
+  try {
+    return readdirSync(new URL('./platform/src', import.meta.url), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name !== 'testing')
+      .map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+})();
+const sameModule = (folder) =>
+  ['audience', 'newsletter'].includes(folder) ? ['audience', 'newsletter'] : [folder];
+const platformPatterns = () => [
+  ...noOtherWorkspaces('backend', 'worker', 'frontend', 'e2e'),
+  noDeepImports('contracts'),
+];
+const modelOwnership = platformModules.map((folder) => ({
+  ...restrict(
+    [`platform/src/${folder}/**/*.ts`],
+    [
+      ...platformPatterns(),
+      {
+        regex: `^(\\.\\./)+(?!(${sameModule(folder).join('|')})/)[^./][^/]*/[^/]+\\.model$`,
+        message: `Another module's model: call its commands and queries (see "Who writes each collection" in docs/architecture.md).`,
+      },
+    ],
+  ),
+  ignores: testFiles,
+}));
+
 const featureNames = (() => {
   try {
     return readdirSync(new URL('./frontend/src/features', import.meta.url), { withFileTypes: true })
@@ -111,10 +163,8 @@ export default tseslint.config(
     ],
   ),
   // The platform is what the API and the worker share: it knows neither.
-  restrict(
-    ['platform/**/*.ts'],
-    [...noOtherWorkspaces('backend', 'worker', 'frontend', 'e2e'), noDeepImports('contracts')],
-  ),
+  restrict(['platform/**/*.ts'], platformPatterns()),
+  ...modelOwnership,
   restrict(
     ['frontend/**/*.{ts,tsx}'],
     [
@@ -136,24 +186,22 @@ export default tseslint.config(
     ignores: ['**/*.test.{ts,tsx}'],
   },
   ...featureIsolation,
-  restrict(
+  ...restrictWithTests(
     ['backend/**/*.ts'],
     [
       ...noOtherWorkspaces('worker', 'frontend', 'e2e'),
       noDeepImports('contracts'),
-      noPlatformInternals,
       {
         regex: '(^|/)modules/[^/]+/(?!index$|store$)[^/]+$',
         message: 'Enter another backend module through its index.ts.',
       },
     ],
   ),
-  restrict(
+  ...restrictWithTests(
     ['backend/src/modules/*/**/*.ts'],
     [
       ...noOtherWorkspaces('worker', 'frontend', 'e2e'),
       noDeepImports('contracts'),
-      noPlatformInternals,
       {
         regex: '^\\.\\./(?!\\.)[^/]+/(?!index$|store$)[^/]+$',
         message: 'Enter another backend module through its index.ts.',
@@ -162,13 +210,9 @@ export default tseslint.config(
   ),
   // The worker process loads the platform (no Koa, no router, no argon2),
   // never the API. Its tests may drive the whole API to test the pipeline.
-  restrict(
+  ...restrictWithTests(
     ['worker/**/*.ts'],
-    [
-      ...noOtherWorkspaces('backend', 'frontend', 'e2e'),
-      noDeepImports('contracts'),
-      noPlatformInternals,
-    ],
+    [...noOtherWorkspaces('backend', 'frontend', 'e2e'), noDeepImports('contracts')],
   ),
   restrict(
     ['worker/src/**/*.test.ts', 'worker/src/testing/**/*.ts'],

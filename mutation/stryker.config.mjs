@@ -36,13 +36,16 @@ export default {
     'platform/src/mail-outbox/mail-outbox.service.ts',
     'platform/src/batched-writes.ts',
     // Campaign sends: the engine's folder (dispatch, sends, recovery, the
-    // round's state in Redis, the ledger and counters in the store, each
-    // message's MIME and template, their SMTP connections), and the lock.
+    // round's state in Redis, each message's MIME and template, their SMTP
+    // connections), and of the campaigns module the engine's store (the
+    // ledger and counters), the move of the old ledger, and the lock.
     'worker/src/campaigns/**/*.ts',
     '!worker/src/campaigns/index.ts',
-    '!worker/src/campaigns/campaign-store.ts',
     '!worker/src/campaigns/campaign-messenger.ts',
     '!worker/src/campaigns/nodemailer-internals.ts',
+    'platform/src/campaigns/mongo-campaign-store.ts',
+    'platform/src/campaigns/ledger-collections.ts',
+    'platform/src/campaigns/legacy-ledger-migration.ts',
     'platform/src/campaigns/campaign-lock.ts',
     '!**/*.test.ts',
   ],

@@ -9,6 +9,8 @@ import {
   createKeptCounts,
   createMailQueues,
   mailIdentityKey,
+  migrateLegacyLedger,
+  mongoCampaignStore,
   agencyTimeZoneSource,
   setAgencySettingsFallback,
   type Logger,
@@ -36,7 +38,6 @@ import { isConnectionFailure } from './mail/smtp-failure';
 import { listImportProcessor } from './jobs/list-import.processor';
 import { startListDeletion, type ListDeletion } from './jobs/list-delete.processor';
 import {
-  migrateLegacyLedger,
   startCampaignEngine,
   type CampaignMessenger,
   type CampaignSendSettings,
@@ -321,6 +322,7 @@ async function startCampaignSending(
     connection,
     queuePrefix,
     messenger,
+    store: mongoCampaignStore,
     messageIdDomain: mailDeps.messageIdDomain,
     identityKey: mailDeps.identityKey,
     logger,

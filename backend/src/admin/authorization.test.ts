@@ -17,12 +17,12 @@ import {
   validLead,
   type SignedInUser,
 } from '../testing/admin-fixtures';
-import { CampaignModel } from '@agency/platform';
 import { ContactModel } from '@agency/platform/testing/contact-models';
 import { createUser } from '../modules/users';
 import { ClientModel } from '../modules/clients';
 import { LeadModel } from '../modules/leads';
 import { ActivityLogModel } from '../modules/activity-log';
+import { CampaignModel } from '@agency/platform/testing/campaigns-models';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

@@ -1,7 +1,5 @@
 import fc from 'fast-check';
 import { CAMPAIGN_CONTENT_MAX } from '@agency/contracts';
-import mongoose from 'mongoose';
-import request from 'supertest';
 import { createTestContext, type TestContext } from '../testing/test-context';
 import {
   as,
@@ -12,11 +10,13 @@ import {
   validLead,
   type SignedInUser,
 } from '../testing/admin-fixtures';
-import { CampaignModel } from '@agency/platform';
 import { ContactModel } from '@agency/platform/testing/contact-models';
 import { ClientModel } from '../modules/clients';
 import { LeadModel } from '../modules/leads';
 import { createUser } from '../modules/users';
+import { CampaignModel } from '@agency/platform/testing/campaigns-models';
+import mongoose from 'mongoose';
+import request from 'supertest';
 
 /**
  * Posts generated hostile bodies to every endpoint that takes one, public and

@@ -1,8 +1,6 @@
 import { Types } from 'mongoose';
 import type { AudienceTarget, CampaignRecipient } from '@agency/contracts';
-import { ContactAddressModel } from '../contact/contact-address.model';
-import { contactAddressesComplete } from '../contact/contact-addresses';
-import { ContactModel } from '../contact/contact.model';
+import { contactMailAddresses } from '../contact/contact-addresses';
 import { normalizeEmail } from '../mail/email-address';
 import { SubscriberModel } from '../newsletter/subscriber.model';
 import { ACTIVE_LIST_FILTER } from './list-deletion';
@@ -80,17 +78,7 @@ async function* candidates(target: AudienceTarget): AsyncGenerator<CampaignRecip
     return;
   }
   if (target.recipientType !== 'subscribers') {
-    // The narrow copy when it is whole (contact-addresses.ts): the same fields, half the store's work.
-    const source = (await contactAddressesComplete())
-      ? ContactAddressModel.collection
-      : ContactModel.collection;
-    const contacts = source
-      .find<{ email: string; firstName: string; lastName?: string; locale: string }>(
-        {},
-        { projection: { email: 1, firstName: 1, lastName: 1, locale: 1 } },
-      )
-      .batchSize(1000);
-    for await (const contact of contacts) {
+    for await (const contact of contactMailAddresses()) {
       yield recipientOf(contact.email, contact.firstName, contact.lastName ?? '', contact.locale);
     }
   }

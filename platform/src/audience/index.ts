@@ -30,11 +30,4 @@ export * from './suppression-queries';
 export * from './suppression.service';
 export type { Suppression } from './suppression.model';
 
-/**
- * Still read directly by the API's campaigns (campaign.service.ts checks the
- * chosen lists, campaign-recipients.service.ts a page's bounces) until they
- * go through `list-existence.ts` and `latestCampaignMailEvents`: these two
- * lines go with them.
- */
-export { MailEventModel } from './mail-event.model';
-export { MailingListModel } from './mailing-list.model';
+export * from './list-existence';

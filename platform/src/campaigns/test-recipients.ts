@@ -1,8 +1,8 @@
 import { Schema, model } from 'mongoose';
 import { isWholeDomain } from '@agency/contracts';
-import { SuppressionModel } from '../audience/suppression.model';
+import { isSuppressed } from '../audience/suppression-queries';
 import { normalizeEmail } from '../mail/email-address';
-import { SubscriberModel } from '../newsletter/subscriber.model';
+import { hasUnsubscribed } from '../newsletter/subscriber-queries';
 import { findUserByEmail } from '../users/user-lookup';
 
 /**
@@ -77,7 +77,7 @@ async function isAllowedTestRecipient(key: string): Promise<boolean> {
 export async function testRecipientRefusal(email: string): Promise<TestRecipientRefusal | null> {
   const key = normalizeEmail(email);
   if (!(await isAllowedTestRecipient(key))) return 'outside';
-  if (await SuppressionModel.exists({ _id: key })) return 'suppressed';
-  if (await SubscriberModel.exists({ email: key, status: 'unsubscribed' })) return 'unsubscribed';
+  if (await isSuppressed(key)) return 'suppressed';
+  if (await hasUnsubscribed(key)) return 'unsubscribed';
   return null;
 }

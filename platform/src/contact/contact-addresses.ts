@@ -112,6 +112,31 @@ export async function contactAddressesComplete(): Promise<boolean> {
   return enquiries === addresses;
 }
 
+/** What a campaign needs of one enquiry to mail it. */
+export interface ContactMailAddress {
+  email: string;
+  firstName: string;
+  lastName?: string;
+  locale: string;
+}
+
+/**
+ * Every enquiry's address, name and language, read in batches of 1,000 for
+ * a campaign's audience: from the narrow copy when it is whole (the same
+ * fields, half the store's work), from the enquiries otherwise.
+ */
+export async function* contactMailAddresses(): AsyncGenerator<ContactMailAddress> {
+  const source = (await contactAddressesComplete())
+    ? ContactAddressModel.collection
+    : ContactModel.collection;
+  yield* source
+    .find<ContactMailAddress>(
+      {},
+      { projection: { email: 1, firstName: 1, lastName: 1, locale: 1 } },
+    )
+    .batchSize(1000);
+}
+
 export interface AddressRepairReport {
   /** Enquiries that had no address. */
   added: number;

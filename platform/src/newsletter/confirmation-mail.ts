@@ -7,7 +7,7 @@ import {
   settleOwedMail,
   type Receipt,
 } from '../mail-outbox/mail-outbox.service';
-import type { ReceiptMail } from '../mail-outbox/mail-receipt.model';
+import type { ReceiptMail } from '../mail-outbox';
 import { SubscriberModel, type SubscriberDocument } from './subscriber.model';
 import { normalizeEmail } from '../mail/email-address';
 

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logger';
 import type { Redis } from '../redis-connection';
-import { CampaignModel } from '../campaigns/campaign.model';
+import { countCampaigns } from '../campaigns/campaign-queries';
 import {
   beginContactAddressRepair,
   type AddressRepairReport,
@@ -193,7 +193,7 @@ async function recountStore(
   const contactAddresses = await addressRepair.finish();
   await forEachSubscriber((subscriber) => recount.subscriber(subscriber));
   // A small collection (one document per campaign): counting it reads little.
-  recount.campaigns(await CampaignModel.countDocuments({}));
+  recount.campaigns(await countCampaigns());
   recount.audiences();
   return { recount, keysAdded, contactAddresses };
 }

@@ -8,12 +8,11 @@ import {
   type CampaignStatus,
 } from '@agency/contracts';
 import {
-  CampaignBatchModel,
-  CampaignModel,
   createLogger,
   listMemberId,
   markListDeleting,
   withCampaignLock,
+  mongoCampaignStore as store,
 } from '@agency/platform';
 import { ListMemberModel, MailingListModel } from '@agency/platform/testing/audience-models';
 import { ContactAddressModel, ContactModel } from '@agency/platform/testing/contact-models';
@@ -24,8 +23,8 @@ import {
   type DispatchResult,
 } from './campaign-dispatch.processor';
 import { counterFolds } from './counter-folds';
-import { mongoCampaignStore as store } from './mongo-campaign-store';
 import { RoundTracker } from './round-tracker';
+import { CampaignBatchModel, CampaignModel } from '@agency/platform/testing/campaigns-models';
 
 /** A send queue that notes each bulk add's size, and can pause the campaign right after one, as a manager might. */
 class WatchedSendQueue extends Queue<CampaignSendJob> {

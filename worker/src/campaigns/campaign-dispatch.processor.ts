@@ -1,7 +1,7 @@
 import type { Job, JobsOptions, Queue } from 'bullmq';
 import type { CampaignDispatchJob, CampaignRecipient, CampaignSendJob } from '@agency/contracts';
 import { SENDING_STATUSES } from '@agency/contracts';
-import type { CampaignSendState, CampaignStore, LedgerBatch } from './campaign-store';
+import type { CampaignSendState, CampaignStore, LedgerBatch } from '@agency/platform';
 import { settleRoundIfDone, type RoundEndDeps } from './round-end';
 import { addSendJobs, owes, sendJobOf } from './send-jobs';
 

@@ -12,16 +12,15 @@ import {
   type Logger,
   type MailIdentityKey,
   type Redis,
+  type CampaignStore,
 } from '@agency/platform';
 import { campaignDispatchProcessor } from './campaign-dispatch.processor';
 import type { CampaignMessenger } from './campaign-messenger';
 import { campaignRecoveryProcessor } from './campaign-recovery.processor';
 import { campaignScheduleProcessor } from './campaign-schedule.processor';
 import { campaignSendProcessor } from './campaign-send.processor';
-import type { CampaignStore } from './campaign-store';
 import { campaignTestSendProcessor } from './campaign-test-send.processor';
 import { counterFolds, type CounterFolds } from './counter-folds';
-import { mongoCampaignStore } from './mongo-campaign-store';
 import type { RoundEndDeps } from './round-end';
 import { RoundTracker } from './round-tracker';
 import { keepJobScheduler, type KeptScheduler } from '../job-schedulers';
@@ -73,7 +72,8 @@ export interface CampaignEngineOptions {
   identityKey: MailIdentityKey;
   logger: Logger;
   settings: CampaignSendSettings;
-  store?: CampaignStore;
+  /** Where campaigns, their audience and their ledger are read and written: the composition root chooses. */
+  store: CampaignStore;
 }
 
 export interface RunningCampaignEngine {
@@ -316,7 +316,7 @@ export async function startCampaignEngine(
   options: CampaignEngineOptions,
 ): Promise<RunningCampaignEngine> {
   const { connection, queuePrefix, logger } = options;
-  const store = options.store ?? mongoCampaignStore;
+  const { store } = options;
   const tracker = new RoundTracker(connection, queuePrefix);
   const folds = campaignCounterFolds(store, tracker, logger);
   const queues = openCampaignQueues(options);

@@ -1,5 +1,5 @@
+import type { CampaignMail } from '@agency/platform';
 import type { CampaignRecipient } from '@agency/contracts';
-import type { CampaignMail } from './campaign-store';
 
 /** Who one mail is for: the address, and what it is personalised with. */
 export type MailRecipient = Pick<CampaignRecipient, 'email' | 'firstName' | 'lastName' | 'locale'>;

@@ -1,6 +1,5 @@
 import { windowStateAt } from '@agency/contracts';
-import type { Redis } from '@agency/platform';
-import type { CampaignSendState } from './campaign-store';
+import type { Redis, CampaignSendState } from '@agency/platform';
 
 /**
  * When a campaign outside its sending window may go on (its next opening on

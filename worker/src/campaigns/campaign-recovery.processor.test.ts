@@ -10,11 +10,11 @@ import {
   type CampaignStatus,
   type Weekday,
 } from '@agency/contracts';
-import { CampaignBatchModel, CampaignModel, createLogger } from '@agency/platform';
+import { createLogger, mongoCampaignStore as store } from '@agency/platform';
+import { CampaignBatchModel, CampaignModel } from '@agency/platform/testing/campaigns-models';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
 import { campaignRecoveryProcessor, type RecoveryPass } from './campaign-recovery.processor';
 import { counterFolds } from './counter-folds';
-import { mongoCampaignStore as store } from './mongo-campaign-store';
 import { RoundTracker } from './round-tracker';
 
 const MINUTE = 60_000;

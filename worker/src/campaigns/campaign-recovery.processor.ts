@@ -6,7 +6,7 @@ import {
   type CampaignDispatchJob,
   type CampaignSendJob,
 } from '@agency/contracts';
-import type { CampaignSendState, LedgerBatch, LedgerTally } from './campaign-store';
+import type { CampaignSendState, LedgerBatch, LedgerTally } from '@agency/platform';
 import { addSendJobs, owes, sendJobOf } from './send-jobs';
 import { finishRound, type RoundEndDeps } from './round-end';
 import type { Answered } from './round-tracker';

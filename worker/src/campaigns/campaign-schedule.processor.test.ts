@@ -5,10 +5,10 @@ import {
   campaignScheduleJobId,
   type CampaignScheduleJob,
 } from '@agency/contracts';
-import { CampaignModel, MAIL_JOB_OPTIONS, createLogger } from '@agency/platform';
+import { MAIL_JOB_OPTIONS, createLogger, mongoCampaignStore as store } from '@agency/platform';
+import { CampaignModel } from '@agency/platform/testing/campaigns-models';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
 import { campaignScheduleProcessor } from './campaign-schedule.processor';
-import { mongoCampaignStore as store } from './mongo-campaign-store';
 import { RoundTracker } from './round-tracker';
 
 /**

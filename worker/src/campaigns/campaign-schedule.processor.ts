@@ -5,8 +5,7 @@ import {
   type CampaignDispatchJob,
   type CampaignScheduleJob,
 } from '@agency/contracts';
-import { MAIL_JOB_OPTIONS, type Logger } from '@agency/platform';
-import type { CampaignStore } from './campaign-store';
+import { MAIL_JOB_OPTIONS, type Logger, type CampaignStore } from '@agency/platform';
 import type { RoundTracker } from './round-tracker';
 
 export interface CampaignScheduleDeps {

@@ -10,13 +10,14 @@ import {
   type Weekday,
 } from '@agency/contracts';
 import {
-  CampaignModel,
   campaignMessageId,
   campaignReturnPath,
   createLogger,
   mailIdentityKey,
   setAgencySettingsFallback,
+  mongoCampaignStore as store,
 } from '@agency/platform';
+import { CampaignModel } from '@agency/platform/testing/campaigns-models';
 import {
   TEST_LINK_SECRET,
   TEST_SITE_URL,
@@ -35,7 +36,6 @@ import {
 import { createCampaignTransport } from './campaign-transport';
 import { campaignPaceKey, windowClosedUntil } from './campaign-pacing';
 import { counterFolds, type CounterFolds } from './counter-folds';
-import { mongoCampaignStore as store } from './mongo-campaign-store';
 import { RoundTracker } from './round-tracker';
 import { createSmtpCampaignMessenger } from './smtp-campaign-messenger';
 

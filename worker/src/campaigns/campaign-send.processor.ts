@@ -5,12 +5,12 @@ import type { CampaignRecipient, CampaignSendJob } from '@agency/contracts';
 import { SENDING_STATUSES } from '@agency/contracts';
 import { campaignMessageId, campaignReturnPath } from '@agency/platform';
 import type { MailServerWatch } from '../mail/mail-server-watch';
-import type { CampaignMessenger, PreparedCampaign } from './campaign-messenger';
 import {
   type CampaignSendState,
   type CampaignStore,
   type PositionedOutcome,
-} from './campaign-store';
+} from '@agency/platform';
+import type { CampaignMessenger, PreparedCampaign } from './campaign-messenger';
 import { takePace, windowClosedUntil } from './campaign-pacing';
 import { settleRoundIfDone, type RoundEndDeps } from './round-end';
 import type { Answered, RoundProgress, Wave } from './round-tracker';

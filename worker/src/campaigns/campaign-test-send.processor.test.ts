@@ -6,12 +6,16 @@ import {
   type CampaignTestSendJob,
   type Locale,
 } from '@agency/contracts';
-import { createLogger, mailIdentityKey, saveTestRecipients } from '@agency/platform';
+import {
+  createLogger,
+  mailIdentityKey,
+  saveTestRecipients,
+  mongoCampaignStore,
+} from '@agency/platform';
 import { SubscriberModel, SuppressionModel } from '@agency/platform/testing/audience-models';
 import { UserModel } from '@agency/platform/testing/users-models';
 import { createCampaignTransport } from './campaign-transport';
 import type { CampaignMessenger } from './campaign-messenger';
-import { mongoCampaignStore } from './mongo-campaign-store';
 import { createSmtpCampaignMessenger } from './smtp-campaign-messenger';
 import {
   TEST_LINK_SECRET,

@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { TEST_SEND_SAMPLE_NAMES, type CampaignTestSendJob } from '@agency/contracts';
-import { mailMessageId, type Logger, type MailIdentityKey } from '@agency/platform';
+import {
+  mailMessageId,
+  type Logger,
+  type MailIdentityKey,
+  type CampaignStore,
+} from '@agency/platform';
 import type { CampaignMessenger } from './campaign-messenger';
-import type { CampaignStore } from './campaign-store';
 
 export const TEST_SUBJECT_PREFIX = '[Test] ';
 

@@ -1,5 +1,4 @@
-import { createLogger } from '@agency/platform';
-import type { CampaignSendState } from './campaign-store';
+import { createLogger, type CampaignSendState } from '@agency/platform';
 import { counterFolds } from './counter-folds';
 import type { RoundProgress } from './round-tracker';
 

@@ -1,5 +1,4 @@
-import type { Logger } from '@agency/platform';
-import type { CampaignSendState } from './campaign-store';
+import type { Logger, CampaignSendState } from '@agency/platform';
 import type { RoundProgress } from './round-tracker';
 
 interface Pending {

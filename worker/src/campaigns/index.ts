@@ -8,4 +8,3 @@ export {
 export { createCampaignTransport, type CampaignTransport } from './campaign-transport';
 export { createSmtpCampaignMessenger } from './smtp-campaign-messenger';
 export type { CampaignMessenger } from './campaign-messenger';
-export { migrateLegacyLedger, type LegacyLedgerReport } from './legacy-ledger-migration';

@@ -1,7 +1,7 @@
-import { CampaignModel, createLogger } from '@agency/platform';
+import { createLogger, mongoCampaignStore as store } from '@agency/platform';
+import { CampaignModel } from '@agency/platform/testing/campaigns-models';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
 import { counterFolds, type CounterFolds } from './counter-folds';
-import { mongoCampaignStore as store } from './mongo-campaign-store';
 import { finishRound, settleRoundIfDone } from './round-end';
 import { RoundTracker } from './round-tracker';
 

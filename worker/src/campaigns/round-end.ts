@@ -1,5 +1,10 @@
-import { type Logger, type CampaignRoundKeys } from '@agency/platform';
-import type { CampaignSendState, CampaignStore, RoundCounts } from './campaign-store';
+import {
+  type Logger,
+  type CampaignRoundKeys,
+  type CampaignSendState,
+  type CampaignStore,
+  type RoundCounts,
+} from '@agency/platform';
 import type { CounterFolds } from './counter-folds';
 import { isRoundSettled, type RoundProgress, type RoundTracker } from './round-tracker';
 

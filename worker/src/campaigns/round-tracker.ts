@@ -7,8 +7,9 @@ import {
   withCampaignLockOrThrow,
   type CampaignRoundKeys,
   type Redis,
+  type LedgerOutcome,
+  type RoundCounts,
 } from '@agency/platform';
-import type { LedgerOutcome, RoundCounts } from './campaign-store';
 
 /**
  * One exchange per wave of mails: the last wave's outcomes are written (the

@@ -1,3 +1,4 @@
+import type { CampaignSendState, LedgerBatch } from '@agency/platform';
 import type { JobsOptions, Queue } from 'bullmq';
 import {
   QUEUE_NAMES,
@@ -5,7 +6,6 @@ import {
   type CampaignRecipient,
   type CampaignSendJob,
 } from '@agency/contracts';
-import type { CampaignSendState, LedgerBatch } from './campaign-store';
 
 /** A batch's send job as this pass queues it: the ledger's outcomes, if any, are not sent again. */
 export function sendJobOf(

@@ -1,5 +1,5 @@
 import { QUEUE_NAMES, campaignScheduleJobId, wallTimeOf } from '@agency/contracts';
-import { CampaignModel } from '@agency/platform';
+import { CampaignModel } from '@agency/platform/testing/campaigns-models';
 import { campaignScheduling } from '@agency/backend';
 import { Queue } from 'bullmq';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';

@@ -6,17 +6,9 @@ import {
   campaignDispatchJobId,
   withDatabaseName,
   type CampaignStatus,
-  type Locale,
-  type RecipientType,
-  type SendingWindow,
 } from '@agency/contracts';
 import { Types } from 'mongoose';
 import {
-  CampaignBatchModel,
-  CampaignModel,
-  CampaignOutcomeModel,
-  type CampaignBatch,
-  type OutcomeEntry,
   connectDatabase,
   createLogger,
   createRedisConnection,
@@ -24,9 +16,8 @@ import {
   mailIdentityKey,
   waitUntilConnected,
   type Redis,
+  mongoCampaignStore,
 } from '@agency/platform';
-import { SubscriberModel } from '@agency/platform/testing/audience-models';
-import { ContactAddressModel, ContactModel } from '@agency/platform/testing/contact-models';
 import { createCampaignQueue, type CampaignQueue } from '@agency/backend';
 import {
   createCampaignTransport,
@@ -37,21 +28,25 @@ import {
 } from '../campaigns';
 import { loadWorkerConfig } from '../config';
 import { TEST_SECRETS } from '@agency/platform/testing/test-secrets';
+import {
+  createQueuedCampaign,
+  seedContacts,
+  seedSubscribers,
+  storedCampaign,
+  type QueuedCampaignFields,
+  type SeedContact,
+  type SeedSubscriber,
+} from '@agency/platform/testing/campaign-fixtures';
+import {
+  CampaignBatchModel,
+  CampaignModel,
+  CampaignOutcomeModel,
+  type CampaignBatch,
+  type OutcomeEntry,
+} from '@agency/platform/testing/campaigns-models';
 
 export const TEST_SITE_URL = 'http://site.test';
 export const TEST_LINK_SECRET = TEST_SECRETS.MAIL_LINK_SECRET;
-
-export interface SeedContact {
-  email: string;
-  firstName?: string;
-  locale?: string;
-}
-
-export interface SeedSubscriber {
-  email: string;
-  status: 'pending' | 'confirmed' | 'unsubscribed';
-  locale?: string;
-}
 
 export interface CampaignContext {
   mongodbUri: string;
@@ -66,18 +61,7 @@ export interface CampaignContext {
   seedContacts(contacts: readonly SeedContact[]): Promise<void>;
   seedSubscribers(subscribers: readonly SeedSubscriber[]): Promise<void>;
   /** A campaign marked queued with its dispatch job added, as the send route leaves it. */
-  queueCampaign(fields?: {
-    recipientType?: RecipientType;
-    subject?: string;
-    content?: string;
-    defaultLocale?: Locale;
-    translations?: { locale: Locale; subject: string; content: string }[];
-    sendingWindow?: SendingWindow | null;
-    ratePerMinute?: number | null;
-    fromAddress?: string | null;
-    replyTo?: string | null;
-    addDispatch?: boolean;
-  }): Promise<string>;
+  queueCampaign(fields?: QueuedCampaignFields & { addDispatch?: boolean }): Promise<string>;
   startWorker(
     smtpUrl: string,
     settings?: Partial<CampaignSendSettings>,
@@ -119,22 +103,6 @@ export function campaignSettings(
   });
   const settings: CampaignSendSettings = campaigns;
   return { ...settings, retryDelayMs: 100, ...overrides };
-}
-
-const NAMES = ['Amira', 'Sami', 'Leila', 'Karim', 'Nour', 'Youssef'];
-
-export function contactDocument(contact: SeedContact, index: number) {
-  return {
-    firstName: contact.firstName ?? NAMES[index % NAMES.length],
-    lastName: 'Test',
-    email: contact.email,
-    service: 'web-design',
-    message: 'A campaign test recipient',
-    locale: contact.locale ?? 'en',
-    // Their own mails are done: only the campaign mails them here.
-    mailState: 'sent',
-    acknowledgementState: 'sent',
-  };
 }
 
 export async function createCampaignContext(): Promise<CampaignContext> {
@@ -205,45 +173,10 @@ export async function createCampaignContext(): Promise<CampaignContext> {
     sendQueue,
     testQueue,
     controlQueue,
-    async seedContacts(contacts) {
-      // As the API stores enquiries: each with its address for the campaign audience.
-      const stored = await ContactModel.insertMany(contacts.map(contactDocument), { lean: true });
-      await ContactAddressModel.insertMany(
-        stored.map(({ _id, email, firstName, lastName, locale }) => ({
-          _id,
-          email,
-          firstName,
-          lastName,
-          locale,
-        })),
-        { lean: true },
-      );
-    },
-    async seedSubscribers(subscribers) {
-      await SubscriberModel.insertMany(
-        subscribers.map((subscriber) => ({
-          email: subscriber.email,
-          status: subscriber.status,
-          locale: subscriber.locale ?? 'en',
-        })),
-      );
-    },
+    seedContacts,
+    seedSubscribers,
     async queueCampaign(fields = {}) {
-      const campaign = await CampaignModel.create({
-        name: 'Spring offer',
-        subject: fields.subject ?? 'Hello {{firstName}}',
-        content: fields.content ?? '<p>Dear {{firstName}}, our spring packages are here.</p>',
-        recipientType: fields.recipientType ?? 'all',
-        defaultLocale: fields.defaultLocale ?? 'en',
-        translations: fields.translations ?? [],
-        sendingWindow: fields.sendingWindow ?? null,
-        ratePerMinute: fields.ratePerMinute ?? null,
-        fromAddress: fields.fromAddress ?? null,
-        replyTo: fields.replyTo ?? null,
-        status: 'queued',
-        queuedAt: new Date(),
-      });
-      const id = String(campaign._id);
+      const id = await createQueuedCampaign(fields);
       if (fields.addDispatch !== false) {
         await dispatchQueue.add(
           QUEUE_NAMES.campaignDispatch,
@@ -267,6 +200,7 @@ export async function createCampaignContext(): Promise<CampaignContext> {
         connection: workerConnection,
         queuePrefix,
         messenger,
+        store: mongoCampaignStore,
         messageIdDomain: 'agency.test',
         identityKey: mailIdentityKey(TEST_LINK_SECRET),
         logger,
@@ -299,11 +233,7 @@ export async function createCampaignContext(): Promise<CampaignContext> {
         'the campaign queues to be idle',
       );
     },
-    async campaign(id) {
-      const campaign = await CampaignModel.findById(id).lean();
-      if (!campaign) throw new Error(`no campaign ${id}`);
-      return campaign as unknown as Record<string, unknown>;
-    },
+    campaign: storedCampaign,
     ledgerBatches,
     async ledger(id) {
       const [batches, outcomeDocs] = await Promise.all([

@@ -1,6 +1,6 @@
 import { DEFAULT_TEMPLATE_LAYOUT } from '@agency/contracts';
 import { Parser } from 'htmlparser2';
-import { CampaignTemplateModel } from '@agency/platform';
+import { CampaignTemplateModel } from '@agency/platform/testing/campaigns-models';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { as, signedInUser, validCampaign, type SignedInUser } from '../../testing/admin-fixtures';
 

@@ -1,5 +1,5 @@
 import { campaignScheduleJobId } from '@agency/contracts';
-import { suppressAddress, CampaignModel } from '@agency/platform';
+import { suppressAddress } from '@agency/platform';
 import {
   ListMemberModel,
   MailingListModel,
@@ -15,6 +15,7 @@ import {
   validEnquiry,
   type SignedInUser,
 } from '../../testing/admin-fixtures';
+import { CampaignModel } from '@agency/platform/testing/campaigns-models';
 
 let ctx: TestContext;
 let manager: SignedInUser;

@@ -1,11 +1,4 @@
 import { Types } from 'mongoose';
-import {
-  CampaignBatchModel,
-  CampaignModel,
-  CampaignOutcomeModel,
-  CampaignTemplateModel,
-  campaignBatchId,
-} from '@agency/platform';
 import { MailingListModel } from '@agency/platform/testing/audience-models';
 import { ActivityLogModel } from '../activity-log';
 import { createTestContext, type TestContext } from '../../testing/test-context';
@@ -16,6 +9,13 @@ import {
   validCampaign,
   type SignedInUser,
 } from '../../testing/admin-fixtures';
+import {
+  CampaignBatchModel,
+  CampaignModel,
+  CampaignOutcomeModel,
+  CampaignTemplateModel,
+  campaignBatchId,
+} from '@agency/platform/testing/campaigns-models';
 
 let ctx: TestContext;
 let manager: SignedInUser;

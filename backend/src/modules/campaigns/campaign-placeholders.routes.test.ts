@@ -1,5 +1,5 @@
 import { DEFAULT_PLACEHOLDER_FALLBACKS } from '@agency/contracts';
-import { CampaignModel } from '@agency/platform';
+import { CampaignModel } from '@agency/platform/testing/campaigns-models';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { as, signedInUser, validCampaign, type SignedInUser } from '../../testing/admin-fixtures';
 

@@ -10,12 +10,11 @@ import {
   type CampaignPreviewInput,
   type CampaignSampleRecipientDto,
   type Locale,
-  type RecipientType,
 } from '@agency/contracts';
 import {
-  CampaignModel,
-  CampaignTemplateModel,
   audienceRecipients,
+  findCampaignLanguageTarget,
+  findMailTemplate,
   compileCampaignMail,
   sanitizeCampaignHtml,
   sanitizeTemplateLayout,
@@ -48,27 +47,15 @@ export async function sampleRecipients(
  * walk, its lists and suppressions included.
  */
 export async function languageAudience(id: string): Promise<CampaignLanguageAudienceDto> {
-  const campaign = await CampaignModel.findById(id, {
-    recipientType: 1,
-    listIds: 1,
-    defaultLocale: 1,
-    translations: 1,
-  }).lean();
+  const campaign = await findCampaignLanguageTarget(id);
   if (!campaign) throw new HttpError('NOT_FOUND', 'No campaign with this id');
-  const defaultLocale = (campaign.defaultLocale ?? 'en') as Locale;
-  const written = new Set<string>([
-    defaultLocale,
-    ...(campaign.translations ?? []).map((translation) => translation.locale),
-  ]);
+  const { target, defaultLocale } = campaign;
+  const written = new Set<string>([defaultLocale, ...campaign.translatedLocales]);
   const languages = Object.fromEntries(LOCALES.map((locale) => [locale, 0])) as Record<
     Locale,
     number
   >;
   let total = 0;
-  const target: AudienceTarget = {
-    recipientType: campaign.recipientType as RecipientType,
-    listIds: (campaign.listIds ?? []).map(String),
-  };
   for await (const member of audienceRecipients(target)) {
     const locale = written.has(member.locale) ? (member.locale as Locale) : defaultLocale;
     languages[locale] += 1;
@@ -87,9 +74,9 @@ async function templateFor(input: CampaignPreviewInput): Promise<CampaignMailTem
     };
   }
   if (!input.templateId) return DEFAULT_TEMPLATE;
-  const stored = await CampaignTemplateModel.findById(input.templateId).lean();
+  const stored = await findMailTemplate(input.templateId);
   if (!stored) throw new HttpError('NOT_FOUND', 'No template with this id');
-  return { ...stored, header: stored.header ?? '', footer: stored.footer ?? '' };
+  return stored;
 }
 
 /**

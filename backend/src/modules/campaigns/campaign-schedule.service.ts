@@ -1,10 +1,14 @@
-import type { CampaignDto, CampaignStatus } from '@agency/contracts';
-import { CampaignModel, withCampaignLockOrThrow, type Redis } from '@agency/platform';
+import type { CampaignDto } from '@agency/contracts';
+import {
+  DomainError,
+  restoreSchedule,
+  scheduleCampaign,
+  unscheduleCampaign,
+  withCampaignLockOrThrow,
+  type Redis,
+} from '@agency/platform';
 import { HttpError } from '../../errors';
 import { dropSchedule, enqueueSchedule, type CampaignQueue } from '../../queues/campaign-queue';
-import { toCampaignDto } from './campaign.service';
-
-const SCHEDULABLE: readonly CampaignStatus[] = ['draft', 'scheduled'];
 
 /** How long a schedule change waits for the worker's start of the same campaign. */
 const LOCK_WAIT_MS = 3000;
@@ -36,54 +40,33 @@ export function campaignScheduling({
 }): CampaignScheduling {
   const locked = <T>(id: string, write: () => Promise<T>): Promise<T> =>
     withCampaignLockOrThrow(redis, prefix, id, LOCK_WAIT_MS, write).catch((error: unknown) => {
-      if (error instanceof HttpError) throw error;
+      if (error instanceof DomainError) throw error;
       throw unavailable();
     });
 
   return {
     schedule: (id, scheduledAt) =>
       locked(id, async () => {
-        const current = await CampaignModel.findById(id, { status: 1, scheduledAt: 1 }).lean();
-        if (!current) throw new HttpError('NOT_FOUND', 'No campaign with this id');
-        if (!SCHEDULABLE.includes(current.status as CampaignStatus)) {
-          throw new HttpError('CONFLICT', 'Only a draft or a scheduled campaign can be scheduled');
-        }
-        const campaign = await CampaignModel.findOneAndUpdate(
-          { _id: id, status: current.status },
-          { $set: { status: 'scheduled', scheduledAt } },
-          { returnDocument: 'after' },
-        ).lean();
-        if (!campaign) throw new HttpError('CONFLICT', 'The campaign changed; try again');
+        const { campaign, previous } = await scheduleCampaign(id, scheduledAt);
         try {
           await enqueueSchedule(queue, id, scheduledAt);
         } catch {
           // Nothing half-done: the campaign is as it was.
-          await CampaignModel.updateOne(
-            { _id: id, status: 'scheduled' },
-            { $set: { status: current.status, scheduledAt: current.scheduledAt ?? null } },
-          );
+          await restoreSchedule(id, previous);
           throw unavailable();
         }
-        const previous = current.scheduledAt;
-        if (previous && previous.getTime() !== scheduledAt.getTime()) {
-          await dropSchedule(queue, id, previous);
+        const before = previous.scheduledAt;
+        if (before && before.getTime() !== scheduledAt.getTime()) {
+          await dropSchedule(queue, id, before);
         }
-        return toCampaignDto(campaign);
+        return campaign;
       }),
 
     unschedule: (id) =>
       locked(id, async () => {
-        const campaign = await CampaignModel.findOneAndUpdate(
-          { _id: id, status: 'scheduled' },
-          { $set: { status: 'draft', scheduledAt: null } },
-        ).lean();
-        if (!campaign) {
-          const exists = await CampaignModel.exists({ _id: id });
-          if (!exists) throw new HttpError('NOT_FOUND', 'No campaign with this id');
-          throw new HttpError('CONFLICT', 'Only a scheduled campaign can be unscheduled');
-        }
-        if (campaign.scheduledAt) await dropSchedule(queue, id, campaign.scheduledAt);
-        return toCampaignDto({ ...campaign, status: 'draft', scheduledAt: null });
+        const { campaign, scheduledAt } = await unscheduleCampaign(id);
+        if (scheduledAt) await dropSchedule(queue, id, scheduledAt);
+        return campaign;
       }),
   };
 }

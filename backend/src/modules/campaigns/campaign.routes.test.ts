@@ -11,17 +11,16 @@ import {
   type SignedInUser,
   without,
 } from '../../testing/admin-fixtures';
+import { countAudience, listMemberId } from '@agency/platform';
+import { SubscriberModel, ListMemberModel } from '@agency/platform/testing/audience-models';
+import { ContactModel } from '@agency/platform/testing/contact-models';
+import { Types, type mongo } from 'mongoose';
 import {
   CampaignModel,
   CampaignBatchModel,
   CampaignOutcomeModel,
   campaignBatchId,
-  countAudience,
-  listMemberId,
-} from '@agency/platform';
-import { SubscriberModel, ListMemberModel } from '@agency/platform/testing/audience-models';
-import { ContactModel } from '@agency/platform/testing/contact-models';
-import { Types, type mongo } from 'mongoose';
+} from '@agency/platform/testing/campaigns-models';
 
 let ctx: TestContext;
 let manager: SignedInUser;

@@ -4,7 +4,6 @@ import { createTestContext, type TestContext } from '../../testing/test-context'
 import { as, signedInUser, validCampaign, validEnquiry } from '../../testing/admin-fixtures';
 import { reconcileNow, recordQueuedSubscriptions } from '../../testing/kept-figures';
 import {
-  CampaignModel,
   localDay,
   signConfirmationToken,
   signUnsubscribeToken,
@@ -13,6 +12,7 @@ import {
 import { SubscriberModel } from '@agency/platform/testing/audience-models';
 import { ContactModel } from '@agency/platform/testing/contact-models';
 import { periodStarts } from './stats.service';
+import { CampaignModel } from '@agency/platform/testing/campaigns-models';
 
 let ctx: TestContext;
 beforeAll(async () => {

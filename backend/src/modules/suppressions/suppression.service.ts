@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import { trusted } from 'mongoose';
 import type {
   Page,
   SuppressionDto,
@@ -10,7 +9,7 @@ import type {
   SuppressionSource,
 } from '@agency/contracts';
 import {
-  CampaignModel,
+  findCampaignNames,
   findSuppression,
   findSuppressionsPage,
   suppressAddress,
@@ -42,8 +41,7 @@ function toSuppressionDto(
 async function campaignNamesOf(entries: readonly StoredSuppression[]) {
   const ids = [...new Set(entries.flatMap(({ campaign }) => (campaign ? [String(campaign)] : [])))];
   if (ids.length === 0) return new Map<string, string>();
-  const campaigns = await CampaignModel.find({ _id: trusted({ $in: ids }) }, { name: 1 }).lean();
-  return new Map(campaigns.map(({ _id, name }) => [String(_id), name]));
+  return findCampaignNames(ids);
 }
 
 export async function listSuppressions(query: SuppressionQuery): Promise<Page<SuppressionDto>> {

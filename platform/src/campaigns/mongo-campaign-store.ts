@@ -8,21 +8,15 @@ import {
   type Locale,
   type SendingWindow,
 } from '@agency/contracts';
-import {
-  CampaignModel,
-  CampaignTemplateModel,
-  audienceRecipients,
-  countAudience,
-  campaignBatchId,
-  campaignSenderOf,
-  excludedKeys,
-  type Campaign,
-  insertUnlessPresent,
-  isDuplicateKeyError,
-  KEYED_IDENTITIES,
-  readAgencySettings,
-  testRecipientRefusal,
-} from '@agency/platform';
+import { audienceRecipients, countAudience, excludedKeys } from '../audience/audience';
+import { insertUnlessPresent, isDuplicateKeyError } from '../database-errors';
+import { campaignSenderOf, readAgencySettings } from '../settings/agency-settings.service';
+import { CampaignModel, type Campaign } from './campaign.model';
+import { campaignBatchId } from './campaign-batch.model';
+import { KEYED_IDENTITIES } from './campaign-round-identities';
+import { UNFINISHED_STATUSES } from './campaign-statuses';
+import { CampaignTemplateModel } from './campaign-template.model';
+import { testRecipientRefusal } from './test-recipients';
 import type {
   CampaignSendState,
   CampaignStore,
@@ -181,7 +175,7 @@ async function recordOutcomes(
   }
 }
 
-/** The campaign engine's store, over the models the API shares. */
+/** The campaign engine's store, over the campaigns module's models. */
 export const mongoCampaignStore: CampaignStore = {
   testRecipientRefusal,
 
@@ -339,7 +333,7 @@ export const mongoCampaignStore: CampaignStore = {
       {
         _id: campaign.id,
         round: campaign.round,
-        status: trusted({ $in: ['queued', 'sending', 'paused'] }),
+        status: trusted({ $in: UNFINISHED_STATUSES }),
       },
       {
         $set: {

@@ -1,5 +1,8 @@
 import type { Types, mongo } from 'mongoose';
-import { CampaignModel, campaignBatchId, insertUnlessPresent, type Logger } from '@agency/platform';
+import { insertUnlessPresent } from '../database-errors';
+import type { Logger } from '../logger';
+import { CampaignModel } from './campaign.model';
+import { campaignBatchId } from './campaign-batch.model';
 import { outcomeDocuments, rosters, type OutcomeLine } from './ledger-collections';
 
 /**

@@ -1,15 +1,12 @@
 import { Types, type mongo } from 'mongoose';
 import type { CampaignStatus } from '@agency/contracts';
-import {
-  CampaignBatchModel,
-  CampaignModel,
-  CampaignOutcomeModel,
-  createLogger,
-} from '@agency/platform';
-import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
+import { createLogger } from '../logger';
+import { collect } from '../testing/collect';
+import { useFileDatabase } from '../testing/file-database';
+import { CampaignModel } from './campaign.model';
+import { CampaignBatchModel, CampaignOutcomeModel } from './campaign-batch.model';
 import { LEGACY_LEDGER_COLLECTION, migrateLegacyLedger } from './legacy-ledger-migration';
 import { mongoCampaignStore as store } from './mongo-campaign-store';
-import { collect } from '../testing/collect';
 
 const logger = createLogger('test', 'silent');
 /** The old ledger's collection, as the facts were stored: ids are strings. */
@@ -68,14 +65,7 @@ function outcomeFact(
  * the failed read, against the MongoDB-wire server.
  */
 describe('moving the per-recipient campaign ledger into the ledger per batch', () => {
-  let ctx: CampaignContext;
-
-  beforeAll(async () => {
-    ctx = await createCampaignContext();
-  });
-  afterAll(async () => {
-    await ctx.close();
-  });
+  useFileDatabase('legacy-ledger');
   beforeEach(async () => {
     await Promise.all([
       CampaignModel.deleteMany({}),

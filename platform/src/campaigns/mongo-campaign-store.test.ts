@@ -1,17 +1,20 @@
 import { Types } from 'mongoose';
 import { DEFAULT_TEMPLATE, type CampaignRecipient } from '@agency/contracts';
+import { ContactModel } from '../contact/contact.model';
+import { SubscriberModel } from '../newsletter/subscriber.model';
 import {
-  CampaignBatchModel,
-  CampaignModel,
-  CampaignOutcomeModel,
-  CampaignTemplateModel,
-} from '@agency/platform';
-import { SubscriberModel } from '@agency/platform/testing/audience-models';
-import { ContactModel } from '@agency/platform/testing/contact-models';
-import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
-import type { CampaignSendState, PositionedOutcome } from './campaign-store';
-import { mongoCampaignStore as store } from './mongo-campaign-store';
+  createQueuedCampaign,
+  seedContacts,
+  seedSubscribers,
+  storedCampaign,
+} from '../testing/campaign-fixtures';
 import { collect } from '../testing/collect';
+import { useFileDatabase } from '../testing/file-database';
+import { CampaignModel } from './campaign.model';
+import { CampaignBatchModel, CampaignOutcomeModel } from './campaign-batch.model';
+import type { CampaignSendState, PositionedOutcome } from './campaign-store';
+import { CampaignTemplateModel } from './campaign-template.model';
+import { mongoCampaignStore as store } from './mongo-campaign-store';
 
 const recipient = (name: string, locale = 'en'): CampaignRecipient => ({
   key: `${name.toLowerCase()}@example.tn`,
@@ -37,14 +40,7 @@ const failed = (position: number, who: CampaignRecipient, reason: string): Posit
  * outcomes, and the campaign's state and counters.
  */
 describe("the campaign engine's store", () => {
-  let ctx: CampaignContext;
-
-  beforeAll(async () => {
-    ctx = await createCampaignContext();
-  });
-  afterAll(async () => {
-    await ctx.close();
-  });
+  useFileDatabase('campaign-store');
   beforeEach(async () => {
     await Promise.all(
       [
@@ -66,13 +62,13 @@ describe("the campaign engine's store", () => {
 
   describe('the audience', () => {
     beforeEach(async () => {
-      await ctx.seedContacts([
+      await seedContacts([
         { email: 'Amira@example.tn', firstName: 'Amira', locale: 'fr' },
         { email: 'amira@EXAMPLE.tn', firstName: 'Amira again' },
         { email: 'both@example.tn', firstName: 'Both' },
         { email: 'left@example.tn', firstName: 'Left' },
       ]);
-      await ctx.seedSubscribers([
+      await seedSubscribers([
         { email: 'both@example.tn', status: 'confirmed', locale: 'ar' },
         { email: 'confirmed@example.tn', status: 'confirmed', locale: 'ar' },
         { email: 'waiting@example.tn', status: 'pending' },
@@ -113,7 +109,7 @@ describe("the campaign engine's store", () => {
     let id: string;
 
     beforeEach(async () => {
-      id = await ctx.queueCampaign({ addDispatch: false });
+      id = await createQueuedCampaign();
       await store.addBatches(id, 1, [
         { seq: 0, recipients: [amira, sami] },
         { seq: 1, recipients: [nour] },
@@ -266,7 +262,7 @@ describe("the campaign engine's store", () => {
     it("gives a resend the round's failed recipients as they were mailed, without who left since", async () => {
       await store.recordOutcomes(id, 1, 0, [failed(0, amira, '550 no'), sent(1, sami)]);
       await store.recordOutcomes(id, 1, 1, [failed(0, nour, '451 later')]);
-      await ctx.seedSubscribers([{ email: 'nour@example.tn', status: 'unsubscribed' }]);
+      await seedSubscribers([{ email: 'nour@example.tn', status: 'unsubscribed' }]);
 
       expect(await collect(store.failedRecipients(id, 1))).toEqual([amira]);
       expect(await collect(store.failedRecipients(id, 2))).toEqual([]);
@@ -275,15 +271,15 @@ describe("the campaign engine's store", () => {
 
   describe("the campaign's state", () => {
     it('begins sending once: queued becomes sending, the first start is kept', async () => {
-      const id = await ctx.queueCampaign({ addDispatch: false });
+      const id = await createQueuedCampaign();
       const begun = await store.beginSending(id);
       expect(begun).toMatchObject({ id, status: 'sending', round: 1, pass: 1 });
-      const { startedAt } = await ctx.campaign(id);
+      const { startedAt } = await storedCampaign(id);
       expect(startedAt).toBeInstanceOf(Date);
 
       await CampaignModel.updateOne({ _id: id }, { status: 'queued', pass: 2 });
       expect(await store.beginSending(id)).toMatchObject({ status: 'sending', pass: 2 });
-      expect((await ctx.campaign(id)).startedAt).toEqual(startedAt);
+      expect((await storedCampaign(id)).startedAt).toEqual(startedAt);
 
       await CampaignModel.updateOne({ _id: id }, { status: 'paused' });
       const writes = jest.spyOn(CampaignModel, 'findOneAndUpdate');
@@ -320,11 +316,10 @@ describe("the campaign engine's store", () => {
     it('reads the whole send state a batch needs', async () => {
       const listId = new Types.ObjectId();
       const queuedAt = new Date('2026-11-20T10:00:00Z');
-      const id = await ctx.queueCampaign({
+      const id = await createQueuedCampaign({
         recipientType: 'lists',
         sendingWindow: { days: [1, 2], start: '09:00', end: '17:00' },
         ratePerMinute: 90,
-        addDispatch: false,
       });
       await CampaignModel.updateOne(
         { _id: id },
@@ -339,7 +334,7 @@ describe("the campaign engine's store", () => {
           queuedAt,
         },
       );
-      const { updatedAt } = await ctx.campaign(id);
+      const { updatedAt } = await storedCampaign(id);
 
       expect(await state(id)).toEqual({
         id,
@@ -391,7 +386,7 @@ describe("the campaign engine's store", () => {
     });
 
     it('reads the mail apart from the state, and never the mail with the state', async () => {
-      const id = await ctx.queueCampaign({ subject: 'Hi {{firstName}}', addDispatch: false });
+      const id = await createQueuedCampaign({ subject: 'Hi {{firstName}}' });
       expect(await store.mail(id)).toMatchObject({
         defaultLocale: 'en',
         languages: { en: { subject: 'Hi {{firstName}}' } },
@@ -401,7 +396,7 @@ describe("the campaign engine's store", () => {
     });
 
     it('reads the state without the mail, and the mail without the audience', async () => {
-      const id = await ctx.queueCampaign({ addDispatch: false });
+      const id = await createQueuedCampaign();
       const stateRead = jest.spyOn(CampaignModel.collection, 'findOne');
       const mailRead = jest.spyOn(CampaignModel, 'findById');
       try {
@@ -454,11 +449,10 @@ describe("the campaign engine's store", () => {
         backgroundColor: '#222222',
         textColor: '#333333',
       });
-      const id = await ctx.queueCampaign({
+      const id = await createQueuedCampaign({
         subject: 'Hello',
         content: '<p>Hi</p>',
         translations: [{ locale: 'fr', subject: 'Bonjour', content: '<p>Salut</p>' }],
-        addDispatch: false,
       });
       await CampaignModel.updateOne({ _id: id }, { templateId: template._id });
 
@@ -486,11 +480,10 @@ describe("the campaign engine's store", () => {
     });
 
     it('reads the mail in its own default language, and an older one with the defaults', async () => {
-      const french = await ctx.queueCampaign({
+      const french = await createQueuedCampaign({
         subject: 'Bonjour',
         content: '<p>Salut</p>',
         defaultLocale: 'fr',
-        addDispatch: false,
       });
       expect(await store.mail(french)).toMatchObject({
         defaultLocale: 'fr',
@@ -531,9 +524,9 @@ describe("the campaign engine's store", () => {
         backgroundColor: '#222222',
         textColor: '#333333',
       });
-      const bare = await ctx.queueCampaign({ addDispatch: false });
+      const bare = await createQueuedCampaign();
       await CampaignModel.updateOne({ _id: bare }, { templateId: insertedId });
-      const gone = await ctx.queueCampaign({ addDispatch: false });
+      const gone = await createQueuedCampaign();
       await CampaignModel.updateOne({ _id: gone }, { templateId: new Types.ObjectId() });
 
       expect((await store.mail(bare))?.template).toMatchObject({ header: '', footer: '' });
@@ -549,9 +542,9 @@ describe("the campaign engine's store", () => {
     });
 
     it('writes only the campaign it is given, never the one stored before it', async () => {
-      const other = await ctx.queueCampaign({ addDispatch: false });
+      const other = await createQueuedCampaign();
       const before = await CampaignModel.findById(other).lean();
-      const id = await ctx.queueCampaign({ addDispatch: false });
+      const id = await createQueuedCampaign();
       const scheduledAt = new Date(Date.now() - 1000);
       await CampaignModel.updateOne({ _id: id }, { status: 'scheduled', scheduledAt });
 
@@ -564,17 +557,17 @@ describe("the campaign engine's store", () => {
         'sent',
       );
 
-      expect(await ctx.campaign(id)).toMatchObject({ status: 'sent', total: 5, sentCount: 5 });
+      expect(await storedCampaign(id)).toMatchObject({ status: 'sent', total: 5, sentCount: 5 });
       expect(await CampaignModel.findById(other).lean()).toEqual(before);
     });
 
     it('folds counters only when they are newer than those it holds', async () => {
-      const id = await ctx.queueCampaign({ addDispatch: false });
+      const id = await createQueuedCampaign();
       await CampaignModel.updateOne({ _id: id }, { status: 'sending', roundBaseSent: 10 });
       const campaign = await state(id);
       await store.foldCounters(campaign, { sent: 5, failed: 1, version: 3 });
       await store.foldCounters(campaign, { sent: 4, failed: 1, version: 2 });
-      expect(await ctx.campaign(id)).toMatchObject({
+      expect(await storedCampaign(id)).toMatchObject({
         sentCount: 15,
         failedCount: 1,
         countersVersion: 3,
@@ -582,19 +575,19 @@ describe("the campaign engine's store", () => {
     });
 
     it("takes the counted total, then the dispatch's exact one, which a late count leaves", async () => {
-      const id = await ctx.queueCampaign({ addDispatch: false });
+      const id = await createQueuedCampaign();
       await store.recordTotal(id, 72);
-      expect(await ctx.campaign(id)).toMatchObject({ total: 72, dispatchedRound: 0 });
+      expect(await storedCampaign(id)).toMatchObject({ total: 72, dispatchedRound: 0 });
       await store.markDispatched(id, 1, 70);
-      expect(await ctx.campaign(id)).toMatchObject({ total: 70, dispatchedRound: 1 });
+      expect(await storedCampaign(id)).toMatchObject({ total: 70, dispatchedRound: 1 });
       await store.recordTotal(id, 75);
-      expect(await ctx.campaign(id)).toMatchObject({ total: 70 });
+      expect(await storedCampaign(id)).toMatchObject({ total: 70 });
 
       // A resend round mails some of them again: the campaign's total stays.
       await CampaignModel.updateOne({ _id: id }, { round: 2 });
       await store.recordTotal(id, 90);
       await store.markDispatched(id, 2, 90);
-      expect(await ctx.campaign(id)).toMatchObject({ total: 70, dispatchedRound: 2 });
+      expect(await storedCampaign(id)).toMatchObject({ total: 70, dispatchedRound: 2 });
     });
 
     it.each([
@@ -604,11 +597,11 @@ describe("the campaign engine's store", () => {
       ['queued', { sent: 0, failed: 0 }, 'sent'],
       ['cancelled', { sent: 2, failed: 0 }, null],
     ] as const)('ends a %s round with %j as %s', async (status, counts, ended) => {
-      const id = await ctx.queueCampaign({ addDispatch: false });
+      const id = await createQueuedCampaign();
       await CampaignModel.updateOne({ _id: id }, { status });
       expect(await store.finishRound(await state(id), { ...counts, version: 4 })).toBe(ended);
       if (ended) {
-        expect(await ctx.campaign(id)).toMatchObject({
+        expect(await storedCampaign(id)).toMatchObject({
           status: ended,
           sentCount: counts.sent,
           failedCount: counts.failed,
@@ -616,12 +609,12 @@ describe("the campaign engine's store", () => {
           countersVersion: 4,
         });
       } else {
-        expect(await ctx.campaign(id)).toMatchObject({ status });
+        expect(await storedCampaign(id)).toMatchObject({ status });
       }
     });
 
     it('ends a resend round adding its mails to those sent before, its total untouched', async () => {
-      const id = await ctx.queueCampaign({ addDispatch: false });
+      const id = await createQueuedCampaign();
       await CampaignModel.updateOne(
         { _id: id },
         { status: 'sending', round: 2, roundBaseSent: 6, total: 7 },
@@ -631,7 +624,7 @@ describe("the campaign engine's store", () => {
         'sent',
       );
 
-      expect(await ctx.campaign(id)).toMatchObject({
+      expect(await storedCampaign(id)).toMatchObject({
         status: 'sent',
         sentCount: 7,
         failedCount: 0,
@@ -642,10 +635,10 @@ describe("the campaign engine's store", () => {
 
     it('finds campaigns left queued, or sending without a change, for longer than asked', async () => {
       const old = new Date(Date.now() - 10 * 60_000);
-      const queued = await ctx.queueCampaign({ addDispatch: false });
-      const sending = await ctx.queueCampaign({ addDispatch: false });
-      const fresh = await ctx.queueCampaign({ addDispatch: false });
-      await ctx.queueCampaign({ addDispatch: false });
+      const queued = await createQueuedCampaign();
+      const sending = await createQueuedCampaign();
+      const fresh = await createQueuedCampaign();
+      await createQueuedCampaign();
       await CampaignModel.collection.updateOne(
         { _id: new Types.ObjectId(queued) },
         { $set: { queuedAt: old } },

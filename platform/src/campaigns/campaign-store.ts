@@ -6,9 +6,10 @@ import type {
   RecipientType,
   SendingWindow,
 } from '@agency/contracts';
-import type { CampaignMail, TestRecipientRefusal } from '@agency/platform';
+import type { CampaignMail } from './rendering/campaign.template';
+import type { TestRecipientRefusal } from './test-recipients';
 
-export type { CampaignMail } from '@agency/platform';
+export type { CampaignMail } from './rendering/campaign.template';
 
 /** A campaign's send state without its mail: what a batch or the dispatch reads again and again. */
 export interface CampaignSendState {
@@ -78,7 +79,7 @@ export interface LedgerTally {
 /**
  * What the campaign engine needs from the store, and nothing more: the
  * campaign's state and mail, its audience, and the ledger of one document
- * per batch. `mongo-campaign-store.ts` implements it over the shared models.
+ * per batch. `mongo-campaign-store.ts` implements it over the module's models.
  */
 export interface CampaignStore {
   sendState(campaignId: string): Promise<CampaignSendState | null>;

@@ -1,6 +1,6 @@
 import type { Types, mongo } from 'mongoose';
 import type { CampaignRecipient } from '@agency/contracts';
-import { CampaignBatchModel, CampaignOutcomeModel } from '@agency/platform';
+import { CampaignBatchModel, CampaignOutcomeModel } from './campaign-batch.model';
 
 /** A batch's roster as the dispatch writes it. */
 export interface RosterDocument {

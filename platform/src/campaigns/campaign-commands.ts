@@ -1,0 +1,150 @@
+import {
+  campaignCopyNames,
+  fallbacksOf,
+  type CampaignDto,
+  type CampaignStatus,
+  type Locale,
+  type PlaceholderFallbacks,
+  type RecipientType,
+  type SendingWindow,
+} from '@agency/contracts';
+import type { Types } from 'mongoose';
+import { findExistingListIds } from '../audience/list-existence';
+import { DomainError } from '../domain-error';
+import { CampaignModel } from './campaign.model';
+import { toCampaignDto } from './campaign-dto';
+import { deleteLedger } from './campaign-ledger-pages';
+import { takenCampaignNames } from './campaign-queries';
+import { UNFINISHED_STATUSES } from './campaign-statuses';
+
+/** What a draft is stored with: the request's fields, checked and sanitised by the API. */
+export interface CampaignDraftFields {
+  name: string;
+  subject: string;
+  content: string;
+  fromAddress: string | null;
+  replyTo: string | null;
+  recipientType: RecipientType;
+  listIds: string[];
+  defaultLocale: Locale;
+  translations: { locale: Locale; subject: string; content: string }[];
+  placeholderFallbacks: PlaceholderFallbacks;
+  templateId: string | null;
+  sendingWindow: SendingWindow | null;
+  ratePerMinute: number | null;
+}
+
+export const noCampaign = () => new DomainError('NOT_FOUND', 'No campaign with this id');
+
+/** The refusal of a conditional write that matched nothing: the campaign is gone, or not in that state. */
+export async function notFoundOrConflict(id: string, conflict: string): Promise<never> {
+  const exists = await CampaignModel.exists({ _id: id });
+  if (!exists) throw noCampaign();
+  throw new DomainError('CONFLICT', conflict);
+}
+
+export async function createCampaignDraft(
+  fields: CampaignDraftFields,
+  createdBy: string,
+): Promise<CampaignDto> {
+  const campaign = await CampaignModel.create({ ...fields, createdBy });
+  return toCampaignDto(campaign.toObject());
+}
+
+/** Only a draft is edited: what was scheduled, queued or sent stays as it goes out. */
+export async function updateCampaignDraft(
+  id: string,
+  fields: CampaignDraftFields,
+): Promise<CampaignDto> {
+  const campaign = await CampaignModel.findOneAndUpdate(
+    { _id: id, status: 'draft' },
+    { $set: fields },
+    { returnDocument: 'after', runValidators: true },
+  ).lean();
+  if (!campaign) return notFoundOrConflict(id, 'Only a draft campaign can be edited');
+  return toCampaignDto(campaign);
+}
+
+/** How many copy names are tried per look-up for a free one. */
+const COPY_NAMES_PER_LOOKUP = 20;
+
+/** The first of "Copy of X", "Copy of X (2)"… that no campaign has yet. */
+async function freeCopyName(sourceName: string, locale: Locale): Promise<string> {
+  for (let first = 1; ; first += COPY_NAMES_PER_LOOKUP) {
+    const names = campaignCopyNames(sourceName, locale, COPY_NAMES_PER_LOOKUP, first);
+    const taken = await takenCampaignNames(names);
+    const free = names.find((name) => !taken.has(name));
+    if (free) return free;
+  }
+}
+
+/** The lists among `listIds` that still exist: a copy never names a deleted list. */
+async function listsStillThere(listIds: readonly Types.ObjectId[]): Promise<Types.ObjectId[]> {
+  if (listIds.length === 0) return [];
+  const existing = new Set(await findExistingListIds(listIds));
+  return listIds.filter((id) => existing.has(String(id)));
+}
+
+export interface CampaignCopy {
+  campaign: CampaignDto;
+  original: { id: string; name: string };
+}
+
+/**
+ * A new draft with what the author wrote and chose (languages, template,
+ * audience, window, rate) and none of how the original went out: no
+ * schedule, counters, rounds or ledger, whatever its status. What has
+ * changed since (a list deleted, a lower cap) is applied, so the copy
+ * saves as it is.
+ */
+export async function duplicateCampaign(
+  id: string,
+  copy: { createdBy: string; locale: Locale; maxRatePerMinute: number | null },
+): Promise<CampaignCopy> {
+  const source = await CampaignModel.findById(id).lean();
+  if (!source) throw noCampaign();
+  const cap = copy.maxRatePerMinute;
+  const rate = source.ratePerMinute ?? null;
+  const campaign = await CampaignModel.create({
+    name: await freeCopyName(source.name, copy.locale),
+    subject: source.subject,
+    content: source.content,
+    recipientType: source.recipientType,
+    listIds: await listsStillThere(source.listIds ?? []),
+    defaultLocale: source.defaultLocale,
+    translations: (source.translations ?? []).map(({ locale, subject, content }) => ({
+      locale,
+      subject,
+      content,
+    })),
+    placeholderFallbacks: fallbacksOf(source.placeholderFallbacks),
+    templateId: source.templateId ?? null,
+    sendingWindow: source.sendingWindow ?? null,
+    ratePerMinute: cap !== null && rate !== null ? Math.min(rate, cap) : rate,
+    fromAddress: source.fromAddress ?? null,
+    replyTo: source.replyTo ?? null,
+    createdBy: copy.createdBy,
+  });
+  return {
+    campaign: toCampaignDto(campaign.toObject()),
+    original: { id: String(source._id), name: source.name },
+  };
+}
+
+/**
+ * Deletes a campaign that is not being sent, and then its ledger: every
+ * recipient's address and outcome goes with it. The ledger goes second, so a
+ * resend that starts meanwhile (and wins) still finds the failed recipients.
+ */
+export async function deleteCampaignAndLedger(id: string): Promise<CampaignDto> {
+  const campaign = await CampaignModel.findById(id).lean();
+  if (!campaign) throw noCampaign();
+  if (UNFINISHED_STATUSES.includes(campaign.status as CampaignStatus)) {
+    throw new DomainError('CONFLICT', 'A campaign being sent cannot be deleted');
+  }
+  // Conditional, so a send that starts meanwhile is not deleted under the worker.
+  const { deletedCount } = await CampaignModel.deleteOne({ _id: id, status: campaign.status });
+  if (deletedCount === 0) throw new DomainError('CONFLICT', 'The campaign changed; try again');
+  await deleteLedger(campaign._id);
+  return toCampaignDto(campaign);
+}

@@ -1,0 +1,80 @@
+import { trusted } from 'mongoose';
+import type {
+  AudienceTarget,
+  CampaignDto,
+  CampaignListQuery,
+  Locale,
+  Page,
+  RecipientType,
+} from '@agency/contracts';
+import { equalityFilter, findPage, pageOf, searchFilter } from '../list-pages';
+import { CampaignModel } from './campaign.model';
+import { toCampaignDto } from './campaign-dto';
+
+export async function findCampaignsPage(query: CampaignListQuery): Promise<Page<CampaignDto>> {
+  const filter = {
+    ...equalityFilter(query, ['status']),
+    ...searchFilter(query.search, ['name', 'subject']),
+  };
+  const { docs: campaigns, total } = await findPage(CampaignModel, filter, query);
+  return pageOf(campaigns.map(toCampaignDto), total, query);
+}
+
+export async function findCampaign(id: string): Promise<CampaignDto | null> {
+  const campaign = await CampaignModel.findById(id).lean();
+  return campaign ? toCampaignDto(campaign) : null;
+}
+
+export async function countCampaigns(): Promise<number> {
+  return CampaignModel.countDocuments({});
+}
+
+export async function campaignExists(id: string): Promise<boolean> {
+  return Boolean(await CampaignModel.exists({ _id: id }));
+}
+
+/** The names of these campaigns by id, read once by `_id`; a deleted one is absent. */
+export async function findCampaignNames(ids: readonly string[]): Promise<Map<string, string>> {
+  const campaigns = await CampaignModel.find({ _id: trusted({ $in: ids }) }, { name: 1 }).lean();
+  return new Map(campaigns.map(({ _id, name }) => [String(_id), name]));
+}
+
+/** The campaign's current round, or null when there is no campaign with this id. */
+export async function findCampaignRound(id: string): Promise<number | null> {
+  const campaign = await CampaignModel.findById(id, { round: 1 }).lean();
+  return campaign ? campaign.round : null;
+}
+
+/** Whom a campaign goes to and in which languages it is written. */
+export interface CampaignLanguageTarget {
+  target: AudienceTarget;
+  defaultLocale: Locale;
+  /** The languages of its translations, beside the default one. */
+  translatedLocales: string[];
+}
+
+export async function findCampaignLanguageTarget(
+  id: string,
+): Promise<CampaignLanguageTarget | null> {
+  const campaign = await CampaignModel.findById(id, {
+    recipientType: 1,
+    listIds: 1,
+    defaultLocale: 1,
+    translations: 1,
+  }).lean();
+  if (!campaign) return null;
+  return {
+    target: {
+      recipientType: campaign.recipientType as RecipientType,
+      listIds: (campaign.listIds ?? []).map(String),
+    },
+    defaultLocale: (campaign.defaultLocale ?? 'en') as Locale,
+    translatedLocales: (campaign.translations ?? []).map((translation) => translation.locale),
+  };
+}
+
+/** The names among `names` that a campaign has already. */
+export async function takenCampaignNames(names: readonly string[]): Promise<Set<string>> {
+  const found = await CampaignModel.find({ name: trusted({ $in: names }) }, { name: 1 }).lean();
+  return new Set(found.map(({ name }) => name));
+}

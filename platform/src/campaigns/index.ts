@@ -1,0 +1,51 @@
+/**
+ * The campaigns module: campaigns, their templates, the ledger of each send
+ * (a roster and an outcome document per batch) and the round keys in Redis.
+ * The API and the worker reach these only through what this face exports:
+ * commands and queries, the worker engine's store, the keys, the lock and the
+ * rendering. The models stay inside (tests: @agency/platform/testing/campaigns-models).
+ */
+// What the API asks for: drafts, sends and their controls, templates.
+export {
+  campaignExists,
+  countCampaigns,
+  findCampaign,
+  findCampaignLanguageTarget,
+  findCampaignNames,
+  findCampaignRound,
+  findCampaignsPage,
+  type CampaignLanguageTarget,
+} from './campaign-queries';
+export * from './campaign-progress-queries';
+export {
+  createCampaignDraft,
+  deleteCampaignAndLedger,
+  duplicateCampaign,
+  updateCampaignDraft,
+  type CampaignCopy,
+  type CampaignDraftFields,
+} from './campaign-commands';
+export * from './campaign-send-commands';
+export {
+  campaignTemplateExists,
+  findCampaignTemplate,
+  findCampaignTemplatesPage,
+  findMailTemplate,
+} from './template-queries';
+export * from './template-commands';
+export * from './campaign-ledger-pages';
+
+// What the worker's engine is given: its store port and the implementation over this module's models.
+export * from './campaign-store';
+export { mongoCampaignStore } from './mongo-campaign-store';
+export { migrateLegacyLedger, type LegacyLedgerReport } from './legacy-ledger-migration';
+
+// The round's keys in Redis, the write lock, the identities of a round's mails.
+export * from './campaign-keys';
+export * from './campaign-lock';
+export * from './campaign-round-identities';
+
+// Rendering and test recipients, which the preview, the test send and the send share.
+export * from './test-recipients';
+export * from './rendering/campaign-html';
+export * from './rendering/campaign.template';
