@@ -1,9 +1,9 @@
 /**
- * What the API and the worker share, and nothing of HTTP: settings helpers,
- * the logger, the MongoDB and Redis connections, the models both write, the
- * mail outbox and the enquiries' and subscribers' mail state, the queue
- * producers and the outbox relay, the campaign models, keys and lock, and the
- * dashboard's kept figures with their reconciliation.
+ * What the API and the worker share, and nothing of HTTP: the settings
+ * helpers, the logger, the MongoDB and Redis connections, the list pages, the
+ * store workarounds, and each domain module's face (its commands, queries and
+ * types; its models stay inside it, see docs/architecture.md, "Who writes
+ * each collection").
  */
 export * from './config';
 export * from './logger';
