@@ -46,6 +46,14 @@ export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
  */
 export const SENDING_STATUSES: readonly CampaignStatus[] = ['queued', 'sending'];
 
+/**
+ * A send that has begun and not ended: being sent, or paused until it
+ * resumes. Such a campaign cannot be deleted, nor its template changed; a
+ * cancel or the end of its round moves it on; the dashboard polls its
+ * progress while it is in one of these.
+ */
+export const UNFINISHED_STATUSES: readonly CampaignStatus[] = [...SENDING_STATUSES, 'paused'];
+
 /** Who receives it: enquiry contacts, confirmed subscribers, both, or the members of some lists. */
 export const RECIPIENT_TYPES = ['all', 'contacts', 'subscribers', 'lists'] as const;
 export type RecipientType = (typeof RECIPIENT_TYPES)[number];

@@ -7,6 +7,7 @@ import {
   type PlaceholderFallbacks,
   type RecipientType,
   type SendingWindow,
+  UNFINISHED_STATUSES,
 } from '@agency/contracts';
 import type { Types } from 'mongoose';
 import { findExistingListIds } from '../audience/list-existence';
@@ -15,7 +16,6 @@ import { CampaignModel } from './campaign.model';
 import { toCampaignDto } from './campaign-dto';
 import { deleteLedger } from './campaign-ledger-pages';
 import { takenCampaignNames } from './campaign-queries';
-import { UNFINISHED_STATUSES } from './campaign-statuses';
 
 /** What a draft is stored with: the request's fields, checked and sanitised by the API. */
 export interface CampaignDraftFields {

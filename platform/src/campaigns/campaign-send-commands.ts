@@ -1,12 +1,16 @@
 import { trusted } from 'mongoose';
-import { SENDING_STATUSES, type CampaignDto, type CampaignStatus } from '@agency/contracts';
+import {
+  SENDING_STATUSES,
+  type CampaignDto,
+  type CampaignStatus,
+  UNFINISHED_STATUSES,
+} from '@agency/contracts';
 import { DomainError } from '../domain-error';
 import type { Redis } from '../redis-connection';
 import { CampaignModel } from './campaign.model';
 import { notFoundOrConflict, noCampaign } from './campaign-commands';
 import { toCampaignDto } from './campaign-dto';
 import { campaignRoundKeys, expireRoundState } from './campaign-keys';
-import { UNFINISHED_STATUSES } from './campaign-statuses';
 
 /**
  * The state changes of a send that the API asks for: send, pause, resume,

@@ -7,6 +7,7 @@ import {
   type LedgerState,
   type Locale,
   type SendingWindow,
+  UNFINISHED_STATUSES,
 } from '@agency/contracts';
 import { audienceRecipients, countAudience, excludedKeys } from '../audience/audience';
 import { insertUnlessPresent, isDuplicateKeyError } from '../database-errors';
@@ -14,7 +15,6 @@ import { campaignSenderOf, readAgencySettings } from '../settings/agency-setting
 import { CampaignModel, type Campaign } from './campaign.model';
 import { campaignBatchId } from './campaign-batch.model';
 import { KEYED_IDENTITIES } from './campaign-round-identities';
-import { UNFINISHED_STATUSES } from './campaign-statuses';
 import { CampaignTemplateModel } from './campaign-template.model';
 import { testRecipientRefusal } from './test-recipients';
 import type {

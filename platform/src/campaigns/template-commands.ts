@@ -1,8 +1,8 @@
+import { UNFINISHED_STATUSES } from '@agency/contracts';
 import type { CampaignStatus, CampaignTemplateDto } from '@agency/contracts';
 import { trusted } from 'mongoose';
 import { DomainError } from '../domain-error';
 import { CampaignModel } from './campaign.model';
-import { UNFINISHED_STATUSES } from './campaign-statuses';
 import { CampaignTemplateModel } from './campaign-template.model';
 import {
   countCampaignsUsingTemplate,

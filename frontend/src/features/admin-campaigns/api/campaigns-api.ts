@@ -3,6 +3,7 @@ import {
   CAMPAIGN_CONTROL_ROUTES,
   apiPath,
   type CampaignControl,
+  UNFINISHED_STATUSES,
 } from '@agency/contracts';
 import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import type {
@@ -23,7 +24,6 @@ import type {
   CampaignRecipientDto,
   CampaignRecipientQuery,
   CampaignSendResponse,
-  CampaignStatus,
   CampaignTestSendInput,
   MailingListDto,
   Page,
@@ -263,9 +263,6 @@ campaignsApi.enhanceEndpoints({
   },
 });
 
-/** A send under way: its progress is polled until it leaves these. */
-export const IN_PROGRESS_STATUSES: readonly CampaignStatus[] = ['queued', 'sending', 'paused'];
-
 /**
  * A send goes from queued to sending (after a send or a resume) with nobody
  * touching the list: each progress reading carries its status into the
@@ -285,13 +282,13 @@ async function followLiveStatus({
   } catch {
     return; // The progress hook shows what it has; the next poll tries again.
   }
-  if (!IN_PROGRESS_STATUSES.includes(reading.status)) return;
+  if (!UNFINISHED_STATUSES.includes(reading.status)) return;
   const state = getState() as CampaignsState;
   for (const args of campaignsApi.util.selectCachedArgsForQuery(state, 'campaignList')) {
     dispatch(
       campaignsApi.util.updateQueryData('campaignList', args, (page) => {
         const row = page.items.find((item) => item.id === reading.id);
-        if (row && IN_PROGRESS_STATUSES.includes(row.status)) row.status = reading.status;
+        if (row && UNFINISHED_STATUSES.includes(row.status)) row.status = reading.status;
       }),
     );
   }

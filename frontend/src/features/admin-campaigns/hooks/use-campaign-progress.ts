@@ -1,14 +1,19 @@
-import type { CampaignDto, CampaignProgressDto, CampaignStatus } from '@agency/contracts';
+import {
+  UNFINISHED_STATUSES,
+  type CampaignDto,
+  type CampaignProgressDto,
+  type CampaignStatus,
+} from '@agency/contracts';
 import { useEffect, useState } from 'react';
 import { api } from '../../../lib/api';
 import { useAppDispatch } from '../../../lib/hooks';
-import { IN_PROGRESS_STATUSES, useCampaignProgressQuery } from '../api/campaigns-api';
+import { useCampaignProgressQuery } from '../api/campaigns-api';
 
 /** How often a campaign being sent is read again (tests shorten it). */
 export const progressPolling = { intervalMs: 2000 };
 
 export function isInProgress(status: CampaignStatus): boolean {
-  return IN_PROGRESS_STATUSES.includes(status);
+  return UNFINISHED_STATUSES.includes(status);
 }
 
 export interface CampaignProgress {
