@@ -87,7 +87,7 @@ export const STORE_WORKAROUNDS = {
       'platform/src/campaigns/campaign-batch.model.ts',
       'platform/src/campaigns/campaign-ledger-pages.ts',
       'platform/src/batched-writes.ts',
-      'worker/src/campaigns/mongo-campaign-store.ts',
+      'platform/src/campaigns/mongo-campaign-store.ts',
     ],
     switchable: false,
   },

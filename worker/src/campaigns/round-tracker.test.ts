@@ -316,7 +316,7 @@ describe("a round's work in progress in Redis", () => {
   });
 
   describe('writes of the campaign document', () => {
-    /** The campaign's write lock (backend/src/modules/campaigns/campaign-lock.ts), as another writer holds it. */
+    /** The campaign's write lock (platform/src/campaigns/campaign-lock.ts), as another writer holds it. */
     const lockKey = () => `${prefix}:campaign:${campaignId}:lock`;
 
     it('skips a write a later batch makes anyway while another writer holds the campaign', async () => {
