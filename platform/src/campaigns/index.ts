@@ -49,3 +49,6 @@ export * from './campaign-round-identities';
 export * from './test-recipients';
 export * from './rendering/campaign-html';
 export * from './rendering/campaign.template';
+
+// The recipient keys that tracking links and events carry instead of the address.
+export * from './tracking/recipient-key';
