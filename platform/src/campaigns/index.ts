@@ -50,5 +50,6 @@ export * from './test-recipients';
 export * from './rendering/campaign-html';
 export * from './rendering/campaign.template';
 
-// The recipient keys that tracking links and events carry instead of the address.
+// The signed tokens of tracking links and the open pixel, and the recipient keys they carry.
+export * from './tracking/tracking-token';
 export * from './tracking/recipient-key';
