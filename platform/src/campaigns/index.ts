@@ -49,3 +49,7 @@ export * from './campaign-round-identities';
 export * from './test-recipients';
 export * from './rendering/campaign-html';
 export * from './rendering/campaign.template';
+
+// The signed tokens of tracking links and the open pixel, and the recipient keys they carry.
+export * from './tracking/tracking-token';
+export * from './tracking/recipient-key';

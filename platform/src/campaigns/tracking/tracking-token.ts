@@ -1,0 +1,198 @@
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { base64urlLength, bytesOfBase64url } from './base64url-bytes';
+import { RECIPIENT_KEY_BYTES, recipientKeyBytes } from './recipient-key';
+
+/**
+ * The signed tokens in a campaign's tracking links and open pixel: which
+ * campaign, which link (clicks only) and which recipient key (never the
+ * address, see recipient-key.ts). The public redirect and pixel endpoints will
+ * verify them from the token alone, with no store or Redis call, and take the
+ * link's target from the campaign's stored link table, never from the token,
+ * so a token can name a link of ours and nothing else. The mail rendering will
+ * sign one per tracked link and one per pixel of every mail.
+ *
+ * Layout (bytes, then unpadded base64url):
+ *
+ *   version(1) kind(1) campaign id(12) recipient key(16) [link index(2)] MAC(12)
+ *
+ * an open token is 42 bytes (56 characters), a click token 44 (59). Binary,
+ * not JSON, because the token is repeated for every link of every mail.
+ */
+export interface TrackingTokenKey {
+  readonly macKey: Buffer;
+}
+
+/**
+ * HKDF gives the tokens a key of their own: MAIL_LINK_SECRET also signs the
+ * newsletter's links and keys the mail identities, and a token MAC reveals
+ * nothing of it nor can stand for one of theirs.
+ */
+const HKDF_SALT = 'agency campaign tracking tokens';
+const HKDF_INFO = 'open pixel and click link token mac, version 1';
+
+export function trackingTokenKey(mailLinkSecret: string): TrackingTokenKey {
+  return { macKey: Buffer.from(hkdfSync('sha256', mailLinkSecret, HKDF_SALT, HKDF_INFO, 32)) };
+}
+
+/**
+ * The link index is two bytes, but a campaign's link table holds at most this
+ * many links: a token naming a later index is refused even if signed.
+ */
+export const TRACKING_TOKEN_LINK_LIMIT = 1000;
+
+export interface OpenTokenPayload {
+  kind: 'open';
+  /** 24 lower-case hex digits, as `ObjectId#toHexString` writes them. */
+  campaignId: string;
+  recipientKey: string;
+}
+
+export interface ClickTokenPayload {
+  kind: 'click';
+  campaignId: string;
+  /** The link's place in the campaign's link table, from 0. */
+  linkIndex: number;
+  recipientKey: string;
+}
+
+export type TrackingTokenPayload = OpenTokenPayload | ClickTokenPayload;
+
+/** A new layout takes a new version byte; tokens already mailed keep theirs. */
+const VERSION = 1;
+const KIND_BYTES = { open: 0x6f, click: 0x63 } as const;
+const CAMPAIGN_ID_BYTES = 12;
+const LINK_INDEX_BYTES = 2;
+/**
+ * 96 bits of HMAC-SHA-256. A MAC is only checked by our endpoints, one request
+ * at a time, so forging a token takes about 2^95 requests, and would win a
+ * false count at most (the target comes from the link table). That is above
+ * the 80 bits RFC 2104 asks of a truncated MAC and NIST SP 800-107's 64; 128
+ * bits would add five characters to every link of every mail and stop nothing more.
+ */
+const MAC_BYTES = 12;
+
+const CAMPAIGN_AT = 2;
+const RECIPIENT_AT = CAMPAIGN_AT + CAMPAIGN_ID_BYTES;
+const LINK_INDEX_AT = RECIPIENT_AT + RECIPIENT_KEY_BYTES;
+const OPEN_TOKEN_BYTES = LINK_INDEX_AT + MAC_BYTES;
+const CLICK_TOKEN_BYTES = LINK_INDEX_AT + LINK_INDEX_BYTES + MAC_BYTES;
+const TOKEN_BYTES = { open: OPEN_TOKEN_BYTES, click: CLICK_TOKEN_BYTES } as const;
+
+/** The token's length in characters: 56 for an open, 59 for a click. */
+export const OPEN_TOKEN_LENGTH = base64urlLength(OPEN_TOKEN_BYTES);
+export const CLICK_TOKEN_LENGTH = base64urlLength(CLICK_TOKEN_BYTES);
+
+const CAMPAIGN_ID = /^[0-9a-f]{24}$/i;
+
+/** The open pixel's token. Throws on a payload only a bug of ours can make. */
+export function signOpenToken(
+  key: TrackingTokenKey,
+  { campaignId, recipientKey }: Omit<OpenTokenPayload, 'kind'>,
+): string {
+  return sealed(key, [
+    Buffer.from([VERSION, KIND_BYTES.open]),
+    campaignIdBytes(campaignId),
+    recipientKeyBytesOf(recipientKey),
+  ]);
+}
+
+/** A tracked link's token. Throws on a payload only a bug of ours can make. */
+export function signClickToken(
+  key: TrackingTokenKey,
+  { campaignId, linkIndex, recipientKey }: Omit<ClickTokenPayload, 'kind'>,
+): string {
+  return sealed(key, [
+    Buffer.from([VERSION, KIND_BYTES.click]),
+    campaignIdBytes(campaignId),
+    recipientKeyBytesOf(recipientKey),
+    linkIndexBytes(linkIndex),
+  ]);
+}
+
+function campaignIdBytes(campaignId: string): Buffer {
+  if (!CAMPAIGN_ID.test(campaignId)) throw new RangeError('A campaign id is 24 hex digits');
+  return Buffer.from(campaignId, 'hex');
+}
+
+function recipientKeyBytesOf(recipientKey: string): Buffer {
+  const bytes = recipientKeyBytes(recipientKey);
+  if (!bytes) throw new RangeError('A recipient key is what recipientKeyOf answers');
+  return bytes;
+}
+
+function linkIndexBytes(linkIndex: number): Buffer {
+  if (!isLinkIndex(linkIndex)) {
+    throw new RangeError(`A link index is an integer from 0 to ${TRACKING_TOKEN_LINK_LIMIT - 1}`);
+  }
+  const bytes = Buffer.alloc(LINK_INDEX_BYTES);
+  bytes.writeUInt16BE(linkIndex);
+  return bytes;
+}
+
+function isLinkIndex(linkIndex: number): boolean {
+  return Number.isInteger(linkIndex) && linkIndex >= 0 && linkIndex < TRACKING_TOKEN_LINK_LIMIT;
+}
+
+function sealed(key: TrackingTokenKey, parts: Buffer[]): string {
+  const body = Buffer.concat(parts);
+  return Buffer.concat([body, macOf(key, body)]).toString('base64url');
+}
+
+function macOf(key: TrackingTokenKey, body: Buffer): Buffer {
+  return createHmac('sha256', key.macKey).update(body).digest().subarray(0, MAC_BYTES);
+}
+
+/**
+ * What a genuine token names, or null for anything else: forged, altered,
+ * truncated, padded, of another kind or version, or not canonical base64url.
+ * The length is checked before anything is decoded, so a huge text costs
+ * nothing; never throws.
+ */
+export function verifyTrackingToken(
+  key: TrackingTokenKey,
+  text: string,
+): TrackingTokenPayload | null {
+  const bytes = tokenBytesOf(text);
+  if (!bytes || bytes[0] !== VERSION) return null;
+  const kind = kindOf(bytes);
+  if (!kind || !hasGenuineMac(key, bytes)) return null;
+  return payloadOf(kind, bytes);
+}
+
+/** A genuine open token's payload; null for a click token or anything else. */
+export function verifyOpenToken(key: TrackingTokenKey, text: string): OpenTokenPayload | null {
+  const payload = verifyTrackingToken(key, text);
+  return payload?.kind === 'open' ? payload : null;
+}
+
+/** A genuine click token's payload; null for an open token or anything else. */
+export function verifyClickToken(key: TrackingTokenKey, text: string): ClickTokenPayload | null {
+  const payload = verifyTrackingToken(key, text);
+  return payload?.kind === 'click' ? payload : null;
+}
+
+function tokenBytesOf(text: string): Buffer | undefined {
+  if (text.length === OPEN_TOKEN_LENGTH) return bytesOfBase64url(text, OPEN_TOKEN_BYTES);
+  if (text.length === CLICK_TOKEN_LENGTH) return bytesOfBase64url(text, CLICK_TOKEN_BYTES);
+  return undefined;
+}
+
+/** The kind the kind byte names, if the token has that kind's length. */
+function kindOf(bytes: Buffer): TrackingTokenPayload['kind'] | undefined {
+  const kind =
+    bytes[1] === KIND_BYTES.open ? 'open' : bytes[1] === KIND_BYTES.click ? 'click' : undefined;
+  return kind && bytes.length === TOKEN_BYTES[kind] ? kind : undefined;
+}
+
+function hasGenuineMac(key: TrackingTokenKey, bytes: Buffer): boolean {
+  const macAt = bytes.length - MAC_BYTES;
+  return timingSafeEqual(macOf(key, bytes.subarray(0, macAt)), bytes.subarray(macAt));
+}
+
+function payloadOf(kind: TrackingTokenPayload['kind'], bytes: Buffer): TrackingTokenPayload | null {
+  const campaignId = bytes.toString('hex', CAMPAIGN_AT, RECIPIENT_AT);
+  const recipientKey = bytes.toString('base64url', RECIPIENT_AT, LINK_INDEX_AT);
+  if (kind === 'open') return { kind, campaignId, recipientKey };
+  const linkIndex = bytes.readUInt16BE(LINK_INDEX_AT);
+  return isLinkIndex(linkIndex) ? { kind, campaignId, linkIndex, recipientKey } : null;
+}
