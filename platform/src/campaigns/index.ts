@@ -49,3 +49,7 @@ export * from './campaign-round-identities';
 export * from './test-recipients';
 export * from './rendering/campaign-html';
 export * from './rendering/campaign.template';
+
+// Whether an open or a click was a person's or a machine's, and the rule that decided.
+export * from './tracking/machine-rules';
+export * from './tracking/event-verdicts';
