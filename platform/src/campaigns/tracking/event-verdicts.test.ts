@@ -178,6 +178,33 @@ describe('judgeClicks', () => {
     ]);
   });
 
+  it('marks every click inside a burst’s window and none after it, whatever the order', () => {
+    const inWindow = fc.record({
+      link: fc.nat(20),
+      seconds: fc.double({ min: 0, max: BURST_WINDOW_SECONDS, noNaN: true }),
+    });
+    const later = fc.record({
+      link: fc.nat(20),
+      seconds: fc.double({ min: BURST_WINDOW_SECONDS + 1, max: 1e6, noNaN: true }),
+    });
+    const mixed = fc
+      .tuple(
+        fc.uniqueArray(inWindow, { minLength: BURST_DISTINCT_LINKS, selector: (c) => c.link }),
+        fc.array(later, { maxLength: 5 }),
+      )
+      .chain(([burst, after]) =>
+        fc.shuffledSubarray([...burst, ...after], { minLength: burst.length + after.length }),
+      );
+    fc.assert(
+      fc.property(mixed, (drawn) => {
+        const judged = judgeClicks(drawn.map((c) => clickFacts(c.link, c.seconds)));
+        expect(judged.map((j) => j.verdict)).toEqual(
+          drawn.map((c) => (c.seconds <= BURST_WINDOW_SECONDS ? 'scanner' : 'person')),
+        );
+      }),
+    );
+  });
+
   it('does not take clicks with an unknown delivery time as a burst', () => {
     const clicks = [clickFacts(0, null), clickFacts(1, null), clickFacts(2, null)];
     expect(judgeClicks(clicks).every((judged) => judged.verdict === 'person')).toBe(true);
