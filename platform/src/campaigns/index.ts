@@ -53,3 +53,6 @@ export * from './rendering/campaign.template';
 // The signed tokens of tracking links and the open pixel, and the recipient keys they carry.
 export * from './tracking/tracking-token';
 export * from './tracking/recipient-key';
+// Whether an open or a click was a person's or a machine's, and the rule that decided.
+export * from './tracking/machine-rules';
+export * from './tracking/event-verdicts';
