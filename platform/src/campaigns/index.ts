@@ -49,3 +49,6 @@ export * from './campaign-round-identities';
 export * from './test-recipients';
 export * from './rendering/campaign-html';
 export * from './rendering/campaign.template';
+
+// Campaign results: a campaign's link table and its links rewritten into tracking links.
+export * from './tracking/link-table';
