@@ -50,5 +50,6 @@ export * from './test-recipients';
 export * from './rendering/campaign-html';
 export * from './rendering/campaign.template';
 
-// Campaign results: a campaign's link table and its links rewritten into tracking links.
+// Campaign results: a campaign's link table, its links rewritten into tracking links, the scanners' trap link.
 export * from './tracking/link-table';
+export * from './tracking/trap-link.template';
