@@ -248,6 +248,38 @@ describe('rewriteTrackedTextLinks', () => {
     );
   });
 
+  it('changes nothing but the tracked URLs of a text, whatever surrounds them (property)', () => {
+    const url = fc
+      .webUrl({ withQueryParameters: true })
+      .map((address) => new URL(address).href)
+      .filter((address) => !/[.,;:!?'*)\]]$/.test(address));
+    const prose = fc.constantFrom(
+      ' ',
+      '\n',
+      ' and ',
+      '. ',
+      ' [',
+      '] ',
+      ' (',
+      '), ',
+      'mailto:a@b.test ',
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(prose, url, prose), { maxLength: 20 }), (parts) => {
+        const text = parts.map((part) => part.join(' ')).join('');
+        const table = buildCampaignLinkTable([{ html: '', text }], SITE);
+        expect(table.links).toEqual([...new Set(parts.map(([, address]) => address))]);
+        const rewritten = rewriteTrackedTextLinks(text, table, slot);
+        expect(rewritten).not.toMatch(/https?:/);
+        const filled = rewritten.replace(
+          /\{\{trackedLink:(\d+)\}\}/g,
+          (_, index: string) => table.links[Number(index)] ?? '',
+        );
+        expect(filled).toBe(text);
+      }),
+    );
+  });
+
   it('finds in the text part the same links as in the HTML it is made from', () => {
     const html = emailSafeHtml(
       '<p>Book <a href="https://a.test/book?x=1&amp;y=2">a call</a> or <a href="mailto:a@b.test">write</a>.</p><table data-button=""><tr><td data-button=""><a data-button="" href="https://a.test/packs">Packs</a></td></tr></table>',

@@ -114,7 +114,7 @@ const LINK_ELEMENTS = new Set(['a', 'area']);
  * rewriting touches those bytes alone. Only an element's first `href`
  * counts: it is the one browsers follow.
  */
-export function hrefSites(html: string): HrefSite[] {
+function hrefSites(html: string): HrefSite[] {
   const sites: HrefSite[] = [];
   let tagName = '';
   let seenHref = false;
@@ -183,7 +183,7 @@ interface TextUrlSite {
  * (`https://x.test/?e={{email}}`, `{{ email }}`) holds its braces, so it
  * reads as a per-recipient address and stays untracked whole.
  */
-export function textUrlSites(text: string): TextUrlSite[] {
+function textUrlSites(text: string): TextUrlSite[] {
   return [...text.matchAll(TEXT_URL)].map((match) => {
     const value = trimTextUrl(match[0]);
     return { start: match.index, end: match.index + value.length, value };
