@@ -81,7 +81,7 @@ export function trackableTarget(address: string): string | undefined {
 /** Whether a target is one of the site's subscription pages, which stay untracked. */
 function isSubscriptionPage(target: string, siteOrigin: string | undefined): boolean {
   const url = new URL(target);
-  // Without a site address (SITE_URL unset), such a path on any host is taken for ours.
+  // Without a site address (SITE_URL unset or not a URL), such a path on any host is taken for ours.
   if (siteOrigin !== undefined && url.origin !== siteOrigin) return false;
   const path = url.pathname.toLowerCase();
   return UNTRACKED_SITE_PATHS.some((prefix) => path.startsWith(prefix));
@@ -110,7 +110,7 @@ const LINK_ELEMENTS = new Set(['a', 'area']);
 
 /**
  * Each link's `href` in the HTML, in document order, located by
- * htmlparser2's offsets (the tokenizer mail clients' sanitisers share), so
+ * htmlparser2's offsets (the parser sanitize-html read the mail with), so
  * rewriting touches those bytes alone. Only an element's first `href`
  * counts: it is the one browsers follow.
  */
