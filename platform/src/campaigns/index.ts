@@ -56,3 +56,6 @@ export * from './tracking/recipient-key';
 // Whether an open or a click was a person's or a machine's, and the rule that decided.
 export * from './tracking/machine-rules';
 export * from './tracking/event-verdicts';
+// Campaign results: a campaign's link table, its links rewritten into tracking links, the scanners' trap link.
+export * from './tracking/link-table';
+export * from './tracking/trap-link.template';
