@@ -9,7 +9,6 @@ export { createApp, type AppDeps } from './app';
 export {
   campaignAudience,
   campaignControls,
-  campaignProgress,
   campaignScheduling,
   type CampaignControls,
 } from './modules/campaigns';

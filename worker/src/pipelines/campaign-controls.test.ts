@@ -1,5 +1,9 @@
-import { campaignControls, campaignProgress, type CampaignControls } from '@agency/backend';
-import { CAMPAIGN_STATE_TTL_SECONDS, campaignRoundKeys } from '@agency/platform';
+import { campaignControls, type CampaignControls } from '@agency/backend';
+import {
+  CAMPAIGN_STATE_TTL_SECONDS,
+  campaignRoundKeys,
+  readCampaignProgress,
+} from '@agency/platform';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
 
@@ -58,7 +62,7 @@ describe('pause, resume and cancel', () => {
     expect((await controls().resume(id)).status).toBe('queued');
     await smtp.waitForCount(atPause + 20);
     // What the dashboard polls, while the resumed pass is under way.
-    const progress = () => campaignProgress(ctx.redis, ctx.queuePrefix, id, 'UTC');
+    const progress = () => readCampaignProgress(ctx.redis, ctx.queuePrefix, id, 'UTC');
     let reading = await progress();
     for (const until = Date.now() + 5000; reading.sentCount <= atPause && Date.now() < until;) {
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -21,8 +21,8 @@ import {
  * The send controls: pause, resume, cancel and resend, each a conditional
  * status change the campaigns module makes (and its round's state in Redis),
  * under the campaign's lock; the dispatch jobs they need are added here. The
- * progress and the recipients' pages are read in campaign-progress.service
- * and campaign-recipients.service.
+ * progress is the campaigns module's readCampaignProgress, the recipients'
+ * pages are read in campaign-recipients.service.
  */
 const unavailable = () =>
   new HttpError('UNAVAILABLE', 'Sending is unavailable right now; please try again shortly');

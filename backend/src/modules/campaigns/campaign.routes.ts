@@ -20,6 +20,7 @@ import {
 import type { CampaignQueue } from '../../queues/campaign-queue';
 import {
   readAgencySettings,
+  readCampaignProgress,
   testRecipientRefusal,
   type KeptCounts,
   type Redis,
@@ -51,7 +52,6 @@ import {
 import { languageAudience, previewCampaign, sampleRecipients } from './campaign-preview.service';
 import { campaignScheduling } from './campaign-schedule.service';
 import { campaignControls, sendTestMail } from './campaign-controls.service';
-import { campaignProgress } from './campaign-progress.service';
 import { listCampaignRecipients } from './campaign-recipients.service';
 
 export interface CampaignRoutesDeps {
@@ -205,7 +205,7 @@ function addSendingRoutes(
   router.get(API_ROUTES.campaignProgress, authorize('campaigns:read'), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     const { timeZone } = await readAgencySettings();
-    ctx.body = await campaignProgress(redis, queuePrefix, recordIdParam(ctx), timeZone);
+    ctx.body = await readCampaignProgress(redis, queuePrefix, recordIdParam(ctx), timeZone);
   });
 
   router.get(API_ROUTES.campaignLanguages, authorize('campaigns:read'), async (ctx) => {

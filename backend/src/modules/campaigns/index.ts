@@ -1,5 +1,4 @@
 export { campaignRoutes } from './campaign.routes';
 export { campaignControls, type CampaignControls } from './campaign-controls.service';
-export { campaignProgress } from './campaign-progress.service';
 export { campaignAudience } from './campaign-audience';
 export { campaignScheduling, type CampaignScheduling } from './campaign-schedule.service';
