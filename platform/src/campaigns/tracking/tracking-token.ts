@@ -1,6 +1,7 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { base64urlLength, bytesOfBase64url } from './base64url-bytes';
 import { RECIPIENT_KEY_BYTES, recipientKeyBytes } from './recipient-key';
+import { TRACKED_LINKS_MAX } from './link-table';
 
 /**
  * The signed tokens in a campaign's tracking links and open pixel: which
@@ -34,11 +35,8 @@ export function trackingTokenKey(mailLinkSecret: string): TrackingTokenKey {
   return { macKey: Buffer.from(hkdfSync('sha256', mailLinkSecret, HKDF_SALT, HKDF_INFO, 32)) };
 }
 
-/**
- * The link index is two bytes, but a campaign's link table holds at most this
- * many links: a token naming a later index is refused even if signed.
- */
-export const TRACKING_TOKEN_LINK_LIMIT = 1000;
+// The link index is two bytes, but a campaign's link table holds at most
+// TRACKED_LINKS_MAX links: a token naming a later index is refused even if signed.
 
 export interface OpenTokenPayload {
   kind: 'open';
@@ -122,7 +120,7 @@ function recipientKeyBytesOf(recipientKey: string): Buffer {
 
 function linkIndexBytes(linkIndex: number): Buffer {
   if (!isLinkIndex(linkIndex)) {
-    throw new RangeError(`A link index is an integer from 0 to ${TRACKING_TOKEN_LINK_LIMIT - 1}`);
+    throw new RangeError(`A link index is an integer from 0 to ${TRACKED_LINKS_MAX - 1}`);
   }
   const bytes = Buffer.alloc(LINK_INDEX_BYTES);
   bytes.writeUInt16BE(linkIndex);
@@ -130,7 +128,7 @@ function linkIndexBytes(linkIndex: number): Buffer {
 }
 
 function isLinkIndex(linkIndex: number): boolean {
-  return Number.isInteger(linkIndex) && linkIndex >= 0 && linkIndex < TRACKING_TOKEN_LINK_LIMIT;
+  return Number.isInteger(linkIndex) && linkIndex >= 0 && linkIndex < TRACKED_LINKS_MAX;
 }
 
 function sealed(key: TrackingTokenKey, parts: Buffer[]): string {
