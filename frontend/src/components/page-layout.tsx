@@ -1,11 +1,9 @@
 import Box from '@mui/material/Box';
 import Toolbar from '@mui/material/Toolbar';
 import { Suspense, type ReactNode } from 'react';
-import { Outlet } from 'react-router-dom';
 import { preloadableLazy } from '../lib/preloadable-lazy';
 import { NavigationBar } from './navigation-bar';
-import { PageLoader } from './page-loader';
-import { ScreenErrorBoundary } from './screen-error-boundary';
+import { ScreenOutlet } from './screen-error-boundary';
 import { ScrollToHash } from './scroll-to-hash';
 
 export interface PageLayoutProps {
@@ -26,11 +24,7 @@ export function PageLayout({ footerSlot }: PageLayoutProps) {
       <Toolbar aria-hidden />
       <Box component="main" id="main-content" sx={{ flexGrow: 1 }}>
         {/* The bar and footer stay on screen while a page's chunk loads. */}
-        <ScreenErrorBoundary>
-          <Suspense fallback={<PageLoader />}>
-            <Outlet />
-          </Suspense>
-        </ScreenErrorBoundary>
+        <ScreenOutlet />
       </Box>
       <Suspense fallback={null}>
         <Footer slot={footerSlot} />

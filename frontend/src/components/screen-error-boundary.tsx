@@ -2,10 +2,11 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import type { ErrorInfo, ReactNode } from 'react';
+import { Suspense, type ErrorInfo, type ReactNode } from 'react';
 import { ErrorBoundary, type FallbackProps } from 'react-error-boundary';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router-dom';
+import { Outlet, useLocation } from 'react-router-dom';
+import { PageLoader } from './page-loader';
 
 /**
  * A page whose code could not be fetched (a deploy replaced its chunk, the
@@ -68,5 +69,19 @@ export function ScreenErrorBoundary({ children }: ScreenErrorBoundaryProps) {
     >
       {children}
     </ErrorBoundary>
+  );
+}
+
+/**
+ * Where a layout shows the current page or admin screen: its chunk loads
+ * behind the page loader, and a failure stays inside it.
+ */
+export function ScreenOutlet() {
+  return (
+    <ScreenErrorBoundary>
+      <Suspense fallback={<PageLoader />}>
+        <Outlet />
+      </Suspense>
+    </ScreenErrorBoundary>
   );
 }

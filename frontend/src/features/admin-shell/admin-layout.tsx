@@ -10,12 +10,11 @@ import Link from '@mui/material/Link';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
-import { Suspense, useEffect, useState } from 'react';
-import { Link as RouterLink, Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { useEffect, useState } from 'react';
+import { Link as RouterLink, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { useIsMobile } from '../../components/admin/use-is-mobile';
 import { LanguageSelector } from '../../components/language-selector';
-import { PageLoader } from '../../components/page-loader';
-import { ScreenErrorBoundary } from '../../components/screen-error-boundary';
+import { ScreenOutlet } from '../../components/screen-error-boundary';
 import { ADMIN_PATHS } from '../../lib/admin-paths';
 import {
   clearAdminSession,
@@ -267,11 +266,7 @@ function MainContent() {
     >
       <Toolbar />
       <MailServerBanner />
-      <ScreenErrorBoundary>
-        <Suspense fallback={<PageLoader />}>
-          <Outlet />
-        </Suspense>
-      </ScreenErrorBoundary>
+      <ScreenOutlet />
     </Box>
   );
 }
