@@ -4,7 +4,7 @@ import FormHelperText from '@mui/material/FormHelperText';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { EditorContent, type Editor } from '@tiptap/react';
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useNamespace } from '../../../lib/translations';
 import { CAMPAIGNS_NAMESPACE } from '../campaigns-namespace';
 import { useRichTextCommands } from '../hooks/use-rich-text-commands';
@@ -108,11 +108,23 @@ export function RichTextEditor({
     source,
   });
 
+  const focusTextOnClose = useRef(false);
   const insert = (url: string, text: string) => {
     const kind = inserting;
+    focusTextOnClose.current = true;
     setInserting(null);
     if (kind) commands.insert(kind, url, text);
   };
+
+  // After an insert the caret belongs in the text, at once. The dialog gives
+  // the focus back to its toolbar button as it closes, and Tiptap's own focus
+  // waits for the next frame: keys typed in between would press that button.
+  // This effect runs after the dialog's cleanup, so the text has the last word.
+  useEffect(() => {
+    if (inserting || !focusTextOnClose.current) return;
+    focusTextOnClose.current = false;
+    commands.editor?.view.focus();
+  }, [inserting, commands.editor]);
 
   const toggleSource = () => {
     if (source) commands.showValue();
