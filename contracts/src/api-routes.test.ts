@@ -36,6 +36,8 @@ describe('API_ROUTES', () => {
       API_ROUTES.newsletterConfirm,
       API_ROUTES.newsletterUnsubscribe,
       API_ROUTES.mailEvents,
+      API_ROUTES.trackOpen,
+      API_ROUTES.trackClick,
       API_ROUTES.admin,
     ];
     for (const route of routes.filter((route) => !publicRoutes.includes(route as never))) {

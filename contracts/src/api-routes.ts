@@ -11,6 +11,10 @@ export const API_ROUTES = {
   newsletterConfirm: '/api/newsletter/confirm',
   /** Also each newsletter mail's List-Unsubscribe target. */
   newsletterUnsubscribe: '/api/newsletter/unsubscribe',
+  /** A campaign mail's open pixel (a 1x1 GIF): the token names the campaign and the recipient's key. */
+  trackOpen: '/api/t/o/:token',
+  /** A campaign mail's tracking link: redirects to the link table's target for the token's index. */
+  trackClick: '/api/t/c/:token',
 
   /** Every staff endpoint lives below this prefix, and only those need a token. */
   admin: '/api/admin',
@@ -58,6 +62,10 @@ export const API_ROUTES = {
   campaignAudience: '/api/admin/campaigns/audience',
   campaign: '/api/admin/campaigns/:id',
   campaignSend: '/api/admin/campaigns/:id/send',
+  /** What a sent campaign did: delivery, opens, clicks, links, languages, timeline. */
+  campaignReport: '/api/admin/campaigns/:id/report',
+  /** The report as a CSV file. */
+  campaignReportExport: '/api/admin/campaigns/:id/report/export',
   campaignProgress: '/api/admin/campaigns/:id/progress',
   campaignRecipients: '/api/admin/campaigns/:id/recipients',
   campaignTest: '/api/admin/campaigns/:id/test',

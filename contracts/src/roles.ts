@@ -19,6 +19,8 @@ export const PERMISSIONS = [
   'campaigns:read',
   'campaigns:write',
   'campaigns:send',
+  /** Who opened and who clicked what (campaigns tracked in individual mode). */
+  'campaigns:individual-results',
   'lists:read',
   'lists:write',
   'suppressions:read',
@@ -43,6 +45,7 @@ const MANAGER: readonly Permission[] = [
   ...EDITOR,
   'campaigns:write',
   'campaigns:send',
+  'campaigns:individual-results',
   'contacts:export',
   'lists:write',
   'suppressions:read',

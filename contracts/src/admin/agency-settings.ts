@@ -2,6 +2,7 @@ import { array, object, type InferType } from 'yup';
 import { LOCALES, type Locale } from '../locales';
 import { emailAddress } from '../validation/email-address';
 import { message, oneOfText, text } from '../validation/fields';
+import { trackingSettingsSchema, type TrackingSettings } from './campaign-results';
 
 export const AGENCY_NAME_MAX = 100;
 export const MAIL_HEADER_TEXT_MAX = 300;
@@ -95,9 +96,15 @@ export const agencySettingsSchema = object({
       value === undefined ? true : isTimeZone(value),
     ),
   defaultLocale: oneOfText(LOCALES).required(message('required')),
+  /** Open and click tracking: a new campaign's switches, the mode, the key's retention. */
+  tracking: trackingSettingsSchema,
 });
-export type AgencySettingsInput = Omit<InferType<typeof agencySettingsSchema>, 'defaultLocale'> & {
+export type AgencySettingsInput = Omit<
+  InferType<typeof agencySettingsSchema>,
+  'defaultLocale' | 'tracking'
+> & {
   defaultLocale: Locale;
+  tracking?: TrackingSettings;
 };
 
 export interface AgencySender {
@@ -123,6 +130,7 @@ export interface AgencySettingsDto {
   /** IANA zone: schedules, sending windows and every time staff read. */
   timeZone: string;
   defaultLocale: Locale;
+  tracking: TrackingSettings;
   /** When an admin last saved them (ISO); null while they are the first-run defaults. */
   updatedAt: string | null;
   updatedBy: string | null;

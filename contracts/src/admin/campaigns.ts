@@ -21,6 +21,12 @@ import type { PlaceholderFallbacks } from './placeholder-fallback';
 import { CAMPAIGN_NAME_MAX } from './campaign-copy-name';
 import type { RecipientMailEventDto } from '../audience/mail-events';
 import type { AgencySender } from './agency-settings';
+import {
+  campaignTrackingSchema,
+  type CampaignRatesDto,
+  type CampaignTrackingDto,
+  type TrackingSettings,
+} from './campaign-results';
 
 /**
  * draft → queued (send accepted) → sending → sent, or failed when every
@@ -125,6 +131,8 @@ export const campaignSchema = object({
   fromAddress: optionalEmailAddress(),
   /** Where replies go; empty: the agency's default Reply-To. */
   replyTo: optionalEmailAddress(),
+  /** Count opens (the pixel) and clicks (tracking links); missing: the agency's defaults. */
+  tracking: campaignTrackingSchema,
 });
 export type CampaignInput = Omit<
   InferType<typeof campaignSchema>,
@@ -168,6 +176,9 @@ export interface CampaignDto {
   fromAddress: string | null;
   /** Its own Reply-To; null: the agency's. */
   replyTo: string | null;
+  tracking: CampaignTrackingDto;
+  /** People's open and click rates once mail was delivered; null before the send. */
+  rates: CampaignRatesDto | null;
   status: CampaignStatus;
   /** Recipients counted when dispatch starts; 0 before. */
   total: number;
@@ -292,6 +303,8 @@ export interface CampaignSettingsDto {
   replyTo: string;
   /** The language a new campaign is written in first. */
   defaultLocale: Locale;
+  /** What a new campaign tracks, and how events name people (the agency's settings). */
+  tracking: TrackingSettings;
 }
 
 /** GET /api/admin/campaigns/{id}/progress: what a progress bar needs, one cheap read. */

@@ -6,6 +6,7 @@ export * from './contacts';
 export * from './clients';
 export * from './leads';
 export * from './campaigns';
+export * from './campaign-results';
 export * from './campaign-content';
 export * from './campaign-copy-name';
 export * from './layout-placeholders';

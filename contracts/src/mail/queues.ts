@@ -22,6 +22,10 @@ export const QUEUE_NAMES = {
   campaignRecovery: 'campaign-recovery',
   /** Delayed jobs that start scheduled campaigns at their time. */
   campaignSchedule: 'campaign-schedule',
+  /** Batches of opens and clicks the API answered, for the worker to judge and count. */
+  campaignEvents: 'campaign-events',
+  /** Holds the job scheduler that destroys the tracking keys of campaigns past their retention. */
+  trackingKeyRetention: 'tracking-key-retention',
   /**
    * A subscription request, taken as it is: the worker records it. The API
    * only enqueues, so its answer costs the same whatever the address's state.

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_TRACKING_SETTINGS,
   DEFAULT_PLACEHOLDER_FALLBACKS,
   DEFAULT_TEMPLATE,
   type ActivityLogDto,
@@ -145,6 +146,8 @@ export function buildCampaign(overrides: Partial<CampaignDto> = {}): CampaignDto
     ratePerMinute: null,
     fromAddress: null,
     replyTo: null,
+    tracking: { opens: true, clicks: true, mode: null, keyDestroyed: false },
+    rates: null,
     status: 'draft',
     total: 0,
     sentCount: 0,
@@ -341,6 +344,7 @@ export function buildAgencySettings(overrides: Partial<AgencySettingsDto> = {}):
     postalAddress: '',
     timeZone: 'Africa/Tunis',
     defaultLocale: 'en',
+    tracking: { ...DEFAULT_TRACKING_SETTINGS },
     updatedAt: null,
     updatedBy: null,
     ...overrides,
@@ -360,6 +364,7 @@ export function buildCampaignSettings(
     defaultFrom: agency.defaultFrom,
     replyTo: agency.replyTo,
     defaultLocale: agency.defaultLocale,
+    tracking: agency.tracking,
     ...overrides,
   };
 }

@@ -4,6 +4,7 @@ import {
   type CampaignDto,
   type CampaignStatus,
   type Locale,
+  type TrackingMode,
 } from '@agency/contracts';
 import { isoOrNull } from '../list-pages';
 import type { Campaign } from './campaign.model';
@@ -38,6 +39,13 @@ export function toCampaignDto(campaign: StoredCampaign): CampaignDto {
     ratePerMinute: campaign.ratePerMinute ?? null,
     fromAddress: campaign.fromAddress ?? null,
     replyTo: campaign.replyTo ?? null,
+    tracking: {
+      opens: campaign.tracking?.opens ?? true,
+      clicks: campaign.tracking?.clicks ?? true,
+      mode: (campaign.tracking?.mode ?? null) as TrackingMode | null,
+      keyDestroyed: Boolean(campaign.tracking?.keyDestroyedAt),
+    },
+    rates: null,
     status: campaign.status as CampaignStatus,
     total: campaign.total,
     sentCount: campaign.sentCount,

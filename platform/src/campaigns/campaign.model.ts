@@ -1,5 +1,5 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
-import { CAMPAIGN_STATUSES, LOCALES, RECIPIENT_TYPES } from '@agency/contracts';
+import { CAMPAIGN_STATUSES, LOCALES, RECIPIENT_TYPES, TRACKING_MODES } from '@agency/contracts';
 
 /** The campaign in one more language than its default. */
 const translationSchema = new Schema(
@@ -18,6 +18,19 @@ const sendingWindowSchema = new Schema(
     days: { type: [Number], required: true },
     start: { type: String, required: true },
     end: { type: String, required: true },
+  },
+  { _id: false },
+);
+
+const trackingSchema = new Schema(
+  {
+    opens: { type: Boolean, required: true, default: true },
+    clicks: { type: Boolean, required: true, default: true },
+    mode: { type: String, enum: TRACKING_MODES, default: null },
+    // 32 random bytes, base64url; null before the send and once destroyed.
+    key: { type: String, default: null },
+    keyDestroyedAt: { type: Date, default: null },
+    links: { type: [String], default: [] },
   },
   { _id: false },
 );
@@ -53,6 +66,10 @@ const campaignSchema = new Schema(
     fromAddress: { type: String, default: null },
     // Where replies go; none: the agency's default Reply-To.
     replyTo: { type: String, default: null },
+    // Open and click tracking: the editor's switches, then, from the send's
+    // start, the mode, the campaign's tracking key (recipient keys are made
+    // under it) and the link table (a tracking link's index is its position).
+    tracking: { type: trackingSchema, default: () => ({}) },
     status: { type: String, required: true, enum: CAMPAIGN_STATUSES, default: 'draft' },
     // Counters of the send, kept on this small document so progress is one read.
     total: { type: Number, required: true, default: 0 },

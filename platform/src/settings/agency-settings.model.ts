@@ -1,5 +1,5 @@
 import { Schema, model } from 'mongoose';
-import { LOCALES } from '@agency/contracts';
+import { LOCALES, TRACKING_MODES } from '@agency/contracts';
 
 const languageTextsSchema = new Schema(
   {
@@ -36,6 +36,19 @@ const agencySettingsSchema = new Schema(
     postalAddress: { type: String, default: '' },
     timeZone: { type: String, required: true },
     defaultLocale: { type: String, required: true, enum: LOCALES },
+    // Open and click tracking; a document saved before it existed has none (the defaults).
+    tracking: {
+      type: new Schema(
+        {
+          opens: { type: Boolean, required: true },
+          clicks: { type: Boolean, required: true },
+          mode: { type: String, required: true, enum: TRACKING_MODES },
+          keyRetentionDays: { type: Number, required: true },
+        },
+        { _id: false },
+      ),
+      default: null,
+    },
     updatedBy: { type: String },
   },
   { timestamps: true },

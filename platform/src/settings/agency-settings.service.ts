@@ -1,6 +1,7 @@
 import type { Logger } from '../logger';
 import {
   DEFAULT_LOCALE,
+  DEFAULT_TRACKING_SETTINGS,
   LOCALES,
   allowedSender,
   mailboxOf,
@@ -8,6 +9,8 @@ import {
   type AgencySender,
   type AgencySettingsInput,
   type Locale,
+  type TrackingMode,
+  type TrackingSettings,
 } from '@agency/contracts';
 import { senderNameOf } from '../campaigns/rendering/campaign.template';
 import { AGENCY_SETTINGS_ID, AgencySettingsModel } from './agency-settings.model';
@@ -21,6 +24,8 @@ export interface AgencySettings {
   postalAddress: string;
   timeZone: string;
   defaultLocale: Locale;
+  /** A new campaign's tracking switches, the events' mode and the key's retention. */
+  tracking: TrackingSettings;
   updatedAt: Date | null;
   updatedBy: string | null;
 }
@@ -66,6 +71,7 @@ export function firstRunAgencySettings(fallback: AgencySettingsFallback): Agency
     postalAddress: '',
     timeZone: fallback.timeZone,
     defaultLocale: DEFAULT_LOCALE,
+    tracking: { ...DEFAULT_TRACKING_SETTINGS },
     updatedAt: null,
     updatedBy: null,
   };
@@ -121,6 +127,9 @@ async function loadAgencySettings(): Promise<AgencySettings> {
     postalAddress: stored.postalAddress ?? '',
     timeZone: stored.timeZone,
     defaultLocale: stored.defaultLocale as Locale,
+    tracking: stored.tracking
+      ? { ...stored.tracking, mode: stored.tracking.mode as TrackingMode }
+      : { ...DEFAULT_TRACKING_SETTINGS },
     updatedAt: stored.updatedAt ?? null,
     updatedBy: stored.updatedBy ?? null,
   };
@@ -174,6 +183,7 @@ export async function saveAgencySettings(
         postalAddress: input.postalAddress,
         timeZone: input.timeZone,
         defaultLocale: input.defaultLocale,
+        tracking: input.tracking ?? { ...DEFAULT_TRACKING_SETTINGS },
         updatedBy,
       },
     },

@@ -101,6 +101,7 @@ async function editorSettings(settings: DraftSettings): Promise<CampaignSettings
     defaultFrom: agency.defaultFrom,
     replyTo: agency.replyTo,
     defaultLocale: agency.defaultLocale,
+    tracking: agency.tracking,
   };
 }
 

@@ -22,6 +22,7 @@ export function toAgencySettingsDto(settings: AgencySettings): AgencySettingsDto
     postalAddress: settings.postalAddress,
     timeZone: settings.timeZone,
     defaultLocale: settings.defaultLocale,
+    tracking: settings.tracking,
     updatedAt: settings.updatedAt ? settings.updatedAt.toISOString() : null,
     updatedBy: settings.updatedBy,
   };

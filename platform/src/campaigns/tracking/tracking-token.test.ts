@@ -1,5 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import fc from 'fast-check';
+import { LOCALES } from '@agency/contracts';
 import { newCampaignTrackingKey, recipientKeyOf } from './recipient-key';
 import {
   CLICK_TOKEN_LENGTH,
@@ -19,8 +20,16 @@ const CAMPAIGN = '0123456789abcdef01234567';
 const ADDRESS = 'leila@example.tn';
 const CAMPAIGN_KEY = newCampaignTrackingKey();
 const RECIPIENT = recipientKeyOf(CAMPAIGN_KEY, ADDRESS);
-const OPEN = { campaignId: CAMPAIGN, recipientKey: RECIPIENT };
-const CLICK = { campaignId: CAMPAIGN, linkIndex: 7, recipientKey: RECIPIENT };
+const SENT_AT = new Date('2026-11-28T09:15:42Z');
+const OPEN = {
+  campaignId: CAMPAIGN,
+  recipientKey: RECIPIENT,
+  sentAt: SENT_AT,
+  locale: 'fr' as const,
+};
+const CLICK = { ...OPEN, linkIndex: 7 };
+/** Where a click token's link index starts: after the recipient key, the time and the language. */
+const LINK_INDEX_AT = 35;
 const BASE64URL_ALPHABET = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'];
 
 const bytesOf = (token: string): Buffer => Buffer.from(token, 'base64url');
@@ -42,43 +51,54 @@ function withByte(body: Buffer, at: number, value: number): Buffer {
 /** The tokens of the open pixel and the tracking links: what they carry and what they refuse. */
 describe('tracking tokens', () => {
   describe('round trips', () => {
-    it('names the campaign and the recipient key in an open token of 56 URL-safe characters', () => {
+    it('names the campaign and the recipient key in an open token of 63 URL-safe characters', () => {
       const token = signOpenToken(KEY, OPEN);
       expect(token).toHaveLength(OPEN_TOKEN_LENGTH);
-      expect(OPEN_TOKEN_LENGTH).toBe(56);
+      expect(OPEN_TOKEN_LENGTH).toBe(63);
       expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
       expect(verifyTrackingToken(KEY, token)).toEqual({ kind: 'open', ...OPEN });
       expect(verifyOpenToken(KEY, token)).toEqual({ kind: 'open', ...OPEN });
     });
 
-    it('names the link too in a click token of 59 URL-safe characters', () => {
+    it('names the link too in a click token of 66 URL-safe characters', () => {
       const token = signClickToken(KEY, CLICK);
       expect(token).toHaveLength(CLICK_TOKEN_LENGTH);
-      expect(CLICK_TOKEN_LENGTH).toBe(59);
+      expect(CLICK_TOKEN_LENGTH).toBe(66);
       expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
       expect(verifyTrackingToken(KEY, token)).toEqual({ kind: 'click', ...CLICK });
       expect(verifyClickToken(KEY, token)).toEqual({ kind: 'click', ...CLICK });
     });
 
-    it('carries the first and the last link of a table and any campaign id, in lower case', () => {
+    it('carries the first link, the trap past the last, any campaign id (in lower case), time and language', () => {
       fc.assert(
         fc.property(
           fc.stringMatching(/^[0-9a-fA-F]{24}$/),
-          fc.integer({ min: 0, max: 999 }),
+          fc.integer({ min: 0, max: 1000 }),
           fc.emailAddress(),
-          (campaignId, linkIndex, address) => {
+          fc.integer({ min: 0, max: 0xffffffff }),
+          fc.constantFrom(...LOCALES),
+          (campaignId, linkIndex, address, seconds, locale) => {
             const recipientKey = recipientKeyOf(CAMPAIGN_KEY, address);
-            const token = signClickToken(KEY, { campaignId, linkIndex, recipientKey });
+            const sentAt = new Date(seconds * 1000);
+            const token = signClickToken(KEY, {
+              campaignId,
+              linkIndex,
+              recipientKey,
+              sentAt,
+              locale,
+            });
             expect(verifyClickToken(KEY, token)).toEqual({
               kind: 'click',
               campaignId: campaignId.toLowerCase(),
               linkIndex,
               recipientKey,
+              sentAt,
+              locale,
             });
           },
         ),
       );
-      for (const linkIndex of [0, 999]) {
+      for (const linkIndex of [0, 1000]) {
         const token = signClickToken(KEY, { ...CLICK, linkIndex });
         expect(verifyClickToken(KEY, token)?.linkIndex).toBe(linkIndex);
       }
@@ -169,10 +189,10 @@ describe('tracking tokens', () => {
 
     it('refuses a click token cut to the length of an open token', () => {
       expect(verifyTrackingToken(KEY, tokens.click.slice(0, OPEN_TOKEN_LENGTH))).toBeNull();
-      const cut = bytesOf(tokens.click).subarray(0, 42).toString('base64url');
+      const cut = bytesOf(tokens.click).subarray(0, 47).toString('base64url');
       expect(verifyTrackingToken(KEY, cut)).toBeNull();
       // Even signed: a click's bytes marked as an open do not make an open token.
-      const marked = withByte(bodyOf(tokens.click).subarray(0, 30), 1, 0x63);
+      const marked = withByte(bodyOf(tokens.click).subarray(0, LINK_INDEX_AT), 1, 0x63);
       expect(verifyTrackingToken(KEY, resealed(KEY, marked))).toBeNull();
     });
 
@@ -204,11 +224,20 @@ describe('tracking tokens', () => {
       });
     });
 
-    it('refuses a link past the table, even signed', () => {
-      for (const linkIndex of [1000, 0xffff]) {
+    it('refuses a link past the largest table and its trap, even signed', () => {
+      for (const linkIndex of [1001, 0xffff]) {
         const body = bodyOf(tokens.click);
-        body.writeUInt16BE(linkIndex, 30);
+        body.writeUInt16BE(linkIndex, LINK_INDEX_AT);
         expect(verifyTrackingToken(KEY, resealed(KEY, body))).toBeNull();
+      }
+    });
+
+    it('refuses a language past the known ones, even signed', () => {
+      for (const token of [tokens.open, tokens.click]) {
+        for (const index of [LOCALES.length, 255]) {
+          const body = withByte(bodyOf(token), LINK_INDEX_AT - 1, index);
+          expect(verifyTrackingToken(KEY, resealed(KEY, body))).toBeNull();
+        }
       }
     });
 
@@ -259,11 +288,19 @@ describe('tracking tokens', () => {
       for (const campaignId of ['', CAMPAIGN.slice(1), `${CAMPAIGN}0`, 'g'.repeat(24), ADDRESS]) {
         expect(() => signOpenToken(KEY, { ...OPEN, campaignId })).toThrow(RangeError);
       }
-      for (const linkIndex of [-1, 1000, 1.5, Number.NaN]) {
+      for (const linkIndex of [-1, 1001, 1.5, Number.NaN]) {
         expect(() => signClickToken(KEY, { ...CLICK, linkIndex })).toThrow(
-          new RangeError('A link index is an integer from 0 to 999'),
+          new RangeError('A link index is an integer from 0 to 1000'),
         );
       }
+      for (const sentAt of [new Date(-1000), new Date(2 ** 32 * 1000), new Date(Number.NaN)]) {
+        expect(() => signOpenToken(KEY, { ...OPEN, sentAt })).toThrow(
+          new RangeError('A sending time is between 1970 and 2106'),
+        );
+      }
+      expect(() => signOpenToken(KEY, { ...OPEN, locale: 'de' as never })).toThrow(
+        new RangeError('A language is one of en, fr, ar'),
+      );
       for (const recipientKey of ['', ADDRESS, RECIPIENT.slice(1), `${RECIPIENT}A`]) {
         expect(() => signClickToken(KEY, { ...CLICK, recipientKey })).toThrow(RangeError);
       }

@@ -2,11 +2,14 @@ import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { base64urlLength, bytesOfBase64url } from './base64url-bytes';
 import { RECIPIENT_KEY_BYTES, recipientKeyBytes } from './recipient-key';
 import { TRACKED_LINKS_MAX } from './link-table';
+import { LOCALES, type Locale } from '@agency/contracts';
 
 /**
  * The signed tokens in a campaign's tracking links and open pixel: which
- * campaign, which link (clicks only) and which recipient key (never the
- * address, see recipient-key.ts). The public redirect and pixel endpoints will
+ * campaign, which link (clicks only), which recipient key (never the
+ * address, see recipient-key.ts), when the mail was sent and in which
+ * language (what the machine rules and the per-language report need, so the
+ * endpoints read no ledger). The public redirect and pixel endpoints will
  * verify them from the token alone, with no store or Redis call, and take the
  * link's target from the campaign's stored link table, never from the token,
  * so a token can name a link of ours and nothing else. The mail rendering will
@@ -14,9 +17,12 @@ import { TRACKED_LINKS_MAX } from './link-table';
  *
  * Layout (bytes, then unpadded base64url):
  *
- *   version(1) kind(1) campaign id(12) recipient key(16) [link index(2)] MAC(12)
+ *   version(1) kind(1) campaign id(12) recipient key(16) sent at(4) language(1)
+ *   [link index(2)] MAC(12)
  *
- * an open token is 42 bytes (56 characters), a click token 44 (59). Binary,
+ * an open token is 47 bytes (63 characters), a click token 49 (66). The
+ * sending time is in whole seconds since 1970 (unsigned, good until 2106);
+ * the language is its index in LOCALES. Binary,
  * not JSON, because the token is repeated for every link of every mail.
  */
 export interface TrackingTokenKey {
@@ -36,21 +42,28 @@ export function trackingTokenKey(mailLinkSecret: string): TrackingTokenKey {
 }
 
 // The link index is two bytes, but a campaign's link table holds at most
-// TRACKED_LINKS_MAX links: a token naming a later index is refused even if signed.
+// TRACKED_LINKS_MAX links, and the index just past a table's last link is the
+// mail's hidden trap link: a token naming a later index is refused even if signed.
 
 export interface OpenTokenPayload {
   kind: 'open';
   /** 24 lower-case hex digits, as `ObjectId#toHexString` writes them. */
   campaignId: string;
   recipientKey: string;
+  /** When the mail was sent, to the second. */
+  sentAt: Date;
+  /** The language the mail was written in. */
+  locale: Locale;
 }
 
 export interface ClickTokenPayload {
   kind: 'click';
   campaignId: string;
-  /** The link's place in the campaign's link table, from 0. */
+  /** The link's place in the campaign's link table, from 0; the table's length is the trap link. */
   linkIndex: number;
   recipientKey: string;
+  sentAt: Date;
+  locale: Locale;
 }
 
 export type TrackingTokenPayload = OpenTokenPayload | ClickTokenPayload;
@@ -59,6 +72,7 @@ export type TrackingTokenPayload = OpenTokenPayload | ClickTokenPayload;
 const VERSION = 1;
 const KIND_BYTES = { open: 0x6f, click: 0x63 } as const;
 const CAMPAIGN_ID_BYTES = 12;
+const SENT_AT_BYTES = 4;
 const LINK_INDEX_BYTES = 2;
 /**
  * 96 bits of HMAC-SHA-256. A MAC is only checked by our endpoints, one request
@@ -71,12 +85,14 @@ const MAC_BYTES = 12;
 
 const CAMPAIGN_AT = 2;
 const RECIPIENT_AT = CAMPAIGN_AT + CAMPAIGN_ID_BYTES;
-const LINK_INDEX_AT = RECIPIENT_AT + RECIPIENT_KEY_BYTES;
+const SENT_AT_AT = RECIPIENT_AT + RECIPIENT_KEY_BYTES;
+const LOCALE_AT = SENT_AT_AT + SENT_AT_BYTES;
+const LINK_INDEX_AT = LOCALE_AT + 1;
 const OPEN_TOKEN_BYTES = LINK_INDEX_AT + MAC_BYTES;
 const CLICK_TOKEN_BYTES = LINK_INDEX_AT + LINK_INDEX_BYTES + MAC_BYTES;
 const TOKEN_BYTES = { open: OPEN_TOKEN_BYTES, click: CLICK_TOKEN_BYTES } as const;
 
-/** The token's length in characters: 56 for an open, 59 for a click. */
+/** The token's length in characters: 63 for an open, 66 for a click. */
 export const OPEN_TOKEN_LENGTH = base64urlLength(OPEN_TOKEN_BYTES);
 export const CLICK_TOKEN_LENGTH = base64urlLength(CLICK_TOKEN_BYTES);
 
@@ -85,26 +101,48 @@ const CAMPAIGN_ID = /^[0-9a-f]{24}$/i;
 /** The open pixel's token. Throws on a payload only a bug of ours can make. */
 export function signOpenToken(
   key: TrackingTokenKey,
-  { campaignId, recipientKey }: Omit<OpenTokenPayload, 'kind'>,
+  { campaignId, recipientKey, sentAt, locale }: Omit<OpenTokenPayload, 'kind'>,
 ): string {
   return sealed(key, [
     Buffer.from([VERSION, KIND_BYTES.open]),
     campaignIdBytes(campaignId),
     recipientKeyBytesOf(recipientKey),
+    sentAtBytes(sentAt),
+    localeBytes(locale),
   ]);
 }
 
 /** A tracked link's token. Throws on a payload only a bug of ours can make. */
 export function signClickToken(
   key: TrackingTokenKey,
-  { campaignId, linkIndex, recipientKey }: Omit<ClickTokenPayload, 'kind'>,
+  { campaignId, linkIndex, recipientKey, sentAt, locale }: Omit<ClickTokenPayload, 'kind'>,
 ): string {
   return sealed(key, [
     Buffer.from([VERSION, KIND_BYTES.click]),
     campaignIdBytes(campaignId),
     recipientKeyBytesOf(recipientKey),
+    sentAtBytes(sentAt),
+    localeBytes(locale),
     linkIndexBytes(linkIndex),
   ]);
+}
+
+const SENT_AT_MAX_SECONDS = 0xffffffff;
+
+function sentAtBytes(sentAt: Date): Buffer {
+  const seconds = Math.floor(sentAt.getTime() / 1000);
+  if (!(seconds >= 0 && seconds <= SENT_AT_MAX_SECONDS)) {
+    throw new RangeError('A sending time is between 1970 and 2106');
+  }
+  const bytes = Buffer.alloc(SENT_AT_BYTES);
+  bytes.writeUInt32BE(seconds);
+  return bytes;
+}
+
+function localeBytes(locale: Locale): Buffer {
+  const index = LOCALES.indexOf(locale);
+  if (index < 0) throw new RangeError(`A language is one of ${LOCALES.join(', ')}`);
+  return Buffer.from([index]);
 }
 
 function campaignIdBytes(campaignId: string): Buffer {
@@ -120,7 +158,7 @@ function recipientKeyBytesOf(recipientKey: string): Buffer {
 
 function linkIndexBytes(linkIndex: number): Buffer {
   if (!isLinkIndex(linkIndex)) {
-    throw new RangeError(`A link index is an integer from 0 to ${TRACKED_LINKS_MAX - 1}`);
+    throw new RangeError(`A link index is an integer from 0 to ${TRACKED_LINKS_MAX}`);
   }
   const bytes = Buffer.alloc(LINK_INDEX_BYTES);
   bytes.writeUInt16BE(linkIndex);
@@ -128,7 +166,7 @@ function linkIndexBytes(linkIndex: number): Buffer {
 }
 
 function isLinkIndex(linkIndex: number): boolean {
-  return Number.isInteger(linkIndex) && linkIndex >= 0 && linkIndex < TRACKED_LINKS_MAX;
+  return Number.isInteger(linkIndex) && linkIndex >= 0 && linkIndex <= TRACKED_LINKS_MAX;
 }
 
 function sealed(key: TrackingTokenKey, parts: Buffer[]): string {
@@ -189,8 +227,13 @@ function hasGenuineMac(key: TrackingTokenKey, bytes: Buffer): boolean {
 
 function payloadOf(kind: TrackingTokenPayload['kind'], bytes: Buffer): TrackingTokenPayload | null {
   const campaignId = bytes.toString('hex', CAMPAIGN_AT, RECIPIENT_AT);
-  const recipientKey = bytes.toString('base64url', RECIPIENT_AT, LINK_INDEX_AT);
-  if (kind === 'open') return { kind, campaignId, recipientKey };
+  const recipientKey = bytes.toString('base64url', RECIPIENT_AT, SENT_AT_AT);
+  const sentAt = new Date(bytes.readUInt32BE(SENT_AT_AT) * 1000);
+  const locale = LOCALES[bytes[LOCALE_AT] ?? LOCALES.length];
+  if (!locale) return null;
+  if (kind === 'open') return { kind, campaignId, recipientKey, sentAt, locale };
   const linkIndex = bytes.readUInt16BE(LINK_INDEX_AT);
-  return isLinkIndex(linkIndex) ? { kind, campaignId, linkIndex, recipientKey } : null;
+  return isLinkIndex(linkIndex)
+    ? { kind, campaignId, linkIndex, recipientKey, sentAt, locale }
+    : null;
 }

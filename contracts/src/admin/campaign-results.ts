@@ -1,0 +1,183 @@
+import { boolean, number, object, type InferType } from 'yup';
+import type { Locale } from '../locales';
+import { message, oneOfText } from '../validation/fields';
+
+/**
+ * Campaign results: what the open pixel and tracking links record, the
+ * settings that govern them, and the report staff read. Shared by the API
+ * (which answers the pixel and the redirect and serves the report), the
+ * worker (which signs the links and writes the events) and the dashboard.
+ */
+
+/**
+ * How a campaign's events name their recipient.
+ * - `anonymous` (the default): by a key made for that campaign, so unique
+ *   counts work; the campaign's key is destroyed some days after the send
+ *   ends, and then only the counts remain.
+ * - `individual`: by the recipient's address, so staff with the permission
+ *   see who opened and who clicked which link.
+ */
+export const TRACKING_MODES = ['anonymous', 'individual'] as const;
+export type TrackingMode = (typeof TRACKING_MODES)[number];
+
+/** Days after a campaign's send ends before its tracking key is destroyed (anonymous mode). */
+export const TRACKING_KEY_RETENTION_DAYS_DEFAULT = 30;
+export const TRACKING_KEY_RETENTION_DAYS_MIN = 1;
+export const TRACKING_KEY_RETENTION_DAYS_MAX = 365;
+
+/**
+ * The agency's tracking settings (part of PUT /api/admin/agency-settings):
+ * whether a new campaign tracks opens and clicks, and how events name people.
+ * Every field has its default, so a settings document saved before tracking
+ * existed stays valid.
+ */
+export const trackingSettingsSchema = object({
+  opens: boolean().typeError(message('required')).default(true),
+  clicks: boolean().typeError(message('required')).default(true),
+  mode: oneOfText(TRACKING_MODES).default('anonymous'),
+  keyRetentionDays: number()
+    .typeError(message('mustBeNumber'))
+    .integer(message('mustBeWholeNumber'))
+    .min(
+      TRACKING_KEY_RETENTION_DAYS_MIN,
+      message('minValue', { min: TRACKING_KEY_RETENTION_DAYS_MIN }),
+    )
+    .max(
+      TRACKING_KEY_RETENTION_DAYS_MAX,
+      message('maxValue', { max: TRACKING_KEY_RETENTION_DAYS_MAX }),
+    )
+    .default(TRACKING_KEY_RETENTION_DAYS_DEFAULT),
+})
+  .typeError(message('required'))
+  .default(undefined);
+export type TrackingSettings = InferType<typeof trackingSettingsSchema> & { mode: TrackingMode };
+
+export const DEFAULT_TRACKING_SETTINGS: Readonly<TrackingSettings> = {
+  opens: true,
+  clicks: true,
+  mode: 'anonymous',
+  keyRetentionDays: TRACKING_KEY_RETENTION_DAYS_DEFAULT,
+};
+
+/** The campaign editor's two switches; a campaign saved without them takes the agency's defaults. */
+export const campaignTrackingSchema = object({
+  opens: boolean().typeError(message('required')).required(message('required')),
+  clicks: boolean().typeError(message('required')).required(message('required')),
+})
+  .typeError(message('required'))
+  .default(undefined)
+  .optional();
+
+/** A campaign's own choice (the editor's two switches); the agency's defaults fill a new one. */
+export interface CampaignTrackingDto {
+  opens: boolean;
+  clicks: boolean;
+  /** Fixed when the send starts (the agency's mode then); null before. */
+  mode: TrackingMode | null;
+  /** The campaign's key is gone: events can no longer be tied to anyone. */
+  keyDestroyed: boolean;
+}
+
+/**
+ * What the API hands the worker for every open and click it answered, in
+ * batches (one job per batch on `campaign-events`). The request's address
+ * and user agent were read, judged and dropped: only the verdict and the
+ * rule that decided travel on. `id` is unique per event: a batch delivered
+ * twice counts once.
+ */
+export interface TrackingEventRecord {
+  id: string;
+  kind: 'open' | 'click';
+  campaignId: string;
+  /** The recipient's key under the campaign's tracking key (22 base64url characters). */
+  recipientKey: string;
+  /** The language the mail was in (the token says it). */
+  locale: Locale;
+  /** The link's index in the campaign's link table; null for an open. */
+  linkIndex: number | null;
+  /** The hidden link only machines follow. */
+  trap: boolean;
+  /** When the request came (ISO). */
+  at: string;
+  /** When the mail was sent (ISO, from the token). */
+  sentAt: string;
+  /** The request's own verdict; the worker may change it when it sees the mail's other events. */
+  verdict: 'person' | 'machine' | 'scanner';
+  /** The machine rule that decided, or null. */
+  rule: string | null;
+}
+
+export interface CampaignEventsJob {
+  events: TrackingEventRecord[];
+}
+
+/** A count of events and of distinct recipients: never shown under one label. */
+export interface UniqueAndTotal {
+  unique: number;
+  total: number;
+}
+
+/** One link of the campaign: its address and who followed it. */
+export interface CampaignLinkResultDto {
+  index: number;
+  url: string;
+  people: UniqueAndTotal;
+  scanners: UniqueAndTotal;
+}
+
+/** One hour (the first 48 after the send began) or one day (after) of the timeline. */
+export interface CampaignTimelinePointDto {
+  /** The bucket's start (ISO). */
+  at: string;
+  bucket: 'hour' | 'day';
+  /** Opens and clicks by people (totals). */
+  opens: number;
+  clicks: number;
+}
+
+export interface CampaignLanguageResultDto {
+  locale: Locale;
+  delivered: number;
+  /** Distinct recipients who opened (people, implied included) and clicked (people). */
+  opened: number;
+  clicked: number;
+}
+
+/**
+ * GET /api/admin/campaigns/{id}/report. Rates are over delivered, people
+ * only, 0..100 with one decimal; null while nothing was delivered. People and
+ * machines are reported side by side and never added together.
+ */
+export interface CampaignReportDto {
+  id: string;
+  name: string;
+  tracking: CampaignTrackingDto;
+  delivery: {
+    sent: number;
+    failed: number;
+    /** Sent less the bounced. */
+    delivered: number;
+    bounced: { hard: number; soft: number };
+    complaints: number;
+    unsubscribes: number;
+  };
+  opens: {
+    people: UniqueAndTotal;
+    machines: UniqueAndTotal;
+    /** People who clicked without a counted open: their open is implied, and included in people's unique. */
+    implied: number;
+  };
+  clicks: { people: UniqueAndTotal; scanners: UniqueAndTotal };
+  rates: { open: number | null; click: number | null };
+  timeline: CampaignTimelinePointDto[];
+  links: CampaignLinkResultDto[];
+  languages: CampaignLanguageResultDto[];
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+/** A campaign list row's results: people's unique open and click rates over delivered. */
+export interface CampaignRatesDto {
+  open: number | null;
+  click: number | null;
+}
