@@ -66,6 +66,9 @@ export const API_ROUTES = {
   campaignReport: '/api/admin/campaigns/:id/report',
   /** The report as a CSV file. */
   campaignReportExport: '/api/admin/campaigns/:id/report/export',
+  /** Who opened and who clicked what (individual mode, a permission of its own); `/export` as CSV. */
+  campaignReportPeople: '/api/admin/campaigns/:id/report/people',
+  campaignReportPeopleExport: '/api/admin/campaigns/:id/report/people/export',
   campaignProgress: '/api/admin/campaigns/:id/progress',
   campaignRecipients: '/api/admin/campaigns/:id/recipients',
   campaignTest: '/api/admin/campaigns/:id/test',

@@ -181,3 +181,26 @@ export interface CampaignRatesDto {
   open: number | null;
   click: number | null;
 }
+
+/** Which recipients the individual results list: all who did something, or those who opened or clicked. */
+export const PERSON_RESULT_FILTERS = ['any', 'opened', 'clicked'] as const;
+export type PersonResultFilter = (typeof PERSON_RESULT_FILTERS)[number];
+
+/**
+ * GET /api/admin/campaigns/{id}/report/people (individual mode, with the
+ * `campaigns:individual-results` permission): one recipient's activity.
+ * Machines' events are not listed; the counts are people's.
+ */
+export interface CampaignPersonResultDto {
+  email: string;
+  locale: Locale;
+  /** A person's open was seen, or implied by a click. */
+  opened: boolean;
+  /** The open was implied by a click (no pixel was loaded). */
+  openImplied: boolean;
+  firstOpenAt: string | null;
+  opens: number;
+  /** The links this person followed, each once, in the order first clicked. */
+  clickedLinks: { index: number; url: string; at: string }[];
+  clicks: number;
+}
