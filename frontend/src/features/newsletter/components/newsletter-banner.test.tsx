@@ -15,6 +15,16 @@ const emailField = () => screen.getByLabelText(/email address|adresse e-mail|ا�
 const subscribeButton = () => screen.getByRole('button', { name: /subscrib|abonner|اشترك/i });
 
 describe('NewsletterBanner', () => {
+  it.each([
+    ['en', /count when they are opened and which of their links are clicked.*never recorded/],
+    ['fr', /compter leurs ouvertures et les clics.*jamais enregistrés/],
+    ['ar', /فتحها والنقر على روابطها.*لا نسجّل أبدًا/],
+  ])('in %s, says what its mails may record before anyone subscribes', async (lng, text) => {
+    await i18n.changeLanguage(lng);
+    await renderWithProviders(<NewsletterBanner form={<NewsletterForm />} />);
+    expect(screen.getByText(text)).toBeVisible();
+  });
+
   it('sends the e-mail with the page language, toasts success and resets the field', async () => {
     const recorder = recordNewsletterRequests();
     server.use(recorder.handler);

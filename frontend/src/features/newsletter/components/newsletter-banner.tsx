@@ -18,7 +18,7 @@ export interface NewsletterBannerProps {
   id?: string;
 }
 
-/** The newsletter banner: what the newsletter is, then its form. */
+/** The newsletter banner: what the newsletter is, its form, and what its mails may record. */
 export function NewsletterBanner({
   form,
   headingLevel = 'h2',
@@ -38,6 +38,9 @@ export function NewsletterBanner({
         </Typography>
         <Typography sx={{ color: 'text.secondary', mb: 3 }}>{t('subtitle')}</Typography>
         {form}
+        <Typography variant="body2" sx={{ color: 'text.secondary', mt: 2 }}>
+          {t('tracking')}
+        </Typography>
       </Container>
     </Box>
   );
