@@ -24,6 +24,12 @@ export interface CampaignMessenger {
    * so rather than carry a token that works.
    */
   prepare(mail: CampaignMail, options?: { test?: boolean }): PreparedCampaign;
+  /**
+   * The campaign's link table as this messenger's mail of it renders (its
+   * sender's name, the site's subscription pages left out), built when the
+   * send starts and stored: each link's index is its place.
+   */
+  trackedLinks(mail: CampaignMail): string[];
   /** A refusal that trying again will not change (a 5xx reply): the recipient failed. */
   isPermanentFailure(error: unknown): boolean;
   /**

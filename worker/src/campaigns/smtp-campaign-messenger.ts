@@ -1,4 +1,9 @@
-import { compileCampaignMail, senderNameOf, signUnsubscribeToken } from '@agency/platform';
+import {
+  campaignLinkTable,
+  compileCampaignMail,
+  senderNameOf,
+  signUnsubscribeToken,
+} from '@agency/platform';
 import type { Locale } from '@agency/contracts';
 import {
   oneClickUnsubscribeUrl,
@@ -79,6 +84,7 @@ export function createSmtpCampaignMessenger(
         },
       };
     },
+    trackedLinks: (mail) => [...campaignLinkTable(mail, { senderName, siteUrl }).links],
     isPermanentFailure: (error) =>
       error instanceof InvalidRecipientError || isPermanentSmtpFailure(error),
     isUnreachable: isConnectionFailure,
