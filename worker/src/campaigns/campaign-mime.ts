@@ -114,11 +114,30 @@ function encodedBody(segments: Segments, escape: (value: string) => string) {
   );
   // An empty piece (a placeholder at the very start, an empty first name)
   // costs one empty soft-broken line, which decodes to nothing.
+  const encode = (tag: string, values: SlotValues) =>
+    quotedPrintable(escape(slotValue(tag, values)));
+  const tags = segments.filter((_, index) => index % 2 === 1);
+  if (new Set(tags).size === tags.length) {
+    return (values: SlotValues, pieces: (Buffer | string)[]): void => {
+      for (const part of literals)
+        pieces.push(typeof part === 'string' ? encode(part, values) : part);
+    };
+  }
+  // A slot met again (a tracked link repeated through a newsletter, a name
+  // said twice) takes the same value in one mail: encoded once per mail.
   return (values: SlotValues, pieces: (Buffer | string)[]): void => {
+    const encoded = new Map<string, string>();
     for (const part of literals) {
-      pieces.push(
-        typeof part === 'string' ? quotedPrintable(escape(slotValue(part, values))) : part,
-      );
+      if (typeof part !== 'string') {
+        pieces.push(part);
+        continue;
+      }
+      let piece = encoded.get(part);
+      if (piece === undefined) {
+        piece = encode(part, values);
+        encoded.set(part, piece);
+      }
+      pieces.push(piece);
     }
   };
 }

@@ -53,6 +53,8 @@ const CONTENT = [
   ' <a href="mailto:hello@agency.test">mail us</a>',
   ` or <a href="${PREFERENCES}">your preferences</a>.</p>`,
   '<p>Or read https://blog.example/spring in your browser.</p>',
+  // Said twice: one index, one address in each mail.
+  '<p><a href="https://shop.example/packs">Our packs again</a></p>',
 ].join('');
 const TARGETS = [
   'https://shop.example/packs',
@@ -129,8 +131,8 @@ describe("a tracked campaign's mail", () => {
       };
       const hrefs = hrefsOf(mail);
       const tracked = hrefs.filter((href) => !isOurs(href)).map(clickOf);
-      // The packs, the contact page, then the trap (the text-only address has no href).
-      expect(tracked.map((token) => token?.linkIndex)).toEqual([0, 1, links.length]);
+      // The packs, the contact page, the packs again, then the trap (the text-only address has no href).
+      expect(tracked.map((token) => token?.linkIndex)).toEqual([0, 1, 0, links.length]);
       for (const token of tracked) {
         expect(token).toMatchObject(expected);
         expect(token?.sentAt.getTime()).toBeGreaterThanOrEqual(sentFrom);
@@ -143,7 +145,7 @@ describe("a tracked campaign's mail", () => {
 
       const textUrls = textUrlsOf(mail);
       const textTokens = textUrls.filter((url) => !isOurs(url)).map(clickOf);
-      expect(textTokens.map((token) => token?.linkIndex)).toEqual([0, 1, 2]);
+      expect(textTokens.map((token) => token?.linkIndex)).toEqual([0, 1, 2, 0]);
       for (const token of textTokens) expect(token).toMatchObject(expected);
       expect(textUrls).toContain(PREFERENCES);
       expect(mail.text).not.toMatch(/shop\.example|blog\.example/);
@@ -182,7 +184,7 @@ describe("a tracked campaign's mail", () => {
     const id = await sentCampaign({ tracking: { opens: false, clicks: true } });
     const clicksOnly = mailTo('amira@example.tn');
     expect(elements(htmlOf(clicksOnly), 'img')).toEqual([]);
-    expect(hrefsOf(clicksOnly).filter((href) => href.startsWith(CLICK_PREFIX))).toHaveLength(3);
+    expect(hrefsOf(clicksOnly).filter((href) => href.startsWith(CLICK_PREFIX))).toHaveLength(4);
     expect((await storedTracking(id)).links).toEqual(TARGETS);
 
     smtp.received.length = 0;
