@@ -50,6 +50,9 @@ export function recipientTrackingUrls(
 ): RecipientTrackingUrls {
   const tokenKey = trackingTokenKey(mailLinkSecret);
   const site = siteUrl.replace(/\/+$/, '');
+  // A token is base64url, which a path takes as it is: each address is the route's prefix and the token.
+  const clickPrefix = `${site}${apiPath(API_ROUTES.trackClick, { token: '' })}`;
+  const openPrefix = `${site}${apiPath(API_ROUTES.trackOpen, { token: '' })}`;
   return (tracking, address, locale) => {
     const sentAt = new Date();
     const { campaignId } = tracking;
@@ -63,14 +66,12 @@ export function recipientTrackingUrls(
       click(linkIndex) {
         let url = clicks.get(linkIndex);
         if (url === undefined) {
-          const token = signClickToken(tokenKey, { ...keyed(), linkIndex });
-          url = `${site}${apiPath(API_ROUTES.trackClick, { token })}`;
+          url = clickPrefix + signClickToken(tokenKey, { ...keyed(), linkIndex });
           clicks.set(linkIndex, url);
         }
         return url;
       },
-      open: () =>
-        `${site}${apiPath(API_ROUTES.trackOpen, { token: signOpenToken(tokenKey, keyed()) })}`,
+      open: () => openPrefix + signOpenToken(tokenKey, keyed()),
     };
   };
 }
