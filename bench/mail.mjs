@@ -165,7 +165,11 @@ async function sendPathAlone(/** @type {string} */ smtpUrl) {
     createCampaignTransport,
     createSmtpCampaignMessenger,
   } = require('./dist/campaigns/index.js');
-  const { campaignMessageId, mailIdentityKey } = require('@agency/platform');
+  const {
+    campaignMessageId,
+    mailIdentityKey,
+    newCampaignTrackingKey,
+  } = require('@agency/platform');
   const identityKey = mailIdentityKey('bench-mail-link-secret-of-32-chars!');
   const inFlight = Number(args.concurrency);
   const messenger = createSmtpCampaignMessenger({
@@ -174,12 +178,22 @@ async function sendPathAlone(/** @type {string} */ smtpUrl) {
     siteUrl: 'http://localhost:8080',
     mailLinkSecret: randomBytes(48).toString('base64url'),
   });
-  // As the store hands a campaign to the messenger: one language, the built-in template.
+  // As the store hands a campaign to the messenger: one language, the built-in
+  // template, and tracked as the campaign below is (the agency's defaults).
   const { DEFAULT_TEMPLATE } = require('@agency/contracts');
-  const campaign = messenger.prepare({
-    defaultLocale: 'en',
+  const mail = {
+    defaultLocale: /** @type {const} */ ('en'),
     languages: { en: { subject: 'Hello {{firstName}}', content: CONTENT } },
     template: DEFAULT_TEMPLATE,
+  };
+  const campaign = messenger.prepare(mail, {
+    tracking: {
+      campaignId: '0123456789abcdef01234567',
+      key: newCampaignTrackingKey(),
+      opens: true,
+      clicks: true,
+      links: messenger.trackedLinks(mail),
+    },
   });
   const started = performance.timeOrigin + performance.now();
   const cpu = process.cpuUsage();

@@ -12,6 +12,7 @@ import {
 import type { Types } from 'mongoose';
 import { findExistingListIds } from '../audience/list-existence';
 import { DomainError } from '../domain-error';
+import { readAgencySettings } from '../settings/agency-settings.service';
 import { CampaignModel } from './campaign.model';
 import { toCampaignDto } from './campaign-dto';
 import { deleteLedger } from './campaign-ledger-pages';
@@ -32,6 +33,14 @@ export interface CampaignDraftFields {
   templateId: string | null;
   sendingWindow: SendingWindow | null;
   ratePerMinute: number | null;
+  /** The editor's two switches; missing: the agency's defaults on create, unchanged on update. */
+  tracking?: CampaignTrackingSwitches;
+}
+
+/** Whether a campaign counts its opens (the pixel) and its clicks (tracking links). */
+export interface CampaignTrackingSwitches {
+  opens: boolean;
+  clicks: boolean;
 }
 
 export const noCampaign = () => new DomainError('NOT_FOUND', 'No campaign with this id');
@@ -43,12 +52,34 @@ export async function notFoundOrConflict(id: string, conflict: string): Promise<
   throw new DomainError('CONFLICT', conflict);
 }
 
+/** The agency's defaults for a new campaign's switches, as its settings say now. */
+async function agencyTrackingSwitches(): Promise<CampaignTrackingSwitches> {
+  const { opens, clicks } = (await readAgencySettings()).tracking;
+  return { opens, clicks };
+}
+
 export async function createCampaignDraft(
   fields: CampaignDraftFields,
   createdBy: string,
 ): Promise<CampaignDto> {
-  const campaign = await CampaignModel.create({ ...fields, createdBy });
+  const { tracking, ...rest } = fields;
+  const campaign = await CampaignModel.create({
+    ...rest,
+    tracking: tracking ?? (await agencyTrackingSwitches()),
+    createdBy,
+  });
   return toCampaignDto(campaign.toObject());
+}
+
+/**
+ * The update of a draft's fields. The switches are set one by one: the rest
+ * of `tracking` (mode, key, link table) is the send's, never the editor's.
+ */
+function draftUpdate({ tracking, ...rest }: CampaignDraftFields) {
+  if (!tracking) return { $set: rest };
+  return {
+    $set: { ...rest, 'tracking.opens': tracking.opens, 'tracking.clicks': tracking.clicks },
+  };
 }
 
 /** Only a draft is edited: what was scheduled, queued or sent stays as it goes out. */
@@ -58,7 +89,7 @@ export async function updateCampaignDraft(
 ): Promise<CampaignDto> {
   const campaign = await CampaignModel.findOneAndUpdate(
     { _id: id, status: 'draft' },
-    { $set: fields },
+    draftUpdate(fields),
     { returnDocument: 'after', runValidators: true },
   ).lean();
   if (!campaign) return notFoundOrConflict(id, 'Only a draft campaign can be edited');
@@ -123,6 +154,11 @@ export async function duplicateCampaign(
     ratePerMinute: cap !== null && rate !== null ? Math.min(rate, cap) : rate,
     fromAddress: source.fromAddress ?? null,
     replyTo: source.replyTo ?? null,
+    // The switches only: a copy makes its own key and link table when it is sent.
+    tracking: {
+      opens: source.tracking?.opens ?? true,
+      clicks: source.tracking?.clicks ?? true,
+    },
     createdBy: copy.createdBy,
   });
   return {

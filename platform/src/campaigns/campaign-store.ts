@@ -38,6 +38,18 @@ export interface CampaignSendState {
   ratePerMinute: number | null;
 }
 
+/** A campaign's tracking as its send reads it: the switches, then the key and link table of its start. */
+export interface CampaignSendTracking {
+  opens: boolean;
+  clicks: boolean;
+  /** Made when the first round's dispatch starts; null before, and once destroyed. */
+  key: string | null;
+  /** The key was destroyed (retention): a later round is sent untracked, never under a new key. */
+  keyDestroyed: boolean;
+  /** The tracked links' targets; a link's index is its place. Never changes once the key is made. */
+  links: string[];
+}
+
 /** A scheduled campaign whose time has come: its id and the time it was scheduled for. */
 export interface DueSchedule {
   id: string;
@@ -83,7 +95,18 @@ export interface LedgerTally {
  */
 export interface CampaignStore {
   sendState(campaignId: string): Promise<CampaignSendState | null>;
-  mail(campaignId: string): Promise<(CampaignMail & { queuedAt: Date | null }) | null>;
+  mail(
+    campaignId: string,
+  ): Promise<(CampaignMail & { queuedAt: Date | null; tracking: CampaignSendTracking }) | null>;
+  /**
+   * Stores the send's tracking key and link table, with the agency's mode as
+   * its settings say now, unless the campaign has a key, or had one: answers
+   * the campaign's tracking as stored, whoever wrote it.
+   */
+  startTracking(
+    campaignId: string,
+    start: { key: string; links: readonly string[] },
+  ): Promise<CampaignSendTracking | null>;
   /** queued -> sending; answers the campaign as it is now. */
   beginSending(campaignId: string): Promise<CampaignSendState | null>;
 

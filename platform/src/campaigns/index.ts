@@ -24,6 +24,7 @@ export {
   updateCampaignDraft,
   type CampaignCopy,
   type CampaignDraftFields,
+  type CampaignTrackingSwitches,
 } from './campaign-commands';
 export * from './campaign-send-commands';
 export {

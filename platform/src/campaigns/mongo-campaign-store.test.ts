@@ -431,6 +431,7 @@ describe("the campaign engine's store", () => {
             queuedAt: 1,
             fromAddress: 1,
             replyTo: 1,
+            tracking: 1,
           },
         ]);
       } finally {
@@ -476,6 +477,8 @@ describe("the campaign engine's store", () => {
         // The agency's first-run sender and texts: no admin saved settings here.
         sender: { from: '"Agency" <no-reply@agency.local>', replyTo: 'no-reply@agency.local' },
         agency: expect.objectContaining({ postalAddress: '' }),
+        // Before the send starts: the switches, no key, no table.
+        tracking: { opens: true, clicks: true, key: null, keyDestroyed: false, links: [] },
       });
     });
 
@@ -513,6 +516,8 @@ describe("the campaign engine's store", () => {
         // The agency's first-run sender and texts: no admin saved settings here.
         sender: { from: '"Agency" <no-reply@agency.local>', replyTo: 'no-reply@agency.local' },
         agency: expect.objectContaining({ postalAddress: '' }),
+        // Stored before there was tracking: the model's switches, as the dashboard shows them.
+        tracking: { opens: true, clicks: true, key: null, keyDestroyed: false, links: [] },
       });
     });
 

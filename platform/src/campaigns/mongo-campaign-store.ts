@@ -19,6 +19,7 @@ import { CampaignTemplateModel } from './campaign-template.model';
 import { testRecipientRefusal } from './test-recipients';
 import type {
   CampaignSendState,
+  CampaignSendTracking,
   CampaignStore,
   LedgerBatch,
   PositionedOutcome,
@@ -65,6 +66,36 @@ function sendStateOf(campaign: Omit<StoredCampaign, 'subject' | 'content'>): Cam
     sendingWindow: (campaign.sendingWindow as SendingWindow | null | undefined) ?? null,
     ratePerMinute: campaign.ratePerMinute ?? null,
   };
+}
+
+function sendTrackingOf({ tracking }: Pick<StoredCampaign, 'tracking'>): CampaignSendTracking {
+  return {
+    // A campaign stored before tracking existed tracks as the model's defaults say.
+    opens: tracking?.opens ?? true,
+    clicks: tracking?.clicks ?? true,
+    key: tracking?.key ?? null,
+    keyDestroyed: Boolean(tracking?.keyDestroyedAt),
+    links: tracking?.links ?? [],
+  };
+}
+
+/**
+ * The send's key and link table, in one conditional update: a dispatch that
+ * finds a key (another one's, racing it) changes nothing, and every mail of
+ * every round is signed under the one stored. Its writers take turns (the
+ * campaign's lock), as the embedded store needs for a conditional update to hold.
+ */
+async function startTracking(
+  campaignId: string,
+  { key, links }: { key: string; links: readonly string[] },
+): Promise<CampaignSendTracking | null> {
+  const { mode } = (await readAgencySettings()).tracking;
+  await CampaignModel.updateOne(
+    { _id: campaignId, 'tracking.key': null, 'tracking.keyDestroyedAt': null },
+    { $set: { 'tracking.mode': mode, 'tracking.key': key, 'tracking.links': [...links] } },
+  );
+  const campaign = await CampaignModel.findById(campaignId, { tracking: 1 }).lean<StoredCampaign>();
+  return campaign ? sendTrackingOf(campaign) : null;
 }
 
 async function findSendState(filter: Record<string, unknown>): Promise<CampaignSendState[]> {
@@ -200,6 +231,7 @@ export const mongoCampaignStore: CampaignStore = {
       queuedAt: 1,
       fromAddress: 1,
       replyTo: 1,
+      tracking: 1,
     }).lean<StoredCampaign>();
     if (!campaign) return null;
     const defaultLocale = (campaign.defaultLocale ?? 'en') as Locale;
@@ -235,8 +267,11 @@ export const mongoCampaignStore: CampaignStore = {
         textColor: template.textColor,
       },
       queuedAt: campaign.queuedAt ?? null,
+      tracking: sendTrackingOf(campaign),
     };
   },
+
+  startTracking,
 
   // startedAt is the first start only: a resume keeps it.
   async beginSending(campaignId) {

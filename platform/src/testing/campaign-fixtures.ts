@@ -71,6 +71,8 @@ export interface QueuedCampaignFields {
   ratePerMinute?: number | null;
   fromAddress?: string | null;
   replyTo?: string | null;
+  /** The editor's switches; unset: the model's (both on). */
+  tracking?: { opens: boolean; clicks: boolean };
 }
 
 /** A campaign marked queued, as the send route leaves it (its dispatch job is the caller's). */
@@ -86,6 +88,7 @@ export async function createQueuedCampaign(fields: QueuedCampaignFields = {}): P
     ratePerMinute: fields.ratePerMinute ?? null,
     fromAddress: fields.fromAddress ?? null,
     replyTo: fields.replyTo ?? null,
+    ...(fields.tracking ? { tracking: fields.tracking } : {}),
     status: 'queued',
     queuedAt: new Date(),
   });

@@ -8,6 +8,7 @@ import {
   type CampaignStatus,
 } from '@agency/contracts';
 import {
+  campaignLinkTable,
   createLogger,
   listMemberId,
   markListDeleting,
@@ -16,7 +17,11 @@ import {
 } from '@agency/platform';
 import { ListMemberModel, MailingListModel } from '@agency/platform/testing/audience-models';
 import { ContactAddressModel, ContactModel } from '@agency/platform/testing/contact-models';
-import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
+import {
+  TEST_SITE_URL,
+  createCampaignContext,
+  type CampaignContext,
+} from '../testing/campaign-context';
 import {
   campaignDispatchProcessor,
   type CampaignDispatchDeps,
@@ -88,6 +93,11 @@ describe('the campaign dispatch', () => {
       batchSize: 2,
       sendJobOptions: { attempts: 4 },
       olderPassWaitMs: 5000,
+      messenger: {
+        trackedLinks: (mail) => [
+          ...campaignLinkTable(mail, { senderName: 'Agency', siteUrl: TEST_SITE_URL }).links,
+        ],
+      },
       ...over,
     });
   }

@@ -2,6 +2,8 @@ import type { Job, JobsOptions, Queue } from 'bullmq';
 import type { CampaignDispatchJob, CampaignRecipient, CampaignSendJob } from '@agency/contracts';
 import { SENDING_STATUSES } from '@agency/contracts';
 import type { CampaignSendState, CampaignStore, LedgerBatch } from '@agency/platform';
+import type { CampaignMessenger } from './campaign-messenger';
+import { startCampaignTracking } from './campaign-tracking-start';
 import { settleRoundIfDone, type RoundEndDeps } from './round-end';
 import { addSendJobs, owes, sendJobOf } from './send-jobs';
 
@@ -12,6 +14,8 @@ export interface CampaignDispatchDeps extends RoundEndDeps {
   sendJobOptions: JobsOptions;
   /** How long a batch of an older pass may stay active before a resume queues its recipients anyway. */
   olderPassWaitMs: number;
+  /** Builds the campaign's link table, as its mail renders, when its tracking starts. */
+  messenger: Pick<CampaignMessenger, 'trackedLinks'>;
 }
 
 /** Batches queued per bulk add at most, and per check that the campaign was not paused meanwhile. */
@@ -117,6 +121,8 @@ export function campaignDispatchProcessor(deps: CampaignDispatchDeps) {
     if (!campaign || !SENDING_STATUSES.includes(campaign.status)) return 'skipped';
     // Stryker disable next-line EqualityOperator,ConditionalExpression: at pass 1 there is no older pass, so the wait would find nothing
     if (campaign.pass > 1) await olderPassesEnded(deps, campaign);
+    // Before any batch is queued: every mail of the campaign is signed under the key stored now.
+    await startCampaignTracking(deps, campaignId);
     const { round } = campaign;
     let total = 0;
     const queue = batchQueue(deps, campaign);

@@ -249,6 +249,7 @@ function startCampaignWorkers(
     batchSize: settings.batchSize,
     sendJobOptions: sendJobOptions(settings),
     olderPassWaitMs: settings.lockDurationMs * 2,
+    messenger,
   };
   return [
     startWorker(

@@ -1,5 +1,6 @@
 import type { CampaignMail } from '@agency/platform';
 import type { CampaignRecipient } from '@agency/contracts';
+import type { SendTracking } from './campaign-tracking-urls';
 
 /** Who one mail is for: the address, and what it is personalised with. */
 export type MailRecipient = Pick<CampaignRecipient, 'email' | 'firstName' | 'lastName' | 'locale'>;
@@ -21,9 +22,20 @@ export interface PreparedCampaign {
 export interface CampaignMessenger {
   /**
    * `test`: a test send, whose unsubscribe links lead to the page that says
-   * so rather than carry a token that works.
+   * so rather than carry a token that works. `tracking`: the campaign's
+   * tracking as its send fixed it; each recipient's mail then carries their
+   * own tracking links and pixel. A test send is given none.
    */
-  prepare(mail: CampaignMail, options?: { test?: boolean }): PreparedCampaign;
+  prepare(
+    mail: CampaignMail,
+    options?: { test?: boolean; tracking?: SendTracking | undefined },
+  ): PreparedCampaign;
+  /**
+   * The campaign's link table as this messenger's mail of it renders (its
+   * sender's name, the site's subscription pages left out), built when the
+   * send starts and stored: each link's index is its place.
+   */
+  trackedLinks(mail: CampaignMail): string[];
   /** A refusal that trying again will not change (a 5xx reply): the recipient failed. */
   isPermanentFailure(error: unknown): boolean;
   /**

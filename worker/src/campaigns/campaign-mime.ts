@@ -8,6 +8,7 @@ import {
   type Personalisation,
   type Segments,
   type SlotValues,
+  type TrackingUrls,
 } from '@agency/platform';
 import { MimeNode, encodeQuotedPrintable, wrapQuotedPrintable } from './nodemailer-internals';
 
@@ -22,6 +23,8 @@ export interface RecipientParts {
   messageId: string;
   /** The envelope sender when bounces go to a per-recipient address; MAIL_FROM's otherwise. */
   returnPath?: string;
+  /** The recipient's tracking addresses, for a mail compiled with tracking. */
+  tracking?: TrackingUrls;
 }
 
 /**
@@ -111,11 +114,30 @@ function encodedBody(segments: Segments, escape: (value: string) => string) {
   );
   // An empty piece (a placeholder at the very start, an empty first name)
   // costs one empty soft-broken line, which decodes to nothing.
+  const encode = (tag: string, values: SlotValues) =>
+    quotedPrintable(escape(slotValue(tag, values)));
+  const tags = segments.filter((_, index) => index % 2 === 1);
+  if (new Set(tags).size === tags.length) {
+    return (values: SlotValues, pieces: (Buffer | string)[]): void => {
+      for (const part of literals)
+        pieces.push(typeof part === 'string' ? encode(part, values) : part);
+    };
+  }
+  // A slot met again (a tracked link repeated through a newsletter, a name
+  // said twice) takes the same value in one mail: encoded once per mail.
   return (values: SlotValues, pieces: (Buffer | string)[]): void => {
+    const encoded = new Map<string, string>();
     for (const part of literals) {
-      pieces.push(
-        typeof part === 'string' ? quotedPrintable(escape(slotValue(part, values))) : part,
-      );
+      if (typeof part !== 'string') {
+        pieces.push(part);
+        continue;
+      }
+      let piece = encoded.get(part);
+      if (piece === undefined) {
+        piece = encode(part, values);
+        encoded.set(part, piece);
+      }
+      pieces.push(piece);
     }
   };
 }
@@ -182,7 +204,11 @@ export function compileCampaignMime(
   return {
     build(parts) {
       if (!envelopeFrom) throw new Error(`MAIL_FROM has no address: ${from}`);
-      const values = { ...parts.values, unsubscribeUrl: parts.unsubscribePageUrl };
+      const values: SlotValues = {
+        ...parts.values,
+        unsubscribeUrl: parts.unsubscribePageUrl,
+        tracking: parts.tracking,
+      };
       // The recipient's own headers, encoded by Nodemailer as `sendMail` would.
       const head = nodeOfFrame()
         .setHeader('To', parts.to)
@@ -190,11 +216,6 @@ export function compileCampaignMime(
         .setHeader('Message-ID', parts.messageId)
         .setHeader('List-Unsubscribe', `<${parts.listUnsubscribeUrl}>`)
         .setHeader('Date', new Date());
-      const pieces: (Buffer | string)[] = [head.buildHeaders(), beforeText];
-      textBody(values, pieces);
-      pieces.push(beforeHtml);
-      htmlBody(values, pieces);
-      pieces.push(closing);
       const envelope = head.getEnvelope();
       // One mail, one mailbox: an address holding a line break or a list
       // would have the server deliver to others as well.
@@ -205,6 +226,12 @@ export function compileCampaignMime(
       if (!isDeliverableAddress(parts.to)) {
         throw new InvalidRecipientError(`not a valid address: ${JSON.stringify(parts.to)}`);
       }
+      // Checked first: a tracked body's values (the recipient's key) are made of the address.
+      const pieces: (Buffer | string)[] = [head.buildHeaders(), beforeText];
+      textBody(values, pieces);
+      pieces.push(beforeHtml);
+      htmlBody(values, pieces);
+      pieces.push(closing);
       return { envelope: { from: parts.returnPath ?? envelopeFrom, to: envelope.to }, pieces };
     },
   };

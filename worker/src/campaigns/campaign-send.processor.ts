@@ -12,6 +12,7 @@ import {
 } from '@agency/platform';
 import type { CampaignMessenger, PreparedCampaign } from './campaign-messenger';
 import { takePace, windowClosedUntil } from './campaign-pacing';
+import { sendTrackingOf } from './campaign-tracking-urls';
 import { settleRoundIfDone, type RoundEndDeps } from './round-end';
 import type { Answered, RoundProgress, Wave } from './round-tracker';
 
@@ -64,7 +65,9 @@ function preparedCampaigns(store: CampaignStore, messenger: CampaignMessenger) {
     if (hit && hit.queuedAt === queuedAt) return hit.prepared;
     const mail = await store.mail(campaign.id);
     if (!mail) return undefined;
-    const prepared = messenger.prepare(mail);
+    const prepared = messenger.prepare(mail, {
+      tracking: sendTrackingOf(campaign.id, mail.tracking),
+    });
     if (cache.size > 20) cache.clear();
     cache.set(campaign.id, { queuedAt: mail.queuedAt?.getTime() ?? 0, prepared });
     return prepared;

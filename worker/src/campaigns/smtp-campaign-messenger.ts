@@ -1,4 +1,9 @@
-import { compileCampaignMail, senderNameOf, signUnsubscribeToken } from '@agency/platform';
+import {
+  campaignLinkTable,
+  compileCampaignMail,
+  senderNameOf,
+  signUnsubscribeToken,
+} from '@agency/platform';
 import type { Locale } from '@agency/contracts';
 import {
   oneClickUnsubscribeUrl,
@@ -12,6 +17,7 @@ import {
 } from '../mail/smtp-failure';
 import type { CampaignMessenger } from './campaign-messenger';
 import { InvalidRecipientError, compileCampaignMime, type CampaignMime } from './campaign-mime';
+import { recipientTrackingUrls } from './campaign-tracking-urls';
 import type { CampaignTransport } from './campaign-transport';
 
 export interface SmtpCampaignMessengerOptions {
@@ -34,6 +40,7 @@ export function createSmtpCampaignMessenger(
 ): CampaignMessenger {
   const { transport, mailFrom, siteUrl, mailLinkSecret } = options;
   const senderName = senderNameOf(mailFrom);
+  const trackingUrls = recipientTrackingUrls(siteUrl, mailLinkSecret);
   const recipientLinks = (email: string, locale: Locale) => {
     const token = signUnsubscribeToken(email, mailLinkSecret);
     return {
@@ -48,8 +55,13 @@ export function createSmtpCampaignMessenger(
     return { unsubscribePageUrl: page, listUnsubscribeUrl: page };
   };
   return {
-    prepare(mail, { test = false } = {}) {
-      const compiled = compileCampaignMail(mail, { senderName });
+    prepare(mail, { test = false, tracking } = {}) {
+      // A test send is never counted: it carries no tracking, whatever it is given.
+      const tracked = test ? undefined : tracking;
+      const compiled = compileCampaignMail(mail, {
+        senderName,
+        ...(tracked ? { tracking: tracked } : {}),
+      });
       const frames = new Map<Locale, CampaignMime>();
       // The campaign's own sender from the agency's settings; a mail without one keeps MAIL_FROM.
       const sender = mail.sender ?? { from: mailFrom, replyTo: undefined };
@@ -72,6 +84,7 @@ export function createSmtpCampaignMessenger(
               email: recipient.email,
             },
             ...(test ? testLinks(locale) : recipientLinks(recipient.email, locale)),
+            ...(tracked ? { tracking: trackingUrls(tracked, recipient.email, locale) } : {}),
             messageId,
             ...(returnPath ? { returnPath } : {}),
           });
@@ -79,6 +92,7 @@ export function createSmtpCampaignMessenger(
         },
       };
     },
+    trackedLinks: (mail) => [...campaignLinkTable(mail, { senderName, siteUrl }).links],
     isPermanentFailure: (error) =>
       error instanceof InvalidRecipientError || isPermanentSmtpFailure(error),
     isUnreachable: isConnectionFailure,

@@ -11,10 +11,18 @@ import {
   type CampaignLanguages,
   type CampaignTemplateInput,
   type Locale,
+  LOCALES,
 } from '@agency/contracts';
 import { escapeHtml } from '../../mail/escape-html';
 import type { RenderedMail } from '../../mail/rendered-mail';
 import { renderUnsubscribeFooter } from '../../mail/unsubscribe-footer.template';
+import {
+  buildCampaignLinkTable,
+  rewriteTrackedLinks,
+  rewriteTrackedTextLinks,
+  type CampaignLinkTable,
+} from '../tracking/link-table';
+import { trapLinkHtml } from '../tracking/trap-link.template';
 import { emailSafeHtml, sanitizeMailLayout, sanitizeTemplateLayout } from './campaign-html';
 
 /** What a campaign may say about its recipient: `{{firstName}}`, `{{lastName}}`, `{{email}}`. */
@@ -24,17 +32,42 @@ export interface Personalisation {
   email: string;
 }
 
+/**
+ * A recipient's own tracking addresses in a tracked mail: the click URL of
+ * each link of the campaign's table (its index; the table's length is the
+ * trap link) and the open pixel's URL. The worker gives them, signing each
+ * recipient's tokens.
+ */
+export interface TrackingUrls {
+  click(linkIndex: number): string;
+  open(): string;
+}
+
 /** What differs from one recipient's mail to the next. */
 export type Slot = keyof Personalisation | 'unsubscribeUrl';
-export type SlotValues = Record<Slot, string>;
+export type SlotValues = Record<Slot, string> & {
+  /** A tracked mail's addresses; a mail compiled without tracking has no slot that asks. */
+  tracking?: TrackingUrls;
+};
+
+/** A tracked link's slot, by its index in the link table: `{{trackedLink:3}}`. */
+const TRACKED_LINK = 'trackedLink:';
+/** The open pixel's address. */
+const OPEN_PIXEL = 'openPixel';
 
 /**
  * A recipient's slot as `withFallbacks` writes it: its name, then its fallback
  * URI-encoded after a `|` (`{{firstName|%C3%A0%20vous}}`). Encoded, a
  * fallback has no space for the text version's line wrapping to break at,
- * and nothing the HTML sanitiser or escaping would change.
+ * and nothing the HTML sanitiser or escaping would change. The tracking
+ * slots are the compile step's own: a campaign's texts may not name them
+ * (the editor's checks refuse any other name).
  */
-const SLOT = /\{\{\s*((?:firstName|lastName|email|unsubscribeUrl)(?:\|[\w%.-]*)?)\s*\}\}/g;
+const SLOT =
+  /\{\{\s*((?:firstName|lastName|email|unsubscribeUrl)(?:\|[\w%.-]*)?|trackedLink:\d{1,4}|openPixel)\s*\}\}/g;
+
+const trackedLinkSlot = (index: number) => `{{${TRACKED_LINK}${index}}}`;
+const isTrackingSlot = (slot: string) => slot.startsWith(TRACKED_LINK) || slot === OPEN_PIXEL;
 
 /** What URI-encoding leaves as it is but HTML could read: `'` and friends, encoded too. */
 const encodeFallback = (fallback: string) =>
@@ -209,15 +242,29 @@ function valueOrFallback(slot: string, values: SlotValues): string {
   return decodeURIComponent(slot.slice(bar + 1));
 }
 
+/** The recipient's tracking addresses: only a mail compiled with tracking asks, and then they are given. */
+function trackingOf(values: SlotValues): TrackingUrls {
+  if (!values.tracking) throw new Error('A tracked mail is rendered with its tracking addresses');
+  return values.tracking;
+}
+
 /** The value a slot takes for this recipient, before the body's own escaping. */
 export function slotValue(tag: string, values: SlotValues): string {
   if (tag.startsWith(LINK_PREFIX)) {
     return safeLink(valueOrFallback(tag.slice(LINK_PREFIX.length), values));
   }
+  if (tag.startsWith(TRACKED_LINK)) {
+    return trackingOf(values).click(Number(tag.slice(TRACKED_LINK.length)));
+  }
+  if (tag === OPEN_PIXEL) return trackingOf(values).open();
   return valueOrFallback(tag, values);
 }
 
-/** The HTML template with each slot named by its tag: `link-` when it opens a link. */
+/**
+ * The HTML template with each slot named by its tag: `link-` when a
+ * recipient's value opens a link. A tracking slot keeps its name: its value
+ * is an address of ours, never the recipient's.
+ */
 function tagSlots(template: Template): Template {
   // Earlier placeholders stand as a letter, so a value after one is still seen as its value.
   let before = '';
@@ -226,7 +273,7 @@ function tagSlots(template: Template): Template {
       before += part;
       return part;
     }
-    const tag = opensLink(before) ? `${LINK_PREFIX}${part}` : part;
+    const tag = !isTrackingSlot(part) && opensLink(before) ? `${LINK_PREFIX}${part}` : part;
     before += 'x';
     return tag;
   });
@@ -248,7 +295,13 @@ export interface CampaignFrame {
 export interface CompiledCampaignMail {
   /** The language a recipient reads: their stored one when the campaign has it, else its default. */
   localeFor(storedLocale: string | undefined): Locale;
-  render(locale: Locale, values: Personalisation, unsubscribeUrl: string): RenderedMail;
+  /** `tracking`: the recipient's addresses, which a mail compiled with tracking needs. */
+  render(
+    locale: Locale,
+    values: Personalisation,
+    unsubscribeUrl: string,
+    tracking?: TrackingUrls,
+  ): RenderedMail;
   subjectOf(locale: Locale, values: Personalisation): string;
   frameOf(locale: Locale): CampaignFrame;
 }
@@ -429,6 +482,71 @@ function languageSources(
   return { subject, html, text };
 }
 
+/** The languages a campaign is written in, in the locales' order (the link table's order). */
+function writtenLocales(mail: CampaignMail): Locale[] {
+  return LOCALES.filter((locale) => mail.languages[locale] !== undefined);
+}
+
+/**
+ * The campaign's link table: every trackable link of every language it is
+ * written in, as its mail renders them (template, header and footer
+ * included), each language's HTML then its text. Built once, when the send
+ * starts, and stored: the mail is then compiled with it.
+ */
+export function campaignLinkTable(
+  mail: CampaignMail,
+  options: { senderName: string; siteUrl: string },
+): CampaignLinkTable {
+  const sources = writtenLocales(mail).map((locale) =>
+    languageSources(mail, locale, options.senderName),
+  );
+  return buildCampaignLinkTable(sources, { siteUrl: options.siteUrl });
+}
+
+/** What a campaign's mail tracks, and the link table its send stored. */
+export interface MailTracking {
+  opens: boolean;
+  clicks: boolean;
+  links: readonly string[];
+}
+
+/**
+ * The open pixel: a 1x1 image with an empty text, so screen readers skip it;
+ * a block of its own size with no border, margin or padding, after the
+ * mail's layout, so nothing moves.
+ */
+const OPEN_PIXEL_HTML = `<img src="{{${OPEN_PIXEL}}}" width="1" height="1" alt="" border="0" style="display:block;width:1px;height:1px;border:0;margin:0;padding:0">`;
+
+/** The HTML with `closing` put just before the body ends. */
+function closingBody(html: string, closing: string): string {
+  const end = html.lastIndexOf('</body>');
+  return `${html.slice(0, end)}${closing}\n${html.slice(end)}`;
+}
+
+/**
+ * One language's mail made trackable: each tracked link of the HTML and the
+ * text becomes its slot (clicks), the trap link (its index is the table's
+ * length) and the open pixel close the body. The recipient's addresses fill
+ * the slots, so each language is rewritten once.
+ */
+function withTracking(sources: LanguageSources, tracking: MailTracking): LanguageSources {
+  const { opens, clicks } = tracking;
+  if (!opens && !clicks) return sources;
+  const table = { links: tracking.links, untrackedOverLimit: 0 };
+  const closing = [
+    clicks ? trapLinkHtml(trackedLinkSlot(tracking.links.length)) : '',
+    opens ? OPEN_PIXEL_HTML : '',
+  ].join('');
+  return {
+    subject: sources.subject,
+    html: closingBody(
+      clicks ? rewriteTrackedLinks(sources.html, table, trackedLinkSlot) : sources.html,
+      closing,
+    ),
+    text: clicks ? rewriteTrackedTextLinks(sources.text, table, trackedLinkSlot) : sources.text,
+  };
+}
+
 interface CompiledLanguage {
   subject: Template;
   html: Template;
@@ -448,13 +566,14 @@ function fill(template: Template, valueOf: (slot: string) => string): string {
  */
 export function compileCampaignMail(
   mail: CampaignMail,
-  options: { senderName: string },
+  options: { senderName: string; tracking?: MailTracking },
 ): CompiledCampaignMail {
   const languages = new Map<Locale, CompiledLanguage>();
   const compiled = (locale: Locale): CompiledLanguage => {
     let language = languages.get(locale);
     if (!language) {
-      const sources = languageSources(mail, locale, options.senderName);
+      const rendered = languageSources(mail, locale, options.senderName);
+      const sources = options.tracking ? withTracking(rendered, options.tracking) : rendered;
       language = {
         subject: compile(sources.subject),
         html: tagSlots(compile(sources.html)),
@@ -471,8 +590,8 @@ export function compileCampaignMail(
     localeFor,
     subjectOf: (locale, values) =>
       fill(compiled(locale).subject, (slot) => slotValue(slot, { ...values, unsubscribeUrl: '' })),
-    render(locale, values, unsubscribeUrl) {
-      const slots: SlotValues = { ...values, unsubscribeUrl };
+    render(locale, values, unsubscribeUrl, tracking) {
+      const slots: SlotValues = { ...values, unsubscribeUrl, ...(tracking ? { tracking } : {}) };
       const language = compiled(locale);
       return {
         subject: fill(language.subject, (slot) => slotValue(slot, slots)),

@@ -1,0 +1,77 @@
+import { API_ROUTES, apiPath, type Locale } from '@agency/contracts';
+import {
+  recipientKeyOf,
+  signClickToken,
+  signOpenToken,
+  trackingTokenKey,
+  type CampaignSendTracking,
+  type TrackingUrls,
+} from '@agency/platform';
+
+/** What a campaign's mail tracks, once its send has fixed its key and link table. */
+export interface SendTracking {
+  campaignId: string;
+  /** The campaign's tracking key: each recipient's key is made under it. */
+  key: string;
+  opens: boolean;
+  clicks: boolean;
+  links: readonly string[];
+}
+
+/**
+ * The tracking a campaign's mail carries: none while it has no key (a send
+ * that tracks nothing, or whose key was destroyed).
+ */
+export function sendTrackingOf(
+  campaignId: string,
+  tracking: CampaignSendTracking,
+): SendTracking | undefined {
+  const { key, opens, clicks, links } = tracking;
+  return key === null ? undefined : { campaignId, key, opens, clicks, links };
+}
+
+/** Makes one recipient's tracking addresses in one mail. */
+export type RecipientTrackingUrls = (
+  tracking: SendTracking,
+  address: string,
+  locale: Locale,
+) => TrackingUrls;
+
+/**
+ * The recipients' tracking addresses, through the site (`SITE_URL`, whose
+ * `/api` reaches the API): the token key is derived once; per mail, the
+ * recipient's key is made once, on the first address asked (after the
+ * address was checked), and each link's token once, though the HTML and the
+ * text both carry it. The sending time is when the mail is built.
+ */
+export function recipientTrackingUrls(
+  siteUrl: string,
+  mailLinkSecret: string,
+): RecipientTrackingUrls {
+  const tokenKey = trackingTokenKey(mailLinkSecret);
+  const site = siteUrl.replace(/\/+$/, '');
+  // A token is base64url, which a path takes as it is: each address is the route's prefix and the token.
+  const clickPrefix = `${site}${apiPath(API_ROUTES.trackClick, { token: '' })}`;
+  const openPrefix = `${site}${apiPath(API_ROUTES.trackOpen, { token: '' })}`;
+  return (tracking, address, locale) => {
+    const sentAt = new Date();
+    const { campaignId } = tracking;
+    let recipientKey: string | undefined;
+    const keyed = () => {
+      recipientKey ??= recipientKeyOf(tracking.key, address);
+      return { campaignId, recipientKey, sentAt, locale };
+    };
+    const clicks = new Map<number, string>();
+    return {
+      click(linkIndex) {
+        let url = clicks.get(linkIndex);
+        if (url === undefined) {
+          url = clickPrefix + signClickToken(tokenKey, { ...keyed(), linkIndex });
+          clicks.set(linkIndex, url);
+        }
+        return url;
+      },
+      open: () => openPrefix + signOpenToken(tokenKey, keyed()),
+    };
+  };
+}
