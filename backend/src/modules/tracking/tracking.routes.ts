@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { API_ROUTES, type TrackingEventRecord } from '@agency/contracts';
+import {
+  judgeClicks,
+  judgeOpen,
+  trackingTokenKey,
+  verifyClickToken,
+  verifyOpenToken,
+  type CampaignTrackingTable,
+  type ClickTokenPayload,
+  type OpenTokenPayload,
+  type RequestFacts,
+} from '@agency/platform';
+import { createCampaignLinkTables, type CampaignLinkTables } from './campaign-link-tables';
+import type { TrackingEventBuffer } from './tracking-event-buffer';
+import {
+  LINK_NOT_FOUND_HTML,
+  LINK_UNAVAILABLE_HTML,
+  TRANSPARENT_PIXEL_GIF,
+  TRAP_PAGE_HTML,
+} from './tracking-pages';
+
+export interface TrackingRoutesDeps {
+  /** The tokens' MAC key is derived from it once, here. */
+  mailLinkSecret: string;
+  /** Where the answered opens and clicks go; the answer never waits on it. */
+  events: TrackingEventBuffer;
+  linkTables?: CampaignLinkTables;
+  /** The clock, for the time since delivery the verdicts read. */
+  now?: () => Date;
+}
+
+/** The event's own part: which mail, and the request's verdict. Address and agent are not here. */
+type EventOf = Omit<TrackingEventRecord, 'id' | 'at'>;
+
+/**
+ * The open pixel and the tracking redirect, public (no session, no CSRF:
+ * mail clients and their proxies fetch them). A token is checked by its MAC
+ * before anything else, so a forged one costs no store or Redis call. The
+ * request's address and user agent are judged in memory and dropped: only
+ * the verdict and the rule's name travel on.
+ */
+export function trackingRoutes(deps: TrackingRoutesDeps): Router {
+  const key = trackingTokenKey(deps.mailLinkSecret);
+  const tables = deps.linkTables ?? createCampaignLinkTables();
+  const now = deps.now ?? (() => new Date());
+  const router = new Router();
+
+  const record = (event: EventOf, at: Date) => {
+    deps.events.add({ id: randomUUID(), at: at.toISOString(), ...event });
+  };
+
+  // GET answers HEAD too (@koa/router): a HEAD is itself a scanner's sign.
+  router.get(API_ROUTES.trackOpen, async (ctx) => {
+    const token = verifyOpenToken(key, String(ctx.params.token));
+    const table = token ? await openTableOf(tables, token) : null;
+    if (!token || !table?.hasKey) return answerNotFound(ctx);
+    const at = now();
+    record(openEvent(token, judgeOpen(factsOf(ctx, token, at))), at);
+    answerPixel(ctx);
+  });
+
+  router.get(API_ROUTES.trackClick, async (ctx) => {
+    const token = verifyClickToken(key, String(ctx.params.token));
+    if (!token) return answerNotFound(ctx);
+    const table = await clickTableOf(tables, token);
+    if (table === 'unavailable') return answerUnavailable(ctx);
+    const isTrap = table?.hasKey === true && token.linkIndex === table.links.length;
+    const target = table?.hasKey ? table.links[token.linkIndex] : undefined;
+    if (!isTrap && target === undefined) return answerNotFound(ctx);
+    const at = now();
+    const facts = { ...factsOf(ctx, token, at), linkIndex: token.linkIndex, isTrapLink: isTrap };
+    const [verdict] = judgeClicks([facts]);
+    record(clickEvent(token, isTrap, verdict ?? { verdict: 'person', rule: null }), at);
+    if (isTrap) answerTrapPage(ctx);
+    else answerRedirect(ctx, target ?? '');
+  });
+  return router;
+}
+
+/**
+ * An open whose campaign cannot be read now (the store is down) is still
+ * answered and recorded: its token is ours, and the worker drops an event
+ * whose campaign is gone. Only a campaign known to be gone or keyless is refused.
+ */
+async function openTableOf(
+  tables: CampaignLinkTables,
+  token: OpenTokenPayload,
+): Promise<Pick<CampaignTrackingTable, 'hasKey'> | null> {
+  try {
+    return await tables.get(token.campaignId);
+  } catch {
+    return { hasKey: true };
+  }
+}
+
+/** A click needs the table for its target: without the store it cannot be followed. */
+async function clickTableOf(
+  tables: CampaignLinkTables,
+  token: ClickTokenPayload,
+): Promise<CampaignTrackingTable | null | 'unavailable'> {
+  try {
+    return await tables.get(token.campaignId);
+  } catch {
+    return 'unavailable';
+  }
+}
+
+function factsOf(ctx: Context, token: { sentAt: Date }, at: Date): RequestFacts {
+  return {
+    method: ctx.method,
+    userAgent: ctx.get('user-agent') || null,
+    clientAddress: ctx.ip || null,
+    secondsSinceDelivery: (at.getTime() - token.sentAt.getTime()) / 1000,
+  };
+}
+
+function openEvent(
+  token: OpenTokenPayload,
+  { verdict, rule }: { verdict: TrackingEventRecord['verdict']; rule: string | null },
+): EventOf {
+  return {
+    kind: 'open',
+    campaignId: token.campaignId,
+    recipientKey: token.recipientKey,
+    locale: token.locale,
+    linkIndex: null,
+    trap: false,
+    sentAt: token.sentAt.toISOString(),
+    verdict,
+    rule,
+  };
+}
+
+function clickEvent(
+  token: ClickTokenPayload,
+  trap: boolean,
+  { verdict, rule }: { verdict: TrackingEventRecord['verdict']; rule: string | null },
+): EventOf {
+  return {
+    kind: 'click',
+    campaignId: token.campaignId,
+    recipientKey: token.recipientKey,
+    locale: token.locale,
+    linkIndex: token.linkIndex,
+    trap,
+    sentAt: token.sentAt.toISOString(),
+    verdict,
+    rule,
+  };
+}
+
+/** Never cached (each load is an open) and loadable from any mail client's page. */
+function answerPixel(ctx: Context): void {
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Cross-Origin-Resource-Policy', 'cross-origin');
+  ctx.type = 'image/gif';
+  ctx.body = TRANSPARENT_PIXEL_GIF;
+}
+
+/** Not cached either: a browser that kept the redirect would hide the next click. */
+function answerRedirect(ctx: Context, target: string): void {
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('X-Robots-Tag', 'noindex');
+  ctx.redirect(target);
+}
+
+function answerPage(ctx: Context, status: number, html: string): void {
+  ctx.status = status;
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('X-Robots-Tag', 'noindex');
+  ctx.type = 'html';
+  ctx.body = html;
+}
+
+const answerTrapPage = (ctx: Context) => answerPage(ctx, 200, TRAP_PAGE_HTML);
+const answerNotFound = (ctx: Context) => answerPage(ctx, 404, LINK_NOT_FOUND_HTML);
+const answerUnavailable = (ctx: Context) => answerPage(ctx, 503, LINK_UNAVAILABLE_HTML);
