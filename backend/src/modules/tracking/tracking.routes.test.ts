@@ -1,4 +1,6 @@
+import { Writable } from 'node:stream';
 import { Types } from 'mongoose';
+import pino from 'pino';
 import request from 'supertest';
 import { Queue } from 'bullmq';
 import { QUEUE_NAMES, type CampaignEventsJob, type TrackingEventRecord } from '@agency/contracts';
@@ -248,6 +250,34 @@ describe('the tracking pixel and links', () => {
     const destroyed = { key: null, keyDestroyedAt: new Date() };
     await expectNotFound(`/api/t/c/${(await clickToken(0, destroyed)).token}`);
     await expectNotFound(`/api/t/o/${(await openToken(sentAt, destroyed)).token}`);
+  });
+
+  it("logs the route of a pixel or a click, never its token or the reader's address", async () => {
+    const lines: string[] = [];
+    const logger = pino(
+      { level: 'info' },
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(chunk.toString());
+          done();
+        },
+      }),
+    );
+    const logged = createApp({ ...ctx, logger, trackingEvents: buffer });
+    const { token: open } = await openToken();
+    const { token: click } = await clickToken(0);
+    await request(logged.callback()).get(`/api/t/o/${open}`).set('X-Forwarded-For', '203.0.113.9');
+    await request(logged.callback()).get(`/api/t/c/${click}`);
+    await request(logged.callback()).get('/api/health');
+
+    const requests = lines.filter((line) => line.includes('"msg":"request"'));
+    expect(requests.join('\n')).toContain('"path":"/api/t/o/:token"');
+    expect(requests.join('\n')).toContain('"path":"/api/t/c/:token"');
+    expect(requests.join('\n')).not.toContain(open);
+    expect(requests.join('\n')).not.toContain(click);
+    expect(requests.filter((line) => line.includes('"ip"'))).toEqual([
+      expect.stringContaining('/api/health'),
+    ]);
   });
 
   it('hands 1,000 answered requests to Redis as 1,000 events in a few jobs', async () => {
