@@ -162,6 +162,8 @@ type BufferSettings = Required<TrackingEventBufferOptions>;
 class BufferState {
   current: TrackingEventRecord[] = [];
   readonly waiting: Batch[] = [];
+  /** The events in `waiting`, kept rather than summed: `take` reads it for every event. */
+  private waitingEvents = 0;
   private timer: NodeJS.Timeout | undefined;
   private accepted = 0;
   private flushedCount = 0;
@@ -203,18 +205,20 @@ class BufferState {
     this.timer = undefined;
     if (this.current.length === 0) return false;
     this.waiting.push({ id: randomUUID(), events: this.current });
+    this.waitingEvents += this.current.length;
     this.current = [];
     return true;
   }
 
   delivered(batch: Batch): void {
     this.waiting.shift();
+    this.waitingEvents -= batch.events.length;
     this.flushedCount += batch.events.length;
     this.batches += 1;
   }
 
   pendingCount(): number {
-    return this.current.length + this.waiting.reduce((sum, batch) => sum + batch.events.length, 0);
+    return this.current.length + this.waitingEvents;
   }
 
   counters(): TrackingEventCounters {
