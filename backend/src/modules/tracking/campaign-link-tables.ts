@@ -16,7 +16,33 @@ import {
  */
 export interface CampaignLinkTables {
   /** The campaign's table; null when there is no such campaign. Rejects when the store failed. */
-  get(campaignId: string): Promise<CampaignTrackingTable | null>;
+  get(campaignId: string): Promise<KeptLinkTable | null>;
+}
+
+/** A campaign's table as kept, with each link's redirect made once. */
+export interface KeptLinkTable extends CampaignTrackingTable {
+  /**
+   * Each link as its redirect's Location: an absolute http(s) URL as a
+   * browser writes it (WHATWG: no spaces, no line breaks, non-ASCII
+   * encoded), or null for one that is not, which is never followed.
+   */
+  locations: (string | null)[];
+}
+
+function locationOf(link: string): string | null {
+  try {
+    const url = new URL(link);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+async function keptTable(
+  read: Promise<CampaignTrackingTable | null>,
+): Promise<KeptLinkTable | null> {
+  const table = await read;
+  return table && { ...table, locations: table.links.map(locationOf) };
 }
 
 export interface CampaignLinkTablesOptions {
@@ -31,7 +57,7 @@ export interface CampaignLinkTablesOptions {
 
 /** What the cache holds: lru-cache keeps no null, and "no such campaign" is worth keeping too. */
 interface Entry {
-  table: CampaignTrackingTable | null;
+  table: KeptLinkTable | null;
 }
 
 export function createCampaignLinkTables({
@@ -44,7 +70,7 @@ export function createCampaignLinkTables({
     max,
     ttl: ttlMs,
     fetchMethod: async (campaignId) => ({
-      table: await withTimeout(read(campaignId), readTimeoutMs),
+      table: await withTimeout(keptTable(read(campaignId)), readTimeoutMs),
     }),
   });
   return {

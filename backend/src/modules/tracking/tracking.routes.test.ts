@@ -235,6 +235,11 @@ describe('the tracking pixel and links', () => {
     await expectNotFound(`/api/t/c/${token}`);
   });
 
+  it('never redirects to a stored link that is not a web address', async () => {
+    const { token } = await clickToken(0, { links: ['javascript:alert(1)', ...LINKS] });
+    await expectNotFound(`/api/t/c/${token}`);
+  });
+
   it('answers the 404 page for a campaign that is gone or whose key was destroyed', async () => {
     const sentAt = AN_HOUR_AGO();
     const gone = {

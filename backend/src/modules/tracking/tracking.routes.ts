@@ -8,12 +8,15 @@ import {
   trackingTokenKey,
   verifyClickToken,
   verifyOpenToken,
-  type CampaignTrackingTable,
   type ClickTokenPayload,
   type OpenTokenPayload,
   type RequestFacts,
 } from '@agency/platform';
-import { createCampaignLinkTables, type CampaignLinkTables } from './campaign-link-tables';
+import {
+  createCampaignLinkTables,
+  type CampaignLinkTables,
+  type KeptLinkTable,
+} from './campaign-link-tables';
 import type { TrackingEventBuffer } from './tracking-event-buffer';
 import {
   LINK_NOT_FOUND_HTML,
@@ -68,8 +71,8 @@ export function trackingRoutes(deps: TrackingRoutesDeps): Router {
     const table = await clickTableOf(tables, token);
     if (table === 'unavailable') return answerUnavailable(ctx);
     const isTrap = table?.hasKey === true && token.linkIndex === table.links.length;
-    const target = table?.hasKey ? table.links[token.linkIndex] : undefined;
-    if (!isTrap && target === undefined) return answerNotFound(ctx);
+    const target = table?.hasKey ? table.locations[token.linkIndex] : undefined;
+    if (!isTrap && !target) return answerNotFound(ctx);
     const at = now();
     const facts = { ...factsOf(ctx, token, at), linkIndex: token.linkIndex, isTrapLink: isTrap };
     const [verdict] = judgeClicks([facts]);
@@ -88,7 +91,7 @@ export function trackingRoutes(deps: TrackingRoutesDeps): Router {
 async function openTableOf(
   tables: CampaignLinkTables,
   token: OpenTokenPayload,
-): Promise<Pick<CampaignTrackingTable, 'hasKey'> | null> {
+): Promise<Pick<KeptLinkTable, 'hasKey'> | null> {
   try {
     return await tables.get(token.campaignId);
   } catch {
@@ -100,7 +103,7 @@ async function openTableOf(
 async function clickTableOf(
   tables: CampaignLinkTables,
   token: ClickTokenPayload,
-): Promise<CampaignTrackingTable | null | 'unavailable'> {
+): Promise<KeptLinkTable | null | 'unavailable'> {
   try {
     return await tables.get(token.campaignId);
   } catch {
@@ -160,11 +163,16 @@ function answerPixel(ctx: Context): void {
   ctx.body = TRANSPARENT_PIXEL_GIF;
 }
 
-/** Not cached either: a browser that kept the redirect would hide the next click. */
-function answerRedirect(ctx: Context, target: string): void {
+/**
+ * Not cached either: a browser that kept the redirect would hide the next
+ * click. The Location was made when the table was read (Koa's redirect would
+ * parse and encode the URL, and negotiate a body, on every click).
+ */
+function answerRedirect(ctx: Context, location: string): void {
+  ctx.status = 302;
+  ctx.set('Location', location);
   ctx.set('Cache-Control', 'no-store');
   ctx.set('X-Robots-Tag', 'noindex');
-  ctx.redirect(target);
 }
 
 function answerPage(ctx: Context, status: number, html: string): void {
