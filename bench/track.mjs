@@ -5,9 +5,11 @@
  * ratios within one run: the load generator shares the machine's cores).
  *
  * 1. A bare Koa app answering "hello", in a process of its own.
- * 2. `--requests` (20,000) opens, then as many clicks, in one burst each
- *    (`--connections` at once: the rate at saturation), each request with
- *    one of `--recipients` tokens signed as the worker signs them; then the
+ * 2. `--requests` (20,000) opens and as many clicks in `--bursts` (4)
+ *    bursts each, every burst next to one of the bare app (the machine's
+ *    load moves during a run), `--connections` at once (the rate at
+ *    saturation), each request with one of `--recipients` tokens signed as
+ *    the worker signs them; the worst burst's p50 and p99. Then the
  *    p99 of each paced at `--paced-rate` (1,000 req/s, 10 connections): at
  *    saturation, every answer waits behind the others, the bare Koa app's too.
  * 3. Twice as many clicks with Redis frozen (SIGSTOP, or CLIENT PAUSE when
@@ -18,8 +20,8 @@
  * API added (the worker that writes them to the store is not started here):
  * events counted must equal requests answered, with no id twice.
  *
- *   npm run build && npm run bench:track [-- --requests 20000 --connections 50 --recipients 2000
- *     --freeze 5 --paced-rate 1000 --profile DIR]
+ *   npm run build && npm run bench:track [-- --requests 20000 --bursts 4 --connections 50
+ *     --recipients 2000 --freeze 5 --paced-rate 1000 --profile DIR]
  * Uses MONGODB_URI / REDIS_URL when set (use throw-away ones), else starts both.
  */
 import { spawn } from 'node:child_process';
@@ -44,6 +46,7 @@ const { values: args } = parseArgs({
     requests: { type: 'string', default: '20000' },
     connections: { type: 'string', default: '50' },
     recipients: { type: 'string', default: '2000' },
+    bursts: { type: 'string', default: '4' },
     freeze: { type: 'string', default: '5' },
     // The rate at which the answers' p99 is measured, below saturation.
     'paced-rate': { type: 'string', default: '1000' },
@@ -56,6 +59,7 @@ const { values: args } = parseArgs({
 const REQUESTS = Number(args.requests);
 const CONNECTIONS = Number(args.connections);
 const RECIPIENTS = Number(args.recipients);
+const BURSTS = Number(args.bursts);
 const FREEZE_SECONDS = Number(args.freeze);
 const PACED_RATE = Number(args['paced-rate']);
 // The shared process helper writes each process's CPU profile into this folder.
@@ -168,10 +172,51 @@ async function burst(url, paths, size) {
     answered,
     failed: result.non2xx - result['3xx'] + result.errors + result.timeouts,
     rate: answered / result.duration,
+    seconds: result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
     max: result.latency.max,
   };
+}
+
+/**
+ * Several bursts as one: the rate over their time, the worst of their p50s and p99s.
+ * @param {Awaited<ReturnType<typeof burst>>[]} runs
+ */
+function combined(runs) {
+  const sum = (/** @type {(run: (typeof runs)[number]) => number} */ of) =>
+    runs.reduce((total, run) => total + of(run), 0);
+  const worst = (/** @type {(run: (typeof runs)[number]) => number} */ of) =>
+    Math.max(...runs.map(of));
+  const answered = sum((run) => run.answered);
+  return {
+    answered,
+    failed: sum((run) => run.failed),
+    rate: answered / sum((run) => run.seconds),
+    seconds: sum((run) => run.seconds),
+    p50: worst((run) => run.p50),
+    p99: worst((run) => run.p99),
+    max: worst((run) => run.max),
+  };
+}
+
+/**
+ * `REQUESTS` opens and as many clicks in `BURSTS` bursts each, every burst
+ * next to one of the bare Koa app, so that the machine's load (shared with
+ * the load generator, and with whatever else runs) weighs on both alike.
+ * @param {string} apiUrl @param {string} helloUrl @param {{ opens: string[], clicks: string[] }} campaign
+ */
+async function interleavedBursts(apiUrl, helloUrl, campaign) {
+  const size = { amount: Math.ceil(REQUESTS / BURSTS) };
+  /** @type {Record<'koa' | 'opens' | 'clicks', Awaited<ReturnType<typeof burst>>[]>} */
+  const runs = { koa: [], opens: [], clicks: [] };
+  for (let round = 0; round < BURSTS; round += 1) {
+    runs.koa.push(await burst(helloUrl, ['/'], size));
+    runs.opens.push(await burst(apiUrl, campaign.opens, size));
+    runs.koa.push(await burst(helloUrl, ['/'], size));
+    runs.clicks.push(await burst(apiUrl, campaign.clicks, size));
+  }
+  return { koa: combined(runs.koa), opens: combined(runs.opens), clicks: combined(runs.clicks) };
 }
 
 /**
@@ -273,16 +318,14 @@ async function measure(stack) {
   // Warm-up: the JIT, and the API's first read of each campaign's link table.
   const firstReads = [steady.opens[0], steady.clicks[0], frozen.clicks[0]];
   await Promise.all(firstReads.map((path) => fetch(`${apiUrl}${path}`, { redirect: 'manual' })));
-  await burst(apiUrl, [...warm.opens, ...warm.clicks], { amount: 4000 });
+  await burst(apiUrl, [...warm.opens, ...warm.clicks], { amount: 10_000 });
   await burst(hello.url, ['/'], { amount: 4000 });
   const before = {
     steady: (await counted(queue, steady.campaignId, 2)).events,
     frozen: (await counted(queue, frozen.campaignId, 1)).events,
   };
 
-  const koa = await burst(hello.url, ['/'], { amount: REQUESTS });
-  const opens = await burst(apiUrl, steady.opens, { amount: REQUESTS });
-  const clicks = await burst(apiUrl, steady.clicks, { amount: REQUESTS });
+  const { koa, opens, clicks } = await interleavedBursts(apiUrl, hello.url, steady);
   const paced = { amount: PACED_RATE * 5, connections: 10, overallRate: PACED_RATE };
   const koaPaced = await burst(hello.url, ['/'], paced);
   const opensPaced = await burst(apiUrl, steady.opens, paced);
