@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 import { Writable } from 'node:stream';
 import { Queue } from 'bullmq';
 import pino from 'pino';
@@ -170,7 +171,7 @@ describe('the tracking links while Redis is paused mid-burst', () => {
   let own: OwnRedis;
   let ctx: TestContext;
   let buffer: TrackingEventBuffer;
-  let app: ReturnType<typeof createApp>;
+  let server: Server;
   const log = capturingLogger();
 
   beforeAll(async () => {
@@ -181,9 +182,14 @@ describe('the tracking links while Redis is paused mid-burst', () => {
       prefix: ctx.config.queuePrefix,
       logger: log.logger,
     });
-    app = createApp({ ...ctx, logger: silent(), trackingEvents: buffer });
+    // One server for the whole burst: supertest would start one per request.
+    server = createServer(
+      createApp({ ...ctx, logger: silent(), trackingEvents: buffer }).callback(),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   });
   afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
     await buffer.close();
     await ctx.close();
     await own.close();
@@ -207,7 +213,7 @@ describe('the tracking links while Redis is paused mid-burst', () => {
     });
     const click = async () => {
       const started = Date.now();
-      const response = await request(app.callback()).get(`/api/t/c/${token}`);
+      const response = await request(server).get(`/api/t/c/${token}`);
       expect(response.headers.location).toBe(links[0]);
       return Date.now() - started;
     };

@@ -11,6 +11,7 @@ import {
   type ClickTokenPayload,
   type OpenTokenPayload,
   type RequestFacts,
+  type TrackingTokenKey,
 } from '@agency/platform';
 import {
   createCampaignLinkTables,
@@ -46,41 +47,52 @@ type EventOf = Omit<TrackingEventRecord, 'id' | 'at'>;
  * the verdict and the rule's name travel on.
  */
 export function trackingRoutes(deps: TrackingRoutesDeps): Router {
-  const key = trackingTokenKey(deps.mailLinkSecret);
-  const tables = deps.linkTables ?? createCampaignLinkTables();
-  const now = deps.now ?? (() => new Date());
-  const router = new Router();
-
-  const record = (event: EventOf, at: Date) => {
-    deps.events.add({ id: randomUUID(), at: at.toISOString(), ...event });
+  const tracking: Tracking = {
+    key: trackingTokenKey(deps.mailLinkSecret),
+    tables: deps.linkTables ?? createCampaignLinkTables(),
+    now: deps.now ?? (() => new Date()),
+    record: (event, at) => {
+      deps.events.add({ id: randomUUID(), at: at.toISOString(), ...event });
+    },
   };
-
   // GET answers HEAD too (@koa/router): a HEAD is itself a scanner's sign.
-  router.get(API_ROUTES.trackOpen, async (ctx) => {
-    const token = verifyOpenToken(key, String(ctx.params.token));
-    const table = token ? await openTableOf(tables, token) : null;
-    if (!token || !table?.hasKey) return answerNotFound(ctx);
-    const at = now();
-    record(openEvent(token, judgeOpen(factsOf(ctx, token, at))), at);
-    answerPixel(ctx);
-  });
+  return new Router()
+    .get(API_ROUTES.trackOpen, (ctx) => answerOpen(ctx, tracking))
+    .get(API_ROUTES.trackClick, (ctx) => answerClick(ctx, tracking));
+}
 
-  router.get(API_ROUTES.trackClick, async (ctx) => {
-    const token = verifyClickToken(key, String(ctx.params.token));
-    if (!token) return answerNotFound(ctx);
-    const table = await clickTableOf(tables, token);
-    if (table === 'unavailable') return answerUnavailable(ctx);
-    const isTrap = table?.hasKey === true && token.linkIndex === table.links.length;
-    const target = table?.hasKey ? table.locations[token.linkIndex] : undefined;
-    if (!isTrap && !target) return answerNotFound(ctx);
-    const at = now();
-    const facts = { ...factsOf(ctx, token, at), linkIndex: token.linkIndex, isTrapLink: isTrap };
-    const [verdict] = judgeClicks([facts]);
-    record(clickEvent(token, isTrap, verdict ?? { verdict: 'person', rule: null }), at);
-    if (isTrap) answerTrapPage(ctx);
-    else answerRedirect(ctx, target ?? '');
-  });
-  return router;
+/** What both routes share: the MAC key (derived once), the link tables, the clock, the buffer. */
+interface Tracking {
+  key: TrackingTokenKey;
+  tables: CampaignLinkTables;
+  now: () => Date;
+  record: (event: EventOf, at: Date) => void;
+}
+
+async function answerOpen(ctx: Context, { key, tables, now, record }: Tracking): Promise<void> {
+  const token = verifyOpenToken(key, String(ctx.params.token));
+  const table = token ? await openTableOf(tables, token) : null;
+  if (!token || !table?.hasKey) return answerNotFound(ctx);
+  const at = now();
+  record(eventOf(token, judgeOpen(factsOf(ctx, token, at))), at);
+  answerPixel(ctx);
+}
+
+/** The target, or the trap link's page, by the index the token names in the stored table. */
+async function answerClick(ctx: Context, { key, tables, now, record }: Tracking): Promise<void> {
+  const token = verifyClickToken(key, String(ctx.params.token));
+  if (!token) return answerNotFound(ctx);
+  const table = await clickTableOf(tables, token);
+  if (table === 'unavailable') return answerUnavailable(ctx);
+  const isTrap = table?.hasKey === true && token.linkIndex === table.links.length;
+  const target = table?.hasKey ? table.locations[token.linkIndex] : undefined;
+  if (!isTrap && !target) return answerNotFound(ctx);
+  const at = now();
+  const facts = { ...factsOf(ctx, token, at), linkIndex: token.linkIndex, isTrapLink: isTrap };
+  const [judgement] = judgeClicks([facts]);
+  record(eventOf(token, judgement ?? { verdict: 'person', rule: null }, isTrap), at);
+  if (isTrap) answerTrapPage(ctx);
+  else answerRedirect(ctx, target ?? '');
 }
 
 /**
@@ -120,34 +132,18 @@ function factsOf(ctx: Context, token: { sentAt: Date }, at: Date): RequestFacts 
   };
 }
 
-function openEvent(
-  token: OpenTokenPayload,
+/** What is kept of a request: the mail it names and its verdict, never its address or agent. */
+function eventOf(
+  token: OpenTokenPayload | ClickTokenPayload,
   { verdict, rule }: { verdict: TrackingEventRecord['verdict']; rule: string | null },
+  trap = false,
 ): EventOf {
   return {
-    kind: 'open',
+    kind: token.kind,
     campaignId: token.campaignId,
     recipientKey: token.recipientKey,
     locale: token.locale,
-    linkIndex: null,
-    trap: false,
-    sentAt: token.sentAt.toISOString(),
-    verdict,
-    rule,
-  };
-}
-
-function clickEvent(
-  token: ClickTokenPayload,
-  trap: boolean,
-  { verdict, rule }: { verdict: TrackingEventRecord['verdict']; rule: string | null },
-): EventOf {
-  return {
-    kind: 'click',
-    campaignId: token.campaignId,
-    recipientKey: token.recipientKey,
-    locale: token.locale,
-    linkIndex: token.linkIndex,
+    linkIndex: token.kind === 'click' ? token.linkIndex : null,
     trap,
     sentAt: token.sentAt.toISOString(),
     verdict,
