@@ -48,6 +48,11 @@ import { campaignRoutes } from './modules/campaigns';
 import { listRoutes } from './modules/lists';
 import { suppressionRoutes } from './modules/suppressions';
 import { mailEventRoutes } from './modules/mail-events';
+import {
+  createTrackingEventBuffer,
+  trackingRoutes,
+  type TrackingEventBuffer,
+} from './modules/tracking';
 import { importRoutes, IMPORT_UPLOAD_PATH } from './modules/imports';
 import { campaignTemplateRoutes } from './modules/campaign-templates';
 import { agencySettingsRoutes, testRecipientRoutes } from './modules/settings';
@@ -79,6 +84,11 @@ export interface AppDeps {
   passwordResetQueue?: PasswordResetQueue;
   /** The producer connection: rate-limit counters and the health check use it. */
   redis: Redis;
+  /**
+   * The opens and clicks answered, on their way to the worker; when not
+   * given, a buffer on `redis` (the server passes its own, to flush it at shutdown).
+   */
+  trackingEvents?: TrackingEventBuffer;
 }
 
 type AppConfig = AppDeps['config'];
@@ -191,9 +201,9 @@ function addBodyReaders(app: Koa, config: AppConfig): void {
   app.use(jsonBodies(config.jsonBodyLimit, rawBodies));
 }
 
-/** The public website's routes: health, the contact form, the newsletter. */
+/** The public website's routes: health, the contact form, the newsletter, the tracking pixel and links. */
 function siteRouters(
-  { config, queues, redis }: AppDeps,
+  { config, queues, redis, logger, trackingEvents }: AppDeps,
   { queueRegistry, kept, contactViews }: AppServices,
 ): Router[] {
   return [
@@ -220,6 +230,12 @@ function siteRouters(
         perAddressMax: config.rateLimit.newsletterAddressMax,
         linksPerIpMax: config.rateLimit.newsletterLinksMax,
       },
+    }),
+    trackingRoutes({
+      mailLinkSecret: config.mailLinkSecret,
+      events:
+        trackingEvents ??
+        createTrackingEventBuffer({ connection: redis, prefix: config.queuePrefix, logger }),
     }),
   ];
 }

@@ -15,6 +15,7 @@ import { createApp } from './app';
 import { createCampaignQueue } from './queues/campaign-queue';
 import { createPasswordResetQueue } from './queues/password-reset-queue';
 import { ensureBootstrapAdmin, ensureDemoAdmin } from './modules/users';
+import { createTrackingEventBuffer } from './modules/tracking';
 
 async function main(): Promise<void> {
   const config = loadApiConfig();
@@ -43,13 +44,29 @@ async function main(): Promise<void> {
     logger.info({ username: config.bootstrapAdmin.username }, 'first admin created');
   }
 
-  const app = createApp({ config, logger, queues, campaignQueue, passwordResetQueue, redis });
+  const trackingEvents = createTrackingEventBuffer({
+    connection: redis,
+    prefix: config.queuePrefix,
+    logger,
+  });
+
+  const app = createApp({
+    config,
+    logger,
+    queues,
+    campaignQueue,
+    passwordResetQueue,
+    redis,
+    trackingEvents,
+  });
   const server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   logger.info({ host: config.host, port: config.port }, 'api listening');
 
   runUntilSignalled(logger, async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    // The opens and clicks answered last are handed to Redis before it is let go.
+    await trackingEvents.close();
     await queues.close();
     await campaignQueue.close();
     await passwordResetQueue.close();

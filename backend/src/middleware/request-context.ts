@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
+import { API_ROUTES, matchesRoute } from '@agency/contracts';
 import type { Logger } from '@agency/platform';
 
 declare module 'koa' {
@@ -10,6 +11,18 @@ declare module 'koa' {
 }
 
 const SAFE_REQUEST_ID = /^[\w.-]{1,64}$/;
+
+/**
+ * The open pixel's and tracking links' paths carry a token naming a
+ * campaign's recipient: their log line names the route, not the token, and
+ * not the reader's address, which campaign results never keep.
+ */
+const TRACKING_ROUTES = [API_ROUTES.trackOpen, API_ROUTES.trackClick] as const;
+
+function loggedRequest(ctx: Context): { path: string; ip?: string } {
+  const tracking = TRACKING_ROUTES.find((route) => matchesRoute(route, ctx.path));
+  return tracking ? { path: tracking } : { path: ctx.path, ip: ctx.ip };
+}
 
 /**
  * Gives every request an id (kept from X-Request-Id when a proxy set a sane
@@ -29,10 +42,9 @@ export function requestContext(logger: Logger): Middleware {
       ctx.state.log.info(
         {
           method: ctx.method,
-          path: ctx.path,
           status: ctx.status,
           durationMs: Number(process.hrtime.bigint() - started) / 1e6,
-          ip: ctx.ip,
+          ...loggedRequest(ctx),
         },
         'request',
       );

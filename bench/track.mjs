@@ -1,0 +1,442 @@
+// @ts-check
+/**
+ * `npm run bench:track`: the open pixel and the tracking redirect through the
+ * real API, next to a bare Koa "hello" measured in the same run (compare
+ * ratios within one run: the load generator shares the machine's cores).
+ *
+ * 1. A bare Koa app answering "hello", in a process of its own.
+ * 2. `--requests` (20,000) opens and as many clicks in `--bursts` (4)
+ *    bursts each, every burst next to one of the bare app (the machine's
+ *    load moves during a run), `--connections` at once (the rate at
+ *    saturation), each request with one of `--recipients` tokens signed as
+ *    the worker signs them; the worst burst's p50 and p99. Then the
+ *    p99 of each paced at `--paced-rate` (1,000 req/s, 10 connections): at
+ *    saturation, every answer waits behind the others, the bare Koa app's too.
+ * 3. Twice as many clicks with Redis frozen (SIGSTOP, or CLIENT PAUSE when
+ *    REDIS_URL names a Redis the bench did not start) for `--freeze` seconds
+ *    from the second second: the slowest answer, and every event counted.
+ *
+ * Events are counted on the Redis side, in the `campaign-events` jobs the
+ * API added (the worker that writes them to the store is not started here):
+ * events counted must equal requests answered, with no id twice.
+ *
+ *   npm run build && npm run bench:track [-- --requests 20000 --bursts 4 --connections 50
+ *     --recipients 2000 --freeze 5 --paced-rate 1000 --profile DIR]
+ * Uses MONGODB_URI / REDIS_URL when set (use throw-away ones), else starts both.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createRequire } from 'node:module';
+import autocannon from 'autocannon';
+import { startServices } from '../scripts/lib/services.mjs';
+import { printReport, runBench, runCleanups, targetBook, until } from './lib/bench-steps.mjs';
+import { freePort } from './lib/processes.mjs';
+import { apiUrlOf, benchAppEnv, startApi } from './lib/stack-processes.mjs';
+
+const root = resolve(import.meta.dirname, '..');
+const require = createRequire(join(root, 'backend', 'package.json'));
+const { QUEUE_NAMES, withDatabaseName } = require('@agency/contracts');
+const platform = require('@agency/platform');
+const { values: args } = parseArgs({
+  options: {
+    requests: { type: 'string', default: '20000' },
+    connections: { type: 'string', default: '50' },
+    recipients: { type: 'string', default: '2000' },
+    bursts: { type: 'string', default: '4' },
+    freeze: { type: 'string', default: '5' },
+    // The rate at which the answers' p99 is measured, below saturation.
+    'paced-rate': { type: 'string', default: '1000' },
+    // Writes a V8 CPU profile of the API into this folder.
+    profile: { type: 'string' },
+    // Internal: run only the bare Koa app, on this port.
+    'hello-port': { type: 'string' },
+  },
+});
+const REQUESTS = Number(args.requests);
+const CONNECTIONS = Number(args.connections);
+const RECIPIENTS = Number(args.recipients);
+const BURSTS = Number(args.bursts);
+const FREEZE_SECONDS = Number(args.freeze);
+const PACED_RATE = Number(args['paced-rate']);
+// The shared process helper writes each process's CPU profile into this folder.
+if (args.profile) process.env.BENCH_CPU_PROF_DIR = resolve(args.profile);
+const TARGETS = { ratio: 0.25, p99Ms: 20, frozenMaxMs: 1000 };
+const BROWSER =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+const LINKS = ['https://example.com/spring', 'https://example.com/offer', 'https://example.com/'];
+
+/** The bare Koa app's own process: listens on `port`, says so on stdout. */
+async function runHello(/** @type {number} */ port) {
+  const Koa = require('koa');
+  const app = new Koa();
+  app.use((/** @type {{ body: string }} */ ctx) => {
+    ctx.body = 'hello';
+  });
+  await new Promise((done) => app.listen(port, '127.0.0.1', () => done(undefined)));
+  process.stdout.write('listening\n');
+  process.once('SIGTERM', () => process.exit(0));
+}
+
+/** The bare Koa app, in a process of its own as the API is. */
+async function startHello() {
+  const port = await freePort();
+  const child = spawn(process.execPath, [import.meta.filename, '--hello-port', String(port)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise((listening, failed) => {
+    child.once('exit', (code) => failed(new Error(`the Koa hello exited ${code}`)));
+    child.stdout.once('data', () => listening(undefined));
+  });
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/**
+ * A sent campaign in the store (its key and link table, as the send stores
+ * them) and its recipients' open and click tokens, signed as the worker signs.
+ * @param {import('mongodb').Db} db @param {string} mailLinkSecret @param {string} name
+ */
+async function sentCampaign(db, mailLinkSecret, name) {
+  const key = platform.newCampaignTrackingKey();
+  const { insertedId } = await db.collection('campaigns').insertOne({
+    name,
+    subject: 'Spring offer',
+    content: '<p>Hi</p>',
+    status: 'sent',
+    tracking: {
+      opens: true,
+      clicks: true,
+      mode: 'anonymous',
+      key,
+      keyDestroyedAt: null,
+      links: LINKS,
+    },
+    createdAt: new Date(),
+    updatedAt: new Date(),
+  });
+  const tokenKey = platform.trackingTokenKey(mailLinkSecret);
+  // Sent an hour ago: the opens and clicks are people's, as most are.
+  const sentAt = new Date(Math.floor(Date.now() / 1000 - 3600) * 1000);
+  const mails = Array.from({ length: RECIPIENTS }, (_, index) => ({
+    campaignId: insertedId.toHexString(),
+    recipientKey: platform.recipientKeyOf(key, `reader${index}@bench.example`),
+    locale: 'en',
+    sentAt,
+  }));
+  return {
+    campaignId: insertedId.toHexString(),
+    opens: mails.map((mail) => `/api/t/o/${platform.signOpenToken(tokenKey, mail)}`),
+    clicks: mails.map(
+      (mail, index) =>
+        `/api/t/c/${platform.signClickToken(tokenKey, { ...mail, linkIndex: index % LINKS.length })}`,
+    ),
+  };
+}
+
+/**
+ * Requests the paths in turn: `amount` in all, `connections` at once
+ * (saturation), or paced at `overallRate` requests per second.
+ * @param {string} url @param {string[]} paths
+ * @param {{ amount: number, connections?: number, overallRate?: number }} size
+ */
+async function burst(url, paths, size) {
+  let next = 0;
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    ...size,
+    headers: { 'user-agent': BROWSER },
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (request) => {
+          next = (next + 1) % paths.length;
+          return { ...request, path: paths[next] };
+        },
+      },
+    ],
+  });
+  const answered = result['2xx'] + result['3xx'];
+  return {
+    answered,
+    failed: result.non2xx - result['3xx'] + result.errors + result.timeouts,
+    rate: answered / result.duration,
+    seconds: result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+  };
+}
+
+/**
+ * Several bursts as one: the rate over their time, the worst of their p50s and p99s.
+ * @param {Awaited<ReturnType<typeof burst>>[]} runs
+ */
+function combined(runs) {
+  const sum = (/** @type {(run: (typeof runs)[number]) => number} */ of) =>
+    runs.reduce((total, run) => total + of(run), 0);
+  const worst = (/** @type {(run: (typeof runs)[number]) => number} */ of) =>
+    Math.max(...runs.map(of));
+  const answered = sum((run) => run.answered);
+  return {
+    answered,
+    failed: sum((run) => run.failed),
+    rate: answered / sum((run) => run.seconds),
+    seconds: sum((run) => run.seconds),
+    p50: worst((run) => run.p50),
+    p99: worst((run) => run.p99),
+    max: worst((run) => run.max),
+  };
+}
+
+/**
+ * `REQUESTS` opens and as many clicks in `BURSTS` bursts each, every burst
+ * next to one of the bare Koa app, so that the machine's load (shared with
+ * the load generator, and with whatever else runs) weighs on both alike.
+ * @param {string} apiUrl @param {string} helloUrl @param {{ opens: string[], clicks: string[] }} campaign
+ */
+async function interleavedBursts(apiUrl, helloUrl, campaign) {
+  const size = { amount: Math.ceil(REQUESTS / BURSTS) };
+  /** @type {Record<'koa' | 'opens' | 'clicks', Awaited<ReturnType<typeof burst>>[]>} */
+  const runs = { koa: [], opens: [], clicks: [] };
+  for (let round = 0; round < BURSTS; round += 1) {
+    runs.koa.push(await burst(helloUrl, ['/'], size));
+    runs.opens.push(await burst(apiUrl, campaign.opens, size));
+    runs.koa.push(await burst(helloUrl, ['/'], size));
+    runs.clicks.push(await burst(apiUrl, campaign.clicks, size));
+  }
+  return { koa: combined(runs.koa), opens: combined(runs.opens), clicks: combined(runs.clicks) };
+}
+
+/**
+ * The events of one campaign in the `campaign-events` jobs, how many ids came twice, in how many jobs.
+ * @param {import('bullmq').Queue} queue @param {string} campaignId
+ */
+async function eventsInRedis(queue, campaignId) {
+  const jobs = await queue.getJobs(['waiting', 'active', 'delayed', 'completed', 'failed']);
+  const ids = new Set();
+  let events = 0;
+  let batches = 0;
+  for (const job of jobs) {
+    const mine = job.data.events.filter(
+      (/** @type {{ campaignId: string }} */ event) => event.campaignId === campaignId,
+    );
+    if (mine.length > 0) batches += 1;
+    events += mine.length;
+    for (const event of mine) ids.add(event.id);
+  }
+  return { events, twice: events - ids.size, batches };
+}
+
+/**
+ * The campaign's events once Redis holds as many as were answered (or after a minute).
+ * @param {import('bullmq').Queue} queue @param {string} campaignId @param {number} answered
+ */
+async function counted(queue, campaignId, answered) {
+  const enough = async () => (await eventsInRedis(queue, campaignId)).events >= answered;
+  await until(enough, 60_000, 250).catch(() => undefined);
+  return eventsInRedis(queue, campaignId);
+}
+
+/**
+ * Freezes Redis from `afterSeconds` for `seconds`: SIGSTOP of the bench's own
+ * server (a hung process: the socket stays open, nothing answers), else CLIENT PAUSE.
+ * @param {{ pid?: number, redisUrl: string }} redis @param {number} afterSeconds @param {number} seconds
+ */
+async function freezeRedisLater({ pid, redisUrl }, afterSeconds, seconds) {
+  const sleep = (/** @type {number} */ s) => new Promise((done) => setTimeout(done, s * 1000));
+  await sleep(afterSeconds);
+  if (pid) {
+    process.kill(pid, 'SIGSTOP');
+    await sleep(seconds);
+    process.kill(pid, 'SIGCONT');
+    return;
+  }
+  const { Redis } = require('ioredis');
+  const admin = new Redis(redisUrl);
+  await admin.call('CLIENT', 'PAUSE', String(seconds * 1000), 'ALL');
+  admin.disconnect();
+  await sleep(seconds);
+}
+
+/**
+ * The throw-away stores, the API and the bare Koa app; a connection to the events' queue.
+ * @param {(() => unknown)[]} cleanups
+ */
+async function startStack(cleanups) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'agency-bench-track-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const services = await startServices({ dataDir, mailCatcher: false });
+  cleanups.push(services.stop);
+  const mongodbUri = withDatabaseName(services.mongodbUri, `bench_${Date.now()}`);
+  const mailLinkSecret = randomBytes(32).toString('hex');
+  const queuePrefix = `bench${Date.now()}`;
+  const where = { dataDir, mongodbUri, redisUrl: services.redisUrl, queuePrefix };
+  // No mail is sent: the SMTP address is never used.
+  const apiPlace = { apiPort: await freePort(), smtpUrl: 'smtp://127.0.0.1:1' };
+  const env = benchAppEnv({ ...where, ...apiPlace }, { MAIL_LINK_SECRET: mailLinkSecret });
+
+  const mongoose = require('mongoose');
+  await mongoose.connect(mongodbUri);
+  cleanups.push(() => mongoose.disconnect());
+  const { Queue } = require('bullmq');
+  const { Redis } = require('ioredis');
+  const connection = new Redis(services.redisUrl, { maxRetriesPerRequest: null });
+  cleanups.push(() => connection.disconnect());
+  const queue = new Queue(QUEUE_NAMES.campaignEvents, { connection, prefix: queuePrefix });
+  cleanups.push(() => queue.close());
+
+  const hello = await startHello();
+  cleanups.push(hello.stop);
+  const api = startApi(env);
+  cleanups.push(api.stop);
+  await api.healthy();
+  const redis = {
+    pid: services.started.find(({ name }) => name === 'redis')?.pid,
+    redisUrl: services.redisUrl,
+  };
+  return { db: mongoose.connection.db, mailLinkSecret, queue, hello, apiUrl: apiUrlOf(env), redis };
+}
+
+/** @param {Awaited<ReturnType<typeof startStack>>} stack */
+async function measure(stack) {
+  const { db, mailLinkSecret, queue, hello, apiUrl, redis } = stack;
+  const warm = await sentCampaign(db, mailLinkSecret, 'Warm-up');
+  const steady = await sentCampaign(db, mailLinkSecret, 'Steady');
+  const frozen = await sentCampaign(db, mailLinkSecret, 'Frozen');
+  // Warm-up: the JIT, and the API's first read of each campaign's link table.
+  const firstReads = [steady.opens[0], steady.clicks[0], frozen.clicks[0]];
+  await Promise.all(firstReads.map((path) => fetch(`${apiUrl}${path}`, { redirect: 'manual' })));
+  await burst(apiUrl, [...warm.opens, ...warm.clicks], { amount: 10_000 });
+  await burst(hello.url, ['/'], { amount: 4000 });
+  const before = {
+    steady: (await counted(queue, steady.campaignId, 2)).events,
+    frozen: (await counted(queue, frozen.campaignId, 1)).events,
+  };
+
+  const { koa, opens, clicks } = await interleavedBursts(apiUrl, hello.url, steady);
+  const paced = { amount: PACED_RATE * 5, connections: 10, overallRate: PACED_RATE };
+  const koaPaced = await burst(hello.url, ['/'], paced);
+  const opensPaced = await burst(apiUrl, steady.opens, paced);
+  const clicksPaced = await burst(apiUrl, steady.clicks, paced);
+  const answered = opens.answered + clicks.answered + opensPaced.answered + clicksPaced.answered;
+  const steadyCount = await counted(queue, steady.campaignId, before.steady + answered);
+
+  // Twice the steady burst, so that it outlasts the freeze at the steady rate.
+  const [frozenClicks] = await Promise.all([
+    burst(apiUrl, frozen.clicks, { amount: REQUESTS * 2 }),
+    freezeRedisLater(redis, 2, FREEZE_SECONDS),
+  ]);
+  const frozenCount = await counted(
+    queue,
+    frozen.campaignId,
+    before.frozen + frozenClicks.answered,
+  );
+  return {
+    koa,
+    opens,
+    clicks,
+    koaPaced,
+    opensPaced,
+    clicksPaced,
+    steady: { ...steadyCount, events: steadyCount.events - before.steady, answered },
+    frozenClicks,
+    frozen: { ...frozenCount, events: frozenCount.events - before.frozen },
+  };
+}
+
+const ms = (/** @type {number} */ value) => `${value.toFixed(1)} ms`;
+const perSecond = (/** @type {number} */ value) => `${Math.round(value)} req/s`;
+
+/** @param {Awaited<ReturnType<typeof measure>>} figures @param {ReturnType<typeof targetBook>['check']} check */
+function rowsOf(figures, check) {
+  const { koa, opens, clicks, koaPaced, opensPaced, clicksPaced, steady } = figures;
+  const { frozenClicks, frozen } = figures;
+  const ratio = (/** @type {string} */ name, /** @type {number} */ rate) =>
+    check(name, rate / koa.rate >= TARGETS.ratio, `>= ${TARGETS.ratio}x`);
+  const p99 = (/** @type {string} */ name, /** @type {number} */ value) =>
+    check(name, value < TARGETS.p99Ms, `< ${TARGETS.p99Ms} ms`);
+  const saturated = (/** @type {Awaited<ReturnType<typeof burst>>} */ run) =>
+    `p50 ${ms(run.p50)}, p99 ${ms(run.p99)}, ${run.failed} failed`;
+  return [
+    ['bare Koa "hello"', perSecond(koa.rate), saturated(koa)],
+    ['open pixel', perSecond(opens.rate), saturated(opens)],
+    [
+      'open pixel / hello',
+      `${(opens.rate / koa.rate).toFixed(2)}x`,
+      ratio('pixel ratio', opens.rate),
+    ],
+    ['redirect', perSecond(clicks.rate), saturated(clicks)],
+    [
+      'redirect / hello',
+      `${(clicks.rate / koa.rate).toFixed(2)}x`,
+      ratio('redirect ratio', clicks.rate),
+    ],
+    [`p99 at ${PACED_RATE} req/s: hello`, ms(koaPaced.p99), `p50 ${ms(koaPaced.p50)}`],
+    [`p99 at ${PACED_RATE} req/s: pixel`, ms(opensPaced.p99), p99('pixel p99', opensPaced.p99)],
+    [
+      `p99 at ${PACED_RATE} req/s: redirect`,
+      ms(clicksPaced.p99),
+      p99('redirect p99', clicksPaced.p99),
+    ],
+    [
+      'events in Redis / requests answered',
+      `${steady.events} / ${steady.answered}`,
+      `${steady.twice} twice, ${steady.batches} jobs; ${check(
+        'events counted',
+        steady.events === steady.answered && steady.twice === 0,
+        'equal, none twice',
+      )}`,
+    ],
+    ['store writes per 1,000 events', 'n/a (counted by the worker)', ''],
+    [
+      `redirect, Redis frozen ${FREEZE_SECONDS} s`,
+      perSecond(frozenClicks.rate),
+      `${frozenClicks.answered} answered, ${saturated(frozenClicks)}`,
+    ],
+    [
+      'slowest redirect while frozen',
+      ms(frozenClicks.max),
+      check('frozen max', frozenClicks.max < TARGETS.frozenMaxMs, `< ${TARGETS.frozenMaxMs} ms`),
+    ],
+    [
+      'events in Redis after the thaw / answered',
+      `${frozen.events} / ${frozenClicks.answered}`,
+      `${frozen.twice} twice; ${check(
+        'frozen events counted',
+        frozen.events === frozenClicks.answered && frozen.twice === 0,
+        'equal, none twice',
+      )}`,
+    ],
+  ];
+}
+
+async function main() {
+  if (!existsSync(join(root, 'backend/dist/server.js'))) {
+    throw new Error('backend/dist/server.js is missing: run npm run build first');
+  }
+  /** @type {(() => unknown)[]} */
+  const cleanups = [];
+  try {
+    const figures = await measure(await startStack(cleanups));
+    const { missed, check } = targetBook();
+    const title = `bench:track: ${REQUESTS} opens and ${REQUESTS} clicks, ${CONNECTIONS} connections, ${RECIPIENTS} recipients`;
+    printReport(title, rowsOf(figures, check), missed);
+  } finally {
+    await runCleanups(cleanups);
+  }
+}
+
+if (args['hello-port']) await runHello(Number(args['hello-port']));
+else runBench(main);
