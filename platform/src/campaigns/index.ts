@@ -59,3 +59,5 @@ export * from './tracking/event-verdicts';
 // Campaign results: a campaign's link table, its links rewritten into tracking links, the scanners' trap link.
 export * from './tracking/link-table';
 export * from './tracking/trap-link.template';
+// One recipient's stored events judged again together, as the event writer counts them.
+export * from './tracking/stored-event-verdicts';
