@@ -29,3 +29,50 @@ export async function latestCampaignMailEvents(
   }
   return latest;
 }
+
+/** A campaign's bounces and complaints: each recipient counted once per kind. */
+export interface CampaignMailEventCounts {
+  hardBounces: number;
+  softBounces: number;
+  complaints: number;
+}
+
+const NO_MAIL_EVENTS: CampaignMailEventCounts = { hardBounces: 0, softBounces: 0, complaints: 0 };
+
+const COUNT_NAMES: Record<MailEventKind, keyof CampaignMailEventCounts> = {
+  'hard-bounce': 'hardBounces',
+  'soft-bounce': 'softBounces',
+  complaint: 'complaints',
+};
+
+/**
+ * The bounces and complaints these campaigns' mails brought back, by
+ * campaign id: distinct addresses per kind (a provider that reports one
+ * bounce twice counts once). One read for a whole page of campaigns.
+ */
+export async function countCampaignMailEvents(
+  campaignIds: readonly string[],
+): Promise<Map<string, CampaignMailEventCounts>> {
+  const rows = await MailEventModel.aggregate<{
+    _id: { campaign: Types.ObjectId; kind: MailEventKind };
+    count: number;
+  }>([
+    { $match: { campaign: trusted({ $in: campaignIds.map((id) => new Types.ObjectId(id)) }) } },
+    { $group: { _id: { campaign: '$campaign', kind: '$kind', key: '$key' } } },
+    {
+      $group: {
+        _id: { campaign: '$_id.campaign', kind: '$_id.kind' },
+        count: { $sum: 1 },
+      },
+    },
+  ]);
+  const counts = new Map<string, CampaignMailEventCounts>();
+  for (const { _id, count } of rows) {
+    const id = String(_id.campaign);
+    const known = counts.get(id) ?? { ...NO_MAIL_EVENTS };
+    counts.set(id, { ...known, [COUNT_NAMES[_id.kind]]: count });
+  }
+  return counts;
+}
+
+export const noCampaignMailEvents = (): CampaignMailEventCounts => ({ ...NO_MAIL_EVENTS });
