@@ -239,3 +239,8 @@ export const CAMPAIGN_PEOPLE_EXPORT_COLUMNS = [
   'clicks',
   'clickedLinks',
 ] as const;
+
+/** The job scheduler, on `QUEUE_NAMES.trackingKeyRetention`, that destroys expired tracking keys. */
+export const TRACKING_KEY_RETENTION_SCHEDULER_ID = 'tracking-key-retention';
+/** How often the retention pass runs: a key goes within an hour of its day. */
+export const TRACKING_KEY_RETENTION_EVERY_MS = 3_600_000;
