@@ -9,7 +9,9 @@
 import { type Types, trusted } from 'mongoose';
 import { UNFINISHED_STATUSES } from '@agency/contracts';
 import { CampaignModel } from '../campaign.model';
-import { activityCollection, resultsCollection } from './campaign-results.model';
+// Only activity documents are deleted here: the results document (counts and
+// batch ids, no recipient) is the event writer's alone.
+import { activityCollection } from './campaign-results.model';
 
 const DAY_MS = 86_400_000;
 /**
@@ -70,7 +72,5 @@ export async function destroyExpiredTrackingKeys(
   const campaigns = recent.map(({ _id }) => _id);
   if (campaigns.length === 0) return { campaigns: destroyed.length, activities: 0 };
   const { deletedCount } = await activityCollection().deleteMany({ campaign: { $in: campaigns } });
-  // A mark names a recipient key while its change is being applied: none may stay.
-  await resultsCollection().updateMany({ _id: { $in: campaigns } }, { $set: { marks: {} } });
   return { campaigns: destroyed.length, activities: deletedCount };
 }
