@@ -212,18 +212,14 @@ export const campaignPeopleQuerySchema = listQuerySchema({
   defaultSort: 'email',
   filters: { filter: oneOfText(PERSON_RESULT_FILTERS).default('any') },
 });
-export type CampaignPeopleQuery = InferType<typeof campaignPeopleQuerySchema> & {
-  filter: PersonResultFilter;
-};
+export type CampaignPeopleQuery = InferType<typeof campaignPeopleQuerySchema>;
 
 /** GET campaignReportPeopleExport: the same rows, all of them, as CSV. */
 export const campaignPeopleExportQuerySchema = object({
   filter: oneOfText(PERSON_RESULT_FILTERS).default('any'),
   search: optionalText(SEARCH_MAX_LENGTH),
 });
-export type CampaignPeopleExportQuery = InferType<typeof campaignPeopleExportQuerySchema> & {
-  filter: PersonResultFilter;
-};
+export type CampaignPeopleExportQuery = InferType<typeof campaignPeopleExportQuerySchema>;
 
 /** The columns of the report's CSV export: one row per figure. */
 export const CAMPAIGN_REPORT_EXPORT_COLUMNS = ['section', 'item', 'unique', 'total'] as const;
