@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Types } from 'mongoose';
+import mongoose, { Types } from 'mongoose';
 import type { TrackingEventRecord } from '@agency/contracts';
 import { createLogger } from '../../logger';
 import { useFileDatabase } from '../../testing/file-database';
@@ -233,6 +233,57 @@ describe('the campaign event writer', () => {
     );
     expect(report).toEqual({ counted: 0, repeated: 0, dropped: 3 });
     expect(await CampaignActivityModel.countDocuments({ recipientKey })).toBe(0);
+  });
+
+  it('finds a recipient of a ledger batch added after the campaign’s first events', async () => {
+    const { id, key } = await sentCampaign('individual');
+    const batch = (seq: number, email: string) =>
+      CampaignBatchModel.create({
+        _id: `${id}:1:${seq}`,
+        campaign: id,
+        round: 1,
+        seq,
+        createdAt: new Date(),
+        recipients: [{ key: `k${seq}`, email, locale: 'en' }],
+      });
+    const openOf = (email: string) =>
+      open({ campaignId: id, recipientKey: recipientKeyOf(key, email) });
+    await batch(0, 'first@example.com');
+    await writer.write([openOf('first@example.com')], randomUUID());
+    await batch(1, 'second@example.com');
+    await writer.write([openOf('second@example.com')], randomUUID());
+    const stored = await CampaignActivityModel.find({ campaign: id }, { email: 1 }).lean();
+    expect(stored.map((doc) => doc.email).sort()).toEqual([
+      'first@example.com',
+      'second@example.com',
+    ]);
+  });
+
+  it('reads the report in three reads however many recipients and events there are', async () => {
+    const { id, key } = await sentCampaign();
+    const events = Array.from({ length: 400 }, (_, index) => [
+      open({ campaignId: id, recipientKey: recipientKeyOf(key, `r${index}@example.com`) }),
+      click(index % 3, {
+        campaignId: id,
+        recipientKey: recipientKeyOf(key, `r${index}@example.com`),
+      }),
+    ]).flat();
+    await writer.write(events, randomUUID());
+    const reads: string[] = [];
+    mongoose.set('debug', (collection: string, method: string) => {
+      reads.push(`${collection}.${method}`);
+    });
+    try {
+      const report = await readCampaignReport(id);
+      expect(report.opens.people).toEqual({ unique: 400, total: 400 });
+    } finally {
+      mongoose.set('debug', false);
+    }
+    expect(reads.sort()).toEqual([
+      'campaignresults.findOne',
+      'campaigns.findOne',
+      'mailevents.aggregate',
+    ]);
   });
 
   it('names the recipient in individual mode only, from the ledger’s addresses', async () => {

@@ -22,7 +22,7 @@
  * only clear) or its pending changes (it did not: they are added again). A
  * batch delivered twice finds its events stored and adds nothing.
  */
-import { Types } from 'mongoose';
+import { Types, trusted } from 'mongoose';
 import type { Locale, TrackingEventRecord } from '@agency/contracts';
 import { isDuplicateKeyError } from '../../database-errors';
 import type { Logger } from '../../logger';
@@ -101,19 +101,31 @@ const storedEventOf = (event: TrackingEventRecord): StoredTrackingEvent => ({
   rule: event.rule,
 });
 
-/** The ledger's addresses by recipient key: computed once per campaign and key. */
-async function emailsByRecipientKey(campaignId: string, key: string): Promise<Map<string, string>> {
+/** A campaign's ledger addresses by recipient key, and the ledger batches already hashed. */
+interface AddressBook {
+  emails: Map<string, string>;
+  batches: Set<string>;
+}
+
+/** Individual campaigns whose addresses a worker keeps hashed; the least recent goes first. */
+const ADDRESS_BOOKS_KEPT = 20;
+
+/**
+ * Hashes the ledger batches not seen yet into the book: each address once
+ * per campaign key, however many events come. Events arrive while the send
+ * still adds batches, so a recipient not in the book reads the new ones.
+ */
+async function readNewLedgerBatches(campaignId: string, key: string, book: AddressBook) {
   const batches = await CampaignBatchModel.find(
-    { campaign: new Types.ObjectId(campaignId) },
+    { campaign: new Types.ObjectId(campaignId), _id: trusted({ $nin: [...book.batches] }) },
     { recipients: 1 },
   ).lean();
-  const emails = new Map<string, string>();
   for (const batch of batches) {
+    book.batches.add(batch._id);
     for (const { email } of batch.recipients) {
-      emails.set(recipientKeyOf(key, email), normalizeEmail(email));
+      book.emails.set(recipientKeyOf(key, email), normalizeEmail(email));
     }
   }
-  return emails;
 }
 
 /** The recipient's events with the new ones, each once, the earliest kept. */
@@ -257,10 +269,29 @@ async function resultsOf(objectId: Types.ObjectId): Promise<CampaignResults> {
   return made;
 }
 
+/** The individual campaign's address book, with every recipient of this batch in it if the ledger has them. */
+async function addressBookOf(
+  campaignId: string,
+  key: string,
+  recipientKeys: readonly string[],
+  books: Map<string, AddressBook>,
+): Promise<Map<string, string>> {
+  const cacheKey = `${campaignId}:${key}`;
+  const book = books.get(cacheKey) ?? { emails: new Map(), batches: new Set() };
+  books.delete(cacheKey);
+  books.set(cacheKey, book);
+  if (books.size > ADDRESS_BOOKS_KEPT) books.delete(books.keys().next().value ?? cacheKey);
+  if (recipientKeys.some((recipientKey) => !book.emails.has(recipientKey))) {
+    await readNewLedgerBatches(campaignId, key, book);
+  }
+  return book.emails;
+}
+
 /** The campaign as the writer needs it, or null when it is unknown or its key is destroyed. */
 async function trackedCampaignOf(
   id: string,
-  emailCache: Map<string, Map<string, string>>,
+  recipientKeys: readonly string[],
+  books: Map<string, AddressBook>,
 ): Promise<TrackedCampaign | null> {
   if (!Types.ObjectId.isValid(id)) return null;
   const found = await CampaignModel.findById(id, {
@@ -270,12 +301,10 @@ async function trackedCampaignOf(
   }).lean();
   const key = found?.tracking?.key;
   if (!found || !key) return null;
-  let emails: Map<string, string> | null = null;
-  if (found.tracking?.mode === 'individual') {
-    const cacheKey = `${id}:${key}`;
-    emails = emailCache.get(cacheKey) ?? (await emailsByRecipientKey(id, key));
-    emailCache.set(cacheKey, emails);
-  }
+  const emails =
+    found.tracking?.mode === 'individual'
+      ? await addressBookOf(id, key, recipientKeys, books)
+      : null;
   const objectId = new Types.ObjectId(id);
   const results = await resultsOf(objectId);
   if (results.mailsPerLanguage === null && found.dispatchedRound >= 1) {
@@ -285,22 +314,22 @@ async function trackedCampaignOf(
       { $set: { mailsPerLanguage: await mailsPerLanguage(objectId) } },
     );
   }
-  const marks = results.marks ?? {};
-  return { id, objectId, startedAt: found.startedAt ?? null, emails, marks };
+  return { id, objectId, startedAt: found.startedAt ?? null, emails, marks: results.marks ?? {} };
 }
 
 /**
- * A writer with its cache of individual campaigns' addresses by recipient
- * key (the ledger read once per campaign, not per event). Its batches must
+ * A writer with its address books of individual campaigns (each ledger
+ * batch hashed once, not per event). Its batches must
  * be written one at a time (see above).
  */
 export function createCampaignEventWriter(logger: Logger): CampaignEventWriter {
-  const emailCache = new Map<string, Map<string, string>>();
+  const books = new Map<string, AddressBook>();
   return {
     async write(events, batchId) {
       const report: EventWriteReport = { counted: 0, repeated: 0, dropped: 0 };
       for (const [campaignId, ofCampaign] of groupBy(events, (event) => event.campaignId)) {
-        const campaign = await trackedCampaignOf(campaignId, emailCache);
+        const recipientKeys = ofCampaign.map((event) => event.recipientKey);
+        const campaign = await trackedCampaignOf(campaignId, recipientKeys, books);
         if (!campaign) {
           report.dropped += ofCampaign.length;
           continue;
