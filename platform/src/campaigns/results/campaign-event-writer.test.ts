@@ -235,6 +235,27 @@ describe('the campaign event writer', () => {
     expect(await CampaignActivityModel.countDocuments({ recipientKey })).toBe(0);
   });
 
+  it('drops malformed events and counts the rest', async () => {
+    const { id, key } = await sentCampaign();
+    const recipientKey = recipientKeyOf(key, 'shape@example.com');
+    const good = open({ campaignId: id, recipientKey });
+    const malformed = [
+      { ...good, id: randomUUID(), locale: 'de' },
+      { ...good, id: randomUUID(), recipientKey: 'amira@example.com' },
+      { ...good, id: randomUUID(), linkIndex: 2 },
+      { ...good, id: randomUUID(), kind: 'click', linkIndex: null },
+      { ...good, id: randomUUID(), at: 'yesterday' },
+      { ...good, id: randomUUID(), verdict: 'robot' },
+    ] as TrackingEventRecord[];
+    expect(await writer.write([good, ...malformed], 'batch.with.dots')).toEqual({
+      counted: 1,
+      repeated: 0,
+      dropped: malformed.length,
+    });
+    expect((await readCampaignReport(id)).opens.people).toEqual({ unique: 1, total: 1 });
+    expect((await CampaignResultsModel.findById(id).lean())?.marks).toEqual({});
+  });
+
   it('finds a recipient of a ledger batch added after the campaign’s first events', async () => {
     const { id, key } = await sentCampaign('individual');
     const batch = (seq: number, email: string) =>

@@ -23,7 +23,7 @@
  * batch delivered twice finds its events stored and adds nothing.
  */
 import { Types, trusted } from 'mongoose';
-import type { Locale, TrackingEventRecord } from '@agency/contracts';
+import { LOCALES, type Locale, type TrackingEventRecord } from '@agency/contracts';
 import { isDuplicateKeyError } from '../../database-errors';
 import type { Logger } from '../../logger';
 import { normalizeEmail } from '../../mail/email-address';
@@ -70,7 +70,7 @@ export interface EventWriteReport {
   counted: number;
   /** Events already stored (a batch delivered again). */
   repeated: number;
-  /** Events of a campaign that does not exist or whose key is destroyed. */
+  /** Malformed events, and events of a campaign that does not exist or whose key is destroyed. */
   dropped: number;
 }
 
@@ -89,6 +89,35 @@ const groupBy = <T>(items: readonly T[], keyOf: (item: T) => string): Map<string
   }
   return groups;
 };
+
+const RECIPIENT_KEY = /^[A-Za-z0-9_-]{22}$/;
+const VERDICTS: readonly string[] = ['person', 'machine', 'scanner'];
+const isTime = (value: unknown): boolean =>
+  typeof value === 'string' && Number.isFinite(Date.parse(value));
+
+/**
+ * Whether an event has the shape the API records: anything else (a job
+ * added by hand, an older API) is dropped, never written into a counter's
+ * path (a language, a link) or an activity document.
+ */
+export const isWellFormedEvent = (event: TrackingEventRecord): boolean =>
+  typeof event.id === 'string' &&
+  event.id.length > 0 &&
+  (event.kind === 'open' || event.kind === 'click') &&
+  typeof event.recipientKey === 'string' &&
+  RECIPIENT_KEY.test(event.recipientKey) &&
+  (LOCALES as readonly string[]).includes(event.locale) &&
+  (event.kind === 'open'
+    ? event.linkIndex === null
+    : Number.isInteger(event.linkIndex) && (event.linkIndex ?? -1) >= 0) &&
+  typeof event.trap === 'boolean' &&
+  isTime(event.at) &&
+  isTime(event.sentAt) &&
+  VERDICTS.includes(event.verdict) &&
+  (event.rule === null || typeof event.rule === 'string');
+
+/** A batch's mark's name on the results document: its id as a field name (no dots, no `$`). */
+const markNameOf = (batchId: string): string => batchId.replace(/[^A-Za-z0-9_-]/g, '_');
 
 const storedEventOf = (event: TrackingEventRecord): StoredTrackingEvent => ({
   id: event.id,
@@ -143,7 +172,7 @@ function mergedEvents(
 
 /** A change stored by a batch whose `$inc` never landed: it is carried into this batch's. */
 const unappliedOf = (stored: CampaignActivity | null, campaign: TrackedCampaign): Counters =>
-  stored?.pending && campaign.marks[stored.pending.batch] === undefined
+  stored?.pending && campaign.marks[markNameOf(stored.pending.batch)] === undefined
     ? countersOfEntries(stored.pending.delta)
     : new Map();
 
@@ -200,7 +229,7 @@ async function applyBatch(
   batchId: string,
   delta: Counters,
 ): Promise<void> {
-  const mark = `marks.${batchId}`;
+  const mark = `marks.${markNameOf(batchId)}`;
   if (delta.size > 0) {
     await resultsCollection().updateOne(
       { _id: campaign.objectId, [mark]: { $exists: false } },
@@ -220,7 +249,7 @@ async function writeCampaign(
   events: readonly TrackingEventRecord[],
   batchId: string,
 ): Promise<number> {
-  if (campaign.marks[batchId] !== undefined) {
+  if (campaign.marks[markNameOf(batchId)] !== undefined) {
     // Retried after its `$inc` landed: only what it left pending is to clear.
     await applyBatch(campaign, batchId, new Map());
     return 0;
@@ -326,8 +355,13 @@ export function createCampaignEventWriter(logger: Logger): CampaignEventWriter {
   const books = new Map<string, AddressBook>();
   return {
     async write(events, batchId) {
-      const report: EventWriteReport = { counted: 0, repeated: 0, dropped: 0 };
-      for (const [campaignId, ofCampaign] of groupBy(events, (event) => event.campaignId)) {
+      const wellFormed = events.filter(isWellFormedEvent);
+      const report: EventWriteReport = {
+        counted: 0,
+        repeated: 0,
+        dropped: events.length - wellFormed.length,
+      };
+      for (const [campaignId, ofCampaign] of groupBy(wellFormed, (event) => event.campaignId)) {
         const recipientKeys = ofCampaign.map((event) => event.recipientKey);
         const campaign = await trackedCampaignOf(campaignId, recipientKeys, books);
         if (!campaign) {
@@ -341,7 +375,7 @@ export function createCampaignEventWriter(logger: Logger): CampaignEventWriter {
       if (report.dropped > 0) {
         logger.info(
           { batchId, dropped: report.dropped },
-          'tracking events of an unknown campaign or a destroyed key were dropped',
+          'tracking events malformed, of an unknown campaign or of a destroyed key were dropped',
         );
       }
       return report;
