@@ -32,8 +32,9 @@ describe('the campaign events processor', () => {
   let events: QueueEvents;
   const counters: ScheduledJob[] = [];
 
-  const startCounting = () =>
+  const startCounting = (keepEveryMs?: number) =>
     startCampaignEventCounting({
+      keepEveryMs,
       connection,
       queuePrefix: ctx.config.queuePrefix,
       logger: pino({ level: 'silent' }),
@@ -55,7 +56,7 @@ describe('the campaign events processor', () => {
     queue = new Queue(QUEUE_NAMES.campaignEvents, { connection, prefix: ctx.config.queuePrefix });
     events = await ctx.queueEvents(QUEUE_NAMES.campaignEvents);
     // Two worker processes' writers, as `--scale worker=2` runs them.
-    counters.push(await startCounting(), await startCounting());
+    counters.push(await startCounting(), await startCounting(200));
   });
   afterAll(async () => {
     for (const counter of counters) await counter.close();
@@ -161,6 +162,13 @@ describe('the campaign events processor', () => {
     ]);
     await Promise.all(batches.map((batch) => counted(batch)));
     expect((await readCampaignReport(id)).opens.people).toEqual({ unique: 9, total: 16 });
+  });
+
+  it('sets the one-at-a-time limit again when Redis lost it', async () => {
+    await queue.removeGlobalConcurrency();
+    expect(await queue.getGlobalConcurrency()).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await queue.getGlobalConcurrency()).toBe(1);
   });
 
   it('drops the events of a campaign whose key is destroyed', async () => {

@@ -27,11 +27,14 @@ export async function startCampaignEventCounting({
   queuePrefix,
   logger,
   startWorker,
+  keepEveryMs = 60_000,
 }: {
   connection: Redis;
   queuePrefix: string;
   logger: Logger;
   startWorker: StartWorker<CampaignEventsJob>;
+  /** How often the global concurrency is set again. */
+  keepEveryMs?: number;
 }): Promise<ScheduledJob> {
   const queue = new Queue<CampaignEventsJob>(QUEUE_NAMES.campaignEvents, {
     connection,
@@ -39,9 +42,24 @@ export async function startCampaignEventCounting({
   });
   queue.on('error', (error) => logger.warn({ err: error.message }, 'campaign events queue error'));
   await queue.setGlobalConcurrency(1);
+  // The setting lives in Redis: one that came back without its data (or a
+  // failover to a replica that had not received it) would let batches run
+  // at once again, so it is set again on reconnection and every minute.
+  const keepOneAtATime = () => {
+    queue
+      .setGlobalConcurrency(1)
+      .catch((error: unknown) =>
+        logger.warn({ err: error }, 'could not keep the campaign events one at a time; will retry'),
+      );
+  };
+  connection.on('ready', keepOneAtATime);
+  const timer = setInterval(keepOneAtATime, keepEveryMs);
+  timer.unref();
   const worker = startWorker(QUEUE_NAMES.campaignEvents, campaignEventsProcessor(logger), 1);
   return {
     async close() {
+      clearInterval(timer);
+      connection.off('ready', keepOneAtATime);
       await worker.close();
       await queue.close();
     },
