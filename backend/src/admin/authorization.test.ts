@@ -273,6 +273,7 @@ const ROUTES: AdminRoute[] = [
     permission: 'campaigns:individual-results',
     status: 200,
     prepare: individualCampaign,
+    action: 'campaign.results-export',
   },
   {
     method: 'put',

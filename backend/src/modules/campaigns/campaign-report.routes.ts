@@ -5,6 +5,7 @@ import {
   campaignPeopleQuerySchema,
 } from '@agency/contracts';
 import { campaignPeopleRows, readCampaignPeoplePage, readCampaignReport } from '@agency/platform';
+import { audit } from '../../middleware/audit';
 import { authorize } from '../../middleware/authorize';
 import { recordIdParam, validateQuery } from '../../middleware/validate';
 import {
@@ -16,7 +17,8 @@ import {
 /**
  * A campaign's results: the report and its CSV for whoever reads campaigns;
  * who opened and clicked what (individual mode only, else 409) for those
- * with `campaigns:individual-results`. Reads only: nothing to audit.
+ * with `campaigns:individual-results`. Reads only; the individual results'
+ * export is written in the activity log, as the contacts export is.
  */
 export function campaignReportRoutes(): Router {
   const router = new Router();
@@ -50,6 +52,12 @@ export function campaignReportRoutes(): Router {
       const query = await validateQuery(ctx, campaignPeopleExportQuerySchema);
       // Refuses (404, 409) before the first byte: the rows come after the campaign is checked.
       const rows = await campaignPeopleRows(id, query);
+      // Who opened and clicked what is personal data: its export is in the activity log.
+      audit(ctx, 'campaign.results-export', {
+        type: 'campaign',
+        id,
+        label: ctx.querystring || 'all',
+      });
       ctx.set('Content-Type', 'text/csv; charset=utf-8');
       ctx.attachment(reportFileName(id, 'people'));
       ctx.body = campaignPeopleCsvStream(rows, (error) =>
