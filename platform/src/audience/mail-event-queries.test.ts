@@ -79,9 +79,9 @@ describe('the latest mail event of each recipient of a campaign', () => {
   });
 
   it('counts each campaign’s bounced and complaining addresses, each once', async () => {
-    await MailEventModel.create(
+    await MailEventModel.insertMany([
       event('6', { key: 'leila@example.tn', kind: 'hard-bounce', at: '2026-03-06T10:00:00Z' }),
-    );
+    ]);
     const counts = await countCampaignMailEvents([String(campaign), String(otherCampaign)]);
     expect(Object.fromEntries(counts)).toEqual({
       // Leila bounced soft, then hard twice: one hard bounce.
