@@ -249,11 +249,6 @@ async function writeCampaign(
   events: readonly TrackingEventRecord[],
   batchId: string,
 ): Promise<number> {
-  if (campaign.marks[markNameOf(batchId)] !== undefined) {
-    // Retried after its `$inc` landed: only what it left pending is to clear.
-    await applyBatch(campaign, batchId, new Map());
-    return 0;
-  }
   const recipients = groupBy(events, (event) => event.recipientKey);
   const ids = [...recipients.keys()].map((key) => campaignActivityId(campaign.id, key));
   const stored = new Map(
