@@ -202,6 +202,23 @@ describe('the campaign event writer', () => {
     expect((await CampaignActivityModel.findById(_id).lean())?.pending).toBeNull();
   });
 
+  it('does not carry a change whose batch’s $inc landed into the next batch', async () => {
+    const { id, key } = await sentCampaign();
+    const recipientKey = recipientKeyOf(key, 'landed@example.com');
+    await writer.write([open({ campaignId: id, recipientKey })], 'before');
+    // Batch "landed" added its +1 and crashed before clearing its recipient's change.
+    await activityCollection().updateOne(
+      { _id: `${id}:${recipientKey}` },
+      { $set: { pending: { batch: 'landed', delta: [{ path: 'opens.people.total', value: 1 }] } } },
+    );
+    await CampaignResultsModel.collection.updateOne(
+      { _id: new Types.ObjectId(id) },
+      { $inc: { 'counters.opens.people.total': 1 }, $set: { 'marks.landed': 1 } },
+    );
+    await writer.write([open({ campaignId: id, recipientKey })], 'after');
+    expect((await readCampaignReport(id)).opens.people).toEqual({ unique: 1, total: 3 });
+  });
+
   it('carries a change another batch left pending into the next batch of the recipient', async () => {
     const { id, key } = await sentCampaign();
     const recipientKey = recipientKeyOf(key, 'carried@example.com');

@@ -231,6 +231,8 @@ async function applyBatch(
 ): Promise<void> {
   const mark = `marks.${markNameOf(batchId)}`;
   if (delta.size > 0) {
+    // The mark's filter is for a job BullMQ ran twice at once (it stalled and
+    // was taken again): on MongoDB only one of the two `$inc` lands.
     await resultsCollection().updateOne(
       { _id: campaign.objectId, [mark]: { $exists: false } },
       { $inc: incrementsOf(entriesOfCounters(delta)), $set: { [mark]: Date.now() } },
