@@ -6,7 +6,7 @@ import { useFileDatabase } from '../../testing/file-database';
 import { CampaignBatchModel } from '../campaign-batch.model';
 import { CampaignModel } from '../campaign.model';
 import { newCampaignTrackingKey, recipientKeyOf } from '../tracking/recipient-key';
-import { createCampaignEventWriter } from './campaign-event-writer';
+import { ACTIVITY_EVENT_LIMIT, createCampaignEventWriter } from './campaign-event-writer';
 import { readCampaignPeoplePage } from './campaign-people-queries';
 import { readCampaignReport } from './campaign-report-queries';
 import {
@@ -250,6 +250,21 @@ describe('the campaign event writer', () => {
     );
     expect(report).toEqual({ counted: 0, repeated: 0, dropped: 3 });
     expect(await CampaignActivityModel.countDocuments({ recipientKey })).toBe(0);
+  });
+
+  it('keeps a recipient’s earliest events up to the limit', async () => {
+    const { id, key } = await sentCampaign();
+    const recipientKey = recipientKeyOf(key, 'hammered@example.com');
+    const opens = Array.from({ length: ACTIVITY_EVENT_LIMIT + 50 }, (_, index) =>
+      open({ campaignId: id, recipientKey, seconds: 100 + index }),
+    );
+    await writer.write(opens.slice(0, ACTIVITY_EVENT_LIMIT - 10), randomUUID());
+    const report = await writer.write(opens.slice(ACTIVITY_EVENT_LIMIT - 10), randomUUID());
+    expect(report.counted).toBe(10);
+    const stored = await CampaignActivityModel.findOne({ recipientKey }).lean();
+    expect(stored?.events).toHaveLength(ACTIVITY_EVENT_LIMIT);
+    expect(stored?.events.at(-1)?.id).toBe(opens[ACTIVITY_EVENT_LIMIT - 1]?.id);
+    expect((await readCampaignReport(id)).opens.people.total).toBe(ACTIVITY_EVENT_LIMIT);
   });
 
   it('drops malformed events and counts the rest', async () => {
