@@ -11,6 +11,7 @@ import {
   type CampaignLanguageResultDto,
   type CampaignLinkResultDto,
   type CampaignRatesDto,
+  type CampaignTrackingDto,
   type CampaignReportDto,
   type CampaignTimelinePointDto,
   type Locale,
@@ -25,6 +26,7 @@ import {
 import { DomainError } from '../../domain-error';
 import { isoOrNull } from '../../list-pages';
 import { CampaignBatchModel } from '../campaign-batch.model';
+import type { StoredCampaign } from '../campaign-dto';
 import { CampaignModel } from '../campaign.model';
 import { resultsCollection, type CounterTree } from './campaign-results.model';
 
@@ -108,6 +110,46 @@ const languagesOf = (
     clicked: counterAt(tree, `languages.${locale}.clicked`),
   })).filter((row) => row.delivered > 0 || row.opened > 0 || row.clicked > 0);
 
+type ReportedCampaign = Pick<
+  StoredCampaign,
+  'name' | 'tracking' | 'sentCount' | 'failedCount' | 'startedAt' | 'finishedAt'
+>;
+
+const trackingOf = ({ tracking }: ReportedCampaign): CampaignTrackingDto => ({
+  opens: tracking?.opens ?? true,
+  clicks: tracking?.clicks ?? true,
+  mode: (tracking?.mode ?? null) as TrackingMode | null,
+  keyDestroyed: Boolean(tracking?.keyDestroyedAt),
+});
+
+const deliveryOf = (
+  campaign: ReportedCampaign,
+  events: CampaignMailEventCounts,
+): CampaignReportDto['delivery'] => ({
+  sent: campaign.sentCount,
+  failed: campaign.failedCount,
+  delivered: deliveredOf(campaign.sentCount, events),
+  bounced: { hard: events.hardBounces, soft: events.softBounces },
+  complaints: events.complaints,
+  // Nothing records which campaign an unsubscribe came from yet.
+  unsubscribes: 0,
+});
+
+/** The report's figures from the results document's counters. */
+const resultsOf = (tree: CounterTree | undefined, delivered: number) => ({
+  opens: {
+    people: uniqueAndTotal(tree, 'opens.people'),
+    machines: uniqueAndTotal(tree, 'opens.machines'),
+    implied: counterAt(tree, 'opens.implied'),
+  },
+  clicks: {
+    people: uniqueAndTotal(tree, 'clicks.people'),
+    scanners: uniqueAndTotal(tree, 'clicks.scanners'),
+  },
+  rates: ratesOf(tree, delivered),
+  timeline: timelineOf(tree?.timeline),
+});
+
 /** GET /api/admin/campaigns/{id}/report. */
 export async function readCampaignReport(id: string): Promise<CampaignReportDto> {
   if (!Types.ObjectId.isValid(id)) throw new DomainError('NOT_FOUND', 'No campaign with this id');
@@ -119,39 +161,15 @@ export async function readCampaignReport(id: string): Promise<CampaignReportDto>
   ]);
   if (!campaign) throw new DomainError('NOT_FOUND', 'No campaign with this id');
   const tree = results?.counters;
-  const events = mailEvents.get(id) ?? noCampaignMailEvents();
-  const delivered = deliveredOf(campaign.sentCount, events);
+  const delivery = deliveryOf(campaign, mailEvents.get(id) ?? noCampaignMailEvents());
   // The event writer keeps them once the first round is in the ledger; until then, counted here.
   const mails = results?.mailsPerLanguage ?? (await mailsPerLanguage(objectId));
   return {
     id,
     name: campaign.name,
-    tracking: {
-      opens: campaign.tracking?.opens ?? true,
-      clicks: campaign.tracking?.clicks ?? true,
-      mode: (campaign.tracking?.mode ?? null) as TrackingMode | null,
-      keyDestroyed: Boolean(campaign.tracking?.keyDestroyedAt),
-    },
-    delivery: {
-      sent: campaign.sentCount,
-      failed: campaign.failedCount,
-      delivered,
-      bounced: { hard: events.hardBounces, soft: events.softBounces },
-      complaints: events.complaints,
-      // Nothing records which campaign an unsubscribe came from yet.
-      unsubscribes: 0,
-    },
-    opens: {
-      people: uniqueAndTotal(tree, 'opens.people'),
-      machines: uniqueAndTotal(tree, 'opens.machines'),
-      implied: counterAt(tree, 'opens.implied'),
-    },
-    clicks: {
-      people: uniqueAndTotal(tree, 'clicks.people'),
-      scanners: uniqueAndTotal(tree, 'clicks.scanners'),
-    },
-    rates: ratesOf(tree, delivered),
-    timeline: timelineOf(tree?.timeline),
+    tracking: trackingOf(campaign),
+    delivery,
+    ...resultsOf(tree, delivery.delivered),
     links: linksOf(tree, campaign.tracking?.links ?? []),
     languages: languagesOf(tree, mails),
     startedAt: isoOrNull(campaign.startedAt),
