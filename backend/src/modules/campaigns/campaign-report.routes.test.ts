@@ -7,7 +7,12 @@ import {
   recipientKeyOf,
 } from '@agency/platform';
 import { MailEventModel } from '@agency/platform/testing/audience-models';
-import { CampaignBatchModel, CampaignModel } from '@agency/platform/testing/campaigns-models';
+import {
+  CampaignActivityModel,
+  CampaignBatchModel,
+  CampaignModel,
+  CampaignResultsModel,
+} from '@agency/platform/testing/campaigns-models';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import {
   as,
@@ -236,5 +241,17 @@ describe('GET the individual results', () => {
       'amira@example.com',
       'sami@example.com',
     ]);
+  });
+});
+
+describe('deleting a campaign', () => {
+  it('deletes its results and every recipient’s activity with it', async () => {
+    const id = await sentCampaign('individual');
+    const kept = await sentCampaign('individual');
+    expect(await CampaignActivityModel.countDocuments({ campaign: id })).toBe(3);
+    await as(ctx, users.manager).delete(`/api/admin/campaigns/${id}`).expect(204);
+    expect(await CampaignActivityModel.countDocuments({ campaign: id })).toBe(0);
+    expect(await CampaignResultsModel.countDocuments({ _id: id })).toBe(0);
+    expect(await CampaignActivityModel.countDocuments({ campaign: kept })).toBe(3);
   });
 });

@@ -9,9 +9,9 @@
 import { type Types, trusted } from 'mongoose';
 import { UNFINISHED_STATUSES } from '@agency/contracts';
 import { CampaignModel } from '../campaign.model';
-// Only activity documents are deleted here: the results document (counts and
-// batch ids, no recipient) is the event writer's alone.
-import { activityCollection } from './campaign-results.model';
+// The retention deletes activity documents only: the results document (counts
+// and batch ids, no recipient) is the event writer's alone while its campaign exists.
+import { activityCollection, resultsCollection } from './campaign-results.model';
 
 const DAY_MS = 86_400_000;
 /**
@@ -73,4 +73,10 @@ export async function destroyExpiredTrackingKeys(
   if (campaigns.length === 0) return { campaigns: destroyed.length, activities: 0 };
   const { deletedCount } = await activityCollection().deleteMany({ campaign: { $in: campaigns } });
   return { campaigns: destroyed.length, activities: deletedCount };
+}
+
+/** A deleted campaign's results: its counters and every recipient's activity. */
+export async function deleteCampaignResults(campaignId: Types.ObjectId): Promise<void> {
+  await activityCollection().deleteMany({ campaign: campaignId });
+  await resultsCollection().deleteOne({ _id: campaignId });
 }
