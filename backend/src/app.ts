@@ -44,7 +44,7 @@ import { activityLogRoutes, recordActivity } from './modules/activity-log';
 import { adminContactRoutes } from './modules/admin-contacts';
 import { clientRoutes } from './modules/clients';
 import { leadRoutes } from './modules/leads';
-import { campaignRoutes } from './modules/campaigns';
+import { campaignReportRoutes, campaignRoutes } from './modules/campaigns';
 import { listRoutes } from './modules/lists';
 import { suppressionRoutes } from './modules/suppressions';
 import { mailEventRoutes } from './modules/mail-events';
@@ -290,6 +290,7 @@ function mailingRouters(
       siteUrl: config.corsOrigin,
       testSendsPerHour: config.rateLimit.testSendsPerHour,
     }),
+    campaignReportRoutes(),
     listRoutes({ redis, queuePrefix: config.queuePrefix }),
     importRoutes({ redis, queuePrefix: config.queuePrefix }),
     suppressionRoutes(),

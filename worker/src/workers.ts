@@ -37,6 +37,8 @@ import { createMailServerWatch, type MailServerWatch } from './mail/mail-server-
 import { isConnectionFailure } from './mail/smtp-failure';
 import { listImportProcessor } from './jobs/list-import.processor';
 import { startListDeletion, type ListDeletion } from './jobs/list-delete.processor';
+import { startCampaignEventCounting } from './jobs/campaign-events.processor';
+import { startTrackingKeyRetention } from './jobs/tracking-key-retention.processor';
 import {
   startCampaignEngine,
   type CampaignMessenger,
@@ -264,6 +266,9 @@ interface ScheduledJobs {
   listDeletion: ListDeletion;
   stats: StatsReconciliation | undefined;
   bounces: BounceMailboxPolling | undefined;
+  /** Campaign results: the event writer, and the keys' destruction after the retention. */
+  campaignEvents: ScheduledJob;
+  trackingRetention: ScheduledJob;
 }
 
 /** The jobs on schedules of their own: the mail server probe, list deletion, figures' reconciliation, bounces. */
@@ -302,7 +307,19 @@ async function startScheduledJobs(
       })
     : undefined;
   const bounces = await startBounceMailbox(options, deps);
-  return { mailServerProbe, listDeletion, stats, bounces };
+  const campaignEvents = await startCampaignEventCounting({
+    connection,
+    queuePrefix,
+    logger,
+    startWorker,
+  });
+  const trackingRetention = await startTrackingKeyRetention({
+    connection,
+    queuePrefix,
+    logger,
+    startWorker,
+  });
+  return { mailServerProbe, listDeletion, stats, bounces, campaignEvents, trackingRetention };
 }
 
 interface CampaignSending {
@@ -374,6 +391,8 @@ async function closeWorkers({
   await scheduled.mailServerProbe.close();
   await scheduled.stats?.close();
   await scheduled.bounces?.close();
+  await scheduled.campaignEvents.close();
+  await scheduled.trackingRetention.close();
   await relayTargets.close();
 }
 

@@ -45,6 +45,18 @@ const contact = async () => ({ id: String((await ContactModel.create(validEnquir
 const client = async () => ({ id: String((await ClientModel.create(validClient))._id) });
 const lead = async () => ({ id: String((await LeadModel.create(validLead))._id) });
 const campaign = async () => ({ id: String((await CampaignModel.create(validCampaign))._id) });
+/** A campaign sent in individual mode, whose individual results may be read. */
+const individualCampaign = async () => ({
+  id: String(
+    (
+      await CampaignModel.create({
+        ...validCampaign,
+        status: 'sent',
+        tracking: { opens: true, clicks: true, mode: 'individual', key: null, links: [] },
+      })
+    )._id,
+  ),
+});
 const user = async () => {
   const name = `someone${next()}`;
   const created = await createUser({
@@ -233,6 +245,35 @@ const ROUTES: AdminRoute[] = [
     permission: 'campaigns:read',
     status: 200,
     prepare: campaign,
+  },
+  {
+    method: 'get',
+    route: '/api/admin/campaigns/:id/report',
+    permission: 'campaigns:read',
+    status: 200,
+    prepare: campaign,
+  },
+  {
+    method: 'get',
+    route: '/api/admin/campaigns/:id/report/export',
+    permission: 'campaigns:read',
+    status: 200,
+    prepare: campaign,
+  },
+  {
+    method: 'get',
+    route: '/api/admin/campaigns/:id/report/people',
+    permission: 'campaigns:individual-results',
+    status: 200,
+    prepare: individualCampaign,
+  },
+  {
+    method: 'get',
+    route: '/api/admin/campaigns/:id/report/people/export',
+    permission: 'campaigns:individual-results',
+    status: 200,
+    prepare: individualCampaign,
+    action: 'campaign.results-export',
   },
   {
     method: 'put',

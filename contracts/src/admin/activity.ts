@@ -56,6 +56,7 @@ export const ACTIVITY_ACTIONS = [
   'campaign.schedule',
   'campaign.unschedule',
   'campaign.duplicate',
+  'campaign.results-export',
   'template.create',
   'template.update',
   'template.delete',

@@ -1,6 +1,7 @@
 import { boolean, number, object, type InferType } from 'yup';
 import type { Locale } from '../locales';
-import { message, oneOfText } from '../validation/fields';
+import { message, oneOfText, optionalText } from '../validation/fields';
+import { SEARCH_MAX_LENGTH, listQuerySchema } from './list-query';
 
 /**
  * Campaign results: what the open pixel and tracking links record, the
@@ -204,3 +205,38 @@ export interface CampaignPersonResultDto {
   clickedLinks: { index: number; url: string; at: string }[];
   clicks: number;
 }
+
+/** GET campaignReportPeople: a page of the recipients who did something, by address. */
+export const campaignPeopleQuerySchema = listQuerySchema({
+  sortFields: ['email'] as const,
+  defaultSort: 'email',
+  filters: { filter: oneOfText(PERSON_RESULT_FILTERS).default('any') },
+});
+export type CampaignPeopleQuery = InferType<typeof campaignPeopleQuerySchema>;
+
+/** GET campaignReportPeopleExport: the same rows, all of them, as CSV. */
+export const campaignPeopleExportQuerySchema = object({
+  filter: oneOfText(PERSON_RESULT_FILTERS).default('any'),
+  search: optionalText(SEARCH_MAX_LENGTH),
+});
+export type CampaignPeopleExportQuery = InferType<typeof campaignPeopleExportQuerySchema>;
+
+/** The columns of the report's CSV export: one row per figure. */
+export const CAMPAIGN_REPORT_EXPORT_COLUMNS = ['section', 'item', 'unique', 'total'] as const;
+
+/** The columns of the individual results' CSV export. */
+export const CAMPAIGN_PEOPLE_EXPORT_COLUMNS = [
+  'email',
+  'locale',
+  'opened',
+  'openImplied',
+  'firstOpenAt',
+  'opens',
+  'clicks',
+  'clickedLinks',
+] as const;
+
+/** The job scheduler, on `QUEUE_NAMES.trackingKeyRetention`, that destroys expired tracking keys. */
+export const TRACKING_KEY_RETENTION_SCHEDULER_ID = 'tracking-key-retention';
+/** How often the retention pass runs: a key goes within an hour of its day. */
+export const TRACKING_KEY_RETENTION_EVERY_MS = 3_600_000;

@@ -1,7 +1,7 @@
 import { Types } from 'mongoose';
 import { useFileDatabase } from '../testing/file-database';
 import { MailEventModel } from './mail-event.model';
-import { latestCampaignMailEvents } from './mail-event-queries';
+import { countCampaignMailEvents, latestCampaignMailEvents } from './mail-event-queries';
 
 useFileDatabase('mail-event-queries');
 
@@ -76,5 +76,17 @@ describe('the latest mail event of each recipient of a campaign', () => {
 
   it('answers nothing for a page without addresses', async () => {
     expect((await latestCampaignMailEvents(String(campaign), [])).size).toBe(0);
+  });
+
+  it('counts each campaign’s bounced and complaining addresses, each once', async () => {
+    await MailEventModel.insertMany([
+      event('6', { key: 'leila@example.tn', kind: 'hard-bounce', at: '2026-03-06T10:00:00Z' }),
+    ]);
+    const counts = await countCampaignMailEvents([String(campaign), String(otherCampaign)]);
+    expect(Object.fromEntries(counts)).toEqual({
+      // Leila bounced soft, then hard twice: one hard bounce.
+      [String(campaign)]: { hardBounces: 1, softBounces: 0, complaints: 2 },
+      [String(otherCampaign)]: { hardBounces: 1, softBounces: 0, complaints: 0 },
+    });
   });
 });

@@ -29,3 +29,65 @@ export async function latestCampaignMailEvents(
   }
   return latest;
 }
+
+/** A campaign's bounces and complaints, by address: each address counted once. */
+export interface CampaignMailEventCounts {
+  /** Addresses with a hard bounce. */
+  hardBounces: number;
+  /** Addresses with a soft bounce and no hard one. */
+  softBounces: number;
+  /** Addresses that complained. */
+  complaints: number;
+}
+
+const NO_MAIL_EVENTS: CampaignMailEventCounts = { hardBounces: 0, softBounces: 0, complaints: 0 };
+
+/** What one address's kinds of event add to its campaign's counts. */
+function countsOfAddress(kinds: ReadonlySet<MailEventKind>): CampaignMailEventCounts {
+  const hard = kinds.has('hard-bounce');
+  return {
+    hardBounces: hard ? 1 : 0,
+    softBounces: !hard && kinds.has('soft-bounce') ? 1 : 0,
+    complaints: kinds.has('complaint') ? 1 : 0,
+  };
+}
+
+/**
+ * The bounces and complaints these campaigns' mails brought back, by
+ * campaign id: an address bounced twice (a soft bounce, then a hard one on a
+ * later round) counts once, as hard. One read for a whole page of campaigns:
+ * the store groups by campaign, address and kind (a few rows per bounce).
+ */
+export async function countCampaignMailEvents(
+  campaignIds: readonly string[],
+): Promise<Map<string, CampaignMailEventCounts>> {
+  const rows = await MailEventModel.aggregate<{
+    _id: { campaign: Types.ObjectId; key: string; kind: MailEventKind };
+  }>([
+    { $match: { campaign: trusted({ $in: campaignIds.map((id) => new Types.ObjectId(id)) }) } },
+    { $group: { _id: { campaign: '$campaign', key: '$key', kind: '$kind' } } },
+  ]);
+  const kindsByAddress = new Map<string, { campaign: string; kinds: Set<MailEventKind> }>();
+  for (const { _id } of rows) {
+    const address = `${String(_id.campaign)} ${_id.key}`;
+    const known = kindsByAddress.get(address) ?? {
+      campaign: String(_id.campaign),
+      kinds: new Set(),
+    };
+    known.kinds.add(_id.kind);
+    kindsByAddress.set(address, known);
+  }
+  const counts = new Map<string, CampaignMailEventCounts>();
+  for (const { campaign, kinds } of kindsByAddress.values()) {
+    const known = counts.get(campaign) ?? { ...NO_MAIL_EVENTS };
+    const added = countsOfAddress(kinds);
+    counts.set(campaign, {
+      hardBounces: known.hardBounces + added.hardBounces,
+      softBounces: known.softBounces + added.softBounces,
+      complaints: known.complaints + added.complaints,
+    });
+  }
+  return counts;
+}
+
+export const noCampaignMailEvents = (): CampaignMailEventCounts => ({ ...NO_MAIL_EVENTS });

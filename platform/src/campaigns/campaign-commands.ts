@@ -17,6 +17,7 @@ import { CampaignModel } from './campaign.model';
 import { toCampaignDto } from './campaign-dto';
 import { deleteLedger } from './campaign-ledger-pages';
 import { takenCampaignNames } from './campaign-queries';
+import { deleteCampaignResults } from './results/tracking-retention';
 
 /** What a draft is stored with: the request's fields, checked and sanitised by the API. */
 export interface CampaignDraftFields {
@@ -182,5 +183,6 @@ export async function deleteCampaignAndLedger(id: string): Promise<CampaignDto> 
   const { deletedCount } = await CampaignModel.deleteOne({ _id: id, status: campaign.status });
   if (deletedCount === 0) throw new DomainError('CONFLICT', 'The campaign changed; try again');
   await deleteLedger(campaign._id);
+  await deleteCampaignResults(campaign._id);
   return toCampaignDto(campaign);
 }

@@ -10,6 +10,7 @@ import type {
 import { equalityFilter, findPage, pageOf, searchFilter } from '../list-pages';
 import { CampaignModel } from './campaign.model';
 import { toCampaignDto } from './campaign-dto';
+import { readCampaignRates } from './results/campaign-report-queries';
 
 export async function findCampaignsPage(query: CampaignListQuery): Promise<Page<CampaignDto>> {
   const filter = {
@@ -17,7 +18,14 @@ export async function findCampaignsPage(query: CampaignListQuery): Promise<Page<
     ...searchFilter(query.search, ['name', 'subject']),
   };
   const { docs: campaigns, total } = await findPage(CampaignModel, filter, query);
-  return pageOf(campaigns.map(toCampaignDto), total, query);
+  const rows = campaigns.map(toCampaignDto);
+  // The page's rates in one read of their results, not one per row.
+  const rates = await readCampaignRates(rows);
+  return pageOf(
+    rows.map((row) => ({ ...row, rates: rates.get(row.id) ?? null })),
+    total,
+    query,
+  );
 }
 
 export async function findCampaign(id: string): Promise<CampaignDto | null> {

@@ -62,3 +62,23 @@ export * from './tracking/event-verdicts';
 // Campaign results: a campaign's link table, its links rewritten into tracking links, the scanners' trap link.
 export * from './tracking/link-table';
 export * from './tracking/trap-link.template';
+// One recipient's stored events judged again together, as the event writer counts them.
+export * from './tracking/stored-event-verdicts';
+// Campaign results: the event writer (counters kept on write), the report, the individual
+// results and their erasure, the list's rates, and the keys' destruction after the retention.
+export {
+  ACTIVITY_EVENT_LIMIT,
+  createCampaignEventWriter,
+  type CampaignEventWriter,
+  type EventWriteReport,
+} from './results/campaign-event-writer';
+export { readCampaignReport } from './results/campaign-report-queries';
+export {
+  campaignPeopleRows,
+  eraseCampaignActivityOf,
+  readCampaignPeoplePage,
+} from './results/campaign-people-queries';
+export {
+  destroyExpiredTrackingKeys,
+  type TrackingRetentionReport,
+} from './results/tracking-retention';

@@ -7,6 +7,7 @@ import {
 } from '@agency/contracts';
 import { DomainError } from '../domain-error';
 import { useFileDatabase } from '../testing/file-database';
+import { CampaignActivityModel } from '../testing/campaigns-models';
 import { ContactModel } from '../testing/contact-models';
 import { MailReceiptModel, OwedMailModel } from '../testing/outbox-models';
 import {
@@ -136,6 +137,26 @@ describe('the contacts admin commands', () => {
     expect((await contactMailStatuses(id)).notification.state).toBe('pending');
     expect(await OwedMailModel.countDocuments({})).toBe(0);
     expect(await ContactModel.countDocuments({})).toBe(0);
+  });
+
+  it('erase the campaign results that named the enquiry’s address, and only them', async () => {
+    const id = await stored('Trabelsi');
+    const activity = (email: string) => ({
+      _id: `campaign:${email}`,
+      campaign: new Types.ObjectId(),
+      recipientKey: email,
+      email,
+      locale: 'fr' as const,
+      events: [],
+      contribution: [],
+    });
+    await CampaignActivityModel.create([
+      activity('trabelsi@example.tn'),
+      activity('someone@example.tn'),
+    ]);
+    await removeContact(id, UNWATCHED_CONTACTS);
+    const left = await CampaignActivityModel.find({}, { email: 1 }).lean();
+    expect(left.map((doc) => doc.email)).toEqual(['someone@example.tn']);
   });
 
   it('refuse to change or delete an enquiry that is not there', async () => {

@@ -7,6 +7,7 @@ import type {
   Locale,
 } from '@agency/contracts';
 import { BULK_INSERT, insertBatcher } from '../batched-writes';
+import { eraseCampaignActivityOf } from '../campaigns/results/campaign-people-queries';
 import { DomainError } from '../domain-error';
 import { oneWriterPerDocument } from '../embedded-store';
 import type { StoredContact } from './contact-admin-queries';
@@ -84,8 +85,10 @@ export async function updateContactStatus(
 
 /**
  * Deletes an enquiry for good, with what its mails still owed and their
- * receipts; answers it and where its mails stood. A lead made from it keeps
- * its own copy of the details.
+ * receipts, and what campaigns sent in individual mode recorded of its
+ * address's opens and clicks (erasing a person erases their events);
+ * answers it and where its mails stood. A lead made from it keeps its own
+ * copy of the details.
  */
 export async function removeContact(
   id: string,
@@ -95,7 +98,11 @@ export async function removeContact(
     const contact = await ContactModel.findOneAndDelete({ _id: id }).lean();
     if (!contact) throw noSuchContact();
     const mails = await contactMailStatuses(id);
-    await Promise.all([forgetContactMails(id), changes.deleted(contactFactsOf(contact))]);
+    await Promise.all([
+      forgetContactMails(id),
+      eraseCampaignActivityOf(contact.email),
+      changes.deleted(contactFactsOf(contact)),
+    ]);
     return { contact, mails };
   });
 }

@@ -5,3 +5,4 @@
 export * from '../campaigns/campaign.model';
 export * from '../campaigns/campaign-template.model';
 export * from '../campaigns/campaign-batch.model';
+export * from '../campaigns/results/campaign-results.model';

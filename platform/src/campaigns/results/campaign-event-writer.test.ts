@@ -1,0 +1,389 @@
+import { randomUUID } from 'node:crypto';
+import mongoose, { Types } from 'mongoose';
+import type { TrackingEventRecord } from '@agency/contracts';
+import { createLogger } from '../../logger';
+import { useFileDatabase } from '../../testing/file-database';
+import { CampaignBatchModel } from '../campaign-batch.model';
+import { CampaignModel } from '../campaign.model';
+import { newCampaignTrackingKey, recipientKeyOf } from '../tracking/recipient-key';
+import { ACTIVITY_EVENT_LIMIT, createCampaignEventWriter } from './campaign-event-writer';
+import { readCampaignPeoplePage } from './campaign-people-queries';
+import { readCampaignReport } from './campaign-report-queries';
+import {
+  CampaignActivityModel,
+  CampaignResultsModel,
+  activityCollection,
+} from './campaign-results.model';
+
+const LINKS = ['https://example.com/a', 'https://example.com/b', 'https://example.com/c'];
+const STARTED = new Date('2026-05-04T10:00:00.000Z');
+const SENT = '2026-05-04T10:00:00.000Z';
+const after = (seconds: number) => new Date(Date.parse(SENT) + seconds * 1000).toISOString();
+
+async function sentCampaign(mode: 'anonymous' | 'individual' = 'anonymous') {
+  const key = newCampaignTrackingKey();
+  const campaign = await CampaignModel.create({
+    name: `Spring ${randomUUID()}`,
+    subject: 'Hello',
+    content: '<p>Hi</p>',
+    status: 'sent',
+    sentCount: 10,
+    startedAt: STARTED,
+    finishedAt: STARTED,
+    dispatchedRound: 1,
+    tracking: { opens: true, clicks: true, mode, key, links: LINKS },
+  });
+  return { id: String(campaign._id), key };
+}
+
+type EventFields = Partial<TrackingEventRecord> &
+  Pick<TrackingEventRecord, 'campaignId' | 'recipientKey'>;
+const open = (fields: EventFields & { seconds?: number }): TrackingEventRecord => ({
+  id: randomUUID(),
+  kind: 'open',
+  locale: 'en',
+  linkIndex: null,
+  trap: false,
+  at: after(fields.seconds ?? 600),
+  sentAt: SENT,
+  verdict: 'person',
+  rule: null,
+  ...fields,
+});
+const click = (linkIndex: number, fields: EventFields & { seconds?: number }) =>
+  open({ kind: 'click', linkIndex, ...fields });
+
+describe('the campaign event writer', () => {
+  useFileDatabase('campaign-event-writer');
+  const writer = createCampaignEventWriter(createLogger('test', 'silent'));
+
+  it('counts a privacy proxy’s prefetch as a machine’s open, not a person’s', async () => {
+    const { id, key } = await sentCampaign();
+    const recipientKey = recipientKeyOf(key, 'amira@example.com');
+    await writer.write(
+      [
+        open({
+          campaignId: id,
+          recipientKey,
+          seconds: 1,
+          verdict: 'machine',
+          rule: 'apple-privacy-proxy-network',
+        }),
+      ],
+      randomUUID(),
+    );
+    const report = await readCampaignReport(id);
+    expect(report.opens).toEqual({
+      people: { unique: 0, total: 0 },
+      machines: { unique: 1, total: 1 },
+      implied: 0,
+    });
+    expect(report.rates.open).toBe(0);
+  });
+
+  it('marks a scanner that follows every link within 2 s, and its trap click, as scanner clicks', async () => {
+    const { id, key } = await sentCampaign();
+    const recipientKey = recipientKeyOf(key, 'sami@example.com');
+    await writer.write(
+      [
+        click(0, { campaignId: id, recipientKey, seconds: 0.5 }),
+        click(1, { campaignId: id, recipientKey, seconds: 1 }),
+        click(2, { campaignId: id, recipientKey, seconds: 1.5 }),
+        click(3, {
+          campaignId: id,
+          recipientKey,
+          seconds: 2,
+          trap: true,
+          verdict: 'scanner',
+          rule: 'trap-link',
+        }),
+      ],
+      randomUUID(),
+    );
+    const report = await readCampaignReport(id);
+    expect(report.clicks).toEqual({
+      people: { unique: 0, total: 0 },
+      scanners: { unique: 1, total: 4 },
+    });
+    expect(report.opens.implied).toBe(0);
+    expect(report.links.map((link) => [link.url, link.people.total, link.scanners.total])).toEqual(
+      LINKS.map((url) => [url, 0, 1]),
+    );
+  });
+
+  it('implies a person’s open from a click without one, and tells unique from total', async () => {
+    const { id, key } = await sentCampaign();
+    const clicker = recipientKeyOf(key, 'leila@example.com');
+    const reader = recipientKeyOf(key, 'karim@example.com');
+    await writer.write(
+      [
+        click(1, { campaignId: id, recipientKey: clicker, seconds: 300, locale: 'fr' }),
+        click(1, { campaignId: id, recipientKey: clicker, seconds: 320, locale: 'fr' }),
+        open({ campaignId: id, recipientKey: reader, seconds: 400 }),
+        open({ campaignId: id, recipientKey: reader, seconds: 4000 }),
+      ],
+      randomUUID(),
+    );
+    const report = await readCampaignReport(id);
+    expect(report.opens).toEqual({
+      people: { unique: 2, total: 3 },
+      machines: { unique: 0, total: 0 },
+      implied: 1,
+    });
+    expect(report.clicks.people).toEqual({ unique: 1, total: 2 });
+    expect(report.links[1]?.people).toEqual({ unique: 1, total: 2 });
+    expect(report.rates).toEqual({ open: 20, click: 10 });
+    expect(report.languages.find((row) => row.locale === 'fr')).toMatchObject({
+      opened: 1,
+      clicked: 1,
+    });
+    expect(report.timeline).toEqual([
+      { at: '2026-05-04T10:00:00.000Z', bucket: 'hour', opens: 2, clicks: 2 },
+      { at: '2026-05-04T11:00:00.000Z', bucket: 'hour', opens: 1, clicks: 0 },
+    ]);
+  });
+
+  it('turns an early open into a person’s when the click comes in a later batch', async () => {
+    const { id, key } = await sentCampaign();
+    const recipientKey = recipientKeyOf(key, 'nour@example.com');
+    await writer.write(
+      [open({ campaignId: id, recipientKey, seconds: 3, verdict: 'machine', rule: 'early-open' })],
+      randomUUID(),
+    );
+    expect((await readCampaignReport(id)).opens.machines).toEqual({ unique: 1, total: 1 });
+    await writer.write([click(0, { campaignId: id, recipientKey, seconds: 200 })], randomUUID());
+    const report = await readCampaignReport(id);
+    expect(report.opens).toEqual({
+      people: { unique: 1, total: 1 },
+      machines: { unique: 0, total: 0 },
+      implied: 0,
+    });
+  });
+
+  it('counts a batch delivered twice once', async () => {
+    const { id, key } = await sentCampaign();
+    const recipientKey = recipientKeyOf(key, 'youssef@example.com');
+    const batch = [
+      open({ campaignId: id, recipientKey }),
+      click(0, { campaignId: id, recipientKey }),
+    ];
+    expect(await writer.write(batch, 'batch-1')).toEqual({ counted: 2, repeated: 0, dropped: 0 });
+    expect(await writer.write(batch, 'batch-1')).toEqual({ counted: 0, repeated: 2, dropped: 0 });
+    const report = await readCampaignReport(id);
+    expect(report.opens.people).toEqual({ unique: 1, total: 1 });
+    expect(report.clicks.people).toEqual({ unique: 1, total: 1 });
+  });
+
+  it('applies a batch retried after a crash once, whether or not its $inc had landed', async () => {
+    const { id, key } = await sentCampaign();
+    const recipientKey = recipientKeyOf(key, 'crash@example.com');
+    const batch = [open({ campaignId: id, recipientKey })];
+    await writer.write(batch, 'first');
+    const _id = `${id}:${recipientKey}`;
+    const pending = { batch: 'crashed', delta: [{ path: 'opens.people.total', value: 1 }] };
+    // Crashed after its $inc, before clearing: the mark is there, nothing is added again.
+    await activityCollection().updateOne({ _id }, { $set: { pending } });
+    await CampaignResultsModel.collection.updateOne(
+      { _id: new Types.ObjectId(id) },
+      { $inc: { 'counters.opens.people.total': 1 }, $set: { 'marks.crashed': 1 } },
+    );
+    await writer.write(batch, 'crashed');
+    expect((await readCampaignReport(id)).opens.people.total).toBe(2);
+    expect((await CampaignActivityModel.findById(_id).lean())?.pending).toBeNull();
+    expect((await CampaignResultsModel.findById(id).lean())?.marks).toEqual({});
+    // Crashed before its $inc: no mark, so the pending change is added, once.
+    await activityCollection().updateOne(
+      { _id },
+      { $set: { pending: { ...pending, batch: 'lost' } } },
+    );
+    await writer.write(batch, 'lost');
+    await writer.write(batch, 'lost');
+    expect((await readCampaignReport(id)).opens.people.total).toBe(3);
+    expect((await CampaignActivityModel.findById(_id).lean())?.pending).toBeNull();
+  });
+
+  it('does not carry a change whose batch’s $inc landed into the next batch', async () => {
+    const { id, key } = await sentCampaign();
+    const recipientKey = recipientKeyOf(key, 'landed@example.com');
+    await writer.write([open({ campaignId: id, recipientKey })], 'before');
+    // Batch "landed" added its +1 and crashed before clearing its recipient's change.
+    await activityCollection().updateOne(
+      { _id: `${id}:${recipientKey}` },
+      { $set: { pending: { batch: 'landed', delta: [{ path: 'opens.people.total', value: 1 }] } } },
+    );
+    await CampaignResultsModel.collection.updateOne(
+      { _id: new Types.ObjectId(id) },
+      { $inc: { 'counters.opens.people.total': 1 }, $set: { 'marks.landed': 1 } },
+    );
+    await writer.write([open({ campaignId: id, recipientKey })], 'after');
+    expect((await readCampaignReport(id)).opens.people).toEqual({ unique: 1, total: 3 });
+  });
+
+  it('carries a change another batch left pending into the next batch of the recipient', async () => {
+    const { id, key } = await sentCampaign();
+    const recipientKey = recipientKeyOf(key, 'carried@example.com');
+    await writer.write([open({ campaignId: id, recipientKey })], 'one');
+    await activityCollection().updateOne(
+      { _id: `${id}:${recipientKey}` },
+      {
+        $set: { pending: { batch: 'gave-up', delta: [{ path: 'opens.people.total', value: 1 }] } },
+      },
+    );
+    await writer.write([open({ campaignId: id, recipientKey })], 'two');
+    expect((await readCampaignReport(id)).opens.people).toEqual({ unique: 1, total: 3 });
+  });
+
+  it('drops the events of an unknown campaign and of a campaign whose key is destroyed', async () => {
+    const { id, key } = await sentCampaign();
+    await CampaignModel.updateOne(
+      { _id: id },
+      { $set: { 'tracking.key': null, 'tracking.keyDestroyedAt': new Date() } },
+    );
+    const recipientKey = recipientKeyOf(key, 'gone@example.com');
+    const report = await writer.write(
+      [
+        open({ campaignId: id, recipientKey }),
+        open({ campaignId: String(new Types.ObjectId()), recipientKey }),
+        open({ campaignId: 'not-an-id', recipientKey }),
+      ],
+      randomUUID(),
+    );
+    expect(report).toEqual({ counted: 0, repeated: 0, dropped: 3 });
+    expect(await CampaignActivityModel.countDocuments({ recipientKey })).toBe(0);
+  });
+
+  it('keeps a recipient’s earliest events up to the limit', async () => {
+    const { id, key } = await sentCampaign();
+    const recipientKey = recipientKeyOf(key, 'hammered@example.com');
+    const opens = Array.from({ length: ACTIVITY_EVENT_LIMIT + 50 }, (_, index) =>
+      open({ campaignId: id, recipientKey, seconds: 100 + index }),
+    );
+    await writer.write(opens.slice(0, ACTIVITY_EVENT_LIMIT - 10), randomUUID());
+    const report = await writer.write(opens.slice(ACTIVITY_EVENT_LIMIT - 10), randomUUID());
+    expect(report.counted).toBe(10);
+    const stored = await CampaignActivityModel.findOne({ recipientKey }).lean();
+    expect(stored?.events).toHaveLength(ACTIVITY_EVENT_LIMIT);
+    expect(stored?.events.at(-1)?.id).toBe(opens[ACTIVITY_EVENT_LIMIT - 1]?.id);
+    expect((await readCampaignReport(id)).opens.people.total).toBe(ACTIVITY_EVENT_LIMIT);
+  });
+
+  it('drops malformed events and counts the rest', async () => {
+    const { id, key } = await sentCampaign();
+    const recipientKey = recipientKeyOf(key, 'shape@example.com');
+    const good = open({ campaignId: id, recipientKey });
+    const malformed = [
+      { ...good, id: randomUUID(), locale: 'de' },
+      { ...good, id: randomUUID(), recipientKey: 'amira@example.com' },
+      { ...good, id: randomUUID(), linkIndex: 2 },
+      { ...good, id: randomUUID(), kind: 'click', linkIndex: null },
+      { ...good, id: randomUUID(), at: 'yesterday' },
+      { ...good, id: randomUUID(), verdict: 'robot' },
+    ] as TrackingEventRecord[];
+    expect(await writer.write([good, ...malformed], 'batch.with.dots')).toEqual({
+      counted: 1,
+      repeated: 0,
+      dropped: malformed.length,
+    });
+    expect((await readCampaignReport(id)).opens.people).toEqual({ unique: 1, total: 1 });
+    expect((await CampaignResultsModel.findById(id).lean())?.marks).toEqual({});
+  });
+
+  it('finds a recipient of a ledger batch added after the campaign’s first events', async () => {
+    const { id, key } = await sentCampaign('individual');
+    const batch = (seq: number, email: string) =>
+      CampaignBatchModel.create({
+        _id: `${id}:1:${seq}`,
+        campaign: id,
+        round: 1,
+        seq,
+        createdAt: new Date(),
+        recipients: [{ key: `k${seq}`, email, locale: 'en' }],
+      });
+    const openOf = (email: string) =>
+      open({ campaignId: id, recipientKey: recipientKeyOf(key, email) });
+    await batch(0, 'first@example.com');
+    await writer.write([openOf('first@example.com')], randomUUID());
+    await batch(1, 'second@example.com');
+    await writer.write([openOf('second@example.com')], randomUUID());
+    const stored = await CampaignActivityModel.find({ campaign: id }, { email: 1 }).lean();
+    expect(stored.map((doc) => doc.email).sort()).toEqual([
+      'first@example.com',
+      'second@example.com',
+    ]);
+  });
+
+  it('reads the report in three reads however many recipients and events there are', async () => {
+    const { id, key } = await sentCampaign();
+    const events = Array.from({ length: 400 }, (_, index) => [
+      open({ campaignId: id, recipientKey: recipientKeyOf(key, `r${index}@example.com`) }),
+      click(index % 3, {
+        campaignId: id,
+        recipientKey: recipientKeyOf(key, `r${index}@example.com`),
+      }),
+    ]).flat();
+    await writer.write(events, randomUUID());
+    const reads: string[] = [];
+    mongoose.set('debug', (collection: string, method: string) => {
+      reads.push(`${collection}.${method}`);
+    });
+    try {
+      const report = await readCampaignReport(id);
+      expect(report.opens.people).toEqual({ unique: 400, total: 400 });
+    } finally {
+      mongoose.set('debug', false);
+    }
+    expect(reads.sort()).toEqual([
+      'campaignresults.findOne',
+      'campaigns.findOne',
+      'mailevents.aggregate',
+    ]);
+  });
+
+  it('names the recipient in individual mode only, from the ledger’s addresses', async () => {
+    const individual = await sentCampaign('individual');
+    const anonymous = await sentCampaign('anonymous');
+    for (const campaign of [individual, anonymous]) {
+      await CampaignBatchModel.create({
+        _id: `${campaign.id}:1:0`,
+        campaign: campaign.id,
+        round: 1,
+        seq: 0,
+        createdAt: new Date(),
+        recipients: [{ key: 'k', email: 'Amira@Example.com', locale: 'fr' }],
+      });
+      await writer.write(
+        [
+          click(2, {
+            campaignId: campaign.id,
+            recipientKey: recipientKeyOf(campaign.key, 'amira@example.com'),
+            locale: 'fr',
+          }),
+        ],
+        randomUUID(),
+      );
+    }
+    const page = await readCampaignPeoplePage(individual.id, {
+      page: 1,
+      pageSize: 20,
+      sort: 'email',
+      filter: 'clicked',
+    });
+    expect(page.total).toBe(1);
+    expect(page.items[0]).toMatchObject({
+      email: 'amira@example.com',
+      locale: 'fr',
+      opened: true,
+      openImplied: true,
+      clicks: 1,
+      clickedLinks: [{ index: 2, url: LINKS[2] }],
+    });
+    const anonymousActivity = await CampaignActivityModel.find({ campaign: anonymous.id }).lean();
+    expect(anonymousActivity.map((activity) => activity.email)).toEqual([null]);
+    await expect(
+      readCampaignPeoplePage(anonymous.id, { page: 1, pageSize: 20, sort: 'email', filter: 'any' }),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect((await readCampaignReport(individual.id)).languages).toEqual([
+      { locale: 'fr', delivered: 1, opened: 1, clicked: 1 },
+    ]);
+  });
+});

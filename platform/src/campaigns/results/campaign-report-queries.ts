@@ -1,0 +1,205 @@
+/**
+ * The campaign report: the campaign (its send's figures), its results
+ * document (every counter kept on write) and its bounces and complaints:
+ * three small reads, never a scan of events. The languages' mails come from
+ * the first round's roster, counted once by the event writer and kept on the
+ * results document (only the writer writes that document: see its model).
+ */
+import { Types } from 'mongoose';
+import {
+  LOCALES,
+  type CampaignLanguageResultDto,
+  type CampaignLinkResultDto,
+  type CampaignRatesDto,
+  type CampaignTrackingDto,
+  type CampaignReportDto,
+  type CampaignTimelinePointDto,
+  type Locale,
+  type TrackingMode,
+  type UniqueAndTotal,
+} from '@agency/contracts';
+import {
+  countCampaignMailEvents,
+  noCampaignMailEvents,
+  type CampaignMailEventCounts,
+} from '../../audience/mail-event-queries';
+import { DomainError } from '../../domain-error';
+import { isoOrNull } from '../../list-pages';
+import { CampaignBatchModel } from '../campaign-batch.model';
+import type { StoredCampaign } from '../campaign-dto';
+import { CampaignModel } from '../campaign.model';
+import { resultsCollection, type CounterTree } from './campaign-results.model';
+
+/** The counter at `path` (dot-separated), 0 when none was kept. */
+export const counterAt = (tree: CounterTree | undefined, path: string): number => {
+  let node: number | CounterTree | undefined = tree;
+  for (const segment of path.split('.')) {
+    node = typeof node === 'object' ? node[segment] : undefined;
+  }
+  return typeof node === 'number' ? node : 0;
+};
+
+const uniqueAndTotal = (tree: CounterTree | undefined, path: string): UniqueAndTotal => ({
+  unique: counterAt(tree, `${path}.unique`),
+  total: counterAt(tree, `${path}.total`),
+});
+
+/** A share of delivered in percent with one decimal; null while nothing was delivered. */
+export const rateOf = (count: number, delivered: number): number | null =>
+  delivered > 0 ? Math.round((count / delivered) * 1000) / 10 : null;
+
+/** Sent less the bounced (never below 0: a bounce can come from an earlier round's mail). */
+const deliveredOf = (sent: number, events: CampaignMailEventCounts): number =>
+  Math.max(sent - events.hardBounces - events.softBounces, 0);
+
+export const ratesOf = (tree: CounterTree | undefined, delivered: number): CampaignRatesDto => ({
+  open: rateOf(counterAt(tree, 'opens.people.unique'), delivered),
+  click: rateOf(counterAt(tree, 'clicks.people.unique'), delivered),
+});
+
+const BUCKET_KEY = /^([hd])(\d{4})(\d{2})(\d{2})(\d{2})?$/;
+
+/** A timeline bucket's key (`h2026050410`, `d20260506`) as the report's point, or null when malformed. */
+const timelinePointOf = (key: string, tree: CounterTree): CampaignTimelinePointDto | null => {
+  const match = BUCKET_KEY.exec(key);
+  if (!match) return null;
+  const [, kind, year, month, day, hour] = match;
+  return {
+    at: new Date(`${year}-${month}-${day}T${hour ?? '00'}:00:00.000Z`).toISOString(),
+    bucket: kind === 'h' ? 'hour' : 'day',
+    opens: counterAt(tree, `${key}.opens`),
+    clicks: counterAt(tree, `${key}.clicks`),
+  };
+};
+
+const timelineOf = (timeline: CounterTree | number | undefined): CampaignTimelinePointDto[] => {
+  if (typeof timeline !== 'object') return [];
+  return Object.keys(timeline)
+    .flatMap((key) => timelinePointOf(key, timeline) ?? [])
+    .sort((a, b) => a.at.localeCompare(b.at));
+};
+
+const linksOf = (tree: CounterTree | undefined, urls: readonly string[]): CampaignLinkResultDto[] =>
+  urls.map((url, index) => ({
+    index,
+    url,
+    people: uniqueAndTotal(tree, `links.l${index}.people`),
+    scanners: uniqueAndTotal(tree, `links.l${index}.scanners`),
+  }));
+
+/** The first round's recipients per language: everyone the campaign went to, each once. */
+export async function mailsPerLanguage(
+  campaignId: Types.ObjectId,
+): Promise<Record<string, number>> {
+  const rows = await CampaignBatchModel.aggregate<{ _id: string; count: number }>([
+    { $match: { campaign: campaignId, round: 1 } },
+    { $unwind: '$recipients' },
+    { $group: { _id: '$recipients.locale', count: { $sum: 1 } } },
+  ]);
+  return Object.fromEntries(rows.map(({ _id, count }) => [_id, count]));
+}
+
+const languagesOf = (
+  tree: CounterTree | undefined,
+  mails: Record<string, number>,
+): CampaignLanguageResultDto[] =>
+  LOCALES.map((locale: Locale) => ({
+    locale,
+    delivered: mails[locale] ?? 0,
+    opened: counterAt(tree, `languages.${locale}.opened`),
+    clicked: counterAt(tree, `languages.${locale}.clicked`),
+  })).filter((row) => row.delivered > 0 || row.opened > 0 || row.clicked > 0);
+
+type ReportedCampaign = Pick<
+  StoredCampaign,
+  'name' | 'tracking' | 'sentCount' | 'failedCount' | 'startedAt' | 'finishedAt'
+>;
+
+const trackingOf = ({ tracking }: ReportedCampaign): CampaignTrackingDto => ({
+  opens: tracking?.opens ?? true,
+  clicks: tracking?.clicks ?? true,
+  mode: (tracking?.mode ?? null) as TrackingMode | null,
+  keyDestroyed: Boolean(tracking?.keyDestroyedAt),
+});
+
+const deliveryOf = (
+  campaign: ReportedCampaign,
+  events: CampaignMailEventCounts,
+): CampaignReportDto['delivery'] => ({
+  sent: campaign.sentCount,
+  failed: campaign.failedCount,
+  delivered: deliveredOf(campaign.sentCount, events),
+  bounced: { hard: events.hardBounces, soft: events.softBounces },
+  complaints: events.complaints,
+  // Nothing records which campaign an unsubscribe came from yet.
+  unsubscribes: 0,
+});
+
+/** The report's figures from the results document's counters. */
+const resultsOf = (tree: CounterTree | undefined, delivered: number) => ({
+  opens: {
+    people: uniqueAndTotal(tree, 'opens.people'),
+    machines: uniqueAndTotal(tree, 'opens.machines'),
+    implied: counterAt(tree, 'opens.implied'),
+  },
+  clicks: {
+    people: uniqueAndTotal(tree, 'clicks.people'),
+    scanners: uniqueAndTotal(tree, 'clicks.scanners'),
+  },
+  rates: ratesOf(tree, delivered),
+  timeline: timelineOf(tree?.timeline),
+});
+
+/** GET /api/admin/campaigns/{id}/report. */
+export async function readCampaignReport(id: string): Promise<CampaignReportDto> {
+  if (!Types.ObjectId.isValid(id)) throw new DomainError('NOT_FOUND', 'No campaign with this id');
+  const objectId = new Types.ObjectId(id);
+  const [campaign, results, mailEvents] = await Promise.all([
+    CampaignModel.findById(objectId, { content: 0, translations: 0 }).lean(),
+    resultsCollection().findOne({ _id: objectId }),
+    countCampaignMailEvents([id]),
+  ]);
+  if (!campaign) throw new DomainError('NOT_FOUND', 'No campaign with this id');
+  const tree = results?.counters;
+  const delivery = deliveryOf(campaign, mailEvents.get(id) ?? noCampaignMailEvents());
+  // The event writer keeps them once the first round is in the ledger; until then, counted here.
+  const mails = results?.mailsPerLanguage ?? (await mailsPerLanguage(objectId));
+  return {
+    id,
+    name: campaign.name,
+    tracking: trackingOf(campaign),
+    delivery,
+    ...resultsOf(tree, delivery.delivered),
+    links: linksOf(tree, campaign.tracking?.links ?? []),
+    languages: languagesOf(tree, mails),
+    startedAt: isoOrNull(campaign.startedAt),
+    finishedAt: isoOrNull(campaign.finishedAt),
+  };
+}
+
+/**
+ * The open and click rates of a page of campaigns: one read of their
+ * results documents and one of their bounces, whatever the page's size.
+ */
+export async function readCampaignRates(
+  campaigns: readonly { id: string; sentCount: number }[],
+): Promise<Map<string, CampaignRatesDto>> {
+  if (campaigns.length === 0) return new Map();
+  const ids = campaigns.map(({ id }) => new Types.ObjectId(id));
+  const [results, mailEvents] = await Promise.all([
+    resultsCollection()
+      .find(
+        { _id: { $in: ids } },
+        { projection: { 'counters.opens.people.unique': 1, 'counters.clicks.people.unique': 1 } },
+      )
+      .toArray(),
+    countCampaignMailEvents(campaigns.map(({ id }) => id)),
+  ]);
+  const trees = new Map(results.map(({ _id, counters }) => [String(_id), counters]));
+  return new Map(
+    campaigns.map(({ id, sentCount }) => {
+      const delivered = deliveredOf(sentCount, mailEvents.get(id) ?? noCampaignMailEvents());
+      return [id, ratesOf(trees.get(id), delivered)];
+    }),
+  );
+}
