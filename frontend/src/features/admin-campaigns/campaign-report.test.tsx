@@ -393,4 +393,29 @@ describe('results in the campaign list', () => {
       await screen.findByRole('heading', { level: 1, name: 'Results: Winter news' }, SECTION_LOAD),
     ).toBeInTheDocument();
   });
+
+  it("shows a campaign's rates on its phone card", async () => {
+    server.use(
+      http.get('/api/admin/campaigns', () =>
+        HttpResponse.json(
+          pageOf([
+            buildCampaign({
+              id: 'c-sent',
+              name: 'Winter news',
+              status: 'sent',
+              rates: { open: 41.7, click: 14.8 },
+            }),
+          ]),
+        ),
+      ),
+    );
+    await renderAdmin('/admin/campaigns', { role: 'viewer', mobile: true });
+    expect(
+      await screen.findByText('Opened by 41.7% · clicked by 14.8%', {}, SECTION_LOAD),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Results of Winter news' })).toHaveAttribute(
+      'href',
+      '/admin/campaigns/c-sent/report',
+    );
+  });
 });
