@@ -134,7 +134,16 @@ function ReportHeading({ id, report }: { id: string; report: CampaignReportDto |
       subtitle={subtitle}
       actions={
         <>
-          <Button component={RouterLink} to={ADMIN_PATHS.campaigns} startIcon={<ArrowBackIcon />}>
+          <Button
+            component={RouterLink}
+            to={ADMIN_PATHS.campaigns}
+            startIcon={
+              <ArrowBackIcon
+                // Back points to where reading starts: the right on an Arabic page.
+                sx={{ transform: (theme) => (theme.direction === 'rtl' ? 'scaleX(-1)' : 'none') }}
+              />
+            }
+          >
             {t('back')}
           </Button>
           {report ? <ReportDownload id={id} /> : null}

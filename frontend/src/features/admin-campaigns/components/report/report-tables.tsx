@@ -42,7 +42,13 @@ export function LinkResults({ links }: { links: CampaignReportDto['links'] }) {
                 component="span"
                 variant="body2"
                 dir="ltr"
-                sx={{ wordBreak: 'break-all', display: 'inline-block', maxWidth: 360 }}
+                // Wide enough to read on a phone (the table scrolls sideways), capped on a desktop.
+                sx={{
+                  wordBreak: 'break-all',
+                  display: 'inline-block',
+                  minWidth: 180,
+                  maxWidth: 360,
+                }}
               >
                 {link.url}
               </Typography>,
