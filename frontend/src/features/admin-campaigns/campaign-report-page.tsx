@@ -20,6 +20,7 @@ import { useNamespace } from '../../lib/translations';
 import { useToast } from '../../lib/use-toast';
 import { useCampaignReportQuery, useExportCampaignReportMutation } from './api/campaign-report-api';
 import { CampaignTrackingSection } from './components/campaign-form-sections';
+import { ClickMap } from './components/report/click-map';
 import { PeopleResults } from './components/report/people-results';
 import { DeliveryFigures, EngagementFigures } from './components/report/report-figures';
 import { LanguageResults, LinkResults } from './components/report/report-tables';
@@ -93,6 +94,9 @@ function Engagement({ report }: { report: CampaignReportDto }) {
       <EngagementFigures report={report} />
       <ReportTimeline timeline={report.timeline} />
       {report.tracking.clicks ? <LinkResults links={report.links} /> : null}
+      {report.tracking.clicks && report.links.length > 0 ? (
+        <ClickMap id={report.id} links={report.links} />
+      ) : null}
     </>
   );
 }

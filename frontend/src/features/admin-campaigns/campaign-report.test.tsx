@@ -256,6 +256,39 @@ describe('the report of a campaign', () => {
   });
 });
 
+describe('the click map of a campaign', () => {
+  it("draws each link's share of people's clicks over the mail", async () => {
+    serveReport();
+    server.use(
+      http.get('/api/admin/campaigns/:id', () =>
+        HttpResponse.json(
+          buildCampaign({
+            id: 'c-sent',
+            status: 'sent',
+            content:
+              '<p><a href="https://agency.test/offers">Offers</a> and ' +
+              '<a href="https://agency.test/contact">write to us</a>, ' +
+              '<a href="mailto:hello@agency.test">or mail</a></p>',
+          }),
+        ),
+      ),
+    );
+    await renderAdmin(REPORT, { role: 'viewer' });
+    const frame = await screen.findByTitle(
+      "The mail with each link's share of people's clicks",
+      {},
+      SECTION_LOAD,
+    );
+    const mail = new DOMParser().parseFromString(frame.getAttribute('srcdoc') ?? '', 'text/html');
+    const badgeAfter = (href: string) =>
+      mail.querySelector(`a[href="${href}"]`)?.nextElementSibling?.textContent;
+    expect(badgeAfter('https://agency.test/offers')).toBe('80%');
+    expect(badgeAfter('https://agency.test/contact')).toBe('20%');
+    expect(mail.querySelectorAll('[data-click-share]')).toHaveLength(2);
+    expect(frame).toHaveAttribute('sandbox', '');
+  });
+});
+
 describe('the individual results of a campaign', () => {
   const individual = buildCampaignReport({
     tracking: { opens: true, clicks: true, mode: 'individual', keyDestroyed: false },

@@ -1,5 +1,6 @@
 import { API_ROUTES, apiPath } from '@agency/contracts';
 import type {
+  CampaignDto,
   CampaignPersonResultDto,
   CampaignReportDto,
   Page,
@@ -36,6 +37,11 @@ export const campaignReportApi = api.injectEndpoints({
       query: (id) => apiPath(API_ROUTES.campaignReport, { id }),
       providesTags: ['Campaigns'],
     }),
+    /** The campaign itself: its content, for the click map's preview. */
+    campaign: build.query<CampaignDto, string>({
+      query: (id) => apiPath(API_ROUTES.campaign, { id }),
+      providesTags: ['Campaigns'],
+    }),
     campaignReportPeople: build.query<Page<CampaignPersonResultDto>, CampaignPeopleQuery>({
       query: ({ id, page, pageSize, ...rest }) => ({
         url: apiPath(API_ROUTES.campaignReportPeople, { id }),
@@ -63,6 +69,7 @@ export const campaignReportApi = api.injectEndpoints({
 });
 
 export const {
+  useCampaignQuery,
   useCampaignReportQuery,
   useCampaignReportPeopleQuery,
   useExportCampaignReportMutation,
