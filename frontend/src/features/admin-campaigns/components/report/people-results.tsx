@@ -112,6 +112,47 @@ function PeopleDownload({
   );
 }
 
+/** The filter, the address search and the people CSV of what they show. */
+function PeopleToolbar({
+  id,
+  filter,
+  search,
+  onFilter,
+  onSearch,
+}: {
+  id: string;
+  filter: PersonResultFilter;
+  search: string;
+  onFilter: (filter: PersonResultFilter) => void;
+  onSearch: (search: string) => void;
+}) {
+  const { t } = useNamespace(REPORT_NAMESPACE);
+  return (
+    <Stack
+      direction={{ xs: 'column', sm: 'row' }}
+      spacing={2}
+      sx={{ my: 2, alignItems: { sm: 'flex-start' } }}
+    >
+      <FilterSelect
+        label={t('people.filter')}
+        value={filter === 'any' ? undefined : filter}
+        onChange={(value) => onFilter((value as PersonResultFilter | undefined) ?? 'any')}
+        allLabel={t('people.filters.any')}
+        options={(['opened', 'clicked'] as const).map((value) => ({
+          value,
+          label: t(`people.filters.${value}`),
+        }))}
+      />
+      <SearchField
+        value={search}
+        label={t('people.search')}
+        onSearch={(next) => onSearch(next.trim())}
+      />
+      <PeopleDownload id={id} filter={filter} search={search} />
+    </Stack>
+  );
+}
+
 /**
  * Who opened and who clicked which link (individual mode), filtered,
  * searched by address and paged by the server.
@@ -130,34 +171,19 @@ export function PeopleResults({ id }: { id: string }) {
   );
   return (
     <ReportSection title={t('people.title')} hint={t('people.hint')}>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={2}
-        sx={{ my: 2, alignItems: { sm: 'flex-start' } }}
-      >
-        <FilterSelect
-          label={t('people.filter')}
-          value={filter === 'any' ? undefined : filter}
-          onChange={(value) => {
-            setFilter((value as PersonResultFilter | undefined) ?? 'any');
-            setPaging(FIRST_PAGE);
-          }}
-          allLabel={t('people.filters.any')}
-          options={(['opened', 'clicked'] as const).map((value) => ({
-            value,
-            label: t(`people.filters.${value}`),
-          }))}
-        />
-        <SearchField
-          value={search}
-          label={t('people.search')}
-          onSearch={(next) => {
-            setSearch(next.trim());
-            setPaging(FIRST_PAGE);
-          }}
-        />
-        <PeopleDownload id={id} filter={filter} search={search} />
-      </Stack>
+      <PeopleToolbar
+        id={id}
+        filter={filter}
+        search={search}
+        onFilter={(next) => {
+          setFilter(next);
+          setPaging(FIRST_PAGE);
+        }}
+        onSearch={(next) => {
+          setSearch(next);
+          setPaging(FIRST_PAGE);
+        }}
+      />
       <AdminDataGrid
         label={t('people.label')}
         rows={rows}

@@ -16,17 +16,55 @@ function bucketLabel(point: CampaignTimelinePointDto, format: Formatters): strin
   return point.bucket === 'hour' ? format.dateTime(point.at) : format.date(point.at);
 }
 
+/** The drawing: people's opens and clicks over the buckets. */
+function TimelineChart({
+  timeline,
+  labels,
+}: {
+  timeline: CampaignTimelinePointDto[];
+  labels: string[];
+}) {
+  const { t } = useNamespace(REPORT_NAMESPACE);
+  const theme = useTheme();
+  const format = useFormatters();
+  const count = (value: number | null) => (value === null ? '' : format.number(value));
+  return (
+    // The drawing is for the eye; the table (the toggle) carries the same figures for
+    // screen readers, so the chart must not take the keyboard focus.
+    <Box aria-hidden sx={{ overflow: 'hidden', mt: 1 }}>
+      <LineChart
+        height={CHART_HEIGHT}
+        xAxis={[{ scaleType: 'point', data: labels }]}
+        yAxis={[{ tickMinStep: 1, valueFormatter: count }]}
+        series={[
+          {
+            data: timeline.map((point) => point.opens),
+            label: t('timeline.opens'),
+            valueFormatter: count,
+            color: theme.palette.primary.main,
+          },
+          {
+            data: timeline.map((point) => point.clicks),
+            label: t('timeline.clicks'),
+            valueFormatter: count,
+            color: theme.palette.secondary.main,
+          },
+        ]}
+        disableKeyboardNavigation
+      />
+    </Box>
+  );
+}
+
 /**
  * People's opens and clicks per hour, then per day, as a chart or, for
  * screen readers and anyone who prefers it, as a table (a toggle).
  */
 export function ReportTimeline({ timeline }: { timeline: CampaignTimelinePointDto[] }) {
   const { t } = useNamespace(REPORT_NAMESPACE);
-  const theme = useTheme();
   const format = useFormatters();
   const [asTable, setAsTable] = useState(false);
   const labels = timeline.map((point) => bucketLabel(point, format));
-  const count = (value: number | null) => (value === null ? '' : format.number(value));
   return (
     <ReportSection
       title={t('timeline.title')}
@@ -53,30 +91,7 @@ export function ReportTimeline({ timeline }: { timeline: CampaignTimelinePointDt
           }))}
         />
       ) : (
-        // The drawing is for the eye; the table (the toggle) carries the same figures for
-        // screen readers, so the chart must not take the keyboard focus.
-        <Box aria-hidden sx={{ overflow: 'hidden', mt: 1 }}>
-          <LineChart
-            height={CHART_HEIGHT}
-            xAxis={[{ scaleType: 'point', data: labels }]}
-            yAxis={[{ tickMinStep: 1, valueFormatter: count }]}
-            series={[
-              {
-                data: timeline.map((point) => point.opens),
-                label: t('timeline.opens'),
-                valueFormatter: count,
-                color: theme.palette.primary.main,
-              },
-              {
-                data: timeline.map((point) => point.clicks),
-                label: t('timeline.clicks'),
-                valueFormatter: count,
-                color: theme.palette.secondary.main,
-              },
-            ]}
-            disableKeyboardNavigation
-          />
-        </Box>
+        <TimelineChart timeline={timeline} labels={labels} />
       )}
     </ReportSection>
   );
