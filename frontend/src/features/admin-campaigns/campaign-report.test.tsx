@@ -220,6 +220,23 @@ describe('the report of a campaign', () => {
     }
   });
 
+  it('says one implied open in the singular', async () => {
+    const report = buildCampaignReport();
+    serveReport({ ...report, opens: { ...report.opens, implied: 1 } });
+    await renderAdmin(REPORT, { role: 'viewer' });
+    expect(
+      await screen.findByText(/^Includes 1 implied open: a person who clicked/, {}, SECTION_LOAD),
+    ).toBeInTheDocument();
+  });
+
+  it('says when the CSV could not be downloaded', async () => {
+    serveReport();
+    server.use(adminFailure('get', '/campaigns/:id/report/export', 409, { message: 'Not yet' }));
+    const { user } = await renderAdmin(REPORT, { role: 'viewer' });
+    await user.click(await screen.findByRole('button', { name: 'Download CSV' }, SECTION_LOAD));
+    expect(await screen.findByText('The report could not be downloaded')).toBeInTheDocument();
+  });
+
   it('shows a loading state, then an error with a retry', async () => {
     server.use(adminPending('get', '/campaigns/:id/report'));
     const first = await renderAdmin(REPORT, { role: 'viewer' });
