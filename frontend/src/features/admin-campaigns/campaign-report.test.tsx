@@ -344,11 +344,16 @@ describe('the individual results of a campaign', () => {
     );
     expect(await within(grid).findByText('amira@example.tn')).toBeInTheDocument();
     expect(within(grid).getByText('Yes (implied by a click)')).toBeInTheDocument();
+    // The API orders the list: no column header claims a sort.
+    expect(within(grid).getByRole('columnheader', { name: 'Address' })).not.toHaveAttribute(
+      'aria-sort',
+      'ascending',
+    );
     expect(calls[0]?.url.pathname).toBe('/api/admin/campaigns/c-sent/report/people');
     expect(Object.fromEntries(calls[0]?.url.searchParams ?? [])).toEqual({
       filter: 'any',
       page: '1',
-      pageSize: '20',
+      pageSize: '25',
     });
 
     await user.click(screen.getByRole('combobox', { name: 'Show' }));

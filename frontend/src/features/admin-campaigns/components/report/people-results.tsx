@@ -9,6 +9,7 @@ import { FilterSelect } from '../../../../components/admin/filter-select';
 import { SearchField } from '../../../../components/admin/search-field';
 import { apiErrorMessage } from '../../../../lib/api-errors';
 import { useFormatters, type Formatters } from '../../../../lib/use-formatters';
+import { PAGE_SIZES } from '../../../../lib/use-list-params';
 import { useNamespace } from '../../../../lib/translations';
 import { useToast } from '../../../../lib/use-toast';
 import {
@@ -21,7 +22,8 @@ import { ReportSection } from './report-section';
 type Translate = ReturnType<typeof useNamespace>['t'];
 type PersonRow = CampaignPersonResultDto & { id: string };
 
-const FIRST_PAGE = { page: 1, pageSize: 20 };
+/** The admin lists' page sizes: the grid offers only those. */
+const FIRST_PAGE: { page: number; pageSize: number } = { page: 1, pageSize: PAGE_SIZES[1] };
 
 function openedText(person: CampaignPersonResultDto, t: Translate): string {
   if (!person.opened) return t('people.no');
@@ -192,7 +194,7 @@ export function PeopleResults({ id }: { id: string }) {
         loading={query.isFetching}
         page={paging.page}
         pageSize={paging.pageSize}
-        sort="email"
+        sort=""
         onPageChange={(page, pageSize) => setPaging({ page, pageSize })}
         onSortChange={() => undefined}
         noRowsLabel={t('people.noRows')}
