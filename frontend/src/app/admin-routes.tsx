@@ -38,6 +38,10 @@ const AdminCampaignsPage = section(
   () => import('../features/admin-campaigns'),
   'AdminCampaignsPage',
 );
+const CampaignReportPage = section(
+  () => import('../features/admin-campaigns'),
+  'CampaignReportPage',
+);
 const AdminAudiencePage = section(() => import('../features/admin-audience'), 'AdminAudiencePage');
 const AdminUsersPage = section(() => import('../features/admin-users'), 'AdminUsersPage');
 const AdminContactsPage = section(() => import('../features/admin-contacts'), 'AdminContactsPage');
@@ -94,6 +98,7 @@ const adminRoutes: RouteObject[] = [
     children: [
       { path: 'dashboard', element: <AdminDashboardPage /> },
       { path: 'campaigns', element: <AdminCampaignsPage /> },
+      { path: 'campaigns/:id/report', element: <CampaignReportPage /> },
       { path: 'audience/:tab?', element: <AdminAudiencePage /> },
       { path: 'users', element: <AdminUsersPage /> },
       { path: 'contacts/:contactId?', element: <AdminContactsPage /> },

@@ -31,3 +31,8 @@ export function adminAudiencePath(tab: AudienceTab = 'lists'): string {
 export function adminContactPath(contactId: string): string {
   return `${ADMIN_PATHS.contacts}/${encodeURIComponent(contactId)}`;
 }
+
+/** One campaign's results. */
+export function adminCampaignReportPath(campaignId: string): string {
+  return `${ADMIN_PATHS.campaigns}/${encodeURIComponent(campaignId)}/report`;
+}

@@ -5,6 +5,8 @@ import {
   type ActivityLogDto,
   type AgencySettingsDto,
   type CampaignAudienceDto,
+  type CampaignPersonResultDto,
+  type CampaignReportDto,
   type CampaignDto,
   type CampaignProgressDto,
   type CampaignRecipientDto,
@@ -365,6 +367,68 @@ export function buildCampaignSettings(
     replyTo: agency.replyTo,
     defaultLocale: agency.defaultLocale,
     tracking: agency.tracking,
+    ...overrides,
+  };
+}
+
+/** A sent campaign's report with a little of everything: people and machines, two links, two languages. */
+export function buildCampaignReport(overrides: Partial<CampaignReportDto> = {}): CampaignReportDto {
+  return {
+    id: 'c-sent',
+    name: 'Winter news',
+    tracking: { opens: true, clicks: true, mode: 'anonymous', keyDestroyed: false },
+    delivery: {
+      sent: 120,
+      failed: 2,
+      delivered: 115,
+      bounced: { hard: 3, soft: 2 },
+      complaints: 1,
+      unsubscribes: 4,
+    },
+    opens: { people: { unique: 48, total: 71 }, machines: { unique: 19, total: 23 }, implied: 6 },
+    clicks: { people: { unique: 17, total: 25 }, scanners: { unique: 5, total: 12 } },
+    rates: { open: 41.7, click: 14.8 },
+    timeline: [
+      { at: '2026-05-04T08:00:00.000Z', bucket: 'hour', opens: 30, clicks: 9 },
+      { at: '2026-05-04T09:00:00.000Z', bucket: 'hour', opens: 11, clicks: 6 },
+      { at: '2026-05-07T00:00:00.000Z', bucket: 'day', opens: 30, clicks: 10 },
+    ],
+    links: [
+      {
+        index: 0,
+        url: 'https://agency.test/offers',
+        people: { unique: 12, total: 20 },
+        scanners: { unique: 5, total: 6 },
+      },
+      {
+        index: 1,
+        url: 'https://agency.test/contact',
+        people: { unique: 5, total: 5 },
+        scanners: { unique: 5, total: 6 },
+      },
+    ],
+    languages: [
+      { locale: 'en', delivered: 80, opened: 30, clicked: 12 },
+      { locale: 'ar', delivered: 35, opened: 18, clicked: 5 },
+    ],
+    startedAt: '2026-05-04T07:58:00.000Z',
+    finishedAt: '2026-05-04T08:10:00.000Z',
+    ...overrides,
+  };
+}
+
+export function buildPersonResult(
+  overrides: Partial<CampaignPersonResultDto> = {},
+): CampaignPersonResultDto {
+  return {
+    email: 'amira@example.tn',
+    locale: 'fr',
+    opened: true,
+    openImplied: false,
+    firstOpenAt: '2026-05-04T08:12:00.000Z',
+    opens: 2,
+    clickedLinks: [{ index: 0, url: 'https://agency.test/offers', at: '2026-05-04T08:13:00.000Z' }],
+    clicks: 1,
     ...overrides,
   };
 }

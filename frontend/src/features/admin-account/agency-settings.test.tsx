@@ -102,6 +102,52 @@ describe('the Agency section of Settings', () => {
     });
   });
 
+  it('saves the tracking defaults, the individual mode and the key retention', async () => {
+    const { writes } = storedSettings();
+    const { user } = await renderAdmin('/admin/settings');
+    const form = await agencyForm();
+    const tracking = within(form).getByRole('group', { name: 'Tracking' });
+    const days = within(tracking).getByRole('spinbutton', {
+      name: /^Days before the tracking key is destroyed/,
+    });
+    expect(days).toHaveValue(30);
+    expect(
+      within(tracking).getByRole('switch', { name: 'New campaigns track opens' }),
+    ).toBeChecked();
+    await user.click(within(tracking).getByRole('switch', { name: 'New campaigns track clicks' }));
+    expect(within(tracking).getByRole('radio', { name: /^Anonymous/ })).toBeChecked();
+    expect(within(tracking).queryByRole('alert')).not.toBeInTheDocument();
+    const individual = within(tracking).getByRole('radio', { name: /^Individual/ });
+    expect(individual).toHaveAccessibleDescription(/who opened and who clicked which link/);
+    await user.click(individual);
+    expect(within(tracking).getByRole('alert')).toHaveTextContent(
+      'Individual mode keeps who opened and clicked each campaign',
+    );
+    await user.clear(days);
+    await user.type(days, '90');
+    await user.click(within(form).getByRole('button', { name: 'Save agency settings' }));
+
+    await waitFor(() => expect(writes).toHaveLength(1));
+    expect(writes[0]?.body).toMatchObject({
+      tracking: { opens: true, clicks: false, mode: 'individual', keyRetentionDays: 90 },
+    });
+  });
+
+  it('refuses a key retention outside 1 to 365 days and sends nothing', async () => {
+    const { writes } = storedSettings();
+    const { user } = await renderAdmin('/admin/settings');
+    const form = await agencyForm();
+    const days = within(form).getByRole('spinbutton', {
+      name: /^Days before the tracking key is destroyed/,
+    });
+    await user.clear(days);
+    await user.type(days, '400');
+    await user.click(within(form).getByRole('button', { name: 'Save agency settings' }));
+    expect(await within(form).findByText('Must be at most 365')).toBeInTheDocument();
+    expect(days).toHaveAttribute('aria-invalid', 'true');
+    expect(writes).toHaveLength(0);
+  });
+
   it('shows a refusal of the server under its field, with a failure message', async () => {
     storedSettings();
     server.use(

@@ -118,6 +118,8 @@ describe('Mail Manager', () => {
       templateId: null,
       sendingWindow: null,
       ratePerMinute: null,
+      // The agency's defaults, untouched in the editor.
+      tracking: { opens: true, clicks: true },
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });

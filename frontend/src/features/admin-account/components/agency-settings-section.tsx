@@ -1,5 +1,7 @@
 import {
   LOCALES,
+  TRACKING_KEY_RETENTION_DAYS_MAX,
+  TRACKING_KEY_RETENTION_DAYS_MIN,
   agencySettingsSchema,
   isApiErrorBody,
   type AgencySettingsDto,
@@ -23,6 +25,7 @@ import { useNamespace } from '../../../lib/translations';
 import { useFormatters } from '../../../lib/use-formatters';
 import { useToast } from '../../../lib/use-toast';
 import { AGENCY_SETTINGS_NAMESPACE } from '../agency-settings-namespace';
+import { TrackingSettingsFieldset } from './tracking-settings-fieldset';
 import { useAgencySettingsQuery, useSaveAgencySettingsMutation } from '../api/agency-settings-api';
 
 type AgencyFormValues = AgencySettingsInput;
@@ -38,6 +41,7 @@ function formValuesOf(settings: AgencySettingsDto): AgencyFormValues {
     postalAddress: settings.postalAddress,
     timeZone: settings.timeZone,
     defaultLocale: settings.defaultLocale,
+    tracking: settings.tracking,
   };
 }
 
@@ -99,7 +103,7 @@ function useAgencySettingsForm(settings: AgencySettingsDto) {
       id: `agency-${name.replace(/[.[\]]+/g, '-')}`,
       name,
       label,
-      value: (getIn(formik.values, name) as string | undefined) ?? '',
+      value: (getIn(formik.values, name) as string | number | undefined) ?? '',
       onChange: formik.handleChange,
       onBlur: formik.handleBlur,
       error: Boolean(error),
@@ -304,6 +308,7 @@ function SaveBar({
 }
 
 function AgencySettingsForm({ settings }: { settings: AgencySettingsDto }) {
+  const { t } = useNamespace(AGENCY_SETTINGS_NAMESPACE);
   const { formik, field, errorOf } = useAgencySettingsForm(settings);
   const { senders } = formik.values;
   const sendersError = typeof formik.errors.senders === 'string' ? errorOf('senders') : undefined;
@@ -325,6 +330,18 @@ function AgencySettingsForm({ settings }: { settings: AgencySettingsDto }) {
         field={field}
       />
       <AgencyFieldset field={field} />
+      <TrackingSettingsFieldset
+        tracking={formik.values.tracking ?? settings.tracking}
+        setTracking={(next) => void formik.setFieldValue('tracking', next)}
+        retentionField={field(
+          'tracking.keyRetentionDays',
+          t('tracking.retention'),
+          t('tracking.retentionHint', {
+            min: TRACKING_KEY_RETENTION_DAYS_MIN,
+            max: TRACKING_KEY_RETENTION_DAYS_MAX,
+          }),
+        )}
+      />
       <SaveBar settings={settings} isSubmitting={formik.isSubmitting} />
     </Stack>
   );
@@ -333,7 +350,8 @@ function AgencySettingsForm({ settings }: { settings: AgencySettingsDto }) {
 /**
  * Settings, for admins: the agency's name and mail texts per language, the
  * From addresses campaigns may use, the Reply-To, the postal address every
- * campaign mail carries, the agency's clock and its default language.
+ * campaign mail carries, the agency's clock and its default language, and
+ * what campaigns track.
  */
 export function AgencySettingsSection() {
   const { t } = useNamespace(AGENCY_SETTINGS_NAMESPACE);

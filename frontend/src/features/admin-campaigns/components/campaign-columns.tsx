@@ -1,4 +1,4 @@
-import type { CampaignDto, CampaignStatus } from '@agency/contracts';
+import type { CampaignDto, CampaignRatesDto, CampaignStatus } from '@agency/contracts';
 import type { GridColDef } from '@mui/x-data-grid';
 import type { ReactNode } from 'react';
 import { StatusChip } from '../../../components/admin/status-chip';
@@ -30,6 +30,34 @@ export function campaignStatusChip(campaign: CampaignDto, t: Translate) {
       highlighted={campaign.status !== 'draft'}
     />
   );
+}
+
+/** People's unique rate over delivered, or a dash before anything was delivered. */
+export function rateText(
+  rate: number | null | undefined,
+  t: Translate,
+  format: Formatters,
+): string {
+  return rate === null || rate === undefined
+    ? t('rates.none')
+    : t('rates.percent', { value: format.number(rate) });
+}
+
+/** A rate column: the figure, or a dash while the campaign has none. */
+function rateColumn(
+  field: string,
+  headerName: string,
+  pick: (rates: CampaignRatesDto) => number | null,
+  t: Translate,
+  format: Formatters,
+): GridColDef<CampaignDto> {
+  return {
+    field,
+    headerName,
+    width: 100,
+    sortable: false,
+    valueGetter: (_value, row) => rateText(row.rates ? pick(row.rates) : null, t, format),
+  };
 }
 
 /** The campaign table's columns, each campaign's buttons last. */
@@ -68,6 +96,8 @@ export function campaignColumns(
       sortable: false,
       renderCell: ({ row }) => <CampaignDelivery campaign={row} />,
     },
+    rateColumn('openRate', t('columns.openRate'), (rates) => rates.open, t, format),
+    rateColumn('clickRate', t('columns.clickRate'), (rates) => rates.click, t, format),
     {
       field: 'createdAt',
       headerName: t('columns.created'),

@@ -18,6 +18,7 @@ import {
   CampaignAudienceSection,
   CampaignLanguageTabs,
   CampaignSenderSection,
+  CampaignTrackingSection,
   CampaignWindowSection,
 } from './campaign-form-sections';
 import { CampaignPreview } from './campaign-preview';
@@ -52,7 +53,7 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
   const { data: settings } = useCampaignSettingsQuery(undefined);
   // Until a language tab is chosen, the default language's shows.
   const [chosenTab, setTab] = useState<Locale | null>(campaign?.defaultLocale ?? null);
-  const formik = useCampaignEditorForm(campaign, settings?.defaultLocale, onClose);
+  const formik = useCampaignEditorForm(campaign, settings, onClose);
   const fields = useCampaignFields(formik);
   const { values } = formik;
   const tab = chosenTab ?? values.defaultLocale;
@@ -84,6 +85,10 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
             timeZone={settings?.timeZone ?? ''}
           />
           <CampaignSenderSection fields={fields} settings={settings} />
+          <CampaignTrackingSection
+            tracking={values.tracking}
+            onChange={(tracking) => void formik.setFieldValue('tracking', tracking)}
+          />
         </Stack>
         <CampaignPreview
           subject={values.languages[tab].subject}

@@ -37,7 +37,7 @@ import {
 } from '../api/campaigns-api';
 import { CAMPAIGNS_NAMESPACE } from '../campaigns-namespace';
 import type { CampaignEditorForm, CampaignFields } from '../hooks/use-campaign-editor-form';
-import { hasWritten, withDefaultLanguageCopied } from './campaign-form';
+import { hasWritten, withDefaultLanguageCopied, type CampaignTracking } from './campaign-form';
 import { CopyFromDefault } from './copy-from-default';
 import { RichTextEditor } from './rich-text-editor';
 
@@ -381,5 +381,47 @@ export function CampaignSenderSection({
         slotProps={{ htmlInput: { dir: 'ltr', spellCheck: false } }}
       />
     </>
+  );
+}
+
+/**
+ * Whether the mail counts opens and clicks. Without `onChange` the switches
+ * are read-only: once a campaign left the drafts its mails went out with the
+ * choice made then.
+ */
+export function CampaignTrackingSection({
+  tracking,
+  onChange,
+}: {
+  tracking: CampaignTracking;
+  onChange?: (tracking: CampaignTracking) => void;
+}) {
+  const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
+  const trackingSwitch = (kind: keyof CampaignTracking) => (
+    <Box>
+      <FormControlLabel
+        control={
+          <Switch
+            checked={tracking[kind]}
+            disabled={!onChange}
+            onChange={(event) => onChange?.({ ...tracking, [kind]: event.target.checked })}
+            slotProps={{ input: { 'aria-describedby': `tracking-${kind}-hint` } }}
+          />
+        }
+        label={t(`dialog.tracking.${kind}`)}
+      />
+      <FormHelperText id={`tracking-${kind}-hint`} sx={{ mt: 0 }}>
+        {t(`dialog.tracking.${kind}Hint`)}
+      </FormHelperText>
+    </Box>
+  );
+  return (
+    <Stack component="fieldset" spacing={1} sx={{ border: 0, m: 0, p: 0 }}>
+      <Typography component="legend" variant="subtitle2" sx={{ mb: 1 }}>
+        {t('dialog.tracking.legend')}
+      </Typography>
+      {trackingSwitch('opens')}
+      {trackingSwitch('clicks')}
+    </Stack>
   );
 }

@@ -1,6 +1,7 @@
 import {
   DEFAULT_PLACEHOLDER_FALLBACKS,
   DEFAULT_TEMPLATE_ID,
+  DEFAULT_TRACKING_SETTINGS,
   LOCALES,
   campaignSchema,
   type CampaignDto,
@@ -38,18 +39,27 @@ export interface CampaignFormValues {
   fromAddress: string;
   /** Empty: the agency's Reply-To. */
   replyTo: string;
+  /** Whether the mail counts opens (a pixel) and clicks (tracking links). */
+  tracking: CampaignTracking;
 }
+
+export type CampaignTracking = { opens: boolean; clicks: boolean };
 
 const EMPTY: Written = { subject: '', content: '' };
 /** What an empty editor holds: nothing written. */
 const isBlank = (html: string) => html.replace(/<p><\/p>|<br\s*\/?>|\s/g, '') === '';
 const written = ({ subject, content }: Written) => subject.trim() !== '' || !isBlank(content);
 
-/** A new campaign starts in `agencyLocale`, the agency's default language. */
+/**
+ * A new campaign starts in `agencyLocale`, the agency's default language,
+ * tracking what the agency tracks by default.
+ */
 export function initialCampaignValues(
   campaign?: CampaignDto,
   agencyLocale: Locale = 'en',
+  agencyTracking: CampaignTracking = DEFAULT_TRACKING_SETTINGS,
 ): CampaignFormValues {
+  const tracking = campaign?.tracking ?? agencyTracking;
   const defaultLocale = campaign?.defaultLocale ?? agencyLocale;
   const languages = Object.fromEntries(LOCALES.map((locale) => [locale, { ...EMPTY }])) as Record<
     Locale,
@@ -75,6 +85,7 @@ export function initialCampaignValues(
     ratePerMinute: campaign?.ratePerMinute ? String(campaign.ratePerMinute) : '',
     fromAddress: campaign?.fromAddress ?? '',
     replyTo: campaign?.replyTo ?? '',
+    tracking: { opens: tracking.opens, clicks: tracking.clicks },
   };
 }
 
@@ -127,6 +138,7 @@ export function inputOf(values: CampaignFormValues) {
     ratePerMinute: rate === '' ? null : Number(rate),
     fromAddress: values.fromAddress,
     replyTo: values.replyTo,
+    tracking: values.tracking,
   };
 }
 
@@ -181,6 +193,8 @@ export const CAMPAIGN_SERVER_FIELDS = [
   ...LOCALES.map((locale) => `placeholderFallbacks.${locale}` as const),
   'fromAddress',
   'replyTo',
+  'tracking.opens',
+  'tracking.clicks',
   'sendingWindow.days',
   'sendingWindow.start',
   'sendingWindow.end',

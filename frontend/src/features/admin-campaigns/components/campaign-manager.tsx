@@ -22,7 +22,7 @@ import { useNamespace } from '../../../lib/translations';
 import { useCampaignListQuery } from '../api/campaigns-api';
 import { CAMPAIGNS_NAMESPACE } from '../campaigns-namespace';
 import { useCampaignListCommands } from '../hooks/use-campaign-list-commands';
-import { campaignColumns, campaignStatusChip } from './campaign-columns';
+import { campaignColumns, campaignStatusChip, rateText } from './campaign-columns';
 import { CampaignDelivery } from './campaign-delivery';
 import type { CampaignListDialog } from './campaign-list-dialog';
 import { CampaignListDialogs } from './campaign-list-dialogs';
@@ -67,6 +67,14 @@ function CampaignCard({ campaign, actions }: { campaign: CampaignDto; actions: R
         {t(`recipientsShort.${campaign.recipientType}`)} · {format.date(campaign.createdAt)}
       </Typography>
       <CampaignDelivery campaign={campaign} />
+      {campaign.rates ? (
+        <Typography variant="body2" sx={{ mt: 1 }}>
+          {t('rates.card', {
+            open: rateText(campaign.rates.open, t, format),
+            click: rateText(campaign.rates.click, t, format),
+          })}
+        </Typography>
+      ) : null}
     </RecordCard>
   );
 }

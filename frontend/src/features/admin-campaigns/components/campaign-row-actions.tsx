@@ -2,6 +2,7 @@ import type { CampaignDto } from '@agency/contracts';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import ForwardToInboxIcon from '@mui/icons-material/ForwardToInbox';
 import GroupsIcon from '@mui/icons-material/Groups';
+import InsightsIcon from '@mui/icons-material/Insights';
 import PauseIcon from '@mui/icons-material/Pause';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import ReplayIcon from '@mui/icons-material/Replay';
@@ -15,6 +16,7 @@ import {
   RowActions,
   type RowAction,
 } from '../../../components/admin/row-actions';
+import { adminCampaignReportPath } from '../../../lib/admin-paths';
 import type { useNamespace } from '../../../lib/translations';
 import { isInProgress } from '../hooks/use-campaign-progress';
 import type { CampaignListCommands } from '../hooks/use-campaign-list-commands';
@@ -31,6 +33,15 @@ export interface CampaignRowContext {
   duplicate: (campaign: CampaignDto) => void;
   open: (dialog: CampaignListDialog) => void;
 }
+
+/** Campaigns whose mail went out, or began to: their results have something to say. */
+const REPORTED_STATUSES: readonly CampaignDto['status'][] = [
+  'sending',
+  'paused',
+  'sent',
+  'cancelled',
+  'failed',
+];
 
 /** Resend to the failed exists on a finished campaign that has failures. */
 function canResend(campaign: CampaignDto): boolean {
@@ -74,7 +85,7 @@ function sendingControls(
   ];
 }
 
-/** A test, the schedule, the recipients, then editing, copying and deleting. */
+/** A test, the schedule, the recipients and results, then editing, copying and deleting. */
 function campaignTools(
   campaign: CampaignDto,
   { t, canSend, canWrite, commands, duplicate, open }: CampaignRowContext,
@@ -99,6 +110,11 @@ function campaignTools(
         icon: <GroupsIcon fontSize="small" />,
         onClick: () => open({ kind: 'recipients', campaign }),
       },
+    REPORTED_STATUSES.includes(status) && {
+      label: t('results', { name }),
+      icon: <InsightsIcon fontSize="small" />,
+      to: adminCampaignReportPath(campaign.id),
+    },
     draft && canWrite && editAction(t('edit', { name }), () => open({ kind: 'edit', campaign })),
     canWrite && {
       label: t('duplicate', { name }),

@@ -1,4 +1,4 @@
-import type { CampaignDto, Locale } from '@agency/contracts';
+import type { CampaignDto, CampaignSettingsDto } from '@agency/contracts';
 import { getIn, setIn, useFormik, type FormikErrors, type FormikHelpers } from 'formik';
 import { useEffect, useRef } from 'react';
 import { apiErrorMessage, fieldErrorsOf, useErrorText } from '../../../lib/api-errors';
@@ -14,6 +14,9 @@ import {
   validateCampaign,
   type CampaignFormValues,
 } from '../components/campaign-form';
+
+/** What a new campaign takes from the agency: its language and what it tracks. */
+export type CampaignDefaults = Pick<CampaignSettingsDto, 'defaultLocale' | 'tracking'>;
 
 export type CampaignEditorForm = ReturnType<typeof useFormik<CampaignFormValues>>;
 
@@ -59,29 +62,33 @@ function useSaveCampaign(campaign: CampaignDto | undefined, onClose: () => void)
 
 /**
  * The campaign editor's form. A new campaign starts in the agency's default
- * language, even when the settings arrive after the dialog opened, unless
- * something was typed first.
+ * language and with its tracking defaults, even when the settings arrive
+ * after the dialog opened, unless something was typed first.
  */
 export function useCampaignEditorForm(
   campaign: CampaignDto | undefined,
-  agencyLocale: Locale | undefined,
+  defaults: CampaignDefaults | undefined,
   onClose: () => void,
 ): CampaignEditorForm {
   const submit = useSaveCampaign(campaign, onClose);
   const formik = useFormik<CampaignFormValues>({
-    initialValues: initialCampaignValues(campaign, agencyLocale),
+    initialValues: initialCampaignValues(campaign, defaults?.defaultLocale, defaults?.tracking),
     validate: validateCampaign,
     validateOnChange: false,
     onSubmit: submit,
   });
-  const { dirty, setFieldValue } = formik;
-  const agencyLocaleApplied = useRef(Boolean(campaign) || Boolean(agencyLocale));
+  const { dirty, setValues, values } = formik;
+  const defaultsApplied = useRef(Boolean(campaign) || Boolean(defaults));
   useEffect(() => {
-    if (agencyLocaleApplied.current || !agencyLocale) return;
-    agencyLocaleApplied.current = true;
+    if (defaultsApplied.current || !defaults) return;
+    defaultsApplied.current = true;
     if (dirty) return;
-    void setFieldValue('defaultLocale', agencyLocale, false);
-  }, [agencyLocale, dirty, setFieldValue]);
+    const { opens, clicks } = defaults.tracking;
+    void setValues(
+      { ...values, defaultLocale: defaults.defaultLocale, tracking: { opens, clicks } },
+      false,
+    );
+  }, [defaults, dirty, setValues, values]);
   return formik;
 }
 
