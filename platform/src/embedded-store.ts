@@ -91,6 +91,21 @@ export const STORE_WORKAROUNDS = {
     ],
     switchable: false,
   },
+  campaignEventsOneBatchAtATime: {
+    store: 'FerretDB 1.x',
+    why:
+      "It does not serialise two updates of one document, not even two $inc: a campaign's kept " +
+      'results counted from two batches at once lose one. The campaign-events queue runs one batch ' +
+      'at a time across every worker (BullMQ global concurrency), and each batch is one $inc per ' +
+      'campaign. On MongoDB a version check would let batches run side by side; one at a time ' +
+      'keeps up with the pixel and the redirect on both, so it is not switched.',
+    appliesOn: 'every store',
+    where: [
+      'worker/src/jobs/campaign-events.processor.ts',
+      'platform/src/campaigns/results/campaign-event-writer.ts',
+    ],
+    switchable: false,
+  },
 } as const satisfies Record<string, StoreWorkaround>;
 
 export type StoreWorkaroundName = keyof typeof STORE_WORKAROUNDS;
