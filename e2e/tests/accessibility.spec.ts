@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { appUrl } from '../support/e2e-env';
+import { campaignWithResults } from '../support/tracked-campaign';
 import { storeDemoAdminSession, waitUntilLoaded } from './admin-helpers';
 import {
   addressIn,
@@ -155,6 +156,9 @@ async function navigateInApp(page: Page, path: string) {
   }, path);
 }
 
+/** One campaign with results per test worker, made by its first admin scan. */
+let reportPath: Promise<string> | undefined;
+
 /** The campaigns section's "New Campaign" text, in `language`. */
 function newCampaignLabel(language: Language): string {
   const file = resolve(
@@ -225,6 +229,15 @@ test.describe('axe-core finds no serious or critical WCAG 2.1 AA violation', () 
           await waitForScreen(page);
           findings.push(...(await scan(page, `${screen.path} (${at})`)));
         }
+
+        // A campaign's results, with a person's open and click counted.
+        reportPath ??= campaignWithResults(request).then(
+          ({ campaignId }) => `/admin/campaigns/${campaignId}/report`,
+        );
+        const resultsScreen = await reportPath;
+        await navigateInApp(page, resultsScreen);
+        await waitForScreen(page);
+        findings.push(...(await scan(page, `${resultsScreen} (${at})`)));
 
         // The campaign editor, opened from the Mail Manager.
         await page.goto(appUrl('/admin/campaigns'));

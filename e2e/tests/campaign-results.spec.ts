@@ -1,52 +1,13 @@
-import { API_ROUTES, apiPath, type CampaignReportDto } from '@agency/contracts';
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { apiUrl, appUrl, mailCatcherUrl } from '../support/e2e-env';
-import { waitForMail } from '../support/mail-catcher-client';
-import { demoAdminToken, runId, storeDemoAdminSession, waitForSection } from './admin-helpers';
-
-/**
- * A desktop browser as readers have it: the headless agent Playwright
- * announces is, rightly, one of the machine rules' automated agents.
- */
-const READER_AGENT =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) ' +
-  'Chrome/131.0.0.0 Safari/537.36';
-
-/** A tracked campaign to a list of one reader, sent: its id, the reader and the link. */
-async function sentCampaign(request: APIRequestContext, id: string) {
-  const headers = { Authorization: `Bearer ${await demoAdminToken(request)}` };
-  const post = async (url: string, data: unknown, status: number) => {
-    const response = await request.post(apiUrl(url), { headers, data });
-    expect(response.status(), await response.text()).toBe(status);
-    return (await response.json()) as Record<string, unknown>;
-  };
-  const list = await post(API_ROUTES.lists, { name: `Results ${id}` }, 201);
-  const reader = `reader-${id}@example.com`;
-  await post(apiPath(API_ROUTES.listMembers, { id: String(list.id) }), { email: reader }, 201);
-  const link = `https://offers.example.com/spring-${id}`;
-  const campaign = await post(
-    API_ROUTES.campaigns,
-    {
-      name: `Results ${id}`,
-      subject: `Spring offers ${id}`,
-      content: `<p>Hello, see <a href="${link}">our spring offer</a>.</p>`,
-      recipientType: 'lists',
-      listIds: [String(list.id)],
-      tracking: { opens: true, clicks: true },
-    },
-    201,
-  );
-  const campaignId = String(campaign.id);
-  await post(apiPath(API_ROUTES.campaignSend, { id: campaignId }), {}, 202);
-  return {
-    campaignId,
-    name: `Results ${id}`,
-    reader,
-    link,
-    subject: `Spring offers ${id}`,
-    headers,
-  };
-}
+import { API_ROUTES, apiPath } from '@agency/contracts';
+import { expect, test } from '@playwright/test';
+import { appUrl, mailCatcherUrl } from '../support/e2e-env';
+import {
+  READER_AGENT,
+  reportOf,
+  sendTrackedCampaign,
+  waitForOnePersonEach,
+} from '../support/tracked-campaign';
+import { storeDemoAdminSession, waitForSection } from './admin-helpers';
 
 test.describe('campaign results', () => {
   test.use({ userAgent: READER_AGENT });
@@ -56,17 +17,10 @@ test.describe('campaign results', () => {
     request,
   }) => {
     test.setTimeout(120_000);
-    const sent = await sentCampaign(request, runId());
-    const mail = await waitForMail(
-      request,
-      { to: sent.reader, subject: sent.subject },
-      {
-        timeout: 60_000,
-      },
-    );
+    const sent = await sendTrackedCampaign(request);
     // The link in the mail is a tracking link of the site, never the target itself.
-    expect(mail.html).toContain('/api/t/c/');
-    expect(mail.html).not.toContain(sent.link);
+    expect(sent.mail.html).toContain('/api/t/c/');
+    expect(sent.mail.html).not.toContain(sent.link);
 
     // The offer's site is not on this machine: the browser is answered for it.
     await page.route(`${sent.link}*`, (route) =>
@@ -75,29 +29,13 @@ test.describe('campaign results', () => {
         body: '<title>Spring offer</title><h1>Offer</h1>',
       }),
     );
-    await page.goto(new URL(`/email/${mail.id}/html`, mailCatcherUrl()).toString());
+    await page.goto(new URL(`/email/${sent.mail.id}/html`, mailCatcherUrl()).toString());
     await page.getByRole('link', { name: 'our spring offer' }).click();
     await expect(page).toHaveURL(sent.link);
 
     // Counted by the worker once the API's buffer hands the events over.
-    const report = async () => {
-      const response = await request.get(
-        apiUrl(apiPath(API_ROUTES.campaignReport, { id: sent.campaignId })),
-        { headers: sent.headers },
-      );
-      expect(response.status()).toBe(200);
-      return (await response.json()) as CampaignReportDto;
-    };
-    await expect
-      .poll(
-        async () => {
-          const { opens, clicks } = await report();
-          return [opens.people.unique, clicks.people.unique];
-        },
-        { timeout: 30_000 },
-      )
-      .toEqual([1, 1]);
-    const counted = await report();
+    await waitForOnePersonEach(request, sent);
+    const counted = await reportOf(request, sent);
     expect(counted.opens.machines).toEqual({ unique: 0, total: 0 });
     expect(counted.clicks.scanners).toEqual({ unique: 0, total: 0 });
     expect(counted.links).toEqual([
