@@ -4,6 +4,7 @@ import {
   type CampaignDto,
   type CampaignStatus,
   type Locale,
+  type CampaignTrackingDto,
   type TrackingMode,
 } from '@agency/contracts';
 import { isoOrNull } from '../list-pages';
@@ -11,6 +12,18 @@ import type { Campaign } from './campaign.model';
 
 /** A campaign as the store holds it. */
 export type StoredCampaign = Campaign & { _id: unknown };
+
+/** A campaign's switches and mode as staff see them (a campaign saved before tracking: both on). */
+export function toCampaignTrackingDto({
+  tracking,
+}: Pick<StoredCampaign, 'tracking'>): CampaignTrackingDto {
+  return {
+    opens: tracking?.opens ?? true,
+    clicks: tracking?.clicks ?? true,
+    mode: (tracking?.mode ?? null) as TrackingMode | null,
+    keyDestroyed: Boolean(tracking?.keyDestroyedAt),
+  };
+}
 
 export function toCampaignDto(campaign: StoredCampaign): CampaignDto {
   return {
@@ -39,12 +52,7 @@ export function toCampaignDto(campaign: StoredCampaign): CampaignDto {
     ratePerMinute: campaign.ratePerMinute ?? null,
     fromAddress: campaign.fromAddress ?? null,
     replyTo: campaign.replyTo ?? null,
-    tracking: {
-      opens: campaign.tracking?.opens ?? true,
-      clicks: campaign.tracking?.clicks ?? true,
-      mode: (campaign.tracking?.mode ?? null) as TrackingMode | null,
-      keyDestroyed: Boolean(campaign.tracking?.keyDestroyedAt),
-    },
+    tracking: toCampaignTrackingDto(campaign),
     rates: null,
     status: campaign.status as CampaignStatus,
     total: campaign.total,

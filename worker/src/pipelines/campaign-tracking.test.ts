@@ -1,6 +1,5 @@
+import { elementsNamed } from '@agency/platform/testing/html-elements';
 import type { ParsedMail } from 'mailparser';
-import { parseDocument } from 'htmlparser2';
-import type { Element } from 'domhandler';
 import { DEFAULT_TEMPLATE, QUEUE_NAMES, type Locale } from '@agency/contracts';
 import {
   newCampaignTrackingKey,
@@ -62,21 +61,9 @@ const TARGETS = [
   'https://blog.example/spring',
 ];
 
-function elements(html: string, name: string): Element[] {
-  const found: Element[] = [];
-  const visit = (node: { children?: unknown[] }) => {
-    for (const child of (node.children ?? []) as Element[]) {
-      if (child.name === name) found.push(child);
-      visit(child);
-    }
-  };
-  visit(parseDocument(html));
-  return found;
-}
-
 const htmlOf = (mail: ParsedMail) => (typeof mail.html === 'string' ? mail.html : '');
 const hrefsOf = (mail: ParsedMail) =>
-  elements(htmlOf(mail), 'a').map((link) => link.attribs.href ?? '');
+  elementsNamed(htmlOf(mail), 'a').map((link) => link.attribs.href ?? '');
 const textUrlsOf = (mail: ParsedMail) => mail.text?.match(/https?:\/\/[^\s<>"\]]+/g) ?? [];
 const isOurs = (url: string) =>
   url.startsWith(`${TEST_SITE_URL}/newsletter/`) || url.startsWith('mailto:');
@@ -158,7 +145,7 @@ describe("a tracked campaign's mail", () => {
     const openKeys = [];
     for (const address of ['amira@example.tn', 'claire@example.fr']) {
       const html = htmlOf(mailTo(address));
-      const [pixel, ...others] = elements(html, 'img');
+      const [pixel, ...others] = elementsNamed(html, 'img');
       expect(others).toEqual([]);
       expect(pixel?.attribs).toMatchObject({ width: '1', height: '1', alt: '' });
       const src = pixel?.attribs.src ?? '';
@@ -168,7 +155,7 @@ describe("a tracked campaign's mail", () => {
       expect(open?.recipientKey).toBe(recipientKeyOf(key, address));
       openKeys.push(open?.recipientKey);
 
-      const trap = elements(html, 'a').find((link) => {
+      const trap = elementsNamed(html, 'a').find((link) => {
         const href = link.attribs.href ?? '';
         return href.startsWith(CLICK_PREFIX) && clickOf(href)?.linkIndex === links.length;
       });
@@ -183,7 +170,7 @@ describe("a tracked campaign's mail", () => {
   it('carries no pixel when opens are off, and no tracking link nor trap when clicks are', async () => {
     const id = await sentCampaign({ tracking: { opens: false, clicks: true } });
     const clicksOnly = mailTo('amira@example.tn');
-    expect(elements(htmlOf(clicksOnly), 'img')).toEqual([]);
+    expect(elementsNamed(htmlOf(clicksOnly), 'img')).toEqual([]);
     expect(hrefsOf(clicksOnly).filter((href) => href.startsWith(CLICK_PREFIX))).toHaveLength(4);
     expect((await storedTracking(id)).links).toEqual(TARGETS);
 
@@ -198,7 +185,7 @@ describe("a tracked campaign's mail", () => {
     expect(hrefsOf(opensOnly).some((href) => href.startsWith(CLICK_PREFIX))).toBe(false);
     expect(hrefsOf(opensOnly)).toEqual(expect.arrayContaining(TARGETS.slice(0, 2)));
     expect(opensOnly.text).toContain('https://blog.example/spring');
-    expect(elements(htmlOf(opensOnly), 'img')).toHaveLength(1);
+    expect(elementsNamed(htmlOf(opensOnly), 'img')).toHaveLength(1);
     expect((await storedTracking(opensOnlyId)).links).toEqual([]);
   });
 
@@ -253,7 +240,7 @@ describe("a tracked campaign's test send", () => {
     expect(hrefsOf(mail).some((href) => href.includes('/api/t/'))).toBe(false);
     expect(mail.text).not.toContain('/api/t/');
     expect(mail.text).toContain('https://blog.example/spring');
-    expect(elements(htmlOf(mail), 'img')).toEqual([]);
+    expect(elementsNamed(htmlOf(mail), 'img')).toEqual([]);
   });
 
   it('is sent untracked by the messenger even when given the tracking', async () => {

@@ -1,5 +1,4 @@
-import { parseDocument } from 'htmlparser2';
-import type { Element } from 'domhandler';
+import { elementsNamed } from '../../testing/html-elements';
 import { DEFAULT_TEMPLATE } from '@agency/contracts';
 import {
   campaignLinkTable,
@@ -45,19 +44,7 @@ function tracked(tracking: Partial<MailTracking> = {}, content = CONTENT) {
   }).render('en', PERSON, UNSUBSCRIBE, urls);
 }
 
-function elements(html: string, name: string): Element[] {
-  const found: Element[] = [];
-  const visit = (node: { children?: unknown[] }) => {
-    for (const child of (node.children ?? []) as Element[]) {
-      if (child.name === name) found.push(child);
-      visit(child);
-    }
-  };
-  visit(parseDocument(html));
-  return found;
-}
-
-const hrefs = (html: string) => elements(html, 'a').map((a) => a.attribs.href);
+const hrefs = (html: string) => elementsNamed(html, 'a').map((a) => a.attribs.href);
 
 describe("a campaign's link table from its mail", () => {
   it("lists the rendered mail's links in the locales' order, each language's HTML then text", () => {
@@ -103,7 +90,7 @@ describe('a tracked campaign mail', () => {
 
   it('closes the body with a hidden trap link and a 1x1 pixel that takes no room', () => {
     const { html } = tracked();
-    const [pixel, ...others] = elements(html, 'img');
+    const [pixel, ...others] = elementsNamed(html, 'img');
     expect(others).toEqual([]);
     expect(pixel?.attribs).toMatchObject({
       src: 'https://t.test/o',
@@ -113,7 +100,7 @@ describe('a tracked campaign mail', () => {
       border: '0',
     });
     expect(pixel?.attribs.style).toContain('display:block;width:1px;height:1px;border:0');
-    const trap = elements(html, 'a').at(-1);
+    const trap = elementsNamed(html, 'a').at(-1);
     expect(trap?.attribs).toMatchObject({ tabindex: '-1', 'aria-hidden': 'true' });
     expect(trap?.attribs.style).toContain('display:none');
     expect(html).toMatch(/<img src="https:\/\/t\.test\/o"[^>]*>\n<\/body>/);
@@ -127,13 +114,13 @@ describe('a tracked campaign mail', () => {
       UNSUBSCRIBE,
     );
     const clicksOnly = tracked({ opens: false });
-    expect(elements(clicksOnly.html, 'img')).toEqual([]);
+    expect(elementsNamed(clicksOnly.html, 'img')).toEqual([]);
     expect(hrefs(clicksOnly.html)).toContain('https://t.test/c/2');
 
     const opensOnly = tracked({ clicks: false, links: [] });
     expect(hrefs(opensOnly.html)).toEqual(hrefs(untracked.html));
     expect(opensOnly.text).toBe(untracked.text);
-    expect(elements(opensOnly.html, 'img')).toHaveLength(1);
+    expect(elementsNamed(opensOnly.html, 'img')).toHaveLength(1);
 
     const neither = tracked({ opens: false, clicks: false });
     expect(neither).toEqual(untracked);

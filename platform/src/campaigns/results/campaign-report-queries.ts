@@ -11,11 +11,9 @@ import {
   type CampaignLanguageResultDto,
   type CampaignLinkResultDto,
   type CampaignRatesDto,
-  type CampaignTrackingDto,
   type CampaignReportDto,
   type CampaignTimelinePointDto,
   type Locale,
-  type TrackingMode,
   type UniqueAndTotal,
 } from '@agency/contracts';
 import {
@@ -26,7 +24,7 @@ import {
 import { DomainError } from '../../domain-error';
 import { isoOrNull } from '../../list-pages';
 import { CampaignBatchModel } from '../campaign-batch.model';
-import type { StoredCampaign } from '../campaign-dto';
+import { toCampaignTrackingDto, type StoredCampaign } from '../campaign-dto';
 import { CampaignModel } from '../campaign.model';
 import { resultsCollection, type CounterTree } from './campaign-results.model';
 
@@ -115,13 +113,6 @@ type ReportedCampaign = Pick<
   'name' | 'tracking' | 'sentCount' | 'failedCount' | 'startedAt' | 'finishedAt'
 >;
 
-const trackingOf = ({ tracking }: ReportedCampaign): CampaignTrackingDto => ({
-  opens: tracking?.opens ?? true,
-  clicks: tracking?.clicks ?? true,
-  mode: (tracking?.mode ?? null) as TrackingMode | null,
-  keyDestroyed: Boolean(tracking?.keyDestroyedAt),
-});
-
 const deliveryOf = (
   campaign: ReportedCampaign,
   events: CampaignMailEventCounts,
@@ -167,7 +158,7 @@ export async function readCampaignReport(id: string): Promise<CampaignReportDto>
   return {
     id,
     name: campaign.name,
-    tracking: trackingOf(campaign),
+    tracking: toCampaignTrackingDto(campaign),
     delivery,
     ...resultsOf(tree, delivery.delivered),
     links: linksOf(tree, campaign.tracking?.links ?? []),
