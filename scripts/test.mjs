@@ -21,7 +21,13 @@ import { fileURLToPath } from 'node:url';
 import { installNpmPackages } from './lib/bootstrap.mjs';
 import { paint, runCommand } from './lib/console.mjs';
 import { ensureSystemPrograms } from './lib/system-deps.mjs';
-import { parseTestArgs, stepCommand, stepGroups } from './lib/test-steps.mjs';
+import {
+  budgetSkipReason,
+  DEFAULT_STEPS,
+  parseTestArgs,
+  stepCommand,
+  stepGroups,
+} from './lib/test-steps.mjs';
 
 const rootDir = fileURLToPath(new URL('..', import.meta.url));
 
@@ -128,15 +134,17 @@ function stepRunner({ env, jestArgs, cancelSignal }) {
  * @property {StepName[]} steps
  * @property {() => boolean} interrupted
  * @property {(name: StepName, live: boolean) => Promise<StepOutcome>} runStep
+ * @property {(name: StepName) => string | null} leftOutForTime why a long step
+ *   would not fit in the run's budget now, or null
  */
 
 /**
  * Runs the steps in order, each group at once, skipping every step after
- * an interrupt.
+ * an interrupt, and a long one that would end the run past its budget.
  * @param {StepPlan} plan
  * @returns {Promise<StepOutcome[]>}
  */
-async function runSteps({ steps, interrupted, runStep }) {
+async function runSteps({ steps, interrupted, runStep, leftOutForTime }) {
   /** @type {StepOutcome[]} */
   const outcomes = [];
   const skip = (/** @type {StepName[]} */ names) =>
@@ -145,6 +153,12 @@ async function runSteps({ steps, interrupted, runStep }) {
     );
   for (const [first, ...beside] of stepGroups(steps)) {
     if (interrupted()) {
+      skip([first, ...beside]);
+      continue;
+    }
+    const reason = leftOutForTime(first);
+    if (reason !== null) {
+      console.log(paint('yellow', `\n=== ${reason}`));
       skip([first, ...beside]);
       continue;
     }
@@ -190,7 +204,12 @@ async function main() {
       console.log(`MongoDB ${services.mongodbUri}  Redis ${services.redisUrl}`);
     }
     const runStep = stepRunner({ env, jestArgs, cancelSignal: stepController.signal });
-    outcomes = await runSteps({ steps, interrupted, runStep });
+    // A whole run (CI's) keeps to its budget, counted from the start of the
+    // run, installs included; a step asked for by name always runs.
+    const wholeRun = steps.join() === DEFAULT_STEPS.join();
+    const leftOutForTime = (/** @type {StepName} */ name) =>
+      budgetSkipReason(name, { elapsedSeconds: process.uptime(), wholeRun });
+    outcomes = await runSteps({ steps, interrupted, runStep, leftOutForTime });
   } finally {
     await services?.stop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -77,6 +77,42 @@ export function stepGroups(steps) {
     .map((step) => [step, ...steps.filter((other) => ALONGSIDE[other] === step)]);
 }
 
+/**
+ * How long a whole `npm test` may take, in seconds: CI's budget. Past it the
+ * run is slower to give an answer than the team can wait for.
+ */
+export const RUN_BUDGET_SECONDS = 30 * 60;
+
+/**
+ * Long suites a whole run starts only while they still fit in the budget,
+ * with the time they take on a slow machine (seconds). `--only` runs them
+ * whatever the time.
+ * @type {Partial<Record<StepName, number>>}
+ */
+export const BUDGETED_STEPS = { cluster: 240 };
+
+/**
+ * Why a budgeted step of a whole run is left out at this point, or null
+ * when it runs: it would end after the budget.
+ * @param {StepName} step
+ * @param {{ elapsedSeconds: number, wholeRun: boolean, budgetSeconds?: number }} run
+ * @returns {string | null}
+ */
+export function budgetSkipReason(
+  step,
+  { elapsedSeconds, wholeRun, budgetSeconds = RUN_BUDGET_SECONDS },
+) {
+  const needs = BUDGETED_STEPS[step];
+  if (!wholeRun || needs === undefined) return null;
+  if (elapsedSeconds + needs <= budgetSeconds) return null;
+  const minutes = (/** @type {number} */ seconds) => (seconds / 60).toFixed(1);
+  return (
+    `${step} left out: the run has taken ${minutes(elapsedSeconds)} min, and ${step} ` +
+    `(about ${minutes(needs)} min) would end it past its ${minutes(budgetSeconds)}-minute budget. ` +
+    `Run it on its own: npm test -- --only ${step}`
+  );
+}
+
 /** @param {string} value @returns {value is StepName} */
 function isStepName(value) {
   return /** @type {string[]} */ (ALL_STEPS).includes(value);

@@ -9,7 +9,13 @@ import {
   workerNodeOptions,
 } from '../lib/app-env.mjs';
 import { redactCredentials } from '../lib/console.mjs';
-import { parseTestArgs, stepCommand, stepGroups } from '../lib/test-steps.mjs';
+import {
+  budgetSkipReason,
+  parseTestArgs,
+  RUN_BUDGET_SECONDS,
+  stepCommand,
+  stepGroups,
+} from '../lib/test-steps.mjs';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -179,5 +185,19 @@ describe('npm test arguments', () => {
     ]);
     expect(stepGroups(['lint'])).toEqual([['lint']]);
     expect(stepGroups(['build', 'e2e'])).toEqual([['build'], ['e2e']]);
+  });
+
+  it('starts the cluster test in a whole run only while it still ends within the budget', () => {
+    const wholeRun = (elapsedSeconds: number) =>
+      budgetSkipReason('cluster', { elapsedSeconds, wholeRun: true });
+    expect(RUN_BUDGET_SECONDS).toBe(1800);
+    expect(wholeRun(1500)).toBeNull();
+    expect(wholeRun(1560)).toBeNull();
+    expect(wholeRun(1561)).toMatch(
+      /^cluster left out: the run has taken 26\.0 min, .* past its 30\.0-minute budget\. Run it on its own: npm test -- --only cluster$/,
+    );
+    // Asked for by name, it runs whatever the time; other steps are never left out.
+    expect(budgetSkipReason('cluster', { elapsedSeconds: 5000, wholeRun: false })).toBeNull();
+    expect(budgetSkipReason('e2e', { elapsedSeconds: 5000, wholeRun: true })).toBeNull();
   });
 });
