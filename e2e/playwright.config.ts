@@ -17,7 +17,9 @@ export default defineConfig({
   retries: 0,
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
-  reporter: 'list',
+  // The list as it goes; the JSON report lets `npm test` repeat, at its very
+  // end, which tests failed and why (scripts/lib/e2e-failures.mjs).
+  reporter: [['list'], ['json', { outputFile: '../test-results/e2e-report.json' }]],
   timeout: 60_000,
   expect: { timeout: 10_000 },
   webServer: process.env.E2E_BASE_URL

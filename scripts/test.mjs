@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installNpmPackages } from './lib/bootstrap.mjs';
+import { E2E_REPORT_PATH, e2eFailureLines, readE2eFailures } from './lib/e2e-failures.mjs';
 import { paint, runCommand } from './lib/console.mjs';
 import { ensureSystemPrograms } from './lib/system-deps.mjs';
 import {
@@ -32,10 +33,18 @@ import {
 const rootDir = fileURLToPath(new URL('..', import.meta.url));
 
 /** @typedef {import('./lib/test-steps.mjs').StepName} StepName */
-/** @typedef {{ name: StepName, result: 'passed' | 'failed' | 'skipped', seconds: number }} StepOutcome */
+/**
+ * @typedef {{ name: StepName, result: 'passed' | 'failed' | 'skipped', seconds: number, recap?: string[] }} StepOutcome
+ * `recap`: what failed, repeated at the end of the run.
+ */
 
 /** @param {StepOutcome[]} outcomes */
 function printSummary(outcomes) {
+  for (const { name, recap } of outcomes) {
+    if (!recap?.length) continue;
+    console.log(paint('bold', `\n=== what failed in ${name}`));
+    console.log(recap.join('\n'));
+  }
   /** @type {Record<StepOutcome['result'], import('./lib/console.mjs').Style>} */
   const styleOf = { passed: 'green', failed: 'red', skipped: 'yellow' };
   console.log(`\n${'step'.padEnd(12)}${'result'.padEnd(10)}${'seconds'.padStart(8)}`);
@@ -113,6 +122,9 @@ function stepRunner({ env, jestArgs, cancelSignal }) {
     const [command, args] = stepCommand(name, jestArgs);
     const header = paint('bold', `\n=== ${name}: ${command} ${args.join(' ')}`);
     if (live) console.log(header);
+    const playwright = name === 'e2e' || name === 'a11y';
+    const reportPath = join(rootDir, E2E_REPORT_PATH);
+    if (playwright) rmSync(reportPath, { force: true });
     const startedAt = performance.now();
     // The step shares our process group: a terminal's Ctrl-C reaches it as it reaches us.
     const { exitCode, all } = await execa(command, args, {
@@ -125,7 +137,9 @@ function stepRunner({ env, jestArgs, cancelSignal }) {
     });
     const seconds = (performance.now() - startedAt) / 1000;
     if (!live) console.log(`${header} (ran beside the step above)\n${all ?? ''}`);
-    return { name, result: exitCode === 0 ? 'passed' : 'failed', seconds };
+    if (exitCode === 0) return { name, result: 'passed', seconds };
+    const failures = playwright ? readE2eFailures(reportPath) : null;
+    return { name, result: 'failed', seconds, recap: failures ? e2eFailureLines(failures) : [] };
   };
 }
 
