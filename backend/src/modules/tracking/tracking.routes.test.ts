@@ -240,7 +240,7 @@ describe('the tracking pixel and links', () => {
     await expectNotFound(`/api/t/c/${token}`);
   });
 
-  it('answers the 404 page for a campaign that is gone or whose key was destroyed', async () => {
+  it('answers the 404 page for a campaign that is gone', async () => {
     const sentAt = AN_HOUR_AGO();
     const gone = {
       campaignId: new Types.ObjectId().toHexString(),
@@ -251,10 +251,19 @@ describe('the tracking pixel and links', () => {
       `/api/t/c/${signClickToken(tokenKey(), { ...gone, sentAt, linkIndex: 0 })}`,
     );
     await expectNotFound(`/api/t/o/${signOpenToken(tokenKey(), { ...gone, sentAt })}`);
+  });
 
+  it('keeps an old mail working once its key is destroyed, and counts nothing more', async () => {
     const destroyed = { key: null, keyDestroyedAt: new Date() };
-    await expectNotFound(`/api/t/c/${(await clickToken(0, destroyed)).token}`);
-    await expectNotFound(`/api/t/o/${(await openToken(sentAt, destroyed)).token}`);
+    const click = await get(`/api/t/c/${(await clickToken(1, destroyed)).token}`);
+    expect(click.status).toBe(302);
+    expect(click.headers.location).toBe(LINKS[1]);
+    const trap = await get(`/api/t/c/${(await clickToken(LINKS.length, destroyed)).token}`);
+    expect(trap.status).toBe(200);
+    const open = await get(`/api/t/o/${(await openToken(AN_HOUR_AGO(), destroyed)).token}`);
+    expect(open.status).toBe(200);
+    expect(open.headers['content-type']).toBe('image/gif');
+    expect(await queuedEvents()).toEqual([]);
   });
 
   it("logs the route of a pixel or a click, never its token or the reader's address", async () => {

@@ -69,28 +69,40 @@ interface Tracking {
   record: (event: EventOf, at: Date) => void;
 }
 
+/**
+ * Once a campaign's key is destroyed (its retention ended), its mails' image
+ * and links keep working for their readers, and nothing more is counted: an
+ * event would carry a recipient key that the results no longer hold.
+ */
 async function answerOpen(ctx: Context, { key, tables, now, record }: Tracking): Promise<void> {
   const token = verifyOpenToken(key, String(ctx.params.token));
   const table = token ? await openTableOf(tables, token) : null;
-  if (!token || !table?.hasKey) return answerNotFound(ctx);
-  const at = now();
-  record(eventOf(token, judgeOpen(factsOf(ctx, token, at))), at);
+  if (!token || !table) return answerNotFound(ctx);
+  if (table.hasKey) {
+    const at = now();
+    record(eventOf(token, judgeOpen(factsOf(ctx, token, at))), at);
+  }
   answerPixel(ctx);
 }
 
-/** The target, or the trap link's page, by the index the token names in the stored table. */
+/**
+ * The target, or the trap link's page, by the index the token names in the
+ * stored table; counted while the campaign's key lives (see answerOpen).
+ */
 async function answerClick(ctx: Context, { key, tables, now, record }: Tracking): Promise<void> {
   const token = verifyClickToken(key, String(ctx.params.token));
   if (!token) return answerNotFound(ctx);
   const table = await clickTableOf(tables, token);
   if (table === 'unavailable') return answerUnavailable(ctx);
-  const isTrap = table?.hasKey === true && token.linkIndex === table.links.length;
-  const target = table?.hasKey ? table.locations[token.linkIndex] : undefined;
-  if (!isTrap && !target) return answerNotFound(ctx);
-  const at = now();
-  const facts = { ...factsOf(ctx, token, at), linkIndex: token.linkIndex, isTrapLink: isTrap };
-  const [judgement] = judgeClicks([facts]);
-  record(eventOf(token, judgement ?? { verdict: 'person', rule: null }, isTrap), at);
+  const isTrap = table !== null && token.linkIndex === table.links.length;
+  const target = table?.locations[token.linkIndex];
+  if (!table || (!isTrap && !target)) return answerNotFound(ctx);
+  if (table.hasKey) {
+    const at = now();
+    const facts = { ...factsOf(ctx, token, at), linkIndex: token.linkIndex, isTrapLink: isTrap };
+    const [judgement] = judgeClicks([facts]);
+    record(eventOf(token, judgement ?? { verdict: 'person', rule: null }, isTrap), at);
+  }
   if (isTrap) answerTrapPage(ctx);
   else answerRedirect(ctx, target ?? '');
 }
@@ -98,7 +110,7 @@ async function answerClick(ctx: Context, { key, tables, now, record }: Tracking)
 /**
  * An open whose campaign cannot be read now (the store is down) is still
  * answered and recorded: its token is ours, and the worker drops an event
- * whose campaign is gone. Only a campaign known to be gone or keyless is refused.
+ * whose campaign is gone. Only a campaign known to be gone is refused.
  */
 async function openTableOf(
   tables: CampaignLinkTables,
