@@ -9,7 +9,6 @@ import {
   notRetiredSecret,
   withKeptSecrets,
   campaignEnvSpec,
-  senderNameOf,
   sharedEnvSpec,
   toSharedConfig,
   urlOf,
@@ -138,7 +137,6 @@ export interface ApiConfig extends SharedConfig {
   mailEvents: MailEventsConfig;
   /** What the campaign editor and its preview need of the mail settings. */
   campaigns: {
-    senderName: string;
     maxRatePerMinute: number | null;
     /** MAIL_FROM: the agency's sender until an admin saves the agency's settings. */
     mailFrom: string;
@@ -225,7 +223,6 @@ export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
     },
     mailEvents: mailEventsOf(env),
     campaigns: {
-      senderName: senderNameOf(env.MAIL_FROM),
       mailFrom: env.MAIL_FROM,
       maxRatePerMinute:
         env.CAMPAIGN_RATE_LIMIT_PER_SECOND > 0 ? env.CAMPAIGN_RATE_LIMIT_PER_SECOND * 60 : null,
