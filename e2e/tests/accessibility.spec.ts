@@ -35,6 +35,7 @@ const PUBLIC_PATHS = [
   '/services-dedicated',
   '/portfolio',
   '/thank-you',
+  '/privacy',
   '/newsletter/confirm',
   '/newsletter/unsubscribe',
   '/no-such-page',
