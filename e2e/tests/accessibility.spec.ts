@@ -35,6 +35,7 @@ const PUBLIC_PATHS = [
   '/services-dedicated',
   '/portfolio',
   '/thank-you',
+  '/privacy',
   '/newsletter/confirm',
   '/newsletter/unsubscribe',
   '/no-such-page',
@@ -238,6 +239,12 @@ test.describe('axe-core finds no serious or critical WCAG 2.1 AA violation', () 
         await navigateInApp(page, resultsScreen);
         await waitForScreen(page);
         findings.push(...(await scan(page, `${resultsScreen} (${at})`)));
+        // Analytics again, now that a campaign has rates to compare (its table links to the
+        // report). Loaded afresh: the app still holds the campaign list it read before the send.
+        await page.goto(appUrl('/admin/analytics'));
+        await waitForScreen(page);
+        await expect(page.locator(`main a[href="${resultsScreen}"]`)).toBeVisible();
+        findings.push(...(await scan(page, `/admin/analytics with results (${at})`)));
 
         // The campaign editor, opened from the Mail Manager.
         await page.goto(appUrl('/admin/campaigns'));

@@ -52,6 +52,7 @@ test.describe('security headers and the content security policy', () => {
     '/services-dedicated',
     '/portfolio',
     '/thank-you',
+    '/privacy',
     '/no-such-page',
     '/newsletter/confirm?token=not-a-token',
     '/newsletter/unsubscribe?token=not-a-token',

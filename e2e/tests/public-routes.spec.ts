@@ -52,6 +52,15 @@ const ROUTES = [
     heading: { en: 'Thank You!', fr: 'Merci !', ar: 'شكرًا لك!' },
   },
   {
+    name: 'privacy',
+    path: '/privacy',
+    heading: {
+      en: 'Privacy Policy',
+      fr: 'Politique de confidentialité',
+      ar: 'سياسة الخصوصية',
+    },
+  },
+  {
     name: 'not-found',
     path: '/no/such/page',
     heading: { en: 'Page Not Found', fr: 'Page introuvable', ar: 'الصفحة غير موجودة' },

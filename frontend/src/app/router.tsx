@@ -21,6 +21,9 @@ const PortfolioPage = preloadableLazy(() =>
 const ThankYouPage = preloadableLazy(() =>
   import('../features/thank-you').then((module) => module.ThankYouPage),
 );
+const PrivacyPage = preloadableLazy(() =>
+  import('../features/privacy').then((module) => module.PrivacyPage),
+);
 // The whole admin area is one chunk (its sections are further chunks): visitors never download it.
 const AdminRoutes = lazy(() =>
   import('./admin-routes').then((module) => ({ default: module.AdminRoutes })),
@@ -67,6 +70,7 @@ const publicRoutes: RouteObject[] = [
       { path: 'services-dedicated', element: <ServicesRoutePage /> },
       { path: 'portfolio', element: <PortfolioPage /> },
       { path: 'thank-you', element: <ThankYouPage /> },
+      { path: 'privacy', element: <PrivacyPage /> },
       { path: 'newsletter/confirm', element: <NewsletterConfirmPage /> },
       { path: 'newsletter/unsubscribe', element: <NewsletterUnsubscribePage /> },
       { path: '*', element: <NotFoundPage /> },

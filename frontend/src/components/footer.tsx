@@ -149,7 +149,15 @@ export function Footer({ slot }: FooterProps) {
         >
           <Typography variant="body2">{t('footer.copyright')}</Typography>
           <Stack direction="row" spacing={2}>
-            <Typography variant="body2">{t('footer.privacy')}</Typography>
+            <Link
+              component={RouterLink}
+              to="/privacy"
+              variant="body2"
+              color="inherit"
+              underline="hover"
+            >
+              {t('footer.privacy')}
+            </Link>
             <Typography variant="body2">{t('footer.terms')}</Typography>
           </Stack>
         </Stack>

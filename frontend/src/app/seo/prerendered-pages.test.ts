@@ -239,7 +239,7 @@ describe('the sitemap', () => {
 
     expect([...listed].sort()).toEqual([...selfCanonical].sort());
     expect(listed).toEqual(sitemapAddresses(SITE));
-    expect(listed).toHaveLength(4 * LOCALES.length);
+    expect(listed).toHaveLength(5 * LOCALES.length);
     // Every other prerendered page points at a listed one, or asks not to be indexed.
     PAGES.forEach((entry, index) => {
       const href = canonical[index];

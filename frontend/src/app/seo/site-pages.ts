@@ -3,7 +3,14 @@
  * language (lib/site-locale.ts): `path` is its English address.
  */
 export type PageKey =
-  'home' | 'services' | 'portfolio' | 'contact' | 'thankYou' | 'newsletter' | 'notFound';
+  | 'home'
+  | 'services'
+  | 'portfolio'
+  | 'contact'
+  | 'thankYou'
+  | 'privacy'
+  | 'newsletter'
+  | 'notFound';
 
 export interface SitePage {
   key: PageKey;
@@ -45,6 +52,8 @@ export const PRERENDERED_PAGES: readonly SitePage[] = [
   { key: 'contact', path: '/contact', canonicalPath: '/contact', breadcrumbKey: 'nav.contact' },
   // Reached after sending an enquiry: useful to the visitor, not to a search.
   { key: 'thankYou', path: '/thank-you' },
+  // Linked from every page's footer, and what a search for the agency's policy should find.
+  { key: 'privacy', path: '/privacy', canonicalPath: '/privacy', breadcrumbKey: 'footer.privacy' },
 ];
 
 /** The page an address (English, below any language prefix) shows. */

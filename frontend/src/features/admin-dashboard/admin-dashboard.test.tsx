@@ -1,3 +1,4 @@
+import { ROLE_PERMISSIONS } from '@agency/contracts';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import {
@@ -14,6 +15,7 @@ import {
   adminPending,
   recordAdminCalls,
 } from '../../testing/handlers/admin-handlers';
+import { i18n } from '../../testing/i18n';
 import { server } from '../../testing/msw-server';
 import { http } from 'msw';
 import { ADMIN } from '../../testing/handlers/admin-handlers';
@@ -187,7 +189,112 @@ describe('Analytics', () => {
     expect(
       await screen.findByText('No enquiries in the last 30 days.', {}, SECTION_LOAD),
     ).toBeInTheDocument();
-    expect(await screen.findByText('No campaign has been sent yet.')).toBeInTheDocument();
+    // The results and the rates of the sends.
+    expect(await screen.findAllByText('No campaign has been sent yet.')).toHaveLength(2);
     expect(await screen.findByText('This chart could not be loaded.')).toBeInTheDocument();
+  });
+});
+
+describe('Campaign rates on the analytics page', () => {
+  const RATES_TITLE = 'Open and click rates of the last campaigns';
+  const ratesTable = () => screen.findByRole('table', { name: RATES_TITLE }, SECTION_LOAD);
+  afterEach(() => jest.restoreAllMocks());
+
+  it("compares the last sends' open and click rates, each name a link to its report", async () => {
+    const tracked = buildCampaign({
+      name: 'Winter news',
+      status: 'sent',
+      sentCount: 120,
+      rates: { open: 41.7, click: 12.5 },
+    });
+    // Opens not counted: the API's 0 must not read as nobody opening.
+    const clicksOnly = buildCampaign({
+      name: 'Spring sale',
+      status: 'sent',
+      sentCount: 80,
+      tracking: { opens: false, clicks: true, mode: 'anonymous', keyDestroyed: false },
+      rates: { open: 0, click: 3 },
+    });
+    const starting = buildCampaign({ name: 'Just started', status: 'sending', rates: null });
+    server.use(
+      adminList('/campaigns', [
+        starting,
+        clicksOnly,
+        tracked,
+        buildCampaign({ name: 'Draft only', rates: null }),
+      ]),
+    );
+    await renderAdmin('/admin/analytics');
+
+    const table = await ratesTable();
+    const rows = within(table).getAllByRole('row');
+    // Oldest first, as the chart reads; drafts are not sends.
+    expect(rows.map((row) => row.textContent)).toEqual([
+      'CampaignOpen rateClick rate',
+      'Winter news41.7%12.5%',
+      'Spring saleNot tracked3%',
+      'Just started——',
+    ]);
+    expect(within(table).getByRole('link', { name: 'Winter news' })).toHaveAttribute(
+      'href',
+      `/admin/campaigns/${tracked.id}/report`,
+    );
+    expect(within(table).getByRole('link', { name: 'Spring sale' })).toHaveAttribute(
+      'href',
+      `/admin/campaigns/${clicksOnly.id}/report`,
+    );
+  });
+
+  it("writes the rates in the admin's language and numbering", async () => {
+    await i18n.changeLanguage('fr');
+    server.use(
+      adminList('/campaigns', [
+        buildCampaign({ name: 'Hiver', status: 'sent', rates: { open: 41.7, click: 0 } }),
+      ]),
+    );
+    await renderAdmin('/admin/analytics');
+
+    const table = await screen.findByRole(
+      'table',
+      { name: "Taux d'ouverture et de clic des dernières campagnes" },
+      SECTION_LOAD,
+    );
+    expect(within(table).getByRole('row', { name: /Hiver/ })).toHaveTextContent('Hiver41,7 %0 %');
+  });
+
+  it('says when no campaign was sent, and offers to try again when the list fails', async () => {
+    server.use(adminFailure('get', '/campaigns', 500));
+    const { user } = await renderAdmin('/admin/analytics');
+
+    const heading = await screen.findByRole(
+      'heading',
+      { level: 2, name: RATES_TITLE },
+      SECTION_LOAD,
+    );
+    const card = heading.parentElement as HTMLElement;
+    expect(await within(card).findByText('This chart could not be loaded.')).toBeInTheDocument();
+    server.use(adminList('/campaigns', []));
+    await user.click(within(card).getByRole('button', { name: 'Try again' }));
+    expect(await within(card).findByText('No campaign has been sent yet.')).toBeInTheDocument();
+  });
+
+  it('leaves the campaign charts out, and the campaigns unasked, for a role that may not read campaigns', async () => {
+    const { handler, calls } = recordAdminCalls('get', '/campaigns', () =>
+      HttpResponse.json(pageOf([buildCampaign({ status: 'sent' })])),
+    );
+    server.use(handler);
+    jest.replaceProperty(
+      ROLE_PERMISSIONS,
+      'viewer',
+      ROLE_PERMISSIONS.viewer.filter((permission) => permission !== 'campaigns:read'),
+    );
+    await renderAdmin('/admin/analytics', { role: 'viewer' });
+
+    expect(
+      await screen.findByRole('heading', { level: 2, name: 'Enquiries by service' }, SECTION_LOAD),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: RATES_TITLE })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Campaign results' })).not.toBeInTheDocument();
+    expect(calls).toHaveLength(0);
   });
 });

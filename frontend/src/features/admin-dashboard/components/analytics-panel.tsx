@@ -7,28 +7,20 @@ import { formatTagOf } from '@agency/contracts';
 import { toLocale } from '../../../lib/locale';
 import { useFormatters, type Formatters } from '../../../lib/use-formatters';
 import { useNamespace } from '../../../lib/translations';
+import { useAdminCan } from '../../../lib/admin-session';
 import {
-  RESULT_STATUSES,
   useDashboardStatsQuery,
   useEnquiryTrendQuery,
   useLatestCampaignsQuery,
 } from '../api/dashboard-api';
 import { DASHBOARD_NAMESPACE } from '../dashboard-namespace';
+import { CampaignRatesChart } from './campaign-rates-chart';
 import { ChartCard } from './chart-card';
+import { CHART_HEIGHT, stateOf } from './chart-state';
+import { latestSendsOf } from './latest-sends';
 
 /** The spec's period for enquiries per day. */
 export const TREND_DAYS = 30;
-/** The most recent sends the results chart compares. */
-const RESULT_CAMPAIGNS = 10;
-const CHART_HEIGHT = 280;
-
-type QueryState = { isLoading: boolean; isError: boolean; data?: unknown };
-
-function stateOf(query: QueryState, empty: boolean): 'loading' | 'error' | 'empty' | 'ready' {
-  if (query.isError && !query.data) return 'error';
-  if (query.isLoading || !query.data) return 'loading';
-  return empty ? 'empty' : 'ready';
-}
 
 /** A day key "2026-05-10" as a short local date (read as UTC so it never shifts a day). */
 function dayLabel(day: string, locale: string): string {
@@ -128,10 +120,7 @@ function CampaignResults() {
   const theme = useTheme();
   const format = useFormatters();
   const query = useLatestCampaignsQuery(undefined);
-  const sends = (query.data?.items ?? [])
-    .filter(({ status }) => (RESULT_STATUSES as readonly string[]).includes(status))
-    .slice(0, RESULT_CAMPAIGNS)
-    .reverse();
+  const sends = latestSendsOf(query.data?.items ?? []);
   return (
     <ChartCard
       title={t('analytics.campaignResults')}
@@ -174,19 +163,30 @@ function CampaignResults() {
   );
 }
 
-/** Analytics: enquiries per day over 30 days, by service, and campaign results. */
+/**
+ * Analytics: enquiries per day over 30 days and by service; for staff who may
+ * read campaigns, the last sends' results and their open and click rates.
+ */
 export function AnalyticsPanel() {
+  const campaigns = useAdminCan('campaigns:read');
   return (
     <Grid container spacing={2}>
       <Grid size={12}>
         <EnquiriesPerDay />
       </Grid>
-      <Grid size={{ xs: 12, lg: 6 }}>
+      <Grid size={{ xs: 12, lg: campaigns ? 6 : 12 }}>
         <EnquiriesByService />
       </Grid>
-      <Grid size={{ xs: 12, lg: 6 }}>
-        <CampaignResults />
-      </Grid>
+      {campaigns ? (
+        <>
+          <Grid size={{ xs: 12, lg: 6 }}>
+            <CampaignResults />
+          </Grid>
+          <Grid size={12}>
+            <CampaignRatesChart />
+          </Grid>
+        </>
+      ) : null}
     </Grid>
   );
 }

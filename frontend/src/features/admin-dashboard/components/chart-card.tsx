@@ -6,15 +6,73 @@ import { useId, type ReactNode } from 'react';
 import { LoadError } from '../../../components/admin/load-error';
 import { visuallyHidden } from '../../../lib/visually-hidden';
 
-export interface ChartCardProps {
+interface ChartCardBaseProps {
   title: string;
   state: 'loading' | 'error' | 'empty' | 'ready';
   emptyText: string;
   errorText: string;
   onRetry: () => void;
-  /** The figures as a table: what a screen reader reads instead of the drawing. */
-  table: { headers: [string, ...string[]]; rows: (string | number)[][] };
   children: ReactNode;
+}
+
+export type ChartCardProps = ChartCardBaseProps &
+  (
+    | {
+        /** The figures as a hidden table: what a screen reader reads instead of the drawing. */
+        table: { headers: [string, ...string[]]; rows: (string | number)[][] };
+        details?: never;
+      }
+    | {
+        /**
+         * The figures shown under the drawing (a table with links, say): everyone
+         * reads them, so there is no hidden table to read them twice.
+         */
+        details: ReactNode;
+        table?: never;
+      }
+  );
+
+/** The figures for screen readers only, as a table captioned with the chart's title. */
+function HiddenTable({
+  title,
+  table,
+}: {
+  title: string;
+  table: { headers: string[]; rows: (string | number)[][] };
+}) {
+  return (
+    // Hidden on a block: a table is never narrower than its content, so hiding the
+    // table itself can leave it sticking out of a phone's page.
+    <Box sx={visuallyHidden}>
+      <table>
+        <caption>{title}</caption>
+        <thead>
+          <tr>
+            {table.headers.map((header) => (
+              <th key={header} scope="col">
+                {header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {table.rows.map((row) => (
+            <tr key={String(row[0])}>
+              {row.map((cell, index) =>
+                index === 0 ? (
+                  <th key={index} scope="row">
+                    {cell}
+                  </th>
+                ) : (
+                  <td key={index}>{cell}</td>
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Box>
+  );
 }
 
 /** One chart with its title, its states, and its data as an accessible table. */
@@ -25,6 +83,7 @@ export function ChartCard({
   errorText,
   onRetry,
   table,
+  details,
   children,
 }: ChartCardProps) {
   const titleId = useId();
@@ -53,37 +112,7 @@ export function ChartCard({
           <Box aria-hidden sx={{ overflow: 'hidden' }}>
             {children}
           </Box>
-          {/* Hidden on a block: a table is never narrower than its content, so hiding the
-              table itself can leave it sticking out of a phone's page. */}
-          <Box sx={visuallyHidden}>
-            <table>
-              <caption>{title}</caption>
-              <thead>
-                <tr>
-                  {table.headers.map((header) => (
-                    <th key={header} scope="col">
-                      {header}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {table.rows.map((row) => (
-                  <tr key={String(row[0])}>
-                    {row.map((cell, index) =>
-                      index === 0 ? (
-                        <th key={index} scope="row">
-                          {cell}
-                        </th>
-                      ) : (
-                        <td key={index}>{cell}</td>
-                      ),
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </Box>
+          {table ? <HiddenTable title={title} table={table} /> : details}
         </>
       ) : null}
     </Paper>
