@@ -425,6 +425,15 @@ describe('results in the campaign list', () => {
               sentCount: 118,
               rates: { open: 41.7, click: null },
             }),
+            buildCampaign({
+              id: 'c-untracked',
+              name: 'Quiet letter',
+              status: 'sent',
+              sentCount: 40,
+              // The API counts nothing for a kind the campaign did not track.
+              rates: { open: 0, click: 12.5 },
+              tracking: { opens: false, clicks: true, mode: 'anonymous', keyDestroyed: false },
+            }),
           ]),
         ),
       ),
@@ -439,6 +448,10 @@ describe('results in the campaign list', () => {
     expect(within(sent).getByText('41.7%')).toBeInTheDocument();
     expect(within(sent).getByText('—')).toBeInTheDocument();
     expect(within(draft).getAllByText('—')).toHaveLength(2);
+    const untracked = rows.find((row) => row.textContent?.includes('Quiet letter')) as HTMLElement;
+    expect(within(untracked).getByText('Not tracked')).toBeInTheDocument();
+    expect(within(untracked).queryByText('0%')).not.toBeInTheDocument();
+    expect(within(untracked).getByText('12.5%')).toBeInTheDocument();
     expect(
       within(draft).queryByRole('link', { name: 'Results of Draft offer' }),
     ).not.toBeInTheDocument();
@@ -460,14 +473,22 @@ describe('results in the campaign list', () => {
               status: 'sent',
               rates: { open: 41.7, click: 14.8 },
             }),
+            buildCampaign({
+              id: 'c-untracked',
+              name: 'Quiet letter',
+              status: 'sent',
+              rates: { open: 0, click: 0 },
+              tracking: { opens: false, clicks: false, mode: null, keyDestroyed: false },
+            }),
           ]),
         ),
       ),
     );
     await renderAdmin('/admin/campaigns', { role: 'viewer', mobile: true });
     expect(
-      await screen.findByText('Opened by 41.7% · clicked by 14.8%', {}, SECTION_LOAD),
+      await screen.findByText('Opens: 41.7% · clicks: 14.8%', {}, SECTION_LOAD),
     ).toBeInTheDocument();
+    expect(screen.getByText('Opens: Not tracked · clicks: Not tracked')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Results of Winter news' })).toHaveAttribute(
       'href',
       '/admin/campaigns/c-sent/report',

@@ -1,4 +1,4 @@
-import type { CampaignDto, CampaignRatesDto, CampaignStatus } from '@agency/contracts';
+import type { CampaignDto, CampaignStatus } from '@agency/contracts';
 import type { GridColDef } from '@mui/x-data-grid';
 import type { ReactNode } from 'react';
 import { StatusChip } from '../../../components/admin/status-chip';
@@ -32,22 +32,32 @@ export function campaignStatusChip(campaign: CampaignDto, t: Translate) {
   );
 }
 
-/** People's unique rate over delivered, or a dash before anything was delivered. */
+/** Which of a campaign's two rates: of opens, or of clicks. */
+export type RateKind = 'open' | 'click';
+
+/**
+ * People's unique rate over delivered; "Not tracked" when the campaign did
+ * not track that kind (its rate would read 0), a dash before anything was
+ * delivered.
+ */
 export function rateText(
-  rate: number | null | undefined,
+  campaign: Pick<CampaignDto, 'rates' | 'tracking'>,
+  kind: RateKind,
   t: Translate,
   format: Formatters,
 ): string {
+  if (!campaign.tracking[kind === 'open' ? 'opens' : 'clicks']) return t('rates.notTracked');
+  const rate = campaign.rates?.[kind];
   return rate === null || rate === undefined
     ? t('rates.none')
     : t('rates.percent', { value: format.number(rate) });
 }
 
-/** A rate column: the figure, or a dash while the campaign has none. */
+/** A rate column: the figure, "Not tracked", or a dash while the campaign has none. */
 function rateColumn(
   field: string,
   headerName: string,
-  pick: (rates: CampaignRatesDto) => number | null,
+  kind: RateKind,
   t: Translate,
   format: Formatters,
 ): GridColDef<CampaignDto> {
@@ -56,7 +66,7 @@ function rateColumn(
     headerName,
     width: 100,
     sortable: false,
-    valueGetter: (_value, row) => rateText(row.rates ? pick(row.rates) : null, t, format),
+    valueGetter: (_value, row) => rateText(row, kind, t, format),
   };
 }
 
@@ -96,8 +106,8 @@ export function campaignColumns(
       sortable: false,
       renderCell: ({ row }) => <CampaignDelivery campaign={row} />,
     },
-    rateColumn('openRate', t('columns.openRate'), (rates) => rates.open, t, format),
-    rateColumn('clickRate', t('columns.clickRate'), (rates) => rates.click, t, format),
+    rateColumn('openRate', t('columns.openRate'), 'open', t, format),
+    rateColumn('clickRate', t('columns.clickRate'), 'click', t, format),
     {
       field: 'createdAt',
       headerName: t('columns.created'),

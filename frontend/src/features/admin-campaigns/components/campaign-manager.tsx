@@ -70,8 +70,8 @@ function CampaignCard({ campaign, actions }: { campaign: CampaignDto; actions: R
       {campaign.rates ? (
         <Typography variant="body2" sx={{ mt: 1 }}>
           {t('rates.card', {
-            open: rateText(campaign.rates.open, t, format),
-            click: rateText(campaign.rates.click, t, format),
+            open: rateText(campaign, 'open', t, format),
+            click: rateText(campaign, 'click', t, format),
           })}
         </Typography>
       ) : null}
