@@ -66,34 +66,39 @@ async function mailableLists(listIds: readonly string[]): Promise<Types.ObjectId
   return lists.map(({ _id }) => _id);
 }
 
+/** The members of a campaign's lists, each with the source of the list it was read from. */
+async function* listMembers(listIds: readonly string[]): AsyncGenerator<CampaignRecipient> {
+  if (listIds.length === 0) return;
+  const lists = await mailableLists(listIds);
+  if (lists.length === 0) return;
+  const sources = sourcesOfLists(listIds);
+  const members = ListMemberModel.collection
+    .find<{
+      list: Types.ObjectId;
+      email: string;
+      firstName?: string;
+      lastName?: string;
+      locale?: string;
+    }>(
+      { list: { $in: lists } },
+      { projection: { list: 1, email: 1, firstName: 1, lastName: 1, locale: 1 } },
+    )
+    .batchSize(1000);
+  for await (const member of members) {
+    yield recipientOf(
+      member.email,
+      member.firstName ?? '',
+      member.lastName ?? '',
+      member.locale ?? 'en',
+      // The walk's membership, among those in `lists`: one of `listIds`.
+      sources.get(member.list.toHexString()) ?? 0,
+    );
+  }
+}
+
 async function* candidates(target: AudienceTarget): AsyncGenerator<CampaignRecipient> {
   if (target.recipientType === 'lists') {
-    if (target.listIds.length === 0) return;
-    const lists = await mailableLists(target.listIds);
-    if (lists.length === 0) return;
-    const sources = sourcesOfLists(target.listIds);
-    const members = ListMemberModel.collection
-      .find<{
-        list: Types.ObjectId;
-        email: string;
-        firstName?: string;
-        lastName?: string;
-        locale?: string;
-      }>(
-        { list: { $in: lists } },
-        { projection: { list: 1, email: 1, firstName: 1, lastName: 1, locale: 1 } },
-      )
-      .batchSize(1000);
-    for await (const member of members) {
-      yield recipientOf(
-        member.email,
-        member.firstName ?? '',
-        member.lastName ?? '',
-        member.locale ?? 'en',
-        // The walk's membership, among those in `lists`: one of `listIds`.
-        sources.get(member.list.toHexString()) ?? 0,
-      );
-    }
+    yield* listMembers(target.listIds);
     return;
   }
   if (target.recipientType !== 'subscribers') {
