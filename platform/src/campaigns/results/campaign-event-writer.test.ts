@@ -343,6 +343,32 @@ describe('the campaign event writer', () => {
     ]);
   });
 
+  it("reads one more, the lists' names, for a campaign to lists", async () => {
+    const { id, key } = await sentCampaign();
+    const lists = Array.from({ length: 50 }, () => new Types.ObjectId());
+    await CampaignModel.updateOne({ _id: id }, { recipientType: 'lists', listIds: lists });
+    // Counted once: the first round's mails per language are then kept.
+    await writer.write(
+      [open({ campaignId: id, recipientKey: recipientKeyOf(key, 'a@example.com'), source: 7 })],
+      randomUUID(),
+    );
+    const reads: string[] = [];
+    mongoose.set('debug', (collection: string, method: string) => {
+      if (method !== 'createIndex') reads.push(`${collection}.${method}`);
+    });
+    try {
+      expect((await readCampaignReport(id)).sources).toHaveLength(50);
+    } finally {
+      mongoose.set('debug', false);
+    }
+    expect(reads.sort()).toEqual([
+      'campaignresults.findOne',
+      'campaigns.findOne',
+      'mailevents.aggregate',
+      'mailinglists.find',
+    ]);
+  });
+
   it("counts people per list under the source their tokens name, a deleted list's too, and older tokens apart", async () => {
     const { id, key } = await sentCampaign();
     const [kept, deleted] = [new Types.ObjectId(), new Types.ObjectId()];
