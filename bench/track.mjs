@@ -132,6 +132,7 @@ async function sentCampaign(db, mailLinkSecret, name) {
     campaignId: insertedId.toHexString(),
     recipientKey: platform.recipientKeyOf(key, `reader${index}@bench.example`),
     locale: 'en',
+    source: 0,
     sentAt,
   }));
   return {

@@ -223,6 +223,7 @@ function siteRouters(
       changes: kept.subscriberChanges,
       redis,
       mailLinkSecret: config.mailLinkSecret,
+      queuePrefix: config.queuePrefix,
       rateLimit: {
         name: `${config.queuePrefix}:ratelimit:newsletter`,
         windowMs: config.rateLimit.windowMs,

@@ -53,6 +53,34 @@ test.describe('campaign results', () => {
     }
     const frame = page.getByTitle("The mail with each link's share of people's clicks");
     await expect(frame).toHaveAttribute('srcdoc', /data-click-share[^>]*>100%</);
+
+    // The campaign's one list: its mail, and the reader's open and click.
+    expect(counted.sources).toEqual([
+      expect.objectContaining({
+        kind: 'list',
+        listName: sent.name,
+        delivered: 1,
+        opened: 1,
+        clicked: 1,
+      }),
+    ]);
+    await expect(
+      page
+        .getByRole('table', { name: 'Results per list or source' })
+        .getByRole('row', { name: new RegExp(sent.name) }),
+    ).toHaveText(new RegExp(`${sent.name}\\s*1\\s*1\\s*1`));
+
+    // The mailbox's one-click unsubscribe (RFC 8058) counts in this campaign's report, once.
+    const listUnsubscribe = String(sent.mail.headers['list-unsubscribe'] ?? '');
+    const oneClick = /<(https?:[^>]+)>/.exec(listUnsubscribe)?.[1];
+    expect(oneClick, listUnsubscribe).toBeDefined();
+    for (let time = 0; time < 2; time += 1) {
+      const left = await request.post(oneClick ?? '', {
+        form: { 'List-Unsubscribe': 'One-Click' },
+      });
+      expect(left.status()).toBe(200);
+    }
+    expect((await reportOf(request, sent)).delivery.unsubscribes).toBe(1);
   });
 
   test('a forged tracking link answers the not-found page and leads nowhere', async ({

@@ -102,6 +102,12 @@ export interface TrackingEventRecord {
   at: string;
   /** When the mail was sent (ISO, from the token). */
   sentAt: string;
+  /**
+   * The recipient's source (see `CampaignRecipient.source`), from the token;
+   * null for a token signed before sources were kept. Absent in batches of an
+   * older API: read as null.
+   */
+  source?: number | null;
   /** The request's own verdict; the worker may change it when it sees the mail's other events. */
   verdict: 'person' | 'machine' | 'scanner';
   /** The machine rule that decided, or null. */
@@ -145,6 +151,49 @@ export interface CampaignLanguageResultDto {
 }
 
 /**
+ * Where a campaign's recipients came from. A campaign to lists has one
+ * source per list, in the order of its `listIds` (source `i` is `listIds[i]`);
+ * any other campaign has two, enquiry contacts (0) and newsletter
+ * subscribers (1). A recipient found in several sources (several targeted
+ * lists, or a contact who also subscribed) counts under the first the audience
+ * walk met: for `all`, the contacts (walked first); for lists, the list of
+ * the first of its memberships the store returned.
+ */
+export const CAMPAIGN_SOURCE_KINDS = ['list', 'contacts', 'subscribers', 'unknown'] as const;
+export type CampaignSourceKind = (typeof CAMPAIGN_SOURCE_KINDS)[number];
+
+export const CONTACTS_SOURCE = 0;
+export const SUBSCRIBERS_SOURCE = 1;
+/** The most sources a campaign has: a source's place travels in one byte of a tracking token. */
+export const CAMPAIGN_SOURCES_MAX = 255;
+
+/**
+ * A source's counter key (`s0`, `s1`…), or `unknown` for a recipient whose
+ * source was not kept (a roster or a token made before sources were).
+ */
+export const campaignSourceKeyOf = (source: number | null | undefined): string =>
+  typeof source === 'number' &&
+  Number.isInteger(source) &&
+  source >= 0 &&
+  source < CAMPAIGN_SOURCES_MAX
+    ? `s${source}`
+    : 'unknown';
+
+/** One source of the audience: its mails, and the people who opened and clicked. */
+export interface CampaignSourceResultDto {
+  kind: CampaignSourceKind;
+  /** The list (kind `list`); null for any other kind. */
+  listId: string | null;
+  /** The list's name now; null for any other kind, and once the list is deleted. */
+  listName: string | null;
+  /** The first round's mails to recipients of this source (as for the languages). */
+  delivered: number;
+  /** Distinct recipients who opened (people, implied included) and clicked (people). */
+  opened: number;
+  clicked: number;
+}
+
+/**
  * GET /api/admin/campaigns/{id}/report. Rates are over delivered, people
  * only, 0..100 with one decimal; null while nothing was delivered. People and
  * machines are reported side by side and never added together.
@@ -160,6 +209,10 @@ export interface CampaignReportDto {
     delivered: number;
     bounced: { hard: number; soft: number };
     complaints: number;
+    /**
+     * Recipients who left through this campaign's mail (its unsubscribe link
+     * or the one-click List-Unsubscribe), each once; test sends never count.
+     */
     unsubscribes: number;
   };
   opens: {
@@ -173,6 +226,8 @@ export interface CampaignReportDto {
   timeline: CampaignTimelinePointDto[];
   links: CampaignLinkResultDto[];
   languages: CampaignLanguageResultDto[];
+  /** One row per targeted list (or per source), then "unknown source" when anything counted there. */
+  sources: CampaignSourceResultDto[];
   startedAt: string | null;
   finishedAt: string | null;
 }

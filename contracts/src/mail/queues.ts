@@ -138,6 +138,12 @@ export interface CampaignRecipient {
   /** Absent in batches queued before last names were kept: read as empty. */
   lastName?: string;
   locale: string;
+  /**
+   * Where the audience walk found the recipient: its place in the campaign's
+   * sources (`campaignSourceKeyOf`). Absent in batches queued before sources
+   * were kept: counted under "unknown source".
+   */
+  source?: number;
 }
 
 export interface CampaignSendJob {

@@ -411,6 +411,17 @@ export function buildCampaignReport(overrides: Partial<CampaignReportDto> = {}):
       { locale: 'en', delivered: 80, opened: 30, clicked: 12 },
       { locale: 'ar', delivered: 35, opened: 18, clicked: 5 },
     ],
+    sources: [
+      {
+        kind: 'list',
+        listId: 'l-clients',
+        listName: 'Clients 2026',
+        delivered: 90,
+        opened: 40,
+        clicked: 14,
+      },
+      { kind: 'list', listId: 'l-gone', listName: null, delivered: 25, opened: 8, clicked: 3 },
+    ],
     startedAt: '2026-05-04T07:58:00.000Z',
     finishedAt: '2026-05-04T08:10:00.000Z',
     ...overrides,

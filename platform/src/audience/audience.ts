@@ -1,5 +1,10 @@
 import { Types } from 'mongoose';
-import type { AudienceTarget, CampaignRecipient } from '@agency/contracts';
+import {
+  CONTACTS_SOURCE,
+  SUBSCRIBERS_SOURCE,
+  type AudienceTarget,
+  type CampaignRecipient,
+} from '@agency/contracts';
 import { contactMailAddresses } from '../contact/contact-addresses';
 import { normalizeEmail } from '../mail/email-address';
 import { SubscriberModel } from '../newsletter/subscriber.model';
@@ -37,9 +42,14 @@ function recipientOf(
   firstName: string,
   lastName: string,
   locale: string,
+  source: number,
 ): CampaignRecipient {
-  return { key: normalizeEmail(email), email: email.trim(), firstName, lastName, locale };
+  return { key: normalizeEmail(email), email: email.trim(), firstName, lastName, locale, source };
 }
+
+/** Each targeted list's place in `listIds`: the source its members are counted under. */
+const sourcesOfLists = (listIds: readonly string[]): Map<string, number> =>
+  new Map(listIds.map((id, index) => [id.toLowerCase(), index]));
 
 /**
  * The lists of `listIds` a campaign may still mail: a list being deleted is
@@ -56,30 +66,50 @@ async function mailableLists(listIds: readonly string[]): Promise<Types.ObjectId
   return lists.map(({ _id }) => _id);
 }
 
+/** The members of a campaign's lists, each with the source of the list it was read from. */
+async function* listMembers(listIds: readonly string[]): AsyncGenerator<CampaignRecipient> {
+  if (listIds.length === 0) return;
+  const lists = await mailableLists(listIds);
+  if (lists.length === 0) return;
+  const sources = sourcesOfLists(listIds);
+  const members = ListMemberModel.collection
+    .find<{
+      list: Types.ObjectId;
+      email: string;
+      firstName?: string;
+      lastName?: string;
+      locale?: string;
+    }>(
+      { list: { $in: lists } },
+      { projection: { list: 1, email: 1, firstName: 1, lastName: 1, locale: 1 } },
+    )
+    .batchSize(1000);
+  for await (const member of members) {
+    yield recipientOf(
+      member.email,
+      member.firstName ?? '',
+      member.lastName ?? '',
+      member.locale ?? 'en',
+      // The walk's membership, among those in `lists`: one of `listIds`.
+      sources.get(member.list.toHexString()) ?? 0,
+    );
+  }
+}
+
 async function* candidates(target: AudienceTarget): AsyncGenerator<CampaignRecipient> {
   if (target.recipientType === 'lists') {
-    if (target.listIds.length === 0) return;
-    const lists = await mailableLists(target.listIds);
-    if (lists.length === 0) return;
-    const members = ListMemberModel.collection
-      .find<{ email: string; firstName?: string; lastName?: string; locale?: string }>(
-        { list: { $in: lists } },
-        { projection: { email: 1, firstName: 1, lastName: 1, locale: 1 } },
-      )
-      .batchSize(1000);
-    for await (const member of members) {
-      yield recipientOf(
-        member.email,
-        member.firstName ?? '',
-        member.lastName ?? '',
-        member.locale ?? 'en',
-      );
-    }
+    yield* listMembers(target.listIds);
     return;
   }
   if (target.recipientType !== 'subscribers') {
     for await (const contact of contactMailAddresses()) {
-      yield recipientOf(contact.email, contact.firstName, contact.lastName ?? '', contact.locale);
+      yield recipientOf(
+        contact.email,
+        contact.firstName,
+        contact.lastName ?? '',
+        contact.locale,
+        CONTACTS_SOURCE,
+      );
     }
   }
   if (target.recipientType !== 'contacts') {
@@ -90,7 +120,7 @@ async function* candidates(target: AudienceTarget): AsyncGenerator<CampaignRecip
       )
       .batchSize(1000);
     for await (const subscriber of subscribers) {
-      yield recipientOf(subscriber.email, '', '', subscriber.locale);
+      yield recipientOf(subscriber.email, '', '', subscriber.locale, SUBSCRIBERS_SOURCE);
     }
   }
 }
@@ -99,6 +129,11 @@ async function* candidates(target: AudienceTarget): AsyncGenerator<CampaignRecip
  * The recipients of a first send, one per normalised address, without the
  * suppressed and the unsubscribed. The send walks it, and the count shown
  * before sending is this same walk counted, so the two always agree.
+ * An address found twice is kept the first time, with that candidate's
+ * source (`CampaignRecipient.source`): for `all` the contacts are walked
+ * before the subscribers; for lists, the members of every targeted list in
+ * one read, so a member of two lists counts under the list of whichever
+ * membership the store returned first. Nothing more is read to choose.
  * Read in the store's own order: sorting costs the embedded store a sort of
  * the whole collection before the first document (465 ms at 20,000
  * contacts, against 38 ms unsorted), and nothing needs the order.

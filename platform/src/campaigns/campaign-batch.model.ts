@@ -9,6 +9,9 @@ const rosterEntrySchema = new Schema(
     firstName: { type: String, default: '' },
     lastName: { type: String, default: '' },
     locale: { type: String, default: 'en' },
+    // Where the audience walk found them (CampaignRecipient.source); absent
+    // on rosters written before sources were kept.
+    source: { type: Number },
   },
   { _id: false },
 );

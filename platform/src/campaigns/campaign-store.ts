@@ -143,8 +143,17 @@ export interface CampaignStore {
    * (the progress bar's total); left as it is once the round is dispatched.
    */
   recordTotal(campaignId: string, total: number): Promise<void>;
-  /** Every recipient of the round is in a batch of the ledger: the first round's total is exact. */
-  markDispatched(campaignId: string, round: number, total: number): Promise<void>;
+  /**
+   * Every recipient of the round is in a batch of the ledger: the first
+   * round's total is exact, and so are its mails per source (kept for the
+   * first round only, as `total`).
+   */
+  markDispatched(
+    campaignId: string,
+    round: number,
+    total: number,
+    mailsPerSource: Readonly<Record<string, number>>,
+  ): Promise<void>;
   foldCounters(campaign: CampaignSendState, counts: RoundCounts): Promise<void>;
   /** sent (or failed when nobody received it), unless paused meanwhile or cancelled. */
   finishRound(campaign: CampaignSendState, counts: RoundCounts): Promise<CampaignStatus | null>;

@@ -75,6 +75,12 @@ const campaignSchema = new Schema(
     total: { type: Number, required: true, default: 0 },
     sentCount: { type: Number, required: true, default: 0 },
     failedCount: { type: Number, required: true, default: 0 },
+    // The first round's mails per source of its audience (`s0`, `s1`…,
+    // `unknown`: campaignSourceKeyOf), counted by the dispatch from the
+    // round's whole ledger and written with its end: the report per list reads it.
+    mailsPerSource: { type: Schema.Types.Mixed, default: null },
+    // Recipients who unsubscribed through this campaign's mail, each once.
+    unsubscribeCount: { type: Number, required: true, default: 0 },
     createdBy: { type: Schema.Types.ObjectId },
     queuedAt: { type: Date },
     startedAt: { type: Date },

@@ -46,6 +46,7 @@ export { migrateLegacyLedger, type LegacyLedgerReport } from './legacy-ledger-mi
 // The round's keys in Redis, the write lock, the identities of a round's mails.
 export * from './campaign-keys';
 export * from './campaign-lock';
+export * from './campaign-unsubscribes';
 export * from './campaign-round-identities';
 
 // Rendering and test recipients, which the preview, the test send and the send share.

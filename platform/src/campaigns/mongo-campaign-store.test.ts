@@ -96,7 +96,10 @@ describe("the campaign engine's store", () => {
         firstName: 'Both',
         lastName: 'Test',
         locale: 'en',
+        // Counted under the contacts, the source it was found in first.
+        source: 0,
       });
+      expect(walked.find(({ key }) => key === 'confirmed@example.tn')?.source).toBe(1);
       expect(walked.find(({ key }) => key === 'amira@example.tn')).toMatchObject({
         email: 'Amira@example.tn',
         locale: 'fr',
@@ -114,6 +117,14 @@ describe("the campaign engine's store", () => {
         { seq: 0, recipients: [amira, sami] },
         { seq: 1, recipients: [nour] },
       ]);
+    });
+
+    it("keeps each recipient's source in the roster, and none for a recipient without one", async () => {
+      const other = await createQueuedCampaign();
+      await store.addBatches(other, 1, [{ seq: 0, recipients: [{ ...amira, source: 3 }, sami] }]);
+      const [batch] = await collect(store.roundBatches(other, 1));
+      expect(batch?.recipients).toEqual([{ ...amira, source: 3 }, sami]);
+      expect(batch?.recipients[1]).not.toHaveProperty('source');
     });
 
     it('holds each batch once, however often the dispatch adds it', async () => {
@@ -556,7 +567,7 @@ describe("the campaign engine's store", () => {
       expect(await store.startScheduled(id, scheduledAt)).toBe(true);
       expect(await store.beginSending(id)).toMatchObject({ status: 'sending' });
       await store.recordTotal(id, 5);
-      await store.markDispatched(id, 1, 5);
+      await store.markDispatched(id, 1, 5, {});
       await store.foldCounters(await state(id), { sent: 1, failed: 0, version: 1 });
       expect(await store.finishRound(await state(id), { sent: 5, failed: 0, version: 2 })).toBe(
         'sent',
@@ -583,16 +594,24 @@ describe("the campaign engine's store", () => {
       const id = await createQueuedCampaign();
       await store.recordTotal(id, 72);
       expect(await storedCampaign(id)).toMatchObject({ total: 72, dispatchedRound: 0 });
-      await store.markDispatched(id, 1, 70);
-      expect(await storedCampaign(id)).toMatchObject({ total: 70, dispatchedRound: 1 });
+      await store.markDispatched(id, 1, 70, { s0: 52, s1: 18 });
+      expect(await storedCampaign(id)).toMatchObject({
+        total: 70,
+        dispatchedRound: 1,
+        mailsPerSource: { s0: 52, s1: 18 },
+      });
       await store.recordTotal(id, 75);
       expect(await storedCampaign(id)).toMatchObject({ total: 70 });
 
       // A resend round mails some of them again: the campaign's total stays.
       await CampaignModel.updateOne({ _id: id }, { round: 2 });
       await store.recordTotal(id, 90);
-      await store.markDispatched(id, 2, 90);
-      expect(await storedCampaign(id)).toMatchObject({ total: 70, dispatchedRound: 2 });
+      await store.markDispatched(id, 2, 90, { s0: 90 });
+      expect(await storedCampaign(id)).toMatchObject({
+        total: 70,
+        dispatchedRound: 2,
+        mailsPerSource: { s0: 52, s1: 18 },
+      });
     });
 
     it.each([

@@ -302,12 +302,13 @@ export const mongoCampaignStore: CampaignStore = {
         _id: campaignBatchId(campaignId, round, seq),
         ...roundFilter(campaignId, round),
         seq,
-        recipients: recipients.map(({ key, email, firstName, lastName, locale }) => ({
+        recipients: recipients.map(({ key, email, firstName, lastName, locale, source }) => ({
           key,
           email,
           firstName,
           lastName: lastName ?? '',
           locale,
+          ...(source === undefined ? {} : { source }),
         })),
         createdAt,
         // This round's mails carry keyed identities: a report naming one of
@@ -328,10 +329,11 @@ export const mongoCampaignStore: CampaignStore = {
   },
 
   // The dispatch's own count: whoever is in the round's batches, the exact total.
-  async markDispatched(campaignId, round, total) {
+  async markDispatched(campaignId, round, total, mailsPerSource) {
+    const firstRound = round === 1 ? { total, mailsPerSource } : {};
     await CampaignModel.updateOne(
       { _id: campaignId, round },
-      { $set: { dispatchedRound: round, ...(round === 1 ? { total } : {}) } },
+      { $set: { dispatchedRound: round, ...firstRound } },
     );
   },
 

@@ -3,6 +3,7 @@ import {
   signConfirmationToken,
   signUnsubscribeToken,
   verifyConfirmationToken,
+  verifyUnsubscribeLink,
   verifyUnsubscribeToken,
 } from '..';
 
@@ -92,6 +93,32 @@ describe('newsletter link tokens', () => {
       expect(verifyUnsubscribeToken(second, OTHER_SECRET)).toBe('a@b.tn');
       expect(verifyUnsubscribeToken(second, SECRET)).toBeUndefined();
       expect(verifyUnsubscribeToken(signUnsubscribeToken('a@b.tn', SECRET), SECRET)).toBe('a@b.tn');
+    });
+
+    it("names the campaign of a campaign's mail, and none in a link of before", () => {
+      const campaignId = '0123456789abcdef01234567';
+      const token = signUnsubscribeToken('a@b.tn', SECRET, campaignId);
+
+      expect(verifyUnsubscribeLink(token, SECRET)).toEqual({ email: 'a@b.tn', campaignId });
+      expect(verifyUnsubscribeToken(token, SECRET)).toBe('a@b.tn');
+      // A link mailed before campaigns were named still works, and names none.
+      const before = signUnsubscribeToken('a@b.tn', SECRET);
+      expect(verifyUnsubscribeLink(before, SECRET)).toEqual({ email: 'a@b.tn', campaignId: null });
+      expect(verifyUnsubscribeLink(token, OTHER_SECRET)).toBeUndefined();
+    });
+
+    it('refuses to sign a campaign that is not an id, and reads an odd claim as no campaign', () => {
+      for (const campaignId of ['', 'nope', '0123456789ABCDEF01234567', `${'a'.repeat(24)}0`]) {
+        expect(() => signUnsubscribeToken('a@b.tn', SECRET, campaignId)).toThrow(RangeError);
+      }
+      for (const cmp of [42, { $ne: null }, 'not-an-id']) {
+        const odd = jwt.sign({ cmp }, SECRET, {
+          algorithm: 'HS256',
+          audience: 'newsletter-unsubscribe',
+          subject: 'a@b.tn',
+        });
+        expect(verifyUnsubscribeLink(odd, SECRET)).toEqual({ email: 'a@b.tn', campaignId: null });
+      }
     });
 
     it('refuses a confirmation token and a token signed with another key', () => {

@@ -62,11 +62,17 @@ export function verifyConfirmationToken(
 
 /**
  * An unsubscribe token names the address and never expires: an unsubscribe
- * link must keep working in any mail ever sent. It is the same for every
- * mail to one address, so a campaign can compute it once per recipient.
+ * link must keep working in any mail ever sent. A campaign's mail also names
+ * the campaign (claim `cmp`), so the unsubscribe counts in its report; the
+ * newsletter's mails, test sends and the links mailed before have none, and
+ * work as they did. One token per address (and campaign): a campaign computes
+ * it once per recipient.
  */
-export function signUnsubscribeToken(email: string, secret: string): string {
-  return jwt.sign({}, hmacKeyOf(secret), {
+export function signUnsubscribeToken(email: string, secret: string, campaignId?: string): string {
+  if (campaignId !== undefined && !CAMPAIGN_ID.test(campaignId)) {
+    throw new RangeError('A campaign id is 24 lower-case hex digits');
+  }
+  return jwt.sign(campaignId === undefined ? {} : { cmp: campaignId }, hmacKeyOf(secret), {
     algorithm: ALGORITHM,
     audience: AUDIENCES.unsubscribe,
     subject: normalizeEmail(email),
@@ -74,9 +80,30 @@ export function signUnsubscribeToken(email: string, secret: string): string {
   });
 }
 
+const CAMPAIGN_ID = /^[0-9a-f]{24}$/;
+
+export interface UnsubscribeClaims {
+  email: string;
+  /** The campaign whose mail carried the link; null for any other link. */
+  campaignId: string | null;
+}
+
+/** What a genuine unsubscribe token names, or undefined. */
+export function verifyUnsubscribeLink(
+  token: string,
+  secret: string,
+): UnsubscribeClaims | undefined {
+  const claims = verify(token, secret, AUDIENCES.unsubscribe);
+  if (!claims) return undefined;
+  const campaign: unknown = claims.cmp;
+  // Only we sign: a claim of another shape is none of ours, and names no campaign.
+  const campaignId = typeof campaign === 'string' && CAMPAIGN_ID.test(campaign) ? campaign : null;
+  return { email: claims.sub, campaignId };
+}
+
 /** The address a genuine unsubscribe token names, or undefined. */
 export function verifyUnsubscribeToken(token: string, secret: string): string | undefined {
-  return verify(token, secret, AUDIENCES.unsubscribe)?.sub;
+  return verifyUnsubscribeLink(token, secret)?.email;
 }
 
 function verify(

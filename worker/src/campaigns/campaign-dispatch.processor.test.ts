@@ -185,10 +185,17 @@ describe('the campaign dispatch', () => {
       firstName: 'R0',
       lastName: 'Test',
       locale: 'fr',
+      source: 0,
     });
 
     const campaign = await ctx.campaign(id);
-    expect(campaign).toMatchObject({ status: 'sending', total: 5, dispatchedRound: 1 });
+    expect(campaign).toMatchObject({
+      status: 'sending',
+      total: 5,
+      dispatchedRound: 1,
+      // A campaign to contacts: its one source.
+      mailsPerSource: { s0: 5 },
+    });
     expect(campaign.startedAt).toBeInstanceOf(Date);
     // One roster per batch in the ledger, holding the batch's recipients as the job does.
     const batches = await ctx.ledgerBatches(id);
@@ -627,5 +634,44 @@ describe('the campaign dispatch', () => {
     const recipients = (await sendJobs()).flatMap((job) => job.data.recipients);
     expect(recipients.map(({ key }) => key)).toEqual(['staying@example.tn']);
     expect(await ctx.campaign(id)).toMatchObject({ total: 1 });
+  });
+
+  it('counts each recipient once under the list the walk found it in, after a resume too, and keeps it in the roster', async () => {
+    const [first, second] = await MailingListModel.create([{ name: 'First' }, { name: 'Second' }]);
+    const member = (list: NonNullable<typeof first>, key: string) => ({
+      _id: listMemberId(String(list._id), key),
+      list: list._id,
+      key,
+      email: key,
+      consent: { basis: 'import', at: new Date(), listName: list.name },
+    });
+    if (!first || !second) throw new Error('lists not made');
+    await ListMemberModel.insertMany([
+      member(first, 'a@example.tn'),
+      member(first, 'b@example.tn'),
+      member(first, 'both@example.tn'),
+      member(second, 'both@example.tn'),
+      member(second, 'c@example.tn'),
+    ]);
+    const id = await ctx.queueCampaign({ recipientType: 'lists', addDispatch: false });
+    await CampaignModel.updateOne({ _id: id }, { listIds: [first._id, second._id] });
+    // Paused after the first batch: the resume counts that batch from the ledger, the rest from the walk.
+    sendQueue.pauseAfterFirstAdd = id;
+    expect(await dispatch(await dispatchJob(id))).toBe('stopped');
+    await CampaignModel.updateOne({ _id: id }, { status: 'queued', $inc: { pass: 1 } });
+
+    expect(await dispatch(await dispatchJob(id))).toBe('dispatched');
+
+    const recipients = (await sendJobs()).flatMap((job) => job.data.recipients);
+    const sourceOf = new Map(recipients.map(({ key, source }) => [key, source]));
+    expect(sourceOf.get('a@example.tn')).toBe(0);
+    expect(sourceOf.get('c@example.tn')).toBe(1);
+    expect([0, 1]).toContain(sourceOf.get('both@example.tn'));
+    const inFirst = 2 + (sourceOf.get('both@example.tn') === 0 ? 1 : 0);
+    const campaign = await ctx.campaign(id);
+    expect(campaign).toMatchObject({ total: 4, mailsPerSource: { s0: inFirst, s1: 4 - inFirst } });
+    const rosters = await CampaignBatchModel.find({ campaign: id }).lean();
+    const rostered = rosters.flatMap((batch) => batch.recipients);
+    expect(rostered.map(({ key, source }) => [key, source]).sort()).toEqual([...sourceOf].sort());
   });
 });

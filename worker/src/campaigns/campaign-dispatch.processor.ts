@@ -1,6 +1,6 @@
 import type { Job, JobsOptions, Queue } from 'bullmq';
 import type { CampaignDispatchJob, CampaignRecipient, CampaignSendJob } from '@agency/contracts';
-import { SENDING_STATUSES } from '@agency/contracts';
+import { SENDING_STATUSES, campaignSourceKeyOf } from '@agency/contracts';
 import type { CampaignSendState, CampaignStore, LedgerBatch } from '@agency/platform';
 import type { CampaignMessenger } from './campaign-messenger';
 import { startCampaignTracking } from './campaign-tracking-start';
@@ -102,6 +102,68 @@ function recipientsOf(store: CampaignStore, campaign: CampaignSendState) {
     : store.failedRecipients(campaign.id, campaign.round - 1);
 }
 
+/** The round's mails per source, as the report per list reads them (`campaignSourceKeyOf`). */
+function sourceTally() {
+  const counts: Record<string, number> = {};
+  return {
+    counts,
+    count(recipient: CampaignRecipient) {
+      const key = campaignSourceKeyOf(recipient.source);
+      counts[key] = (counts[key] ?? 0) + 1;
+    },
+  };
+}
+
+type BatchQueue = ReturnType<typeof batchQueue>;
+type SourceTally = ReturnType<typeof sourceTally>;
+
+/** What one dispatch learns as it goes: who is in the ledger, the next batch, the round's size. */
+interface RoundWalk {
+  inLedger: Set<string>;
+  nextSeq: number;
+  total: number;
+  mails: SourceTally;
+}
+
+/** The round's batches already in the ledger: each counted, and queued again while it owes mail. */
+async function requeueLedger(
+  deps: CampaignDispatchDeps,
+  campaign: CampaignSendState,
+  queue: BatchQueue,
+  walk: RoundWalk,
+): Promise<boolean> {
+  for await (const batch of deps.store.roundBatches(campaign.id, campaign.round)) {
+    walk.nextSeq = Math.max(walk.nextSeq, batch.seq + 1);
+    walk.total += batch.recipients.length;
+    for (const recipient of batch.recipients) {
+      walk.inLedger.add(recipient.key);
+      walk.mails.count(recipient);
+    }
+    if (owes(batch) && !(await queue.requeue(batch))) return false;
+  }
+  return true;
+}
+
+/** The round's recipients not yet in the ledger, in new batches. */
+async function queueNewRecipients(
+  deps: CampaignDispatchDeps,
+  campaign: CampaignSendState,
+  queue: BatchQueue,
+  walk: RoundWalk,
+): Promise<boolean> {
+  let pending: CampaignRecipient[] = [];
+  for await (const recipient of recipientsOf(deps.store, campaign)) {
+    if (walk.inLedger.has(recipient.key)) continue;
+    walk.total += 1;
+    walk.mails.count(recipient);
+    pending.push(recipient);
+    if (pending.length < deps.batchSize) continue;
+    if (!(await queue.add(walk.nextSeq++, pending))) return false;
+    pending = [];
+  }
+  return pending.length === 0 || queue.add(walk.nextSeq, pending);
+}
+
 /**
  * Expands a campaign's round into its send jobs. First the ledger: its
  * batches still owing mail are queued again (a resume, or a dispatch run
@@ -110,7 +172,8 @@ function recipientsOf(store: CampaignStore, campaign: CampaignSendState) {
  * streamed and every one not yet in a batch goes into a new one. Memory stays
  * flat and every id is deterministic: a dispatch that dies half-way and runs
  * again adds nothing twice. When the last batch is queued the round's total
- * is final.
+ * is final, and so are its mails per source: every recipient of the round
+ * was counted once, from the ledger or from the walk.
  */
 export function campaignDispatchProcessor(deps: CampaignDispatchDeps) {
   return async (job: Job<CampaignDispatchJob>): Promise<DispatchResult> => {
@@ -124,36 +187,20 @@ export function campaignDispatchProcessor(deps: CampaignDispatchDeps) {
     // Before any batch is queued: every mail of the campaign is signed under the key stored now.
     await startCampaignTracking(deps, campaignId);
     const { round } = campaign;
-    let total = 0;
     const queue = batchQueue(deps, campaign);
     if (round === 1 && campaign.dispatchedRound !== round)
       await recordAudienceTotal(deps, campaign);
 
-    const inLedger = new Set<string>();
-    let nextSeq = 0;
-    for await (const batch of deps.store.roundBatches(campaignId, round)) {
-      nextSeq = Math.max(nextSeq, batch.seq + 1);
-      total += batch.recipients.length;
-      for (const recipient of batch.recipients) inLedger.add(recipient.key);
-      if (owes(batch) && !(await queue.requeue(batch))) return 'stopped';
-    }
-
+    const walk: RoundWalk = { inLedger: new Set(), nextSeq: 0, total: 0, mails: sourceTally() };
+    if (!(await requeueLedger(deps, campaign, queue, walk))) return 'stopped';
     if (campaign.dispatchedRound !== round) {
-      let pending: CampaignRecipient[] = [];
-      for await (const recipient of recipientsOf(deps.store, campaign)) {
-        if (inLedger.has(recipient.key)) continue;
-        total += 1;
-        pending.push(recipient);
-        if (pending.length < deps.batchSize) continue;
-        if (!(await queue.add(nextSeq++, pending))) return 'stopped';
-        pending = [];
-      }
-      if (pending.length > 0 && !(await queue.add(nextSeq, pending))) return 'stopped';
+      if (!(await queueNewRecipients(deps, campaign, queue, walk))) return 'stopped';
     }
     if (!(await queue.flush())) return 'stopped';
 
+    const { total } = walk;
     await deps.tracker.writeInTurn(campaignId, () =>
-      deps.store.markDispatched(campaignId, round, total),
+      deps.store.markDispatched(campaignId, round, total, walk.mails.counts),
     );
     const keys = deps.tracker.keys(campaignId, round);
     const progress = await deps.tracker.markDispatched(keys, total);

@@ -3,7 +3,10 @@ import type { CampaignRecipient } from '@agency/contracts';
 import type { SendTracking } from './campaign-tracking-urls';
 
 /** Who one mail is for: the address, and what it is personalised with. */
-export type MailRecipient = Pick<CampaignRecipient, 'email' | 'firstName' | 'lastName' | 'locale'>;
+export type MailRecipient = Pick<
+  CampaignRecipient,
+  'email' | 'firstName' | 'lastName' | 'locale' | 'source'
+>;
 
 /** A campaign's mail prepared once, then sent to each of its recipients. */
 export interface PreparedCampaign {
@@ -24,11 +27,13 @@ export interface CampaignMessenger {
    * `test`: a test send, whose unsubscribe links lead to the page that says
    * so rather than carry a token that works. `tracking`: the campaign's
    * tracking as its send fixed it; each recipient's mail then carries their
-   * own tracking links and pixel. A test send is given none.
+   * own tracking links and pixel. A test send is given none. `campaignId`:
+   * the campaign the mail is of, named in its unsubscribe links so that
+   * leaving through them counts in its report.
    */
   prepare(
     mail: CampaignMail,
-    options?: { test?: boolean; tracking?: SendTracking | undefined },
+    options?: { test?: boolean; tracking?: SendTracking | undefined; campaignId?: string },
   ): PreparedCampaign;
   /**
    * The campaign's link table as this messenger's mail of it renders (its

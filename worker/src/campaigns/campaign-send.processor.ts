@@ -67,6 +67,7 @@ function preparedCampaigns(store: CampaignStore, messenger: CampaignMessenger) {
     if (!mail) return undefined;
     const prepared = messenger.prepare(mail, {
       tracking: sendTrackingOf(campaign.id, mail.tracking),
+      campaignId: campaign.id,
     });
     if (cache.size > 20) cache.clear();
     cache.set(campaign.id, { queuedAt: mail.queuedAt?.getTime() ?? 0, prepared });

@@ -30,11 +30,12 @@ export function sendTrackingOf(
   return key === null ? undefined : { campaignId, key, opens, clicks, links };
 }
 
-/** Makes one recipient's tracking addresses in one mail. */
+/** Makes one recipient's tracking addresses in one mail; `source` is where the audience walk found them. */
 export type RecipientTrackingUrls = (
   tracking: SendTracking,
   address: string,
   locale: Locale,
+  source: number | undefined,
 ) => TrackingUrls;
 
 /**
@@ -53,13 +54,13 @@ export function recipientTrackingUrls(
   // A token is base64url, which a path takes as it is: each address is the route's prefix and the token.
   const clickPrefix = `${site}${apiPath(API_ROUTES.trackClick, { token: '' })}`;
   const openPrefix = `${site}${apiPath(API_ROUTES.trackOpen, { token: '' })}`;
-  return (tracking, address, locale) => {
+  return (tracking, address, locale, source) => {
     const sentAt = new Date();
     const { campaignId } = tracking;
     let recipientKey: string | undefined;
     const keyed = () => {
       recipientKey ??= recipientKeyOf(tracking.key, address);
-      return { campaignId, recipientKey, sentAt, locale };
+      return { campaignId, recipientKey, sentAt, locale, source: source ?? null };
     };
     const clicks = new Map<number, string>();
     return {

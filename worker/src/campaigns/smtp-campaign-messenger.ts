@@ -41,8 +41,9 @@ export function createSmtpCampaignMessenger(
   const { transport, mailFrom, siteUrl, mailLinkSecret } = options;
   const senderName = senderNameOf(mailFrom);
   const trackingUrls = recipientTrackingUrls(siteUrl, mailLinkSecret);
-  const recipientLinks = (email: string, locale: Locale) => {
-    const token = signUnsubscribeToken(email, mailLinkSecret);
+  // The campaign's id in the token: an unsubscribe through this mail counts in its report.
+  const recipientLinks = (email: string, locale: Locale, campaignId: string | undefined) => {
+    const token = signUnsubscribeToken(email, mailLinkSecret, campaignId);
     return {
       unsubscribePageUrl: unsubscribePageUrl(siteUrl, token, locale),
       listUnsubscribeUrl: oneClickUnsubscribeUrl(siteUrl, token),
@@ -55,7 +56,7 @@ export function createSmtpCampaignMessenger(
     return { unsubscribePageUrl: page, listUnsubscribeUrl: page };
   };
   return {
-    prepare(mail, { test = false, tracking } = {}) {
+    prepare(mail, { test = false, tracking, campaignId } = {}) {
       // A test send is never counted: it carries no tracking, whatever it is given.
       const tracked = test ? undefined : tracking;
       const compiled = compileCampaignMail(mail, {
@@ -83,8 +84,10 @@ export function createSmtpCampaignMessenger(
               lastName: recipient.lastName ?? '',
               email: recipient.email,
             },
-            ...(test ? testLinks(locale) : recipientLinks(recipient.email, locale)),
-            ...(tracked ? { tracking: trackingUrls(tracked, recipient.email, locale) } : {}),
+            ...(test ? testLinks(locale) : recipientLinks(recipient.email, locale, campaignId)),
+            ...(tracked
+              ? { tracking: trackingUrls(tracked, recipient.email, locale, recipient.source) }
+              : {}),
             messageId,
             ...(returnPath ? { returnPath } : {}),
           });

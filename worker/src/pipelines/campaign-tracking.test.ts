@@ -7,6 +7,7 @@ import {
   trackingTokenKey,
   verifyClickToken,
   verifyOpenToken,
+  verifyUnsubscribeLink,
 } from '@agency/platform';
 import { CampaignModel } from '@agency/platform/testing/campaigns-models';
 import { UserModel } from '@agency/platform/testing/users-models';
@@ -65,6 +66,17 @@ const htmlOf = (mail: ParsedMail) => (typeof mail.html === 'string' ? mail.html 
 const hrefsOf = (mail: ParsedMail) =>
   elementsNamed(htmlOf(mail), 'a').map((link) => link.attribs.href ?? '');
 const textUrlsOf = (mail: ParsedMail) => mail.text?.match(/https?:\/\/[^\s<>"\]]+/g) ?? [];
+/** The tokens of a mail's unsubscribe links: the footer's, and the List-Unsubscribe header's. */
+const unsubscribeTokensOf = (mail: ParsedMail): (string | null)[] => {
+  const header = mail.headerLines.find(({ key }) => key === 'list-unsubscribe')?.line ?? '';
+  const urls = [
+    ...hrefsOf(mail).filter((href) => href.includes('/newsletter/unsubscribe?')),
+    ...(header.match(/<(https?:[^>]+)>/)?.slice(1) ?? []),
+  ];
+  expect(urls).toHaveLength(2);
+  return urls.map((url) => new URL(url).searchParams.get('token'));
+};
+
 const isOurs = (url: string) =>
   url.startsWith(`${TEST_SITE_URL}/newsletter/`) || url.startsWith('mailto:');
 
@@ -115,6 +127,8 @@ describe("a tracked campaign's mail", () => {
         campaignId: id,
         recipientKey: recipientKeyOf(key, address),
         locale,
+        // A campaign to contacts: every recipient came from its first source.
+        source: 0,
       };
       const hrefs = hrefsOf(mail);
       const tracked = hrefs.filter((href) => !isOurs(href)).map(clickOf);
@@ -129,6 +143,13 @@ describe("a tracked campaign's mail", () => {
       expect(
         hrefs.some((href) => href.startsWith(`${TEST_SITE_URL}/newsletter/unsubscribe?`)),
       ).toBe(true);
+      // Leaving through either unsubscribe link counts in this campaign's report.
+      for (const token of unsubscribeTokensOf(mail)) {
+        expect(verifyUnsubscribeLink(token ?? '', TEST_LINK_SECRET)).toEqual({
+          email: address,
+          campaignId: id,
+        });
+      }
 
       const textUrls = textUrlsOf(mail);
       const textTokens = textUrls.filter((url) => !isOurs(url)).map(clickOf);
@@ -151,7 +172,7 @@ describe("a tracked campaign's mail", () => {
       const src = pixel?.attribs.src ?? '';
       expect(src.startsWith(OPEN_PREFIX)).toBe(true);
       const open = verifyOpenToken(TOKEN_KEY, src.slice(OPEN_PREFIX.length));
-      expect(open).toMatchObject({ kind: 'open', campaignId: id, locale: 'en' });
+      expect(open).toMatchObject({ kind: 'open', campaignId: id, locale: 'en', source: 0 });
       expect(open?.recipientKey).toBe(recipientKeyOf(key, address));
       openKeys.push(open?.recipientKey);
 
@@ -264,13 +285,13 @@ describe("a tracked campaign's test send", () => {
     };
     try {
       await messenger
-        .prepare(mail, { test: true, tracking })
+        .prepare(mail, { test: true, tracking, campaignId: tracking.campaignId })
         .send(
           { email: 'boss@agency.test', firstName: 'Boss', locale: 'en' },
           '<test-1@agency.test>',
         );
       await messenger
-        .prepare(mail, { tracking })
+        .prepare(mail, { tracking, campaignId: tracking.campaignId })
         .send(
           { email: 'amira@example.tn', firstName: 'Amira', locale: 'en' },
           '<sent-1@agency.test>',
@@ -281,6 +302,13 @@ describe("a tracked campaign's test send", () => {
     const test = mailTo('boss@agency.test');
     expect(htmlOf(test)).not.toContain('/api/t/');
     expect(test.text).not.toContain('/api/t/');
+    // Nor can a test's unsubscribe links count: they carry no token at all.
+    expect(unsubscribeTokensOf(test)).toEqual([null, null]);
+    expect(
+      unsubscribeTokensOf(mailTo('amira@example.tn')).map(
+        (token) => verifyUnsubscribeLink(token ?? '', TEST_LINK_SECRET)?.campaignId,
+      ),
+    ).toEqual([tracking.campaignId, tracking.campaignId]);
     // The same mail, not a test, is tracked.
     expect(htmlOf(mailTo('amira@example.tn'))).toContain(OPEN_PREFIX);
   });

@@ -6,6 +6,7 @@ import {
   CAMPAIGN_REPORT_EXPORT_COLUMNS,
   type CampaignPersonResultDto,
   type CampaignReportDto,
+  type CampaignSourceResultDto,
   type UniqueAndTotal,
 } from '@agency/contracts';
 
@@ -26,7 +27,20 @@ const pair = (section: string, item: string, { unique, total }: UniqueAndTotal):
   total,
 ];
 
-/** The report as rows of figures: delivery, opens, clicks, rates, links, languages, timeline. */
+/**
+ * A source as the export names it: a list by its name and id (two lists may
+ * share a name; a deleted one has only its id), the others by their kind.
+ */
+const sourceItem = ({ kind, listId, listName }: CampaignSourceResultDto): string =>
+  kind === 'list' ? `${listName ?? 'deleted list'} (${listId ?? ''})` : kind;
+
+const sourceRows = (source: CampaignSourceResultDto): ReportRow[] => [
+  ['source-delivered', sourceItem(source), '', source.delivered],
+  ['source-opened', sourceItem(source), source.opened, ''],
+  ['source-clicked', sourceItem(source), source.clicked, ''],
+];
+
+/** The report as rows of figures: delivery, opens, clicks, rates, links, languages, sources, timeline. */
 function reportRows(report: CampaignReportDto): ReportRow[] {
   const { delivery, opens, clicks, rates } = report;
   return [
@@ -53,6 +67,7 @@ function reportRows(report: CampaignReportDto): ReportRow[] {
       [`language-${locale}`, 'opened', opened, ''],
       [`language-${locale}`, 'clicked', clicked, ''],
     ]),
+    ...report.sources.flatMap(sourceRows),
     ...report.timeline.flatMap(({ at, bucket, opens: o, clicks: c }): ReportRow[] => [
       [`timeline-${bucket}-opens`, at, '', o],
       [`timeline-${bucket}-clicks`, at, '', c],

@@ -6,7 +6,7 @@ import {
   newCampaignTrackingKey,
   recipientKeyOf,
 } from '@agency/platform';
-import { MailEventModel } from '@agency/platform/testing/audience-models';
+import { MailEventModel, MailingListModel } from '@agency/platform/testing/audience-models';
 import {
   CampaignActivityModel,
   CampaignBatchModel,
@@ -154,6 +154,43 @@ describe('GET the campaign report', () => {
     expect(lines[0]).toBe('section,item,unique,total');
     expect(lines).toEqual(
       expect.arrayContaining(['opens,people,3,3', `link-people,${LINKS[1]},1,1`]),
+    );
+  });
+
+  it('answers and exports one row per targeted list, a deleted one by its id, names formula-safe', async () => {
+    const id = await sentCampaign('anonymous');
+    const list = await MailingListModel.create({ name: '=Leads' });
+    const gone = unknownId();
+    await CampaignModel.updateOne(
+      { _id: id },
+      { recipientType: 'lists', listIds: [list._id, gone], mailsPerSource: { s0: 3, s1: 1 } },
+    );
+    const { body } = await as(ctx, users.viewer)
+      .get(`/api/admin/campaigns/${id}/report`)
+      .expect(200);
+    // The events carried no source (as tokens mailed before sources were kept): all unknown.
+    expect(body.sources).toEqual([
+      {
+        kind: 'list',
+        listId: String(list._id),
+        listName: '=Leads',
+        delivered: 3,
+        opened: 0,
+        clicked: 0,
+      },
+      { kind: 'list', listId: gone, listName: null, delivered: 1, opened: 0, clicked: 0 },
+      { kind: 'unknown', listId: null, listName: null, delivered: 0, opened: 3, clicked: 2 },
+    ]);
+    const response = await as(ctx, users.viewer)
+      .get(`/api/admin/campaigns/${id}/report/export`)
+      .expect(200);
+    expect(response.text.split('\n')).toEqual(
+      expect.arrayContaining([
+        `source-delivered,'=Leads (${String(list._id)}),,3`,
+        `source-delivered,deleted list (${gone}),,1`,
+        'source-opened,unknown,3,',
+        'source-clicked,unknown,2,',
+      ]),
     );
   });
 

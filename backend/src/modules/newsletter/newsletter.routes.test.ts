@@ -9,6 +9,9 @@ import { recordQueuedSubscriptions } from '../../testing/kept-figures';
 import { signConfirmationToken, signUnsubscribeToken } from '@agency/platform';
 import { SubscriberModel } from '@agency/platform/testing/audience-models';
 import { OwedMailModel } from '@agency/platform/testing/outbox-models';
+import { CampaignModel } from '@agency/platform/testing/campaigns-models';
+import { withCampaignLock } from '@agency/platform';
+import { as, signedInUser } from '../../testing/admin-fixtures';
 
 const ACCEPTED = { status: 'accepted' };
 
@@ -410,5 +413,72 @@ describe('unsubscribing', () => {
     expect(confirmation.status).toBe(404);
     expect(missing.status).toBe(400);
     expect((await findByEmail(email))?.status).toBe('confirmed');
+  });
+});
+
+describe("unsubscribing through a campaign's mail", () => {
+  async function sentCampaign(): Promise<string> {
+    const campaign = await CampaignModel.create({
+      name: `Spring ${Date.now()}-${Math.random()}`,
+      subject: 'Hello',
+      content: '<p>Hi</p>',
+      status: 'sent',
+    });
+    return String(campaign._id);
+  }
+  const unsubscribes = async (id: string) =>
+    (await CampaignModel.findById(id, { unsubscribeCount: 1 }).lean())?.unsubscribeCount;
+  const report = async (id: string) => {
+    const viewer = await signedInUser(ctx, 'viewer');
+    const { body } = await as(ctx, viewer).get(`/api/admin/campaigns/${id}/report`).expect(200);
+    return body.delivery.unsubscribes as number;
+  };
+  const byPage = (token: string) => api().post('/api/newsletter/unsubscribe').send({ token });
+  const byOneClick = (token: string) =>
+    api()
+      .post(`/api/newsletter/unsubscribe?token=${token}`)
+      .type('form')
+      .send('List-Unsubscribe=One-Click');
+
+  it('counts each recipient once for the campaign, by the page or the one-click POST', async () => {
+    const id = await sentCampaign();
+    await SubscriberModel.create({ email: 'reader@example.tn', status: 'confirmed' });
+    const reader = signUnsubscribeToken('reader@example.tn', secret(), id);
+    const contact = signUnsubscribeToken('contact@example.tn', secret(), id);
+
+    for (const response of [
+      await byOneClick(reader),
+      await byPage(reader),
+      await byPage(contact),
+    ]) {
+      expect(response.status).toBe(200);
+    }
+
+    expect(await unsubscribes(id)).toBe(2);
+    expect(await report(id)).toBe(2);
+    // The subscriber record holds what an unsubscribe always held, and nothing of the campaign.
+    const stored = await SubscriberModel.findOne({ email: 'reader@example.tn' }).lean();
+    expect(JSON.stringify(stored)).not.toContain(id);
+  });
+
+  it('counts nothing for a link without a campaign, nor for an address that had left already', async () => {
+    const id = await sentCampaign();
+    await SubscriberModel.create({ email: 'gone@example.tn', status: 'unsubscribed' });
+
+    await byPage(signUnsubscribeToken('newsletter@example.tn', secret())).expect(200);
+    await byPage(signUnsubscribeToken('gone@example.tn', secret(), id)).expect(200);
+
+    expect(await unsubscribes(id)).toBe(0);
+    expect((await findByEmail('newsletter@example.tn'))?.status).toBe('unsubscribed');
+  });
+
+  it("still unsubscribes when the campaign's count cannot be written", async () => {
+    const id = await sentCampaign();
+    // Another writer holds the campaign for longer than an unsubscribe waits.
+    await withCampaignLock(ctx.redis, ctx.config.queuePrefix, id, 0, async () => {
+      await byPage(signUnsubscribeToken('busy@example.tn', secret(), id)).expect(200);
+    });
+    expect((await findByEmail('busy@example.tn'))?.status).toBe('unsubscribed');
+    expect(await unsubscribes(id)).toBe(0);
   });
 });

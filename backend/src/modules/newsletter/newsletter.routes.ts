@@ -16,6 +16,7 @@ import { HttpError } from '../../errors';
 import { rateLimit, rateLimitBy } from '../../middleware/rate-limit';
 import { requestLocale, validateBody } from '../../middleware/validate';
 import {
+  countCampaignUnsubscribe,
   enqueueNewsletterRequest,
   normalizeEmail,
   requestSubscription,
@@ -32,6 +33,8 @@ export interface NewsletterRoutesDeps {
   redis: Redis;
   /** Checks the signatures of confirmation and unsubscribe links. */
   mailLinkSecret: string;
+  /** The queue prefix: a campaign's lock, taken to count an unsubscribe from its mail, is under it. */
+  queuePrefix: string;
   rateLimit: {
     /** Prefix of the limits' Redis keys. */
     name: string;
@@ -122,6 +125,21 @@ interface LinkRouteDeps {
   linksPerIp: Middleware;
 }
 
+/**
+ * Counts an unsubscribe in its campaign's report. The person is off the
+ * list already: a count that cannot be written (Redis away, the campaign's
+ * writers busy) is logged, never turned into an error on their page.
+ */
+function campaignUnsubscribeCounter(ctx: Context, { redis, queuePrefix }: NewsletterRoutesDeps) {
+  return async (campaignId: string): Promise<void> => {
+    try {
+      await countCampaignUnsubscribe(redis, queuePrefix, campaignId);
+    } catch (error: unknown) {
+      ctx.state.log.warn({ err: error, campaignId }, 'unsubscribe not counted in its campaign');
+    }
+  };
+}
+
 /** The confirmation page posts the link's token; clicking twice confirms once. */
 function addConfirmRoute(
   router: Router,
@@ -149,6 +167,7 @@ function addConfirmRoute(
 function addUnsubscribeRoutes(
   router: Router,
   { changes, mailLinkSecret, linksPerIp }: LinkRouteDeps,
+  deps: NewsletterRoutesDeps,
 ): void {
   /**
    * The List-Unsubscribe address opened in a browser: it must not unsubscribe
@@ -173,7 +192,12 @@ function addUnsubscribeRoutes(
   router.post(API_ROUTES.newsletterUnsubscribe, linksPerIp, async (ctx) => {
     const method = ctx.is('application/json') ? 'page' : 'one-click';
     const token = await linkToken(ctx);
-    const result = await unsubscribe(token, { secret: mailLinkSecret, method, changes });
+    const result = await unsubscribe(token, {
+      secret: mailLinkSecret,
+      method,
+      changes,
+      countForCampaign: campaignUnsubscribeCounter(ctx, deps),
+    });
     if (result.outcome === 'invalid') throw invalidLink();
     const body: NewsletterUnsubscribeResponse = { status: 'unsubscribed', locale: result.locale };
     ctx.set('Cache-Control', 'no-store');
@@ -192,6 +216,6 @@ export function newsletterRoutes(deps: NewsletterRoutesDeps): Router {
     windowMs: limits.windowMs,
   });
   addConfirmRoute(router, { changes, mailLinkSecret, linksPerIp });
-  addUnsubscribeRoutes(router, { changes, mailLinkSecret, linksPerIp });
+  addUnsubscribeRoutes(router, { changes, mailLinkSecret, linksPerIp }, deps);
   return router;
 }

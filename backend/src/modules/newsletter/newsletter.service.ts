@@ -6,7 +6,7 @@ import {
   markUnsubscribed,
   type SubscriberChanges,
   verifyConfirmationToken,
-  verifyUnsubscribeToken,
+  verifyUnsubscribeLink,
   type UnsubscribeMethod,
 } from '@agency/platform';
 
@@ -54,21 +54,29 @@ export async function confirmSubscription(
 export type UnsubscribeOutcome =
   { outcome: 'unsubscribed'; locale: Locale } | { outcome: 'invalid' };
 
+export interface UnsubscribeOptions {
+  secret: string;
+  method: UnsubscribeMethod;
+  now?: Date;
+  changes: SubscriberChanges;
+  /** Counts a recipient who left through a campaign's mail in its report. */
+  countForCampaign?: (campaignId: string) => Promise<void>;
+}
+
 /**
  * Takes the address a link names off the list at once, and onto the
  * suppression list. Unsubscribing twice is harmless; an address the agency
- * mailed without a subscription is recorded as unsubscribed too.
+ * mailed without a subscription is recorded as unsubscribed too. A link from
+ * a campaign's mail counts in that campaign's report when it took the
+ * address off: once per recipient, however often it is followed.
  */
 export async function unsubscribe(
   token: string,
-  {
-    secret,
-    method,
-    now = new Date(),
-    changes,
-  }: { secret: string; method: UnsubscribeMethod; now?: Date; changes: SubscriberChanges },
+  { secret, method, now = new Date(), changes, countForCampaign }: UnsubscribeOptions,
 ): Promise<UnsubscribeOutcome> {
-  const email = verifyUnsubscribeToken(token, secret);
-  if (!email) return { outcome: 'invalid' };
-  return { outcome: 'unsubscribed', locale: await markUnsubscribed(email, method, changes, now) };
+  const claims = verifyUnsubscribeLink(token, secret);
+  if (!claims) return { outcome: 'invalid' };
+  const { locale, left } = await markUnsubscribed(claims.email, method, changes, now);
+  if (left && claims.campaignId !== null) await countForCampaign?.(claims.campaignId);
+  return { outcome: 'unsubscribed', locale };
 }

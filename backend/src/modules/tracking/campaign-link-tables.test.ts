@@ -99,6 +99,7 @@ describe('the tracking routes while the store cannot be read', () => {
     campaignId: new Types.ObjectId().toHexString(),
     recipientKey: recipientKeyOf(key, 'reader@example.com'),
     locale: 'en' as const,
+    source: 0,
     sentAt: new Date(Date.now() - 3600_000),
   };
 

@@ -208,6 +208,7 @@ describe('the tracking links while Redis is paused mid-burst', () => {
       campaignId: String(campaign._id),
       recipientKey: recipientKeyOf(key, 'reader@example.com'),
       locale: 'en',
+      source: 0,
       sentAt: new Date(Date.now() - 3600_000),
       linkIndex: 0,
     });

@@ -33,6 +33,7 @@ const EVENT_FIELDS = [
   'recipientKey',
   'rule',
   'sentAt',
+  'source',
   'trap',
   'verdict',
 ];
@@ -82,6 +83,8 @@ describe('the tracking pixel and links', () => {
       campaignId: String(campaign._id),
       recipientKey: recipientKeyOf(key, ADDRESS),
       locale: 'fr' as const,
+      // The recipient's list or source: every event of the mail carries it to the counting.
+      source: 2,
     };
   }
 
@@ -136,6 +139,7 @@ describe('the tracking pixel and links', () => {
         campaignId: mail.campaignId,
         recipientKey: mail.recipientKey,
         locale: 'fr',
+        source: 2,
         linkIndex: null,
         trap: false,
         at: expect.any(String),
@@ -171,6 +175,7 @@ describe('the tracking pixel and links', () => {
         kind: 'click',
         campaignId: mail.campaignId,
         recipientKey: mail.recipientKey,
+        source: 2,
         linkIndex: 1,
         trap: false,
         verdict: 'person',
@@ -246,6 +251,7 @@ describe('the tracking pixel and links', () => {
       campaignId: new Types.ObjectId().toHexString(),
       recipientKey: recipientKeyOf(newCampaignTrackingKey(), ADDRESS),
       locale: 'en' as const,
+      source: null,
     };
     await expectNotFound(
       `/api/t/c/${signClickToken(tokenKey(), { ...gone, sentAt, linkIndex: 0 })}`,

@@ -155,6 +155,7 @@ function eventOf(
     campaignId: token.campaignId,
     recipientKey: token.recipientKey,
     locale: token.locale,
+    source: token.source,
     linkIndex: token.kind === 'click' ? token.linkIndex : null,
     trap,
     sentAt: token.sentAt.toISOString(),

@@ -23,7 +23,7 @@ import { CampaignTrackingSection } from './components/campaign-form-sections';
 import { ClickMap } from './components/report/click-map';
 import { PeopleResults } from './components/report/people-results';
 import { DeliveryFigures, EngagementFigures } from './components/report/report-figures';
-import { LanguageResults, LinkResults } from './components/report/report-tables';
+import { LanguageResults, LinkResults, SourceResults } from './components/report/report-tables';
 import { ReportTimeline } from './components/report/report-timeline';
 import { REPORT_NAMESPACE } from './report-namespace';
 
@@ -115,6 +115,7 @@ function ReportBody({ report }: { report: CampaignReportDto }) {
       <DeliveryFigures delivery={report.delivery} />
       {tracked ? <Engagement report={report} /> : null}
       {report.languages.length > 0 ? <LanguageResults languages={report.languages} /> : null}
+      <SourceResults sources={report.sources} />
       {canSeePeople && report.tracking.mode === 'individual' ? (
         <PeopleResults id={report.id} />
       ) : null}

@@ -117,6 +117,73 @@ describe('the report of a campaign', () => {
     ]);
   });
 
+  it('lists each targeted list, a deleted one by what it is, and the other sources by their kind', async () => {
+    serveReport(
+      buildCampaignReport({
+        sources: [
+          ...buildCampaignReport().sources,
+          { kind: 'unknown', listId: null, listName: null, delivered: 0, opened: 2, clicked: 1 },
+        ],
+      }),
+    );
+    await renderAdmin(REPORT, { role: 'viewer' });
+    const sources = await screen.findByRole(
+      'table',
+      { name: 'Results per list or source' },
+      SECTION_LOAD,
+    );
+    expect(rowsOf(sources)).toEqual([
+      ['List or source', 'Delivered', 'Opened (people, unique)', 'Clicked (people, unique)'],
+      ['Clients 2026', '90', '40', '14'],
+      ['Deleted list', '25', '8', '3'],
+      ['Unknown source (mails sent before sources were kept)', '0', '2', '1'],
+    ]);
+    const section = await region('Lists and sources');
+    expect(
+      within(section).getByText('A recipient on several lists counts under one of them only.'),
+    ).toBeInTheDocument();
+  });
+
+  it('names enquiry contacts and subscribers, and says when nothing is counted per list yet', async () => {
+    const zero = { listId: null, listName: null, delivered: 0, opened: 0, clicked: 0 };
+    serveReport(
+      buildCampaignReport({
+        sources: [
+          { ...zero, kind: 'contacts' },
+          { ...zero, kind: 'subscribers' },
+        ],
+      }),
+    );
+    await renderAdmin(REPORT, { role: 'viewer' });
+    const section = await region('Lists and sources');
+    expect(
+      within(section).getByText(
+        'Figures per list appear once the send has queued every recipient.',
+      ),
+    ).toBeInTheDocument();
+    expect(within(section).queryByRole('table')).not.toBeInTheDocument();
+
+    serveReport(
+      buildCampaignReport({
+        sources: [
+          { ...zero, kind: 'contacts', delivered: 3 },
+          { ...zero, kind: 'subscribers', delivered: 2, opened: 1 },
+        ],
+      }),
+    );
+    await renderAdmin(REPORT, { role: 'viewer' });
+    const table = await screen.findByRole(
+      'table',
+      { name: 'Results per list or source' },
+      SECTION_LOAD,
+    );
+    expect(rowsOf(table).map((row) => row[0])).toEqual([
+      'List or source',
+      'Enquiry contacts',
+      'Newsletter subscribers',
+    ]);
+  });
+
   it('shows the timeline as a table on demand', async () => {
     serveReport();
     const { user } = await renderAdmin(REPORT, { role: 'viewer' });
@@ -267,6 +334,10 @@ describe('the report of a campaign', () => {
         ),
       ).toBeInTheDocument();
       expect(await screen.findByRole('table', { name: 'النقرات لكل رابط' })).toBeInTheDocument();
+      const sources = await screen.findByRole('table', { name: 'النتائج لكل قائمة أو مصدر' });
+      expect(within(sources).getByText('قائمة محذوفة')).toBeInTheDocument();
+      // The list's own name keeps its own direction inside the Arabic page.
+      expect(within(sources).getByText('Clients 2026')).toHaveAttribute('dir', 'auto');
     } finally {
       await act(() => i18n.changeLanguage('en'));
     }

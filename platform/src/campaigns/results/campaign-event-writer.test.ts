@@ -5,6 +5,7 @@ import { createLogger } from '../../logger';
 import { useFileDatabase } from '../../testing/file-database';
 import { CampaignBatchModel } from '../campaign-batch.model';
 import { CampaignModel } from '../campaign.model';
+import { MailingListModel } from '../../audience/mailing-list.model';
 import { newCampaignTrackingKey, recipientKeyOf } from '../tracking/recipient-key';
 import { ACTIVITY_EVENT_LIMIT, createCampaignEventWriter } from './campaign-event-writer';
 import { readCampaignPeoplePage } from './campaign-people-queries';
@@ -278,6 +279,9 @@ describe('the campaign event writer', () => {
       { ...good, id: randomUUID(), kind: 'click', linkIndex: null },
       { ...good, id: randomUUID(), at: 'yesterday' },
       { ...good, id: randomUUID(), verdict: 'robot' },
+      { ...good, id: randomUUID(), source: 255 },
+      { ...good, id: randomUUID(), source: -1 },
+      { ...good, id: randomUUID(), source: 'list' },
     ] as TrackingEventRecord[];
     expect(await writer.write([good, ...malformed], 'batch.with.dots')).toEqual({
       counted: 1,
@@ -337,6 +341,93 @@ describe('the campaign event writer', () => {
       'campaigns.findOne',
       'mailevents.aggregate',
     ]);
+  });
+
+  it("reads one more, the lists' names, for a campaign to lists", async () => {
+    const { id, key } = await sentCampaign();
+    const lists = Array.from({ length: 50 }, () => new Types.ObjectId());
+    await CampaignModel.updateOne({ _id: id }, { recipientType: 'lists', listIds: lists });
+    // Counted once: the first round's mails per language are then kept.
+    await writer.write(
+      [open({ campaignId: id, recipientKey: recipientKeyOf(key, 'a@example.com'), source: 7 })],
+      randomUUID(),
+    );
+    const reads: string[] = [];
+    mongoose.set('debug', (collection: string, method: string) => {
+      if (method !== 'createIndex') reads.push(`${collection}.${method}`);
+    });
+    try {
+      expect((await readCampaignReport(id)).sources).toHaveLength(50);
+    } finally {
+      mongoose.set('debug', false);
+    }
+    expect(reads.sort()).toEqual([
+      'campaignresults.findOne',
+      'campaigns.findOne',
+      'mailevents.aggregate',
+      'mailinglists.find',
+    ]);
+  });
+
+  it("counts people per list under the source their tokens name, a deleted list's too, and older tokens apart", async () => {
+    const { id, key } = await sentCampaign();
+    const [kept, deleted] = [new Types.ObjectId(), new Types.ObjectId()];
+    await MailingListModel.create({ _id: kept, name: 'Clients 2026' });
+    await CampaignModel.updateOne(
+      { _id: id },
+      {
+        recipientType: 'lists',
+        listIds: [kept, deleted],
+        mailsPerSource: { s0: 4, s1: 3, unknown: 1 },
+      },
+    );
+    const who = (name: string) => ({ campaignId: id, recipientKey: recipientKeyOf(key, name) });
+    await writer.write(
+      [
+        open({ ...who('a'), source: 0 }),
+        open({ ...who('a'), source: 0 }),
+        click(1, { ...who('b'), source: 0 }),
+        open({ ...who('c'), source: 0, seconds: 1, verdict: 'machine', rule: 'early-open' }),
+        click(0, { ...who('d'), source: 1 }),
+        // A token mailed before sources were kept.
+        open({ ...who('e'), source: null }),
+      ],
+      randomUUID(),
+    );
+    // A later event of a recipient whose source is known keeps it.
+    await writer.write([open({ ...who('d') })], randomUUID());
+
+    expect((await readCampaignReport(id)).sources).toEqual([
+      {
+        kind: 'list',
+        listId: String(kept),
+        listName: 'Clients 2026',
+        delivered: 4,
+        opened: 2,
+        clicked: 1,
+      },
+      {
+        kind: 'list',
+        listId: String(deleted),
+        listName: null,
+        delivered: 3,
+        opened: 1,
+        clicked: 1,
+      },
+      { kind: 'unknown', listId: null, listName: null, delivered: 1, opened: 1, clicked: 0 },
+    ]);
+  });
+
+  it('reads one row per source of a campaign to contacts and subscribers, with no unknown row when none was counted', async () => {
+    const { id } = await sentCampaign();
+    await CampaignModel.updateOne({ _id: id }, { mailsPerSource: { s0: 6, s1: 4 } });
+    const report = await readCampaignReport(id);
+    expect(report.sources).toEqual([
+      { kind: 'contacts', listId: null, listName: null, delivered: 6, opened: 0, clicked: 0 },
+      { kind: 'subscribers', listId: null, listName: null, delivered: 4, opened: 0, clicked: 0 },
+    ]);
+    await CampaignModel.updateOne({ _id: id }, { recipientType: 'subscribers' });
+    expect((await readCampaignReport(id)).sources.map((row) => row.kind)).toEqual(['subscribers']);
   });
 
   it('names the recipient in individual mode only, from the ledger’s addresses', async () => {

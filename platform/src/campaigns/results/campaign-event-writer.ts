@@ -23,7 +23,12 @@
  * batch delivered twice finds its events stored and adds nothing.
  */
 import { Types, trusted } from 'mongoose';
-import { LOCALES, type Locale, type TrackingEventRecord } from '@agency/contracts';
+import {
+  CAMPAIGN_SOURCES_MAX,
+  LOCALES,
+  type Locale,
+  type TrackingEventRecord,
+} from '@agency/contracts';
 import { isDuplicateKeyError } from '../../database-errors';
 import type { Logger } from '../../logger';
 import { normalizeEmail } from '../../mail/email-address';
@@ -94,6 +99,11 @@ const RECIPIENT_KEY = /^[A-Za-z0-9_-]{22}$/;
 const VERDICTS: readonly string[] = ['person', 'machine', 'scanner'];
 const isTime = (value: unknown): boolean =>
   typeof value === 'string' && Number.isFinite(Date.parse(value));
+/** A source as a token names it: a place of one byte; null or absent (an older API) when unknown. */
+const isSource = (value: unknown): boolean =>
+  value === undefined ||
+  value === null ||
+  (Number.isInteger(value) && (value as number) >= 0 && (value as number) < CAMPAIGN_SOURCES_MAX);
 
 /**
  * Whether an event has the shape the API records: anything else (a job
@@ -111,6 +121,7 @@ export const isWellFormedEvent = (event: TrackingEventRecord): boolean =>
     ? event.linkIndex === null
     : Number.isInteger(event.linkIndex) && (event.linkIndex ?? -1) >= 0) &&
   typeof event.trap === 'boolean' &&
+  isSource(event.source) &&
   isTime(event.at) &&
   isTime(event.sentAt) &&
   VERDICTS.includes(event.verdict) &&
@@ -199,8 +210,10 @@ function recipientChange(
   const carried = unappliedOf(stored, campaign);
   if (added === 0 && carried.size === 0) return { activity: null, added: 0, delta: new Map() };
   const locale = (stored?.locale ?? incoming[0]?.locale ?? 'en') as Locale;
+  // A recipient's tokens all name one source; a document older than sources takes the events'.
+  const source = stored?.source ?? incoming.find((event) => event.source != null)?.source ?? null;
   const judged = rejudgeRecipientEvents(events);
-  const after = contributionOf(judged, locale, campaign.startedAt);
+  const after = contributionOf(judged, { locale, source }, campaign.startedAt);
   const delta = differenceOf(countersOfEntries(stored?.contribution ?? []), after);
   sumInto(delta, carried);
   const pending = delta.size > 0 ? { batch: batchId, delta: entriesOfCounters(delta) } : null;
@@ -210,6 +223,7 @@ function recipientChange(
     recipientKey,
     email: stored?.email ?? campaign.emails?.get(recipientKey) ?? null,
     locale,
+    source,
     events,
     opened: after.has('opens.people.unique'),
     clicked: after.has('clicks.people.unique'),

@@ -1,14 +1,21 @@
 /**
  * The campaign report: the campaign (its send's figures), its results
- * document (every counter kept on write) and its bounces and complaints:
- * three small reads, never a scan of events. The languages' mails come from
- * the first round's roster, counted once by the event writer and kept on the
- * results document (only the writer writes that document: see its model).
+ * document (every counter kept on write), its bounces and complaints and its
+ * lists' names: four small reads, never a scan of events. The languages' mails
+ * come from the first round's roster, counted once by the event writer and
+ * kept on the results document (only the writer writes that document: see its
+ * model); the sources' mails are counted by the dispatch and kept on the
+ * campaign, as are the unsubscribes it brought.
  */
 import { Types } from 'mongoose';
 import {
+  CONTACTS_SOURCE,
   LOCALES,
+  SUBSCRIBERS_SOURCE,
+  campaignSourceKeyOf,
   type CampaignLanguageResultDto,
+  type CampaignSourceKind,
+  type CampaignSourceResultDto,
   type CampaignLinkResultDto,
   type CampaignRatesDto,
   type CampaignReportDto,
@@ -21,6 +28,7 @@ import {
   noCampaignMailEvents,
   type CampaignMailEventCounts,
 } from '../../audience/mail-event-queries';
+import { findActiveListNames } from '../../audience/list-existence';
 import { DomainError } from '../../domain-error';
 import { isoOrNull } from '../../list-pages';
 import { CampaignBatchModel } from '../campaign-batch.model';
@@ -108,9 +116,73 @@ const languagesOf = (
     clicked: counterAt(tree, `languages.${locale}.clicked`),
   })).filter((row) => row.delivered > 0 || row.opened > 0 || row.clicked > 0);
 
+/** What a source's row adds to its kind: the list it is, if it is one. */
+type SourceOfRow = Pick<CampaignSourceResultDto, 'kind' | 'listId' | 'listName'>;
+
+const sourceRow = (
+  tree: CounterTree | undefined,
+  mails: Readonly<Record<string, number>>,
+  key: string,
+  source: SourceOfRow,
+): CampaignSourceResultDto => ({
+  ...source,
+  delivered: mails[key] ?? 0,
+  opened: counterAt(tree, `sources.${key}.opened`),
+  clicked: counterAt(tree, `sources.${key}.clicked`),
+});
+
+const notAList = (kind: CampaignSourceKind): SourceOfRow => ({
+  kind,
+  listId: null,
+  listName: null,
+});
+
+/** The sources a campaign's audience is walked from, each with its place (see CAMPAIGN_SOURCE_KINDS). */
+function sourcesOfTarget(
+  campaign: Pick<StoredCampaign, 'recipientType' | 'listIds'>,
+  listNames: ReadonlyMap<string, string>,
+): { place: number; source: SourceOfRow }[] {
+  if (campaign.recipientType === 'lists') {
+    return (campaign.listIds ?? []).map((id, place) => {
+      const listId = String(id);
+      return { place, source: { kind: 'list', listId, listName: listNames.get(listId) ?? null } };
+    });
+  }
+  const contacts = { place: CONTACTS_SOURCE, source: notAList('contacts') };
+  const subscribers = { place: SUBSCRIBERS_SOURCE, source: notAList('subscribers') };
+  if (campaign.recipientType === 'contacts') return [contacts];
+  if (campaign.recipientType === 'subscribers') return [subscribers];
+  return [contacts, subscribers];
+}
+
+/**
+ * One row per source the campaign targets (a deleted list keeps its row,
+ * without a name), then the recipients whose source is not known (mails
+ * sent before sources were kept) when anything was counted there.
+ */
+const sourcesOf = (
+  tree: CounterTree | undefined,
+  campaign: Pick<StoredCampaign, 'recipientType' | 'listIds' | 'mailsPerSource'>,
+  listNames: ReadonlyMap<string, string>,
+): CampaignSourceResultDto[] => {
+  const mails = (campaign.mailsPerSource ?? {}) as Record<string, number>;
+  const targeted = sourcesOfTarget(campaign, listNames).map(({ place, source }) =>
+    sourceRow(tree, mails, campaignSourceKeyOf(place), source),
+  );
+  const unknown = sourceRow(tree, mails, campaignSourceKeyOf(null), notAList('unknown'));
+  const counted = unknown.delivered > 0 || unknown.opened > 0 || unknown.clicked > 0;
+  return counted ? [...targeted, unknown] : targeted;
+};
+
 type ReportedCampaign = Pick<
   StoredCampaign,
-  'name' | 'tracking' | 'sentCount' | 'failedCount' | 'startedAt' | 'finishedAt'
+  | 'name'
+  | 'tracking'
+  | 'sentCount'
+  | 'failedCount'
+  | 'startedAt'
+  | 'finishedAt'
+  | 'unsubscribeCount'
 >;
 
 const deliveryOf = (
@@ -122,8 +194,7 @@ const deliveryOf = (
   delivered: deliveredOf(campaign.sentCount, events),
   bounced: { hard: events.hardBounces, soft: events.softBounces },
   complaints: events.complaints,
-  // Nothing records which campaign an unsubscribe came from yet.
-  unsubscribes: 0,
+  unsubscribes: campaign.unsubscribeCount ?? 0,
 });
 
 /** The report's figures from the results document's counters. */
@@ -151,6 +222,10 @@ export async function readCampaignReport(id: string): Promise<CampaignReportDto>
     countCampaignMailEvents([id]),
   ]);
   if (!campaign) throw new DomainError('NOT_FOUND', 'No campaign with this id');
+  const listNames =
+    campaign.recipientType === 'lists'
+      ? await findActiveListNames(campaign.listIds ?? [])
+      : new Map<string, string>();
   const tree = results?.counters;
   const delivery = deliveryOf(campaign, mailEvents.get(id) ?? noCampaignMailEvents());
   // The event writer keeps them once the first round is in the ledger; until then, counted here.
@@ -163,6 +238,7 @@ export async function readCampaignReport(id: string): Promise<CampaignReportDto>
     ...resultsOf(tree, delivery.delivered),
     links: linksOf(tree, campaign.tracking?.links ?? []),
     languages: languagesOf(tree, mails),
+    sources: sourcesOf(tree, campaign, listNames),
     startedAt: isoOrNull(campaign.startedAt),
     finishedAt: isoOrNull(campaign.finishedAt),
   };

@@ -57,6 +57,8 @@ const campaignActivitySchema = new Schema(
     recipientKey: { type: String, required: true },
     email: { type: String, default: null },
     locale: { type: String, required: true, enum: LOCALES },
+    // The recipient's source in the campaign (its tokens say it); null when unknown.
+    source: { type: Number, default: null },
     events: { type: [storedEventSchema], default: [] },
     // As the events judged together say, for the individual results' filters.
     opened: { type: Boolean, default: false },
@@ -99,6 +101,8 @@ export interface CampaignActivity {
   recipientKey: string;
   email: string | null;
   locale: Locale;
+  /** Absent on a document written before sources were kept. */
+  source?: number | null;
   events: StoredTrackingEvent[];
   /** A person's open was seen or implied. */
   opened: boolean;

@@ -46,14 +46,14 @@ describe("a recipient's contribution", () => {
         rule: 'trap-link',
       }),
     ]);
-    const counters = contributionOf(judged, 'en', STARTED);
+    const counters = contributionOf(judged, { locale: 'en', source: 1 }, STARTED);
     expect(counters.get('clicks.scanners.total')).toBe(1);
     expect([...counters.keys()].some((path) => path.startsWith('links.'))).toBe(false);
   });
 
   it('counts an implied open in the people’s opens, the language and the timeline', () => {
     const judged = rejudgeRecipientEvents([event({ id: 'a', kind: 'click', linkIndex: 0 })]);
-    const counters = contributionOf(judged, 'ar', STARTED);
+    const counters = contributionOf(judged, { locale: 'ar', source: null }, STARTED);
     expect(Object.fromEntries(counters)).toEqual({
       'opens.people.unique': 1,
       'opens.people.total': 1,
@@ -66,7 +66,21 @@ describe("a recipient's contribution", () => {
       'timeline.h2026050411.opens': 1,
       'languages.ar.opened': 1,
       'languages.ar.clicked': 1,
+      'sources.unknown.opened': 1,
+      'sources.unknown.clicked': 1,
     });
+  });
+
+  it("counts a person under its source's row, and a machine under none", () => {
+    const opened = rejudgeRecipientEvents([event({ id: 'a', at: at(2) })]);
+    const person = contributionOf(opened, { locale: 'fr', source: 4 }, STARTED);
+    expect(person.get('sources.s4.opened')).toBe(1);
+    expect(person.has('sources.s4.clicked')).toBe(false);
+    const machine = rejudgeRecipientEvents([
+      event({ id: 'b', verdict: 'machine', rule: 'apple-mpp' }),
+    ]);
+    const counters = contributionOf(machine, { locale: 'fr', source: 4 }, STARTED);
+    expect([...counters.keys()].some((path) => path.startsWith('sources.'))).toBe(false);
   });
 
   it('moves by the difference, both ways', () => {

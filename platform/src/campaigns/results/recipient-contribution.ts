@@ -5,7 +5,7 @@
  * Counter paths are made of [A-Za-z0-9_-] segments: a link's index is `l<index>`,
  * a timeline bucket `h<yyyymmddhh>` (an hour) or `d<yyyymmdd>` (a day), UTC.
  */
-import type { Locale } from '@agency/contracts';
+import { campaignSourceKeyOf, type Locale } from '@agency/contracts';
 import type { RejudgedRecipient, StoredTrackingEvent } from '../tracking/stored-event-verdicts';
 
 /** Counter path → value. */
@@ -102,17 +102,35 @@ const addLanguage = (counters: Counters, judged: RejudgedRecipient, locale: Loca
   if (person.some((e) => e.kind === 'click')) add(counters, `languages.${locale}.clicked`);
 };
 
+/** Who the recipient is to the report: the mail's language and the audience's source it came from. */
+export interface RecipientOrigin {
+  locale: Locale;
+  /** Its place among the campaign's sources; null when its tokens did not say. */
+  source: number | null;
+}
+
+/**
+ * The recipient's part of its source's row (`sources.s<place>`, or
+ * `sources.unknown`): who opened and who clicked, as its language's row counts them.
+ */
+const addSource = (counters: Counters, { locale, source }: RecipientOrigin): void => {
+  const key = campaignSourceKeyOf(source);
+  if (counters.has(`languages.${locale}.opened`)) add(counters, `sources.${key}.opened`);
+  if (counters.has(`languages.${locale}.clicked`)) add(counters, `sources.${key}.clicked`);
+};
+
 /** Everything one recipient adds to the campaign's counters. */
 export const contributionOf = (
   judged: RejudgedRecipient,
-  locale: Locale,
+  origin: RecipientOrigin,
   startedAt: Date | null,
 ): Counters => {
   const counters: Counters = new Map();
   addOpens(counters, judged);
   addClicks(counters, judged);
   addTimeline(counters, judged, startedAt);
-  addLanguage(counters, judged, locale);
+  addLanguage(counters, judged, origin.locale);
+  addSource(counters, origin);
   return counters;
 };
 

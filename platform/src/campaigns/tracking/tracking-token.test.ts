@@ -26,10 +26,14 @@ const OPEN = {
   recipientKey: RECIPIENT,
   sentAt: SENT_AT,
   locale: 'fr' as const,
+  source: 3,
 };
 const CLICK = { ...OPEN, linkIndex: 7 };
-/** Where a click token's link index starts: after the recipient key, the time and the language. */
-const LINK_INDEX_AT = 35;
+/** Where the language is: after the version, kind, campaign id, recipient key and time. */
+const LOCALE_AT = 34;
+const SOURCE_AT = 35;
+/** Where a click token's link index starts: after the recipient key, the time, the language and the source. */
+const LINK_INDEX_AT = 36;
 const BASE64URL_ALPHABET = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'];
 
 const bytesOf = (token: string): Buffer => Buffer.from(token, 'base64url');
@@ -51,25 +55,25 @@ function withByte(body: Buffer, at: number, value: number): Buffer {
 /** The tokens of the open pixel and the tracking links: what they carry and what they refuse. */
 describe('tracking tokens', () => {
   describe('round trips', () => {
-    it('names the campaign and the recipient key in an open token of 63 URL-safe characters', () => {
+    it('names the campaign and the recipient key in an open token of 64 URL-safe characters', () => {
       const token = signOpenToken(KEY, OPEN);
       expect(token).toHaveLength(OPEN_TOKEN_LENGTH);
-      expect(OPEN_TOKEN_LENGTH).toBe(63);
+      expect(OPEN_TOKEN_LENGTH).toBe(64);
       expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
       expect(verifyTrackingToken(KEY, token)).toEqual({ kind: 'open', ...OPEN });
       expect(verifyOpenToken(KEY, token)).toEqual({ kind: 'open', ...OPEN });
     });
 
-    it('names the link too in a click token of 66 URL-safe characters', () => {
+    it('names the link too in a click token of 67 URL-safe characters', () => {
       const token = signClickToken(KEY, CLICK);
       expect(token).toHaveLength(CLICK_TOKEN_LENGTH);
-      expect(CLICK_TOKEN_LENGTH).toBe(66);
+      expect(CLICK_TOKEN_LENGTH).toBe(67);
       expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
       expect(verifyTrackingToken(KEY, token)).toEqual({ kind: 'click', ...CLICK });
       expect(verifyClickToken(KEY, token)).toEqual({ kind: 'click', ...CLICK });
     });
 
-    it('carries the first link, the trap past the last, any campaign id (in lower case), time and language', () => {
+    it('carries the first link, the trap past the last, any campaign id (in lower case), time, language and source', () => {
       fc.assert(
         fc.property(
           fc.stringMatching(/^[0-9a-fA-F]{24}$/),
@@ -77,7 +81,8 @@ describe('tracking tokens', () => {
           fc.emailAddress(),
           fc.integer({ min: 0, max: 0xffffffff }),
           fc.constantFrom(...LOCALES),
-          (campaignId, linkIndex, address, seconds, locale) => {
+          fc.option(fc.integer({ min: 0, max: 254 })),
+          (campaignId, linkIndex, address, seconds, locale, source) => {
             const recipientKey = recipientKeyOf(CAMPAIGN_KEY, address);
             const sentAt = new Date(seconds * 1000);
             const token = signClickToken(KEY, {
@@ -86,6 +91,7 @@ describe('tracking tokens', () => {
               recipientKey,
               sentAt,
               locale,
+              source,
             });
             expect(verifyClickToken(KEY, token)).toEqual({
               kind: 'click',
@@ -94,6 +100,7 @@ describe('tracking tokens', () => {
               recipientKey,
               sentAt,
               locale,
+              source,
             });
           },
         ),
@@ -132,6 +139,48 @@ describe('tracking tokens', () => {
       const elsewhere = recipientKeyOf(newCampaignTrackingKey(), ADDRESS);
       const token = signClickToken(KEY, { ...CLICK, recipientKey: elsewhere });
       expect(verifyClickToken(KEY, token)?.recipientKey).not.toBe(RECIPIENT);
+    });
+  });
+
+  describe('the source, and the tokens mailed before it', () => {
+    /** A version 1 token: the same fields without the source byte, as mails sent before it carry. */
+    const versionOneOf = (token: string): string => {
+      const body = bodyOf(token);
+      const withoutSource = Buffer.concat([
+        body.subarray(0, SOURCE_AT),
+        body.subarray(SOURCE_AT + 1),
+      ]);
+      return resealed(KEY, withByte(withoutSource, 0, 1));
+    };
+
+    it('still verifies a version 1 open or click token, with no source', () => {
+      const open = versionOneOf(signOpenToken(KEY, OPEN));
+      const click = versionOneOf(signClickToken(KEY, CLICK));
+      expect([open.length, click.length]).toEqual([63, 66]);
+      expect(verifyOpenToken(KEY, open)).toEqual({ kind: 'open', ...OPEN, source: null });
+      expect(verifyClickToken(KEY, click)).toEqual({ kind: 'click', ...CLICK, source: null });
+    });
+
+    it('refuses a version 1 body marked version 2, and the other way round, even signed', () => {
+      const open = bodyOf(versionOneOf(signOpenToken(KEY, OPEN)));
+      expect(verifyTrackingToken(KEY, resealed(KEY, withByte(open, 0, 2)))).toBeNull();
+      const click = bodyOf(signClickToken(KEY, CLICK));
+      expect(verifyTrackingToken(KEY, resealed(KEY, withByte(click, 0, 1)))).toBeNull();
+    });
+
+    it('signs an unknown source as its own byte, read back as null', () => {
+      const token = signOpenToken(KEY, { ...OPEN, source: null });
+      expect(bytesOf(token)[SOURCE_AT]).toBe(255);
+      expect(verifyOpenToken(KEY, token)?.source).toBeNull();
+      expect(bytesOf(signOpenToken(KEY, OPEN))[SOURCE_AT]).toBe(3);
+    });
+
+    it('refuses to sign a source that is not a place of one byte', () => {
+      for (const source of [-1, 255, 256, 1.5, Number.NaN]) {
+        expect(() => signClickToken(KEY, { ...CLICK, source })).toThrow(
+          new RangeError('A source is an integer from 0 to 254, or null'),
+        );
+      }
     });
   });
 
@@ -189,7 +238,7 @@ describe('tracking tokens', () => {
 
     it('refuses a click token cut to the length of an open token', () => {
       expect(verifyTrackingToken(KEY, tokens.click.slice(0, OPEN_TOKEN_LENGTH))).toBeNull();
-      const cut = bytesOf(tokens.click).subarray(0, 47).toString('base64url');
+      const cut = bytesOf(tokens.click).subarray(0, 48).toString('base64url');
       expect(verifyTrackingToken(KEY, cut)).toBeNull();
       // Even signed: a click's bytes marked as an open do not make an open token.
       const marked = withByte(bodyOf(tokens.click).subarray(0, LINK_INDEX_AT), 1, 0x63);
@@ -206,8 +255,10 @@ describe('tracking tokens', () => {
 
     it('refuses another version or kind, even signed', () => {
       for (const token of [tokens.open, tokens.click]) {
-        expect(verifyTrackingToken(KEY, resealed(KEY, withByte(bodyOf(token), 0, 2)))).toBeNull();
-        expect(verifyTrackingToken(KEY, resealed(KEY, withByte(bodyOf(token), 0, 0)))).toBeNull();
+        for (const version of [0, 1, 3]) {
+          const body = withByte(bodyOf(token), 0, version);
+          expect(verifyTrackingToken(KEY, resealed(KEY, body))).toBeNull();
+        }
         expect(
           verifyTrackingToken(KEY, resealed(KEY, withByte(bodyOf(token), 1, 0x78))),
         ).toBeNull();
@@ -235,7 +286,7 @@ describe('tracking tokens', () => {
     it('refuses a language past the known ones, even signed', () => {
       for (const token of [tokens.open, tokens.click]) {
         for (const index of [LOCALES.length, 255]) {
-          const body = withByte(bodyOf(token), LINK_INDEX_AT - 1, index);
+          const body = withByte(bodyOf(token), LOCALE_AT, index);
           expect(verifyTrackingToken(KEY, resealed(KEY, body))).toBeNull();
         }
       }

@@ -2,7 +2,7 @@ import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { base64urlLength, bytesOfBase64url } from './base64url-bytes';
 import { RECIPIENT_KEY_BYTES, recipientKeyBytes } from './recipient-key';
 import { TRACKED_LINKS_MAX } from './link-table';
-import { LOCALES, type Locale } from '@agency/contracts';
+import { CAMPAIGN_SOURCES_MAX, LOCALES, type Locale } from '@agency/contracts';
 
 /**
  * The signed tokens in a campaign's tracking links and open pixel: which
@@ -15,15 +15,19 @@ import { LOCALES, type Locale } from '@agency/contracts';
  * so a token can name a link of ours and nothing else. The mail rendering will
  * sign one per tracked link and one per pixel of every mail.
  *
- * Layout (bytes, then unpadded base64url):
+ * Layout (bytes, then unpadded base64url), version 2:
  *
  *   version(1) kind(1) campaign id(12) recipient key(16) sent at(4) language(1)
- *   [link index(2)] MAC(12)
+ *   source(1) [link index(2)] MAC(12)
  *
- * an open token is 47 bytes (63 characters), a click token 49 (66). The
+ * an open token is 48 bytes (64 characters), a click token 50 (67). The
  * sending time is in whole seconds since 1970 (unsigned, good until 2106);
- * the language is its index in LOCALES. Binary,
- * not JSON, because the token is repeated for every link of every mail.
+ * the language is its index in LOCALES; the source is the recipient's place
+ * in the campaign's sources (`CampaignRecipient.source`, for the report per
+ * list), 255 when the roster did not keep it. Version 1, in the mails sent
+ * before sources were kept, has no source byte (47 and 49 bytes: 63 and 66
+ * characters); it still verifies, with a null source. Binary, not JSON,
+ * because the token is repeated for every link of every mail.
  */
 export interface TrackingTokenKey {
   readonly macKey: Buffer;
@@ -54,6 +58,8 @@ export interface OpenTokenPayload {
   sentAt: Date;
   /** The language the mail was written in. */
   locale: Locale;
+  /** The recipient's source in the campaign; null when unknown (a version 1 token, an older roster). */
+  source: number | null;
 }
 
 export interface ClickTokenPayload {
@@ -64,16 +70,21 @@ export interface ClickTokenPayload {
   recipientKey: string;
   sentAt: Date;
   locale: Locale;
+  source: number | null;
 }
 
 export type TrackingTokenPayload = OpenTokenPayload | ClickTokenPayload;
 
 /** A new layout takes a new version byte; tokens already mailed keep theirs. */
-const VERSION = 1;
+const VERSION = 2;
+/** The layout before the source byte: still verified, never signed. */
+const VERSION_WITHOUT_SOURCE = 1;
 const KIND_BYTES = { open: 0x6f, click: 0x63 } as const;
 const CAMPAIGN_ID_BYTES = 12;
 const SENT_AT_BYTES = 4;
 const LINK_INDEX_BYTES = 2;
+/** The source byte of a recipient whose source is not known. */
+const UNKNOWN_SOURCE = CAMPAIGN_SOURCES_MAX;
 /**
  * 96 bits of HMAC-SHA-256. A MAC is only checked by our endpoints, one request
  * at a time, so forging a token takes about 2^95 requests, and would win a
@@ -87,21 +98,48 @@ const CAMPAIGN_AT = 2;
 const RECIPIENT_AT = CAMPAIGN_AT + CAMPAIGN_ID_BYTES;
 const SENT_AT_AT = RECIPIENT_AT + RECIPIENT_KEY_BYTES;
 const LOCALE_AT = SENT_AT_AT + SENT_AT_BYTES;
-const LINK_INDEX_AT = LOCALE_AT + 1;
-const OPEN_TOKEN_BYTES = LINK_INDEX_AT + MAC_BYTES;
-const CLICK_TOKEN_BYTES = LINK_INDEX_AT + LINK_INDEX_BYTES + MAC_BYTES;
-const TOKEN_BYTES = { open: OPEN_TOKEN_BYTES, click: CLICK_TOKEN_BYTES } as const;
 
-/** The token's length in characters: 63 for an open, 66 for a click. */
-export const OPEN_TOKEN_LENGTH = base64urlLength(OPEN_TOKEN_BYTES);
-export const CLICK_TOKEN_LENGTH = base64urlLength(CLICK_TOKEN_BYTES);
+/** Where a layout keeps its fields after the language, and how long its tokens are. */
+interface Layout {
+  version: number;
+  /** Where the source byte is; null in version 1. */
+  sourceAt: number | null;
+  linkIndexAt: number;
+  bytes: { open: number; click: number };
+}
+
+function layoutOf(version: number, sourceBytes: number): Layout {
+  const linkIndexAt = LOCALE_AT + 1 + sourceBytes;
+  return {
+    version,
+    sourceAt: sourceBytes === 0 ? null : LOCALE_AT + 1,
+    linkIndexAt,
+    bytes: { open: linkIndexAt + MAC_BYTES, click: linkIndexAt + LINK_INDEX_BYTES + MAC_BYTES },
+  };
+}
+
+const LAYOUT = layoutOf(VERSION, 1);
+const LAYOUT_WITHOUT_SOURCE = layoutOf(VERSION_WITHOUT_SOURCE, 0);
+
+/** The token's length in characters: 64 for an open, 67 for a click. */
+export const OPEN_TOKEN_LENGTH = base64urlLength(LAYOUT.bytes.open);
+export const CLICK_TOKEN_LENGTH = base64urlLength(LAYOUT.bytes.click);
+
+/** Each length a genuine token may have (both layouts, both kinds), and its layout. */
+const LAYOUTS_BY_LENGTH = new Map<number, { layout: Layout; bytes: number }>(
+  [LAYOUT, LAYOUT_WITHOUT_SOURCE].flatMap((layout) =>
+    [layout.bytes.open, layout.bytes.click].map(
+      (bytes) => [base64urlLength(bytes), { layout, bytes }] as const,
+    ),
+  ),
+);
 
 const CAMPAIGN_ID = /^[0-9a-f]{24}$/i;
 
 /** The open pixel's token. Throws on a payload only a bug of ours can make. */
 export function signOpenToken(
   key: TrackingTokenKey,
-  { campaignId, recipientKey, sentAt, locale }: Omit<OpenTokenPayload, 'kind'>,
+  { campaignId, recipientKey, sentAt, locale, source }: Omit<OpenTokenPayload, 'kind'>,
 ): string {
   return sealed(key, [
     Buffer.from([VERSION, KIND_BYTES.open]),
@@ -109,13 +147,14 @@ export function signOpenToken(
     recipientKeyBytesOf(recipientKey),
     sentAtBytes(sentAt),
     localeBytes(locale),
+    sourceBytes(source),
   ]);
 }
 
 /** A tracked link's token. Throws on a payload only a bug of ours can make. */
 export function signClickToken(
   key: TrackingTokenKey,
-  { campaignId, linkIndex, recipientKey, sentAt, locale }: Omit<ClickTokenPayload, 'kind'>,
+  { campaignId, linkIndex, recipientKey, sentAt, locale, source }: Omit<ClickTokenPayload, 'kind'>,
 ): string {
   return sealed(key, [
     Buffer.from([VERSION, KIND_BYTES.click]),
@@ -123,6 +162,7 @@ export function signClickToken(
     recipientKeyBytesOf(recipientKey),
     sentAtBytes(sentAt),
     localeBytes(locale),
+    sourceBytes(source),
     linkIndexBytes(linkIndex),
   ]);
 }
@@ -143,6 +183,14 @@ function localeBytes(locale: Locale): Buffer {
   const index = LOCALES.indexOf(locale);
   if (index < 0) throw new RangeError(`A language is one of ${LOCALES.join(', ')}`);
   return Buffer.from([index]);
+}
+
+function sourceBytes(source: number | null): Buffer {
+  if (source === null) return Buffer.from([UNKNOWN_SOURCE]);
+  if (!(Number.isInteger(source) && source >= 0 && source < UNKNOWN_SOURCE)) {
+    throw new RangeError(`A source is an integer from 0 to ${UNKNOWN_SOURCE - 1}, or null`);
+  }
+  return Buffer.from([source]);
 }
 
 function campaignIdBytes(campaignId: string): Buffer {
@@ -188,11 +236,12 @@ export function verifyTrackingToken(
   key: TrackingTokenKey,
   text: string,
 ): TrackingTokenPayload | null {
-  const bytes = tokenBytesOf(text);
-  if (!bytes || bytes[0] !== VERSION) return null;
-  const kind = kindOf(bytes);
+  const known = LAYOUTS_BY_LENGTH.get(text.length);
+  const bytes = known ? bytesOfBase64url(text, known.bytes) : undefined;
+  if (!known || !bytes || bytes[0] !== known.layout.version) return null;
+  const kind = kindOf(bytes, known.layout);
   if (!kind || !hasGenuineMac(key, bytes)) return null;
-  return payloadOf(kind, bytes);
+  return payloadOf(kind, bytes, known.layout);
 }
 
 /** A genuine open token's payload; null for a click token or anything else. */
@@ -207,17 +256,11 @@ export function verifyClickToken(key: TrackingTokenKey, text: string): ClickToke
   return payload?.kind === 'click' ? payload : null;
 }
 
-function tokenBytesOf(text: string): Buffer | undefined {
-  if (text.length === OPEN_TOKEN_LENGTH) return bytesOfBase64url(text, OPEN_TOKEN_BYTES);
-  if (text.length === CLICK_TOKEN_LENGTH) return bytesOfBase64url(text, CLICK_TOKEN_BYTES);
-  return undefined;
-}
-
-/** The kind the kind byte names, if the token has that kind's length. */
-function kindOf(bytes: Buffer): TrackingTokenPayload['kind'] | undefined {
+/** The kind the kind byte names, if the token has that kind's length in its layout. */
+function kindOf(bytes: Buffer, layout: Layout): TrackingTokenPayload['kind'] | undefined {
   const kind =
     bytes[1] === KIND_BYTES.open ? 'open' : bytes[1] === KIND_BYTES.click ? 'click' : undefined;
-  return kind && bytes.length === TOKEN_BYTES[kind] ? kind : undefined;
+  return kind && bytes.length === layout.bytes[kind] ? kind : undefined;
 }
 
 function hasGenuineMac(key: TrackingTokenKey, bytes: Buffer): boolean {
@@ -225,15 +268,27 @@ function hasGenuineMac(key: TrackingTokenKey, bytes: Buffer): boolean {
   return timingSafeEqual(macOf(key, bytes.subarray(0, macAt)), bytes.subarray(macAt));
 }
 
-function payloadOf(kind: TrackingTokenPayload['kind'], bytes: Buffer): TrackingTokenPayload | null {
+/** The source a token names: null in version 1, and for the byte of an unknown source. */
+function sourceOf(bytes: Buffer, layout: Layout): number | null {
+  const source =
+    layout.sourceAt === null ? UNKNOWN_SOURCE : (bytes[layout.sourceAt] ?? UNKNOWN_SOURCE);
+  return source === UNKNOWN_SOURCE ? null : source;
+}
+
+function payloadOf(
+  kind: TrackingTokenPayload['kind'],
+  bytes: Buffer,
+  layout: Layout,
+): TrackingTokenPayload | null {
   const campaignId = bytes.toString('hex', CAMPAIGN_AT, RECIPIENT_AT);
   const recipientKey = bytes.toString('base64url', RECIPIENT_AT, SENT_AT_AT);
   const sentAt = new Date(bytes.readUInt32BE(SENT_AT_AT) * 1000);
   const locale = LOCALES[bytes[LOCALE_AT] ?? LOCALES.length];
   if (!locale) return null;
-  if (kind === 'open') return { kind, campaignId, recipientKey, sentAt, locale };
-  const linkIndex = bytes.readUInt16BE(LINK_INDEX_AT);
+  const source = sourceOf(bytes, layout);
+  if (kind === 'open') return { kind, campaignId, recipientKey, sentAt, locale, source };
+  const linkIndex = bytes.readUInt16BE(layout.linkIndexAt);
   return isLinkIndex(linkIndex)
-    ? { kind, campaignId, linkIndex, recipientKey, sentAt, locale }
+    ? { kind, campaignId, linkIndex, recipientKey, sentAt, locale, source }
     : null;
 }

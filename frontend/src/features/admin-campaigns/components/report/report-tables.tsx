@@ -64,6 +64,52 @@ export function LinkResults({ links }: { links: CampaignReportDto['links'] }) {
   );
 }
 
+type SourceRow = CampaignReportDto['sources'][number];
+
+/** Per list (or per source of the audience): delivered, and the people who opened and who clicked. */
+export function SourceResults({ sources }: { sources: CampaignReportDto['sources'] }) {
+  const { t } = useNamespace(REPORT_NAMESPACE);
+  const format = useFormatters();
+  const nameOf = (row: SourceRow) => {
+    if (row.kind !== 'list') return t(`sources.kinds.${row.kind}`);
+    // A list's name is staff's own text, in any script: its direction is its own.
+    return row.listName === null ? (
+      t('sources.deletedList')
+    ) : (
+      <Typography component="span" variant="body2" dir="auto">
+        {row.listName}
+      </Typography>
+    );
+  };
+  const counted = sources.some((row) => row.delivered > 0 || row.opened > 0 || row.clicked > 0);
+  return (
+    <ReportSection title={t('sources.title')} hint={t('sources.hint')}>
+      {counted ? (
+        <FigureTable
+          label={t('sources.label')}
+          headers={[
+            t('sources.source'),
+            t('sources.delivered'),
+            t('sources.opened'),
+            t('sources.clicked'),
+          ]}
+          rows={sources.map((row, index) => ({
+            key: row.listId ?? `${row.kind}-${index}`,
+            cells: [
+              nameOf(row),
+              format.number(row.delivered),
+              format.number(row.opened),
+              format.number(row.clicked),
+            ],
+          }))}
+        />
+      ) : (
+        <Typography sx={{ mt: 2, color: 'text.secondary' }}>{t('sources.empty')}</Typography>
+      )}
+    </ReportSection>
+  );
+}
+
 /** Per language: delivered, and the people who opened and who clicked. */
 export function LanguageResults({ languages }: { languages: CampaignReportDto['languages'] }) {
   const { t } = useNamespace(REPORT_NAMESPACE);
