@@ -195,7 +195,8 @@ export interface CampaignSourceResultDto {
 
 /**
  * GET /api/admin/campaigns/{id}/report. Rates are over delivered, people
- * only, 0..100 with one decimal; null while nothing was delivered. People and
+ * only, 0..100 with one decimal; null while nothing was delivered, and for a
+ * kind (opens, clicks) the campaign did not track. People and
  * machines are reported side by side and never added together.
  */
 export interface CampaignReportDto {

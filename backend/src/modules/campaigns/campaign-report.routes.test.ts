@@ -202,6 +202,20 @@ describe('GET the campaign report', () => {
     const row = body.items.find((item: { id: string }) => item.id === id);
     expect(row.rates).toEqual({ open: 100, click: 66.7 });
   });
+
+  it('gives no rate for a kind the campaign did not track, though clicks imply opens', async () => {
+    const id = await sentCampaign('anonymous');
+    await CampaignModel.updateOne({ _id: id }, { 'tracking.opens': false });
+    const { body: list } = await as(ctx, users.viewer)
+      .get('/api/admin/campaigns?pageSize=100')
+      .expect(200);
+    const row = list.items.find((item: { id: string }) => item.id === id);
+    expect(row.rates).toEqual({ open: null, click: 66.7 });
+    const { body: report } = await as(ctx, users.viewer)
+      .get(`/api/admin/campaigns/${id}/report`)
+      .expect(200);
+    expect(report.rates).toEqual({ open: null, click: 66.7 });
+  });
 });
 
 describe('GET the individual results', () => {

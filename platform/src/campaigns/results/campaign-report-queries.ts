@@ -18,6 +18,7 @@ import {
   type CampaignSourceResultDto,
   type CampaignLinkResultDto,
   type CampaignRatesDto,
+  type CampaignTrackingDto,
   type CampaignReportDto,
   type CampaignTimelinePointDto,
   type Locale,
@@ -58,9 +59,16 @@ export const rateOf = (count: number, delivered: number): number | null =>
 const deliveredOf = (sent: number, events: CampaignMailEventCounts): number =>
   Math.max(sent - events.hardBounces - events.softBounces, 0);
 
-export const ratesOf = (tree: CounterTree | undefined, delivered: number): CampaignRatesDto => ({
-  open: rateOf(counterAt(tree, 'opens.people.unique'), delivered),
-  click: rateOf(counterAt(tree, 'clicks.people.unique'), delivered),
+/** Which kinds the campaign tracked: a kind it did not track has no rate (not 0%). */
+type TrackedKinds = Pick<CampaignTrackingDto, 'opens' | 'clicks'>;
+
+export const ratesOf = (
+  tree: CounterTree | undefined,
+  delivered: number,
+  tracked: TrackedKinds,
+): CampaignRatesDto => ({
+  open: tracked.opens ? rateOf(counterAt(tree, 'opens.people.unique'), delivered) : null,
+  click: tracked.clicks ? rateOf(counterAt(tree, 'clicks.people.unique'), delivered) : null,
 });
 
 const BUCKET_KEY = /^([hd])(\d{4})(\d{2})(\d{2})(\d{2})?$/;
@@ -198,7 +206,7 @@ const deliveryOf = (
 });
 
 /** The report's figures from the results document's counters. */
-const resultsOf = (tree: CounterTree | undefined, delivered: number) => ({
+const resultsOf = (tree: CounterTree | undefined, delivered: number, tracked: TrackedKinds) => ({
   opens: {
     people: uniqueAndTotal(tree, 'opens.people'),
     machines: uniqueAndTotal(tree, 'opens.machines'),
@@ -208,7 +216,7 @@ const resultsOf = (tree: CounterTree | undefined, delivered: number) => ({
     people: uniqueAndTotal(tree, 'clicks.people'),
     scanners: uniqueAndTotal(tree, 'clicks.scanners'),
   },
-  rates: ratesOf(tree, delivered),
+  rates: ratesOf(tree, delivered, tracked),
   timeline: timelineOf(tree?.timeline),
 });
 
@@ -228,14 +236,15 @@ export async function readCampaignReport(id: string): Promise<CampaignReportDto>
       : new Map<string, string>();
   const tree = results?.counters;
   const delivery = deliveryOf(campaign, mailEvents.get(id) ?? noCampaignMailEvents());
+  const tracking = toCampaignTrackingDto(campaign);
   // The event writer keeps them once the first round is in the ledger; until then, counted here.
   const mails = results?.mailsPerLanguage ?? (await mailsPerLanguage(objectId));
   return {
     id,
     name: campaign.name,
-    tracking: toCampaignTrackingDto(campaign),
+    tracking,
     delivery,
-    ...resultsOf(tree, delivery.delivered),
+    ...resultsOf(tree, delivery.delivered, tracking),
     links: linksOf(tree, campaign.tracking?.links ?? []),
     languages: languagesOf(tree, mails),
     sources: sourcesOf(tree, campaign, listNames),
@@ -249,7 +258,7 @@ export async function readCampaignReport(id: string): Promise<CampaignReportDto>
  * results documents and one of their bounces, whatever the page's size.
  */
 export async function readCampaignRates(
-  campaigns: readonly { id: string; sentCount: number }[],
+  campaigns: readonly { id: string; sentCount: number; tracking: TrackedKinds }[],
 ): Promise<Map<string, CampaignRatesDto>> {
   if (campaigns.length === 0) return new Map();
   const ids = campaigns.map(({ id }) => new Types.ObjectId(id));
@@ -264,9 +273,9 @@ export async function readCampaignRates(
   ]);
   const trees = new Map(results.map(({ _id, counters }) => [String(_id), counters]));
   return new Map(
-    campaigns.map(({ id, sentCount }) => {
+    campaigns.map(({ id, sentCount, tracking }) => {
       const delivered = deliveredOf(sentCount, mailEvents.get(id) ?? noCampaignMailEvents());
-      return [id, ratesOf(trees.get(id), delivered)];
+      return [id, ratesOf(trees.get(id), delivered, tracking)];
     }),
   );
 }
