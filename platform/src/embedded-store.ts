@@ -106,6 +106,21 @@ export const STORE_WORKAROUNDS = {
     ],
     switchable: false,
   },
+  updateCommandsInChunks: {
+    store: 'FerretDB 1.x',
+    why:
+      "It keeps each statement's read of its document open until the whole update command ends, " +
+      'and its SQLite backend holds 100 connections: a bulk write of 100 statements matching ' +
+      'documents waits for a connection forever, and every client of the store with it. Bulk ' +
+      'updates go in commands of at most 50 statements, one after the other; on MongoDB that ' +
+      'costs next to nothing, so it is not switched.',
+    appliesOn: 'every store',
+    where: [
+      'platform/src/batched-writes.ts',
+      'platform/src/campaigns/results/campaign-event-writer.ts',
+    ],
+    switchable: false,
+  },
 } as const satisfies Record<string, StoreWorkaround>;
 
 export type StoreWorkaroundName = keyof typeof STORE_WORKAROUNDS;

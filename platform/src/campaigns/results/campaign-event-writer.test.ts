@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import mongoose, { Types } from 'mongoose';
 import type { TrackingEventRecord } from '@agency/contracts';
+import { UPDATE_STATEMENTS_PER_COMMAND } from '../../batched-writes';
 import { createLogger } from '../../logger';
 import { useFileDatabase } from '../../testing/file-database';
 import { CampaignBatchModel } from '../campaign-batch.model';
@@ -338,6 +339,32 @@ describe('the campaign event writer', () => {
       'mailevents.aggregate',
     ]);
   });
+
+  it('rewrites recipients seen before in commands small enough for the store to finish', async () => {
+    const { id, key } = await sentCampaign();
+    const recipients = Array.from({ length: 3 * UPDATE_STATEMENTS_PER_COMMAND }, (_, index) =>
+      recipientKeyOf(key, `r${index}@example.com`),
+    );
+    await writer.write(
+      recipients.map((recipientKey) => open({ campaignId: id, recipientKey })),
+      randomUUID(),
+    );
+    const statements: number[] = [];
+    mongoose.set('debug', (collection: string, method: string, operations: unknown) => {
+      if (method === 'bulkWrite' && Array.isArray(operations)) statements.push(operations.length);
+    });
+    try {
+      // Every recipient's document exists: on FerretDB 1.x one command of them all never ends.
+      const clicks = recipients.map((recipientKey) => click(1, { campaignId: id, recipientKey }));
+      await expect(writer.write(clicks, randomUUID())).resolves.toMatchObject({ counted: 150 });
+    } finally {
+      mongoose.set('debug', false);
+    }
+    expect(statements).toEqual([50, 50, 50]);
+    const report = await readCampaignReport(id);
+    expect(report.clicks.people).toEqual({ unique: 150, total: 150 });
+    expect(report.links[1]?.people).toEqual({ unique: 150, total: 150 });
+  }, 20_000);
 
   it('names the recipient in individual mode only, from the ledger’s addresses', async () => {
     const individual = await sentCampaign('individual');

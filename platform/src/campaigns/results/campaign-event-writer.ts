@@ -24,6 +24,7 @@
  */
 import { Types, trusted } from 'mongoose';
 import { LOCALES, type Locale, type TrackingEventRecord } from '@agency/contracts';
+import { chunksOf, UPDATE_STATEMENTS_PER_COMMAND } from '../../batched-writes';
 import { isDuplicateKeyError } from '../../database-errors';
 import type { Logger } from '../../logger';
 import { normalizeEmail } from '../../mail/email-address';
@@ -270,9 +271,10 @@ async function writeCampaign(
     added += change.added;
     sumInto(total, change.delta);
   }
-  if (writes.length > 0) {
+  // One command after the other: see UPDATE_STATEMENTS_PER_COMMAND.
+  for (const chunk of chunksOf(writes, UPDATE_STATEMENTS_PER_COMMAND)) {
     await activityCollection().bulkWrite(
-      writes.map((activity) => ({
+      chunk.map((activity) => ({
         replaceOne: { filter: { _id: activity._id }, replacement: activity, upsert: true },
       })),
       { ordered: false },
