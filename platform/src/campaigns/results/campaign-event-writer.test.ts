@@ -337,7 +337,7 @@ describe('the campaign event writer', () => {
     expect(reads.sort()).toEqual([
       'campaignresults.findOne',
       'campaigns.findOne',
-      'mailevents.aggregate',
+      'mailevents.find',
     ]);
   });
 
