@@ -16,12 +16,23 @@
  *    REDIS_URL names a Redis the bench did not start) for `--freeze` seconds
  *    from the second second: the slowest answer, and every event counted.
  *
- * Events are counted on the Redis side, in the `campaign-events` jobs the
- * API added (the worker that writes them to the store is not started here):
- * events counted must equal requests answered, with no id twice.
+ * 4. The report: a campaign sent to `--report-recipients` (20,000) in three
+ *    languages with six links, its ledger and bounces, beside earlier
+ *    campaigns; as many opens and clicks as recipients each, through the
+ *    API, with the events' queue paused; then the worker (started for this
+ *    phase only) counts them alone: events counted per second from the
+ *    queue's resume to the last batch's end, and the store's commands per
+ *    1,000 events. Then the report, its CSV and the campaign list, each
+ *    `--report-reads` (100) times one after another as staff, after 10
+ *    untimed: p50, p95, p99 and the slowest, the target on the p99.
+ *
+ * In 1-3, events are counted on the Redis side, in the `campaign-events` jobs
+ * the API added (no worker runs then): events counted must equal requests
+ * answered, with no id twice. In 4 the report's totals must equal them.
  *
  *   npm run build && npm run bench:track [-- --requests 20000 --bursts 4 --connections 50
- *     --recipients 2000 --freeze 5 --paced-rate 1000 --profile DIR]
+ *     --recipients 2000 --freeze 5 --paced-rate 1000 --report-recipients 20000
+ *     --report-reads 100 --profile DIR]
  * Uses MONGODB_URI / REDIS_URL when set (use throw-away ones), else starts both.
  */
 import { spawn } from 'node:child_process';
@@ -35,7 +46,13 @@ import autocannon from 'autocannon';
 import { startServices } from '../scripts/lib/services.mjs';
 import { printReport, runBench, runCleanups, targetBook, until } from './lib/bench-steps.mjs';
 import { freePort } from './lib/processes.mjs';
-import { apiUrlOf, benchAppEnv, startApi } from './lib/stack-processes.mjs';
+import { apiUrlOf, benchAppEnv, signIn, startApi, startWorker } from './lib/stack-processes.mjs';
+import {
+  readersBurst,
+  seedReportCampaign,
+  timeCounting,
+  timeReportReads,
+} from './lib/track-report.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(join(root, 'backend', 'package.json'));
@@ -50,7 +67,11 @@ const { values: args } = parseArgs({
     freeze: { type: 'string', default: '5' },
     // The rate at which the answers' p99 is measured, below saturation.
     'paced-rate': { type: 'string', default: '1000' },
-    // Writes a V8 CPU profile of the API into this folder.
+    // The report's campaign: recipients, each with an open and a click on average.
+    'report-recipients': { type: 'string', default: '20000' },
+    // Timed reads of the report, its CSV and the campaign list, each.
+    'report-reads': { type: 'string', default: '100' },
+    // Writes a V8 CPU profile of the API and the worker into this folder.
     profile: { type: 'string' },
     // Internal: run only the bare Koa app, on this port.
     'hello-port': { type: 'string' },
@@ -62,9 +83,11 @@ const RECIPIENTS = Number(args.recipients);
 const BURSTS = Number(args.bursts);
 const FREEZE_SECONDS = Number(args.freeze);
 const PACED_RATE = Number(args['paced-rate']);
+const REPORT_RECIPIENTS = Number(args['report-recipients']);
+const REPORT_READS = Number(args['report-reads']);
 // The shared process helper writes each process's CPU profile into this folder.
 if (args.profile) process.env.BENCH_CPU_PROF_DIR = resolve(args.profile);
-const TARGETS = { ratio: 0.25, p99Ms: 20, frozenMaxMs: 1000 };
+const TARGETS = { ratio: 0.25, p99Ms: 20, frozenMaxMs: 1000, reportMs: 150 };
 const BROWSER =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 const LINKS = ['https://example.com/spring', 'https://example.com/offer', 'https://example.com/'];
@@ -225,7 +248,14 @@ async function interleavedBursts(apiUrl, helloUrl, campaign) {
  * @param {import('bullmq').Queue} queue @param {string} campaignId
  */
 async function eventsInRedis(queue, campaignId) {
-  const jobs = await queue.getJobs(['waiting', 'active', 'delayed', 'completed', 'failed']);
+  const jobs = await queue.getJobs([
+    'waiting',
+    'paused',
+    'active',
+    'delayed',
+    'completed',
+    'failed',
+  ]);
   const ids = new Set();
   let events = 0;
   let batches = 0;
@@ -307,7 +337,8 @@ async function startStack(cleanups) {
     pid: services.started.find(({ name }) => name === 'redis')?.pid,
     redisUrl: services.redisUrl,
   };
-  return { db: mongoose.connection.db, mailLinkSecret, queue, hello, apiUrl: apiUrlOf(env), redis };
+  const { db } = mongoose.connection;
+  return { db, mailLinkSecret, queue, hello, apiUrl: apiUrlOf(env), redis, env, cleanups };
 }
 
 /** @param {Awaited<ReturnType<typeof startStack>>} stack */
@@ -357,6 +388,32 @@ async function measure(stack) {
   };
 }
 
+/**
+ * The report's phase: the worker counts a 20,000-recipient campaign's
+ * events alone, then staff read the report, its CSV and the list.
+ * @param {Awaited<ReturnType<typeof startStack>>} stack
+ */
+async function measureReport(stack) {
+  const { db, mailLinkSecret, queue, apiUrl, env, cleanups } = stack;
+  // The phases before checked their batches: the worker is to count this campaign's only.
+  await queue.obliterate({ force: true });
+  const campaign = await seedReportCampaign(db, mailLinkSecret, REPORT_RECIPIENTS);
+  // Paused through the burst, so that the worker counts with the machine to itself.
+  await queue.pause();
+  const worker = startWorker('worker', env);
+  cleanups.push(worker.stop);
+  await until(async () => (await queue.getWorkersCount()) > 0, 60_000);
+  const readers = await readersBurst(apiUrl, campaign.requests, CONNECTIONS);
+  const inRedis = await counted(queue, campaign.campaignId, readers.answered);
+  const counting = await timeCounting(queue, db);
+  const headers = await signIn(apiUrl);
+  const reads = await timeReportReads(apiUrl, campaign.campaignId, headers, {
+    times: REPORT_READS,
+    warmUp: 10,
+  });
+  return { campaign, readers, inRedis, counting, reads };
+}
+
 const ms = (/** @type {number} */ value) => `${value.toFixed(1)} ms`;
 const perSecond = (/** @type {number} */ value) => `${Math.round(value)} req/s`;
 
@@ -400,7 +457,6 @@ function rowsOf(figures, check) {
         'equal, none twice',
       )}`,
     ],
-    ['store writes per 1,000 events', 'n/a (counted by the worker)', ''],
     [
       `redirect, Redis frozen ${FREEZE_SECONDS} s`,
       perSecond(frozenClicks.rate),
@@ -423,6 +479,90 @@ function rowsOf(figures, check) {
   ];
 }
 
+/**
+ * Whether the report holds every event answered once: each open is a
+ * person's or a machine's (an implied open is a person's too, with no
+ * request), each click a person's or a scanner's.
+ * @param {any} report @param {number} answered
+ */
+function reportTotals(report, answered) {
+  const opens = report.opens.people.total - report.opens.implied + report.opens.machines.total;
+  const clicks = report.clicks.people.total + report.clicks.scanners.total;
+  return { events: opens + clicks, equal: opens + clicks === answered };
+}
+
+/** @param {Awaited<ReturnType<typeof measureReport>>} figures @param {ReturnType<typeof targetBook>['check']} check */
+function reportRowsOf({ campaign, readers, inRedis, counting, reads }, check) {
+  const report = JSON.parse(reads.report.body);
+  const totals = reportTotals(report, readers.answered);
+  const { opens, clicks } = report;
+  const within = (/** @type {string} */ name, /** @type {{ p99: number }} */ read) =>
+    check(name, read.p99 <= TARGETS.reportMs, `p99 <= ${TARGETS.reportMs} ms`);
+  const timed = (/** @type {{ p50: number, p95: number, p99: number, max: number }} */ read) =>
+    `p50 ${ms(read.p50)}, p95 ${ms(read.p95)}, p99 ${ms(read.p99)}, max ${ms(read.max)}`;
+  const writes = ['insert', 'update', 'delete', 'findAndModify'].reduce(
+    (sum, name) => sum + (counting.commands[name] ?? 0),
+    0,
+  );
+  const reads1000 = ['find', 'getMore', 'aggregate'].reduce(
+    (sum, name) => sum + (counting.commands[name] ?? 0),
+    0,
+  );
+  const per1000 = (/** @type {number} */ n) =>
+    ((n * 1000) / Math.max(1, counting.counted)).toFixed(1);
+  return [
+    [
+      `report campaign: recipients / events answered`,
+      `${REPORT_RECIPIENTS} / ${readers.answered}`,
+      `${campaign.links} links, en/fr/ar, ${campaign.mailEvents} bounces and complaints, ${readers.failed} failed, ${Math.round(readers.rate)} req/s`,
+    ],
+    [
+      'worker: events counted / in Redis',
+      `${counting.counted} / ${inRedis.events}`,
+      `${counting.repeated} again, ${counting.failed} failed, ${counting.batches} batches; ${check(
+        'report events counted',
+        counting.counted === inRedis.events && inRedis.twice === 0,
+        'equal',
+      )}`,
+    ],
+    [
+      'worker: events counted per second',
+      `${Math.round(counting.counted / counting.seconds)} events/s`,
+      `${counting.seconds.toFixed(1)} s from the resume to the last count, ${ms(counting.busyMsPerBatch)} a batch of ${Math.round(counting.counted / Math.max(1, counting.batches))}`,
+    ],
+    [
+      'store commands per 1,000 events: writes',
+      per1000(writes),
+      `a bulk write of up to 50 statements is one; reads ${per1000(reads1000)} (${Object.entries(
+        counting.commands,
+      )
+        .filter(([, n]) => n > 0)
+        .map(([name, n]) => `${name} ${n}`)
+        .join(', ')})`,
+    ],
+    [
+      'report: opens / clicks (people, machines)',
+      `${opens.people.unique} + ${opens.machines.unique} / ${clicks.people.unique} + ${clicks.scanners.unique} unique`,
+      `totals ${totals.events} of ${readers.answered} events; ${check('report totals', totals.equal, 'equal')}`,
+    ],
+    [
+      `GET report (${REPORT_READS} reads)`,
+      ms(reads.report.p99),
+      `${timed(reads.report)}; ${within('report', reads.report)}`,
+    ],
+    [
+      `GET report CSV (${REPORT_READS} reads)`,
+      ms(reads.reportExport.p99),
+      `${timed(reads.reportExport)}; ${within('report CSV', reads.reportExport)}`,
+    ],
+    [
+      `GET campaign list, 20 with rates (${REPORT_READS} reads)`,
+      ms(reads.list.p99),
+      `${timed(reads.list)}; ${within('campaign list', reads.list)}`,
+    ],
+  ];
+}
+
 async function main() {
   if (!existsSync(join(root, 'backend/dist/server.js'))) {
     throw new Error('backend/dist/server.js is missing: run npm run build first');
@@ -430,10 +570,13 @@ async function main() {
   /** @type {(() => unknown)[]} */
   const cleanups = [];
   try {
-    const figures = await measure(await startStack(cleanups));
+    const stack = await startStack(cleanups);
+    const figures = await measure(stack);
+    const reportFigures = await measureReport(stack);
     const { missed, check } = targetBook();
-    const title = `bench:track: ${REQUESTS} opens and ${REQUESTS} clicks, ${CONNECTIONS} connections, ${RECIPIENTS} recipients`;
-    printReport(title, rowsOf(figures, check), missed);
+    const title = `bench:track: ${REQUESTS} opens and ${REQUESTS} clicks, ${CONNECTIONS} connections, ${RECIPIENTS} recipients; the report of ${REPORT_RECIPIENTS}`;
+    const rows = [...rowsOf(figures, check), ...reportRowsOf(reportFigures, check)];
+    printReport(title, rows, missed);
   } finally {
     await runCleanups(cleanups);
   }

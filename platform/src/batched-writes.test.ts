@@ -1,6 +1,6 @@
 import { Schema, model, trusted } from 'mongoose';
 import { useFileDatabase } from './testing/file-database';
-import { BULK_INSERT, deleteBatcher, insertBatcher } from './index';
+import { BULK_INSERT, chunksOf, deleteBatcher, insertBatcher } from './index';
 
 const NoteModel = model(
   'BatchedNote',
@@ -10,6 +10,14 @@ const NoteModel = model(
 useFileDatabase('batched');
 beforeEach(async () => {
   await NoteModel.deleteMany({});
+});
+
+describe('chunks of a write', () => {
+  it('cuts the items in order into slices of at most the size, the last one shorter', () => {
+    expect(chunksOf([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
+    expect(chunksOf([1, 2], 2)).toEqual([[1, 2]]);
+    expect(chunksOf([], 2)).toEqual([]);
+  });
 });
 
 describe('batched inserts', () => {

@@ -15,6 +15,25 @@ export interface InsertBatchOptions {
   duplicatesAreInserted?: boolean;
 }
 
+/**
+ * The most update statements one command carries. FerretDB 1.x keeps each
+ * statement's read of its document open until the whole command ends, and
+ * its SQLite backend holds 100 connections: an update command of 100
+ * statements that match documents waits for a connection forever, and every
+ * client of the store with it. On MongoDB a command of 50 costs about what
+ * one of 500 does.
+ */
+export const UPDATE_STATEMENTS_PER_COMMAND = 50;
+
+/** The items in consecutive slices of at most `size`, in order. */
+export function chunksOf<T>(items: readonly T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let start = 0; start < items.length; start += size) {
+    chunks.push(items.slice(start, start + size));
+  }
+  return chunks;
+}
+
 interface WriteErrorLike {
   index?: unknown;
   code?: unknown;

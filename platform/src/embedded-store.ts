@@ -106,6 +106,33 @@ export const STORE_WORKAROUNDS = {
     ],
     switchable: false,
   },
+  readsByIdOnly: {
+    store: 'FerretDB 1.x',
+    why:
+      'It serves from its `_id` index only a filter that is exactly `{ _id: value }`: a `$in` of ' +
+      'ids, or an `_id` with another condition, reads and decodes the whole collection. The ' +
+      "campaign event writer reads and clears a batch's activity documents one `_id` each " +
+      'there (a batch costs its recipients, not every recipient stored); MongoDB serves one `$in` ' +
+      'from its index.',
+    appliesOn: 'the embedded store',
+    where: ['platform/src/embedded-store.ts', 'platform/src/campaigns/results/activity-by-id.ts'],
+    switchable: true,
+  },
+  updateCommandsInChunks: {
+    store: 'FerretDB 1.x',
+    why:
+      "It keeps each statement's read of its document open until the whole update command ends, " +
+      'and its SQLite backend holds 100 connections: a bulk write of 100 statements matching ' +
+      'documents waits for a connection forever, and every client of the store with it. Bulk ' +
+      'updates go in commands of at most 50 statements, one after the other; on MongoDB that ' +
+      'costs next to nothing, so it is not switched.',
+    appliesOn: 'every store',
+    where: [
+      'platform/src/batched-writes.ts',
+      'platform/src/campaigns/results/campaign-event-writer.ts',
+    ],
+    switchable: false,
+  },
 } as const satisfies Record<string, StoreWorkaround>;
 
 export type StoreWorkaroundName = keyof typeof STORE_WORKAROUNDS;
@@ -138,6 +165,12 @@ mongoose.connection.on('connected', () => {
 /** Whether the contacts list keeps and reads its index in Redis: by default on FerretDB only. */
 export function contactsIndexInRedisApplies(): Promise<boolean> {
   const chosen = chosenSwitch('contactsIndexInRedis');
+  return chosen === undefined ? isEmbeddedStore() : Promise.resolve(chosen);
+}
+
+/** Whether reads and clears by id go one exact `_id` at a time: by default on FerretDB only. */
+export function readsByIdOnlyApplies(): Promise<boolean> {
+  const chosen = chosenSwitch('readsByIdOnly');
   return chosen === undefined ? isEmbeddedStore() : Promise.resolve(chosen);
 }
 

@@ -9,6 +9,7 @@ export const SWITCHABLE_STORE_WORKAROUNDS = [
   'contactsIndexInRedis',
   'oneWriterPerDocument',
   'campaignLock',
+  'readsByIdOnly',
 ] as const;
 
 export type SwitchableStoreWorkaround = (typeof SWITCHABLE_STORE_WORKAROUNDS)[number];

@@ -55,26 +55,27 @@ function countsOfAddress(kinds: ReadonlySet<MailEventKind>): CampaignMailEventCo
 /**
  * The bounces and complaints these campaigns' mails brought back, by
  * campaign id: an address bounced twice (a soft bounce, then a hard one on a
- * later round) counts once, as hard. One read for a whole page of campaigns:
- * the store groups by campaign, address and kind (a few rows per bounce).
+ * later round) counts once, as hard. One read for a whole page of campaigns
+ * of the three fields counted, grouped here: FerretDB 1.x runs a `$group`
+ * in time that grows with the square of its rows (about 1 s at 2,000 mail
+ * events, against about 120 ms for this read), and MongoDB serves both from
+ * the campaign index.
  */
 export async function countCampaignMailEvents(
   campaignIds: readonly string[],
 ): Promise<Map<string, CampaignMailEventCounts>> {
-  const rows = await MailEventModel.aggregate<{
-    _id: { campaign: Types.ObjectId; key: string; kind: MailEventKind };
-  }>([
-    { $match: { campaign: trusted({ $in: campaignIds.map((id) => new Types.ObjectId(id)) }) } },
-    { $group: { _id: { campaign: '$campaign', key: '$key', kind: '$kind' } } },
-  ]);
+  const rows = await MailEventModel.find(
+    { campaign: trusted({ $in: campaignIds.map((id) => new Types.ObjectId(id)) }) },
+    { _id: 0, campaign: 1, key: 1, kind: 1 },
+  ).lean<{ campaign: Types.ObjectId; key: string; kind: MailEventKind }[]>();
   const kindsByAddress = new Map<string, { campaign: string; kinds: Set<MailEventKind> }>();
-  for (const { _id } of rows) {
-    const address = `${String(_id.campaign)} ${_id.key}`;
+  for (const row of rows) {
+    const address = `${String(row.campaign)} ${row.key}`;
     const known = kindsByAddress.get(address) ?? {
-      campaign: String(_id.campaign),
+      campaign: String(row.campaign),
       kinds: new Set(),
     };
-    known.kinds.add(_id.kind);
+    known.kinds.add(row.kind);
     kindsByAddress.set(address, known);
   }
   const counts = new Map<string, CampaignMailEventCounts>();

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import mongoose, { Types } from 'mongoose';
 import type { TrackingEventRecord } from '@agency/contracts';
+import { UPDATE_STATEMENTS_PER_COMMAND } from '../../batched-writes';
 import { createLogger } from '../../logger';
 import { useFileDatabase } from '../../testing/file-database';
+import { ON_AND_OFF, withStoreWorkarounds } from '../../testing/store-workarounds';
 import { CampaignBatchModel } from '../campaign-batch.model';
 import { CampaignModel } from '../campaign.model';
 import { MailingListModel } from '../../audience/mailing-list.model';
@@ -339,7 +341,7 @@ describe('the campaign event writer', () => {
     expect(reads.sort()).toEqual([
       'campaignresults.findOne',
       'campaigns.findOne',
-      'mailevents.aggregate',
+      'mailevents.find',
     ]);
   });
 
@@ -364,7 +366,7 @@ describe('the campaign event writer', () => {
     expect(reads.sort()).toEqual([
       'campaignresults.findOne',
       'campaigns.findOne',
-      'mailevents.aggregate',
+      'mailevents.find',
       'mailinglists.find',
     ]);
   });
@@ -430,6 +432,34 @@ describe('the campaign event writer', () => {
     expect((await readCampaignReport(id)).sources.map((row) => row.kind)).toEqual(['subscribers']);
   });
 
+  it('rewrites recipients seen before in commands small enough for the store to finish', async () => {
+    const { id, key } = await sentCampaign();
+    const recipients = Array.from({ length: 3 * UPDATE_STATEMENTS_PER_COMMAND }, (_, index) =>
+      recipientKeyOf(key, `r${index}@example.com`),
+    );
+    await writer.write(
+      recipients.map((recipientKey) => open({ campaignId: id, recipientKey })),
+      randomUUID(),
+    );
+    const statements: number[] = [];
+    mongoose.set('debug', (collection: string, method: string, operations: unknown) => {
+      if (method === 'bulkWrite' && Array.isArray(operations)) statements.push(operations.length);
+    });
+    try {
+      // Every recipient's document exists: on FerretDB 1.x one command of them all never ends.
+      const clicks = recipients.map((recipientKey) => click(1, { campaignId: id, recipientKey }));
+      await expect(writer.write(clicks, randomUUID())).resolves.toMatchObject({ counted: 150 });
+    } finally {
+      mongoose.set('debug', false);
+    }
+    // The activity documents' writes, then (on FerretDB) their pending changes' clears.
+    expect(statements.slice(0, 3)).toEqual([50, 50, 50]);
+    expect(Math.max(...statements)).toBe(UPDATE_STATEMENTS_PER_COMMAND);
+    const report = await readCampaignReport(id);
+    expect(report.clicks.people).toEqual({ unique: 150, total: 150 });
+    expect(report.links[1]?.people).toEqual({ unique: 150, total: 150 });
+  }, 20_000);
+
   it('names the recipient in individual mode only, from the ledger’s addresses', async () => {
     const individual = await sentCampaign('individual');
     const anonymous = await sentCampaign('anonymous');
@@ -476,5 +506,76 @@ describe('the campaign event writer', () => {
     expect((await readCampaignReport(individual.id)).languages).toEqual([
       { locale: 'fr', delivered: 1, opened: 1, clicked: 1 },
     ]);
+  });
+});
+
+describe.each(ON_AND_OFF)('the campaign event writer with reads by exact _id %s', (_, on) => {
+  useFileDatabase('campaign-event-writer-by-id');
+  withStoreWorkarounds({ readsByIdOnly: on });
+  const writer = createCampaignEventWriter(createLogger('test', 'silent'));
+
+  /** The filters of the writer's reads and updates of activity documents while `write` runs. */
+  async function activityFilters(write: () => Promise<unknown>): Promise<unknown[]> {
+    const filters: unknown[] = [];
+    mongoose.set('debug', (collection: string, method: string, ...args: unknown[]) => {
+      if (collection !== 'campaignactivities') return;
+      if (method === 'bulkWrite' && Array.isArray(args[0])) {
+        for (const operation of args[0] as Record<string, { filter?: unknown }>[]) {
+          filters.push(Object.values(operation)[0]?.filter);
+        }
+      } else filters.push(args[0]);
+    });
+    try {
+      await write();
+    } finally {
+      mongoose.set('debug', false);
+    }
+    return filters;
+  }
+
+  it('reads and clears a batch’s recipients by their ids, never the campaign’s others', async () => {
+    const { id, key } = await sentCampaign();
+    const keys = ['a', 'b', 'c'].map((name) => recipientKeyOf(key, `${name}@example.com`));
+    await writer.write(
+      keys.map((recipientKey) => open({ campaignId: id, recipientKey })),
+      randomUUID(),
+    );
+    const filters = await activityFilters(() =>
+      writer.write(
+        keys.map((recipientKey) => click(0, { campaignId: id, recipientKey })),
+        randomUUID(),
+      ),
+    );
+    const ids = keys.map((recipientKey) => `${id}:${recipientKey}`);
+    const byId = filters.filter(
+      (filter) => typeof filter === 'object' && filter !== null && '_id' in filter,
+    );
+    // Every read and write names its documents; exactly `{ _id }` where the store needs it.
+    expect(byId).toHaveLength(filters.length);
+    if (on) expect(filters).toEqual(expect.arrayContaining(ids.map((_id) => ({ _id }))));
+    if (on)
+      expect(filters.every((filter) => Object.keys(filter as object).length === 1)).toBe(true);
+    else expect(filters).toContainEqual({ _id: { $in: ids } });
+    expect((await readCampaignReport(id)).clicks.people).toEqual({ unique: 3, total: 3 });
+    const pending = await CampaignActivityModel.find({ campaign: id }, { pending: 1 }).lean();
+    expect(pending.map((doc) => doc.pending)).toEqual([null, null, null]);
+  });
+
+  it('clears a retried batch’s pending change once its $inc had landed', async () => {
+    const { id, key } = await sentCampaign();
+    const recipientKey = recipientKeyOf(key, 'retried@example.com');
+    const batch = [open({ campaignId: id, recipientKey })];
+    await writer.write(batch, 'first');
+    const _id = `${id}:${recipientKey}`;
+    const pending = { batch: 'crashed', delta: [{ path: 'opens.people.total', value: 1 }] };
+    await activityCollection().updateOne({ _id }, { $set: { pending } });
+    await CampaignResultsModel.collection.updateOne(
+      { _id: new Types.ObjectId(id) },
+      { $inc: { 'counters.opens.people.total': 1 }, $set: { 'marks.crashed': 1 } },
+    );
+    await writer.write(batch, 'crashed');
+    expect((await readCampaignReport(id)).opens.people.total).toBe(2);
+    expect((await CampaignActivityModel.findById(_id).lean())?.pending).toBeNull();
+    expect((await CampaignResultsModel.findById(id).lean())?.marks).toEqual({});
   });
 });

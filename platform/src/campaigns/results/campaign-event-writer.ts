@@ -29,6 +29,7 @@ import {
   type Locale,
   type TrackingEventRecord,
 } from '@agency/contracts';
+import { chunksOf, UPDATE_STATEMENTS_PER_COMMAND } from '../../batched-writes';
 import { isDuplicateKeyError } from '../../database-errors';
 import type { Logger } from '../../logger';
 import { normalizeEmail } from '../../mail/email-address';
@@ -40,6 +41,7 @@ import {
   rejudgeRecipientEvents,
   type StoredTrackingEvent,
 } from '../tracking/stored-event-verdicts';
+import { clearPendingChanges, readActivitiesById } from './activity-by-id';
 import {
   activityCollection,
   campaignActivityId,
@@ -242,6 +244,7 @@ async function applyBatch(
   campaign: TrackedCampaign,
   batchId: string,
   delta: Counters,
+  pendingIds: readonly string[],
 ): Promise<void> {
   const mark = `marks.${markNameOf(batchId)}`;
   if (delta.size > 0) {
@@ -252,12 +255,20 @@ async function applyBatch(
       { $inc: incrementsOf(entriesOfCounters(delta)), $set: { [mark]: Date.now() } },
     );
   }
-  await activityCollection().updateMany(
-    { campaign: campaign.objectId, 'pending.batch': batchId },
-    { $set: { pending: null } },
-  );
+  await clearPendingChanges(pendingIds, batchId);
   await resultsCollection().updateOne({ _id: campaign.objectId }, { $unset: { [mark]: '' } });
 }
+
+/** The documents that hold the batch's pending change: written now, or by an earlier try of it. */
+const pendingOfBatch = (
+  stored: ReadonlyMap<string, CampaignActivity>,
+  writes: readonly CampaignActivity[],
+  batchId: string,
+): string[] => {
+  const latest = new Map(stored);
+  for (const activity of writes) latest.set(activity._id, activity);
+  return [...latest.values()].filter((doc) => doc.pending?.batch === batchId).map((doc) => doc._id);
+};
 
 /** Writes a campaign's share of a batch: one read of its recipients, their writes, one `$inc`. */
 async function writeCampaign(
@@ -267,13 +278,7 @@ async function writeCampaign(
 ): Promise<number> {
   const recipients = groupBy(events, (event) => event.recipientKey);
   const ids = [...recipients.keys()].map((key) => campaignActivityId(campaign.id, key));
-  const stored = new Map(
-    (
-      await activityCollection()
-        .find({ _id: { $in: ids } })
-        .toArray()
-    ).map((doc) => [doc._id, doc]),
-  );
+  const stored = await readActivitiesById(ids);
   const total: Counters = new Map();
   let added = 0;
   const writes: CampaignActivity[] = [];
@@ -284,15 +289,16 @@ async function writeCampaign(
     added += change.added;
     sumInto(total, change.delta);
   }
-  if (writes.length > 0) {
+  // One command after the other: see UPDATE_STATEMENTS_PER_COMMAND.
+  for (const chunk of chunksOf(writes, UPDATE_STATEMENTS_PER_COMMAND)) {
     await activityCollection().bulkWrite(
-      writes.map((activity) => ({
+      chunk.map((activity) => ({
         replaceOne: { filter: { _id: activity._id }, replacement: activity, upsert: true },
       })),
       { ordered: false },
     );
   }
-  await applyBatch(campaign, batchId, total);
+  await applyBatch(campaign, batchId, total, pendingOfBatch(stored, writes, batchId));
   return added;
 }
 
