@@ -83,6 +83,40 @@ test.describe('campaign results', () => {
     expect((await reportOf(request, sent)).delivery.unsubscribes).toBe(1);
   });
 
+  test("a privacy proxy's prefetch counts as a machine's open, and a scanner's probe and trap click as scanners', not people's", async ({
+    request,
+  }) => {
+    const sent = await sendTrackedCampaign(request);
+    const html = sent.mail.html ?? '';
+    const pixel = /src="([^"]*\/api\/t\/o\/[^"]+)"/.exec(html)?.[1];
+    // The offer's link, then the hidden trap link that closes the mail.
+    const links = [...html.matchAll(/href="([^"]*\/api\/t\/c\/[^"]+)"/g)].map((match) => match[1]);
+    expect(pixel).toBeDefined();
+    expect(links).toHaveLength(2);
+
+    // Apple's proxies fetch every image as the mail lands, with a bare agent.
+    const prefetch = await request.get(pixel ?? '', { headers: { 'User-Agent': 'Mozilla/5.0' } });
+    expect(prefetch.status()).toBe(200);
+    // A gateway probes the offer's link with HEAD, and follows the trap no person can see.
+    const asGateway = { headers: { 'User-Agent': READER_AGENT }, maxRedirects: 0 };
+    expect((await request.head(links[0] ?? '', asGateway)).status()).toBe(302);
+    expect((await request.get(links[1] ?? '', asGateway)).status()).toBe(200);
+
+    await expect
+      .poll(
+        async () => {
+          const { opens, clicks } = await reportOf(request, sent);
+          return [opens.machines.unique, clicks.scanners.total];
+        },
+        { timeout: 30_000, message: "the worker counts the proxy's open and the scanner's clicks" },
+      )
+      .toEqual([1, 2]);
+    const counted = await reportOf(request, sent);
+    expect(counted.opens.people).toEqual({ unique: 0, total: 0 });
+    expect(counted.clicks.people).toEqual({ unique: 0, total: 0 });
+    expect(counted.rates).toEqual({ open: 0, click: 0 });
+  });
+
   test('a forged tracking link answers the not-found page and leads nowhere', async ({
     request,
   }) => {

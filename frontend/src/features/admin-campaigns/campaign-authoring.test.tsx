@@ -168,6 +168,39 @@ describe('the campaign editor', () => {
       recipient: { email: 'layla@example.tn', firstName: 'Layla', lastName: 'Ben Ali' },
     });
   });
+  it('keeps the mail on screen, in the same frame, while the next rendering is asked for', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { handler, calls } = recordAdminCalls('post', '/campaigns/preview', async (body) => {
+      const { subject, locale } = body as Record<string, string>;
+      // The first rendering answers at once; the ones after it wait to be released.
+      if (calls.length > 1) await held;
+      return HttpResponse.json({
+        subject: subject ?? '',
+        html: `<html><body><p>${subject ?? ''}</p></body></html>`,
+        text: subject ?? '',
+        locale,
+        dir: 'ltr',
+      });
+    });
+    server.use(handler);
+    const { user, dialog } = await openEditor();
+    const preview = within(dialog).getByRole('region', { name: 'Preview' });
+    const frame = await within(preview).findByTitle('Mail preview in English', {}, SLOW);
+
+    await user.click(within(dialog).getByLabelText(/^Email subject/));
+    await user.paste('Spring');
+    await waitFor(() => expect(calls).toHaveLength(2), SLOW);
+    expect(within(preview).getByLabelText('Rendering the preview...')).toBeInTheDocument();
+    expect(within(preview).getByTitle('Mail preview in English')).toBe(frame);
+
+    await act(async () => release());
+    await waitFor(() => expect(frame.getAttribute('srcdoc')).toContain('<p>Spring</p>'), SLOW);
+    expect(frame).toBeInTheDocument();
+  });
+
   it('fills the preview in for a member of the lists chosen, and says when there is no one', async () => {
     const expo = buildMailingList({ name: 'Expo guests' });
     const gala = buildMailingList({ name: 'Gala 2026' });

@@ -179,6 +179,19 @@ function useRenderedPreview(
 }
 
 /**
+ * The latest rendering received. A new render request clears the mutation's
+ * data until its answer comes: showing that would take the mail off the
+ * screen (and its frame out of the page) at every pause in typing.
+ */
+function useLastRendering(
+  received: CampaignPreviewDto | undefined,
+): CampaignPreviewDto | undefined {
+  const [last, setLast] = useState(received);
+  if (received && received !== last) setLast(received);
+  return received ?? last;
+}
+
+/**
  * The mail beside the editor, as the server renders it with the worker's
  * own code: in one language, for one recipient of the audience, at a
  * desktop or a phone's width. The frame runs no script.
@@ -196,8 +209,7 @@ export function CampaignPreview(props: CampaignPreviewProps) {
   const samples = sample.data?.items ?? [];
   const recipient = samples.find((item) => item.email === recipientEmail) ?? samples[0];
   const rendered = useRenderedPreview(props, recipient);
-
-  const preview = rendered.data;
+  const preview = useLastRendering(rendered.data);
   return (
     <Stack spacing={1.5} sx={{ minWidth: 0 }} aria-label={t('preview.label')} role="region">
       <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
