@@ -56,6 +56,29 @@ const open = (fields: EventFields & { seconds?: number }): TrackingEventRecord =
 const click = (linkIndex: number, fields: EventFields & { seconds?: number }) =>
   open({ kind: 'click', linkIndex, ...fields });
 
+type EventWriter = ReturnType<typeof createCampaignEventWriter>;
+
+/**
+ * One open counted as batch "first", then the same batch retried as
+ * "crashed": a first run of it had added its +1 to the campaign (its mark
+ * set) and crashed before clearing the recipient's pending change.
+ */
+async function retryAfterItsIncLanded(writer: EventWriter, address: string) {
+  const { id, key } = await sentCampaign();
+  const recipientKey = recipientKeyOf(key, address);
+  const batch = [open({ campaignId: id, recipientKey })];
+  await writer.write(batch, 'first');
+  const _id = `${id}:${recipientKey}`;
+  const pending = { batch: 'crashed', delta: [{ path: 'opens.people.total', value: 1 }] };
+  await activityCollection().updateOne({ _id }, { $set: { pending } });
+  await CampaignResultsModel.collection.updateOne(
+    { _id: new Types.ObjectId(id) },
+    { $inc: { 'counters.opens.people.total': 1 }, $set: { 'marks.crashed': 1 } },
+  );
+  await writer.write(batch, 'crashed');
+  return { id, _id, batch, pending };
+}
+
 describe('the campaign event writer', () => {
   useFileDatabase('campaign-event-writer');
   const writer = createCampaignEventWriter(createLogger('test', 'silent'));
@@ -178,19 +201,8 @@ describe('the campaign event writer', () => {
   });
 
   it('applies a batch retried after a crash once, whether or not its $inc had landed', async () => {
-    const { id, key } = await sentCampaign();
-    const recipientKey = recipientKeyOf(key, 'crash@example.com');
-    const batch = [open({ campaignId: id, recipientKey })];
-    await writer.write(batch, 'first');
-    const _id = `${id}:${recipientKey}`;
-    const pending = { batch: 'crashed', delta: [{ path: 'opens.people.total', value: 1 }] };
     // Crashed after its $inc, before clearing: the mark is there, nothing is added again.
-    await activityCollection().updateOne({ _id }, { $set: { pending } });
-    await CampaignResultsModel.collection.updateOne(
-      { _id: new Types.ObjectId(id) },
-      { $inc: { 'counters.opens.people.total': 1 }, $set: { 'marks.crashed': 1 } },
-    );
-    await writer.write(batch, 'crashed');
+    const { id, _id, batch, pending } = await retryAfterItsIncLanded(writer, 'crash@example.com');
     expect((await readCampaignReport(id)).opens.people.total).toBe(2);
     expect((await CampaignActivityModel.findById(_id).lean())?.pending).toBeNull();
     expect((await CampaignResultsModel.findById(id).lean())?.marks).toEqual({});
@@ -562,18 +574,7 @@ describe.each(ON_AND_OFF)('the campaign event writer with reads by exact _id %s'
   });
 
   it('clears a retried batch’s pending change once its $inc had landed', async () => {
-    const { id, key } = await sentCampaign();
-    const recipientKey = recipientKeyOf(key, 'retried@example.com');
-    const batch = [open({ campaignId: id, recipientKey })];
-    await writer.write(batch, 'first');
-    const _id = `${id}:${recipientKey}`;
-    const pending = { batch: 'crashed', delta: [{ path: 'opens.people.total', value: 1 }] };
-    await activityCollection().updateOne({ _id }, { $set: { pending } });
-    await CampaignResultsModel.collection.updateOne(
-      { _id: new Types.ObjectId(id) },
-      { $inc: { 'counters.opens.people.total': 1 }, $set: { 'marks.crashed': 1 } },
-    );
-    await writer.write(batch, 'crashed');
+    const { id, _id } = await retryAfterItsIncLanded(writer, 'retried@example.com');
     expect((await readCampaignReport(id)).opens.people.total).toBe(2);
     expect((await CampaignActivityModel.findById(_id).lean())?.pending).toBeNull();
     expect((await CampaignResultsModel.findById(id).lean())?.marks).toEqual({});
