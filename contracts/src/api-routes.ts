@@ -104,6 +104,17 @@ export const API_ROUTES = {
   importStart: '/api/admin/imports/:id/start',
   importCancel: '/api/admin/imports/:id/cancel',
   importReport: '/api/admin/imports/:id/report',
+  /** Everyone the product holds, one row per address (contracts/src/audience/people.ts). */
+  people: '/api/admin/people',
+  peopleExport: '/api/admin/people/export',
+  peopleBulk: '/api/admin/people/bulk',
+  /** `:email` is the normalised address, URL-encoded. */
+  person: '/api/admin/people/:email',
+  /** Everything held about the address, as one JSON file. */
+  personData: '/api/admin/people/:email/data',
+  /** Erase the address from everything that holds it: a worker job. */
+  personErasure: '/api/admin/people/:email/erasure',
+  erasure: '/api/admin/erasures/:id',
   suppressions: '/api/admin/suppressions',
   suppressionsExport: '/api/admin/suppressions/export',
   suppression: '/api/admin/suppressions/:email',

@@ -2,3 +2,4 @@ export * from './lists';
 export * from './imports';
 export * from './suppressions';
 export * from './mail-events';
+export * from './people';
