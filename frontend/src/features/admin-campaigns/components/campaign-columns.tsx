@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { StatusChip } from '../../../components/admin/status-chip';
 import { actionsColumn } from '../../../components/admin/row-actions';
 import type { useNamespace } from '../../../lib/translations';
+import { campaignRate, type RateKind } from '../../../lib/campaign-rate';
 import type { Formatters } from '../../../lib/use-formatters';
 import { CampaignDelivery } from './campaign-delivery';
 
@@ -32,13 +33,9 @@ export function campaignStatusChip(campaign: CampaignDto, t: Translate) {
   );
 }
 
-/** Which of a campaign's two rates: of opens, or of clicks. */
-export type RateKind = 'open' | 'click';
-
 /**
  * People's unique rate over delivered; "Not tracked" when the campaign did
- * not track that kind (its rate would read 0), a dash before anything was
- * delivered.
+ * not track that kind, a dash before anything was delivered.
  */
 export function rateText(
   campaign: Pick<CampaignDto, 'rates' | 'tracking'>,
@@ -46,11 +43,9 @@ export function rateText(
   t: Translate,
   format: Formatters,
 ): string {
-  if (!campaign.tracking[kind === 'open' ? 'opens' : 'clicks']) return t('rates.notTracked');
-  const rate = campaign.rates?.[kind];
-  return rate === null || rate === undefined
-    ? t('rates.none')
-    : t('rates.percent', { value: format.number(rate) });
+  const rate = campaignRate(campaign, kind);
+  if (rate === 'not-tracked') return t('rates.notTracked');
+  return rate === null ? t('rates.none') : t('rates.percent', { value: format.number(rate) });
 }
 
 /** A rate column: the figure, "Not tracked", or a dash while the campaign has none. */

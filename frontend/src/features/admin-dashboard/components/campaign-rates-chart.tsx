@@ -5,6 +5,7 @@ import { useTheme } from '@mui/material/styles';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { Link as RouterLink } from 'react-router-dom';
 import { FigureTable } from '../../../components/admin/figure-table';
+import { campaignRate, type RateKind } from '../../../lib/campaign-rate';
 import { useFormatters } from '../../../lib/use-formatters';
 import { useNamespace } from '../../../lib/translations';
 import { useLatestCampaignsQuery } from '../api/dashboard-api';
@@ -13,21 +14,10 @@ import { ChartCard } from './chart-card';
 import { CHART_HEIGHT, stateOf } from './chart-state';
 import { latestSendsOf } from './latest-sends';
 
-type RateKind = 'open' | 'click';
-
-/** Whether the campaign counted this kind of event at all (its editor's switches). */
-const TRACKED_BY: Record<RateKind, (tracking: CampaignDto['tracking']) => boolean> = {
-  open: (tracking) => tracking.opens,
-  click: (tracking) => tracking.clicks,
-};
-
-/**
- * A campaign's rate to draw: none where it was not tracked (its 0 would read
- * as nobody opening) or nothing was delivered yet.
- */
+/** A campaign's rate to draw: none where it was not tracked or nothing was delivered yet. */
 function drawnRate(campaign: CampaignDto, kind: RateKind): number | null {
-  if (!TRACKED_BY[kind](campaign.tracking)) return null;
-  return campaign.rates?.[kind] ?? null;
+  const rate = campaignRate(campaign, kind);
+  return rate === 'not-tracked' ? null : rate;
 }
 
 /** A rate as the admin reads it: a percent in their numbering, "not tracked", or a dash. */
@@ -36,8 +26,8 @@ function useRateText() {
   const format = useFormatters();
   const percent = (value: number) => t('analytics.percent', { value: format.number(value) });
   const rateText = (campaign: CampaignDto, kind: RateKind) => {
-    if (!TRACKED_BY[kind](campaign.tracking)) return t('analytics.notTracked');
-    const rate = drawnRate(campaign, kind);
+    const rate = campaignRate(campaign, kind);
+    if (rate === 'not-tracked') return t('analytics.notTracked');
     return rate === null ? t('analytics.noRate') : percent(rate);
   };
   return { percent, rateText };
