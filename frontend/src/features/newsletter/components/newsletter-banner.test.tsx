@@ -25,6 +25,21 @@ describe('NewsletterBanner', () => {
     expect(screen.getByText(text)).toBeVisible();
   });
 
+  it.each([
+    ['en', 'Read how we handle your data.', '/privacy'],
+    ['fr', 'Lire comment nous traitons vos données.', '/fr/privacy'],
+    ['ar', 'اقرأ كيف نتعامل مع بياناتك.', '/ar/privacy'],
+  ])(
+    'in %s, links that sentence to the privacy page in the same language',
+    async (lng, name, href) => {
+      await i18n.changeLanguage(lng);
+      await renderWithProviders(<NewsletterBanner form={<NewsletterForm />} />, {
+        path: href.replace('privacy', ''),
+      });
+      expect(screen.getByRole('link', { name })).toHaveAttribute('href', href);
+    },
+  );
+
   it('sends the e-mail with the page language, toasts success and resets the field', async () => {
     const recorder = recordNewsletterRequests();
     server.use(recorder.handler);

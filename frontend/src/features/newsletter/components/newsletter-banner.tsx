@@ -1,7 +1,9 @@
 import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
+import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
 import { useNamespace } from '../../../lib/translations';
 import { NEWSLETTER_NAMESPACE } from '../newsletter-namespace';
 
@@ -18,7 +20,10 @@ export interface NewsletterBannerProps {
   id?: string;
 }
 
-/** The newsletter banner: what the newsletter is, its form, and what its mails may record. */
+/**
+ * The newsletter banner: what the newsletter is, its form, and what its mails
+ * may record, with the way to the privacy page that says the rest.
+ */
 export function NewsletterBanner({
   form,
   headingLevel = 'h2',
@@ -39,7 +44,11 @@ export function NewsletterBanner({
         <Typography sx={{ color: 'text.secondary', mb: 3 }}>{t('subtitle')}</Typography>
         {form}
         <Typography variant="body2" sx={{ color: 'text.secondary', mt: 2 }}>
-          {t('tracking')}
+          {t('tracking')}{' '}
+          {/* Underlined: inside a sentence, colour alone would not tell it is a link. */}
+          <Link component={RouterLink} to="/privacy" underline="always" color="inherit">
+            {t('privacyLink')}
+          </Link>
         </Typography>
       </Container>
     </Box>
