@@ -54,25 +54,8 @@ export interface RowSelection {
   max: number;
 }
 
-/** The ids a grid's selection model names, on this page and kept from others. */
-function selectedIds<Row extends GridValidRowModel>(
-  model: GridRowSelectionModel,
-  rows: readonly Row[],
-  before: readonly string[],
-): string[] {
-  if (model.type === 'include') return [...model.ids].map(String);
-  // "Select all" on a page the server paged names the rows it leaves out: the
-  // page's others are in, and so are those chosen on other pages before.
-  const onPage = rows.map((row) => String(row.id));
-  const elsewhere = before.filter((id) => !onPage.includes(id));
-  return [...elsewhere, ...onPage.filter((id) => !model.ids.has(id))];
-}
-
 /** The DataGrid props of a selection by checkbox: kept across the server's pages, capped at `max`. */
-function useSelectionProps<Row extends GridValidRowModel>(
-  selection: RowSelection | undefined,
-  rows: readonly Row[],
-) {
+function useSelectionProps(selection: RowSelection | undefined) {
   return useMemo(() => {
     if (!selection) return {};
     const chosen = new Set(selection.ids);
@@ -81,11 +64,13 @@ function useSelectionProps<Row extends GridValidRowModel>(
       keepNonExistentRowsSelected: true,
       rowSelectionModel: { type: 'include' as const, ids: new Set<string>(selection.ids) },
       onRowSelectionModelChange: (model: GridRowSelectionModel) =>
-        selection.onChange(selectedIds(model, rows, selection.ids).slice(0, selection.max)),
+        selection.onChange([...model.ids].map(String).slice(0, selection.max)),
+      // With a cap the grid reports every choice as the ids it names ("select
+      // all" is this page's rows), never as "every row but these" on the server.
       isRowSelectable: ({ id }: { id: string | number }) =>
         chosen.has(String(id)) || chosen.size < selection.max,
     };
-  }, [selection, rows]);
+  }, [selection]);
 }
 
 function toSortModel(sort: string): GridSortModel {
@@ -181,7 +166,7 @@ export function AdminDataGrid<Row extends GridValidRowModel>({
   const paginationModel = useMemo(() => ({ page: page - 1, pageSize }), [page, pageSize]);
   const centredColumns = useCentredColumns(columns);
   const sortModel = useMemo(() => toSortModel(sort), [sort]);
-  const selectionProps = useSelectionProps(selection, rows);
+  const selectionProps = useSelectionProps(selection);
 
   return (
     // A column flex parent without a height: the grid is as tall as its page of rows.

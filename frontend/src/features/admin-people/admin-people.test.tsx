@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { buildMailingList, keysetPageOf, pageOf } from '../../testing/admin-factory';
 import { findCardList, findTable, renderAdmin, SECTION_LOAD } from '../../testing/admin-render';
@@ -261,6 +261,24 @@ describe('People bulk actions', () => {
     await waitFor(() =>
       expect(screen.getByRole('button', { name: 'Remove from a list' })).toHaveFocus(),
     );
+  });
+
+  it('forgets the choice when a filter changes: it was made among other rows', async () => {
+    const { handler, calls } = recordAdminCalls('get', '/people', () =>
+      HttpResponse.json(keysetPageOf([AMIRA, KARIM])),
+    );
+    server.use(handler);
+    const { user } = await renderAdmin('/admin/people', { role: 'manager', mobile: true });
+    await findCardList('People');
+    await user.click(screen.getByRole('checkbox', { name: 'Choose amira@example.tn' }));
+    expect(screen.getByText('1 person chosen')).toBeInTheDocument();
+
+    fireEvent.change(screen.getByLabelText('First seen from'), {
+      target: { value: '2026-04-01' },
+    });
+    await waitFor(() => expect(calls.at(-1)?.url.searchParams.get('since')).toBe('2026-04-01'));
+    expect(screen.queryByText('1 person chosen')).not.toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'Choose amira@example.tn' })).not.toBeChecked();
   });
 
   it('tells why the API refused an action', async () => {
