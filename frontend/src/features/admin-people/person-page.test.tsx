@@ -1,7 +1,9 @@
-import { screen, within } from '@testing-library/react';
+import { formatInstant } from '@agency/contracts';
+import { act, screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { renderAdmin, SECTION_LOAD } from '../../testing/admin-render';
 import { ADMIN, adminFailure, recordAdminCalls } from '../../testing/handlers/admin-handlers';
+import { i18n } from '../../testing/i18n';
 import { server } from '../../testing/msw-server';
 import { buildPerson, buildPersonDetail } from '../../testing/people-factory';
 
@@ -165,5 +167,24 @@ describe("A person's page", () => {
       await screen.findByText('This person could not be loaded.', {}, SECTION_LOAD),
     ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+
+  it("reads in Arabic, right to left, with dates in the admin's Arabic format", async () => {
+    server.use(http.get(`${ADMIN}/people/:email`, () => HttpResponse.json(FULL)));
+    await renderAdmin('/admin/people/amira%40example.tn', { mobile: true });
+    await screen.findByRole('heading', { level: 1, name: 'Amira@Example.tn' }, SECTION_LOAD);
+    try {
+      await act(() => i18n.changeLanguage('ar'));
+      expect(
+        await screen.findByRole('heading', { level: 2, name: 'سجل الموافقة' }, SECTION_LOAD),
+      ).toBeInTheDocument();
+      expect(document.documentElement).toHaveAttribute('dir', 'rtl');
+      const events = within(screen.getByRole('region', { name: 'سجل الموافقة' }));
+      const confirmed = formatInstant('2026-01-10T11:00:00.000Z', 'ar', 'Africa/Tunis');
+      expect(events.getByText(confirmed)).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'العودة إلى الأشخاص' })).toBeInTheDocument();
+    } finally {
+      await act(() => i18n.changeLanguage('en'));
+    }
   });
 });
