@@ -45,7 +45,7 @@ describe('People list', () => {
     const grid = await table();
     const amira = (await within(grid).findByText('amira@example.tn')).closest('[role="row"]');
     const karim = within(grid).getByText('Karim@Example.com').closest('[role="row"]');
-    await waitFor(() => expect(amira).toHaveTextContent('2 lists: Clients, News'));
+    await waitFor(() => expect(amira).toHaveTextContent('2 lists: Clients, News'), SECTION_LOAD);
     for (const text of ['Amira Ben Salah', 'Newsletter', 'List', 'vip', 'French', 'Given']) {
       expect(amira).toHaveTextContent(text);
     }

@@ -65,6 +65,26 @@ function useBulkSend(onDone: () => void) {
   return { run, busy: isLoading };
 }
 
+/** The form's state, checked by the API's schema; a valid submit hands over the request. */
+function useBulkForm(
+  action: PeopleBulkAction,
+  emails: readonly string[],
+  submit: (input: PeopleBulkInput) => unknown,
+) {
+  return useFormik<BulkValues>({
+    initialValues: { listId: '', tag: '' },
+    validate: schemaValidator(peopleBulkSchema, (values: BulkValues) =>
+      bulkInput(action, emails, values),
+    ),
+    onSubmit: async (values) => {
+      const input = await peopleBulkSchema.validate(bulkInput(action, emails, values), {
+        stripUnknown: true,
+      });
+      await submit(input);
+    },
+  });
+}
+
 export interface BulkActionDialogProps {
   action: PeopleBulkAction;
   /** The chosen people's addresses (their normalised keys). */
@@ -81,19 +101,9 @@ export function BulkActionDialog({ action, emails, lists, onClose }: BulkActionD
   const { t } = useNamespace(PEOPLE_NAMESPACE);
   const { run, busy } = useBulkSend(onClose);
   const [toRemove, setToRemove] = useState<PeopleBulkInput | null>(null);
-  const formik = useFormik<BulkValues>({
-    initialValues: { listId: '', tag: '' },
-    validate: schemaValidator(peopleBulkSchema, (values: BulkValues) =>
-      bulkInput(action, emails, values),
-    ),
-    onSubmit: async (values) => {
-      const input = await peopleBulkSchema.validate(bulkInput(action, emails, values), {
-        stripUnknown: true,
-      });
-      if (action === 'remove-from-list') setToRemove(input);
-      else await run(input);
-    },
-  });
+  const formik = useBulkForm(action, emails, (input) =>
+    action === 'remove-from-list' ? setToRemove(input) : run(input),
+  );
   const field = useFormFields(formik);
   const countText = useFormatters().number(emails.length);
 

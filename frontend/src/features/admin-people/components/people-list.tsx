@@ -24,7 +24,7 @@ import {
   useDayProblems,
   type PeopleListParams,
 } from './people-filters';
-import { useListNames } from './use-list-names';
+import { useListNames, type ListNames } from './use-list-names';
 import { usePeopleExport } from './use-people-export';
 
 /** The export button: busy while the file is written, a toast when it fails. */
@@ -72,6 +72,33 @@ function usePeopleChoice(list: PeopleListParams) {
   return { chosen, selection, toggle, clear: () => setChosen([]) };
 }
 
+/** What the list shows before anyone is held. */
+function NobodyYet() {
+  const { t } = useNamespace(PEOPLE_NAMESPACE);
+  return <EmptyState icon={<RecentActorsIcon />} title={t('empty')} description={t('emptyHint')} />;
+}
+
+type PeopleChoice = ReturnType<typeof usePeopleChoice>;
+
+/** A person's card on a phone, with its box to choose them when the role may act. */
+function personCardOf(names: ListNames, choice: PeopleChoice | undefined) {
+  return function renderPersonCard(person: PersonRow) {
+    return (
+      <PersonCard
+        person={person}
+        listNames={names.namesOf(person.listIds)}
+        choice={
+          choice && {
+            chosen: choice.chosen.includes(person.id),
+            available: choice.chosen.length < PEOPLE_BULK_MAX,
+            onToggle: choice.toggle,
+          }
+        }
+      />
+    );
+  };
+}
+
 /**
  * Everyone held: a table (cards on a phone) paged by position, searched by
  * the start of an address or a name (or a domain), filtered, with the bulk
@@ -116,30 +143,10 @@ export function PeopleList() {
           label={t('tableLabel')}
           query={people}
           list={list}
-          empty={
-            <EmptyState
-              icon={<RecentActorsIcon />}
-              title={t('empty')}
-              description={t('emptyHint')}
-            />
-          }
+          empty={<NobodyYet />}
           columns={columns}
           selection={canAct ? choice.selection : undefined}
-          renderCard={(person) => (
-            <PersonCard
-              person={person}
-              listNames={names.namesOf(person.listIds)}
-              choice={
-                canAct
-                  ? {
-                      chosen: choice.chosen.includes(person.id),
-                      available: choice.chosen.length < PEOPLE_BULK_MAX,
-                      onToggle: choice.toggle,
-                    }
-                  : undefined
-              }
-            />
-          )}
+          renderCard={personCardOf(names, canAct ? choice : undefined)}
         />
       )}
     </>
