@@ -56,6 +56,20 @@ describe('People list', () => {
     expect(link).toHaveAttribute('href', '/admin/people/karim%40example.com');
   });
 
+  it("opens a person's page from the table by keyboard", async () => {
+    server.use(http.get(`${ADMIN}/people/:email`, () => HttpResponse.json({})));
+    const { user, location } = await renderAdmin('/admin/people', { role: 'viewer' });
+    const grid = await table();
+    const name = await within(grid).findByText('Karim Jlassi');
+
+    await user.click(name);
+    await user.keyboard('{ArrowLeft}');
+    const link = within(grid).getByRole('link', { name: 'Open the page of Karim@Example.com' });
+    await waitFor(() => expect(link).toHaveFocus());
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(location().pathname).toBe('/admin/people/karim%40example.com'));
+  });
+
   it('asks for the search and every filter as query parameters, and keeps them in the address', async () => {
     const { handler, calls } = recordAdminCalls('get', '/people', () =>
       HttpResponse.json(keysetPageOf([AMIRA])),

@@ -69,6 +69,7 @@ function PersonRecords({ detail }: { detail: PersonDetailDto }) {
       <PageHeading
         title={detail.person.email}
         subtitle={name || t('noName')}
+        // The person's data download and erasure will sit beside the way back.
         actions={<BackToPeople />}
       />
       <Stack spacing={2}>

@@ -26,7 +26,11 @@ export function listsText(t: Translate, names: readonly string[], count: number)
   return names.length > 0 ? `${counted}: ${names.join(', ')}` : counted;
 }
 
-/** The address, a link to the person's page, reachable by the grid's keyboard moves. */
+/**
+ * The address, a link to the person's page. The grid moves its focus by cell
+ * and hands it to the cell's element whose tabIndex is 0: passing the grid's
+ * tabIndex lets the arrow keys reach the link, and Enter open it.
+ */
 function addressColumn({ t }: PersonColumnsOptions): GridColDef<PersonRow> {
   return {
     field: 'email',
