@@ -59,6 +59,7 @@ const ADMIN_SCREENS: readonly { path: string; desktopOnly?: boolean }[] = [
   { path: '/admin/audience/lists' },
   { path: '/admin/audience/imports' },
   { path: '/admin/audience/suppression' },
+  { path: '/admin/people' },
   { path: '/admin/users' },
   { path: '/admin/contacts' },
   { path: '/admin/clients' },
@@ -159,6 +160,8 @@ async function navigateInApp(page: Page, path: string) {
 
 /** One campaign with results per test worker, made by its first admin scan. */
 let reportPath: Promise<string> | undefined;
+/** That campaign, whose reader is also a person with a page of their own. */
+let trackedCampaign: ReturnType<typeof campaignWithResults> | undefined;
 
 /** The campaigns section's "New Campaign" text, in `language`. */
 function newCampaignLabel(language: Language): string {
@@ -232,13 +235,20 @@ test.describe('axe-core finds no serious or critical WCAG 2.1 AA violation', () 
         }
 
         // A campaign's results, with a person's open and click counted.
-        reportPath ??= campaignWithResults(request).then(
+        trackedCampaign ??= campaignWithResults(request);
+        reportPath ??= trackedCampaign.then(
           ({ campaignId }) => `/admin/campaigns/${campaignId}/report`,
         );
         const resultsScreen = await reportPath;
         await navigateInApp(page, resultsScreen);
         await waitForScreen(page);
         findings.push(...(await scan(page, `${resultsScreen} (${at})`)));
+        // The campaign's reader's page: a list, a subscription and the mail sent to them.
+        const { reader } = await trackedCampaign;
+        const personScreen = `/admin/people/${encodeURIComponent(reader.toLowerCase())}`;
+        await navigateInApp(page, personScreen);
+        await waitForScreen(page);
+        findings.push(...(await scan(page, `${personScreen} (${at})`)));
         // Analytics again, now that a campaign has rates to compare (its table links to the
         // report). Loaded afresh: the app still holds the campaign list it read before the send.
         await page.goto(appUrl('/admin/analytics'));

@@ -43,6 +43,8 @@ const CampaignReportPage = section(
   'CampaignReportPage',
 );
 const AdminAudiencePage = section(() => import('../features/admin-audience'), 'AdminAudiencePage');
+const AdminPeoplePage = section(() => import('../features/admin-people'), 'AdminPeoplePage');
+const PersonPage = section(() => import('../features/admin-people'), 'PersonPage');
 const AdminUsersPage = section(() => import('../features/admin-users'), 'AdminUsersPage');
 const AdminContactsPage = section(() => import('../features/admin-contacts'), 'AdminContactsPage');
 const AdminClientsPage = section(() => import('../features/admin-clients'), 'AdminClientsPage');
@@ -100,6 +102,8 @@ const adminRoutes: RouteObject[] = [
       { path: 'campaigns', element: <AdminCampaignsPage /> },
       { path: 'campaigns/:id/report', element: <CampaignReportPage /> },
       { path: 'audience/:tab?', element: <AdminAudiencePage /> },
+      { path: 'people', element: <AdminPeoplePage /> },
+      { path: 'people/:email', element: <PersonPage /> },
       { path: 'users', element: <AdminUsersPage /> },
       { path: 'contacts/:contactId?', element: <AdminContactsPage /> },
       { path: 'clients', element: <AdminClientsPage /> },

@@ -9,6 +9,7 @@ export const ADMIN_PATHS = {
   dashboard: '/admin/dashboard',
   campaigns: '/admin/campaigns',
   audience: '/admin/audience',
+  people: '/admin/people',
   users: '/admin/users',
   contacts: '/admin/contacts',
   clients: '/admin/clients',
@@ -35,4 +36,9 @@ export function adminContactPath(contactId: string): string {
 /** One campaign's results. */
 export function adminCampaignReportPath(campaignId: string): string {
   return `${ADMIN_PATHS.campaigns}/${encodeURIComponent(campaignId)}/report`;
+}
+
+/** One person's page: `key` is the normalised address the people list gives. */
+export function adminPersonPath(key: string): string {
+  return `${ADMIN_PATHS.people}/${encodeURIComponent(key)}`;
 }

@@ -81,6 +81,7 @@ export const api = createApi({
     'Imports',
     'Suppressions',
     'AgencySettings',
+    'People',
   ],
   endpoints: () => ({}),
 });

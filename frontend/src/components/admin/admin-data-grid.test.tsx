@@ -75,3 +75,53 @@ describe('AdminDataGrid while its page loads', () => {
     expect(within(table).queryByText('Loading...')).toBeNull();
   });
 });
+
+describe('AdminDataGrid with rows chosen by checkbox', () => {
+  const ROWS: Row[] = [
+    { id: 'a', name: 'Amira' },
+    { id: 'b', name: 'Karim' },
+    { id: 'c', name: 'Rim' },
+  ];
+
+  /** A grid whose choice lives in state, as a screen keeps it, with a button to its next page. */
+  function Choosing({ max }: { max: number }) {
+    const [ids, setIds] = useState<string[]>([]);
+    const [rows, setRows] = useState(ROWS);
+    return (
+      <>
+        <output aria-label="Chosen">{ids.join(',')}</output>
+        <button type="button" onClick={() => setRows([{ id: 'd', name: 'Dora' }])}>
+          Page 2
+        </button>
+        {grid({ rows, total: 30, selection: { ids, onChange: setIds, max } })}
+      </>
+    );
+  }
+
+  it('keeps what was chosen on a page once the next one shows, and adds to it', async () => {
+    const { user } = await renderWithProviders(<Choosing max={10} />, UNSTYLED);
+    const table = await screen.findByRole('grid', { name: 'People' });
+    await user.click(
+      within(table).getAllByRole('checkbox', { name: /select row/i })[0] as HTMLElement,
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    await within(table).findByText('Dora');
+    expect(screen.getByLabelText('Chosen')).toHaveTextContent('a');
+    await user.click(within(table).getByRole('checkbox', { name: /select all rows/i }));
+    expect(screen.getByLabelText('Chosen')).toHaveTextContent('a,d');
+  });
+
+  it('offers no more rows once the most an action takes are chosen', async () => {
+    const { user } = await renderWithProviders(<Choosing max={2} />, UNSTYLED);
+    const table = await screen.findByRole('grid', { name: 'People' });
+    const boxes = within(table).getAllByRole('checkbox', { name: /select row/i });
+
+    await user.click(boxes[0] as HTMLElement);
+    await user.click(boxes[1] as HTMLElement);
+    expect(screen.getByLabelText('Chosen')).toHaveTextContent('a,b');
+    expect(boxes[2]).toBeDisabled();
+    await user.click(boxes[0] as HTMLElement);
+    expect(boxes[2]).toBeEnabled();
+  });
+});

@@ -4,6 +4,7 @@ import {
   DataGrid,
   type GridColDef,
   type GridPaginationModel,
+  type GridRowSelectionModel,
   type GridSortModel,
   type GridValidRowModel,
 } from '@mui/x-data-grid';
@@ -42,6 +43,34 @@ export interface AdminDataGridProps<Row extends GridValidRowModel> {
   noRowsLabel: string;
   /** Rows as tall as their content, for cells that open (a disclosure); one line otherwise. */
   autoRowHeight?: boolean;
+  /** Rows chosen with checkboxes for an action on them all; none: no checkboxes. */
+  selection?: RowSelection;
+}
+
+/** The rows chosen (by id), kept across pages, at most `max` of them. */
+export interface RowSelection {
+  ids: readonly string[];
+  onChange: (ids: string[]) => void;
+  max: number;
+}
+
+/** The DataGrid props of a selection by checkbox: kept across the server's pages, capped at `max`. */
+function useSelectionProps(selection: RowSelection | undefined) {
+  return useMemo(() => {
+    if (!selection) return {};
+    const chosen = new Set(selection.ids);
+    return {
+      checkboxSelection: true,
+      keepNonExistentRowsSelected: true,
+      rowSelectionModel: { type: 'include' as const, ids: new Set<string>(selection.ids) },
+      onRowSelectionModelChange: (model: GridRowSelectionModel) =>
+        selection.onChange([...model.ids].map(String).slice(0, selection.max)),
+      // With a cap the grid reports every choice as the ids it names ("select
+      // all" is this page's rows), never as "every row but these" on the server.
+      isRowSelectable: ({ id }: { id: string | number }) =>
+        chosen.has(String(id)) || chosen.size < selection.max,
+    };
+  }, [selection]);
 }
 
 function toSortModel(sort: string): GridSortModel {
@@ -124,6 +153,7 @@ export function AdminDataGrid<Row extends GridValidRowModel>({
   onSortChange,
   noRowsLabel,
   autoRowHeight = false,
+  selection,
 }: AdminDataGridProps<Row>) {
   const { t } = useNamespace(ADMIN_COMMON_NAMESPACE);
   const localeText = useGridLocaleText({
@@ -136,6 +166,7 @@ export function AdminDataGrid<Row extends GridValidRowModel>({
   const paginationModel = useMemo(() => ({ page: page - 1, pageSize }), [page, pageSize]);
   const centredColumns = useCentredColumns(columns);
   const sortModel = useMemo(() => toSortModel(sort), [sort]);
+  const selectionProps = useSelectionProps(selection);
 
   return (
     // A column flex parent without a height: the grid is as tall as its page of rows.
@@ -164,6 +195,7 @@ export function AdminDataGrid<Row extends GridValidRowModel>({
         onSortModelChange={(model: GridSortModel) => onSortChange(fromSortModel(model))}
         disableColumnFilter
         disableRowSelectionOnClick
+        {...selectionProps}
         // A page holds at most 100 rows: rendering them all keeps the table simple
         // for screen readers and lets it size itself to its rows.
         disableVirtualization

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import type { ListParams } from '../../lib/use-list-params';
 import { useNamespace } from '../../lib/translations';
 import { ADMIN_COMMON_NAMESPACE } from './admin-common-namespace';
-import { AdminDataGrid } from './admin-data-grid';
+import { AdminDataGrid, type RowSelection } from './admin-data-grid';
 import { CardList } from './card-list';
 import { LoadError } from './load-error';
 import { useIsMobile } from './use-is-mobile';
@@ -34,6 +34,8 @@ export interface AdminListProps<Row extends GridValidRowModel & { id: string }> 
   renderCard: (row: Row) => ReactNode;
   /** Table rows as tall as their content (cells with a disclosure). */
   autoRowHeight?: boolean;
+  /** Rows chosen by checkbox in the table (a card chooses its own, in `renderCard`). */
+  selection?: RowSelection;
 }
 
 function isKeyset<Row>(page: Page<Row> | KeysetPage<Row> | undefined): page is KeysetPage<Row> {
@@ -55,6 +57,7 @@ export function AdminList<Row extends GridValidRowModel & { id: string }>({
   columns,
   renderCard,
   autoRowHeight = false,
+  selection,
 }: AdminListProps<Row>) {
   const { t } = useNamespace(ADMIN_COMMON_NAMESPACE);
   const mobile = useIsMobile();
@@ -124,6 +127,7 @@ export function AdminList<Row extends GridValidRowModel & { id: string }>({
       onSortChange={list.setSort}
       noRowsLabel={t('list.noResults')}
       autoRowHeight={autoRowHeight}
+      selection={selection}
     />
   );
 }

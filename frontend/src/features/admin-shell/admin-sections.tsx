@@ -6,6 +6,7 @@ import DashboardIcon from '@mui/icons-material/Dashboard';
 import EmailIcon from '@mui/icons-material/Email';
 import GroupsIcon from '@mui/icons-material/Groups';
 import PeopleIcon from '@mui/icons-material/People';
+import RecentActorsIcon from '@mui/icons-material/RecentActors';
 import SettingsIcon from '@mui/icons-material/Settings';
 import TrendingUpIcon from '@mui/icons-material/TrendingUp';
 import type { ReactElement } from 'react';
@@ -37,6 +38,12 @@ export const ADMIN_SECTION_LINKS: readonly AdminSectionLink[] = [
     section: 'audience',
     path: ADMIN_PATHS.audience,
     icon: <GroupsIcon />,
+    permission: 'lists:read',
+  },
+  {
+    section: 'people',
+    path: ADMIN_PATHS.people,
+    icon: <RecentActorsIcon />,
     permission: 'lists:read',
   },
   { section: 'users', path: ADMIN_PATHS.users, icon: <PeopleIcon />, permission: 'users:read' },

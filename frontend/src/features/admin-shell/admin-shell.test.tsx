@@ -13,6 +13,7 @@ const SECTIONS = [
   'Dashboard',
   'Mail Manager',
   'Audience',
+  'People',
   'User Management',
   'Contacts',
   'Clients',

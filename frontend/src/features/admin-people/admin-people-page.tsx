@@ -1,0 +1,16 @@
+import { PageHeading } from '../../components/admin/page-heading';
+import { RequirePermission } from '../../components/admin/require-permission';
+import { useNamespace } from '../../lib/translations';
+import { PeopleList } from './components/people-list';
+import { PEOPLE_NAMESPACE } from './people-namespace';
+
+/** /admin/people: everyone the product holds, one row per address. */
+export function AdminPeoplePage() {
+  const { t } = useNamespace(PEOPLE_NAMESPACE);
+  return (
+    <RequirePermission permission="lists:read">
+      <PageHeading title={t('title')} subtitle={t('subtitle')} />
+      <PeopleList />
+    </RequirePermission>
+  );
+}

@@ -1,0 +1,3 @@
+// Loaded lazily by app/.
+export { AdminPeoplePage } from './admin-people-page';
+export { PersonPage } from './person-page';
