@@ -8,6 +8,7 @@ import {
 import {
   createKeptCounts,
   createMailQueues,
+  erasureKeyOf,
   mailIdentityKey,
   migrateLegacyLedger,
   mongoCampaignStore,
@@ -36,6 +37,7 @@ import { keepJobScheduler, type KeptScheduler, type ScheduledJob } from './job-s
 import { createMailServerWatch, type MailServerWatch } from './mail/mail-server-watch';
 import { isConnectionFailure } from './mail/smtp-failure';
 import { listImportProcessor } from './jobs/list-import.processor';
+import { personErasureDepsOf, personErasureProcessor } from './jobs/person-erasure.processor';
 import { startListDeletion, type ListDeletion } from './jobs/list-delete.processor';
 import { startCampaignEventCounting } from './jobs/campaign-events.processor';
 import { startTrackingKeyRetention } from './jobs/tracking-key-retention.processor';
@@ -199,7 +201,12 @@ function startQueueWorkers(
     // another takes the file over from its last saved chunk.
     startWorker(
       QUEUE_NAMES.listImport,
-      listImportProcessor({ connection, queuePrefix, logger }),
+      listImportProcessor({
+        connection,
+        queuePrefix,
+        logger,
+        erasureKey: erasureKeyOf(options.mailLinkSecret),
+      }),
       1,
       {
         lockDuration: options.campaigns.lockDurationMs,
@@ -431,6 +438,16 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     relayTargets,
     changes,
   });
+  // An erasure deletes enquiries as the API does: the same figures and index follow.
+  workers.push(
+    startWorker(
+      QUEUE_NAMES.personErasure,
+      personErasureProcessor(
+        personErasureDepsOf({ ...mailDeps, keptContactChanges: kept.contactChanges }),
+      ),
+      1,
+    ),
+  );
   const relaySchedule = await scheduleOutboxRelay(relayQueue, options);
   const scheduled = await startScheduledJobs(options, { mailDeps, startWorker, changes });
   const campaigns = await startCampaignSending(options, mailDeps);
