@@ -1,5 +1,6 @@
 import type { PersonDataExportDto } from '@agency/contracts';
 import { trusted } from 'mongoose';
+import { addressCandidatePattern, addressInTextPattern } from '../mail/address-in-text';
 import { ImportReportModel, ListImportModel } from './list-import.model';
 import { removeMemberFromList } from './list-member-commands';
 import { ListMemberModel } from './list-member.model';
@@ -14,11 +15,6 @@ import { SuppressionModel } from './suppression.model';
  */
 
 const iso = (value: Date | null | undefined): string | null => (value ? value.toISOString() : null);
-
-/** The address as a case-insensitive pattern that matches it anywhere in a text. */
-export function addressPattern(key: string): RegExp {
-  return new RegExp(key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
-}
 
 export async function findListMembershipsOf(
   key: string,
@@ -103,17 +99,20 @@ export async function eraseSuppressionOf(key: string): Promise<void> {
  * such line keeps its row number and reason, its text replaced by `token`.
  */
 export async function scrubImportReportsOf(key: string, token: string): Promise<number> {
-  const pattern = addressPattern(key);
+  const pattern = addressInTextPattern(key);
   const reports = await ImportReportModel.find({
-    'lines.value': trusted({ $regex: pattern }),
+    'lines.value': trusted({ $regex: addressCandidatePattern(key) }),
   }).lean();
+  let changed = 0;
   for (const report of reports) {
+    if (!report.lines.some((line) => pattern.test(line.value ?? ''))) continue;
     const lines = report.lines.map((line) =>
       pattern.test(line.value ?? '') ? { ...line, value: token } : line,
     );
     await ImportReportModel.updateOne({ _id: report._id }, { $set: { lines } });
+    changed += 1;
   }
-  return reports.length;
+  return changed;
 }
 
 /** Replaces each preview cell `replacement` names (an erased address) by what it answers. */
@@ -139,9 +138,9 @@ async function rewritePreview(
  * column mapping): an erased address in them becomes `token`.
  */
 export async function scrubImportPreviewsOf(key: string, token: string): Promise<number> {
-  const pattern = addressPattern(key);
+  const pattern = addressInTextPattern(key);
   const imports = await ListImportModel.find(
-    { 'preview.cells': trusted({ $regex: pattern }) },
+    { 'preview.cells': trusted({ $regex: addressCandidatePattern(key) }) },
     { preview: 1 },
   ).lean();
   let changed = 0;

@@ -1,6 +1,5 @@
 import { QUEUE_NAMES } from '@agency/contracts';
 import {
-  addressPattern,
   eraseListMembershipsOf,
   eraseMailEventsOf,
   eraseSuppressionOf,
@@ -12,6 +11,7 @@ import { eraseCampaignActivityOf } from '../campaigns/results/campaign-people-qu
 import { dropTestRecipient } from '../campaigns/test-recipients';
 import type { ContactChanges } from '../contact/contact-changes';
 import { eraseEnquiriesOf } from '../contact/contact-erasure';
+import { addressInTextPattern } from '../mail/address-in-text';
 import { eraseSubscriberOf } from '../newsletter/subscriber-erasure';
 import type { Redis } from '../redis-connection';
 import { forgetAddressInKeptCounts } from '../stats/kept-counts-erasure';
@@ -48,7 +48,7 @@ const STEPS = {
   'kept-figures': ({ key, redis }: ErasureContext) =>
     forgetAddressInKeptCounts(redis.connection, redis.prefix, key),
   'queued-jobs': ({ key, redis }: ErasureContext) =>
-    eraseQueuedJobsOf(redis, addressPattern(key), QUEUE_NAMES.personErasure),
+    eraseQueuedJobsOf(redis, addressInTextPattern(key), QUEUE_NAMES.personErasure),
 } satisfies Record<string, (context: ErasureContext) => Promise<unknown>>;
 
 export type ErasureStep = keyof typeof STEPS;

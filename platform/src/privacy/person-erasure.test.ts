@@ -3,6 +3,7 @@ import { Queue } from 'bullmq';
 import { QUEUE_NAMES } from '@agency/contracts';
 import { UNWATCHED_CONTACTS } from '../contact/contact-changes';
 import { ListMemberModel, listMemberId } from '../audience/list-member.model';
+import { ImportReportModel } from '../audience/list-import.model';
 import { MailEventModel } from '../audience/mail-event.model';
 import { MailingListModel } from '../audience/mailing-list.model';
 import { SubscriberModel } from '../newsletter/subscriber.model';
@@ -61,6 +62,15 @@ async function seedPerson(): Promise<string> {
     email: PERSON,
     at: new Date(),
   });
+  await ImportReportModel.create({
+    _id: 'import-1:0',
+    importId: list._id,
+    chunk: 0,
+    lines: [
+      { row: 3, value: `${PERSON},Samia`, reason: 'duplicate-in-file' },
+      { row: 4, value: `o${PERSON},Osamia`, reason: 'duplicate-in-file' },
+    ],
+  });
   return String(list._id);
 }
 
@@ -99,6 +109,9 @@ describe('an erasure that stops midway', () => {
       expect.objectContaining({ key: OTHER }),
     ]);
     expect(await MailEventModel.countDocuments({ key: PERSON })).toBe(0);
+    // The report's line of a longer address that contains this one stays as it was.
+    const [report] = await ImportReportModel.find({}).lean();
+    expect(report?.lines.map(({ value }) => value)).toEqual([`erased:${id}`, `o${PERSON},Osamia`]);
   });
 
   it('changes nothing when run again, and keeps the digest that refuses the address', async () => {

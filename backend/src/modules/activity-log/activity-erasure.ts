@@ -1,4 +1,5 @@
 import { trusted } from 'mongoose';
+import { addressCandidatePattern, addressInTextPattern } from '@agency/platform';
 import { ActivityLogModel } from './activity-log.model';
 
 /**
@@ -8,9 +9,8 @@ import { ActivityLogModel } from './activity-log.model';
  * `token` (the erasure's keyed digest). The one change the log ever takes.
  */
 export async function redactAddressInActivity(address: string, token: string): Promise<number> {
-  const escaped = address.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = new RegExp(escaped, 'gi');
-  const holding = trusted({ $regex: new RegExp(escaped, 'i') });
+  const pattern = addressInTextPattern(address, 'gi');
+  const holding = trusted({ $regex: addressCandidatePattern(address) });
   const entries = await ActivityLogModel.find({
     $or: [
       { 'target.label': holding },
@@ -19,15 +19,18 @@ export async function redactAddressInActivity(address: string, token: string): P
       { 'changes.after': holding },
     ],
   }).lean();
+  let changed = 0;
   for (const entry of entries) {
-    const redacted = JSON.parse(JSON.stringify(entry).replace(pattern, token)) as Record<
-      string,
-      unknown
-    >;
+    const text = JSON.stringify(entry);
+    const redactedText = text.replace(pattern, token);
+    // A longer address that contains this one was a candidate only.
+    if (redactedText === text) continue;
+    const redacted = JSON.parse(redactedText) as Record<string, unknown>;
+    changed += 1;
     await ActivityLogModel.updateOne(
       { _id: entry._id },
       { $set: { target: redacted.target, changes: redacted.changes } },
     );
   }
-  return entries.length;
+  return changed;
 }
