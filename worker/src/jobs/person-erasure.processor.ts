@@ -66,6 +66,7 @@ export function personErasureProcessor(deps: PersonErasureProcessorDeps) {
     const { erasureId, email } = job.data;
     // Only the API writes these jobs; one whose id is not its address's digest is not ours.
     if (erasedAddressDigest(deps.erasureKey, email) !== erasureId) {
+      await markErasureEnded(erasureId, 'failed');
       throw new UnrecoverableError('the erasure id is not this address');
     }
     try {

@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { QUEUE_NAMES, personErasureJobId, type PersonDataExportDto } from '@agency/contracts';
 import { SubscriberModel } from '@agency/platform/testing/audience-models';
+import { startOwnRedis, type OwnRedis } from '@agency/platform/testing/own-redis';
 import { ErasureModel } from '@agency/platform/testing/privacy-models';
 import { ActivityLogModel } from '../activity-log';
 import { as, signedInUser, type SignedInUser } from '../../testing/admin-fixtures';
@@ -128,4 +129,34 @@ describe('GET erasure', () => {
     const unknown = await as(ctx, admin).get(`/api/admin/erasures/${'0'.repeat(32)}`);
     expect(unknown.status).toBe(404);
   });
+});
+
+describe('POST personErasure while Redis does not answer', () => {
+  let own: OwnRedis;
+  let outage: TestContext;
+
+  beforeAll(async () => {
+    // A Redis of this test's own, so freezing it harms no other test file.
+    own = await startOwnRedis();
+    outage = await createTestContext({ redisUrl: own.url });
+  });
+  afterAll(async () => {
+    own.thaw();
+    await outage.close();
+    await own.close();
+  });
+
+  it('answers 503 and shows the erasure failed, so that asking again queues it', async () => {
+    const caller = await signedInUser(outage, 'admin');
+    own.freeze();
+    const response = await as(outage, caller).post(erasurePath('rania@example.tn'), {
+      confirm: 'rania@example.tn',
+    });
+    own.thaw();
+    expect(response.status).toBe(503);
+    expect(response.body.error.code).toBe('UNAVAILABLE');
+    expect(await ErasureModel.find({}, { state: 1 }).lean()).toContainEqual(
+      expect.objectContaining({ state: 'failed' }),
+    );
+  }, 20_000);
 });

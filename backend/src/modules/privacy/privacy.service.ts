@@ -12,8 +12,10 @@ import {
   erasedAddressDigest,
   findErasure,
   gatherPersonData,
+  markErasureEnded,
   normalizeEmail,
   requestPersonErasure,
+  withTimeout,
   type ErasureKey,
   type Redis,
 } from '@agency/platform';
@@ -31,6 +33,8 @@ const ERASURE_JOB_OPTIONS = {
   removeOnComplete: true,
   removeOnFail: true,
 } as const;
+
+const ENQUEUE_TIMEOUT_MS = 2000;
 
 export interface PrivacyService {
   /** The address's keyed digest: what the activity log names the person by. */
@@ -69,11 +73,20 @@ export function createPrivacyService({
       const email = normalizeEmail(address);
       await redactAddressInActivity(email, erasedAddressToken(digestOf(email)));
       const stored = await requestPersonErasure(erasureKey, email);
-      await queue.add(
-        QUEUE_NAMES.personErasure,
-        { erasureId: stored._id, email },
-        { jobId: personErasureJobId(stored._id), ...ERASURE_JOB_OPTIONS },
-      );
+      try {
+        await withTimeout(
+          queue.add(
+            QUEUE_NAMES.personErasure,
+            { erasureId: stored._id, email },
+            { jobId: personErasureJobId(stored._id), ...ERASURE_JOB_OPTIONS },
+          ),
+          ENQUEUE_TIMEOUT_MS,
+        );
+      } catch {
+        // Nothing would run it: the dashboard shows it failed, and asking again queues it.
+        await markErasureEnded(stored._id, 'failed');
+        throw new HttpError('UNAVAILABLE', 'The erasure could not be queued; try again shortly');
+      }
       return (await findErasure(stored._id)) as ErasureDto;
     },
     async erasure(id) {
