@@ -24,8 +24,9 @@ import { redactAddressInActivity } from '../activity-log';
 
 /**
  * The job carries the address: it is removed as soon as it ends, done or
- * failed, so the address does not stay in Redis. Its retries space out up
- * to about an hour (a campaign batch holding the address may have to be sent first).
+ * failed, so the address does not stay in Redis. Its 10 attempts spread
+ * over about 85 minutes: a campaign batch holding the address may have to
+ * be sent first.
  */
 const ERASURE_JOB_OPTIONS = {
   attempts: 10,
