@@ -139,6 +139,27 @@ async function seedEverywhere(): Promise<{ listId: string; campaignId: string }>
   });
   expect(added.status).toBe(201);
 
+  // A test send of a draft to the person, whom an admin allowed.
+  expect(
+    (await asAdmin.put('/api/admin/settings/test-recipients', { entries: [PERSON, '@client.tn'] }))
+      .status,
+  ).toBe(200);
+  const draft = await manager.post('/api/admin/campaigns', {
+    name: 'Preview',
+    subject: 'Preview of the autumn offer',
+    content: '<p>Our autumn offer.</p>',
+    recipientType: 'lists',
+    listIds: [listId],
+  });
+  const tested = await manager.post(`/api/admin/campaigns/${draft.body.id as string}/test`, {
+    email: TYPED,
+  });
+  expect(tested.status).toBe(202);
+  await smtp.waitFor(
+    ({ mail, envelopeTo }) =>
+      toPerson(envelopeTo) && mail.subject === '[Test] Preview of the autumn offer',
+  );
+
   const campaignId = await sendCampaign(listId, 'Invitation');
   const sent = smtp.received.find(
     ({ mail, envelopeTo }) => mail.subject?.startsWith('Invitation') && toPerson(envelopeTo),
@@ -157,10 +178,6 @@ async function seedEverywhere(): Promise<{ listId: string; campaignId: string }>
   expect(
     (await manager.post('/api/admin/suppressions', { email: TYPED, reason: 'manual' })).status,
   ).toBe(201);
-  expect(
-    (await asAdmin.put('/api/admin/settings/test-recipients', { entries: [PERSON, '@client.tn'] }))
-      .status,
-  ).toBe(200);
   // Opens as a campaign in individual mode records them (the tracking tests drive that path).
   await CampaignActivityModel.create({
     _id: `${campaignId}:erin`,
