@@ -14,6 +14,7 @@ import {
   mongoCampaignStore,
   agencyTimeZoneSource,
   setAgencySettingsFallback,
+  type KeptCounts,
   type Logger,
   type MailIdentityKey,
   type MailQueues,
@@ -215,6 +216,19 @@ function startQueueWorkers(
       },
     ),
   ];
+}
+
+/**
+ * One erasure at a time per process. It deletes enquiries as the API does,
+ * so the same kept figures and list index follow.
+ */
+function startErasureWorker(
+  startWorker: StartQueueWorker,
+  mailDeps: MailDeps,
+  kept: KeptCounts,
+): Worker {
+  const deps = personErasureDepsOf({ ...mailDeps, keptContactChanges: kept.contactChanges });
+  return startWorker(QUEUE_NAMES.personErasure, personErasureProcessor(deps), 1);
 }
 
 /** One relay pass per interval, on whichever worker is free. */
@@ -438,16 +452,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     relayTargets,
     changes,
   });
-  // An erasure deletes enquiries as the API does: the same figures and index follow.
-  workers.push(
-    startWorker(
-      QUEUE_NAMES.personErasure,
-      personErasureProcessor(
-        personErasureDepsOf({ ...mailDeps, keptContactChanges: kept.contactChanges }),
-      ),
-      1,
-    ),
-  );
+  workers.push(startErasureWorker(startWorker, mailDeps, kept));
   const relaySchedule = await scheduleOutboxRelay(relayQueue, options);
   const scheduled = await startScheduledJobs(options, { mailDeps, startWorker, changes });
   const campaigns = await startCampaignSending(options, mailDeps);
