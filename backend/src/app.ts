@@ -47,6 +47,7 @@ import { leadRoutes } from './modules/leads';
 import { campaignReportRoutes, campaignRoutes } from './modules/campaigns';
 import { listRoutes } from './modules/lists';
 import { suppressionRoutes } from './modules/suppressions';
+import { createPrivacyService, privacyRoutes } from './modules/privacy';
 import { mailEventRoutes } from './modules/mail-events';
 import {
   createTrackingEventBuffer,
@@ -292,9 +293,16 @@ function mailingRouters(
       testSendsPerHour: config.rateLimit.testSendsPerHour,
     }),
     campaignReportRoutes(),
-    listRoutes({ redis, queuePrefix: config.queuePrefix }),
+    listRoutes({ redis, queuePrefix: config.queuePrefix, mailLinkSecret: config.mailLinkSecret }),
     importRoutes({ redis, queuePrefix: config.queuePrefix }),
     suppressionRoutes(),
+    privacyRoutes(
+      createPrivacyService({
+        redis,
+        queuePrefix: config.queuePrefix,
+        mailLinkSecret: config.mailLinkSecret,
+      }),
+    ),
     mailEventRoutes({
       config: config.mailEvents,
       redis,

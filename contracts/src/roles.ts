@@ -29,6 +29,8 @@ export const PERMISSIONS = [
   'users:write',
   'activity:read',
   'settings:manage',
+  /** A person's data download and erasure: what is held about someone, and its end. */
+  'people:privacy',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -57,6 +59,7 @@ const ADMIN: readonly Permission[] = [
   'users:write',
   'activity:read',
   'settings:manage',
+  'people:privacy',
 ];
 
 /**

@@ -27,3 +27,4 @@ export * from './password-reset';
 export * from './audience';
 export * from './stats';
 export * from './settings';
+export * from './privacy';

@@ -8,11 +8,13 @@ import {
 import {
   createKeptCounts,
   createMailQueues,
+  erasureKeyOf,
   mailIdentityKey,
   migrateLegacyLedger,
   mongoCampaignStore,
   agencyTimeZoneSource,
   setAgencySettingsFallback,
+  type KeptCounts,
   type Logger,
   type MailIdentityKey,
   type MailQueues,
@@ -36,6 +38,7 @@ import { keepJobScheduler, type KeptScheduler, type ScheduledJob } from './job-s
 import { createMailServerWatch, type MailServerWatch } from './mail/mail-server-watch';
 import { isConnectionFailure } from './mail/smtp-failure';
 import { listImportProcessor } from './jobs/list-import.processor';
+import { personErasureDepsOf, personErasureProcessor } from './jobs/person-erasure.processor';
 import { startListDeletion, type ListDeletion } from './jobs/list-delete.processor';
 import { startCampaignEventCounting } from './jobs/campaign-events.processor';
 import { startTrackingKeyRetention } from './jobs/tracking-key-retention.processor';
@@ -199,7 +202,12 @@ function startQueueWorkers(
     // another takes the file over from its last saved chunk.
     startWorker(
       QUEUE_NAMES.listImport,
-      listImportProcessor({ connection, queuePrefix, logger }),
+      listImportProcessor({
+        connection,
+        queuePrefix,
+        logger,
+        erasureKey: erasureKeyOf(options.mailLinkSecret),
+      }),
       1,
       {
         lockDuration: options.campaigns.lockDurationMs,
@@ -208,6 +216,19 @@ function startQueueWorkers(
       },
     ),
   ];
+}
+
+/**
+ * One erasure at a time per process. It deletes enquiries as the API does,
+ * so the same kept figures and list index follow.
+ */
+function startErasureWorker(
+  startWorker: StartQueueWorker,
+  mailDeps: MailDeps,
+  kept: KeptCounts,
+): Worker {
+  const deps = personErasureDepsOf({ ...mailDeps, keptContactChanges: kept.contactChanges });
+  return startWorker(QUEUE_NAMES.personErasure, personErasureProcessor(deps), 1);
 }
 
 /** One relay pass per interval, on whichever worker is free. */
@@ -431,6 +452,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     relayTargets,
     changes,
   });
+  workers.push(startErasureWorker(startWorker, mailDeps, kept));
   const relaySchedule = await scheduleOutboxRelay(relayQueue, options);
   const scheduled = await startScheduledJobs(options, { mailDeps, startWorker, changes });
   const campaigns = await startCampaignSending(options, mailDeps);

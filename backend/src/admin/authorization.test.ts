@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   PERMISSIONS,
   ROLES,
@@ -23,6 +24,7 @@ import { ClientModel } from '../modules/clients';
 import { LeadModel } from '../modules/leads';
 import { ActivityLogModel } from '../modules/activity-log';
 import { CampaignModel } from '@agency/platform/testing/campaigns-models';
+import { ErasureModel } from '@agency/platform/testing/privacy-models';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -359,6 +361,36 @@ const ROUTES: AdminRoute[] = [
       defaultLocale: 'en',
     },
     action: 'settings.agency',
+  },
+  {
+    method: 'get',
+    route: '/api/admin/people/:id/data',
+    permission: 'people:privacy',
+    status: 200,
+    prepare: async () => ({ id: `someone-${next()}@example.tn` }),
+    action: 'person.data-export',
+  },
+  {
+    method: 'post',
+    route: '/api/admin/people/:id/erasure',
+    permission: 'people:privacy',
+    status: 202,
+    prepare: async () => {
+      const email = `leaving-${next()}@example.tn`;
+      return { id: email, body: { confirm: email } };
+    },
+    action: 'person.erase',
+  },
+  {
+    method: 'get',
+    route: '/api/admin/erasures/:id',
+    permission: 'people:privacy',
+    status: 200,
+    prepare: async () => {
+      const id = randomBytes(16).toString('hex');
+      await ErasureModel.create({ _id: id, state: 'done', requestedAt: new Date() });
+      return { id };
+    },
   },
 ];
 

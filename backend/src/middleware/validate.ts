@@ -92,6 +92,11 @@ export async function validateQuery<T>(ctx: Context, schema: ISchema<T>): Promis
   return validateInput(ctx, schema, ctx.query);
 }
 
+/** Validates a route's parameters (`:email`...) with a schema: a malformed one is a 400 naming it. */
+export async function validateParams<T>(ctx: Context, schema: ISchema<T>): Promise<T> {
+  return validateInput(ctx, schema, { ...(ctx.params as Record<string, unknown> | undefined) });
+}
+
 /** The `:id` of a route: a malformed id is a 400 naming the field, never a 500. */
 export function recordIdParam(ctx: Context, name = 'id'): string {
   return idParam(ctx, isRecordId, name).toLowerCase();

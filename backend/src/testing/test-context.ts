@@ -1,6 +1,6 @@
-import type { JobsOptions } from 'bullmq';
+import { Queue, type JobsOptions } from 'bullmq';
 import mongoose from 'mongoose';
-import { withDatabaseName } from '@agency/contracts';
+import { QUEUE_NAMES, withDatabaseName } from '@agency/contracts';
 import { createApp } from '../app';
 import { loadApiConfig, type ApiConfig } from '../config';
 import {
@@ -100,6 +100,13 @@ export async function createTestContext(
         await campaignQueue.dispatch.obliterate({ force: true });
         await campaignQueue.testSend.obliterate({ force: true });
         await passwordResetQueue.obliterate({ force: true });
+        // Erasure jobs carry an address: none stays behind a test file.
+        const erasures = new Queue(QUEUE_NAMES.personErasure, {
+          connection: redis,
+          prefix: config.queuePrefix,
+        });
+        await erasures.obliterate({ force: true });
+        await erasures.close();
       }
       await queues.close();
       await campaignQueue.close();

@@ -62,6 +62,10 @@ export const ACTIVITY_ACTIONS = [
   'template.delete',
   'settings.test-recipients',
   'settings.agency',
+  /** A person's data downloaded by staff; the entry names the address by its keyed digest. */
+  'person.data-export',
+  /** A person's erasure asked by staff; the entry names the address by its keyed digest. */
+  'person.erase',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

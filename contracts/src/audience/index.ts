@@ -3,3 +3,4 @@ export * from './imports';
 export * from './suppressions';
 export * from './mail-events';
 export * from './people';
+export * from './person-data';

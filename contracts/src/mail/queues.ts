@@ -45,6 +45,8 @@ export const QUEUE_NAMES = {
   bounceMailbox: 'bounce-mailbox',
   /** Holds the job scheduler that asks the SMTP server, while it cannot be reached, whether it is back. */
   mailServerProbe: 'mail-server-probe',
+  /** Erases one address from everything that holds it, step by step, then mails the person. */
+  personErasure: 'person-erasure',
 } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
@@ -238,3 +240,19 @@ export function listDeleteJobId(listId: string): string {
 }
 
 export const LIST_DELETE_RECOVERY_SCHEDULER_ID = 'list-delete-recovery';
+
+/**
+ * One erasure. The only job that carries an address: the worker needs it to
+ * find the records and to mail the confirmation, and the job is removed as
+ * soon as it ends, whatever the outcome.
+ */
+export interface PersonErasureJob {
+  /** The address's keyed digest: the erasure's id. */
+  erasureId: string;
+  email: string;
+}
+
+/** One job per address: asking twice while it runs queues nothing more. */
+export function personErasureJobId(erasureId: string): string {
+  return `person-erasure-${erasureId}`;
+}

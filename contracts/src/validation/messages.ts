@@ -65,6 +65,7 @@ export const VALIDATION_MESSAGE_KEYS = [
   'timeZoneInvalid',
   'senderNotAllowed',
   'senderTwice',
+  'confirmMismatch',
 ] as const;
 export type ValidationMessageKey = (typeof VALIDATION_MESSAGE_KEYS)[number];
 
@@ -138,6 +139,7 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     timeZoneInvalid: 'Must be an IANA time zone such as Africa/Tunis',
     senderNotAllowed: 'Choose one of the From addresses an admin allows',
     senderTwice: 'Each From address may appear only once',
+    confirmMismatch: 'Type the same address as the person’s',
   },
   fr: {
     required: 'Ce champ est obligatoire',
@@ -210,6 +212,7 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     timeZoneInvalid: 'Doit être un fuseau horaire IANA, comme Africa/Tunis',
     senderNotAllowed: "Choisissez l'une des adresses d'expéditeur autorisées par un administrateur",
     senderTwice: "Chaque adresse d'expéditeur ne peut figurer qu'une fois",
+    confirmMismatch: 'Saisissez la même adresse que celle de la personne',
   },
   ar: {
     required: 'هذا الحقل مطلوب',
@@ -275,6 +278,7 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     timeZoneInvalid: 'يجب أن تكون منطقة زمنية IANA مثل Africa/Tunis',
     senderNotAllowed: 'اختر أحد عناوين المرسل التي يسمح بها مسؤول',
     senderTwice: 'لا يمكن أن يظهر كل عنوان مرسل إلا مرة واحدة',
+    confirmMismatch: 'اكتب العنوان نفسه الخاص بالشخص',
   },
 };
 

@@ -31,3 +31,4 @@ export * from './suppression.service';
 export type { Suppression } from './suppression.model';
 
 export * from './list-existence';
+export * from './person-audience-erasure';

@@ -83,3 +83,4 @@ export {
   destroyExpiredTrackingKeys,
   type TrackingRetentionReport,
 } from './results/tracking-retention';
+export * from './ledger-erasure';

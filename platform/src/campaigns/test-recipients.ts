@@ -81,3 +81,8 @@ export async function testRecipientRefusal(email: string): Promise<TestRecipient
   if (await hasUnsubscribed(key)) return 'unsubscribed';
   return null;
 }
+
+/** Erasing a person: their address leaves the test allow-list (a whole domain stays). */
+export async function dropTestRecipient(key: string): Promise<void> {
+  await TestRecipientListModel.updateOne({ _id: ALLOW_LIST_ID }, { $pull: { entries: key } });
+}

@@ -19,3 +19,4 @@ export * from './contact-changes';
 export * from './contact-search';
 export * from './contact-index-sets';
 export * from './stored-contacts';
+export * from './contact-erasure';

@@ -6,3 +6,4 @@
 export * from './mail-outbox.service';
 export type { ReceiptMail, ReceiptOutcome } from './mail-receipt.model';
 export type { OwedMailJob } from './owed-mail.model';
+export * from './mail-outbox-erasure';

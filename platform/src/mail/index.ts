@@ -5,3 +5,4 @@ export * from './mail-server-state';
 export * from './unsubscribe-footer.template';
 export * from './email-address';
 export * from './mail-identity';
+export * from './address-in-text';

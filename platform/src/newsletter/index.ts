@@ -18,3 +18,4 @@ export {
 } from './subscriber.model';
 export * from './subscription-request';
 export * from './unsubscribe';
+export * from './subscriber-erasure';

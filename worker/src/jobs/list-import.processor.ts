@@ -14,7 +14,11 @@ import {
 } from '@agency/contracts';
 import {
   csvRows,
+  erasedAddressDigest,
+  erasedAddressDigests,
+  erasedAddressToken,
   findImportExclusions,
+  scrubErasedFromImportPreview,
   findListForImport,
   findStoredImport,
   givenMemberFields,
@@ -33,6 +37,7 @@ import {
   type ImportReportLine,
   type ListImport,
   type StoredImport,
+  type ErasureKey,
   type Logger,
   type Redis,
 } from '@agency/platform';
@@ -56,6 +61,8 @@ export interface ListImportDeps {
   connection: Redis;
   queuePrefix: string;
   logger: Logger;
+  /** Erased addresses are known by their keyed digests under this key. */
+  erasureKey: ErasureKey;
 }
 
 /** A chunk of rows handed to the writes, with the counts the reading reached at its end. */
@@ -180,6 +187,16 @@ async function finishImport(run: ImportRun, status: ImportEnd, error?: string): 
     .delete(run.stored.fileId)
     .catch(() => undefined);
   await run.deps.connection.del(run.cancelKey).catch(() => undefined);
+  await forgetErasedInPreview(run);
+}
+
+/** The import skipped the erased addresses; its record's preview of the file does not keep them either. */
+async function forgetErasedInPreview(run: ImportRun): Promise<void> {
+  const erased = erasedDigestLookup(run.deps.erasureKey, await erasedAddressDigests());
+  await scrubErasedFromImportPreview(run.importId, (cell) => {
+    const digest = erased(normalizeEmail(cell));
+    return digest ? erasedAddressToken(digest) : undefined;
+  });
 }
 
 /** Ends an import whose list is gone before it began (nothing was counted). */
@@ -242,6 +259,15 @@ function createSeenAddresses() {
   };
 }
 
+/** One HMAC per row, checked against the erased addresses' digests read at the start. */
+function erasedDigestLookup(key: ErasureKey, digests: ReadonlySet<string>) {
+  return (address: string): string | undefined => {
+    if (digests.size === 0) return undefined;
+    const digest = erasedAddressDigest(key, address);
+    return digests.has(digest) ? digest : undefined;
+  };
+}
+
 /** What one row of the file comes to. */
 type RowVerdict =
   | { kind: 'line'; line: ImportReportLine; counter: 'invalid' | 'skipped' }
@@ -250,6 +276,8 @@ type RowVerdict =
 interface RowContext {
   run: ImportRun;
   excluded: Map<string, ImportRowReason>;
+  /** The erased-address digest of a row's address, when it was erased; else undefined. */
+  erasedDigest: (key: string) => string | undefined;
   firstSight: (key: string) => boolean;
 }
 
@@ -299,6 +327,12 @@ function judgeRow(context: RowContext, cells: readonly string[], row: number): R
   }
   if (!context.firstSight(key)) {
     const line: ImportReportLine = { row, value: raw, reason: 'duplicate-in-file' };
+    return { kind: 'line', counter: 'skipped', line };
+  }
+  const erased = context.erasedDigest(key);
+  // The person asked for erasure: skipped as suppressed, and the report does not quote the address.
+  if (erased) {
+    const line: ImportReportLine = { row, value: erasedAddressToken(erased), reason: 'suppressed' };
     return { kind: 'line', counter: 'skipped', line };
   }
   const reason = context.excluded.get(key);
@@ -400,6 +434,7 @@ async function readRows(run: ImportRun): Promise<'done' | 'cancelled'> {
   const context: RowContext = {
     run,
     excluded: await findImportExclusions(),
+    erasedDigest: erasedDigestLookup(run.deps.erasureKey, await erasedAddressDigests()),
     firstSight: createSeenAddresses(),
   };
   const writer = createChunkWriter(run);

@@ -178,6 +178,7 @@ export async function createPipelineContext(
           QUEUE_NAMES.outboxRelay,
           QUEUE_NAMES.listDelete,
           QUEUE_NAMES.listDeleteRecovery,
+          QUEUE_NAMES.personErasure,
         ].map((name) => new Queue(name, { connection: producer, prefix: config.queuePrefix }));
         await Promise.all(
           [...queues.all(), ...ownQueues, passwordResetQueue].map((queue) =>

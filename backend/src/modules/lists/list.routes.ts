@@ -10,7 +10,7 @@ import {
   mailingListQuerySchema,
   mailingListSchema,
 } from '@agency/contracts';
-import { MAIL_JOB_OPTIONS, withTimeout, type Redis } from '@agency/platform';
+import { MAIL_JOB_OPTIONS, erasureKeyOf, withTimeout, type Redis } from '@agency/platform';
 import { addRecordRoutes } from '../../admin/record-routes';
 import { audit, unaudited } from '../../middleware/audit';
 import { sessionUser } from '../../middleware/authenticate';
@@ -31,8 +31,18 @@ import {
 const ENQUEUE_TIMEOUT_MS = 2000;
 
 /** Mailing lists: everyone signed in sees them, managers and admins change them. */
-export function listRoutes({ redis, queuePrefix }: { redis: Redis; queuePrefix: string }): Router {
+export function listRoutes({
+  redis,
+  queuePrefix,
+  mailLinkSecret,
+}: {
+  redis: Redis;
+  queuePrefix: string;
+  /** Derives the key of erased addresses' digests: staff cannot add one back. */
+  mailLinkSecret: string;
+}): Router {
   const router = new Router();
+  const erasureKey = erasureKeyOf(mailLinkSecret);
   const deletions = new Queue<ListDeleteJob>(QUEUE_NAMES.listDelete, {
     connection: redis,
     prefix: queuePrefix,
@@ -76,7 +86,12 @@ export function listRoutes({ redis, queuePrefix }: { redis: Redis; queuePrefix: 
     const id = recordIdParam(ctx);
     const input = await validateBody(ctx, listMemberSchema);
     const user = sessionUser(ctx.state);
-    const member = await addListMember(id, input, { id: user.id, username: user.username });
+    const member = await addListMember(
+      id,
+      input,
+      { id: user.id, username: user.username },
+      erasureKey,
+    );
     audit(ctx, 'list.member-add', { type: 'list', id, label: member.email });
     ctx.status = 201;
     ctx.body = member;

@@ -26,6 +26,8 @@ import {
   type MailingList,
   isoOrNull,
   pageOf,
+  isErasedAddress,
+  type ErasureKey,
 } from '@agency/platform';
 import { HttpError } from '../../errors';
 
@@ -135,11 +137,21 @@ export async function listMembers(
 }
 
 /** One address added by staff: its consent record names them. */
+/**
+ * One address added by staff. An erased address is refused: the person asked
+ * for their data to go, and only their own new sign-up may bring it back.
+ */
 export async function addListMember(
   listId: string,
   input: ListMemberInput,
   by: { id: string; username: string },
+  erasureKey: ErasureKey,
 ): Promise<ListMemberDto> {
+  if (await isErasedAddress(erasureKey, input.email)) {
+    throw new HttpError('CONFLICT', 'This address was erased at its owner’s request', {
+      email: 'This address was erased at its owner’s request: it cannot be added back',
+    });
+  }
   const member = await addStaffMemberToList(listId, input, by);
   const excluded = await excludedAmong([member.key]);
   return toMemberDto(member, excluded.has(member.key));

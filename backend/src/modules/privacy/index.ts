@@ -1,0 +1,2 @@
+export { privacyRoutes } from './privacy.routes';
+export { createPrivacyService, type PrivacyService } from './privacy.service';
