@@ -169,6 +169,21 @@ describe("A person's page", () => {
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 
+  it.each([
+    ['admin', true],
+    ['manager', false],
+  ] as const)(
+    'offers the data download and erasure to an admin only (%s)',
+    async (role, offered) => {
+      server.use(http.get(`${ADMIN}/people/:email`, () => HttpResponse.json(FULL)));
+      await renderAdmin('/admin/people/amira%40example.tn', { role });
+      await screen.findByRole('heading', { level: 1, name: 'Amira@Example.tn' }, SECTION_LOAD);
+      expect(screen.queryByRole('button', { name: 'Erase this person' }) !== null).toBe(offered);
+      expect(screen.queryByRole('button', { name: 'Download data' }) !== null).toBe(offered);
+    },
+    SECTION_LOAD.timeout,
+  );
+
   it("reads in Arabic, right to left, with dates in the admin's Arabic format", async () => {
     server.use(http.get(`${ADMIN}/people/:email`, () => HttpResponse.json(FULL)));
     await renderAdmin('/admin/people/amira%40example.tn', { mobile: true });

@@ -10,12 +10,14 @@ import { LoadError } from '../../components/admin/load-error';
 import { PageHeading } from '../../components/admin/page-heading';
 import { RequirePermission } from '../../components/admin/require-permission';
 import { ADMIN_PATHS } from '../../lib/admin-paths';
+import { useAdminCan } from '../../lib/admin-session';
 import { errorStatusOf } from '../../lib/api-errors';
 import { useFormatters } from '../../lib/use-formatters';
 import { useNamespace } from '../../lib/translations';
 import { usePersonDetailQuery } from './api/people-api';
 import { fullName } from './components/person-columns';
 import { ConsentChip, SuppressedChip } from './components/person-chips';
+import { PersonPrivacyActions } from './components/person-privacy-actions';
 import {
   ConsentEventsSection,
   EnquiriesSection,
@@ -63,13 +65,14 @@ function PersonSummary({ person }: { person: PersonDetailDto['person'] }) {
 function PersonRecords({ detail }: { detail: PersonDetailDto }) {
   const { t } = useNamespace(PEOPLE_NAMESPACE);
   const name = fullName(detail.person);
+  // Downloading everything held and erasing it are an admin's: other roles do not see them.
+  const canAnswerRequests = useAdminCan('people:privacy');
   return (
     <>
       {/* The address is the page's title: a name is not always known, the address always is. */}
       <PageHeading
         title={detail.person.email}
         subtitle={name || t('noName')}
-        // The person's data download and erasure will sit beside the way back.
         actions={<BackToPeople />}
       />
       <Stack spacing={2}>
@@ -81,6 +84,7 @@ function PersonRecords({ detail }: { detail: PersonDetailDto }) {
         <ConsentEventsSection events={detail.consentEvents} />
         <MailsSection mails={detail.mails} />
         <EventsSection events={detail.events} />
+        {canAnswerRequests && <PersonPrivacyActions email={detail.person.key} />}
       </Stack>
     </>
   );
