@@ -96,13 +96,21 @@ async function* listMembers(listIds: readonly string[]): AsyncGenerator<Campaign
   }
 }
 
+/**
+ * Whether a walk to enquiry contacts reads only those who ticked "send me
+ * news": yes, unless the campaign names a lawful basis for the others.
+ * Enquiries from before the box have no consent, so they are left out too.
+ */
+const onlyConsentedContacts = (target: AudienceTarget): boolean => !target.enquiryLawfulBasis;
+
 async function* candidates(target: AudienceTarget): AsyncGenerator<CampaignRecipient> {
   if (target.recipientType === 'lists') {
     yield* listMembers(target.listIds);
     return;
   }
   if (target.recipientType !== 'subscribers') {
-    for await (const contact of contactMailAddresses()) {
+    const onlyConsented = onlyConsentedContacts(target);
+    for await (const contact of contactMailAddresses({ onlyConsented })) {
       yield recipientOf(
         contact.email,
         contact.firstName,
@@ -127,7 +135,8 @@ async function* candidates(target: AudienceTarget): AsyncGenerator<CampaignRecip
 
 /**
  * The recipients of a first send, one per normalised address, without the
- * suppressed and the unsubscribed. The send walks it, and the count shown
+ * suppressed and the unsubscribed, and of the enquiry contacts only those
+ * who consented unless the target names a lawful basis. The send walks it, and the count shown
  * before sending is this same walk counted, so the two always agree.
  * An address found twice is kept the first time, with that candidate's
  * source (`CampaignRecipient.source`): for `all` the contacts are walked
