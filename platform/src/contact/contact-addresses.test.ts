@@ -1,7 +1,7 @@
 import { Types } from 'mongoose';
 import type { AudienceTarget } from '@agency/contracts';
 import type { Logger } from '../logger';
-import { audienceRecipients } from '../audience/audience';
+import { audienceRecipients, countEnquiryAudiences } from '../audience/audience';
 import { useFileDatabase } from '../testing/file-database';
 import { ContactAddressModel } from './contact-address.model';
 import {
@@ -163,6 +163,11 @@ describe('the campaign audience over the enquiries', () => {
 
     expect(await contactAddressesComplete()).toBe(false);
     expect(await namesIn()).toEqual(['Amira']);
+    // The count reads the enquiries' consent there too.
+    expect(await countEnquiryAudiences(new Set())).toEqual({
+      contacts: { reached: 1, withoutConsent: 1 },
+      all: { reached: 1, withoutConsent: 1 },
+    });
     await ContactAddressModel.createCollection();
   });
 
@@ -177,6 +182,11 @@ describe('the campaign audience over the enquiries', () => {
     expect(await namesIn({ recipientType: 'all', listIds: [] })).toEqual(['Amira']);
     expect(await namesIn(withBasis)).toEqual(['Amira', 'Dalia']);
     expect(await namesIn({ ...withBasis, recipientType: 'all' })).toEqual(['Amira', 'Dalia']);
+    // Counted as walked: Dalia is the one a basis adds.
+    expect(await countEnquiryAudiences(new Set())).toEqual({
+      contacts: { reached: 1, withoutConsent: 1 },
+      all: { reached: 1, withoutConsent: 1 },
+    });
   });
 });
 

@@ -214,6 +214,8 @@ describe('GET /api/admin/campaigns/audience', () => {
       enquiry('amira@example.tn'),
       enquiry('AMIRA@example.tn', false), // the same person, enquiring again without the box
       enquiry('sami@example.tn'),
+      enquiry('rami@example.tn', false), // without the box first, then with it
+      enquiry('RAMI@example.tn'),
       enquiry('left@example.tn'),
       enquiry('olga@example.tn', false),
       enquiry('nadia@example.tn', false),
@@ -233,13 +235,13 @@ describe('GET /api/admin/campaigns/audience', () => {
     );
 
     expect(response.status).toBe(200);
-    // contacts: amira, sami (olga and nadia did not consent); subscribers: sami,
-    // nour, nadia; all: amira, sami, nour, nadia (olga did not consent).
+    // contacts: amira, sami, rami (olga and nadia did not consent); subscribers:
+    // sami, nour, nadia; all: amira, sami, rami, nour, nadia (olga did not consent).
     // (The worker's campaign store tests that a send walks these counts.)
     expect(response.body).toEqual({
-      contacts: 2,
+      contacts: 3,
       subscribers: 3,
-      all: 4,
+      all: 5,
       lists: 0,
       withoutConsent: { contacts: 2, all: 1 },
     });
