@@ -68,6 +68,13 @@ export type RecipientType = (typeof RECIPIENT_TYPES)[number];
 /** Lists one campaign may target at once. */
 export const CAMPAIGN_LISTS_MAX = 50;
 
+/** The recipient types that hold enquiry contacts, whom their consent or a lawful basis lets in. */
+export type EnquiryRecipientType = Extract<RecipientType, 'contacts' | 'all'>;
+
+export function reachesEnquiries(type: RecipientType): type is EnquiryRecipientType {
+  return type === 'contacts' || type === 'all';
+}
+
 /**
  * Why a campaign may mail enquiry contacts who did not tick "send me news":
  * `legitimate-interest` (they asked about the agency's services, so similar
@@ -234,7 +241,7 @@ export type CampaignAudienceDto = Record<RecipientType, number> & {
    * that count (an address that is also a confirmed subscriber is not left
    * out of `all`).
    */
-  withoutConsent: { contacts: number; all: number };
+  withoutConsent: Record<EnquiryRecipientType, number>;
 };
 
 /**

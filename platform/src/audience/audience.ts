@@ -4,6 +4,7 @@ import {
   SUBSCRIBERS_SOURCE,
   type AudienceTarget,
   type CampaignRecipient,
+  type EnquiryRecipientType,
 } from '@agency/contracts';
 import { contactConsentAddresses, contactMailAddresses } from '../contact/contact-addresses';
 import { normalizeEmail } from '../mail/email-address';
@@ -211,7 +212,7 @@ async function enquiryAddressesByConsent(left: ReadonlySet<string>) {
  */
 export async function countEnquiryAudiences(
   excluded?: ReadonlySet<string>,
-): Promise<Record<'contacts' | 'all', EnquiryAudienceCount>> {
+): Promise<Record<EnquiryRecipientType, EnquiryAudienceCount>> {
   const left = excluded ?? (await excludedKeys());
   const { consented, withoutConsent } = await enquiryAddressesByConsent(left);
   const subscribers = new Set<string>();

@@ -4,6 +4,7 @@ import {
   formatValidationMessage,
   message,
   normalizedWindow,
+  reachesEnquiries,
   type CampaignDto,
   type CampaignInput,
   type CampaignListQuery,
@@ -42,10 +43,6 @@ async function targetListsOf(input: CampaignInput): Promise<string[]> {
   }
   return listIds;
 }
-
-/** Whether a campaign's audience holds enquiry contacts, for whom a lawful basis means something. */
-const mailsEnquiries = (input: CampaignInput): boolean =>
-  input.recipientType === 'contacts' || input.recipientType === 'all';
 
 const invalid = (fields: Record<string, string>) =>
   new HttpError('VALIDATION_FAILED', 'Some fields are invalid', fields);
@@ -104,7 +101,10 @@ async function draftFieldsOf(
     replyTo: input.replyTo ?? null,
     recipientType: input.recipientType,
     listIds: await targetListsOf(input),
-    enquiryLawfulBasis: mailsEnquiries(input) ? (input.enquiryLawfulBasis ?? null) : null,
+    // A basis means something only for an audience with enquiry contacts.
+    enquiryLawfulBasis: reachesEnquiries(input.recipientType)
+      ? (input.enquiryLawfulBasis ?? null)
+      : null,
     defaultLocale: input.defaultLocale,
     translations,
     placeholderFallbacks: fallbacksOf(input.placeholderFallbacks),

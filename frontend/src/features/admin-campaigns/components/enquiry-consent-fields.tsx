@@ -1,4 +1,4 @@
-import { ENQUIRY_LAWFUL_BASES, LAWFUL_BASIS_PERMISSION } from '@agency/contracts';
+import { ENQUIRY_LAWFUL_BASES, LAWFUL_BASIS_PERMISSION, reachesEnquiries } from '@agency/contracts';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -7,7 +7,6 @@ import { useFormatters } from '../../../lib/use-formatters';
 import { useNamespace } from '../../../lib/translations';
 import { useCampaignAudienceQuery } from '../api/campaigns-api';
 import { CAMPAIGNS_NAMESPACE } from '../campaigns-namespace';
-import { mailsEnquiries } from './audience-reach';
 import type { CampaignSectionProps } from './campaign-form-sections';
 
 /** The choice of "no basis" in the select, whose value must be a string. */
@@ -24,7 +23,7 @@ export function EnquiryConsentFields({ formik, fields }: CampaignSectionProps) {
   const mayChoose = useAdminCan(LAWFUL_BASIS_PERMISSION);
   const { data: audience } = useCampaignAudienceQuery(formik.values.listIds);
   const { recipientType, enquiryLawfulBasis } = formik.values;
-  if (!mailsEnquiries(recipientType)) return null;
+  if (!reachesEnquiries(recipientType)) return null;
   const people = audience ? format.number(audience.withoutConsent[recipientType]) : '…';
   const basisHint = t(`consent.basisHint.${enquiryLawfulBasis || 'none'}`);
   return (
