@@ -46,7 +46,14 @@ import { apiUrlOf, benchAppEnv, signIn, startApi, startWorker } from './lib/stac
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(join(root, 'worker', 'package.json'));
-const { API_ROUTES, QUEUE_NAMES, apiPath, withDatabaseName } = require('@agency/contracts');
+const {
+  API_ROUTES,
+  CONTACT_CONSENT_SOURCE,
+  CONTACT_CONSENT_WORDING_VERSION,
+  QUEUE_NAMES,
+  apiPath,
+  withDatabaseName,
+} = require('@agency/contracts');
 const { values: args } = parseArgs({
   options: {
     recipients: { type: 'string', default: '20000' },
@@ -277,6 +284,13 @@ async function main() {
           status: 'new',
           mailState: 'sent',
           acknowledgementState: 'sent',
+          // Ticked "send me news": a campaign to enquiry contacts mails only those.
+          consent: {
+            requestedAt: now,
+            locale: 'en',
+            source: CONTACT_CONSENT_SOURCE,
+            wordingVersion: CONTACT_CONSENT_WORDING_VERSION,
+          },
           createdAt: now,
           updatedAt: now,
         }),

@@ -1,14 +1,8 @@
-import { API_ROUTES } from '@agency/contracts';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiUrl, appUrl } from '../support/e2e-env';
-import { waitForMail } from '../support/mail-catcher-client';
-import {
-  demoAdminToken,
-  runId,
-  sendEnquiryByApi,
-  storeDemoAdminSession,
-  waitForSection,
-} from './admin-helpers';
+import { expect, test, type Page } from '@playwright/test';
+import { MongoClient } from 'mongodb';
+import { appUrl, storeOfStack } from '../support/e2e-env';
+import { listMails, waitForMail } from '../support/mail-catcher-client';
+import { runId, sendEnquiryByApi, storeDemoAdminSession, waitForSection } from './admin-helpers';
 
 interface Draft {
   name: string;
@@ -36,22 +30,35 @@ async function writeCampaign(page: Page): Promise<Draft> {
   return draft;
 }
 
-/** Every distinct enquiry address in the store: who a campaign to "contacts" must reach. */
-async function contactAddresses(request: APIRequestContext): Promise<string[]> {
-  const token = await demoAdminToken(request);
-  const response = await request.get(apiUrl(`${API_ROUTES.contacts}?pageSize=100`), {
-    headers: { Authorization: `Bearer ${token}` },
-  });
-  expect(response.status()).toBe(200);
-  const page = (await response.json()) as { items: { email: string }[]; total: number };
-  expect(page.total, 'this spec reads every contact in one page').toBeLessThanOrEqual(100);
-  return [...new Set(page.items.map((contact) => contact.email.toLowerCase()))];
+/**
+ * Every distinct address of an enquiry that ticked "send me news": who a
+ * campaign to "contacts" must reach (the other specs' enquiries did not).
+ */
+async function contactAddresses(): Promise<string[]> {
+  const client = await MongoClient.connect(storeOfStack().mongodbUri);
+  try {
+    const consented = await client
+      .db()
+      .collection<{ email: string }>('contacts')
+      .find({ 'consent.requestedAt': { $exists: true } }, { projection: { email: 1 } })
+      .toArray();
+    return [...new Set(consented.map((contact) => contact.email.toLowerCase()))];
+  } finally {
+    await client.close();
+  }
 }
+
+const withoutConsent = `campaign-silent-${runId()}@example.com`;
 
 test.describe('Mail Manager', () => {
   test.beforeAll(async ({ request }) => {
-    await sendEnquiryByApi(request, `campaign-a-${runId()}@example.com`);
-    await sendEnquiryByApi(request, `campaign-b-${runId()}@example.com`);
+    await sendEnquiryByApi(request, `campaign-a-${runId()}@example.com`, {
+      newsletterConsent: true,
+    });
+    await sendEnquiryByApi(request, `campaign-b-${runId()}@example.com`, {
+      newsletterConsent: true,
+    });
+    await sendEnquiryByApi(request, withoutConsent);
   });
 
   test('a campaign is written as a draft, and Send asks first, naming its audience', async ({
@@ -63,7 +70,7 @@ test.describe('Mail Manager', () => {
     const row = page.getByRole('row').filter({ hasText: draft.name });
     await expect(row).toContainText('Draft');
     await expect(row).toContainText('Not sent yet');
-    const audience = (await contactAddresses(request)).length;
+    const audience = (await contactAddresses()).length;
 
     await row.getByRole('button', { name: `Send ${draft.name}` }).click();
     const confirm = page.getByRole('dialog', { name: `Send “${draft.name}”?` });
@@ -82,7 +89,7 @@ test.describe('Mail Manager', () => {
     test.setTimeout(120_000);
     await storeDemoAdminSession(page, request);
     const draft = await writeCampaign(page);
-    const recipients = await contactAddresses(request);
+    const recipients = await contactAddresses();
     expect(recipients.length).toBeGreaterThanOrEqual(2);
     const row = page.getByRole('row').filter({ hasText: draft.name });
 
@@ -101,6 +108,8 @@ test.describe('Mail Manager', () => {
       const mail = await waitForMail(request, { to: address, subject: draft.subject });
       expect(mail.subject).toBe(draft.subject);
     }
+    // An enquiry that did not tick "send me news" is not mailed.
+    expect(await listMails(request, { to: withoutConsent, subject: draft.subject })).toEqual([]);
   });
 
   test('a test of a draft goes only to an address an admin allows, and the draft stays a draft', async ({

@@ -81,7 +81,11 @@ export async function storeDemoAdminSession(page: Page, request: APIRequestConte
 }
 
 /** Sends an enquiry through the public API, as the contact form does. */
-export async function sendEnquiryByApi(request: APIRequestContext, email: string) {
+export async function sendEnquiryByApi(
+  request: APIRequestContext,
+  email: string,
+  { newsletterConsent = false }: { newsletterConsent?: boolean } = {},
+) {
   const response = await request.post(apiUrl(API_ROUTES.contactForm), {
     data: {
       firstName: 'Rim',
@@ -89,6 +93,8 @@ export async function sendEnquiryByApi(request: APIRequestContext, email: string
       email,
       service: 'web-design',
       message: `An e2e enquiry from ${email}: we would like a new website.`,
+      // Ticked "send me news": campaigns to enquiry contacts mail only those.
+      newsletterConsent,
     },
   });
   expect(response.status(), await response.text()).toBe(201);

@@ -150,7 +150,8 @@ export async function openStore(packages, database) {
     db,
     /**
      * Stores `count` contacts (the campaign's recipients) as the enquiry
-     * form would have, in bulk; their own mails are not owed.
+     * form would have with its news box ticked, in bulk; their own mails
+     * are not owed.
      * @param {number} count @param {(index: number) => string} emailOf
      */
     async seedContacts(count, emailOf) {
@@ -166,6 +167,13 @@ export async function openStore(packages, database) {
             message: 'A recipient of the cluster campaign',
             locale: 'en',
             status: 'new',
+            // Ticked "send me news": a campaign to enquiry contacts mails only those.
+            consent: {
+              requestedAt: now,
+              locale: 'en',
+              source: 'contact-form',
+              wordingVersion: 'contact-news-consent-v1',
+            },
             createdAt: now,
             updatedAt: now,
           })),

@@ -73,6 +73,20 @@ export const validEnquiry = {
   message: 'We need a new website for our bakery chain.',
 } as const;
 
+/**
+ * The consent an enquiry stores when its visitor ticked "send me news", for
+ * enquiries written straight to the store that a campaign should mail.
+ */
+export const ENQUIRY_CONSENT = {
+  requestedAt: new Date('2026-01-05T10:00:00Z'),
+  locale: 'en',
+  source: 'contact-form',
+  wordingVersion: 'contact-news-consent-v1',
+} as const;
+
+/** An enquiry as stored by a visitor who ticked "send me news". */
+export const consentedEnquiry = { ...validEnquiry, consent: ENQUIRY_CONSENT } as const;
+
 export const validClient = {
   companyName: 'Carthage Bakeries',
   contactPerson: 'Sami Trabelsi',

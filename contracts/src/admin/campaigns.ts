@@ -1,5 +1,6 @@
 import { array, mixed, object, type InferType } from 'yup';
 import { LOCALES, type Locale } from '../locales';
+import type { Permission } from '../roles';
 import { message, oneOfText, recordId, text } from '../validation/fields';
 import { calendarDate, isoInstant, isoInstantProblem } from '../validation/dates';
 import { emailAddress, optionalEmailAddress } from '../validation/email-address';
@@ -67,10 +68,38 @@ export type RecipientType = (typeof RECIPIENT_TYPES)[number];
 /** Lists one campaign may target at once. */
 export const CAMPAIGN_LISTS_MAX = 50;
 
+/** The recipient types that hold enquiry contacts, whom their consent or a lawful basis lets in. */
+export type EnquiryRecipientType = Extract<RecipientType, 'contacts' | 'all'>;
+
+export function reachesEnquiries(type: RecipientType): type is EnquiryRecipientType {
+  return type === 'contacts' || type === 'all';
+}
+
+/**
+ * Why a campaign may mail enquiry contacts who did not tick "send me news":
+ * `legitimate-interest` (they asked about the agency's services, so similar
+ * offers may follow: the soft opt-in) or `contract` (they are clients, and
+ * the mail is about the service they buy). None: only those who consented.
+ */
+export const ENQUIRY_LAWFUL_BASES = ['legitimate-interest', 'contract'] as const;
+export type EnquiryLawfulBasis = (typeof ENQUIRY_LAWFUL_BASES)[number];
+
+/**
+ * Who may choose a lawful basis for a campaign: mailing people who did not
+ * consent is the agency's decision, taken by those who set its settings
+ * (admins), not by whoever writes the campaign.
+ */
+export const LAWFUL_BASIS_PERMISSION: Permission = 'settings:manage';
+
 /** Whom a send walks: a recipient type, and for `lists` which ones. */
 export interface AudienceTarget {
   recipientType: RecipientType;
   listIds: string[];
+  /**
+   * For `contacts` and `all`: the basis on which enquiry contacts who did
+   * not consent are mailed too; null or missing: only those who consented.
+   */
+  enquiryLawfulBasis?: EnquiryLawfulBasis | null;
 }
 
 /** The lists a campaign targets: required (one or more) for `lists`, ignored otherwise. */
@@ -133,6 +162,8 @@ export const campaignSchema = object({
   replyTo: optionalEmailAddress(),
   /** Count opens (the pixel) and clicks (tracking links); missing: the agency's defaults. */
   tracking: campaignTrackingSchema,
+  /** Mail enquiry contacts who did not consent too, on this basis (admins only); null: not. */
+  enquiryLawfulBasis: oneOfText(ENQUIRY_LAWFUL_BASES).nullable().default(null),
 });
 export type CampaignInput = Omit<
   InferType<typeof campaignSchema>,
@@ -177,6 +208,8 @@ export interface CampaignDto {
   /** Its own Reply-To; null: the agency's. */
   replyTo: string | null;
   tracking: CampaignTrackingDto;
+  /** The basis on which enquiry contacts who did not consent are mailed too; null: they are not. */
+  enquiryLawfulBasis: EnquiryLawfulBasis | null;
   /** People's open and click rates once mail was delivered; null before the send. */
   rates: CampaignRatesDto | null;
   status: CampaignStatus;
@@ -201,7 +234,15 @@ export interface CampaignSendResponse {
  * that unsubscribed or is suppressed is never counted. `lists` counts the
  * lists asked for (`?listIds=a,b`), 0 when none are.
  */
-export type CampaignAudienceDto = Record<RecipientType, number>;
+export type CampaignAudienceDto = Record<RecipientType, number> & {
+  /**
+   * For `contacts` and `all`: the addresses left out because none of their
+   * enquiries ticked "send me news", which a lawful basis would add to
+   * that count (an address that is also a confirmed subscriber is not left
+   * out of `all`).
+   */
+  withoutConsent: Record<EnquiryRecipientType, number>;
+};
 
 /**
  * `?listIds=a,b`: the lists an audience query names, in one parameter of

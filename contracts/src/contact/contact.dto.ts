@@ -1,4 +1,5 @@
 import type { Locale } from '../locales';
+import { NEWSLETTER_SOURCES } from '../newsletter/newsletter.dto';
 import type { ServiceSlug } from '../services';
 
 /** Where staff stand with an enquiry: it arrives `new`, then they work it. */
@@ -34,3 +35,19 @@ export interface ContactDto {
 export interface CreateContactResponse {
   id: string;
 }
+
+/**
+ * Where a consent to news was given: the newsletter's own forms, or the
+ * "send me news" box of the contact form. Not a newsletter source, so the
+ * sign-up form can never claim to be the contact form.
+ */
+export const CONTACT_CONSENT_SOURCE = 'contact-form' as const;
+export const CONSENT_SOURCES = [...NEWSLETTER_SOURCES, CONTACT_CONSENT_SOURCE] as const;
+export type ConsentSource = (typeof CONSENT_SOURCES)[number];
+
+/**
+ * The version of the wording beside the contact form's news box
+ * (`form.newsletterConsent` in the contact page's catalogues). Change it
+ * whenever that text changes, so each consent says what was agreed to.
+ */
+export const CONTACT_CONSENT_WORDING_VERSION = 'contact-news-consent-v1';

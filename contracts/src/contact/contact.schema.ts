@@ -1,4 +1,4 @@
-import { mixed, object, type InferType } from 'yup';
+import { boolean, mixed, object, type InferType } from 'yup';
 import { LOCALES, type Locale } from '../locales';
 import { SERVICE_SLUGS, type ServiceSlug } from '../services';
 import { message, text } from '../validation/fields';
@@ -27,6 +27,16 @@ export const contactSchema = object({
     .required(message('messageMinLength'))
     .min(CONTACT_LIMITS.messageMin, message('messageMinLength')),
   locale: mixed<Locale>().optional().oneOf(LOCALES, message('localeInvalid')),
+  /**
+   * The optional "send me news" box, unticked unless the visitor ticks it.
+   * Only a JSON true or false counts as an answer: yup would otherwise read
+   * "true" or 1 as a yes, and a consent must be given, not inferred.
+   */
+  newsletterConsent: boolean()
+    .transform((_value: unknown, original: unknown) => original)
+    .typeError(message('mustBeTrueOrFalse'))
+    .nonNullable(message('mustBeTrueOrFalse'))
+    .default(false),
 });
 
 export type ContactInput = InferType<typeof contactSchema>;
@@ -39,6 +49,7 @@ export interface ContactFormValues {
   phone: string;
   service: ServiceSlug | '';
   message: string;
+  newsletterConsent: boolean;
 }
 
 export const EMPTY_CONTACT_FORM: ContactFormValues = {
@@ -48,4 +59,5 @@ export const EMPTY_CONTACT_FORM: ContactFormValues = {
   phone: '',
   service: '',
   message: '',
+  newsletterConsent: false,
 };

@@ -139,6 +139,7 @@ export function buildCampaign(overrides: Partial<CampaignDto> = {}): CampaignDto
     content: '<p>Discover our packs.</p>',
     recipientType: 'all',
     listIds: [],
+    enquiryLawfulBasis: null,
     defaultLocale: 'en',
     translations: [],
     placeholderFallbacks: { ...DEFAULT_PLACEHOLDER_FALLBACKS },
@@ -255,7 +256,14 @@ export function buildRecipient(
 }
 
 export function buildAudience(overrides: Partial<CampaignAudienceDto> = {}): CampaignAudienceDto {
-  return { all: 150, contacts: 40, subscribers: 120, lists: 0, ...overrides };
+  return {
+    all: 150,
+    contacts: 40,
+    subscribers: 120,
+    lists: 0,
+    withoutConsent: { contacts: 25, all: 20 },
+    ...overrides,
+  };
 }
 
 export function buildMailingList(overrides: Partial<MailingListDto> = {}): MailingListDto {

@@ -9,6 +9,7 @@ export function buildContactValues(overrides: Partial<ContactFormValues> = {}): 
     phone: '',
     service: 'web-design',
     message: 'We need a new website for our bakery.',
+    newsletterConsent: false,
     ...overrides,
   };
 }

@@ -3,6 +3,7 @@ import {
   fallbacksOf,
   type CampaignDto,
   type CampaignStatus,
+  type EnquiryLawfulBasis,
   type Locale,
   type PlaceholderFallbacks,
   type RecipientType,
@@ -28,6 +29,8 @@ export interface CampaignDraftFields {
   replyTo: string | null;
   recipientType: RecipientType;
   listIds: string[];
+  /** Checked by the API: only an admin may set one. */
+  enquiryLawfulBasis: EnquiryLawfulBasis | null;
   defaultLocale: Locale;
   translations: { locale: Locale; subject: string; content: string }[];
   placeholderFallbacks: PlaceholderFallbacks;
@@ -143,6 +146,9 @@ export async function duplicateCampaign(
     content: source.content,
     recipientType: source.recipientType,
     listIds: await listsStillThere(source.listIds ?? []),
+    // A lawful basis is chosen, and audited, for one campaign only: a copy
+    // mails only those who consented until an admin chooses again.
+    enquiryLawfulBasis: null,
     defaultLocale: source.defaultLocale,
     translations: (source.translations ?? []).map(({ locale, subject, content }) => ({
       locale,

@@ -47,7 +47,7 @@ describe("the campaigns module's queries", () => {
       translations: [{ locale: 'ar', subject: 'مرحبا', content: '<p>مرحبا</p>' }],
     });
     expect(await findCampaignLanguageTarget(String(campaign._id))).toEqual({
-      target: { recipientType: 'lists', listIds: [String(listId)] },
+      target: { recipientType: 'lists', listIds: [String(listId)], enquiryLawfulBasis: null },
       defaultLocale: 'fr',
       translatedLocales: ['ar'],
     });

@@ -67,6 +67,7 @@ export async function findCampaignLanguageTarget(
   const campaign = await CampaignModel.findById(id, {
     recipientType: 1,
     listIds: 1,
+    enquiryLawfulBasis: 1,
     defaultLocale: 1,
     translations: 1,
   }).lean();
@@ -75,6 +76,8 @@ export async function findCampaignLanguageTarget(
     target: {
       recipientType: campaign.recipientType as RecipientType,
       listIds: (campaign.listIds ?? []).map(String),
+      enquiryLawfulBasis: (campaign.enquiryLawfulBasis ??
+        null) as AudienceTarget['enquiryLawfulBasis'],
     },
     defaultLocale: (campaign.defaultLocale ?? 'en') as Locale,
     translatedLocales: (campaign.translations ?? []).map((translation) => translation.locale),

@@ -2,6 +2,7 @@ import type {
   AudienceTarget,
   CampaignRecipient,
   CampaignStatus,
+  EnquiryLawfulBasis,
   LedgerState,
   RecipientType,
   SendingWindow,
@@ -18,6 +19,8 @@ export interface CampaignSendState {
   recipientType: RecipientType;
   /** The lists a campaign of type `lists` goes to. */
   listIds: string[];
+  /** The basis on which enquiry contacts who did not consent are mailed too; null: they are not. */
+  enquiryLawfulBasis: EnquiryLawfulBasis | null;
   /** 1 for the first send, one more per "resend to the failed". */
   round: number;
   /** 1, one more per resume: a new pass queues the round's owed batches again. */

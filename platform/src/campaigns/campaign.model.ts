@@ -1,5 +1,11 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
-import { CAMPAIGN_STATUSES, LOCALES, RECIPIENT_TYPES, TRACKING_MODES } from '@agency/contracts';
+import {
+  CAMPAIGN_STATUSES,
+  ENQUIRY_LAWFUL_BASES,
+  LOCALES,
+  RECIPIENT_TYPES,
+  TRACKING_MODES,
+} from '@agency/contracts';
 
 /** The campaign in one more language than its default. */
 const translationSchema = new Schema(
@@ -44,6 +50,9 @@ const campaignSchema = new Schema(
     recipientType: { type: String, required: true, enum: RECIPIENT_TYPES, default: 'all' },
     // The mailing lists a campaign of type `lists` goes to.
     listIds: { type: [Schema.Types.ObjectId], default: [] },
+    // Set by an admin for this campaign alone (a copy starts without it): the
+    // basis on which enquiry contacts who did not consent are mailed too.
+    enquiryLawfulBasis: { type: String, enum: [...ENQUIRY_LAWFUL_BASES, null], default: null },
     // `subject` and `content` are in this language; a recipient whose own is not written gets it.
     defaultLocale: { type: String, required: true, enum: LOCALES, default: 'en' },
     translations: { type: [translationSchema], default: [] },

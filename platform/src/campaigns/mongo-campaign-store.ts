@@ -39,6 +39,7 @@ const SEND_STATE = {
   status: 1,
   recipientType: 1,
   listIds: 1,
+  enquiryLawfulBasis: 1,
   round: 1,
   pass: 1,
   roundBaseSent: 1,
@@ -56,6 +57,8 @@ function sendStateOf(campaign: Omit<StoredCampaign, 'subject' | 'content'>): Cam
     status: campaign.status as CampaignStatus,
     recipientType: campaign.recipientType as CampaignSendState['recipientType'],
     listIds: (campaign.listIds ?? []).map(String),
+    enquiryLawfulBasis: (campaign.enquiryLawfulBasis ??
+      null) as CampaignSendState['enquiryLawfulBasis'],
     round: campaign.round,
     pass: campaign.pass,
     roundBaseSent: campaign.roundBaseSent,

@@ -3,7 +3,7 @@ import { LOCALES } from '@agency/contracts';
 
 /*
  * Each enquiry's address as a campaign mails it, under the enquiry's `_id`:
- * a copy of the five fields a campaign reads, kept in step with the contacts
+ * a copy of the fields a campaign reads, kept in step with the contacts
  * (contact-addresses.ts). The campaign audience walks these instead of the
  * enquiries because a store reads a whole document whatever the projection
  * (FerretDB decodes all of it, MongoDB loads it), and an enquiry carries its
@@ -17,6 +17,9 @@ const contactAddressSchema = new Schema(
     firstName: { type: String, required: true },
     lastName: { type: String },
     locale: { type: String, required: true, enum: LOCALES },
+    // Present (true) only when the enquiry ticked "send me news": the
+    // audience reads the consented alone with `{ consented: true }`.
+    consented: { type: Boolean },
   },
   { versionKey: false },
 );

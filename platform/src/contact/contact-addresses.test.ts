@@ -1,11 +1,13 @@
 import { Types } from 'mongoose';
+import type { AudienceTarget } from '@agency/contracts';
 import type { Logger } from '../logger';
-import { audienceRecipients } from '../audience/audience';
+import { audienceRecipients, countEnquiryAudiences } from '../audience/audience';
 import { useFileDatabase } from '../testing/file-database';
 import { ContactAddressModel } from './contact-address.model';
 import {
   beginContactAddressRepair,
   contactAddressesComplete,
+  contactAddressOf,
   createContactAddressChanges,
 } from './contact-addresses';
 import type { ContactFacts } from './contact-changes';
@@ -18,8 +20,17 @@ beforeEach(async () => {
   await Promise.all([ContactModel.deleteMany({}), ContactAddressModel.deleteMany({})]);
 });
 
-function enquiry(name: string, locale: 'en' | 'fr' | 'ar' = 'fr') {
+const CONSENT = {
+  requestedAt: new Date(Date.UTC(2026, 0, 5)),
+  locale: 'fr',
+  source: 'contact-form',
+  wordingVersion: 'contact-news-consent-v1',
+} as const;
+
+/** An enquiry as stored; it ticked "send me news" unless told otherwise. */
+function enquiry(name: string, locale: 'en' | 'fr' | 'ar' = 'fr', consented = true) {
   return {
+    ...(consented ? { consent: CONSENT } : {}),
     _id: new Types.ObjectId(),
     firstName: name,
     lastName: 'Ben Salah',
@@ -41,17 +52,19 @@ function factsOf(contact: ReturnType<typeof enquiry>): ContactFacts {
     service: 'web-design',
     status: 'new',
     createdAt: new Date(),
+    consented: 'consent' in contact,
   };
 }
 
 async function storedAddresses() {
   const addresses = await ContactAddressModel.find({}).sort({ email: 1 }).lean();
-  return addresses.map(({ _id, email, firstName, lastName, locale }) => ({
+  return addresses.map(({ _id, email, firstName, lastName, locale, consented }) => ({
     id: String(_id),
     email,
     firstName,
     lastName,
     locale,
+    ...(consented === undefined ? {} : { consented }),
   }));
 }
 
@@ -74,6 +87,7 @@ describe('the addresses kept with the enquiries', () => {
         firstName: 'Amira',
         lastName: 'Ben Salah',
         locale: 'ar',
+        consented: true,
       },
       {
         id: String(bilel._id),
@@ -81,6 +95,7 @@ describe('the addresses kept with the enquiries', () => {
         firstName: 'Bilel',
         lastName: 'Ben Salah',
         locale: 'en',
+        consented: true,
       },
     ]);
 
@@ -114,9 +129,9 @@ describe('the addresses kept with the enquiries', () => {
 
 describe('the campaign audience over the enquiries', () => {
   const contactsOnly = { recipientType: 'contacts' as const, listIds: [] };
-  const namesIn = async () => {
+  const namesIn = async (target: AudienceTarget = contactsOnly) => {
     const names: string[] = [];
-    for await (const { firstName } of audienceRecipients(contactsOnly, new Set())) {
+    for await (const { firstName } of audienceRecipients(target, new Set())) {
       names.push(firstName);
     }
     return names.sort();
@@ -124,12 +139,12 @@ describe('the campaign audience over the enquiries', () => {
 
   it('reads the addresses while there is one per enquiry, and the enquiries otherwise', async () => {
     const [amira, bilel] = [enquiry('Amira'), enquiry('Bilel')];
-    await ContactModel.insertMany([amira, bilel]);
+    const dalia = enquiry('Dalia', 'fr', false);
+    await ContactModel.insertMany([amira, bilel, dalia]);
     // Copies that differ from their enquiries show which collection was read.
     await ContactAddressModel.insertMany(
-      [amira, bilel].map((contact) => ({
-        ...factsOf(contact),
-        _id: contact._id,
+      [amira, bilel, dalia].map((contact) => ({
+        ...contactAddressOf(factsOf(contact)),
         firstName: `${contact.firstName} (copy)`,
       })),
     );
@@ -143,12 +158,35 @@ describe('the campaign audience over the enquiries', () => {
   });
 
   it('reads the enquiries on an installation from before the copy, with no collection for it', async () => {
-    await ContactModel.create(enquiry('Amira'));
+    await ContactModel.insertMany([enquiry('Amira'), enquiry('Dalia', 'fr', false)]);
     await ContactAddressModel.collection.drop();
 
     expect(await contactAddressesComplete()).toBe(false);
     expect(await namesIn()).toEqual(['Amira']);
+    // The count reads the enquiries' consent there too.
+    expect(await countEnquiryAudiences(new Set())).toEqual({
+      contacts: { reached: 1, withoutConsent: 1 },
+      all: { reached: 1, withoutConsent: 1 },
+    });
     await ContactAddressModel.createCollection();
+  });
+
+  it('mails the enquiries that did not consent only when the campaign names a lawful basis', async () => {
+    const [amira, dalia] = [enquiry('Amira'), enquiry('Dalia', 'fr', false)];
+    await ContactModel.insertMany([amira, dalia]);
+    await ContactAddressModel.insertMany(
+      [amira, dalia].map((contact) => contactAddressOf(factsOf(contact))),
+    );
+    const withBasis = { ...contactsOnly, enquiryLawfulBasis: 'legitimate-interest' as const };
+
+    expect(await namesIn({ recipientType: 'all', listIds: [] })).toEqual(['Amira']);
+    expect(await namesIn(withBasis)).toEqual(['Amira', 'Dalia']);
+    expect(await namesIn({ ...withBasis, recipientType: 'all' })).toEqual(['Amira', 'Dalia']);
+    // Counted as walked: Dalia is the one a basis adds.
+    expect(await countEnquiryAudiences(new Set())).toEqual({
+      contacts: { reached: 1, withoutConsent: 1 },
+      all: { reached: 1, withoutConsent: 1 },
+    });
   });
 });
 
@@ -171,7 +209,7 @@ describe("the reconciliation's repair of the addresses", () => {
       [amira, gone].map((contact) => ({ ...factsOf(contact), _id: contact._id })),
     );
 
-    expect(await repair()).toEqual({ added: 2, removed: 1 });
+    expect(await repair()).toEqual({ added: 2, removed: 1, consentCorrected: 0 });
     expect(await storedAddresses()).toEqual(
       [amira, bilel, chiraz].map((contact) => ({
         id: String(contact._id),
@@ -179,9 +217,28 @@ describe("the reconciliation's repair of the addresses", () => {
         firstName: contact.firstName,
         lastName: contact.lastName,
         locale: contact.locale,
+        consented: true,
       })),
     );
-    expect(await repair()).toEqual({ added: 0, removed: 0 });
+    expect(await repair()).toEqual({ added: 0, removed: 0, consentCorrected: 0 });
+  });
+
+  it("sets each address's consent as its enquiry says, so none is mailed on a consent it lacks", async () => {
+    const [amira, dalia] = [enquiry('Amira'), enquiry('Dalia', 'fr', false)];
+    await ContactModel.insertMany([amira, dalia]);
+    // Each copy says the opposite of its enquiry.
+    await ContactAddressModel.insertMany([
+      contactAddressOf({ ...factsOf(amira), consented: false }),
+      contactAddressOf({ ...factsOf(dalia), consented: true }),
+    ]);
+
+    expect(await repair()).toEqual({ added: 0, removed: 0, consentCorrected: 2 });
+    expect(
+      (await storedAddresses()).map(({ firstName, consented }) => [firstName, consented]),
+    ).toEqual([
+      ['Amira', true],
+      ['Dalia', undefined],
+    ]);
   });
 
   it('does not count an address the API wrote while the pass walked as one it added', async () => {
@@ -192,7 +249,7 @@ describe("the reconciliation's repair of the addresses", () => {
     await createContactAddressChanges({ logger }).stored(factsOf(amira));
     await forEachStoredContact((contact) => pass.expect(contact));
 
-    expect(await pass.finish()).toEqual({ added: 0, removed: 0 });
+    expect(await pass.finish()).toEqual({ added: 0, removed: 0, consentCorrected: 0 });
     expect(await ContactAddressModel.countDocuments()).toBe(1);
   });
 
@@ -200,7 +257,7 @@ describe("the reconciliation's repair of the addresses", () => {
     const many = Array.from({ length: 1050 }, (_, index) => enquiry(`R${index}`, 'en'));
     await ContactModel.insertMany(many, { lean: true });
 
-    expect(await repair()).toEqual({ added: 1050, removed: 0 });
+    expect(await repair()).toEqual({ added: 1050, removed: 0, consentCorrected: 0 });
     expect(await ContactAddressModel.countDocuments()).toBe(1050);
     expect(await contactAddressesComplete()).toBe(true);
   });

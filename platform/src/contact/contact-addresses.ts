@@ -23,6 +23,8 @@ export interface ContactAddressDocument {
   firstName: string;
   lastName: string;
   locale: string;
+  /** Only on the address of an enquiry that ticked "send me news". */
+  consented?: true;
 }
 
 /** The collection as the driver sees it: nothing to cast on the hot read. */
@@ -36,6 +38,7 @@ export function contactAddressOf(contact: ContactFacts): ContactAddressDocument 
     firstName: contact.firstName,
     lastName: contact.lastName,
     locale: contact.locale,
+    ...(contact.consented ? { consented: true as const } : {}),
   };
 }
 
@@ -120,21 +123,63 @@ export interface ContactMailAddress {
   locale: string;
 }
 
+/** Which enquiries a campaign's walk reads: those that consented, or every one. */
+export interface ContactMailAddressesOptions {
+  onlyConsented: boolean;
+}
+
 /**
  * Every enquiry's address, name and language, read in batches of 1,000 for
  * a campaign's audience: from the narrow copy when it is whole (the same
- * fields, half the store's work), from the enquiries otherwise.
+ * fields, half the store's work), from the enquiries otherwise. With
+ * `onlyConsented`, the store itself leaves out the enquiries that did not
+ * tick "send me news" (on the copy, `consented`; on the enquiries, the
+ * consent's date, as the people view reads it).
  */
-export async function* contactMailAddresses(): AsyncGenerator<ContactMailAddress> {
-  const source = (await contactAddressesComplete())
-    ? ContactAddressModel.collection
-    : ContactModel.collection;
+export async function* contactMailAddresses({
+  onlyConsented,
+}: ContactMailAddressesOptions): AsyncGenerator<ContactMailAddress> {
+  const fromCopy = await contactAddressesComplete();
+  const source = fromCopy ? ContactAddressModel.collection : ContactModel.collection;
+  const consentedOnly = fromCopy
+    ? { consented: true }
+    : { 'consent.requestedAt': { $exists: true } };
   yield* source
-    .find<ContactMailAddress>(
+    .find<ContactMailAddress>(onlyConsented ? consentedOnly : {}, {
+      projection: { email: 1, firstName: 1, lastName: 1, locale: 1 },
+    })
+    .batchSize(1000);
+}
+
+/** An enquiry's address and whether that enquiry ticked "send me news". */
+export interface ContactConsentAddress {
+  email: string;
+  consented: boolean;
+}
+
+/**
+ * Every enquiry's address with its consent, read as `contactMailAddresses`
+ * reads them (the copy when it is whole, the enquiries otherwise) but in one
+ * pass over all of them: what the audience count needs to say both how many
+ * a campaign mails and how many it leaves out for lack of consent.
+ */
+export async function* contactConsentAddresses(): AsyncGenerator<ContactConsentAddress> {
+  if (await contactAddressesComplete()) {
+    const copies = contactAddresses()
+      .find({}, { projection: { email: 1, consented: 1 } })
+      .batchSize(1000);
+    for await (const { email, consented } of copies) yield { email, consented: consented === true };
+    return;
+  }
+  const enquiries = ContactModel.collection
+    .find<{ email: string; consent?: { requestedAt?: Date } }>(
       {},
-      { projection: { email: 1, firstName: 1, lastName: 1, locale: 1 } },
+      { projection: { email: 1, 'consent.requestedAt': 1 } },
     )
     .batchSize(1000);
+  for await (const { email, consent } of enquiries) {
+    yield { email, consented: Boolean(consent?.requestedAt) };
+  }
 }
 
 export interface AddressRepairReport {
@@ -142,6 +187,8 @@ export interface AddressRepairReport {
   added: number;
   /** Addresses whose enquiry was gone. */
   removed: number;
+  /** Addresses whose consent said otherwise than their enquiry's, set as the enquiry says. */
+  consentCorrected: number;
 }
 
 export interface ContactAddressRepair {
@@ -154,23 +201,44 @@ export interface ContactAddressRepair {
 /** Addresses per insert or delete. */
 const CHUNK = 1000;
 
+/** Sets the consent of these addresses as their enquiries say; returns how many. */
+async function correctConsent(consented: string[], notConsented: string[]): Promise<number> {
+  let corrected = 0;
+  const ids = (chunk: string[]) => ({ _id: { $in: chunk.map((id) => new Types.ObjectId(id)) } });
+  for (let start = 0; start < consented.length; start += CHUNK) {
+    const chunk = consented.slice(start, start + CHUNK);
+    corrected += (await contactAddresses().updateMany(ids(chunk), { $set: { consented: true } }))
+      .modifiedCount;
+  }
+  for (let start = 0; start < notConsented.length; start += CHUNK) {
+    const chunk = notConsented.slice(start, start + CHUNK);
+    corrected += (await contactAddresses().updateMany(ids(chunk), { $unset: { consented: '' } }))
+      .modifiedCount;
+  }
+  return corrected;
+}
+
 /**
  * Starts a repair of the addresses: call it before the enquiries are
- * walked. It holds the ids the copy has now (one short string each, as
- * the recount holds each address) and crosses off every one the walk
- * meets: an enquiry always exists before its address, so whatever is left
- * at the end belonged to an enquiry deleted since. An enquiry stored
- * meanwhile has its address written by the API; the repair's insert of it
- * (when the walk met it first) and the API's are the same document, and
- * the second is left alone.
+ * walked. It holds the ids the copy has now, each with its consent (one
+ * short string and a flag each, as the recount holds each address), and
+ * crosses off every one the walk meets: an enquiry always exists before
+ * its address, so whatever is left at the end belonged to an enquiry
+ * deleted since. An address whose consent differs from its enquiry's is
+ * set as the enquiry says, so the audience never mails on a consent the
+ * enquiry does not hold. An enquiry stored meanwhile has its address
+ * written by the API; the repair's insert of it (when the walk met it
+ * first) and the API's are the same document, and the second is left alone.
  */
 export async function beginContactAddressRepair(): Promise<ContactAddressRepair> {
-  const unclaimed = new Set<string>();
+  const unclaimed = new Map<string, boolean>();
   const held = contactAddresses()
-    .find({}, { projection: { _id: 1 } })
+    .find({}, { projection: { _id: 1, consented: 1 } })
     .batchSize(5000);
-  for await (const { _id } of held) unclaimed.add(String(_id));
+  for await (const { _id, consented } of held) unclaimed.set(String(_id), consented === true);
   let missing: ContactAddressDocument[] = [];
+  const consentedNow: string[] = [];
+  const notConsentedNow: string[] = [];
   let added = 0;
   const addMissing = async () => {
     const documents = missing;
@@ -179,20 +247,28 @@ export async function beginContactAddressRepair(): Promise<ContactAddressRepair>
   };
   return {
     async expect(contact) {
-      if (unclaimed.delete(contact.id)) return;
+      const held = unclaimed.get(contact.id);
+      if (held !== undefined) {
+        unclaimed.delete(contact.id);
+        if (held !== contact.consented) {
+          (contact.consented ? consentedNow : notConsentedNow).push(contact.id);
+        }
+        return;
+      }
       missing.push(contactAddressOf(contact));
       if (missing.length >= CHUNK) await addMissing();
     },
     async finish() {
       await addMissing();
-      const orphans = [...unclaimed].map((id) => new Types.ObjectId(id));
+      const consentCorrected = await correctConsent(consentedNow, notConsentedNow);
+      const orphans = [...unclaimed.keys()].map((id) => new Types.ObjectId(id));
       unclaimed.clear();
       let removed = 0;
       for (let start = 0; start < orphans.length; start += CHUNK) {
         const chunk = orphans.slice(start, start + CHUNK);
         removed += (await contactAddresses().deleteMany({ _id: { $in: chunk } })).deletedCount;
       }
-      return { added, removed };
+      return { added, removed, consentCorrected };
     },
   };
 }

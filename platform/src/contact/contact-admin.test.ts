@@ -1,7 +1,6 @@
 import { Types } from 'mongoose';
 import {
   contactListQuerySchema,
-  type ContactInput,
   type ContactListQuery,
   type ContactStatus,
 } from '@agency/contracts';
@@ -18,6 +17,7 @@ import {
   openContactsInListOrder,
   removeContact,
   storeContact,
+  type ContactSubmission,
   UNWATCHED_CONTACTS,
   updateContactStatus,
   type ContactChanges,
@@ -38,7 +38,7 @@ beforeEach(async () => {
   ]);
 });
 
-function enquiry(lastName: string): ContactInput {
+function enquiry(lastName: string): ContactSubmission {
   return {
     firstName: 'Ines',
     lastName,

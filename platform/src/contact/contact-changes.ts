@@ -12,6 +12,8 @@ export interface ContactFacts {
   service: ServiceSlug;
   status: ContactStatus;
   createdAt: Date;
+  /** Whether the enquiry ticked "send me news" (its document has `consent.requestedAt`). */
+  consented: boolean;
 }
 
 /**
@@ -68,6 +70,7 @@ export function contactFactsOf(contact: {
   service: string;
   status: string;
   createdAt?: Date | null;
+  consent?: { requestedAt?: Date | null } | null;
 }): ContactFacts {
   return {
     id: String(contact._id),
@@ -78,5 +81,6 @@ export function contactFactsOf(contact: {
     service: contact.service as ServiceSlug,
     status: contact.status as ContactStatus,
     createdAt: storedAt(contact._id, contact.createdAt),
+    consented: Boolean(contact.consent?.requestedAt),
   };
 }

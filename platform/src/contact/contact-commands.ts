@@ -1,10 +1,12 @@
 import { Types } from 'mongoose';
-import type {
-  ContactDto,
-  ContactInput,
-  ContactMailContent,
-  ContactStatus,
-  Locale,
+import {
+  CONTACT_CONSENT_SOURCE,
+  CONTACT_CONSENT_WORDING_VERSION,
+  type ContactDto,
+  type ContactInput,
+  type ContactMailContent,
+  type ContactStatus,
+  type Locale,
 } from '@agency/contracts';
 import { BULK_INSERT, insertBatcher } from '../batched-writes';
 import { eraseCampaignActivityOf } from '../campaigns/results/campaign-people-queries';
@@ -24,6 +26,39 @@ import { ContactModel } from './contact.model';
 // Concurrent enquiries are written together, one insert per batch (see batched-writes.ts).
 const insertContact = insertBatcher((contacts) => ContactModel.insertMany(contacts, BULK_INSERT));
 
+/** An enquiry as the form sends it; the news box may be missing (scripts, older callers): unticked. */
+export type ContactSubmission = Omit<ContactInput, 'newsletterConsent'> & {
+  newsletterConsent?: boolean;
+};
+
+/** Who sent the enquiry, for its consent record: their address on the network, and when. */
+export interface ContactRequestContext {
+  ip?: string;
+  at?: Date;
+}
+
+/**
+ * The consent an enquiry records when its visitor ticked "send me news",
+ * as the newsletter records one: when, from where, in which language, on
+ * which form, under which wording. Unticked: none at all.
+ */
+function consentOf(
+  ticked: boolean | undefined,
+  locale: Locale,
+  { ip, at }: { ip?: string; at: Date },
+) {
+  if (ticked !== true) return {};
+  return {
+    consent: {
+      requestedAt: at,
+      ...(ip ? { ip } : {}),
+      locale,
+      source: CONTACT_CONSENT_SOURCE,
+      wordingVersion: CONTACT_CONSENT_WORDING_VERSION,
+    },
+  };
+}
+
 /**
  * Stores an enquiry with both its mails owed: the agency's notification and
  * the visitor's acknowledgement. The outbox entry is written first, under
@@ -35,23 +70,37 @@ const insertContact = insertBatcher((contacts) => ContactModel.insertMany(contac
  * for the job that sends them.
  */
 export async function storeContact(
-  input: ContactInput,
+  input: ContactSubmission,
   locale: Locale,
   changes: ContactChanges,
+  request: ContactRequestContext = {},
 ): Promise<{ id: string; mail: ContactMailContent }> {
-  const { phone, ...rest } = input;
+  const { phone, newsletterConsent, ...rest } = input;
   const id = new Types.ObjectId().toHexString();
-  const createdAt = new Date();
+  const createdAt = request.at ?? new Date();
   const fields = {
     ...rest,
     ...(phone ? { phone } : {}),
     service: rest.service as ContactDto['service'],
     locale,
   };
+  const consent = consentOf(newsletterConsent, locale, { ip: request.ip, at: createdAt });
   const mail: ContactMailContent = { ...fields, createdAt: createdAt.toISOString() };
   await oweContactMails(id, mail);
-  await insertContact({ _id: id, ...withSearchKeys(fields), createdAt, updatedAt: createdAt });
-  await changes.stored({ id, ...fields, status: 'new', createdAt });
+  await insertContact({
+    _id: id,
+    ...withSearchKeys(fields),
+    ...consent,
+    createdAt,
+    updatedAt: createdAt,
+  });
+  await changes.stored({
+    id,
+    ...fields,
+    status: 'new',
+    createdAt,
+    consented: 'consent' in consent,
+  });
   return { id, mail };
 }
 

@@ -18,6 +18,7 @@ function enquiry(n: number, overrides: Partial<ContactFacts> = {}): ContactFacts
     service: 'web-design',
     status: n % 2 === 0 ? 'new' : 'replied',
     createdAt: new Date(Date.UTC(2026, 0, 1) + n * 60_000),
+    consented: false,
     ...overrides,
   };
 }

@@ -16,6 +16,7 @@ const amira: ContactFacts = {
   service: 'web-design',
   status: 'new',
   createdAt: new Date(Date.UTC(2026, 0, 1)),
+  consented: false,
 };
 
 /** The contacts index follows each change where its workaround applies, and is left alone elsewhere. */

@@ -1,5 +1,28 @@
 import { Schema, model, type InferSchemaType, type HydratedDocument } from 'mongoose';
-import { CONTACT_STATUSES, LOCALES, SERVICE_SLUGS, DEFAULT_LOCALE } from '@agency/contracts';
+import {
+  CONSENT_SOURCES,
+  CONTACT_STATUSES,
+  LOCALES,
+  SERVICE_SLUGS,
+  DEFAULT_LOCALE,
+} from '@agency/contracts';
+
+/**
+ * The visitor ticked "send me news": what they agreed to and how, in the
+ * shape of a subscriber's consent (newsletter/subscriber.model.ts), so one
+ * reading serves both. Absent: the enquiry gave no consent, and campaigns to
+ * enquiry contacts leave it out unless one names a lawful basis.
+ */
+const enquiryConsentSchema = new Schema(
+  {
+    requestedAt: { type: Date, required: true },
+    ip: { type: String },
+    locale: { type: String, required: true, enum: LOCALES },
+    source: { type: String, required: true, enum: CONSENT_SOURCES },
+    wordingVersion: { type: String, required: true },
+  },
+  { _id: false },
+);
 
 const contactSchema = new Schema(
   {
@@ -11,6 +34,7 @@ const contactSchema = new Schema(
     message: { type: String, required: true },
     locale: { type: String, required: true, enum: LOCALES, default: DEFAULT_LOCALE },
     status: { type: String, required: true, enum: CONTACT_STATUSES, default: 'new' },
+    consent: { type: enquiryConsentSchema },
     // Written with the enquiry (contact-search.ts), never from a request: the
     // name and address as searched and sorted, lower-cased and without
     // accents, so an index serves the prefix search and the name order.

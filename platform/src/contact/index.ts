@@ -13,6 +13,7 @@ export {
   type StoredContact,
 } from './contact-admin-queries';
 export { removeContact, storeContact, updateContactStatus } from './contact-commands';
+export type { ContactRequestContext, ContactSubmission } from './contact-commands';
 export * from './contact-addresses';
 export * from './contact-mail-state';
 export * from './contact-changes';

@@ -31,6 +31,7 @@ export async function forEachStoredContact(
       service: 1,
       status: 1,
       createdAt: 1,
+      'consent.requestedAt': 1,
       lastNameKey: 1,
       searchTerms: 1,
     })

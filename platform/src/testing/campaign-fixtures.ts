@@ -1,4 +1,4 @@
-import type { Locale, RecipientType, SendingWindow } from '@agency/contracts';
+import type { EnquiryLawfulBasis, Locale, RecipientType, SendingWindow } from '@agency/contracts';
 import { ContactAddressModel } from '../contact/contact-address.model';
 import { ContactModel } from '../contact/contact.model';
 import { SubscriberModel } from '../newsletter/subscriber.model';
@@ -12,6 +12,11 @@ export interface SeedContact {
   email: string;
   firstName?: string;
   locale?: string;
+  /**
+   * Whether the enquiry ticked "send me news"; unset: it did, since a
+   * campaign to enquiry contacts mails only those (false: left out).
+   */
+  consented?: boolean;
 }
 
 export interface SeedSubscriber {
@@ -33,6 +38,16 @@ export function contactDocument(contact: SeedContact, index: number) {
     // Their own mails are done: only the campaign mails them here.
     mailState: 'sent',
     acknowledgementState: 'sent',
+    ...(contact.consented === false
+      ? {}
+      : {
+          consent: {
+            requestedAt: new Date(),
+            locale: contact.locale ?? 'en',
+            source: 'contact-form',
+            wordingVersion: 'contact-news-consent-v1',
+          },
+        }),
   };
 }
 
@@ -40,12 +55,13 @@ export function contactDocument(contact: SeedContact, index: number) {
 export async function seedContacts(contacts: readonly SeedContact[]): Promise<void> {
   const stored = await ContactModel.insertMany(contacts.map(contactDocument), { lean: true });
   await ContactAddressModel.insertMany(
-    stored.map(({ _id, email, firstName, lastName, locale }) => ({
+    stored.map(({ _id, email, firstName, lastName, locale, consent }) => ({
       _id,
       email,
       firstName,
       lastName,
       locale,
+      ...(consent ? { consented: true } : {}),
     })),
     { lean: true },
   );
@@ -63,6 +79,8 @@ export async function seedSubscribers(subscribers: readonly SeedSubscriber[]): P
 
 export interface QueuedCampaignFields {
   recipientType?: RecipientType;
+  /** Unset: none, so only the enquiry contacts who consented are mailed. */
+  enquiryLawfulBasis?: EnquiryLawfulBasis | null;
   subject?: string;
   content?: string;
   defaultLocale?: Locale;
@@ -82,6 +100,7 @@ export async function createQueuedCampaign(fields: QueuedCampaignFields = {}): P
     subject: fields.subject ?? 'Hello {{firstName}}',
     content: fields.content ?? '<p>Dear {{firstName}}, our spring packages are here.</p>',
     recipientType: fields.recipientType ?? 'all',
+    enquiryLawfulBasis: fields.enquiryLawfulBasis ?? null,
     defaultLocale: fields.defaultLocale ?? 'en',
     translations: fields.translations ?? [],
     sendingWindow: fields.sendingWindow ?? null,

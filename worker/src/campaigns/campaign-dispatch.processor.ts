@@ -1,5 +1,10 @@
 import type { Job, JobsOptions, Queue } from 'bullmq';
-import type { CampaignDispatchJob, CampaignRecipient, CampaignSendJob } from '@agency/contracts';
+import type {
+  AudienceTarget,
+  CampaignDispatchJob,
+  CampaignRecipient,
+  CampaignSendJob,
+} from '@agency/contracts';
 import { SENDING_STATUSES, campaignSourceKeyOf } from '@agency/contracts';
 import type { CampaignSendState, CampaignStore, LedgerBatch } from '@agency/platform';
 import type { CampaignMessenger } from './campaign-messenger';
@@ -84,6 +89,15 @@ function batchQueue(deps: CampaignDispatchDeps, campaign: CampaignSendState) {
   };
 }
 
+/** Whom the first round walks, for its count and its send alike. */
+function audienceTargetOf(campaign: CampaignSendState): AudienceTarget {
+  return {
+    recipientType: campaign.recipientType,
+    listIds: campaign.listIds,
+    enquiryLawfulBasis: campaign.enquiryLawfulBasis,
+  };
+}
+
 /**
  * The first round's audience, counted before its first batch is queued: the
  * progress bar reads "0 / 1,952" from the start, never the size of the batches
@@ -91,14 +105,13 @@ function batchQueue(deps: CampaignDispatchDeps, campaign: CampaignSendState) {
  * shows as counting. One more walk of the audience, once per send.
  */
 async function recordAudienceTotal(deps: CampaignDispatchDeps, campaign: CampaignSendState) {
-  const target = { recipientType: campaign.recipientType, listIds: campaign.listIds };
-  const total = await deps.store.countAudience(target);
+  const total = await deps.store.countAudience(audienceTargetOf(campaign));
   await deps.tracker.writeInTurn(campaign.id, () => deps.store.recordTotal(campaign.id, total));
 }
 
 function recipientsOf(store: CampaignStore, campaign: CampaignSendState) {
   return campaign.round === 1
-    ? store.audience({ recipientType: campaign.recipientType, listIds: campaign.listIds })
+    ? store.audience(audienceTargetOf(campaign))
     : store.failedRecipients(campaign.id, campaign.round - 1);
 }
 

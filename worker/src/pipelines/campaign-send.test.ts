@@ -40,6 +40,8 @@ describe('who a campaign is sent to', () => {
       { email: 'sami@example.tn', firstName: 'Sami again' },
       { email: 'left@example.tn', firstName: 'Gone' },
       { email: 'both@example.tn', firstName: 'Both' },
+      // Did not tick "send me news": mailed only under a lawful basis.
+      { email: 'silent@example.tn', firstName: 'Silent', consented: false },
     ]);
     await ctx.seedSubscribers([
       { email: 'confirmed@example.tn', status: 'confirmed' },
@@ -51,13 +53,33 @@ describe('who a campaign is sent to', () => {
   });
 
   it.each([
-    ['contacts', ['amira@example.tn', 'both@example.tn', 'sami@example.tn']],
-    ['subscribers', ['both@example.tn', 'confirmed@example.tn']],
-    ['all', ['amira@example.tn', 'both@example.tn', 'confirmed@example.tn', 'sami@example.tn']],
+    ['contacts', null, ['amira@example.tn', 'both@example.tn', 'sami@example.tn']],
+    ['subscribers', null, ['both@example.tn', 'confirmed@example.tn']],
+    [
+      'all',
+      null,
+      ['amira@example.tn', 'both@example.tn', 'confirmed@example.tn', 'sami@example.tn'],
+    ],
+    [
+      'contacts',
+      'legitimate-interest',
+      ['amira@example.tn', 'both@example.tn', 'sami@example.tn', 'silent@example.tn'],
+    ],
+    [
+      'all',
+      'contract',
+      [
+        'amira@example.tn',
+        'both@example.tn',
+        'confirmed@example.tn',
+        'sami@example.tn',
+        'silent@example.tn',
+      ],
+    ],
   ] as const)(
-    '%s: one mail per normalised address, nobody unsubscribed, nobody unconfirmed',
-    async (recipientType, expected) => {
-      const id = await ctx.queueCampaign({ recipientType });
+    '%s (lawful basis: %s): one mail per normalised address, nobody unsubscribed, nobody unconfirmed, nobody who did not consent without a basis',
+    async (recipientType, enquiryLawfulBasis, expected) => {
+      const id = await ctx.queueCampaign({ recipientType, enquiryLawfulBasis });
       await ctx.waitForStatus(id, ['sent']);
       expect(recipientsOf(smtp)).toEqual(expected);
       const campaign = await ctx.campaign(id);
@@ -83,9 +105,21 @@ describe('who a campaign is sent to', () => {
       };
       await reconcileStats({ redis: ctx.redis, settleMs: 0, ...figures });
       const kept = createKeptCounts(ctx.redis, figures);
-      expect((await campaignAudience(kept))[recipientType]).toBe(expected.length);
+      const audience = await campaignAudience(kept);
+      // With a basis, the editor adds those it says were left out for lack of consent.
+      const leftOut = enquiryLawfulBasis ? audience.withoutConsent[recipientType] : 0;
+      expect(audience[recipientType] + leftOut).toBe(expected.length);
     },
   );
+
+  it('does not mail an enquiry without consent in a campaign to "Everyone", and mails one with consent', async () => {
+    const id = await ctx.queueCampaign({ recipientType: 'all' });
+    await ctx.waitForStatus(id, ['sent']);
+
+    expect(recipientsOf(smtp)).toContain('amira@example.tn');
+    expect(recipientsOf(smtp)).not.toContain('silent@example.tn');
+    expect((await ctx.ledger(id)).map(({ email }) => email)).not.toContain('silent@example.tn');
+  });
 });
 
 describe('what each recipient receives', () => {

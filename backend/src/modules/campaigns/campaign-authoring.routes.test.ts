@@ -10,6 +10,7 @@ import { ContactModel } from '@agency/platform/testing/contact-models';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import {
   as,
+  consentedEnquiry,
   signedInUser,
   validCampaign,
   validEnquiry,
@@ -207,9 +208,11 @@ describe('preview and language audience', () => {
     await ContactModel.deleteMany({});
     await SubscriberModel.deleteMany({});
     await ContactModel.insertMany([
-      { ...validEnquiry, email: 'anna@example.com', locale: 'en' },
-      { ...validEnquiry, email: 'layla@example.tn', locale: 'ar' },
-      { ...validEnquiry, email: 'claire@example.fr', locale: 'fr' },
+      { ...consentedEnquiry, email: 'anna@example.com', locale: 'en' },
+      { ...consentedEnquiry, email: 'layla@example.tn', locale: 'ar' },
+      { ...consentedEnquiry, email: 'claire@example.fr', locale: 'fr' },
+      // Without consent: not in the audience, so in no language's count.
+      { ...validEnquiry, email: 'silent@example.tn', locale: 'ar' },
     ]);
     await SubscriberModel.create({ email: 'sami@example.tn', status: 'confirmed', locale: 'ar' });
     const { id } = (
@@ -282,8 +285,8 @@ describe('preview and language audience of a campaign to lists', () => {
     );
     await SubscriberModel.create({ email: 'left@lists.tn', status: 'unsubscribed', locale: 'en' });
     await ContactModel.create([
-      { ...validEnquiry, email: 'outsider@example.tn', locale: 'ar' },
-      { ...validEnquiry, email: 'complained@lists.tn', locale: 'en' },
+      { ...consentedEnquiry, email: 'outsider@example.tn', locale: 'ar' },
+      { ...consentedEnquiry, email: 'complained@lists.tn', locale: 'en' },
     ]);
     await SubscriberModel.create({ email: 'reader@example.tn', status: 'confirmed', locale: 'fr' });
     return [expo.body.id as string, clients.body.id as string];

@@ -198,21 +198,36 @@ describe('POST /api/admin/campaigns/:id/send', () => {
 });
 
 describe('GET /api/admin/campaigns/audience', () => {
-  it('counts each recipient type once per address, leaving out whoever unsubscribed', async () => {
-    const enquiry = (email: string) => ({ ...validEnquiry, email });
+  it('counts each recipient type once per address, leaving out whoever unsubscribed or did not consent', async () => {
+    const consent = {
+      requestedAt: new Date(),
+      locale: 'en',
+      source: 'contact-form',
+      wordingVersion: 'contact-news-consent-v1',
+    };
+    const enquiry = (email: string, consented = true) => ({
+      ...validEnquiry,
+      email,
+      ...(consented ? { consent } : {}),
+    });
     await ContactModel.insertMany([
       enquiry('amira@example.tn'),
-      enquiry('AMIRA@example.tn'), // the same person, enquiring again
+      enquiry('AMIRA@example.tn', false), // the same person, enquiring again without the box
       enquiry('sami@example.tn'),
+      enquiry('rami@example.tn', false), // without the box first, then with it
+      enquiry('RAMI@example.tn'),
       enquiry('left@example.tn'),
+      enquiry('olga@example.tn', false),
+      enquiry('nadia@example.tn', false),
     ]);
     await SubscriberModel.create([
       { email: 'sami@example.tn', status: 'confirmed' }, // also a contact
       { email: 'nour@example.tn', status: 'confirmed' },
+      { email: 'nadia@example.tn', status: 'confirmed' }, // a contact without consent
       { email: 'waiting@example.tn', status: 'pending' },
       { email: 'left@example.tn', status: 'unsubscribed' },
     ]);
-    // Written behind the API's back: the reconciliation counts them.
+    // Written behind the API's back: the reconciliation counts them and copies their addresses.
     await reconcileNow(ctx);
 
     const response = await as(ctx, await signedInUser(ctx, 'viewer')).get(
@@ -220,9 +235,16 @@ describe('GET /api/admin/campaigns/audience', () => {
     );
 
     expect(response.status).toBe(200);
-    // contacts: amira, sami; subscribers: sami, nour; all: amira, sami, nour.
+    // contacts: amira, sami, rami (olga and nadia did not consent); subscribers:
+    // sami, nour, nadia; all: amira, sami, rami, nour, nadia (olga did not consent).
     // (The worker's campaign store tests that a send walks these counts.)
-    expect(response.body).toEqual({ contacts: 2, subscribers: 2, all: 3, lists: 0 });
+    expect(response.body).toEqual({
+      contacts: 3,
+      subscribers: 3,
+      all: 5,
+      lists: 0,
+      withoutConsent: { contacts: 2, all: 1 },
+    });
   });
 
   it('leaves out suppressed addresses, and counts the lists asked for once per address', async () => {
@@ -247,7 +269,7 @@ describe('GET /api/admin/campaigns/audience', () => {
     );
     expect(both.status).toBe(200);
     // a, shared (once), b; the bounced member and the suppressed subscriber are left out.
-    expect(both.body).toMatchObject({ lists: 3, subscribers: 1 });
+    expect(both.body).toMatchObject({ lists: 3, subscribers: 2 });
     expect(
       (await viewer.get(`/api/admin/campaigns/audience?listIds=${second.body.id}`)).body.lists,
     ).toBe(2);

@@ -2,6 +2,8 @@ import Router from '@koa/router';
 import {
   API_ROUTES,
   CAMPAIGN_CONTROL_ROUTES,
+  LAWFUL_BASIS_PERMISSION,
+  can,
   type ApiRoute,
   campaignAudienceQuerySchema,
   campaignListQuerySchema,
@@ -26,7 +28,7 @@ import {
   type Redis,
   type TestRecipientRefusal,
 } from '@agency/platform';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { HttpError } from '../../errors';
 import { fieldChanges } from '../../activity-changes';
 import { addRecordRoutes } from '../../admin/record-routes';
@@ -139,6 +141,49 @@ function addEditorRoutes(
       ctx.set('Cache-Control', 'no-store');
       ctx.body = await previewCampaign(input, { agency: await readAgencySettings(), siteUrl });
     },
+  );
+}
+
+/** The lawful basis a create or update asks for; undefined when the body names none. */
+function askedLawfulBasis(ctx: Context): unknown {
+  const body: unknown = ctx.request.body;
+  if (typeof body !== 'object' || body === null) return undefined;
+  return (body as Record<string, unknown>).enquiryLawfulBasis;
+}
+
+/**
+ * Refuses (403, naming the field) a create or update by a role that may not
+ * choose a lawful basis, when it would set one the campaign does not have.
+ * Saving a draft with the basis an admin chose, or with none, stays open to
+ * every role that writes campaigns: only choosing to mail those who did not
+ * consent is the admin's.
+ */
+function lawfulBasisGuard(current: (ctx: Context) => Promise<string | null>): Middleware {
+  return async (ctx, next) => {
+    const asked = askedLawfulBasis(ctx);
+    const setsOne = asked !== undefined && asked !== null;
+    if (setsOne && !can(sessionUser(ctx.state).role, LAWFUL_BASIS_PERMISSION)) {
+      if (asked !== (await current(ctx))) {
+        throw new HttpError('FORBIDDEN', 'Only an admin may choose a lawful basis', {
+          enquiryLawfulBasis: 'Only an admin may choose a lawful basis for mailing enquiries',
+        });
+      }
+    }
+    await next();
+  };
+}
+
+/** Before the record routes: who may set a campaign's lawful basis. */
+function addLawfulBasisGuards(router: Router): void {
+  router.post(
+    API_ROUTES.campaigns,
+    authorize('campaigns:write'),
+    lawfulBasisGuard(() => Promise.resolve(null)),
+  );
+  router.put(
+    API_ROUTES.campaign,
+    authorize('campaigns:write'),
+    lawfulBasisGuard(async (ctx) => (await getCampaign(recordIdParam(ctx))).enquiryLawfulBasis),
   );
 }
 
@@ -296,6 +341,7 @@ export function campaignRoutes(deps: CampaignRoutesDeps): Router {
   const router = new Router();
   // In this order: the editor's fixed paths come before the record routes' `/:id`.
   addEditorRoutes(router, deps);
+  addLawfulBasisGuards(router);
   addDraftRoutes(router, { kept: deps.kept, drafts: campaignDrafts(deps.settings) });
   addSendingRoutes(router, deps);
   addControlRoutes(router, deps);

@@ -4,6 +4,7 @@ import {
   formatValidationMessage,
   message,
   normalizedWindow,
+  reachesEnquiries,
   type CampaignDto,
   type CampaignInput,
   type CampaignListQuery,
@@ -100,6 +101,10 @@ async function draftFieldsOf(
     replyTo: input.replyTo ?? null,
     recipientType: input.recipientType,
     listIds: await targetListsOf(input),
+    // A basis means something only for an audience with enquiry contacts.
+    enquiryLawfulBasis: reachesEnquiries(input.recipientType)
+      ? (input.enquiryLawfulBasis ?? null)
+      : null,
     defaultLocale: input.defaultLocale,
     translations,
     placeholderFallbacks: fallbacksOf(input.placeholderFallbacks),

@@ -45,6 +45,8 @@ describe('POST /api/contact', () => {
     const stored = await ContactModel.findById(response.body.id).lean();
     expect(stored).toMatchObject({ ...validEnquiry, status: 'new', locale: 'fr' });
     expect(stored?.createdAt).toBeInstanceOf(Date);
+    // The news box was not ticked: no consent, and campaigns leave the address out.
+    expect(stored).not.toHaveProperty('consent');
     // The campaign audience's copy of the address, under the enquiry's id.
     expect(await ContactAddressModel.findById(response.body.id).lean()).toEqual({
       _id: stored?._id,
@@ -75,6 +77,56 @@ describe('POST /api/contact', () => {
       backoff: { type: 'exponential', delay: 5000 },
     });
   });
+
+  it('records the consent of a visitor who ticked "send me news", as the newsletter records one', async () => {
+    const before = Date.now();
+    const response = await post({ ...validEnquiry, newsletterConsent: true }).set(
+      'Accept-Language',
+      'ar',
+    );
+
+    expect(response.status).toBe(201);
+    const stored = await ContactModel.findById(response.body.id).lean();
+    expect(stored?.consent).toEqual({
+      requestedAt: stored?.createdAt,
+      ip: expect.stringMatching(/127\.0\.0\.1/),
+      locale: 'ar',
+      source: 'contact-form',
+      wordingVersion: 'contact-news-consent-v1',
+    });
+    expect(stored?.consent?.requestedAt.getTime()).toBeGreaterThanOrEqual(before);
+    // The audience's copy says so, for the walk to read the consented alone.
+    expect(await ContactAddressModel.findById(response.body.id).lean()).toMatchObject({
+      consented: true,
+    });
+    // The box is no part of the mails about the enquiry.
+    const job = await ctx.queues.contactMail.getJob(contactMailJobId(response.body.id));
+    expect(job?.data.mail).not.toHaveProperty('newsletterConsent');
+  });
+
+  it('records no consent when the box is sent unticked', async () => {
+    const response = await post({ ...validEnquiry, newsletterConsent: false });
+
+    expect(response.status).toBe(201);
+    expect(await ContactModel.findById(response.body.id).lean()).not.toHaveProperty('consent');
+    expect(await ContactAddressModel.findById(response.body.id).lean()).not.toHaveProperty(
+      'consented',
+    );
+  });
+
+  it.each([['true'], [1], ['yes'], [null], [{ $ne: false }]])(
+    'refuses %j as the answer of the news box with a 400 naming it, and stores nothing',
+    async (answer) => {
+      const response = await post({ ...validEnquiry, newsletterConsent: answer });
+
+      expect(response.status).toBe(400);
+      expect(response.body.error).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        fields: { newsletterConsent: 'Must be true or false' },
+      });
+      expect(await ContactModel.countDocuments()).toBe(0);
+    },
+  );
 
   it('takes the mail language from Accept-Language when the form sends none', async () => {
     const response = await post(validEnquiry).set('Accept-Language', 'ar, fr;q=0.5');

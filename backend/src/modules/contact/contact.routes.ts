@@ -38,7 +38,8 @@ export function contactRoutes({
   router.post(API_ROUTES.contactForm, rateLimit({ redis, ...limit }), async (ctx) => {
     const input = await validateBody(ctx, contactSchema);
     const locale = isLocale(input.locale) ? input.locale : requestLocale(ctx);
-    const { id, mail } = await storeContact(input, locale, changes);
+    // The address the request came from is kept only with a consent, as its proof.
+    const { id, mail } = await storeContact(input, locale, changes, { ip: ctx.ip });
     try {
       await enqueueContactMails(queues, [{ contactId: id, mail }]);
     } catch (error: unknown) {

@@ -38,6 +38,7 @@ function arrival(iso: string, service: ServiceSlug = 'branding'): ContactFacts {
     service,
     status: 'new',
     createdAt: new Date(iso),
+    consented: false,
   };
 }
 

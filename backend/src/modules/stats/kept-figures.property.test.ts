@@ -37,7 +37,7 @@ afterAll(async () => {
 const ADDRESSES = ['amira@example.tn', 'Sami@Example.tn', 'sami@example.tn', 'nour@example.tn'];
 
 type Step =
-  | { kind: 'enquire'; email: string; service: ServiceSlug }
+  | { kind: 'enquire'; email: string; service: ServiceSlug; newsletterConsent: boolean }
   | { kind: 'status'; pick: number; status: ContactStatus }
   | { kind: 'delete'; pick: number }
   | { kind: 'subscribe'; email: string }
@@ -50,6 +50,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     kind: fc.constant('enquire' as const),
     email: address,
     service: fc.constantFrom(...SERVICE_SLUGS),
+    newsletterConsent: fc.boolean(),
   }),
   fc.record({
     kind: fc.constant('status' as const),
@@ -85,9 +86,12 @@ async function run(current: Step, enquiries: readonly string[]): Promise<string 
   const target = (pick: number) => enquiries[pick % Math.max(1, enquiries.length)];
   switch (current.kind) {
     case 'enquire': {
-      const response = await app
-        .post('/api/contact')
-        .send({ ...validEnquiry, email: current.email, service: current.service });
+      const response = await app.post('/api/contact').send({
+        ...validEnquiry,
+        email: current.email,
+        service: current.service,
+        newsletterConsent: current.newsletterConsent,
+      });
       return response.body.id as string;
     }
     case 'status': {
@@ -134,9 +138,16 @@ async function recount() {
   const suppressed = new Set(suppressions.map(({ _id }) => String(_id)));
   const { today, week } = periodStarts(ctx.config.timeZone);
   const statusOf = new Map(subscribers.map((s) => [s.email, s.status]));
-  const enquired = new Set(contacts.map((c) => c.email.toLowerCase()));
   const reachable = (email: string) =>
     statusOf.get(email) !== 'unsubscribed' && !suppressed.has(email);
+  // Campaigns mail an enquiry contact only with a consent ("send me news").
+  const consented = new Set(
+    contacts.filter((c) => c.consent?.requestedAt).map((c) => c.email.toLowerCase()),
+  );
+  const enquired = [...consented].filter(reachable);
+  const withoutConsent = [...new Set(contacts.map((c) => c.email.toLowerCase()))].filter(
+    (email) => !consented.has(email) && reachable(email),
+  );
   const confirmed = subscribers.filter((s) => s.status === 'confirmed').map((s) => s.email);
   const mailable = confirmed.filter((email) => !suppressed.has(email));
   return {
@@ -159,11 +170,15 @@ async function recount() {
       ]),
     ),
     audience: {
-      contacts: [...enquired].filter(reachable).length,
+      contacts: enquired.length,
       subscribers: mailable.length,
-      all: new Set([...[...enquired].filter(reachable), ...mailable]).size,
+      all: new Set([...enquired, ...mailable]).size,
       // No list is asked for.
       lists: 0,
+      withoutConsent: {
+        contacts: withoutConsent.length,
+        all: withoutConsent.filter((email) => !mailable.includes(email)).length,
+      },
     },
   };
 }

@@ -112,6 +112,8 @@ describe('Mail Manager', () => {
       content: '<p>Three packs for the season.</p>',
       recipientType: 'subscribers',
       listIds: [],
+      // No lawful basis: an admin's choice, for enquiry contacts only.
+      enquiryLawfulBasis: null,
       defaultLocale: 'en',
       translations: [],
       placeholderFallbacks: DEFAULT_PLACEHOLDER_FALLBACKS,

@@ -63,6 +63,29 @@ describe('the activity log', () => {
     expect(entry?.textContent).not.toMatch(/<|"|\{"|sendingWindow/);
   });
 
+  it('names the lawful basis chosen for a campaign in words', async () => {
+    server.use(
+      adminList('/users', [buildUser()]),
+      http.get('/api/admin/activity-logs', () =>
+        HttpResponse.json(
+          keysetPageOf([
+            buildActivity({
+              action: 'campaign.update',
+              target: { type: 'campaign', label: 'Spring offer' },
+              changes: [{ field: 'enquiryLawfulBasis', before: null, after: 'contract' }],
+            }),
+          ]),
+        ),
+      ),
+    );
+    await renderAdmin('/admin/users');
+
+    const [entry] = await logEntries();
+    expect(within(entry as HTMLElement).getByRole('listitem')).toHaveTextContent(
+      'Lawful basis for enquiry contacts without consent: (empty) → contract',
+    );
+  });
+
   it("names the fields in the reader's language", async () => {
     server.use(
       adminList('/users', [buildUser()]),

@@ -28,7 +28,10 @@ export async function toContactRequest(
   return phone ? { ...rest, phone } : rest;
 }
 
+/** Every field the API may name in its reasons: the text fields and the news box. */
+const ANSWERED_FIELDS = [...CONTACT_FIELDS, 'newsletterConsent'] as const;
+
 /** The per-field reasons of an error answer, for the fields this form has. */
 export function serverFieldErrors(error: unknown): FormikErrors<ContactFormValues> | undefined {
-  return fieldErrorsOf(error, CONTACT_FIELDS);
+  return fieldErrorsOf(error, ANSWERED_FIELDS);
 }

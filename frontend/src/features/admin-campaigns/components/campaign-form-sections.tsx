@@ -37,7 +37,9 @@ import {
 } from '../api/campaigns-api';
 import { CAMPAIGNS_NAMESPACE } from '../campaigns-namespace';
 import type { CampaignEditorForm, CampaignFields } from '../hooks/use-campaign-editor-form';
+import { audienceReach } from './audience-reach';
 import { hasWritten, withDefaultLanguageCopied, type CampaignTracking } from './campaign-form';
+import { EnquiryConsentFields } from './enquiry-consent-fields';
 import { CopyFromDefault } from './copy-from-default';
 import { RichTextEditor } from './rich-text-editor';
 
@@ -55,20 +57,23 @@ function mailboxLabel(sender: AgencySender): string {
 }
 
 /**
- * Each recipient type with the number of people a send would reach now.
- * The other types do not depend on the lists, so any answer counts them; the
- * lists' count is only the answer for the lists chosen now: while that walk
- * runs (seconds, on a large store), the answer for the lists chosen before
- * (0 for none) would be read as this one's.
+ * Each recipient type with the number of people a send would reach now,
+ * with the lawful basis chosen. The other types do not depend on the lists,
+ * so any answer counts them; the lists' count is only the answer for the
+ * lists chosen now: while that walk runs (seconds, on a large store), the
+ * answer for the lists chosen before (0 for none) would be read as this one's.
  */
-function useRecipientsLabel(listIds: string[]) {
+function useRecipientsLabel({ listIds, enquiryLawfulBasis }: CampaignEditorForm['values']) {
   const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
   const format = useFormatters();
   const { data: audience, currentData: chosenListsAudience } = useCampaignAudienceQuery(listIds);
   return (type: RecipientType) => {
     const label = t(`recipients.${type}`);
     const counts = type === 'lists' ? chosenListsAudience : audience;
-    if (counts) return t('dialog.recipientCount', { label, people: format.number(counts[type]) });
+    if (counts) {
+      const people = format.number(audienceReach(counts, type, enquiryLawfulBasis));
+      return t('dialog.recipientCount', { label, people });
+    }
     return audience ? t('dialog.recipientCounting', { label }) : label;
   };
 }
@@ -120,7 +125,7 @@ export function CampaignAudienceSection({ formik, fields }: CampaignSectionProps
   // Read as the editor opens, whichever type is chosen, so the lists are there when picked.
   const { data: lists } = useCampaignListsQuery(undefined);
   const { data: templates } = useTemplateListQuery(undefined);
-  const recipientsLabel = useRecipientsLabel(formik.values.listIds);
+  const recipientsLabel = useRecipientsLabel(formik.values);
   const { field, errorOf } = fields;
   return (
     <Box
@@ -136,6 +141,7 @@ export function CampaignAudienceSection({ formik, fields }: CampaignSectionProps
       {formik.values.recipientType === 'lists' ? (
         <CampaignListsField formik={formik} fields={fields} lists={lists} />
       ) : null}
+      <EnquiryConsentFields formik={formik} fields={fields} />
       <TextField {...field('templateId', t('dialog.template'))} select>
         <MenuItem value={DEFAULT_TEMPLATE_ID}>{t('templates.defaultName')}</MenuItem>
         {(templates?.items ?? [])

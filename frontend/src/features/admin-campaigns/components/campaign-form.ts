@@ -6,6 +6,7 @@ import {
   campaignSchema,
   type CampaignDto,
   type CampaignInput,
+  type EnquiryLawfulBasis,
   type Locale,
   type PlaceholderFallbacks,
   type RecipientType,
@@ -27,6 +28,8 @@ export interface CampaignFormValues {
   recipientType: RecipientType;
   /** The lists a campaign of type `lists` goes to. */
   listIds: string[];
+  /** The basis on which enquiry contacts without consent are mailed too; empty: none. */
+  enquiryLawfulBasis: EnquiryLawfulBasis | '';
   defaultLocale: Locale;
   templateId: string;
   languages: Record<Locale, Written>;
@@ -75,6 +78,7 @@ export function initialCampaignValues(
     name: campaign?.name ?? '',
     recipientType: campaign?.recipientType ?? 'all',
     listIds: campaign?.listIds ?? [],
+    enquiryLawfulBasis: campaign?.enquiryLawfulBasis ?? '',
     defaultLocale,
     templateId: campaign?.templateId ?? DEFAULT_TEMPLATE_ID,
     languages,
@@ -126,6 +130,7 @@ export function inputOf(values: CampaignFormValues) {
     name: values.name,
     recipientType: values.recipientType,
     listIds: values.listIds,
+    enquiryLawfulBasis: values.enquiryLawfulBasis || null,
     defaultLocale: values.defaultLocale,
     subject: main.subject,
     content: isBlank(main.content) ? '' : main.content,
@@ -187,6 +192,7 @@ export const CAMPAIGN_SERVER_FIELDS = [
   'content',
   'recipientType',
   'listIds',
+  'enquiryLawfulBasis',
   'defaultLocale',
   'templateId',
   'ratePerMinute',

@@ -9,6 +9,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useCampaignAudienceQuery, useCampaignLanguagesQuery } from '../api/campaigns-api';
 import { CAMPAIGNS_NAMESPACE } from '../campaigns-namespace';
+import { audienceReach } from './audience-reach';
 
 export interface SendConfirmDialogProps {
   campaign: CampaignDto;
@@ -30,7 +31,10 @@ export function SendConfirmDialog({ campaign, busy, onConfirm, onClose }: SendCo
   });
   const { data: languages } = useCampaignLanguagesQuery(campaign.id);
   const recipients = t(`recipientsShort.${campaign.recipientType}`).toLowerCase();
-  const count = audience?.[campaign.recipientType];
+  // What the send walks: those who consented, and the others under the campaign's lawful basis.
+  const count = audience
+    ? audienceReach(audience, campaign.recipientType, campaign.enquiryLawfulBasis)
+    : undefined;
 
   let description;
   if (isError && !audience) {

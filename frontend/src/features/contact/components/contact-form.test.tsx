@@ -19,6 +19,10 @@ const field = {
   phone: () => screen.getByLabelText('Phone'),
   service: () => screen.getByLabelText('Service'),
   message: () => screen.getByLabelText('Message'),
+  newsletterConsent: () =>
+    screen.getByRole('checkbox', {
+      name: 'Send me news and offers from the agency by e-mail. I can unsubscribe at any time.',
+    }),
 };
 const submitButton = () => screen.getByRole('button', { name: /send message|sending/i });
 // Opening the thank-you page loads its chunk, then renders it: allow for a busy machine.
@@ -134,8 +138,42 @@ describe('ContactForm', () => {
         service: 'web-design',
         message: 'We need a new website for our bakery.',
         locale: 'en',
+        // The news box was left as it starts: unticked.
+        newsletterConsent: false,
       },
     ]);
+  });
+
+  it('sends the consent when the visitor ticks "send me news" from the keyboard', async () => {
+    const recorder = recordContactRequests();
+    server.use(recorder.handler);
+    const { user } = await renderApp('/contact', UNSTYLED);
+
+    await fill(user, buildContactValues());
+    expect(field.newsletterConsent()).not.toBeChecked();
+    // From the last text field, the next stop is the box; Space ticks it.
+    await user.click(field.message());
+    await user.tab();
+    expect(field.newsletterConsent()).toHaveFocus();
+    await user.keyboard(' ');
+    expect(field.newsletterConsent()).toBeChecked();
+    await user.click(submitButton());
+
+    await screen.findByRole('heading', { level: 1, name: 'Thank You!' }, PAGE_CHANGE);
+    expect(recorder.bodies).toEqual([expect.objectContaining({ newsletterConsent: true })]);
+  });
+
+  it("shows the API's reason about the news box under it", async () => {
+    server.use(contactValidationError({ newsletterConsent: 'Must be true or false' }));
+    const { user } = await renderWithProviders(<ContactForm />, UNSTYLED);
+
+    await fill(user, buildContactValues());
+    await user.click(submitButton());
+
+    await waitFor(() =>
+      expect(field.newsletterConsent()).toHaveAccessibleDescription('Must be true or false'),
+    );
+    expect(field.newsletterConsent()).toHaveAttribute('aria-invalid', 'true');
   });
 
   it('leaves the phone out of the request when it is empty', async () => {
@@ -198,5 +236,14 @@ describe('ContactForm', () => {
 
     expect(await screen.findByText('Le prénom est obligatoire')).toBeInTheDocument();
     expect(screen.getByLabelText('Prénom')).toBeInTheDocument();
+    expect(
+      screen.getByRole('checkbox', { name: /actualités et les offres de l'agence/ }),
+    ).not.toBeChecked();
+
+    await act(() => i18n.changeLanguage('ar'));
+    expect(
+      await screen.findByRole('checkbox', { name: /أخبار الوكالة وعروضها/ }),
+    ).not.toBeChecked();
+    await act(() => i18n.changeLanguage('en'));
   });
 });

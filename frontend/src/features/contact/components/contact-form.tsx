@@ -6,6 +6,9 @@ import {
 } from '@agency/contracts';
 import SendIcon from '@mui/icons-material/Send';
 import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
 import Grid from '@mui/material/Grid';
 import TextField, { type TextFieldProps } from '@mui/material/TextField';
 import { useFormik, type FormikProps } from 'formik';
@@ -150,6 +153,46 @@ function ServiceField(props: TextFieldProps) {
   );
 }
 
+/**
+ * The optional "send me news" box, unticked until the visitor ticks it. Its
+ * label says what they agree to, as the consent recorded with the enquiry
+ * names its wording (CONTACT_CONSENT_WORDING_VERSION): change both together.
+ */
+function NewsletterConsentField({ formik }: { formik: FormikProps<ContactFormValues> }) {
+  const { t } = useNamespace(CONTACT_NAMESPACE);
+  const errorMessage = useErrorText();
+  const error = errorMessage(formik.errors.newsletterConsent);
+  return (
+    <>
+      <FormControlLabel
+        control={
+          <Checkbox
+            id="newsletterConsent"
+            name="newsletterConsent"
+            checked={formik.values.newsletterConsent}
+            onChange={formik.handleChange}
+            onBlur={formik.handleBlur}
+            slotProps={{
+              input: {
+                'aria-invalid': Boolean(error),
+                'aria-describedby': error ? 'newsletterConsent-error' : undefined,
+              },
+            }}
+          />
+        }
+        label={t('contact.form.newsletterConsent')}
+        // The label wraps on a phone: the box stays beside its first line.
+        sx={{ alignItems: 'flex-start', '& .MuiCheckbox-root': { mt: -1 } }}
+      />
+      {error && (
+        <FormHelperText id="newsletterConsent-error" error>
+          {error}
+        </FormHelperText>
+      )}
+    </>
+  );
+}
+
 function SendButton({ sending }: { sending: boolean }) {
   const { t } = useNamespace(CONTACT_NAMESPACE);
   return (
@@ -212,6 +255,9 @@ export function ContactForm() {
               htmlInput: { 'aria-required': true, style: { resize: 'vertical' } },
             }}
           />
+        </Grid>
+        <Grid size={12}>
+          <NewsletterConsentField formik={formik} />
         </Grid>
         <Grid size={12}>
           <SendButton sending={sending} />
