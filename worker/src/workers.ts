@@ -18,6 +18,9 @@ import {
   type MailQueues,
   type Redis,
   type SubscriberChanges,
+  allSubscriberChanges,
+  peopleSubscriberChanges,
+  setPeopleRefreshLogger,
 } from '@agency/platform';
 import type { MailTransport } from './mail/transport';
 import { contactMailProcessor } from './jobs/contact-mail.processor';
@@ -39,6 +42,7 @@ import { listImportProcessor } from './jobs/list-import.processor';
 import { startListDeletion, type ListDeletion } from './jobs/list-delete.processor';
 import { startCampaignEventCounting } from './jobs/campaign-events.processor';
 import { startTrackingKeyRetention } from './jobs/tracking-key-retention.processor';
+import { startPeopleRebuild } from './jobs/people-rebuild.processor';
 import {
   startCampaignEngine,
   type CampaignMessenger,
@@ -269,6 +273,8 @@ interface ScheduledJobs {
   /** Campaign results: the event writer, and the keys' destruction after the retention. */
   campaignEvents: ScheduledJob;
   trackingRetention: ScheduledJob;
+  /** The people view's daily rebuild (and its first fill). */
+  peopleRebuild: ScheduledJob;
 }
 
 /** The jobs on schedules of their own: the mail server probe, list deletion, figures' reconciliation, bounces. */
@@ -319,7 +325,16 @@ async function startScheduledJobs(
     logger,
     startWorker,
   });
-  return { mailServerProbe, listDeletion, stats, bounces, campaignEvents, trackingRetention };
+  const peopleRebuild = await startPeopleRebuild({ connection, queuePrefix, logger, startWorker });
+  return {
+    mailServerProbe,
+    listDeletion,
+    stats,
+    bounces,
+    campaignEvents,
+    trackingRetention,
+    peopleRebuild,
+  };
 }
 
 interface CampaignSending {
@@ -393,6 +408,7 @@ async function closeWorkers({
   await scheduled.bounces?.close();
   await scheduled.campaignEvents.close();
   await scheduled.trackingRetention.close();
+  await scheduled.peopleRebuild.close();
   await relayTargets.close();
 }
 
@@ -415,7 +431,9 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     timeZone: mailDeps.agencyTimeZone,
     logger,
   });
-  const changes = kept.subscriberChanges;
+  // ...and the people view, as they do.
+  setPeopleRefreshLogger(logger);
+  const changes = allSubscriberChanges(kept.subscriberChanges, peopleSubscriberChanges);
   // The relay enqueues through queues of its own, on the worker's connection.
   const relayTargets = createMailQueues(connection, queuePrefix, options.mailJobOptions);
   const relayQueue = new Queue<OutboxRelayJob>(QUEUE_NAMES.outboxRelay, {

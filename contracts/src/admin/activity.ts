@@ -62,6 +62,8 @@ export const ACTIVITY_ACTIONS = [
   'template.delete',
   'settings.test-recipients',
   'settings.agency',
+  'people.bulk',
+  'people.export',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

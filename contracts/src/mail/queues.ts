@@ -45,6 +45,8 @@ export const QUEUE_NAMES = {
   bounceMailbox: 'bounce-mailbox',
   /** Holds the job scheduler that asks the SMTP server, while it cannot be reached, whether it is back. */
   mailServerProbe: 'mail-server-probe',
+  /** Holds the job scheduler that rebuilds the people view from the records that hold each address. */
+  peopleRebuild: 'people-rebuild',
 } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 

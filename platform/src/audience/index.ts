@@ -31,3 +31,5 @@ export * from './suppression.service';
 export type { Suppression } from './suppression.model';
 
 export * from './list-existence';
+
+export * from './people';

@@ -15,6 +15,7 @@ export {
 export { removeContact, storeContact, updateContactStatus } from './contact-commands';
 export * from './contact-addresses';
 export * from './contact-mail-state';
+export * from './contact-by-address';
 export * from './contact-changes';
 export * from './contact-search';
 export * from './contact-index-sets';
