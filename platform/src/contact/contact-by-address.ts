@@ -68,8 +68,9 @@ const ENQUIRY_FIELDS = {
 /**
  * The enquiries of these normalised addresses, newest first. Addresses are
  * stored as typed, so they are found through the search keys, which hold
- * each one lower-cased (one multikey index range per address), and the
- * matches are checked against the normalised address.
+ * each one lower-cased (one multikey index range per address), or as typed
+ * when typed lower-case; the matches are checked against the normalised
+ * address.
  */
 export async function findEnquiriesByAddresses(
   keys: readonly string[],
@@ -78,7 +79,13 @@ export async function findEnquiriesByAddresses(
   const wanted = new Set(keys);
   const raw = await ContactModel.collection
     .find<RawEnquiry>(
-      { searchTerms: { $in: [...new Set(keys.map(searchKey))] } },
+      {
+        $or: [
+          { searchTerms: { $in: [...new Set(keys.map(searchKey))] } },
+          // An enquiry stored before its search keys (the reconciliation adds them), typed lower-case.
+          { email: { $in: [...wanted] } },
+        ],
+      },
       { projection: ENQUIRY_FIELDS },
     )
     .toArray();

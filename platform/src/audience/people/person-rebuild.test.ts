@@ -52,6 +52,23 @@ describe('the people view', () => {
     });
   });
 
+  it('finds an enquiry stored before its search keys by its lower-case address', async () => {
+    await ContactModel.collection.insertOne({
+      firstName: 'Old',
+      lastName: 'Enquiry',
+      email: 'old@example.tn',
+      service: 'web-design',
+      message: 'Hello',
+      locale: 'en',
+      status: 'new',
+    });
+    await rebuildPeople();
+    expect(await PersonModel.findById('old@example.tn').lean()).toMatchObject({
+      sources: ['contact'],
+      firstName: 'Old',
+    });
+  });
+
   it('lets the later of consent and withdrawal decide', () => {
     const at = (day: number) => new Date(Date.UTC(2026, 0, day));
     const unsubscribed = {
