@@ -1,4 +1,6 @@
+import { Writable } from 'node:stream';
 import { Types } from 'mongoose';
+import { pino } from 'pino';
 import { PEOPLE_BULK_MAX, PEOPLE_EXPORT_COLUMNS, type Locale, type Role } from '@agency/contracts';
 import {
   peopleSubscriberChanges,
@@ -32,9 +34,17 @@ import { ActivityLogModel } from '../activity-log';
 
 let ctx: TestContext;
 let users: Record<Role, SignedInUser>;
+/** What the API logged, message by message. */
+const logged: string[] = [];
+const logSink = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    logged.push(String((JSON.parse(chunk.toString()) as { msg?: unknown }).msg));
+    done();
+  },
+});
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ctx = await createTestContext({ logger: pino({ level: 'warn' }, logSink) });
   users = await oneUserPerRole(ctx);
   await PersonModel.init();
 });
@@ -641,6 +651,26 @@ describe('the people view follows every write', () => {
     expect(await keysOf('?suppressed=yes')).toEqual(['hana@example.tn']);
     await manager().delete('/api/admin/suppressions/hana%40example.tn');
     expect((await person('hana@example.tn'))?.suppressed).toBe(false);
+  });
+});
+
+describe('a refresh that fails', () => {
+  it('never fails the write it follows, is logged, and is repaired by the rebuild', async () => {
+    const expo = await createList('Expo');
+    // A real refusal of the store: a second person in the same language breaks this index.
+    await PersonModel.collection.createIndex({ locale: 1 }, { unique: true, name: 'one_locale' });
+    try {
+      const add = (email: string) => manager().post(`/api/admin/lists/${expo}/members`, { email });
+      expect((await add('first@example.tn')).status).toBe(201);
+      expect((await add('second@example.tn')).status).toBe(201);
+      expect(await ListMemberModel.countDocuments({ list: expo })).toBe(2);
+      expect(await person('second@example.tn')).toBeNull();
+      expect(logged).toContain('the people view missed a change; the daily rebuild will repair it');
+    } finally {
+      await PersonModel.collection.dropIndex('one_locale');
+    }
+    await rebuildPeople();
+    expect((await person('second@example.tn'))?.listIds).toEqual([expo]);
   });
 });
 
