@@ -313,28 +313,20 @@ async function startScheduledJobs(
       })
     : undefined;
   const bounces = await startBounceMailbox(options, deps);
-  const campaignEvents = await startCampaignEventCounting({
-    connection,
-    queuePrefix,
-    logger,
-    startWorker,
-  });
-  const trackingRetention = await startTrackingKeyRetention({
-    connection,
-    queuePrefix,
-    logger,
-    startWorker,
-  });
-  const peopleRebuild = await startPeopleRebuild({ connection, queuePrefix, logger, startWorker });
-  return {
-    mailServerProbe,
-    listDeletion,
-    stats,
-    bounces,
-    campaignEvents,
-    trackingRetention,
-    peopleRebuild,
-  };
+  const upkeep = await startUpkeepJobs({ connection, queuePrefix, logger, startWorker });
+  return { mailServerProbe, listDeletion, stats, bounces, ...upkeep };
+}
+
+/** The passes that keep what is derived from the store: campaign results, tracking keys, the people view. */
+async function startUpkeepJobs(
+  deps: Pick<WorkersOptions, 'connection' | 'queuePrefix' | 'logger'> & {
+    startWorker: StartQueueWorker;
+  },
+): Promise<Pick<ScheduledJobs, 'campaignEvents' | 'trackingRetention' | 'peopleRebuild'>> {
+  const campaignEvents = await startCampaignEventCounting(deps);
+  const trackingRetention = await startTrackingKeyRetention(deps);
+  const peopleRebuild = await startPeopleRebuild(deps);
+  return { campaignEvents, trackingRetention, peopleRebuild };
 }
 
 interface CampaignSending {
