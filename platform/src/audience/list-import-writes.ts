@@ -3,7 +3,6 @@ import type { ImportRowReason, Locale } from '@agency/contracts';
 import { insertUnlessPresent, isDuplicateKeyError } from '../database-errors';
 import { ImportReportModel } from './list-import.model';
 import { ListMemberModel, type ListMember } from './list-member.model';
-import { refreshPeopleAfterWrite } from './people/person-refresh';
 
 /**
  * What an import writes while it reads its file, a chunk of rows at a time:
@@ -140,8 +139,6 @@ export async function writeImportedMembers(
   const refused = new Set(await insertUnlessPresent(members(), batch));
   counts.created += batch.length - refused.size;
   if (refused.size > 0) await mergeKnownMembers(importId, batch, givenOf, refused, counts);
-  // The chunk's people at once: one read per collection for the whole chunk.
-  await refreshPeopleAfterWrite(batch.map(({ key }) => key));
   return counts;
 }
 

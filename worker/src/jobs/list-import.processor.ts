@@ -22,6 +22,7 @@ import {
   importFiles,
   listMemberId,
   markImportRunning,
+  refreshPeopleOfImport,
   normalizeEmail,
   recordImportEnd,
   recordImportFailure,
@@ -180,6 +181,8 @@ async function finishImport(run: ImportRun, status: ImportEnd, error?: string): 
     .delete(run.stored.fileId)
     .catch(() => undefined);
   await run.deps.connection.del(run.cancelKey).catch(() => undefined);
+  // Last: the people of what it wrote, once for the whole import (a failure is only logged).
+  if (run.stored.list) await refreshPeopleOfImport(run.stored.list, run.stored.createdAt);
 }
 
 /** Ends an import whose list is gone before it began (nothing was counted). */

@@ -6,6 +6,7 @@ import {
   peopleSubscriberChanges,
   PERSON_FILTER_FIELDS,
   rebuildPeople,
+  refreshPeopleOfImport,
   refreshPeople,
   removeListMembersChunk,
   requestSubscription,
@@ -15,6 +16,7 @@ import {
   writeImportedMembers,
 } from '@agency/platform';
 import {
+  ListImportModel,
   ListMemberModel,
   MailEventModel,
   MailingListModel,
@@ -620,6 +622,15 @@ describe('the people view follows every write', () => {
     await manager().delete(`/api/admin/lists/${expo}/members/lina%40example.tn`);
     expect(await person('lina@example.tn')).toBeNull();
 
+    const upload = await ListImportModel.create({
+      fileId: new Types.ObjectId(),
+      fileName: 'fair.csv',
+      size: 100,
+      encoding: 'utf-8',
+      rowCount: 2,
+      list: expo,
+      status: 'running',
+    });
     const now = new Date();
     const imported = ['one@example.tn', 'two@example.tn'].map((key) => ({
       _id: `${expo}:${key}`,
@@ -630,12 +641,15 @@ describe('the people view follows every write', () => {
       locale: 'en' as const,
       tags: ['fair'],
       list: new Types.ObjectId(expo),
-      importId: new Types.ObjectId(),
+      importId: upload._id,
       consent: { basis: 'import', at: now, file: 'fair.csv', listName: 'Expo' },
       createdAt: now,
       updatedAt: now,
     }));
-    await writeImportedMembers(String(imported[0]?.importId), imported, [8, 8]);
+    await writeImportedMembers(String(upload._id), imported, [8, 8]);
+    // The import's people are refreshed once it ends, not per chunk.
+    expect(await PersonModel.countDocuments({ listIds: expo })).toBe(0);
+    await refreshPeopleOfImport(new Types.ObjectId(expo), upload.createdAt);
     expect(await PersonModel.countDocuments({ listIds: expo, tags: 'fair' })).toBe(2);
 
     await removeListMembersChunk(expo, 10);

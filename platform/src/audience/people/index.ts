@@ -5,6 +5,7 @@
 export * from './person-bulk-commands';
 export * from './person-changes';
 export * from './person-detail-queries';
+export * from './person-import-refresh';
 export { consentOf, personOfRecords } from './person-of-records';
 export * from './person-queries';
 export * from './person-rebuild';

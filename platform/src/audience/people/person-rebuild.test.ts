@@ -47,7 +47,7 @@ describe('the people view', () => {
   it('writes each refreshed address once however many times it is named', async () => {
     await SubscriberModel.create({ email: 'sami@example.tn', status: 'pending' });
     expect(await refreshPeople(['sami@example.tn', 'sami@example.tn'])).toEqual({
-      written: 1,
+      refreshed: 1,
       removed: 0,
     });
   });

@@ -66,7 +66,7 @@ async function refreshEvery(walk: AddressWalk, counts: PeopleRefreshCounts): Pro
   do {
     const { keys, next } = await walk(after, PEOPLE_REFRESH_BATCH);
     const done = await refreshPeople(keys);
-    counts.written += done.written;
+    counts.refreshed += done.refreshed;
     counts.removed += done.removed;
     after = next;
   } while (after);
@@ -80,7 +80,7 @@ async function refreshEvery(walk: AddressWalk, counts: PeopleRefreshCounts): Pro
  * refresh left behind; an address refreshed twice costs a read, nothing more.
  */
 export async function rebuildPeople(): Promise<PeopleRefreshCounts> {
-  const counts: PeopleRefreshCounts = { written: 0, removed: 0 };
+  const counts: PeopleRefreshCounts = { refreshed: 0, removed: 0 };
   for (const walk of [
     enquiryAddressesAfter,
     subscriberAddressesAfter,
