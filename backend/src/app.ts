@@ -4,15 +4,20 @@ import { API_ROUTES, matchesRoute } from '@agency/contracts';
 import type { ApiConfig } from './config';
 import {
   allContactChanges,
+  allSubscriberChanges,
   createContactAddressChanges,
   createKeptCounts,
   mailIdentityKey,
   agencyTimeZoneSource,
+  peopleContactChanges,
+  peopleSubscriberChanges,
+  setPeopleRefreshLogger,
   setAgencySettingsFallback,
   type KeptCounts,
   type Logger,
   type MailQueues,
   type Redis,
+  type SubscriberChanges,
   type TimeZoneSource,
 } from '@agency/platform';
 import { createCampaignQueue, type CampaignQueue } from './queues/campaign-queue';
@@ -48,6 +53,7 @@ import { campaignReportRoutes, campaignRoutes } from './modules/campaigns';
 import { listRoutes } from './modules/lists';
 import { suppressionRoutes } from './modules/suppressions';
 import { createPrivacyService, privacyRoutes } from './modules/privacy';
+import { peopleRoutes } from './modules/people';
 import { mailEventRoutes } from './modules/mail-events';
 import {
   createTrackingEventBuffer,
@@ -102,6 +108,8 @@ interface AppServices {
   agencyTimeZone: TimeZoneSource;
   kept: KeptCounts;
   contactViews: ContactViews;
+  /** Every change of a subscription reaches the kept figures and the people view. */
+  subscriberChanges: SubscriberChanges;
 }
 
 function createSignIn(
@@ -127,7 +135,7 @@ function createSignIn(
   };
 }
 
-/** Every change of an enquiry reaches the kept figures, the contacts list's index and the campaign audience's addresses. */
+/** Every change of an enquiry reaches the kept figures, the contacts list's index, the campaign audience's addresses and the people view. */
 function createContactViews(
   { config, logger, redis }: Pick<AppDeps, 'config' | 'logger' | 'redis'>,
   kept: KeptCounts,
@@ -138,6 +146,7 @@ function createContactViews(
       kept.contactChanges,
       contactListIndex.changes,
       createContactAddressChanges({ logger }),
+      peopleContactChanges,
     ),
     totals: kept.contactTotals,
     index: contactListIndex,
@@ -159,7 +168,8 @@ function createAppServices(deps: Pick<AppDeps, 'config' | 'logger' | 'redis'>): 
     logger,
   });
   const contactViews = createContactViews(deps, kept);
-  return { tokens, signIn, queueRegistry, agencyTimeZone, kept, contactViews };
+  const subscriberChanges = allSubscriberChanges(kept.subscriberChanges, peopleSubscriberChanges);
+  return { tokens, signIn, queueRegistry, agencyTimeZone, kept, contactViews, subscriberChanges };
 }
 
 /** What every request goes through first: its address, its id and log, the error answer, the headers. */
@@ -205,7 +215,7 @@ function addBodyReaders(app: Koa, config: AppConfig): void {
 /** The public website's routes: health, the contact form, the newsletter, the tracking pixel and links. */
 function siteRouters(
   { config, queues, redis, logger, trackingEvents }: AppDeps,
-  { queueRegistry, kept, contactViews }: AppServices,
+  { queueRegistry, contactViews, subscriberChanges }: AppServices,
 ): Router[] {
   return [
     healthRoutes({ redis, queuePrefix: config.queuePrefix, queueRegistry }),
@@ -221,7 +231,7 @@ function siteRouters(
     }),
     newsletterRoutes({
       queues,
-      changes: kept.subscriberChanges,
+      changes: subscriberChanges,
       redis,
       mailLinkSecret: config.mailLinkSecret,
       queuePrefix: config.queuePrefix,
@@ -280,7 +290,7 @@ function recordRouters({ kept, agencyTimeZone, contactViews }: AppServices): Rou
 /** Campaigns, their audiences and templates, the mail provider's events, the agency's settings. */
 function mailingRouters(
   { config, campaignQueue, redis }: AppDeps,
-  { kept, queueRegistry }: AppServices,
+  { kept, queueRegistry, agencyTimeZone, subscriberChanges }: AppServices,
 ): Router[] {
   return [
     campaignRoutes({
@@ -303,6 +313,7 @@ function mailingRouters(
         mailLinkSecret: config.mailLinkSecret,
       }),
     ),
+    peopleRoutes({ timeZone: agencyTimeZone }),
     mailEventRoutes({
       config: config.mailEvents,
       redis,
@@ -311,7 +322,7 @@ function mailingRouters(
         name: `${config.queuePrefix}:ratelimit:mail-events`,
         windowMs: config.rateLimit.windowMs,
       },
-      subscriberChanges: kept.subscriberChanges,
+      subscriberChanges,
       identityKey: mailIdentityKey(config.mailLinkSecret),
     }),
     campaignTemplateRoutes(),
@@ -340,6 +351,7 @@ export function createApp(deps: AppDeps): Koa {
 
   // The agency's settings fall back on this environment until an admin saves them.
   setAgencySettingsFallback({ mailFrom: config.campaigns.mailFrom, timeZone: config.timeZone });
+  setPeopleRefreshLogger(logger);
   const services = createAppServices(deps);
 
   addRequestFrame(app, config, logger);

@@ -20,6 +20,9 @@ import {
   type MailQueues,
   type Redis,
   type SubscriberChanges,
+  allSubscriberChanges,
+  peopleSubscriberChanges,
+  setPeopleRefreshLogger,
 } from '@agency/platform';
 import type { MailTransport } from './mail/transport';
 import { contactMailProcessor } from './jobs/contact-mail.processor';
@@ -42,6 +45,7 @@ import { personErasureDepsOf, personErasureProcessor } from './jobs/person-erasu
 import { startListDeletion, type ListDeletion } from './jobs/list-delete.processor';
 import { startCampaignEventCounting } from './jobs/campaign-events.processor';
 import { startTrackingKeyRetention } from './jobs/tracking-key-retention.processor';
+import { startPeopleRebuild } from './jobs/people-rebuild.processor';
 import {
   startCampaignEngine,
   type CampaignMessenger,
@@ -290,6 +294,8 @@ interface ScheduledJobs {
   /** Campaign results: the event writer, and the keys' destruction after the retention. */
   campaignEvents: ScheduledJob;
   trackingRetention: ScheduledJob;
+  /** The people view's daily rebuild (and its first fill). */
+  peopleRebuild: ScheduledJob;
 }
 
 /** The jobs on schedules of their own: the mail server probe, list deletion, figures' reconciliation, bounces. */
@@ -328,19 +334,20 @@ async function startScheduledJobs(
       })
     : undefined;
   const bounces = await startBounceMailbox(options, deps);
-  const campaignEvents = await startCampaignEventCounting({
-    connection,
-    queuePrefix,
-    logger,
-    startWorker,
-  });
-  const trackingRetention = await startTrackingKeyRetention({
-    connection,
-    queuePrefix,
-    logger,
-    startWorker,
-  });
-  return { mailServerProbe, listDeletion, stats, bounces, campaignEvents, trackingRetention };
+  const upkeep = await startUpkeepJobs({ connection, queuePrefix, logger, startWorker });
+  return { mailServerProbe, listDeletion, stats, bounces, ...upkeep };
+}
+
+/** The passes that keep what is derived from the store: campaign results, tracking keys, the people view. */
+async function startUpkeepJobs(
+  deps: Pick<WorkersOptions, 'connection' | 'queuePrefix' | 'logger'> & {
+    startWorker: StartQueueWorker;
+  },
+): Promise<Pick<ScheduledJobs, 'campaignEvents' | 'trackingRetention' | 'peopleRebuild'>> {
+  const campaignEvents = await startCampaignEventCounting(deps);
+  const trackingRetention = await startTrackingKeyRetention(deps);
+  const peopleRebuild = await startPeopleRebuild(deps);
+  return { campaignEvents, trackingRetention, peopleRebuild };
 }
 
 interface CampaignSending {
@@ -414,6 +421,7 @@ async function closeWorkers({
   await scheduled.bounces?.close();
   await scheduled.campaignEvents.close();
   await scheduled.trackingRetention.close();
+  await scheduled.peopleRebuild.close();
   await relayTargets.close();
 }
 
@@ -436,7 +444,9 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     timeZone: mailDeps.agencyTimeZone,
     logger,
   });
-  const changes = kept.subscriberChanges;
+  // ...and the people view, as they do.
+  setPeopleRefreshLogger(logger);
+  const changes = allSubscriberChanges(kept.subscriberChanges, peopleSubscriberChanges);
   // The relay enqueues through queues of its own, on the worker's connection.
   const relayTargets = createMailQueues(connection, queuePrefix, options.mailJobOptions);
   const relayQueue = new Queue<OutboxRelayJob>(QUEUE_NAMES.outboxRelay, {

@@ -25,6 +25,7 @@ import { LeadModel } from '../modules/leads';
 import { ActivityLogModel } from '../modules/activity-log';
 import { CampaignModel } from '@agency/platform/testing/campaigns-models';
 import { ErasureModel } from '@agency/platform/testing/privacy-models';
+import { MailingListModel } from '@agency/platform/testing/audience-models';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -318,6 +319,36 @@ const ROUTES: AdminRoute[] = [
     status: 201,
     body: { name: 'Guests' },
     action: 'list.create',
+  },
+  { method: 'get', route: '/api/admin/people', permission: 'lists:write', status: 200 },
+  {
+    method: 'get',
+    route: '/api/admin/people/export',
+    permission: 'lists:write',
+    status: 200,
+    action: 'people.export',
+  },
+  {
+    method: 'get',
+    route: '/api/admin/people/:id',
+    permission: 'lists:write',
+    status: 200,
+    prepare: async () => ({ id: (await ContactModel.create(validEnquiry)).email }),
+  },
+  {
+    method: 'post',
+    route: '/api/admin/people/bulk',
+    permission: 'lists:write',
+    status: 200,
+    prepare: async () => ({
+      id: '',
+      body: {
+        action: 'add-to-list',
+        listId: String((await MailingListModel.create({ name: `People ${next()}` }))._id),
+        emails: [`bulk-${next()}@example.tn`],
+      },
+    }),
+    action: 'people.bulk',
   },
   { method: 'get', route: '/api/admin/suppressions', permission: 'suppressions:read', status: 200 },
   {

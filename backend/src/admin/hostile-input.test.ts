@@ -387,6 +387,8 @@ describe('hostile ids and queries', () => {
       '/api/admin/campaigns',
       '/api/admin/activity-logs',
       '/api/admin/contacts/export',
+      '/api/admin/people',
+      '/api/admin/people/export',
     ];
     const key = fc.oneof(
       fc.constantFrom(
@@ -399,6 +401,12 @@ describe('hostile ids and queries', () => {
         'status',
         'role',
         'service',
+        'listId',
+        'tag',
+        'source',
+        'consent',
+        'suppressed',
+        'since',
         ...PROTOTYPE_KEYS,
       ),
       fc.string({ maxLength: 8 }),
@@ -410,7 +418,15 @@ describe('hostile ids and queries', () => {
       // Positions as the lists encode them, holding values of every kind.
       fc
         .tuple(
-          fc.constantFrom('-createdAt', 'createdAt', 'lastName', 'email', '-time', 'username'),
+          fc.constantFrom(
+            '-createdAt',
+            'createdAt',
+            'lastName',
+            'email',
+            '-time',
+            'username',
+            '-firstSeenAt',
+          ),
           fc.oneof(fc.string(), fc.double(), fc.constant(null), fc.object()),
           fc.oneof(fc.stringMatching(/^[0-9a-f]{24}$/), fc.string()),
         )

@@ -66,6 +66,8 @@ export const ACTIVITY_ACTIONS = [
   'person.data-export',
   /** A person's erasure asked by staff; the entry names the address by its keyed digest. */
   'person.erase',
+  'people.bulk',
+  'people.export',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

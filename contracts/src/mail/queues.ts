@@ -47,6 +47,8 @@ export const QUEUE_NAMES = {
   mailServerProbe: 'mail-server-probe',
   /** Erases one address from everything that holds it, step by step, then mails the person. */
   personErasure: 'person-erasure',
+  /** Holds the job scheduler that rebuilds the people view from the records that hold each address. */
+  peopleRebuild: 'people-rebuild',
 } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 

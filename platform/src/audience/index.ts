@@ -32,3 +32,5 @@ export type { Suppression } from './suppression.model';
 
 export * from './list-existence';
 export * from './person-audience-erasure';
+
+export * from './people';

@@ -1,6 +1,7 @@
 import { Types, type mongo } from 'mongoose';
 import { ListMemberModel } from './list-member.model';
 import { MailingListModel, type MailingList } from './mailing-list.model';
+import { refreshPeopleAfterWrite } from './people/person-refresh';
 
 /**
  * Members removed per write. The embedded store turns a deleteMany into one
@@ -18,7 +19,11 @@ type StoredList = MailingList & { _id: Types.ObjectId };
 
 /** The members' collection as the driver sees it: their `_id`s are strings. */
 const members = () =>
-  ListMemberModel.collection as unknown as mongo.Collection<{ _id: string; list: Types.ObjectId }>;
+  ListMemberModel.collection as unknown as mongo.Collection<{
+    _id: string;
+    list: Types.ObjectId;
+    key: string;
+  }>;
 
 /**
  * Marks a list as being deleted, once: the first call sets its deletion
@@ -76,7 +81,7 @@ export async function removeListMembersChunk(
 ): Promise<{ found: number; removed: number }> {
   const list = new Types.ObjectId(listId);
   const chunk = await members()
-    .find({ list }, { projection: { _id: 1 } })
+    .find({ list }, { projection: { _id: 1, key: 1 } })
     .limit(limit)
     .toArray();
   if (chunk.length === 0) return { found: 0, removed: 0 };
@@ -88,6 +93,7 @@ export async function removeListMembersChunk(
     { _id: list },
     { $inc: { 'deletion.removed': deletedCount } },
   );
+  await refreshPeopleAfterWrite(chunk.map(({ key }) => key));
   return { found: chunk.length, removed: deletedCount };
 }
 

@@ -3,6 +3,7 @@ import type { ImportCounts, ImportEncoding, ImportStatus } from '@agency/contrac
 import { ListImportModel, type ListImport } from './list-import.model';
 import { ListMemberModel } from './list-member.model';
 import { MailingListModel } from './mailing-list.model';
+import { refreshPeopleOfImport } from './people/person-import-refresh';
 
 /**
  * An import's record and its life cycle, in one place for the API (upload,
@@ -185,5 +186,6 @@ export async function recordImportFailure(importId: string): Promise<void> {
   if (stored?.list) {
     const memberCount = await ListMemberModel.countDocuments({ list: stored.list });
     await MailingListModel.updateOne({ _id: stored.list }, { $set: { memberCount } });
+    await refreshPeopleOfImport(stored.list, stored.createdAt);
   }
 }

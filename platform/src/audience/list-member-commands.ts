@@ -5,6 +5,12 @@ import { normalizeEmail } from '../mail/email-address';
 import { ListMemberModel, listMemberId, type ListMember } from './list-member.model';
 import { MailingListModel } from './mailing-list.model';
 import { listBeingDeleted, listNotFound } from './mailing-list-queries';
+import { refreshPeopleAfterWrite } from './people/person-refresh';
+
+/** A caller writing many members at once refreshes their people itself, once. */
+export interface MemberWriteOptions {
+  refreshPeople?: boolean;
+}
 
 /**
  * One address added by staff: its consent record names them, and the
@@ -15,6 +21,7 @@ export async function addStaffMemberToList(
   listId: string,
   input: ListMemberInput,
   by: { id: string; username: string },
+  { refreshPeople = true }: MemberWriteOptions = {},
 ): Promise<ListMember> {
   const list = await MailingListModel.findById(listId).lean();
   if (!list) throw listNotFound();
@@ -40,6 +47,7 @@ export async function addStaffMemberToList(
     throw new DomainError('CONFLICT', 'This address is in the list already');
   }
   await MailingListModel.updateOne({ _id: listId }, { $inc: { memberCount: 1 } });
+  if (refreshPeople) await refreshPeopleAfterWrite([key]);
   return member;
 }
 
@@ -47,10 +55,12 @@ export async function addStaffMemberToList(
 export async function removeMemberFromList(
   listId: string,
   email: string,
+  { refreshPeople = true }: MemberWriteOptions = {},
 ): Promise<ListMember | null> {
   const key = normalizeEmail(email);
   const member = await ListMemberModel.findByIdAndDelete(listMemberId(listId, key)).lean();
   if (!member) return null;
   await MailingListModel.updateOne({ _id: listId }, { $inc: { memberCount: -1 } });
+  if (refreshPeople) await refreshPeopleAfterWrite([key]);
   return member;
 }

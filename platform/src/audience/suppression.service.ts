@@ -1,6 +1,7 @@
 import type { SuppressionReason, SuppressionSource } from '@agency/contracts';
 import { isDuplicateKeyError } from '../database-errors';
 import { normalizeEmail } from '../mail/email-address';
+import { refreshPeopleAfterWrite } from './people/person-refresh';
 import { SuppressionModel } from './suppression.model';
 import type { StoredSuppression } from './suppression-queries';
 
@@ -31,6 +32,7 @@ export async function suppressAddress(request: SuppressionRequest): Promise<bool
       ...(request.detail ? { detail: request.detail.slice(0, 2000) } : {}),
       ...(request.by ? { byId: request.by.id, byName: request.by.username } : {}),
     });
+    await refreshPeopleAfterWrite([normalizeEmail(request.email)]);
     return true;
   } catch (error) {
     if (isDuplicateKeyError(error)) return false;
@@ -44,10 +46,18 @@ export async function suppressAddress(request: SuppressionRequest): Promise<bool
  * complaint still holds it.
  */
 export async function liftUnsubscribeSuppression(email: string): Promise<void> {
-  await SuppressionModel.deleteOne({ _id: normalizeEmail(email), reason: 'unsubscribe' });
+  const { deletedCount } = await SuppressionModel.deleteOne({
+    _id: normalizeEmail(email),
+    reason: 'unsubscribe',
+  });
+  if (deletedCount > 0) await refreshPeopleAfterWrite([normalizeEmail(email)]);
 }
 
 /** Takes an address off the suppression list: answers the entry it removed, or null. */
 export async function unsuppressAddress(email: string): Promise<StoredSuppression | null> {
-  return SuppressionModel.findByIdAndDelete(normalizeEmail(email)).lean<StoredSuppression>();
+  const removed = await SuppressionModel.findByIdAndDelete(
+    normalizeEmail(email),
+  ).lean<StoredSuppression>();
+  if (removed) await refreshPeopleAfterWrite([removed._id]);
+  return removed;
 }

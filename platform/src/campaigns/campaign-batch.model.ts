@@ -40,6 +40,8 @@ const campaignBatchSchema = new Schema(
   { versionKey: false },
 );
 campaignBatchSchema.index({ campaign: 1, round: 1, seq: 1 });
+// A person's page lists the mails sent to one address: its batches, newest first.
+campaignBatchSchema.index({ 'recipients.key': 1, createdAt: -1 });
 
 /** One recipient's outcome: by its position in the batch's roster. */
 const outcomeEntrySchema = new Schema(

@@ -17,6 +17,8 @@ export {
   type CampaignLanguageTarget,
 } from './campaign-queries';
 export * from './campaign-progress-queries';
+// What a person's page lists: the campaign mails sent to one address.
+export * from './campaign-mails-to-address';
 // What the public tracking pixel and redirect read of a campaign: its link table and key state.
 export * from './campaign-tracking-queries';
 export {

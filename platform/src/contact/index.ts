@@ -16,6 +16,7 @@ export { removeContact, storeContact, updateContactStatus } from './contact-comm
 export type { ContactRequestContext, ContactSubmission } from './contact-commands';
 export * from './contact-addresses';
 export * from './contact-mail-state';
+export * from './contact-by-address';
 export * from './contact-changes';
 export * from './contact-search';
 export * from './contact-index-sets';

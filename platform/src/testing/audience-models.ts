@@ -9,3 +9,4 @@ export { MailEventModel } from '../audience/mail-event.model';
 export { MailingListModel } from '../audience/mailing-list.model';
 export { SuppressionModel } from '../audience/suppression.model';
 export { SubscriberModel } from '../newsletter/subscriber.model';
+export { PersonModel } from '../audience/people/person.model';

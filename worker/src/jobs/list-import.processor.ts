@@ -26,6 +26,7 @@ import {
   importFiles,
   listMemberId,
   markImportRunning,
+  refreshPeopleOfImport,
   normalizeEmail,
   recordImportEnd,
   recordImportFailure,
@@ -188,6 +189,8 @@ async function finishImport(run: ImportRun, status: ImportEnd, error?: string): 
     .catch(() => undefined);
   await run.deps.connection.del(run.cancelKey).catch(() => undefined);
   await forgetErasedInPreview(run);
+  // Last: the people of what it wrote, once for the whole import (a failure is only logged).
+  if (run.stored.list) await refreshPeopleOfImport(run.stored.list, run.stored.createdAt);
 }
 
 /** The import skipped the erased addresses; its record's preview of the file does not keep them either. */

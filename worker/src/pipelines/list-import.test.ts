@@ -2,6 +2,7 @@ import mongoose from 'mongoose';
 import {
   ListImportModel,
   ListMemberModel,
+  PersonModel,
   MailingListModel,
   SubscriberModel,
   SuppressionModel,
@@ -84,6 +85,13 @@ describe('a CSV import into a list', () => {
       invalid: 300,
     });
     expect(result.reportLines).toBe(1000);
+    // Its people are refreshed once it has ended, the last step of its job: on
+    // the embedded store, 9,000 new people take some seconds more.
+    const deadline = Date.now() + 90_000;
+    while ((await PersonModel.countDocuments({ listIds: listId })) < 9000) {
+      if (Date.now() > deadline) throw new Error('the imported people never appeared');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
 
     const report = await api.get(`/api/admin/imports/${result.id}/report`);
     expect(report.status).toBe(200);

@@ -1,0 +1,65 @@
+import { Queue } from 'bullmq';
+import { QUEUE_NAMES } from '@agency/contracts';
+import {
+  peopleNeedFilling,
+  rebuildPeople,
+  type Logger,
+  type PeopleRefreshCounts,
+  type Redis,
+} from '@agency/platform';
+import { startScheduledJob, type ScheduledJob, type StartWorker } from '../job-schedulers';
+
+export const PEOPLE_REBUILD_SCHEDULER_ID = 'people-rebuild';
+/** Daily: each write refreshes its people at once, so the rebuild only repairs what one missed. */
+export const PEOPLE_REBUILD_EVERY_MS = 24 * 3600 * 1000;
+/** The one-off pass that fills the view of an installation from before it. */
+const FILL_JOB_ID = 'people-fill';
+
+/** One rebuild pass: every address some record holds refreshed, every person nothing holds removed. */
+export function peopleRebuildProcessor(logger: Logger) {
+  return async (): Promise<PeopleRefreshCounts> => {
+    const report = await rebuildPeople();
+    logger.info(report, 'people view rebuilt');
+    return report;
+  };
+}
+
+/**
+ * The rebuild's job scheduler, daily on whichever worker is free; and, when
+ * the view is empty while records hold addresses (an installation from
+ * before it), one pass queued at once under a fixed id, so several workers
+ * starting together queue it once.
+ */
+export async function startPeopleRebuild({
+  connection,
+  queuePrefix,
+  logger,
+  startWorker,
+  everyMs = PEOPLE_REBUILD_EVERY_MS,
+}: {
+  connection: Redis;
+  queuePrefix: string;
+  logger: Logger;
+  startWorker: StartWorker<Record<string, never>>;
+  everyMs?: number;
+}): Promise<ScheduledJob> {
+  const scheduled = await startScheduledJob({
+    name: QUEUE_NAMES.peopleRebuild,
+    schedulerId: PEOPLE_REBUILD_SCHEDULER_ID,
+    everyMs,
+    processor: peopleRebuildProcessor(logger),
+    connection,
+    queuePrefix,
+    logger,
+    startWorker,
+  });
+  if (await peopleNeedFilling()) {
+    const queue = new Queue<Record<string, never>>(QUEUE_NAMES.peopleRebuild, {
+      connection,
+      prefix: queuePrefix,
+    });
+    await queue.add(QUEUE_NAMES.peopleRebuild, {}, { jobId: FILL_JOB_ID, removeOnComplete: true });
+    await queue.close();
+  }
+  return scheduled;
+}
