@@ -313,7 +313,7 @@ function mailingRouters(
         mailLinkSecret: config.mailLinkSecret,
       }),
     ),
-    peopleRoutes({ timeZone: agencyTimeZone }),
+    peopleRoutes({ timeZone: agencyTimeZone, mailLinkSecret: config.mailLinkSecret }),
     mailEventRoutes({
       config: config.mailEvents,
       redis,

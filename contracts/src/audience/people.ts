@@ -1,5 +1,6 @@
 import { array, object, type InferType } from 'yup';
 import { LOCALES, type Locale } from '../locales';
+import type { Permission } from '../roles';
 import type { SubscriberStatus } from '../newsletter/newsletter.dto';
 import type { ServiceSlug } from '../services';
 import { calendarDate } from '../validation/dates';
@@ -27,6 +28,13 @@ export type PersonSource = (typeof PERSON_SOURCES)[number];
  */
 export const PERSON_CONSENT_STATES = ['given', 'withdrawn', 'none'] as const;
 export type PersonConsentState = (typeof PERSON_CONSENT_STATES)[number];
+
+/**
+ * Who sees people, acts on them and exports them: the roles that manage
+ * lists. A person's page shows suppressions and the campaign mails sent to
+ * the address, which only those roles read elsewhere.
+ */
+export const PEOPLE_PERMISSION: Permission = 'lists:write';
 
 export const PERSON_SORT_FIELDS = ['email', 'firstSeenAt'] as const;
 

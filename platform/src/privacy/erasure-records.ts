@@ -1,6 +1,7 @@
 import type { ErasureDto, ErasureState } from '@agency/contracts';
 import { trusted } from 'mongoose';
 import { isDuplicateKeyError } from '../database-errors';
+import { normalizeEmail } from '../mail/email-address';
 import { erasedAddressDigest, type ErasureKey } from './erasure-key';
 import { ErasureModel } from './erasure.model';
 import { ERASURE_STEPS } from './erasure-steps';
@@ -85,6 +86,24 @@ export async function findErasure(id: string): Promise<ErasureDto | null> {
 /** Whether this address was erased (or is being): an import or a staff addition must not take it back. */
 export async function isErasedAddress(key: ErasureKey, address: string): Promise<boolean> {
   return Boolean(await ErasureModel.exists({ _id: erasedAddressDigest(key, address) }));
+}
+
+/**
+ * Which of these addresses were erased (or are being), normalised, in one
+ * read: a bulk action leaves them out.
+ */
+export async function erasedAmong(
+  key: ErasureKey,
+  addresses: readonly string[],
+): Promise<Set<string>> {
+  const byDigest = new Map(
+    addresses.map((address) => [erasedAddressDigest(key, address), normalizeEmail(address)]),
+  );
+  const found = await ErasureModel.find(
+    { _id: trusted({ $in: [...byDigest.keys()] }) },
+    { _id: 1 },
+  ).lean<{ _id: string }[]>();
+  return new Set(found.map(({ _id }) => byDigest.get(_id) ?? ''));
 }
 
 /** Every erased address's digest, for an import to check each row against without a read per row. */

@@ -7,6 +7,7 @@
 export * from './erasure-key';
 export {
   erasedAddressDigests,
+  erasedAmong,
   findErasure,
   findStoredErasure,
   isErasedAddress,

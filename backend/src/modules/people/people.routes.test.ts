@@ -3,6 +3,8 @@ import { Types } from 'mongoose';
 import { pino } from 'pino';
 import { PEOPLE_BULK_MAX, PEOPLE_EXPORT_COLUMNS, type Locale, type Role } from '@agency/contracts';
 import {
+  erasedAddressDigest,
+  erasureKeyOf,
   peopleSubscriberChanges,
   PERSON_FILTER_FIELDS,
   rebuildPeople,
@@ -25,6 +27,7 @@ import {
   SuppressionModel,
 } from '@agency/platform/testing/audience-models';
 import { ContactModel } from '@agency/platform/testing/contact-models';
+import { ErasureModel } from '@agency/platform/testing/privacy-models';
 import {
   CampaignBatchModel,
   CampaignModel,
@@ -497,6 +500,27 @@ describe('bulk actions on people', () => {
     expect(removed.body).toEqual({ changed: 1, unchanged: 1 });
     expect((await MailingListModel.findById(expo).lean())?.memberCount).toBe(1);
     expect((await person('ali@example.tn'))?.listIds).toEqual([]);
+  });
+
+  it("never adds back an address erased at its owner's request", async () => {
+    const expo = await createList('Expo');
+    const erasureKey = erasureKeyOf(ctx.config.mailLinkSecret);
+    await ErasureModel.create({
+      _id: erasedAddressDigest(erasureKey, 'gone@example.tn'),
+      state: 'done',
+      requestedAt: new Date(),
+    });
+
+    const added = await bulk({
+      action: 'add-to-list',
+      listId: expo,
+      emails: ['Gone@Example.tn', 'kept@example.tn'],
+    });
+
+    expect(added.status).toBe(200);
+    expect(added.body).toEqual({ changed: 1, unchanged: 1 });
+    expect(await ListMemberModel.findById(`${expo}:gone@example.tn`).lean()).toBeNull();
+    expect(await ListMemberModel.findById(`${expo}:kept@example.tn`).lean()).not.toBeNull();
   });
 
   it('tags and untags members of the list, leaving others alone', async () => {

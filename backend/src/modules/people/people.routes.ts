@@ -1,6 +1,21 @@
 import Router from '@koa/router';
-import { API_ROUTES, peopleBulkSchema, peopleListQuerySchema } from '@agency/contracts';
-import { applyPeopleBulk, zoneOf, type TimeZoneSource } from '@agency/platform';
+import {
+  API_ROUTES,
+  PEOPLE_PERMISSION,
+  peopleBulkSchema,
+  peopleListQuerySchema,
+  type PeopleBulkInput,
+  type PeopleBulkResultDto,
+} from '@agency/contracts';
+import {
+  applyPeopleBulk,
+  erasedAmong,
+  erasureKeyOf,
+  normalizeEmail,
+  zoneOf,
+  type ErasureKey,
+  type TimeZoneSource,
+} from '@agency/platform';
 import { HttpError } from '../../errors';
 import { audit } from '../../middleware/audit';
 import { sessionUser } from '../../middleware/authenticate';
@@ -23,14 +38,41 @@ function emailParam(params: Record<string, unknown> | undefined): string {
 }
 
 /**
+ * A bulk action, but never adding back to a list an address erased at its
+ * owner's request (only their own new sign-up may): those count as unchanged.
+ */
+async function bulkWithoutErased(
+  input: PeopleBulkInput,
+  by: { id: string; username: string },
+  erasureKey: ErasureKey,
+): Promise<PeopleBulkResultDto> {
+  if (input.action !== 'add-to-list') return applyPeopleBulk(input, by);
+  const erased = await erasedAmong(erasureKey, input.emails);
+  const emails = input.emails.filter((email) => !erased.has(normalizeEmail(email)));
+  if (emails.length === 0) return { changed: 0, unchanged: input.emails.length };
+  const result = await applyPeopleBulk({ ...input, emails }, by);
+  return {
+    changed: result.changed,
+    unchanged: result.unchanged + input.emails.length - emails.length,
+  };
+}
+
+/**
  * Everyone the product holds, one row per address: the roles that manage
  * lists see them, export them and act on them. The export and the bulk
  * action are declared before `/people/:email`, which would take their paths.
  */
-export function peopleRoutes({ timeZone }: { timeZone: TimeZoneSource }): Router {
+export function peopleRoutes({
+  timeZone,
+  mailLinkSecret,
+}: {
+  timeZone: TimeZoneSource;
+  mailLinkSecret: string;
+}): Router {
   const router = new Router();
+  const erasureKey = erasureKeyOf(mailLinkSecret);
 
-  router.get(API_ROUTES.peopleExport, authorize('lists:write'), async (ctx) => {
+  router.get(API_ROUTES.peopleExport, authorize(PEOPLE_PERMISSION), async (ctx) => {
     // The page's size and position do not apply: the export is every match.
     const query = await validateQuery(ctx, peopleListQuerySchema);
     audit(ctx, 'people.export', { type: 'people', label: ctx.querystring || 'all' });
@@ -41,10 +83,14 @@ export function peopleRoutes({ timeZone }: { timeZone: TimeZoneSource }): Router
     );
   });
 
-  router.post(API_ROUTES.peopleBulk, authorize('lists:write'), async (ctx) => {
+  router.post(API_ROUTES.peopleBulk, authorize(PEOPLE_PERMISSION), async (ctx) => {
     const input = await validateBody(ctx, peopleBulkSchema);
     const user = sessionUser(ctx.state);
-    const result = await applyPeopleBulk(input, { id: user.id, username: user.username });
+    const result = await bulkWithoutErased(
+      input,
+      { id: user.id, username: user.username },
+      erasureKey,
+    );
     audit(
       ctx,
       'people.bulk',
@@ -54,12 +100,12 @@ export function peopleRoutes({ timeZone }: { timeZone: TimeZoneSource }): Router
     ctx.body = result;
   });
 
-  router.get(API_ROUTES.people, authorize('lists:write'), async (ctx) => {
+  router.get(API_ROUTES.people, authorize(PEOPLE_PERMISSION), async (ctx) => {
     const query = await validateQuery(ctx, peopleListQuerySchema);
     ctx.body = await listPeople(query, await zoneOf(timeZone));
   });
 
-  router.get(API_ROUTES.person, authorize('lists:write'), async (ctx) => {
+  router.get(API_ROUTES.person, authorize(PEOPLE_PERMISSION), async (ctx) => {
     ctx.body = await getPersonDetail(emailParam(ctx.params));
   });
 

@@ -1,3 +1,4 @@
+import { PEOPLE_PERMISSION } from '@agency/contracts';
 import { PageHeading } from '../../components/admin/page-heading';
 import { RequirePermission } from '../../components/admin/require-permission';
 import { useNamespace } from '../../lib/translations';
@@ -8,7 +9,7 @@ import { PEOPLE_NAMESPACE } from './people-namespace';
 export function AdminPeoplePage() {
   const { t } = useNamespace(PEOPLE_NAMESPACE);
   return (
-    <RequirePermission permission="lists:read">
+    <RequirePermission permission={PEOPLE_PERMISSION}>
       <PageHeading title={t('title')} subtitle={t('subtitle')} />
       <PeopleList />
     </RequirePermission>

@@ -58,7 +58,7 @@ describe('People list', () => {
 
   it("opens a person's page from the table by keyboard", async () => {
     server.use(http.get(`${ADMIN}/people/:email`, () => HttpResponse.json({})));
-    const { user, location } = await renderAdmin('/admin/people', { role: 'viewer' });
+    const { user, location } = await renderAdmin('/admin/people', { role: 'manager' });
     const grid = await table();
     const name = await within(grid).findByText('Karim Jlassi');
 
@@ -168,13 +168,22 @@ describe('People list', () => {
     expect(await screen.findByText('Karim@Example.com')).toBeInTheDocument();
   });
 
-  it('offers a viewer neither the choice of people nor the export', async () => {
-    await renderAdmin('/admin/people', { role: 'viewer', mobile: true });
-    await findCardList('People');
+  it.each(['viewer', 'editor'] as const)(
+    'is closed to a role that does not manage lists (%s)',
+    async (role) => {
+      const { calls, handler } = recordAdminCalls('get', '/people', () =>
+        HttpResponse.json(keysetPageOf([AMIRA])),
+      );
+      server.use(handler);
+      await renderAdmin('/admin/people', { role, mobile: true });
 
-    expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Export CSV' })).not.toBeInTheDocument();
-  });
+      expect(
+        await screen.findByRole('heading', { name: 'This section is not open to your role' }),
+      ).toBeInTheDocument();
+      expect(screen.queryByText('Karim@Example.com')).not.toBeInTheDocument();
+      expect(calls).toHaveLength(0);
+    },
+  );
 });
 
 describe('People bulk actions', () => {

@@ -1,4 +1,4 @@
-import type { PersonDetailDto } from '@agency/contracts';
+import { PEOPLE_PERMISSION, type PersonDetailDto } from '@agency/contracts';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import PersonOffIcon from '@mui/icons-material/PersonOff';
 import Button from '@mui/material/Button';
@@ -126,7 +126,7 @@ export function PersonPage() {
   const { email = '' } = useParams();
   const query = usePersonDetailQuery(email);
   return (
-    <RequirePermission permission="lists:read">
+    <RequirePermission permission={PEOPLE_PERMISSION}>
       {query.currentData && !query.isError ? (
         <PersonRecords detail={query.currentData} />
       ) : (

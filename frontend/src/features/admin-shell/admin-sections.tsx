@@ -1,4 +1,4 @@
-import type { Permission } from '@agency/contracts';
+import { PEOPLE_PERMISSION, type Permission } from '@agency/contracts';
 import BarChartIcon from '@mui/icons-material/BarChart';
 import BusinessIcon from '@mui/icons-material/Business';
 import ContactMailIcon from '@mui/icons-material/ContactMail';
@@ -44,7 +44,7 @@ export const ADMIN_SECTION_LINKS: readonly AdminSectionLink[] = [
     section: 'people',
     path: ADMIN_PATHS.people,
     icon: <RecentActorsIcon />,
-    permission: 'lists:read',
+    permission: PEOPLE_PERMISSION,
   },
   { section: 'users', path: ADMIN_PATHS.users, icon: <PeopleIcon />, permission: 'users:read' },
   {

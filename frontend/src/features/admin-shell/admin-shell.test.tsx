@@ -41,7 +41,9 @@ describe('Admin frame', () => {
   it('offers a viewer only the sections its role may open, and refuses the others by address', async () => {
     await renderAdmin('/admin/users', { role: 'viewer' });
 
-    expect(await sectionLinks()).toEqual(SECTIONS.filter((name) => name !== 'User Management'));
+    expect(await sectionLinks()).toEqual(
+      SECTIONS.filter((name) => name !== 'User Management' && name !== 'People'),
+    );
     const badge = within(screen.getByLabelText('viewer-user, Viewer')).getByText('Viewer');
     expect(badge.closest('.MuiChip-root')).toHaveClass('MuiChip-outlined');
     expect(screen.getByText('This section is not open to your role')).toBeInTheDocument();
