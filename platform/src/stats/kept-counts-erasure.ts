@@ -20,4 +20,5 @@ export async function forgetAddressInKeptCounts(
     await redis.hincrby(keys.counts, COUNT_FIELDS.subscribers(status), -1);
   }
   await redis.hdel(keys.enquiriesPerAddress, key);
+  await redis.hdel(keys.consentedPerAddress, key);
 }

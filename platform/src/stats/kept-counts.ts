@@ -33,6 +33,8 @@ export interface StatsKeys {
   counts: string;
   days: string;
   enquiriesPerAddress: string;
+  /** Of those enquiries, how many ticked "send me news". */
+  consentedPerAddress: string;
   subscriberStatus: string;
   meta: string;
 }
@@ -43,6 +45,7 @@ export function statsKeys(prefix: string, timeZone: string): StatsKeys {
     counts: `${base}:counts`,
     days: `${base}:days:${timeZone}`,
     enquiriesPerAddress: `${base}:enquiries-per-address`,
+    consentedPerAddress: `${base}:consented-enquiries-per-address`,
     subscriberStatus: `${base}:subscriber-status`,
     meta: `${base}:meta`,
   };
@@ -61,6 +64,12 @@ export const COUNT_FIELDS = {
   audienceContacts: 'audience:contacts',
   /** Addresses that sent an enquiry or confirmed a subscription, and did not unsubscribe. */
   audienceAll: 'audience:all',
+  /**
+   * The same two, with only the enquiries that ticked "send me news": whom a
+   * campaign mails (the two above are whom a lawful basis lets it mail).
+   */
+  audienceContactsConsented: 'audience:contacts:consented',
+  audienceAllConsented: 'audience:all:consented',
 } as const;
 
 /** The agency's calendar day of an instant, as the days hash names it. */
@@ -69,37 +78,50 @@ export function localDay(instant: Date, timeZone: string): string {
 }
 
 /**
- * Which audiences an address is in, from how many enquiries it sent and its
- * subscription's status; `move` applies the difference between two states.
+ * Which audiences an address is in, from how many enquiries it sent (and how
+ * many of them consented) and its subscription's status; `move` applies the
+ * difference between two states.
  */
 const AUDIENCE_LUA = `
-local function reach(enquiries, status)
-  local contacts = 0
-  local all = 0
-  if status ~= 'unsubscribed' then
-    if enquiries > 0 then contacts = 1 end
-    if enquiries > 0 or status == 'confirmed' then all = 1 end
-  end
-  return contacts, all
+local function reach(enquiries, consented, status)
+  local r = { contacts = 0, all = 0, consentedContacts = 0, consentedAll = 0 }
+  if status == 'unsubscribed' then return r end
+  if enquiries > 0 then r.contacts = 1 end
+  if enquiries > 0 or status == 'confirmed' then r.all = 1 end
+  if consented > 0 then r.consentedContacts = 1 end
+  if consented > 0 or status == 'confirmed' then r.consentedAll = 1 end
+  return r
 end
-local function move(counts, enquiriesBefore, statusBefore, enquiriesAfter, statusAfter)
-  local contacts0, all0 = reach(enquiriesBefore, statusBefore)
-  local contacts1, all1 = reach(enquiriesAfter, statusAfter)
-  if contacts1 ~= contacts0 then
-    redis.call('HINCRBY', counts, '${COUNT_FIELDS.audienceContacts}', contacts1 - contacts0)
+local FIELDS = {
+  contacts = '${COUNT_FIELDS.audienceContacts}',
+  all = '${COUNT_FIELDS.audienceAll}',
+  consentedContacts = '${COUNT_FIELDS.audienceContactsConsented}',
+  consentedAll = '${COUNT_FIELDS.audienceAllConsented}',
+}
+local function move(counts, before, after)
+  local r0 = reach(before.enquiries, before.consented, before.status)
+  local r1 = reach(after.enquiries, after.consented, after.status)
+  for name, field in pairs(FIELDS) do
+    if r1[name] ~= r0[name] then redis.call('HINCRBY', counts, field, r1[name] - r0[name]) end
   end
-  if all1 ~= all0 then redis.call('HINCRBY', counts, '${COUNT_FIELDS.audienceAll}', all1 - all0) end
+end
+local function bump(hash, address, delta)
+  local before = tonumber(redis.call('HGET', hash, address) or '0')
+  local after = math.max(before + delta, 0)
+  if after == 0 then redis.call('HDEL', hash, address) else redis.call('HSET', hash, address, after) end
+  return before, after
 end
 `;
 
 /**
  * Enquiries stored (+1) or deleted (-1), several in one call.
- * KEYS: counts, days, enquiries per address, subscriber status.
- * ARGV: for each enquiry, delta, local day, address, status, service.
+ * KEYS: counts, days, enquiries per address, consented enquiries per
+ * address, subscriber status.
+ * ARGV: for each enquiry, delta, local day, address, status, service, consented (1 or 0).
  */
 const CONTACT_LUA = `${AUDIENCE_LUA}
 local counts = KEYS[1]
-for i = 1, #ARGV, 5 do
+for i = 1, #ARGV, 6 do
   local delta = tonumber(ARGV[i])
   local address = ARGV[i + 2]
   local status, service = ARGV[i + 3], ARGV[i + 4]
@@ -108,27 +130,34 @@ for i = 1, #ARGV, 5 do
   redis.call('HINCRBY', counts, 'contacts:service:' .. service, delta)
   redis.call('HINCRBY', counts, 'contacts:status:' .. status .. ':service:' .. service, delta)
   redis.call('HINCRBY', KEYS[2], ARGV[i + 1], delta)
-  local before = tonumber(redis.call('HGET', KEYS[3], address) or '0')
-  local after = math.max(before + delta, 0)
-  if after == 0 then redis.call('HDEL', KEYS[3], address) else redis.call('HSET', KEYS[3], address, after) end
-  local subscription = redis.call('HGET', KEYS[4], address) or ''
-  move(counts, before, subscription, after, subscription)
+  local enquiries0, enquiries1 = bump(KEYS[3], address, delta)
+  local consented0 = tonumber(redis.call('HGET', KEYS[4], address) or '0')
+  local consented1 = consented0
+  if ARGV[i + 5] == '1' then consented0, consented1 = bump(KEYS[4], address, delta) end
+  local subscription = redis.call('HGET', KEYS[5], address) or ''
+  move(counts,
+    { enquiries = enquiries0, consented = consented0, status = subscription },
+    { enquiries = enquiries1, consented = consented1, status = subscription })
 end
-return #ARGV / 5
+return #ARGV / 6
 `;
 
 /**
  * One address's subscription moved from one status (or none) to another.
- * KEYS: counts, enquiries per address, subscriber status. ARGV: address, from, to.
+ * KEYS: counts, enquiries per address, consented enquiries per address,
+ * subscriber status. ARGV: address, from, to.
  */
 const SUBSCRIBER_LUA = `${AUDIENCE_LUA}
 local counts = KEYS[1]
 local address = ARGV[1]
 if ARGV[2] ~= '' then redis.call('HINCRBY', counts, 'subscribers:' .. ARGV[2], -1) end
 redis.call('HINCRBY', counts, 'subscribers:' .. ARGV[3], 1)
-redis.call('HSET', KEYS[3], address, ARGV[3])
+redis.call('HSET', KEYS[4], address, ARGV[3])
 local enquiries = tonumber(redis.call('HGET', KEYS[2], address) or '0')
-move(counts, enquiries, ARGV[2], enquiries, ARGV[3])
+local consented = tonumber(redis.call('HGET', KEYS[3], address) or '0')
+move(counts,
+  { enquiries = enquiries, consented = consented, status = ARGV[2] },
+  { enquiries = enquiries, consented = consented, status = ARGV[3] })
 return 1
 `;
 
@@ -143,8 +172,8 @@ const scripted = new WeakSet<Redis>();
 
 function withScripts(redis: Redis): Redis {
   if (!scripted.has(redis)) {
-    redis.defineCommand('statsContact', { numberOfKeys: 4, lua: CONTACT_LUA });
-    redis.defineCommand('statsSubscriber', { numberOfKeys: 3, lua: SUBSCRIBER_LUA });
+    redis.defineCommand('statsContact', { numberOfKeys: 5, lua: CONTACT_LUA });
+    redis.defineCommand('statsSubscriber', { numberOfKeys: 4, lua: SUBSCRIBER_LUA });
     scripted.add(redis);
   }
   return redis;
@@ -168,6 +197,9 @@ export interface AudienceReach {
   contacts: number;
   subscribers: number;
   all: number;
+  /** `contacts` and `all` with only the enquiries that consented (COUNT_FIELDS). */
+  consentedContacts: number;
+  consentedAll: number;
 }
 
 /** How many enquiries the kept figures hold with these filters (undefined: not known now). */
@@ -251,6 +283,7 @@ function keptContactChanges(
       keys.counts,
       daysKey(zone),
       keys.enquiriesPerAddress,
+      keys.consentedPerAddress,
       keys.subscriberStatus,
       ...changes.flatMap(({ facts, delta }) => [
         delta,
@@ -258,6 +291,7 @@ function keptContactChanges(
         normalizeEmail(facts.email),
         facts.status,
         facts.service,
+        facts.consented ? 1 : 0,
       ]),
     );
   };
@@ -300,6 +334,7 @@ function keptSubscriberChanges({ redis, keys, counted }: KeptStore): SubscriberC
             redis.statsSubscriber(
               keys.counts,
               keys.enquiriesPerAddress,
+              keys.consentedPerAddress,
               keys.subscriberStatus,
               normalizeEmail(email),
               from ?? '',
@@ -335,27 +370,38 @@ function keptContactTotals({ redis, keys }: KeptStore): ContactTotals {
   };
 }
 
-// The same reach as AUDIENCE_LUA's, read from the two per-address hashes.
+// The same reach as AUDIENCE_LUA's, read from the three per-address hashes.
 async function readAudienceReach(
   { redis, keys }: KeptStore,
   addresses: readonly string[],
 ): Promise<AudienceReach> {
-  const reach: AudienceReach = { contacts: 0, subscribers: 0, all: 0 };
+  const reach: AudienceReach = {
+    contacts: 0,
+    subscribers: 0,
+    all: 0,
+    consentedContacts: 0,
+    consentedAll: 0,
+  };
   for (let from = 0; from < addresses.length; from += 1000) {
     const batch = addresses.slice(from, from + 1000);
-    const [enquiries, statuses] = await read(() =>
+    const [enquiries, consented, statuses] = await read(() =>
       Promise.all([
         redis.hmget(keys.enquiriesPerAddress, ...batch),
+        redis.hmget(keys.consentedPerAddress, ...batch),
         redis.hmget(keys.subscriberStatus, ...batch),
       ]),
     );
     batch.forEach((_, index) => {
-      const sent = Number(enquiries[index] ?? 0) > 0;
       const status = statuses[index];
       if (status === 'unsubscribed') return;
+      const sent = Number(enquiries[index] ?? 0) > 0;
+      const agreed = Number(consented[index] ?? 0) > 0;
+      const confirmed = status === 'confirmed';
       if (sent) reach.contacts += 1;
-      if (status === 'confirmed') reach.subscribers += 1;
-      if (sent || status === 'confirmed') reach.all += 1;
+      if (agreed) reach.consentedContacts += 1;
+      if (confirmed) reach.subscribers += 1;
+      if (sent || confirmed) reach.all += 1;
+      if (agreed || confirmed) reach.consentedAll += 1;
     });
   }
   return reach;

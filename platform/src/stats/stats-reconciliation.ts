@@ -54,8 +54,15 @@ return repaired
 type Hash = Record<string, string>;
 /** A log line names this many repaired days at most (a recount after an import can fix hundreds). */
 const DAY_EXAMPLES = 20;
-type HashName = 'counts' | 'days' | 'enquiriesPerAddress' | 'subscriberStatus';
-const HASHES: readonly HashName[] = ['counts', 'days', 'enquiriesPerAddress', 'subscriberStatus'];
+type HashName =
+  'counts' | 'days' | 'enquiriesPerAddress' | 'consentedPerAddress' | 'subscriberStatus';
+const HASHES: readonly HashName[] = [
+  'counts',
+  'days',
+  'enquiriesPerAddress',
+  'consentedPerAddress',
+  'subscriberStatus',
+];
 
 export interface FigureDrift {
   field: string;
@@ -101,6 +108,7 @@ class Recount {
   readonly counts = new Map<string, number>();
   readonly days = new Map<string, number>();
   readonly enquiries = new Map<string, number>();
+  readonly consented = new Map<string, number>();
   readonly statuses = new Map<string, string>();
   contacts = 0;
   subscribers = 0;
@@ -119,6 +127,7 @@ class Recount {
     this.add(this.counts, COUNT_FIELDS.contactsByStatusAndService(contact.status, contact.service));
     this.add(this.days, localDay(contact.createdAt, this.timeZone));
     this.add(this.enquiries, normalizeEmail(contact.email));
+    if (contact.consented) this.add(this.consented, normalizeEmail(contact.email));
   }
 
   subscriber({ email, status }: { email: string; status: string }) {
@@ -133,22 +142,32 @@ class Recount {
 
   /** The audiences, once every enquiry and subscriber was read. */
   audiences() {
-    let contacts = 0;
-    let all = 0;
+    const audiences = { contacts: 0, all: 0, consentedContacts: 0, consentedAll: 0 };
     for (const address of new Set([...this.enquiries.keys(), ...this.statuses.keys()])) {
       const status = this.statuses.get(address) ?? '';
       if (status === 'unsubscribed') continue;
       const enquired = (this.enquiries.get(address) ?? 0) > 0;
-      if (enquired) contacts += 1;
-      if (enquired || status === 'confirmed') all += 1;
+      const agreed = (this.consented.get(address) ?? 0) > 0;
+      const confirmed = status === 'confirmed';
+      if (enquired) audiences.contacts += 1;
+      if (enquired || confirmed) audiences.all += 1;
+      if (agreed) audiences.consentedContacts += 1;
+      if (agreed || confirmed) audiences.consentedAll += 1;
     }
-    this.counts.set(COUNT_FIELDS.audienceContacts, contacts);
-    this.counts.set(COUNT_FIELDS.audienceAll, all);
+    this.counts.set(COUNT_FIELDS.audienceContacts, audiences.contacts);
+    this.counts.set(COUNT_FIELDS.audienceAll, audiences.all);
+    this.counts.set(COUNT_FIELDS.audienceContactsConsented, audiences.consentedContacts);
+    this.counts.set(COUNT_FIELDS.audienceAllConsented, audiences.consentedAll);
   }
 
   hash(name: HashName): Map<string, string> {
     if (name === 'subscriberStatus') return this.statuses;
-    const numbers = name === 'counts' ? this.counts : name === 'days' ? this.days : this.enquiries;
+    const numbers = {
+      counts: this.counts,
+      days: this.days,
+      enquiriesPerAddress: this.enquiries,
+      consentedPerAddress: this.consented,
+    }[name];
     return new Map([...numbers].map(([field, count]) => [field, count === 0 ? '' : String(count)]));
   }
 }

@@ -1,47 +1,38 @@
 import type { CampaignAudienceDto } from '@agency/contracts';
-import {
-  COUNT_FIELDS,
-  countAudience,
-  countEnquiryAudiences,
-  excludedKeys,
-  suppressedKeys,
-  type KeptCounts,
-} from '@agency/platform';
+import { COUNT_FIELDS, countAudience, suppressedKeys, type KeptCounts } from '@agency/platform';
 import { readFigures } from '../stats';
 
 /**
  * How many distinct addresses each recipient type would reach if sent now,
  * as the send counts them, whoever unsubscribed or is on the suppression
- * list left out. Enquiry contacts (`contacts`, and `all` with the confirmed
- * subscribers) are read from the store as the send reads them, since only
- * those who ticked "send me news" are mailed, which the kept figures do not
- * know; with them, how many each leaves out for lack of consent, which a
- * lawful basis would add. The subscribers come from the kept figures
- * (@agency/platform's stats/kept-counts.ts), less the suppressed addresses
- * they still count; `lists` walks the members of the lists asked for as the
- * send does.
+ * list left out: the kept figures (@agency/platform's stats/kept-counts.ts),
+ * less the suppressed addresses they still count. Enquiry contacts are
+ * counted twice there: those whose enquiry ticked "send me news" (whom a
+ * campaign mails) and all of them (whom a lawful basis lets it mail); the
+ * difference is how many each leaves out for lack of consent. `lists` walks
+ * the members of the lists asked for as the send does.
  */
 export async function campaignAudience(
   kept: KeptCounts,
   listIds: readonly string[] = [],
 ): Promise<CampaignAudienceDto> {
-  const [suppressed, excluded] = await Promise.all([suppressedKeys(), excludedKeys()]);
-  const [count, reach, lists, enquiries] = await Promise.all([
+  const suppressed = await suppressedKeys();
+  const [count, reach, lists] = await Promise.all([
     readFigures(() => kept.counts()),
     readFigures(() => kept.audienceReach(suppressed)),
-    listIds.length > 0
-      ? countAudience({ recipientType: 'lists', listIds: [...listIds] }, excluded)
-      : 0,
-    countEnquiryAudiences(excluded),
+    listIds.length > 0 ? countAudience({ recipientType: 'lists', listIds: [...listIds] }) : 0,
   ]);
+  const reached = (field: string, suppressedAmong: number) => count(field) - suppressedAmong;
+  const contacts = reached(COUNT_FIELDS.audienceContactsConsented, reach.consentedContacts);
+  const all = reached(COUNT_FIELDS.audienceAllConsented, reach.consentedAll);
   return {
-    contacts: enquiries.contacts.reached,
-    subscribers: count(COUNT_FIELDS.subscribers('confirmed')) - reach.subscribers,
-    all: enquiries.all.reached,
+    contacts,
+    subscribers: reached(COUNT_FIELDS.subscribers('confirmed'), reach.subscribers),
+    all,
     lists,
     withoutConsent: {
-      contacts: enquiries.contacts.withoutConsent,
-      all: enquiries.all.withoutConsent,
+      contacts: reached(COUNT_FIELDS.audienceContacts, reach.contacts) - contacts,
+      all: reached(COUNT_FIELDS.audienceAll, reach.all) - all,
     },
   };
 }
