@@ -1,8 +1,6 @@
 import type { PeopleListQuery } from '@agency/contracts';
-import { ADMIN_COMMON_NAMESPACE } from '../../../components/admin/admin-common-namespace';
-import { apiErrorMessage } from '../../../lib/api-errors';
+import { useListExport, withoutPage } from '../../../components/admin/use-list-export';
 import { useNamespace } from '../../../lib/translations';
-import { useToast } from '../../../lib/use-toast';
 import { useExportPeopleMutation } from '../api/people-api';
 import { PEOPLE_NAMESPACE } from '../people-namespace';
 
@@ -12,25 +10,7 @@ import { PEOPLE_NAMESPACE } from '../people-namespace';
  */
 export function usePeopleExport(query: Partial<PeopleListQuery>) {
   const { t } = useNamespace(PEOPLE_NAMESPACE);
-  const { t: tCommon } = useNamespace(ADMIN_COMMON_NAMESPACE);
-  const toast = useToast();
   const [exportPeople, { isLoading: exporting }] = useExportPeopleMutation();
-
-  const runExport = async () => {
-    const filters = { ...query };
-    delete filters.after;
-    delete filters.before;
-    delete filters.pageSize;
-    try {
-      await exportPeople(filters).unwrap();
-    } catch (error: unknown) {
-      toast({
-        title: t('exportFailed'),
-        description: apiErrorMessage(error) ?? tCommon('errors.generic'),
-        variant: 'destructive',
-      });
-    }
-  };
-
+  const runExport = useListExport(() => exportPeople(withoutPage(query)), t('exportFailed'));
   return { runExport, exporting };
 }
