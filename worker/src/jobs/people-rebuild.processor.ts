@@ -15,10 +15,15 @@ export const PEOPLE_REBUILD_EVERY_MS = 24 * 3600 * 1000;
 /** The one-off pass that fills the view of an installation from before it. */
 const FILL_JOB_ID = 'people-fill';
 
-/** One rebuild pass: every address some record holds refreshed, every person nothing holds removed. */
-export function peopleRebuildProcessor(logger: Logger) {
+/**
+ * One rebuild pass: every address some record holds refreshed, every person
+ * nothing holds removed. `stopping` ends it between two batches, so a worker
+ * asked to shut down does not wait for a whole rebuild: the pass fails, and
+ * the next one (the next day's) does it all again.
+ */
+export function peopleRebuildProcessor(logger: Logger, stopping?: AbortSignal) {
   return async (): Promise<PeopleRefreshCounts> => {
-    const report = await rebuildPeople();
+    const report = await rebuildPeople(stopping);
     logger.info(report, 'people view rebuilt');
     return report;
   };
@@ -43,11 +48,12 @@ export async function startPeopleRebuild({
   startWorker: StartWorker<Record<string, never>>;
   everyMs?: number;
 }): Promise<ScheduledJob> {
+  const stopping = new AbortController();
   const scheduled = await startScheduledJob({
     name: QUEUE_NAMES.peopleRebuild,
     schedulerId: PEOPLE_REBUILD_SCHEDULER_ID,
     everyMs,
-    processor: peopleRebuildProcessor(logger),
+    processor: peopleRebuildProcessor(logger, stopping.signal),
     connection,
     queuePrefix,
     logger,
@@ -61,5 +67,10 @@ export async function startPeopleRebuild({
     await queue.add(QUEUE_NAMES.peopleRebuild, {}, { jobId: FILL_JOB_ID, removeOnComplete: true });
     await queue.close();
   }
-  return scheduled;
+  return {
+    async close() {
+      stopping.abort();
+      await scheduled.close();
+    },
+  };
 }

@@ -44,6 +44,15 @@ describe('the people view', () => {
     expect(await PersonModel.countDocuments()).toBe(count);
   });
 
+  it('stops before its next batch once told to (a worker shutting down)', async () => {
+    await SubscriberModel.create({ email: 'sami@example.tn', status: 'pending' });
+    const stopping = new AbortController();
+    stopping.abort();
+
+    await expect(rebuildPeople(stopping.signal)).rejects.toThrow(/abort/i);
+    expect(await PersonModel.countDocuments()).toBe(0);
+  });
+
   it('writes each refreshed address once however many times it is named', async () => {
     await SubscriberModel.create({ email: 'sami@example.tn', status: 'pending' });
     expect(await refreshPeople(['sami@example.tn', 'sami@example.tn'])).toEqual({

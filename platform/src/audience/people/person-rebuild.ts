@@ -61,9 +61,14 @@ const memberAddressesAfter = walkByStringId(
 // Every person already stored: one nothing holds any more is removed by its refresh.
 const personAddressesAfter = walkByStringId(people, ({ _id }) => _id, '_id');
 
-async function refreshEvery(walk: AddressWalk, counts: PeopleRefreshCounts): Promise<void> {
+async function refreshEvery(
+  walk: AddressWalk,
+  counts: PeopleRefreshCounts,
+  signal?: AbortSignal,
+): Promise<void> {
   let after: string | null = null;
   do {
+    signal?.throwIfAborted();
     const { keys, next } = await walk(after, PEOPLE_REFRESH_BATCH);
     const done = await refreshPeople(keys);
     counts.refreshed += done.refreshed;
@@ -78,8 +83,10 @@ async function refreshEvery(walk: AddressWalk, counts: PeopleRefreshCounts): Pro
  * many there are), each batch refreshed, then every stored person
  * refreshed, which removes those nothing holds. Repairs whatever a missed
  * refresh left behind; an address refreshed twice costs a read, nothing more.
+ * `signal` stops it between two batches (a worker shutting down): what it
+ * refreshed stays right, and the next pass does the rest.
  */
-export async function rebuildPeople(): Promise<PeopleRefreshCounts> {
+export async function rebuildPeople(signal?: AbortSignal): Promise<PeopleRefreshCounts> {
   const counts: PeopleRefreshCounts = { refreshed: 0, removed: 0 };
   for (const walk of [
     enquiryAddressesAfter,
@@ -87,7 +94,7 @@ export async function rebuildPeople(): Promise<PeopleRefreshCounts> {
     memberAddressesAfter,
     personAddressesAfter,
   ]) {
-    await refreshEvery(walk, counts);
+    await refreshEvery(walk, counts, signal);
   }
   return counts;
 }
