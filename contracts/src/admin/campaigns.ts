@@ -1,4 +1,4 @@
-import { array, mixed, object, type InferType } from 'yup';
+import { array, boolean, mixed, object, type InferType } from 'yup';
 import { LOCALES, type Locale } from '../locales';
 import { message, oneOfText, recordId, text } from '../validation/fields';
 import { calendarDate, isoInstant, isoInstantProblem } from '../validation/dates';
@@ -133,6 +133,8 @@ export const campaignSchema = object({
   replyTo: optionalEmailAddress(),
   /** Count opens (the pixel) and clicks (tracking links); missing: the agency's defaults. */
   tracking: campaignTrackingSchema,
+  /** Shown on the public archive (`/newsletter`) once sent; unpublishing takes it off. */
+  publishToArchive: boolean().typeError(message('required')).default(false),
 });
 export type CampaignInput = Omit<
   InferType<typeof campaignSchema>,
@@ -177,6 +179,8 @@ export interface CampaignDto {
   /** Its own Reply-To; null: the agency's. */
   replyTo: string | null;
   tracking: CampaignTrackingDto;
+  /** Whether the public archive shows it (only once it is `sent`). */
+  publishToArchive: boolean;
   /** People's open and click rates once mail was delivered; null before the send. */
   rates: CampaignRatesDto | null;
   status: CampaignStatus;

@@ -3,6 +3,7 @@ import {
   API_ROUTES,
   CAMPAIGN_CONTROL_ROUTES,
   type ApiRoute,
+  campaignArchiveSchema,
   campaignAudienceQuerySchema,
   campaignListQuerySchema,
   campaignPreviewSchema,
@@ -21,6 +22,7 @@ import type { CampaignQueue } from '../../queues/campaign-queue';
 import {
   readAgencySettings,
   readCampaignProgress,
+  setCampaignPublication,
   testRecipientRefusal,
   type KeptCounts,
   type Redis,
@@ -226,6 +228,17 @@ function addSendingRoutes(
     const campaign = await scheduling.unschedule(id);
     audit(ctx, 'campaign.unschedule', { type: 'campaign', id, label: campaign.name });
     ctx.body = { campaign };
+  });
+
+  // At any status: the archive shows a campaign once sent, and taking it off must stay possible.
+  router.put(API_ROUTES.campaignArchive, authorize('campaigns:send'), async (ctx) => {
+    const id = recordIdParam(ctx);
+    const { publishToArchive } = await validateBody(ctx, campaignArchiveSchema);
+    const campaign = await setCampaignPublication(id, publishToArchive);
+    audit(ctx, 'campaign.archive', { type: 'campaign', id, label: campaign.name }, [
+      { field: 'publishToArchive', after: String(publishToArchive) },
+    ]);
+    ctx.body = campaign;
   });
 
   router.get(API_ROUTES.campaignRecipients, authorize('campaigns:read'), async (ctx) => {
