@@ -42,10 +42,16 @@ interface PageFrame {
   /** This page's address in each language it exists in. */
   alternates: Partial<Record<Locale, string>>;
   body: string;
+  /** A page search engines should not keep (an address the archive does not hold). */
+  noindex?: boolean;
 }
 
-function headOf({ locale, siteUrl, title, description, alternates }: PageFrame): string {
+function headOf(frame: PageFrame): string {
+  const { locale, siteUrl, title, description, alternates } = frame;
   const origin = originOf(siteUrl);
+  const canonical = frame.noindex
+    ? '<meta name="robots" content="noindex">'
+    : `<link rel="canonical" href="${origin}${alternates[locale] ?? archivePath(locale)}">`;
   const links = Object.entries(alternates).map(
     ([lang, path]) => `<link rel="alternate" hreflang="${lang}" href="${origin}${path}">`,
   );
@@ -57,8 +63,8 @@ function headOf({ locale, siteUrl, title, description, alternates }: PageFrame):
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(title)}</title>`,
     `<meta name="description" content="${escapeHtml(description)}">`,
-    `<link rel="canonical" href="${origin}${alternates[locale] ?? archivePath(locale)}">`,
-    ...links,
+    canonical,
+    ...(frame.noindex ? [] : links),
     `<link rel="alternate" type="application/atom+xml" title="${escapeHtml(ARCHIVE_TEXTS[locale].feed)}" href="${origin}${archiveFeedPath(locale)}">`,
     `<meta property="og:title" content="${escapeHtml(title)}">`,
     `<meta property="og:description" content="${escapeHtml(description)}">`,
@@ -153,5 +159,19 @@ export function archiveCampaignPage(campaign: ArchiveCampaignDto, siteUrl: strin
       `<div>${campaign.html}</div>`,
       '</article>',
     ].join(''),
+  });
+}
+
+/** The page of an address the archive does not hold (unknown, unpublished, or not in this language). */
+export function archiveNotFoundPage(locale: Locale, siteUrl: string): string {
+  const texts = ARCHIVE_TEXTS[locale];
+  return pageOf({
+    locale,
+    siteUrl,
+    title: `${texts.notFound} | ${texts.title}`,
+    description: texts.description,
+    alternates: { [locale]: archivePath(locale) },
+    noindex: true,
+    body: `<h1>${escapeHtml(texts.notFound)}</h1><p><a href="${archivePath(locale)}">${escapeHtml(texts.back)}</a></p>`,
   });
 }

@@ -5,6 +5,7 @@ export interface ArchiveTexts {
   title: string;
   description: string;
   empty: string;
+  notFound: string;
   sentOn: string;
   back: string;
   home: string;
@@ -19,6 +20,7 @@ export const ARCHIVE_TEXTS: Readonly<Record<Locale, ArchiveTexts>> = {
     title: 'Newsletter archive',
     description: 'Every newsletter the agency has sent, to read online.',
     empty: 'No newsletter has been published yet.',
+    notFound: 'This newsletter is not in the archive.',
     sentOn: 'Sent on',
     back: 'All newsletters',
     home: 'Home page',
@@ -30,6 +32,7 @@ export const ARCHIVE_TEXTS: Readonly<Record<Locale, ArchiveTexts>> = {
     title: 'Archives de la newsletter',
     description: "Toutes les newsletters envoyées par l'agence, à lire en ligne.",
     empty: "Aucune newsletter n'a encore été publiée.",
+    notFound: "Cette newsletter n'est pas dans les archives.",
     sentOn: 'Envoyée le',
     back: 'Toutes les newsletters',
     home: "Page d'accueil",
@@ -41,6 +44,7 @@ export const ARCHIVE_TEXTS: Readonly<Record<Locale, ArchiveTexts>> = {
     title: 'أرشيف النشرة الإخبارية',
     description: 'كل النشرات الإخبارية التي أرسلتها الوكالة، للقراءة على الإنترنت.',
     empty: 'لم تُنشر أي نشرة إخبارية بعد.',
+    notFound: 'هذه النشرة الإخبارية ليست في الأرشيف.',
     sentOn: 'أُرسلت في',
     back: 'كل النشرات الإخبارية',
     home: 'الصفحة الرئيسية',

@@ -218,7 +218,10 @@ describe('the archive pages', () => {
     expect(french).toContain(`<a href="/fr/newsletter/${id}">Bonjour cher client</a>`);
     expect(french).toContain('<h1>Archives de la newsletter</h1>');
     expect(arabic).toContain('لم تُنشر أي نشرة إخبارية بعد.');
-    expect((await api().get(`/api/archive/en/pages/${unknownId()}`)).status).toBe(404);
+    const missing = await api().get(`/api/archive/fr/pages/${unknownId()}`);
+    expect(missing.status).toBe(404);
+    expect(missing.text).toContain('<h1>Cette newsletter n&#39;est pas dans les archives.</h1>');
+    expect(missing.text).toContain('<meta name="robots" content="noindex">');
   });
 
   it('lists the index and each published campaign, per language, in the archive sitemap', async () => {

@@ -18,7 +18,12 @@ import { HttpError } from '../../errors';
 import { rateLimit } from '../../middleware/rate-limit';
 import { validateParams } from '../../middleware/validate';
 import { archiveAtomFeed } from './archive-feed';
-import { ARCHIVE_PAGE_POLICY, archiveCampaignPage, archiveIndexPage } from './archive-pages';
+import {
+  ARCHIVE_PAGE_POLICY,
+  archiveCampaignPage,
+  archiveIndexPage,
+  archiveNotFoundPage,
+} from './archive-pages';
 import { archiveSitemap } from './archive-sitemap';
 
 export interface ArchiveRoutesDeps {
@@ -102,7 +107,11 @@ export function archiveRoutes({ redis, siteUrl, rateLimit: limit }: ArchiveRoute
       answerHtml(ctx, archiveIndexPage(locale, await findArchivedCampaigns(locale), siteUrl));
     })
     .get(API_ROUTES.archiveCampaignPage, limited, async (ctx) => {
-      const campaign = await campaignOf(ctx);
-      answerHtml(ctx, archiveCampaignPage(campaign, siteUrl, String(ctx.params.locale) as Locale));
+      const { id, locale } = await validateParams(ctx, archiveCampaignParamsSchema);
+      const campaign = await findArchivedCampaign(id, locale);
+      if (campaign) return answerHtml(ctx, archiveCampaignPage(campaign, siteUrl, locale));
+      // A visitor's page, not an error document; kept out of the index (noindex).
+      answerHtml(ctx, archiveNotFoundPage(locale, siteUrl));
+      ctx.status = 404;
     });
 }
