@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import { buildCampaign } from '../../testing/admin-factory';
 import { findCardList, renderAdmin } from '../../testing/admin-render';
-import { recordAdminCalls } from '../../testing/handlers/admin-handlers';
+import { ADMIN, adminList, recordAdminCalls } from '../../testing/handlers/admin-handlers';
 import { server } from '../../testing/msw-server';
 
 // The editor fills a big form: slow in jsdom when the suites share two cores.
@@ -37,5 +37,43 @@ describe('the "publish to the archive" switch of the campaign editor', () => {
 
     expect(await screen.findByText('Campaign created successfully', {}, SLOW)).toBeInTheDocument();
     expect(calls[0]?.body).toMatchObject({ publishToArchive: true });
+  });
+});
+
+describe('a sent campaign on the public archive', () => {
+  it('is taken off, or put back, from its row by a role that may send', async () => {
+    const sent = buildCampaign({
+      id: 'c-9',
+      name: 'Spring offer',
+      status: 'sent',
+      publishToArchive: true,
+    });
+    const { handler, calls } = recordAdminCalls('put', '/campaigns/:id/archive', (body) =>
+      HttpResponse.json({ ...sent, ...(body as object) }),
+    );
+    server.use(adminList('/campaigns', [sent]), handler);
+    const { user } = await renderAdmin('/admin/campaigns', { mobile: true });
+    await findCardList('Campaigns');
+
+    await user.click(
+      await screen.findByRole('button', { name: 'Remove Spring offer from the archive' }),
+    );
+
+    expect(await screen.findByText('Removed from the archive', {}, SLOW)).toBeInTheDocument();
+    expect(calls.map(({ url, body }) => [url.pathname, body])).toEqual([
+      [`${ADMIN}/campaigns/c-9/archive`, { publishToArchive: false }],
+    ]);
+  });
+
+  it.each([
+    ['a role that may not send, on a sent campaign', 'editor', 'sent'],
+    ['a draft, whose switch is in the editor', 'manager', 'draft'],
+  ] as const)('offers no archive button to %s', async (_case, role, status) => {
+    server.use(adminList('/campaigns', [buildCampaign({ id: 'c-1', name: 'Spring', status })]));
+    await renderAdmin('/admin/campaigns', { role, mobile: true });
+    await findCardList('Campaigns');
+    await screen.findByRole('button', { name: 'Duplicate Spring' }).catch(() => undefined);
+
+    expect(screen.queryByRole('button', { name: /to the archive|from the archive/ })).toBeNull();
   });
 });

@@ -5,6 +5,8 @@ import GroupsIcon from '@mui/icons-material/Groups';
 import InsightsIcon from '@mui/icons-material/Insights';
 import PauseIcon from '@mui/icons-material/Pause';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import PublicIcon from '@mui/icons-material/Public';
+import PublicOffIcon from '@mui/icons-material/PublicOff';
 import ReplayIcon from '@mui/icons-material/Replay';
 import ScheduleIcon from '@mui/icons-material/Schedule';
 import SendIcon from '@mui/icons-material/Send';
@@ -29,7 +31,10 @@ export interface CampaignRowContext {
   t: Translate;
   canWrite: boolean;
   canSend: boolean;
-  commands: Pick<CampaignListCommands, 'runControl' | 'controlBusy' | 'duplicating'>;
+  commands: Pick<
+    CampaignListCommands,
+    'runControl' | 'controlBusy' | 'duplicating' | 'togglePublication' | 'publicationBusy'
+  >;
   duplicate: (campaign: CampaignDto) => void;
   open: (dialog: CampaignListDialog) => void;
 }
@@ -75,6 +80,20 @@ function sendingControls(
         label: t('controls.cancel.action', { name }),
         icon: <StopCircleIcon fontSize="small" />,
         onClick: () => open({ kind: 'confirm', campaign, control: 'cancel' }),
+      },
+    // A sent campaign's place on the public archive (a draft's is the editor's switch).
+    canSend &&
+      status === 'sent' && {
+        label: t(campaign.publishToArchive ? 'archiveAction.unpublish' : 'archiveAction.publish', {
+          name,
+        }),
+        icon: campaign.publishToArchive ? (
+          <PublicOffIcon fontSize="small" />
+        ) : (
+          <PublicIcon fontSize="small" />
+        ),
+        onClick: () => void commands.togglePublication(campaign),
+        disabled: commands.publicationBusy,
       },
     canSend &&
       canResend(campaign) && {
