@@ -102,6 +102,24 @@ describe('the public archive API', () => {
     expect(all).not.toContain('Internal name');
   });
 
+  it('sanitises what is stored again, and escapes the subject, so nothing runs on the page', async () => {
+    const campaign = await sentCampaign({
+      subject: '<script>alert(1)</script> News',
+      content:
+        '<p onclick="steal()">Hi</p><script>alert(2)</script><a href="javascript:alert(3)">x</a>' +
+        '<img src="https://cdn.agency.tn/b.png" onerror="alert(4)" alt="b">',
+      translations: [],
+    });
+    const id = String(campaign._id);
+
+    const { body } = await api().get(`/api/archive/en/campaigns/${id}`);
+    const page = (await api().get(`/api/archive/en/pages/${id}`)).text;
+
+    expect(body.html).toBe('<p>Hi</p><img src="https://cdn.agency.tn/b.png" alt="b" />');
+    expect(page).toContain('<h1>&lt;script&gt;alert(1)&lt;/script&gt; News</h1>');
+    expect(page).not.toMatch(/<script|onclick|onerror|javascript:/i);
+  });
+
   it('refuses unpublished, unsent and unknown campaigns with 404, hostile ids and languages with 400', async () => {
     const hidden = await sentCampaign({ publishToArchive: false });
     const draft = await sentCampaign({ status: 'draft' });
@@ -238,5 +256,23 @@ describe('the archive pages', () => {
       `<loc>https://agency.example/fr/newsletter/${id}</loc><lastmod>2026-03-01</lastmod>`,
     );
     expect(text).not.toContain(`/ar/newsletter/${id}`);
+  });
+});
+
+describe('the archive rate limit', () => {
+  it('counts every archive read per IP, pages and feed alike', async () => {
+    const limited = await createTestContext({ env: { ARCHIVE_RATE_LIMIT_MAX: '2' } });
+    try {
+      const agent = () => request(limited.app.callback());
+      const statuses = [
+        (await agent().get('/api/archive/en')).status,
+        (await agent().get('/api/archive/fr/pages')).status,
+      ];
+      const refused = await agent().get('/api/archive/ar/feed.xml');
+      expect([...statuses, refused.status]).toEqual([200, 200, 429]);
+      expect(refused.body.error.code).toBe('RATE_LIMITED');
+    } finally {
+      await limited.close();
+    }
   });
 });
