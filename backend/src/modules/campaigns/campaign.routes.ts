@@ -192,6 +192,22 @@ function addDraftRoutes(
   });
 }
 
+/**
+ * On or off the public archive, at any status: the archive shows a campaign
+ * once sent, and taking it off must stay possible then.
+ */
+function addArchiveRoute(router: Router): void {
+  router.put(API_ROUTES.campaignArchive, authorize('campaigns:send'), async (ctx) => {
+    const id = recordIdParam(ctx);
+    const { publishToArchive } = await validateBody(ctx, campaignArchiveSchema);
+    const campaign = await setCampaignPublication(id, publishToArchive);
+    audit(ctx, 'campaign.archive', { type: 'campaign', id, label: campaign.name }, [
+      { field: 'publishToArchive', after: String(publishToArchive) },
+    ]);
+    ctx.body = campaign;
+  });
+}
+
 /** Sending now or at a time, and what the send reached: its progress, languages and recipients. */
 function addSendingRoutes(
   router: Router,
@@ -228,17 +244,6 @@ function addSendingRoutes(
     const campaign = await scheduling.unschedule(id);
     audit(ctx, 'campaign.unschedule', { type: 'campaign', id, label: campaign.name });
     ctx.body = { campaign };
-  });
-
-  // At any status: the archive shows a campaign once sent, and taking it off must stay possible.
-  router.put(API_ROUTES.campaignArchive, authorize('campaigns:send'), async (ctx) => {
-    const id = recordIdParam(ctx);
-    const { publishToArchive } = await validateBody(ctx, campaignArchiveSchema);
-    const campaign = await setCampaignPublication(id, publishToArchive);
-    audit(ctx, 'campaign.archive', { type: 'campaign', id, label: campaign.name }, [
-      { field: 'publishToArchive', after: String(publishToArchive) },
-    ]);
-    ctx.body = campaign;
   });
 
   router.get(API_ROUTES.campaignRecipients, authorize('campaigns:read'), async (ctx) => {
@@ -311,6 +316,7 @@ export function campaignRoutes(deps: CampaignRoutesDeps): Router {
   addEditorRoutes(router, deps);
   addDraftRoutes(router, { kept: deps.kept, drafts: campaignDrafts(deps.settings) });
   addSendingRoutes(router, deps);
+  addArchiveRoute(router);
   addControlRoutes(router, deps);
   addTestSendRoute(router, deps);
   return router;

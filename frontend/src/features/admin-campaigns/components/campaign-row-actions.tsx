@@ -81,20 +81,6 @@ function sendingControls(
         icon: <StopCircleIcon fontSize="small" />,
         onClick: () => open({ kind: 'confirm', campaign, control: 'cancel' }),
       },
-    // A sent campaign's place on the public archive (a draft's is the editor's switch).
-    canSend &&
-      status === 'sent' && {
-        label: t(campaign.publishToArchive ? 'archiveAction.unpublish' : 'archiveAction.publish', {
-          name,
-        }),
-        icon: campaign.publishToArchive ? (
-          <PublicOffIcon fontSize="small" />
-        ) : (
-          <PublicIcon fontSize="small" />
-        ),
-        onClick: () => void commands.togglePublication(campaign),
-        disabled: commands.publicationBusy,
-      },
     canSend &&
       canResend(campaign) && {
         label: t('controls.resend-failed.action', { name }),
@@ -102,6 +88,21 @@ function sendingControls(
         onClick: () => open({ kind: 'confirm', campaign, control: 'resend-failed' }),
       },
   ];
+}
+
+/** A sent campaign's place on the public archive (a draft's is the editor's switch). */
+function archiveAction(
+  campaign: CampaignDto,
+  { t, canSend, commands }: CampaignRowContext,
+): RowAction | false {
+  const { name, publishToArchive } = campaign;
+  if (!canSend || campaign.status !== 'sent') return false;
+  return {
+    label: t(publishToArchive ? 'archiveAction.unpublish' : 'archiveAction.publish', { name }),
+    icon: publishToArchive ? <PublicOffIcon fontSize="small" /> : <PublicIcon fontSize="small" />,
+    onClick: () => void commands.togglePublication(campaign),
+    disabled: commands.publicationBusy,
+  };
 }
 
 /** A test, the schedule, the recipients and results, then editing, copying and deleting. */
@@ -152,7 +153,11 @@ export function campaignRowActions(campaign: CampaignDto, context: CampaignRowCo
   const { t, canSend, open } = context;
   return (
     <RowActions
-      actions={[...sendingControls(campaign, context), ...campaignTools(campaign, context)]}
+      actions={[
+        ...sendingControls(campaign, context),
+        archiveAction(campaign, context),
+        ...campaignTools(campaign, context),
+      ]}
     >
       {/* Send exists only on drafts, for roles that may send. */}
       {campaign.status === 'draft' && canSend ? (
