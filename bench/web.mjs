@@ -18,7 +18,7 @@
  *
  * Options: --runs N (default 3), --skip-build, --pages /a,/b
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,6 +27,7 @@ import getPort from 'get-port';
 import { startService, waitUntilReady } from '../scripts/lib/processes.mjs';
 import { LOOPBACK } from '../scripts/lib/services.mjs';
 import { measureFirstLoad } from './web-first-load.mjs';
+import { CATEGORIES, lighthouse } from './web-lighthouse.mjs';
 
 const TARGETS = {
   firstLoadJsKb: 170,
@@ -35,11 +36,8 @@ const TARGETS = {
   'best-practices': 95,
   seo: 100,
 };
-/** Lighthouse's categories, each with its target above. */
-const CATEGORIES = /** @type {const} */ (['performance', 'accessibility', 'best-practices', 'seo']);
-/** @typedef {(typeof CATEGORIES)[number]} Category */
+/** @typedef {import('./web-lighthouse.mjs').Category} Category */
 const DEFAULT_PAGES = ['/', '/fr/', '/ar/', '/services', '/portfolio'];
-const CHROME_FLAGS = '--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage';
 
 const { values: options } = parseArgs({
   options: {
@@ -90,37 +88,6 @@ async function startWebServer() {
   const url = `http://${LOOPBACK}:${port}`;
   await waitUntilReady([`http-get://${LOOPBACK}:${port}/`], [web], 30_000);
   return { url, stop: () => web.stop() };
-}
-
-/**
- * @param {string} url
- * @param {string} reportPath
- * @returns {Promise<Record<Category, number>>}
- */
-async function lighthouse(url, reportPath) {
-  const code = await runCommand(
-    join(rootDir, 'node_modules', '.bin', 'lighthouse'),
-    [
-      url,
-      `--only-categories=${CATEGORIES.join(',')}`,
-      '--output=json',
-      `--output-path=${reportPath}`,
-      `--chrome-flags=${CHROME_FLAGS}`,
-      '--quiet',
-    ],
-    {
-      cwd: rootDir,
-      env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH || '/usr/bin/chromium' },
-    },
-  );
-  if (code !== 0) throw new Error(`lighthouse failed on ${url} (exit code ${code})`);
-  const report = JSON.parse(readFileSync(reportPath, 'utf8'));
-  if (report.runtimeError) throw new Error(`lighthouse on ${url}: ${report.runtimeError.message}`);
-  return /** @type {Record<Category, number>} */ (
-    Object.fromEntries(
-      CATEGORIES.map((category) => [category, Math.round(report.categories[category].score * 100)]),
-    )
-  );
 }
 
 /** @param {string[][]} rows */

@@ -11,6 +11,7 @@ import {
   type Plugin,
   type ProxyOptions,
 } from 'vite';
+import { archiveApiPathOf } from './archive-addresses.mjs';
 import { builtScriptHashes, securityHeaders } from './security-headers.mjs';
 import { addressedFileOf, builtOriginOf, withServedOrigin } from './site-origin.mjs';
 
@@ -44,6 +45,29 @@ function forwardVisitorAddress(): Plugin {
     },
     configurePreviewServer(server) {
       server.middlewares.use(replaceForwardedHeaders);
+    },
+  };
+}
+
+/**
+ * The newsletter archive's public addresses become the API's archive paths
+ * before anything else runs, so the `/api` proxy forwards them and the
+ * answer keeps the API's own headers, as nginx does in compose.
+ */
+function forwardArchiveAddresses(): Plugin {
+  const rewrite: Connect.NextHandleFunction = (request, _response, next) => {
+    const [path = '', query] = (request.url ?? '').split('?');
+    const apiPath = archiveApiPathOf(path);
+    if (apiPath) request.url = query === undefined ? apiPath : `${apiPath}?${query}`;
+    next();
+  };
+  return {
+    name: 'agency:forward-archive-addresses',
+    configureServer(server) {
+      server.middlewares.use(rewrite);
+    },
+    configurePreviewServer(server) {
+      server.middlewares.use(rewrite);
     },
   };
 }
@@ -184,6 +208,7 @@ const analyze = process.env.ANALYZE === '1';
 export default defineConfig({
   plugins: [
     react(),
+    forwardArchiveAddresses(),
     forwardVisitorAddress(),
     servePrerenderedPages(),
     sendSecurityHeaders(),

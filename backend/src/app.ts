@@ -30,6 +30,7 @@ import { adminArea, corsPolicy, securityHeaders } from './middleware/security';
 import { contactRoutes, createContactListIndex, type ContactViews } from './modules/contact';
 import { healthRoutes } from './modules/health';
 import { newsletterRoutes } from './modules/newsletter';
+import { archiveRoutes } from './modules/archive';
 import {
   accountRoutes,
   createLoginThrottle,
@@ -241,6 +242,15 @@ function siteRouters(
         perIpMax: config.rateLimit.newsletterMax,
         perAddressMax: config.rateLimit.newsletterAddressMax,
         linksPerIpMax: config.rateLimit.newsletterLinksMax,
+      },
+    }),
+    archiveRoutes({
+      redis,
+      siteUrl: config.corsOrigin,
+      rateLimit: {
+        name: `${config.queuePrefix}:ratelimit:archive`,
+        max: config.rateLimit.archiveMax,
+        windowMs: config.rateLimit.windowMs,
       },
     }),
     trackingRoutes({

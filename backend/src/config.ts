@@ -63,6 +63,7 @@ export const apiEnvSpec = {
   NEWSLETTER_RATE_LIMIT_MAX: integer(1, 1_000_000)({ default: 10 }),
   NEWSLETTER_ADDRESS_RATE_LIMIT_MAX: integer(1, 1_000_000)({ default: 3 }),
   NEWSLETTER_LINK_RATE_LIMIT_MAX: integer(1, 1_000_000)({ default: 60 }),
+  ARCHIVE_RATE_LIMIT_MAX: integer(1, 1_000_000)({ default: 600 }),
   /** Longest wait for any Redis reply on a request's path; past it the API carries on without. */
   REDIS_REQUEST_TIMEOUT_MS: integer(50, 10_000)({ default: 500 }),
   DEMO_MODE: bool({ default: false }),
@@ -124,6 +125,8 @@ export interface ApiConfig extends SharedConfig {
     newsletterAddressMax: number;
     /** Confirmation and unsubscribe link uses per IP in one window. */
     newsletterLinksMax: number;
+    /** Public archive reads (pages, feed, JSON) per IP in one window. */
+    archiveMax: number;
     /** "Forgot password" requests per IP, and per e-mail address, in one window. */
     passwordResetMax: number;
     passwordResetAddressMax: number;
@@ -196,6 +199,7 @@ export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
       newsletterMax: env.NEWSLETTER_RATE_LIMIT_MAX,
       newsletterAddressMax: env.NEWSLETTER_ADDRESS_RATE_LIMIT_MAX,
       newsletterLinksMax: env.NEWSLETTER_LINK_RATE_LIMIT_MAX,
+      archiveMax: env.ARCHIVE_RATE_LIMIT_MAX,
       passwordResetMax: env.PASSWORD_RESET_RATE_LIMIT_MAX,
       passwordResetAddressMax: env.PASSWORD_RESET_ADDRESS_RATE_LIMIT_MAX,
       testSendsPerHour: env.CAMPAIGN_TEST_SENDS_PER_HOUR,

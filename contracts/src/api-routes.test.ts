@@ -38,6 +38,12 @@ describe('API_ROUTES', () => {
       API_ROUTES.mailEvents,
       API_ROUTES.trackOpen,
       API_ROUTES.trackClick,
+      API_ROUTES.archive,
+      API_ROUTES.archiveCampaign,
+      API_ROUTES.archiveFeed,
+      API_ROUTES.archiveIndexPage,
+      API_ROUTES.archiveCampaignPage,
+      API_ROUTES.archiveSitemap,
       API_ROUTES.admin,
     ];
     for (const route of routes.filter((route) => !publicRoutes.includes(route as never))) {

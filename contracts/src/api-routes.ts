@@ -15,6 +15,13 @@ export const API_ROUTES = {
   trackOpen: '/api/t/o/:token',
   /** A campaign mail's tracking link: redirects to the link table's target for the token's index. */
   trackClick: '/api/t/c/:token',
+  /** The public campaign archive, read-only, per language: index, one campaign, Atom feed, pages. */
+  archive: '/api/archive/:locale',
+  archiveCampaign: '/api/archive/:locale/campaigns/:id',
+  archiveFeed: '/api/archive/:locale/feed.xml',
+  archiveIndexPage: '/api/archive/:locale/pages',
+  archiveCampaignPage: '/api/archive/:locale/pages/:id',
+  archiveSitemap: '/api/archive/sitemap.xml',
 
   /** Every staff endpoint lives below this prefix, and only those need a token. */
   admin: '/api/admin',
@@ -62,6 +69,8 @@ export const API_ROUTES = {
   campaignAudience: '/api/admin/campaigns/audience',
   campaign: '/api/admin/campaigns/:id',
   campaignSend: '/api/admin/campaigns/:id/send',
+  /** Publish a campaign to the public archive, or take it off (any status; shown once sent). */
+  campaignArchive: '/api/admin/campaigns/:id/archive',
   /** What a sent campaign did: delivery, opens, clicks, links, languages, timeline. */
   campaignReport: '/api/admin/campaigns/:id/report',
   /** The report as a CSV file. */

@@ -55,6 +55,7 @@ export const ACTIVITY_ACTIONS = [
   'suppression.export',
   'campaign.schedule',
   'campaign.unschedule',
+  'campaign.archive',
   'campaign.duplicate',
   'campaign.results-export',
   'template.create',

@@ -1,4 +1,4 @@
-import { array, mixed, object, type InferType } from 'yup';
+import { array, boolean, mixed, object, type InferType } from 'yup';
 import { LOCALES, type Locale } from '../locales';
 import type { Permission } from '../roles';
 import { message, oneOfText, recordId, text } from '../validation/fields';
@@ -164,6 +164,8 @@ export const campaignSchema = object({
   tracking: campaignTrackingSchema,
   /** Mail enquiry contacts who did not consent too, on this basis (admins only); null: not. */
   enquiryLawfulBasis: oneOfText(ENQUIRY_LAWFUL_BASES).nullable().default(null),
+  /** Shown on the public archive (`/newsletter`) once sent; unpublishing takes it off. */
+  publishToArchive: boolean().typeError(message('required')).default(false),
 });
 export type CampaignInput = Omit<
   InferType<typeof campaignSchema>,
@@ -210,6 +212,8 @@ export interface CampaignDto {
   tracking: CampaignTrackingDto;
   /** The basis on which enquiry contacts who did not consent are mailed too; null: they are not. */
   enquiryLawfulBasis: EnquiryLawfulBasis | null;
+  /** Whether the public archive shows it (only once it is `sent`). */
+  publishToArchive: boolean;
   /** People's open and click rates once mail was delivered; null before the send. */
   rates: CampaignRatesDto | null;
   status: CampaignStatus;

@@ -150,6 +150,7 @@ export function buildCampaign(overrides: Partial<CampaignDto> = {}): CampaignDto
     fromAddress: null,
     replyTo: null,
     tracking: { opens: true, clicks: true, mode: null, keyDestroyed: false },
+    publishToArchive: false,
     rates: null,
     status: 'draft',
     total: 0,

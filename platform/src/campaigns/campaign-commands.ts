@@ -39,6 +39,8 @@ export interface CampaignDraftFields {
   ratePerMinute: number | null;
   /** The editor's two switches; missing: the agency's defaults on create, unchanged on update. */
   tracking?: CampaignTrackingSwitches;
+  /** Shown on the public archive once sent. */
+  publishToArchive: boolean;
 }
 
 /** Whether a campaign counts its opens (the pixel) and its clicks (tracking links). */

@@ -54,6 +54,7 @@ export function toCampaignDto(campaign: StoredCampaign): CampaignDto {
     fromAddress: campaign.fromAddress ?? null,
     replyTo: campaign.replyTo ?? null,
     tracking: toCampaignTrackingDto(campaign),
+    publishToArchive: campaign.publishToArchive ?? false,
     rates: null,
     status: campaign.status as CampaignStatus,
     total: campaign.total,

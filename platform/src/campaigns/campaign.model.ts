@@ -79,6 +79,8 @@ const campaignSchema = new Schema(
     // start, the mode, the campaign's tracking key (recipient keys are made
     // under it) and the link table (a tracking link's index is its position).
     tracking: { type: trackingSchema, default: () => ({}) },
+    // Shown on the public archive once `sent`; the staff may take it off at any time.
+    publishToArchive: { type: Boolean, required: true, default: false },
     status: { type: String, required: true, enum: CAMPAIGN_STATUSES, default: 'draft' },
     // Counters of the send, kept on this small document so progress is one read.
     total: { type: Number, required: true, default: 0 },
@@ -116,6 +118,8 @@ campaignSchema.index({ createdAt: -1 });
 campaignSchema.index({ status: 1, createdAt: -1 });
 // The recovery's look for scheduled campaigns whose time has come.
 campaignSchema.index({ status: 1, scheduledAt: 1 });
+// The public archive: published sent campaigns, newest send first.
+campaignSchema.index({ publishToArchive: 1, status: 1, finishedAt: -1 });
 // "Is this template used?" before it is deleted.
 campaignSchema.index({ templateId: 1 });
 

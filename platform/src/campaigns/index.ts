@@ -86,3 +86,6 @@ export {
   type TrackingRetentionReport,
 } from './results/tracking-retention';
 export * from './ledger-erasure';
+
+// The public archive: published sent campaigns per language, placeholders neutral, no tracking.
+export * from './archive/archive-queries';

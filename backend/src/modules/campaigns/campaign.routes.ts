@@ -5,6 +5,7 @@ import {
   LAWFUL_BASIS_PERMISSION,
   can,
   type ApiRoute,
+  campaignArchiveSchema,
   campaignAudienceQuerySchema,
   campaignListQuerySchema,
   campaignPreviewSchema,
@@ -23,6 +24,7 @@ import type { CampaignQueue } from '../../queues/campaign-queue';
 import {
   readAgencySettings,
   readCampaignProgress,
+  setCampaignPublication,
   testRecipientRefusal,
   type KeptCounts,
   type Redis,
@@ -235,6 +237,22 @@ function addDraftRoutes(
   });
 }
 
+/**
+ * On or off the public archive, at any status: the archive shows a campaign
+ * once sent, and taking it off must stay possible then.
+ */
+function addArchiveRoute(router: Router): void {
+  router.put(API_ROUTES.campaignArchive, authorize('campaigns:send'), async (ctx) => {
+    const id = recordIdParam(ctx);
+    const { publishToArchive } = await validateBody(ctx, campaignArchiveSchema);
+    const campaign = await setCampaignPublication(id, publishToArchive);
+    audit(ctx, 'campaign.archive', { type: 'campaign', id, label: campaign.name }, [
+      { field: 'publishToArchive', after: String(publishToArchive) },
+    ]);
+    ctx.body = campaign;
+  });
+}
+
 /** Sending now or at a time, and what the send reached: its progress, languages and recipients. */
 function addSendingRoutes(
   router: Router,
@@ -344,6 +362,7 @@ export function campaignRoutes(deps: CampaignRoutesDeps): Router {
   addLawfulBasisGuards(router);
   addDraftRoutes(router, { kept: deps.kept, drafts: campaignDrafts(deps.settings) });
   addSendingRoutes(router, deps);
+  addArchiveRoute(router);
   addControlRoutes(router, deps);
   addTestSendRoute(router, deps);
   return router;

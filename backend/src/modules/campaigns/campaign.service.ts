@@ -111,6 +111,7 @@ async function draftFieldsOf(
     templateId: input.templateId ?? null,
     sendingWindow: input.sendingWindow ? normalizedWindow(input.sendingWindow) : null,
     ratePerMinute: input.ratePerMinute ?? null,
+    publishToArchive: input.publishToArchive,
     ...(input.tracking
       ? { tracking: { opens: input.tracking.opens, clicks: input.tracking.clicks } }
       : {}),

@@ -47,6 +47,8 @@ export function buildRobots(siteUrl: string): string {
     'Disallow: /api',
     '',
     `Sitemap: ${siteOrigin(siteUrl)}/sitemap.xml`,
+    // The newsletter archive's pages, published after the build: the API lists them.
+    `Sitemap: ${siteOrigin(siteUrl)}/newsletter/sitemap.xml`,
     '',
   ].join('\n');
 }

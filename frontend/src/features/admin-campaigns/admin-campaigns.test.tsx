@@ -122,6 +122,8 @@ describe('Mail Manager', () => {
       ratePerMinute: null,
       // The agency's defaults, untouched in the editor.
       tracking: { opens: true, clicks: true },
+      // Off until the author turns it on.
+      publishToArchive: false,
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });

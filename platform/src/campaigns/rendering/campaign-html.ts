@@ -200,3 +200,15 @@ export function emailSafeHtml(html: string, colours: MailColours): string {
     },
   }).trim();
 }
+
+/**
+ * A campaign's content as the public archive shows it: sanitised as the mail
+ * is, and a link left without an address (the unsubscribe link, whose
+ * address is a recipient's own) dropped with its words.
+ */
+export function sanitizeArchiveHtml(html: string): string {
+  return sanitizeHtml(html, {
+    ...CAMPAIGN_HTML,
+    exclusiveFilter: (frame) => frame.tag === 'a' && !frame.attribs.href?.trim(),
+  }).trim();
+}

@@ -86,6 +86,15 @@ export const campaignsApi = api.injectEndpoints({
       }),
       invalidatesTags: ['Campaigns', 'ActivityLogs'],
     }),
+    /** On or off the public archive, at any status (it shows there once sent). */
+    setCampaignPublication: build.mutation<CampaignDto, { id: string; publishToArchive: boolean }>({
+      query: ({ id, publishToArchive }) => ({
+        url: apiPath(API_ROUTES.campaignArchive, { id }),
+        method: 'PUT',
+        body: { publishToArchive },
+      }),
+      invalidatesTags: ['Campaigns', 'ActivityLogs'],
+    }),
     /** A new draft copied from any campaign; the server names it in the UI's language. */
     duplicateCampaign: build.mutation<CampaignDto, string>({
       query: (id) => ({ url: apiPath(API_ROUTES.campaignDuplicate, { id }), method: 'POST' }),
@@ -224,6 +233,7 @@ export const {
   useUpdateCampaignMutation,
   useDeleteCampaignMutation,
   useDuplicateCampaignMutation,
+  useSetCampaignPublicationMutation,
   useCampaignRecipientsQuery,
   useCampaignSettingsQuery,
 } = campaignsApi;

@@ -1,3 +1,4 @@
+import { CampaignArchiveSwitch } from './campaign-archive-switch';
 import { LOCALES, type CampaignDto, type Locale } from '@agency/contracts';
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
@@ -88,6 +89,10 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
           <CampaignTrackingSection
             tracking={values.tracking}
             onChange={(tracking) => void formik.setFieldValue('tracking', tracking)}
+          />
+          <CampaignArchiveSwitch
+            checked={values.publishToArchive}
+            onChange={(checked) => void formik.setFieldValue('publishToArchive', checked)}
           />
         </Stack>
         <CampaignPreview

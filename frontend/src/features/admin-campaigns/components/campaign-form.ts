@@ -44,6 +44,8 @@ export interface CampaignFormValues {
   replyTo: string;
   /** Whether the mail counts opens (a pixel) and clicks (tracking links). */
   tracking: CampaignTracking;
+  /** Shown on the public archive once sent. */
+  publishToArchive: boolean;
 }
 
 export type CampaignTracking = { opens: boolean; clicks: boolean };
@@ -90,6 +92,7 @@ export function initialCampaignValues(
     fromAddress: campaign?.fromAddress ?? '',
     replyTo: campaign?.replyTo ?? '',
     tracking: { opens: tracking.opens, clicks: tracking.clicks },
+    publishToArchive: campaign?.publishToArchive ?? false,
   };
 }
 
@@ -144,6 +147,7 @@ export function inputOf(values: CampaignFormValues) {
     fromAddress: values.fromAddress,
     replyTo: values.replyTo,
     tracking: values.tracking,
+    publishToArchive: values.publishToArchive,
   };
 }
 

@@ -90,21 +90,33 @@ function useCampaignRowActions(
   const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
   const canWrite = useAdminCan('campaigns:write');
   const canSend = useAdminCan('campaigns:send');
-  const { duplicate, runControl, controlBusy, duplicating } = commands;
+  const { duplicate, runControl, controlBusy, duplicating, togglePublication, publicationBusy } =
+    commands;
   return useCallback(
     (campaign: CampaignDto) =>
       campaignRowActions(campaign, {
         t,
         canWrite,
         canSend,
-        commands: { runControl, controlBusy, duplicating },
+        commands: { runControl, controlBusy, duplicating, togglePublication, publicationBusy },
         duplicate: (original) =>
           void duplicate(original).then((copy) => {
             if (copy) open({ kind: 'edit', campaign: copy });
           }),
         open,
       }),
-    [t, canSend, canWrite, runControl, controlBusy, duplicate, duplicating, open],
+    [
+      t,
+      canSend,
+      canWrite,
+      runControl,
+      controlBusy,
+      duplicate,
+      duplicating,
+      togglePublication,
+      publicationBusy,
+      open,
+    ],
   );
 }
 

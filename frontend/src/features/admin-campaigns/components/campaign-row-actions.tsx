@@ -5,6 +5,8 @@ import GroupsIcon from '@mui/icons-material/Groups';
 import InsightsIcon from '@mui/icons-material/Insights';
 import PauseIcon from '@mui/icons-material/Pause';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import PublicIcon from '@mui/icons-material/Public';
+import PublicOffIcon from '@mui/icons-material/PublicOff';
 import ReplayIcon from '@mui/icons-material/Replay';
 import ScheduleIcon from '@mui/icons-material/Schedule';
 import SendIcon from '@mui/icons-material/Send';
@@ -29,7 +31,10 @@ export interface CampaignRowContext {
   t: Translate;
   canWrite: boolean;
   canSend: boolean;
-  commands: Pick<CampaignListCommands, 'runControl' | 'controlBusy' | 'duplicating'>;
+  commands: Pick<
+    CampaignListCommands,
+    'runControl' | 'controlBusy' | 'duplicating' | 'togglePublication' | 'publicationBusy'
+  >;
   duplicate: (campaign: CampaignDto) => void;
   open: (dialog: CampaignListDialog) => void;
 }
@@ -85,6 +90,21 @@ function sendingControls(
   ];
 }
 
+/** A sent campaign's place on the public archive (a draft's is the editor's switch). */
+function archiveAction(
+  campaign: CampaignDto,
+  { t, canSend, commands }: CampaignRowContext,
+): RowAction | false {
+  const { name, publishToArchive } = campaign;
+  if (!canSend || campaign.status !== 'sent') return false;
+  return {
+    label: t(publishToArchive ? 'archiveAction.unpublish' : 'archiveAction.publish', { name }),
+    icon: publishToArchive ? <PublicOffIcon fontSize="small" /> : <PublicIcon fontSize="small" />,
+    onClick: () => void commands.togglePublication(campaign),
+    disabled: commands.publicationBusy,
+  };
+}
+
 /** A test, the schedule, the recipients and results, then editing, copying and deleting. */
 function campaignTools(
   campaign: CampaignDto,
@@ -133,7 +153,11 @@ export function campaignRowActions(campaign: CampaignDto, context: CampaignRowCo
   const { t, canSend, open } = context;
   return (
     <RowActions
-      actions={[...sendingControls(campaign, context), ...campaignTools(campaign, context)]}
+      actions={[
+        ...sendingControls(campaign, context),
+        archiveAction(campaign, context),
+        ...campaignTools(campaign, context),
+      ]}
     >
       {/* Send exists only on drafts, for roles that may send. */}
       {campaign.status === 'draft' && canSend ? (

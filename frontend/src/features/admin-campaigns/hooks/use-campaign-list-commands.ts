@@ -10,6 +10,7 @@ import {
 } from '../api/campaigns-api';
 import { CAMPAIGNS_NAMESPACE } from '../campaigns-namespace';
 import { useCampaignControl } from './use-campaign-control';
+import { useCampaignPublication } from './use-campaign-publication';
 
 /**
  * What the campaign list does to a campaign: send it, copy it, delete it, and
@@ -22,6 +23,7 @@ export function useCampaignListCommands() {
   const [deleteCampaign] = useDeleteCampaignMutation();
   const [duplicateCampaign, { isLoading: duplicating }] = useDuplicateCampaignMutation();
   const { run: runControl, busy: controlBusy } = useCampaignControl();
+  const { togglePublication, publicationBusy } = useCampaignPublication();
 
   const send = async (campaign: CampaignDto) => {
     try {
@@ -71,6 +73,8 @@ export function useCampaignListCommands() {
     deleteCampaign,
     runControl,
     controlBusy,
+    togglePublication,
+    publicationBusy,
   };
 }
 
