@@ -17,7 +17,7 @@ import {
   validEnquiry,
   type SignedInUser,
 } from '../../testing/admin-fixtures';
-import { ActivityLogModel } from '../activity-log';
+import { ActivityLogModel } from '@agency/platform/testing/activity-models';
 
 const ROUTE = '/api/admin/agency-settings';
 const ZONE = 'America/Montreal';
