@@ -15,6 +15,7 @@ import {
   agencyTimeZoneSource,
   setAgencySettingsFallback,
   type KeptCounts,
+  type ContactChanges,
   type Logger,
   type MailIdentityKey,
   type MailQueues,
@@ -42,6 +43,7 @@ import { personErasureDepsOf, personErasureProcessor } from './jobs/person-erasu
 import { startListDeletion, type ListDeletion } from './jobs/list-delete.processor';
 import { startCampaignEventCounting } from './jobs/campaign-events.processor';
 import { startTrackingKeyRetention } from './jobs/tracking-key-retention.processor';
+import { retentionContactChanges, startRetention } from './jobs/retention.processor';
 import {
   startCampaignEngine,
   type CampaignMessenger,
@@ -260,6 +262,8 @@ interface ScheduledJobDeps {
   mailDeps: MailDeps;
   startWorker: StartQueueWorker;
   changes: SubscriberChanges;
+  /** The figures' view of the enquiries, which the retention's anonymisation keeps right. */
+  keptContactChanges: ContactChanges;
 }
 
 async function startBounceMailbox(
@@ -290,6 +294,7 @@ interface ScheduledJobs {
   /** Campaign results: the event writer, and the keys' destruction after the retention. */
   campaignEvents: ScheduledJob;
   trackingRetention: ScheduledJob;
+  retention: ScheduledJob;
 }
 
 /** The jobs on schedules of their own: the mail server probe, list deletion, figures' reconciliation, bounces. */
@@ -340,7 +345,27 @@ async function startScheduledJobs(
     logger,
     startWorker,
   });
-  return { mailServerProbe, listDeletion, stats, bounces, campaignEvents, trackingRetention };
+  const retention = await startRetention({
+    connection,
+    queuePrefix,
+    logger,
+    startWorker,
+    contactChanges: retentionContactChanges({
+      connection,
+      queuePrefix,
+      logger,
+      keptContactChanges: deps.keptContactChanges,
+    }),
+  });
+  return {
+    mailServerProbe,
+    listDeletion,
+    stats,
+    bounces,
+    campaignEvents,
+    trackingRetention,
+    retention,
+  };
 }
 
 interface CampaignSending {
@@ -414,6 +439,7 @@ async function closeWorkers({
   await scheduled.bounces?.close();
   await scheduled.campaignEvents.close();
   await scheduled.trackingRetention.close();
+  await scheduled.retention.close();
   await relayTargets.close();
 }
 
@@ -454,7 +480,12 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
   });
   workers.push(startErasureWorker(startWorker, mailDeps, kept));
   const relaySchedule = await scheduleOutboxRelay(relayQueue, options);
-  const scheduled = await startScheduledJobs(options, { mailDeps, startWorker, changes });
+  const scheduled = await startScheduledJobs(options, {
+    mailDeps,
+    startWorker,
+    changes,
+    keptContactChanges: kept.contactChanges,
+  });
   const campaigns = await startCampaignSending(options, mailDeps);
   const started = { relaySchedule, campaigns, workers, scheduled, relayQueue, relayTargets };
   return { close: () => closeWorkers(started) };

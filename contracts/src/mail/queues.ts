@@ -47,6 +47,8 @@ export const QUEUE_NAMES = {
   mailServerProbe: 'mail-server-probe',
   /** Erases one address from everything that holds it, step by step, then mails the person. */
   personErasure: 'person-erasure',
+  /** Holds the daily job scheduler of the retention rules: unconfirmed sign-ups, old enquiries, the activity log. */
+  retention: 'retention',
 } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 

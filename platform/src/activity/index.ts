@@ -6,3 +6,4 @@ export {
   type ActivityEntry,
 } from './activity-log.service';
 export { redactAddressInActivity } from './activity-erasure';
+export { removeActivityBefore } from './activity-retention';

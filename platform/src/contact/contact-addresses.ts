@@ -1,4 +1,4 @@
-import { Types, type mongo } from 'mongoose';
+import { Types, trusted, type mongo } from 'mongoose';
 import { insertBatcher } from '../batched-writes';
 import { insertUnlessPresent, isMissingCollectionError } from '../database-errors';
 import type { Logger } from '../logger';
@@ -61,6 +61,13 @@ export function createContactAddressChanges({ logger }: { logger: Logger }): Con
     (documents) => ContactAddressModel.collection.insertMany(documents, UNORDERED),
     { duplicatesAreInserted: true },
   );
+  const forgetAddress = async (contact: ContactFacts) => {
+    try {
+      await contactAddresses().deleteOne({ _id: new Types.ObjectId(contact.id) });
+    } catch (error) {
+      missed(contact, error);
+    }
+  };
   return {
     async stored(contact) {
       try {
@@ -70,13 +77,9 @@ export function createContactAddressChanges({ logger }: { logger: Logger }): Con
       }
     },
     statusChanged: () => Promise.resolve(),
-    async deleted(contact) {
-      try {
-        await contactAddresses().deleteOne({ _id: new Types.ObjectId(contact.id) });
-      } catch (error) {
-        missed(contact, error);
-      }
-    },
+    deleted: (contact) => forgetAddress(contact),
+    // An anonymised enquiry has no address to mail: its copy goes.
+    anonymised: (contact) => forgetAddress(contact),
   };
 }
 
@@ -109,7 +112,12 @@ export async function contactAddressesComplete(): Promise<boolean> {
     documentCount(ContactModel.collection as unknown as mongo.Collection),
     documentCount(ContactAddressModel.collection as unknown as mongo.Collection),
   ]);
-  return enquiries === addresses;
+  if (enquiries === addresses) return true;
+  // Anonymised enquiries have no copy (contact-retention.ts); counted only when the two differ.
+  const anonymised = await ContactModel.countDocuments({
+    anonymisedAt: trusted({ $exists: true }),
+  });
+  return enquiries === addresses + anonymised;
 }
 
 /** What a campaign needs of one enquiry to mail it. */
@@ -131,7 +139,8 @@ export async function* contactMailAddresses(): AsyncGenerator<ContactMailAddress
     : ContactModel.collection;
   yield* source
     .find<ContactMailAddress>(
-      {},
+      // An anonymised enquiry keeps no address (contact-retention.ts): never mailed.
+      { email: { $ne: '' } },
       { projection: { email: 1, firstName: 1, lastName: 1, locale: 1 } },
     )
     .batchSize(1000);
@@ -180,6 +189,8 @@ export async function beginContactAddressRepair(): Promise<ContactAddressRepair>
   return {
     async expect(contact) {
       if (unclaimed.delete(contact.id)) return;
+      // Anonymised: no address to copy.
+      if (contact.email === '') return;
       missing.push(contactAddressOf(contact));
       if (missing.length >= CHUNK) await addMissing();
     },

@@ -241,6 +241,13 @@ function keptStore(
   };
 }
 
+/** One enquiry fewer from an address; the field goes with the last one. */
+async function forgetOneEnquiryOf(redis: Redis, keys: StatsKeys, email: string): Promise<void> {
+  const address = normalizeEmail(email);
+  const left = await redis.hincrby(keys.enquiriesPerAddress, address, -1);
+  if (left <= 0) await redis.hdel(keys.enquiriesPerAddress, address);
+}
+
 function keptContactChanges(
   { redis, keys, daysKey, counted }: KeptStore,
   timeZone: TimeZoneSource,
@@ -274,6 +281,10 @@ function keptContactChanges(
   return {
     stored: (facts) => counted('contact stored', () => storedTogether.load(facts)),
     deleted: (facts) => counted('contact deleted', () => contacts([{ facts, delta: -1 }])),
+    // The figures keep the enquiry (day, service, status); the audience no longer reaches its
+    // address. The audience counts follow at the scheduled reconciliation, as after an erasure.
+    anonymised: (facts) =>
+      counted('contact anonymised', () => forgetOneEnquiryOf(redis, keys, facts.email)),
     statusChanged: (facts, from) =>
       counted('contact status', () =>
         redis
