@@ -43,7 +43,7 @@ import { personErasureDepsOf, personErasureProcessor } from './jobs/person-erasu
 import { startListDeletion, type ListDeletion } from './jobs/list-delete.processor';
 import { startCampaignEventCounting } from './jobs/campaign-events.processor';
 import { startTrackingKeyRetention } from './jobs/tracking-key-retention.processor';
-import { retentionContactChanges, startRetention } from './jobs/retention.processor';
+import { startRetention } from './jobs/retention.processor';
 import {
   startCampaignEngine,
   type CampaignMessenger,
@@ -350,12 +350,7 @@ async function startScheduledJobs(
     queuePrefix,
     logger,
     startWorker,
-    contactChanges: retentionContactChanges({
-      connection,
-      queuePrefix,
-      logger,
-      keptContactChanges: deps.keptContactChanges,
-    }),
+    keptContactChanges: deps.keptContactChanges,
   });
   return {
     mailServerProbe,

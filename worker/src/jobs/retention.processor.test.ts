@@ -305,7 +305,7 @@ describe('the retention rules', () => {
         connection,
         queuePrefix: ctx.config.queuePrefix,
         logger: silent,
-        contactChanges: changes,
+        keptContactChanges: kept.contactChanges,
         startWorker: (name: QueueName, processor: Processor<Record<string, never>>, concurrency) =>
           new Worker(name, processor, { connection, prefix: ctx.config.queuePrefix, concurrency }),
       });

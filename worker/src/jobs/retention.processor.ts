@@ -78,23 +78,28 @@ export function startRetention({
   queuePrefix,
   logger,
   startWorker,
-  contactChanges,
+  keptContactChanges,
   everyMs = RETENTION_EVERY_MS,
-  now = () => new Date(),
 }: {
   connection: Redis;
   queuePrefix: string;
   logger: Logger;
   startWorker: StartWorker<Record<string, never>>;
-  contactChanges: ContactChanges;
+  /** The figures' view of the enquiries (the worker's kept counts). */
+  keptContactChanges: ContactChanges;
   everyMs?: number;
-  now?: () => Date;
 }): Promise<ScheduledJob> {
+  const contactChanges = retentionContactChanges({
+    connection,
+    queuePrefix,
+    logger,
+    keptContactChanges,
+  });
   return startScheduledJob({
     name: QUEUE_NAMES.retention,
     schedulerId: RETENTION_SCHEDULER_ID,
     everyMs,
-    processor: () => runRetention({ logger, contactChanges }, now()),
+    processor: () => runRetention({ logger, contactChanges }, new Date()),
     connection,
     queuePrefix,
     logger,
