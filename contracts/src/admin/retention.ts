@@ -1,4 +1,4 @@
-import { number, object, type InferType } from 'yup';
+import { number, object } from 'yup';
 import { message } from '../validation/fields';
 
 /** Days a newsletter sign-up may wait for its confirmation click before it is deleted. */
@@ -39,7 +39,6 @@ export interface RetentionSettings {
   enquiryMonths: number | null;
   activityMonths: number;
 }
-export type RetentionSettingsInput = InferType<typeof retentionSettingsSchema>;
 
 export const DEFAULT_RETENTION_SETTINGS: Readonly<RetentionSettings> = {
   enquiryMonths: null,
