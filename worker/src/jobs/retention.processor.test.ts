@@ -13,6 +13,7 @@ import {
   reconcileStats,
   requestSubscription,
   saveAgencySettings,
+  statsKeys,
   storeContact,
   UNWATCHED_SUBSCRIBERS,
   type ContactChanges,
@@ -78,7 +79,7 @@ describe('the retention rules', () => {
   const signUp = (email: string, at: Date) =>
     requestSubscription(
       { email, locale: 'fr', source: 'newsletter-banner', ip: '203.0.113.9', at },
-      UNWATCHED_SUBSCRIBERS,
+      kept.subscriberChanges,
     );
 
   describe('unconfirmed sign-ups', () => {
@@ -106,6 +107,18 @@ describe('the retention rules', () => {
         'recent@example.com',
       ]);
       expect(await OwedMailModel.countDocuments({ subscriberId: stale.subscriberId })).toBe(0);
+      // The figures' per-address status of the deleted sign-up goes at the next reconciliation.
+      const statuses = statsKeys(prefix, 'UTC').subscriberStatus;
+      expect(await connection.hget(statuses, 'stale@example.com')).toBe('pending');
+      await reconcileStats({
+        redis: connection,
+        prefix,
+        timeZone: 'UTC',
+        settleMs: 0,
+        logger: silent,
+      });
+      expect(await connection.hget(statuses, 'stale@example.com')).toBeNull();
+      expect(await connection.hget(statuses, 'recent@example.com')).toBe('pending');
       // The confirmed address's mails are its own business.
       expect(await OwedMailModel.countDocuments({ subscriberId: String(confirming._id) })).toBe(1);
     });
