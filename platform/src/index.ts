@@ -28,3 +28,4 @@ export * from './audience';
 export * from './stats';
 export * from './settings';
 export * from './privacy';
+export * from './activity';

@@ -15,6 +15,7 @@ import {
   agencyTimeZoneSource,
   setAgencySettingsFallback,
   type KeptCounts,
+  type ContactChanges,
   type Logger,
   type MailIdentityKey,
   type MailQueues,
@@ -46,6 +47,7 @@ import { startListDeletion, type ListDeletion } from './jobs/list-delete.process
 import { startCampaignEventCounting } from './jobs/campaign-events.processor';
 import { startTrackingKeyRetention } from './jobs/tracking-key-retention.processor';
 import { startPeopleRebuild } from './jobs/people-rebuild.processor';
+import { startRetention } from './jobs/retention.processor';
 import {
   startCampaignEngine,
   type CampaignMessenger,
@@ -264,6 +266,8 @@ interface ScheduledJobDeps {
   mailDeps: MailDeps;
   startWorker: StartQueueWorker;
   changes: SubscriberChanges;
+  /** The figures' view of the enquiries, which the retention's anonymisation keeps right. */
+  keptContactChanges: ContactChanges;
 }
 
 async function startBounceMailbox(
@@ -296,6 +300,8 @@ interface ScheduledJobs {
   trackingRetention: ScheduledJob;
   /** The people view's daily rebuild (and its first fill). */
   peopleRebuild: ScheduledJob;
+  /** The retention rules' daily pass: unconfirmed sign-ups, old enquiries, the activity log. */
+  retention: ScheduledJob;
 }
 
 /** The jobs on schedules of their own: the mail server probe, list deletion, figures' reconciliation, bounces. */
@@ -335,7 +341,14 @@ async function startScheduledJobs(
     : undefined;
   const bounces = await startBounceMailbox(options, deps);
   const upkeep = await startUpkeepJobs({ connection, queuePrefix, logger, startWorker });
-  return { mailServerProbe, listDeletion, stats, bounces, ...upkeep };
+  const retention = await startRetention({
+    connection,
+    queuePrefix,
+    logger,
+    startWorker,
+    keptContactChanges: deps.keptContactChanges,
+  });
+  return { mailServerProbe, listDeletion, stats, bounces, ...upkeep, retention };
 }
 
 /** The passes that keep what is derived from the store: campaign results, tracking keys, the people view. */
@@ -422,6 +435,7 @@ async function closeWorkers({
   await scheduled.campaignEvents.close();
   await scheduled.trackingRetention.close();
   await scheduled.peopleRebuild.close();
+  await scheduled.retention.close();
   await relayTargets.close();
 }
 
@@ -464,7 +478,12 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
   });
   workers.push(startErasureWorker(startWorker, mailDeps, kept));
   const relaySchedule = await scheduleOutboxRelay(relayQueue, options);
-  const scheduled = await startScheduledJobs(options, { mailDeps, startWorker, changes });
+  const scheduled = await startScheduledJobs(options, {
+    mailDeps,
+    startWorker,
+    changes,
+    keptContactChanges: kept.contactChanges,
+  });
   const campaigns = await startCampaignSending(options, mailDeps);
   const started = { relaySchedule, campaigns, workers, scheduled, relayQueue, relayTargets };
   return { close: () => closeWorkers(started) };

@@ -22,7 +22,7 @@ import { ContactModel } from '@agency/platform/testing/contact-models';
 import { createUser } from '../modules/users';
 import { ClientModel } from '../modules/clients';
 import { LeadModel } from '../modules/leads';
-import { ActivityLogModel } from '../modules/activity-log';
+import { ActivityLogModel } from '@agency/platform/testing/activity-models';
 import { CampaignModel } from '@agency/platform/testing/campaigns-models';
 import { ErasureModel } from '@agency/platform/testing/privacy-models';
 import { MailingListModel } from '@agency/platform/testing/audience-models';

@@ -1,5 +1,5 @@
 import { useFileDatabase } from '@agency/platform/testing/file-database';
-import { ActivityLogModel } from '../modules/activity-log';
+import { ActivityLogModel } from '@agency/platform/testing/activity-models';
 import { enableTwoFactor, savePendingTwoFactorSecret } from '@agency/platform';
 import { createUser } from '../modules/users';
 import { UserModel } from '@agency/platform/testing/users-models';

@@ -3,6 +3,11 @@ import { LOCALES, type Locale } from '../locales';
 import { emailAddress } from '../validation/email-address';
 import { message, oneOfText, text } from '../validation/fields';
 import { trackingSettingsSchema, type TrackingSettings } from './campaign-results';
+import {
+  retentionSettingsSchema,
+  type RetentionReportDto,
+  type RetentionSettings,
+} from './retention';
 
 export const AGENCY_NAME_MAX = 100;
 export const MAIL_HEADER_TEXT_MAX = 300;
@@ -98,13 +103,16 @@ export const agencySettingsSchema = object({
   defaultLocale: oneOfText(LOCALES).required(message('required')),
   /** Open and click tracking: a new campaign's switches, the mode, the key's retention. */
   tracking: trackingSettingsSchema,
+  /** How long enquiries keep their personal details and the activity log its entries. */
+  retention: retentionSettingsSchema,
 });
 export type AgencySettingsInput = Omit<
   InferType<typeof agencySettingsSchema>,
-  'defaultLocale' | 'tracking'
+  'defaultLocale' | 'tracking' | 'retention'
 > & {
   defaultLocale: Locale;
   tracking?: TrackingSettings;
+  retention?: RetentionSettings;
 };
 
 export interface AgencySender {
@@ -131,6 +139,9 @@ export interface AgencySettingsDto {
   timeZone: string;
   defaultLocale: Locale;
   tracking: TrackingSettings;
+  retention: RetentionSettings;
+  /** What the last retention pass removed; null before its first pass. */
+  retentionReport: RetentionReportDto | null;
   /** When an admin last saved them (ISO); null while they are the first-run defaults. */
   updatedAt: string | null;
   updatedBy: string | null;

@@ -18,3 +18,4 @@ export * from './sessions';
 export * from './password-reset';
 export * from './test-recipients';
 export * from './agency-settings';
+export * from './retention';

@@ -49,6 +49,8 @@ export const QUEUE_NAMES = {
   personErasure: 'person-erasure',
   /** Holds the job scheduler that rebuilds the people view from the records that hold each address. */
   peopleRebuild: 'people-rebuild',
+  /** Holds the daily job scheduler of the retention rules: unconfirmed sign-ups, old enquiries, the activity log. */
+  retention: 'retention',
 } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_RETENTION_SETTINGS,
   DEFAULT_TRACKING_SETTINGS,
   DEFAULT_PLACEHOLDER_FALLBACKS,
   DEFAULT_TEMPLATE,
@@ -356,6 +357,8 @@ export function buildAgencySettings(overrides: Partial<AgencySettingsDto> = {}):
     timeZone: 'Africa/Tunis',
     defaultLocale: 'en',
     tracking: { ...DEFAULT_TRACKING_SETTINGS },
+    retention: { ...DEFAULT_RETENTION_SETTINGS },
+    retentionReport: null,
     updatedAt: null,
     updatedBy: null,
     ...overrides,

@@ -1,4 +1,4 @@
-import { Types, type mongo } from 'mongoose';
+import { Types, trusted, type mongo } from 'mongoose';
 import { insertBatcher } from '../batched-writes';
 import { insertUnlessPresent, isMissingCollectionError } from '../database-errors';
 import type { Logger } from '../logger';
@@ -64,6 +64,13 @@ export function createContactAddressChanges({ logger }: { logger: Logger }): Con
     (documents) => ContactAddressModel.collection.insertMany(documents, UNORDERED),
     { duplicatesAreInserted: true },
   );
+  const forgetAddress = async (contact: ContactFacts) => {
+    try {
+      await contactAddresses().deleteOne({ _id: new Types.ObjectId(contact.id) });
+    } catch (error) {
+      missed(contact, error);
+    }
+  };
   return {
     async stored(contact) {
       try {
@@ -73,13 +80,9 @@ export function createContactAddressChanges({ logger }: { logger: Logger }): Con
       }
     },
     statusChanged: () => Promise.resolve(),
-    async deleted(contact) {
-      try {
-        await contactAddresses().deleteOne({ _id: new Types.ObjectId(contact.id) });
-      } catch (error) {
-        missed(contact, error);
-      }
-    },
+    deleted: (contact) => forgetAddress(contact),
+    // An anonymised enquiry has no address to mail: its copy goes.
+    anonymised: (contact) => forgetAddress(contact),
   };
 }
 
@@ -112,7 +115,12 @@ export async function contactAddressesComplete(): Promise<boolean> {
     documentCount(ContactModel.collection as unknown as mongo.Collection),
     documentCount(ContactAddressModel.collection as unknown as mongo.Collection),
   ]);
-  return enquiries === addresses;
+  if (enquiries === addresses) return true;
+  // Anonymised enquiries have no copy (contact-retention.ts); counted only when the two differ.
+  const anonymised = await ContactModel.countDocuments({
+    anonymisedAt: trusted({ $exists: true }),
+  });
+  return enquiries === addresses + anonymised;
 }
 
 /** What a campaign needs of one enquiry to mail it. */
@@ -145,9 +153,11 @@ export async function* contactMailAddresses({
     ? { consented: true }
     : { 'consent.requestedAt': { $exists: true } };
   yield* source
-    .find<ContactMailAddress>(onlyConsented ? consentedOnly : {}, {
-      projection: { email: 1, firstName: 1, lastName: 1, locale: 1 },
-    })
+    .find<ContactMailAddress>(
+      // An anonymised enquiry keeps no address (contact-retention.ts): never mailed.
+      { ...(onlyConsented ? consentedOnly : {}), email: { $ne: '' } },
+      { projection: { email: 1, firstName: 1, lastName: 1, locale: 1 } },
+    )
     .batchSize(1000);
 }
 
@@ -166,14 +176,14 @@ export interface ContactConsentAddress {
 export async function* contactConsentAddresses(): AsyncGenerator<ContactConsentAddress> {
   if (await contactAddressesComplete()) {
     const copies = contactAddresses()
-      .find({}, { projection: { email: 1, consented: 1 } })
+      .find({ email: { $ne: '' } }, { projection: { email: 1, consented: 1 } })
       .batchSize(1000);
     for await (const { email, consented } of copies) yield { email, consented: consented === true };
     return;
   }
   const enquiries = ContactModel.collection
     .find<{ email: string; consent?: { requestedAt?: Date } }>(
-      {},
+      { email: { $ne: '' } },
       { projection: { email: 1, 'consent.requestedAt': 1 } },
     )
     .batchSize(1000);
@@ -247,6 +257,8 @@ export async function beginContactAddressRepair(): Promise<ContactAddressRepair>
   };
   return {
     async expect(contact) {
+      // Anonymised: no address to copy, and a copy left behind goes as an orphan.
+      if (contact.email === '') return;
       const held = unclaimed.get(contact.id);
       if (held !== undefined) {
         unclaimed.delete(contact.id);

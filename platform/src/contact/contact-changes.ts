@@ -26,6 +26,18 @@ export interface ContactChanges {
   /** `contact` carries its new status. */
   statusChanged(contact: ContactFacts, from: ContactStatus): Promise<void>;
   deleted(contact: ContactFacts): Promise<void>;
+  /**
+   * The enquiry (as it was) lost its personal details to the retention rule
+   * and stays, for the figures, without them. A listener that does not say
+   * what this means to it is told `deleted`: whatever it kept of the person
+   * goes, which is the safe side of a privacy rule.
+   */
+  anonymised?(contact: ContactFacts): Promise<void>;
+}
+
+/** Tells `listener` that an enquiry was anonymised (see ContactChanges.anonymised). */
+export function tellAnonymised(listener: ContactChanges, contact: ContactFacts): Promise<void> {
+  return listener.anonymised ? listener.anonymised(contact) : listener.deleted(contact);
 }
 
 /** Every listener told of each change, side by side. */
@@ -40,6 +52,9 @@ export function allContactChanges(...listeners: ContactChanges[]): ContactChange
     async deleted(contact) {
       await Promise.all(listeners.map((listener) => listener.deleted(contact)));
     },
+    async anonymised(contact) {
+      await Promise.all(listeners.map((listener) => tellAnonymised(listener, contact)));
+    },
   };
 }
 
@@ -48,6 +63,7 @@ export const UNWATCHED_CONTACTS: ContactChanges = {
   stored: () => Promise.resolve(),
   statusChanged: () => Promise.resolve(),
   deleted: () => Promise.resolve(),
+  anonymised: () => Promise.resolve(),
 };
 
 /**

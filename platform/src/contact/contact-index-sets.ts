@@ -145,6 +145,15 @@ export function createContactIndexSets(
         for (const [key, member] of membersOf(contact, keys)) multi.zrem(key, member);
         return multi.exec();
       }),
+    // Still listed in its place, by its status and service; no longer found by name or address.
+    anonymised: (contact) =>
+      write(contact, () => {
+        const multi = redis.multi();
+        for (const [key, member] of membersOf(contact, keys)) {
+          if (key === keys.search) multi.zrem(key, member);
+        }
+        return multi.exec();
+      }),
   };
 
   return {

@@ -40,6 +40,8 @@ const contactSchema = new Schema(
     // accents, so an index serves the prefix search and the name order.
     searchTerms: { type: [String], default: undefined },
     lastNameKey: { type: String },
+    // Set by the retention rule, which emptied the personal fields (contact-retention.ts).
+    anonymisedAt: { type: Date },
     // Where the enquiry's two mails stand is not kept here: the mail outbox
     // (modules/mail-outbox) owes them and their receipts record how they
     // ended, so the worker never writes to this collection, which grows with

@@ -22,3 +22,4 @@ export * from './contact-search';
 export * from './contact-index-sets';
 export * from './stored-contacts';
 export * from './contact-erasure';
+export { anonymiseEnquiriesBefore } from './contact-retention';

@@ -19,3 +19,4 @@ export {
 export * from './subscription-request';
 export * from './unsubscribe';
 export * from './subscriber-erasure';
+export { removeUnconfirmedSignups } from './subscriber-retention';

@@ -49,6 +49,17 @@ const agencySettingsSchema = new Schema(
       ),
       default: null,
     },
+    // The retention rules; a document saved before they existed has none (the defaults).
+    retention: {
+      type: new Schema(
+        {
+          enquiryMonths: { type: Number, default: null },
+          activityMonths: { type: Number, required: true },
+        },
+        { _id: false },
+      ),
+      default: null,
+    },
     updatedBy: { type: String },
   },
   { timestamps: true },

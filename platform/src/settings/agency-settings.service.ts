@@ -1,6 +1,7 @@
 import type { Logger } from '../logger';
 import {
   DEFAULT_LOCALE,
+  DEFAULT_RETENTION_SETTINGS,
   DEFAULT_TRACKING_SETTINGS,
   LOCALES,
   allowedSender,
@@ -9,6 +10,7 @@ import {
   type AgencySender,
   type AgencySettingsInput,
   type Locale,
+  type RetentionSettings,
   type TrackingMode,
   type TrackingSettings,
 } from '@agency/contracts';
@@ -26,6 +28,8 @@ export interface AgencySettings {
   defaultLocale: Locale;
   /** A new campaign's tracking switches, the events' mode and the key's retention. */
   tracking: TrackingSettings;
+  /** How long enquiries keep their personal details and the activity log its entries. */
+  retention: RetentionSettings;
   updatedAt: Date | null;
   updatedBy: string | null;
 }
@@ -72,6 +76,7 @@ export function firstRunAgencySettings(fallback: AgencySettingsFallback): Agency
     timeZone: fallback.timeZone,
     defaultLocale: DEFAULT_LOCALE,
     tracking: { ...DEFAULT_TRACKING_SETTINGS },
+    retention: { ...DEFAULT_RETENTION_SETTINGS },
     updatedAt: null,
     updatedBy: null,
   };
@@ -130,6 +135,12 @@ async function loadAgencySettings(): Promise<AgencySettings> {
     tracking: stored.tracking
       ? { ...stored.tracking, mode: stored.tracking.mode as TrackingMode }
       : { ...DEFAULT_TRACKING_SETTINGS },
+    retention: stored.retention
+      ? {
+          enquiryMonths: stored.retention.enquiryMonths ?? null,
+          activityMonths: stored.retention.activityMonths,
+        }
+      : { ...DEFAULT_RETENTION_SETTINGS },
     updatedAt: stored.updatedAt ?? null,
     updatedBy: stored.updatedBy ?? null,
   };
@@ -184,6 +195,7 @@ export async function saveAgencySettings(
         timeZone: input.timeZone,
         defaultLocale: input.defaultLocale,
         tracking: input.tracking ?? { ...DEFAULT_TRACKING_SETTINGS },
+        retention: input.retention ?? { ...DEFAULT_RETENTION_SETTINGS },
         updatedBy,
       },
     },

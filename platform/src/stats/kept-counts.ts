@@ -273,6 +273,22 @@ function keptStore(
   };
 }
 
+/** One enquiry fewer from an address (and from its consenting ones); a field goes with the last one. */
+async function forgetOneEnquiryOf(
+  redis: Redis,
+  keys: StatsKeys,
+  { email, consented }: Pick<ContactFacts, 'email' | 'consented'>,
+): Promise<void> {
+  const address = normalizeEmail(email);
+  const hashes = consented
+    ? [keys.enquiriesPerAddress, keys.consentedPerAddress]
+    : [keys.enquiriesPerAddress];
+  for (const hash of hashes) {
+    const left = await redis.hincrby(hash, address, -1);
+    if (left <= 0) await redis.hdel(hash, address);
+  }
+}
+
 function keptContactChanges(
   { redis, keys, daysKey, counted }: KeptStore,
   timeZone: TimeZoneSource,
@@ -308,6 +324,10 @@ function keptContactChanges(
   return {
     stored: (facts) => counted('contact stored', () => storedTogether.load(facts)),
     deleted: (facts) => counted('contact deleted', () => contacts([{ facts, delta: -1 }])),
+    // The figures keep the enquiry (day, service, status); the audience no longer reaches its
+    // address. The audience counts follow at the scheduled reconciliation, as after an erasure.
+    anonymised: (facts) =>
+      counted('contact anonymised', () => forgetOneEnquiryOf(redis, keys, facts)),
     statusChanged: (facts, from) =>
       counted('contact status', () =>
         redis

@@ -126,8 +126,11 @@ class Recount {
     this.add(this.counts, COUNT_FIELDS.contactsByService(contact.service));
     this.add(this.counts, COUNT_FIELDS.contactsByStatusAndService(contact.status, contact.service));
     this.add(this.days, localDay(contact.createdAt, this.timeZone));
-    this.add(this.enquiries, normalizeEmail(contact.email));
-    if (contact.consented) this.add(this.consented, normalizeEmail(contact.email));
+    // An anonymised enquiry (no address) is counted, but reaches nobody.
+    if (contact.email !== '') {
+      this.add(this.enquiries, normalizeEmail(contact.email));
+      if (contact.consented) this.add(this.consented, normalizeEmail(contact.email));
+    }
   }
 
   subscriber({ email, status }: { email: string; status: string }) {

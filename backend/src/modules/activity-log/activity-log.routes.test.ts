@@ -1,6 +1,6 @@
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { as, signedInUser, validClient, type SignedInUser } from '../../testing/admin-fixtures';
-import { ActivityLogModel } from './activity-log.model';
+import { ActivityLogModel } from '@agency/platform/testing/activity-models';
 
 let ctx: TestContext;
 let admin: SignedInUser;

@@ -9,7 +9,7 @@ import {
 import { HttpError } from '../../errors';
 import { authorize } from '../../middleware/authorize';
 import { requestLocale, validateQuery } from '../../middleware/validate';
-import { listActivity } from './activity-log.service';
+import { listActivity } from '@agency/platform';
 
 /**
  * `?action[$ne]=x` reaches Koa as a key named "action[$ne]", which the schema

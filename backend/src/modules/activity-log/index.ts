@@ -1,4 +1,3 @@
 export { activityLogRoutes } from './activity-log.routes';
-export { recordActivity } from './activity-log.service';
-export { ActivityLogModel } from './activity-log.model';
-export { redactAddressInActivity } from './activity-erasure';
+// The log's collection belongs to the platform (the worker trims it); the API's callers keep these names.
+export { recordActivity, redactAddressInActivity } from '@agency/platform';

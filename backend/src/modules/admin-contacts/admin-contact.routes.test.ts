@@ -21,7 +21,7 @@ import {
 import { MailReceiptModel, OwedMailModel } from '@agency/platform/testing/outbox-models';
 import { ContactAddressModel, ContactModel } from '@agency/platform/testing/contact-models';
 import { LeadModel } from '../leads';
-import { ActivityLogModel } from '../activity-log';
+import { ActivityLogModel } from '@agency/platform/testing/activity-models';
 
 let ctx: TestContext;
 let manager: SignedInUser;

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { TEST_PASSWORD, as, signedInUser } from '../../testing/admin-fixtures';
 import { UserModel } from '@agency/platform/testing/users-models';
-import { ActivityLogModel } from '../activity-log';
+import { ActivityLogModel } from '@agency/platform/testing/activity-models';
 
 let ctx: TestContext;
 beforeAll(async () => {

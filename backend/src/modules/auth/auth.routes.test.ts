@@ -5,7 +5,7 @@ import { createTestContext, type TestContext } from '../../testing/test-context'
 import { TEST_PASSWORD, as, signedInUser, unknownId } from '../../testing/admin-fixtures';
 import { createUser } from '../users';
 import { UserModel } from '@agency/platform/testing/users-models';
-import { ActivityLogModel } from '../activity-log';
+import { ActivityLogModel } from '@agency/platform/testing/activity-models';
 
 let ctx: TestContext;
 beforeAll(async () => {

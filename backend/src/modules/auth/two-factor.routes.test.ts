@@ -3,7 +3,7 @@ import { createTestContext, type TestContext } from '../../testing/test-context'
 import { TEST_PASSWORD, as, signedInUser } from '../../testing/admin-fixtures';
 import { createUser } from '../users';
 import { UserModel } from '@agency/platform/testing/users-models';
-import { ActivityLogModel } from '../activity-log';
+import { ActivityLogModel } from '@agency/platform/testing/activity-models';
 import { totpCodeAt } from './two-factor';
 
 let ctx: TestContext;

@@ -1,6 +1,6 @@
 import { Types } from 'mongoose';
 import { MailingListModel } from '@agency/platform/testing/audience-models';
-import { ActivityLogModel } from '../activity-log';
+import { ActivityLogModel } from '@agency/platform/testing/activity-models';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import {
   as,

@@ -1,4 +1,4 @@
-import { ActivityLogModel } from '../activity-log';
+import { ActivityLogModel } from '@agency/platform/testing/activity-models';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { as, signedInUser, validCampaign, type SignedInUser } from '../../testing/admin-fixtures';
 import { CampaignModel } from '@agency/platform/testing/campaigns-models';

@@ -9,7 +9,7 @@ import {
   validCampaign,
   type SignedInUser,
 } from '../../testing/admin-fixtures';
-import { ActivityLogModel } from '../activity-log';
+import { ActivityLogModel } from '@agency/platform/testing/activity-models';
 
 /** Every line the API logs, as pino writes it. */
 const logLines: { level: number; msg?: string; path?: string }[] = [];

@@ -7,7 +7,7 @@ import {
   MailingListModel,
   SuppressionModel,
 } from '@agency/platform/testing/audience-models';
-import { ActivityLogModel } from '../activity-log';
+import { ActivityLogModel } from '@agency/platform/testing/activity-models';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import {
   as,

@@ -35,7 +35,7 @@ import {
 } from '@agency/platform/testing/campaigns-models';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { as, oneUserPerRole, unknownId, type SignedInUser } from '../../testing/admin-fixtures';
-import { ActivityLogModel } from '../activity-log';
+import { ActivityLogModel } from '@agency/platform/testing/activity-models';
 
 let ctx: TestContext;
 let users: Record<Role, SignedInUser>;

@@ -3,7 +3,7 @@ import { QUEUE_NAMES, personErasureJobId, type PersonDataExportDto } from '@agen
 import { SubscriberModel } from '@agency/platform/testing/audience-models';
 import { startOwnRedis, type OwnRedis } from '@agency/platform/testing/own-redis';
 import { ErasureModel } from '@agency/platform/testing/privacy-models';
-import { ActivityLogModel } from '../activity-log';
+import { ActivityLogModel } from '@agency/platform/testing/activity-models';
 import { as, signedInUser, type SignedInUser } from '../../testing/admin-fixtures';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 

@@ -3,7 +3,7 @@ import { Types } from 'mongoose';
 import request from 'supertest';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { TEST_PASSWORD, as, signedInUser, unknownId } from '../../testing/admin-fixtures';
-import { ActivityLogModel } from '../activity-log';
+import { ActivityLogModel } from '@agency/platform/testing/activity-models';
 import { UserModel } from '@agency/platform/testing/users-models';
 import { SessionModel } from './session.model';
 import { deviceOf, newSessionId } from './session.service';

@@ -7,6 +7,7 @@ import {
   createLogger,
   readAgencySettings,
   reconcileStats,
+  saveRetentionReport,
 } from '@agency/platform';
 import { ContactModel } from '@agency/platform/testing/contact-models';
 import { createTestContext, type TestContext } from '../../testing/test-context';
@@ -17,7 +18,7 @@ import {
   validEnquiry,
   type SignedInUser,
 } from '../../testing/admin-fixtures';
-import { ActivityLogModel } from '../activity-log';
+import { ActivityLogModel } from '@agency/platform/testing/activity-models';
 
 const ROUTE = '/api/admin/agency-settings';
 const ZONE = 'America/Montreal';
@@ -308,5 +309,69 @@ describe("the dashboard's days when an admin moves the agency to another zone", 
     } finally {
       await queue.close();
     }
+  });
+});
+
+describe('the retention rules in the agency settings', () => {
+  it('are off for enquiries and two years for the activity log until an admin sets them', async () => {
+    await save(settings());
+    expect((await as(ctx, users.viewer).get(ROUTE)).body.retention).toEqual({
+      enquiryMonths: null,
+      activityMonths: 24,
+    });
+  });
+
+  it('are stored, logged, and shown with the last pass’s report', async () => {
+    await saveRetentionReport(new Date('2026-06-15T03:00:00.000Z'), {
+      unconfirmedSignups: 2,
+      anonymisedEnquiries: 5,
+      activityEntries: 40,
+    });
+    const response = await save(settings({ retention: { enquiryMonths: 36, activityMonths: 12 } }));
+    expect(response.status).toBe(200);
+    expect(response.body.retention).toEqual({ enquiryMonths: 36, activityMonths: 12 });
+    expect((await readAgencySettings()).retention).toEqual({
+      enquiryMonths: 36,
+      activityMonths: 12,
+    });
+    expect((await as(ctx, users.viewer).get(ROUTE)).body.retentionReport).toEqual({
+      ranAt: '2026-06-15T03:00:00.000Z',
+      unconfirmedSignups: 2,
+      anonymisedEnquiries: 5,
+      activityEntries: 40,
+    });
+    const [entry] = await ActivityLogModel.find({ action: 'settings.agency' })
+      .sort({ time: -1 })
+      .limit(1)
+      .lean()
+      .exec();
+    expect(entry?.changes).toEqual(
+      expect.arrayContaining([
+        { field: 'retention.enquiryMonths', before: null, after: 36 },
+        { field: 'retention.activityMonths', before: 24, after: 12 },
+      ]),
+    );
+  });
+
+  it('refuses wrong types and months out of range with the field, and keeps what was stored', async () => {
+    await save(settings({ retention: { enquiryMonths: 48, activityMonths: 6 } }));
+    const stored = (await as(ctx, users.admin).get(ROUTE)).body;
+    const cases: [unknown, string, RegExp][] = [
+      [{ enquiryMonths: 5, activityMonths: 6 }, 'retention.enquiryMonths', /at least 6/],
+      [{ enquiryMonths: 121, activityMonths: 6 }, 'retention.enquiryMonths', /at most 120/],
+      [{ enquiryMonths: 12.5, activityMonths: 6 }, 'retention.enquiryMonths', /whole number/],
+      [{ enquiryMonths: 'soon', activityMonths: 6 }, 'retention.enquiryMonths', /number/],
+      [{ enquiryMonths: null, activityMonths: 0 }, 'retention.activityMonths', /at least 1/],
+      [{ enquiryMonths: null, activityMonths: 121 }, 'retention.activityMonths', /at most 120/],
+      [{ enquiryMonths: null, activityMonths: { $gt: 0 } }, 'retention.activityMonths', /number/],
+      ['forever', 'retention', /required/],
+    ];
+    for (const [retention, field, reason] of cases) {
+      const response = await save(settings({ retention }));
+      expect({ field, status: response.status }).toEqual({ field, status: 400 });
+      expect(response.body.error.code).toBe('VALIDATION_FAILED');
+      expect(response.body.error.fields[field]).toMatch(reason);
+    }
+    expect((await as(ctx, users.admin).get(ROUTE)).body).toEqual(stored);
   });
 });

@@ -6,14 +6,22 @@ import {
   type AgencySettingsDto,
   type AgencySettingsInput,
 } from '@agency/contracts';
-import { readAgencySettings, saveAgencySettings, type AgencySettings } from '@agency/platform';
+import {
+  readAgencySettings,
+  readRetentionReport,
+  saveAgencySettings,
+  type AgencySettings,
+} from '@agency/platform';
 import { fieldChanges } from '../../activity-changes';
 import { audit } from '../../middleware/audit';
 import { sessionUser } from '../../middleware/authenticate';
 import { authorize } from '../../middleware/authorize';
 import { validateBody } from '../../middleware/validate';
 
-export function toAgencySettingsDto(settings: AgencySettings): AgencySettingsDto {
+export function toAgencySettingsDto(
+  settings: AgencySettings,
+  retentionReport: AgencySettingsDto['retentionReport'] = null,
+): AgencySettingsDto {
   return {
     languages: settings.languages,
     senders: settings.senders,
@@ -23,6 +31,8 @@ export function toAgencySettingsDto(settings: AgencySettings): AgencySettingsDto
     timeZone: settings.timeZone,
     defaultLocale: settings.defaultLocale,
     tracking: settings.tracking,
+    retention: settings.retention,
+    retentionReport,
     updatedAt: settings.updatedAt ? settings.updatedAt.toISOString() : null,
     updatedBy: settings.updatedBy,
   };
@@ -46,6 +56,8 @@ function loggedFields(settings: AgencySettings): Record<string, unknown> {
     postalAddress: settings.postalAddress,
     timeZone: settings.timeZone,
     defaultLocale: settings.defaultLocale,
+    'retention.enquiryMonths': settings.retention.enquiryMonths,
+    'retention.activityMonths': settings.retention.activityMonths,
   };
 }
 
@@ -68,7 +80,8 @@ export function agencySettingsRoutes({ recountDays }: AgencySettingsRoutesOption
 
   // The admin area already requires a session: any role may read.
   router.get(API_ROUTES.agencySettings, async (ctx) => {
-    ctx.body = toAgencySettingsDto(await readAgencySettings());
+    const [settings, report] = await Promise.all([readAgencySettings(), readRetentionReport()]);
+    ctx.body = toAgencySettingsDto(settings, report);
   });
 
   router.put(API_ROUTES.agencySettings, authorize('settings:manage'), async (ctx) => {
@@ -90,7 +103,7 @@ export function agencySettingsRoutes({ recountDays }: AgencySettingsRoutesOption
       { type: 'settings', label: 'agency' },
       fieldChanges(loggedFields(before), loggedFields(saved)),
     );
-    ctx.body = toAgencySettingsDto(saved);
+    ctx.body = toAgencySettingsDto(saved, await readRetentionReport());
   });
 
   return router;

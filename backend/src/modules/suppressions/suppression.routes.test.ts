@@ -2,7 +2,7 @@ import type { ActivityAction, Role } from '@agency/contracts';
 import { SuppressionModel, SubscriberModel } from '@agency/platform/testing/audience-models';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { as, oneUserPerRole, type SignedInUser } from '../../testing/admin-fixtures';
-import { ActivityLogModel } from '../activity-log';
+import { ActivityLogModel } from '@agency/platform/testing/activity-models';
 
 let ctx: TestContext;
 let users: Record<Role, SignedInUser>;

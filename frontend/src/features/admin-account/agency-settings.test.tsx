@@ -130,6 +130,8 @@ describe('the Agency section of Settings', () => {
     await waitFor(() => expect(writes).toHaveLength(1));
     expect(writes[0]?.body).toMatchObject({
       tracking: { opens: true, clicks: false, mode: 'individual', keyRetentionDays: 90 },
+      // Saving other settings keeps the retention rules as they were.
+      retention: { enquiryMonths: null, activityMonths: 24 },
     });
   });
 
@@ -145,6 +147,60 @@ describe('the Agency section of Settings', () => {
     await user.click(within(form).getByRole('button', { name: 'Save agency settings' }));
     expect(await within(form).findByText('Must be at most 365')).toBeInTheDocument();
     expect(days).toHaveAttribute('aria-invalid', 'true');
+    expect(writes).toHaveLength(0);
+  });
+
+  it('turns on the enquiries’ anonymisation, shortens the activity log and shows the last run', async () => {
+    const { writes } = storedSettings(
+      buildAgencySettings({
+        retentionReport: {
+          ranAt: '2030-01-02T03:00:00.000Z',
+          unconfirmedSignups: 3,
+          anonymisedEnquiries: 0,
+          activityEntries: 12,
+        },
+      }),
+    );
+    const { user } = await renderAdmin('/admin/settings');
+    const form = await agencyForm();
+    const retention = within(form).getByRole('group', { name: 'Retention' });
+    expect(retention).toHaveTextContent('not confirmed within 7 days are deleted');
+    expect(within(retention).getByRole('status')).toHaveTextContent(
+      /3 unconfirmed sign-ups deleted, 0 enquiries anonymised, 12 activity entries deleted/,
+    );
+    expect(within(retention).getByRole('alert')).toHaveTextContent('cannot be undone');
+    expect(
+      within(retention).queryByRole('spinbutton', { name: /^Months before an enquiry/ }),
+    ).not.toBeInTheDocument();
+    await user.click(within(retention).getByRole('switch', { name: 'Anonymise old enquiries' }));
+    const enquiryMonths = within(retention).getByRole('spinbutton', {
+      name: /^Months before an enquiry/,
+    });
+    expect(enquiryMonths).toHaveAccessibleDescription(/removed for good/);
+    await user.clear(enquiryMonths);
+    await user.type(enquiryMonths, '36');
+    const activityMonths = within(retention).getByRole('spinbutton', {
+      name: /^Months the activity log is kept/,
+    });
+    await user.clear(activityMonths);
+    await user.type(activityMonths, '12');
+    await user.click(within(form).getByRole('button', { name: 'Save agency settings' }));
+
+    await waitFor(() => expect(writes).toHaveLength(1));
+    expect(writes[0]?.body).toMatchObject({ retention: { enquiryMonths: 36, activityMonths: 12 } });
+  });
+
+  it('refuses an activity log kept under a month and sends nothing', async () => {
+    const { writes } = storedSettings();
+    const { user } = await renderAdmin('/admin/settings');
+    const form = await agencyForm();
+    const months = within(form).getByRole('spinbutton', {
+      name: /^Months the activity log is kept/,
+    });
+    await user.clear(months);
+    await user.type(months, '0');
+    await user.click(within(form).getByRole('button', { name: 'Save agency settings' }));
+    expect(await within(form).findByText('Must be at least 1')).toBeInTheDocument();
     expect(writes).toHaveLength(0);
   });
 

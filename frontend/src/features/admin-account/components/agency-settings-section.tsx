@@ -1,4 +1,8 @@
 import {
+  ACTIVITY_RETENTION_MONTHS_MAX,
+  ACTIVITY_RETENTION_MONTHS_MIN,
+  ENQUIRY_RETENTION_MONTHS_MAX,
+  ENQUIRY_RETENTION_MONTHS_MIN,
   LOCALES,
   TRACKING_KEY_RETENTION_DAYS_MAX,
   TRACKING_KEY_RETENTION_DAYS_MIN,
@@ -25,6 +29,7 @@ import { useNamespace } from '../../../lib/translations';
 import { useFormatters } from '../../../lib/use-formatters';
 import { useToast } from '../../../lib/use-toast';
 import { AGENCY_SETTINGS_NAMESPACE } from '../agency-settings-namespace';
+import { RetentionSettingsFieldset } from './retention-settings-fieldset';
 import { TrackingSettingsFieldset } from './tracking-settings-fieldset';
 import { useAgencySettingsQuery, useSaveAgencySettingsMutation } from '../api/agency-settings-api';
 
@@ -42,6 +47,7 @@ function formValuesOf(settings: AgencySettingsDto): AgencyFormValues {
     timeZone: settings.timeZone,
     defaultLocale: settings.defaultLocale,
     tracking: settings.tracking,
+    retention: settings.retention,
   };
 }
 
@@ -271,6 +277,23 @@ function AgencyFieldset({ field }: { field: FieldOf }) {
   );
 }
 
+/** One of the retention's two month fields, with its label and range. */
+function retentionField(
+  field: FieldOf,
+  t: (key: string, values?: Record<string, number>) => string,
+  name: 'enquiryMonths' | 'activityMonths',
+): TextFieldProps {
+  const [min, max] =
+    name === 'enquiryMonths'
+      ? [ENQUIRY_RETENTION_MONTHS_MIN, ENQUIRY_RETENTION_MONTHS_MAX]
+      : [ACTIVITY_RETENTION_MONTHS_MIN, ACTIVITY_RETENTION_MONTHS_MAX];
+  return field(
+    `retention.${name}`,
+    t(`retention.${name}`),
+    t(`retention.${name}Hint`, { min, max }),
+  );
+}
+
 /** The save button, and who saved last and when (or that nobody has yet). */
 function SaveBar({
   settings,
@@ -342,6 +365,12 @@ function AgencySettingsForm({ settings }: { settings: AgencySettingsDto }) {
           }),
         )}
       />
+      <RetentionSettingsFieldset
+        retention={formik.values.retention ?? settings.retention}
+        setRetention={(next) => void formik.setFieldValue('retention', next)}
+        fieldOf={(name) => retentionField(field, t, name)}
+        report={settings.retentionReport}
+      />
       <SaveBar settings={settings} isSubmitting={formik.isSubmitting} />
     </Stack>
   );
@@ -350,8 +379,8 @@ function AgencySettingsForm({ settings }: { settings: AgencySettingsDto }) {
 /**
  * Settings, for admins: the agency's name and mail texts per language, the
  * From addresses campaigns may use, the Reply-To, the postal address every
- * campaign mail carries, the agency's clock and its default language, and
- * what campaigns track.
+ * campaign mail carries, the agency's clock and its default language,
+ * what campaigns track, and how long personal details are kept.
  */
 export function AgencySettingsSection() {
   const { t } = useNamespace(AGENCY_SETTINGS_NAMESPACE);

@@ -1,5 +1,5 @@
 import { trusted } from 'mongoose';
-import { addressCandidatePattern, addressInTextPattern } from '@agency/platform';
+import { addressCandidatePattern, addressInTextPattern } from '../mail/address-in-text';
 import { ActivityLogModel } from './activity-log.model';
 
 /**

@@ -4,15 +4,25 @@ import type {
   ActivityLogDto,
   ActivityValue,
   ActivityLogListQuery,
+  FieldChange,
   KeysetPage,
 } from '@agency/contracts';
-import { countUpTo, findKeysetPage, keysetPageOf, type SortField } from '@agency/platform';
-import type { AuditEntry } from '../../middleware/audit';
+import { countUpTo, findKeysetPage, keysetPageOf, type SortField } from '../list-pages';
 import { ActivityLogModel, type ActivityLog } from './activity-log.model';
 
 const LABEL_MAX = 200;
 
-export async function recordActivity(entry: AuditEntry): Promise<void> {
+/** One entry of the log: who did what to which record, from where, and what changed. */
+export interface ActivityEntry {
+  actor: { id: string; username?: string } | null;
+  action: ActivityAction;
+  target: { type: string; id?: string; label?: string } | null;
+  ip: string;
+  /** What the call changed, field by field; never a secret's value. */
+  changes?: FieldChange[];
+}
+
+export async function recordActivity(entry: ActivityEntry): Promise<void> {
   await ActivityLogModel.create({
     actor: entry.actor,
     action: entry.action,
