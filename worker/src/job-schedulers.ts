@@ -85,6 +85,7 @@ export async function startScheduledJob({
   queuePrefix,
   logger,
   startWorker,
+  abandonOnClose = false,
 }: {
   name: QueueName;
   schedulerId: string;
@@ -94,6 +95,12 @@ export async function startScheduledJob({
   queuePrefix: string;
   logger: Logger;
   startWorker: StartWorker<Record<string, never>>;
+  /**
+   * A pass that may take minutes and may run again from the start (a
+   * rebuild): a closing worker does not wait for it, and BullMQ hands it,
+   * stalled, to the next worker that takes its queue.
+   */
+  abandonOnClose?: boolean;
 }): Promise<ScheduledJob> {
   const queue = new Queue<Record<string, never>>(name, { connection, prefix: queuePrefix });
   queue.on('error', (error) => logger.warn({ queue: name, err: error.message }, 'queue error'));
@@ -119,7 +126,7 @@ export async function startScheduledJob({
   return {
     async close() {
       schedule.stop();
-      await worker.close();
+      await worker.close(abandonOnClose);
       await queue.close();
     },
   };

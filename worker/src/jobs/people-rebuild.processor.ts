@@ -54,6 +54,7 @@ export async function startPeopleRebuild({
     schedulerId: PEOPLE_REBUILD_SCHEDULER_ID,
     everyMs,
     processor: peopleRebuildProcessor(logger, stopping.signal),
+    abandonOnClose: true,
     connection,
     queuePrefix,
     logger,
