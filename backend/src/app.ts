@@ -51,6 +51,7 @@ import { clientRoutes } from './modules/clients';
 import { leadRoutes } from './modules/leads';
 import { campaignReportRoutes, campaignRoutes } from './modules/campaigns';
 import { listRoutes } from './modules/lists';
+import { publicListRoutes } from './modules/preferences';
 import { suppressionRoutes } from './modules/suppressions';
 import { createPrivacyService, privacyRoutes } from './modules/privacy';
 import { peopleRoutes } from './modules/people';
@@ -241,6 +242,14 @@ function siteRouters(
         perIpMax: config.rateLimit.newsletterMax,
         perAddressMax: config.rateLimit.newsletterAddressMax,
         linksPerIpMax: config.rateLimit.newsletterLinksMax,
+      },
+    }),
+    publicListRoutes({
+      redis,
+      rateLimit: {
+        name: `${config.queuePrefix}:ratelimit:public-lists`,
+        windowMs: config.rateLimit.windowMs,
+        perIpMax: config.rateLimit.newsletterLinksMax,
       },
     }),
     trackingRoutes({

@@ -35,6 +35,7 @@ describe('API_ROUTES', () => {
       API_ROUTES.newsletter,
       API_ROUTES.newsletterConfirm,
       API_ROUTES.newsletterUnsubscribe,
+      API_ROUTES.publicLists,
       API_ROUTES.mailEvents,
       API_ROUTES.trackOpen,
       API_ROUTES.trackClick,

@@ -11,6 +11,8 @@ export const API_ROUTES = {
   newsletterConfirm: '/api/newsletter/confirm',
   /** Also each newsletter mail's List-Unsubscribe target. */
   newsletterUnsubscribe: '/api/newsletter/unsubscribe',
+  /** The public lists a visitor may choose on sign-up, named in one language (`?lang=`). */
+  publicLists: '/api/newsletter/lists',
   /** A campaign mail's open pixel (a 1x1 GIF): the token names the campaign and the recipient's key. */
   trackOpen: '/api/t/o/:token',
   /** A campaign mail's tracking link: redirects to the link table's target for the token's index. */

@@ -56,3 +56,13 @@ export async function findListForImport(
   const list = await MailingListModel.findById(id, { name: 1, deletion: 1 }).lean();
   return list ? { _id: list._id, name: list.name, deleting: Boolean(list.deletion) } : null;
 }
+
+/** The lists visitors may choose: public and not being deleted, by their staff name. */
+export async function findPublicLists(): Promise<StoredMailingList[]> {
+  return MailingListModel.find({
+    public: true,
+    deletion: trusted({ $exists: false }),
+  })
+    .sort({ name: 1, _id: 1 })
+    .lean<StoredMailingList[]>();
+}

@@ -1,0 +1,1 @@
+export { publicListRoutes } from './public-list.routes';
