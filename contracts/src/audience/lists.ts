@@ -138,9 +138,17 @@ export const listMemberQuerySchema = listQuerySchema({
 });
 export type ListMemberQuery = InferType<typeof listMemberQuerySchema>;
 
+/**
+ * How a person came into a list: an import, staff adding them, or their own
+ * newsletter sign-up (a public list chosen on the form, confirmed by its mail)
+ * or their preference page.
+ */
+export const LIST_MEMBER_CONSENT_BASES = ['import', 'staff', 'sign-up'] as const;
+export type ListMemberConsentBasis = (typeof LIST_MEMBER_CONSENT_BASES)[number];
+
 /** Why a person is in a list: proof of the basis a campaign to the list mails them on. */
 export interface ConsentRecordDto {
-  basis: 'import' | 'staff';
+  basis: ListMemberConsentBasis;
   by: { id: string; username: string } | null;
   at: string;
   /** The imported file's name, for basis `import`. */

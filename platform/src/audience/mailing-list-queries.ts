@@ -66,3 +66,13 @@ export async function findPublicLists(): Promise<StoredMailingList[]> {
     .sort({ name: 1, _id: 1 })
     .lean<StoredMailingList[]>();
 }
+
+/** The ids among `ids` that name a public list not being deleted. */
+export async function findPublicListIds(ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const lists = await MailingListModel.find(
+    { _id: trusted({ $in: ids }), public: true, deletion: trusted({ $exists: false }) },
+    { _id: 1 },
+  ).lean();
+  return new Set(lists.map((list) => String(list._id)));
+}

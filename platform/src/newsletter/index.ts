@@ -17,5 +17,6 @@ export {
   type UnsubscribeMethod,
 } from './subscriber.model';
 export * from './subscription-request';
+export * from './subscription-lists';
 export * from './unsubscribe';
 export * from './subscriber-erasure';

@@ -2,6 +2,7 @@ import {
   LOCALES,
   type Locale,
   type PublicListTextDto,
+  type ListMemberConsentBasis,
   type ListMemberDto,
   type ListMemberInput,
   type ListMemberQuery,
@@ -125,7 +126,7 @@ function toMemberDto(member: ListMember, excluded: boolean): ListMemberDto {
     locale: member.locale ?? 'en',
     tags: member.tags ?? [],
     consent: {
-      basis: consent.basis as 'import' | 'staff',
+      basis: consent.basis as ListMemberConsentBasis,
       by: consent.byId ? { id: String(consent.byId), username: consent.byName ?? '' } : null,
       at: consent.at.toISOString(),
       file: consent.file ?? null,

@@ -5,12 +5,18 @@ import type {
   NewsletterSubscribeResponse,
   NewsletterTokenInput,
   NewsletterUnsubscribeResponse,
+  Locale,
+  PublicListsResponse,
 } from '@agency/contracts';
 import { api } from '../../../lib/api';
 
-/** The newsletter's three calls; the body carries the page language, so mail comes in it. */
+/** The newsletter's calls; the body carries the page language, so mail comes in it. */
 export const newsletterApi = api.injectEndpoints({
   endpoints: (build) => ({
+    /** The public lists the sign-up offers, named in the page language. */
+    publicLists: build.query<PublicListsResponse, Locale>({
+      query: (lang) => ({ url: API_ROUTES.publicLists, params: { lang } }),
+    }),
     subscribeNewsletter: build.mutation<NewsletterSubscribeResponse, NewsletterInput>({
       query: (body) => ({ url: API_ROUTES.newsletter, method: 'POST', body }),
       invalidatesTags: ['Subscribers'],
@@ -27,6 +33,7 @@ export const newsletterApi = api.injectEndpoints({
 });
 
 export const {
+  usePublicListsQuery,
   useSubscribeNewsletterMutation,
   useConfirmNewsletterMutation,
   useUnsubscribeNewsletterMutation,
