@@ -6,6 +6,7 @@
  */
 export * from './confirmation-mail';
 export * from './newsletter-token';
+export * from './manage-token';
 export * from './stored-subscribers';
 export * from './subscriber-changes';
 export * from './subscriber-commands';
