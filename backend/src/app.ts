@@ -51,7 +51,7 @@ import { clientRoutes } from './modules/clients';
 import { leadRoutes } from './modules/leads';
 import { campaignReportRoutes, campaignRoutes } from './modules/campaigns';
 import { listRoutes } from './modules/lists';
-import { publicListRoutes } from './modules/preferences';
+import { preferenceRoutes, publicListRoutes } from './modules/preferences';
 import { suppressionRoutes } from './modules/suppressions';
 import { createPrivacyService, privacyRoutes } from './modules/privacy';
 import { peopleRoutes } from './modules/people';
@@ -248,6 +248,16 @@ function siteRouters(
       redis,
       rateLimit: {
         name: `${config.queuePrefix}:ratelimit:public-lists`,
+        windowMs: config.rateLimit.windowMs,
+        perIpMax: config.rateLimit.newsletterLinksMax,
+      },
+    }),
+    preferenceRoutes({
+      redis,
+      changes: subscriberChanges,
+      mailLinkSecret: config.mailLinkSecret,
+      rateLimit: {
+        name: `${config.queuePrefix}:ratelimit:preferences`,
         windowMs: config.rateLimit.windowMs,
         perIpMax: config.rateLimit.newsletterLinksMax,
       },

@@ -36,6 +36,8 @@ describe('API_ROUTES', () => {
       API_ROUTES.newsletterConfirm,
       API_ROUTES.newsletterUnsubscribe,
       API_ROUTES.publicLists,
+      API_ROUTES.preferences,
+      API_ROUTES.preferencesUnsubscribe,
       API_ROUTES.mailEvents,
       API_ROUTES.trackOpen,
       API_ROUTES.trackClick,

@@ -1,2 +1,3 @@
 export * from './newsletter.dto';
 export * from './newsletter.schema';
+export * from './preferences';

@@ -102,3 +102,10 @@ export async function joinPublicList(
   if (refreshPeople) await refreshPeopleAfterWrite([key]);
   return 'joined';
 }
+
+/** The language an address's list mail comes in, in every list it is in. */
+export async function setMemberLanguage(email: string, locale: Locale): Promise<void> {
+  const key = normalizeEmail(email);
+  await ListMemberModel.updateMany({ key }, { $set: { locale } });
+  await refreshPeopleAfterWrite([key]);
+}

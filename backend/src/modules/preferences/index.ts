@@ -1,1 +1,2 @@
 export { publicListRoutes } from './public-list.routes';
+export { preferenceRoutes } from './preferences.routes';
