@@ -7,6 +7,8 @@ import type {
   NewsletterUnsubscribeResponse,
   Locale,
   PublicListsResponse,
+  PreferencesDto,
+  PreferenceUpdateInput,
 } from '@agency/contracts';
 import { api } from '../../../lib/api';
 
@@ -19,6 +21,18 @@ export const newsletterApi = api.injectEndpoints({
     }),
     subscribeNewsletter: build.mutation<NewsletterSubscribeResponse, NewsletterInput>({
       query: (body) => ({ url: API_ROUTES.newsletter, method: 'POST', body }),
+      invalidatesTags: ['Subscribers'],
+    }),
+    /** The preference page's calls: the manage link's token is their only credential. */
+    readPreferences: build.mutation<PreferencesDto, NewsletterTokenInput>({
+      query: (body) => ({ url: API_ROUTES.preferences, method: 'POST', body }),
+    }),
+    savePreferences: build.mutation<PreferencesDto, PreferenceUpdateInput>({
+      query: (body) => ({ url: API_ROUTES.preferences, method: 'PUT', body }),
+      invalidatesTags: ['Subscribers'],
+    }),
+    unsubscribeEverywhere: build.mutation<PreferencesDto, NewsletterTokenInput>({
+      query: (body) => ({ url: API_ROUTES.preferencesUnsubscribe, method: 'POST', body }),
       invalidatesTags: ['Subscribers'],
     }),
     confirmNewsletter: build.mutation<NewsletterConfirmResponse, NewsletterTokenInput>({
@@ -34,6 +48,9 @@ export const newsletterApi = api.injectEndpoints({
 
 export const {
   usePublicListsQuery,
+  useReadPreferencesMutation,
+  useSavePreferencesMutation,
+  useUnsubscribeEverywhereMutation,
   useSubscribeNewsletterMutation,
   useConfirmNewsletterMutation,
   useUnsubscribeNewsletterMutation,
