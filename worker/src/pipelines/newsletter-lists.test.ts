@@ -1,13 +1,13 @@
 import request from 'supertest';
 import type { QueueEvents } from 'bullmq';
 import { QUEUE_NAMES, newsletterConfirmationJobId } from '@agency/contracts';
-import { findSubscriberByEmail } from '@agency/platform';
+import { findSubscriberByEmail, verifyManageToken } from '@agency/platform';
 import {
   ListMemberModel,
   MailingListModel,
   PersonModel,
 } from '@agency/platform/testing/audience-models';
-import { createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
+import { SITE_URL, createPipelineContext, type PipelineContext } from '../testing/pipeline-context';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../testing/smtp-sink';
 
 /** The confirmation link's token in the mail's HTML part. */
@@ -104,6 +104,35 @@ describe('newsletter sign-up with public lists: one mail confirms them all', () 
       .expect(200);
     expect(await ListMemberModel.countDocuments({ key: email })).toBe(2);
     expect(smtp.received.filter(({ envelopeTo }) => envelopeTo.includes(email))).toHaveLength(1);
+  });
+
+  it("carries a manage link beside the unsubscribe link, whose token opens the person's preferences", async () => {
+    const news = await publicList('Monthly');
+    const email = 'hedi@example.tn';
+    await api()
+      .post('/api/newsletter')
+      .send({ email, locale: 'ar', listIds: [news] })
+      .expect(202);
+    await confirmationSent(email);
+    const mail = smtp.received.find(({ envelopeTo }) => envelopeTo.includes(email)) as ReceivedMail;
+    const match = /<a href="([^"]+)">إدارة اشتراكك<\/a>/.exec(String(mail.mail.html));
+    if (!match?.[1]) throw new Error(`no manage link in ${String(mail.mail.html)}`);
+    const manage = new URL(match[1].replace(/&amp;/g, '&'));
+    expect(`${manage.origin}${manage.pathname}`).toBe(`${SITE_URL}/newsletter/preferences`);
+    expect(manage.searchParams.get('lang')).toBe('ar');
+    expect(mail.mail.text).toContain(`إدارة اشتراكك: ${manage.toString()}`);
+    expect(
+      verifyManageToken(manage.searchParams.get('token') ?? '', ctx.config.mailLinkSecret),
+    ).toEqual({
+      outcome: 'valid',
+      email,
+    });
+
+    const read = await api()
+      .post('/api/newsletter/preferences')
+      .send({ token: manage.searchParams.get('token') });
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ email, locale: 'ar', subscription: 'pending' });
   });
 
   it('refuses a list that is not public with the field, and records nothing', async () => {
