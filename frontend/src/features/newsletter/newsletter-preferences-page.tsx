@@ -48,6 +48,91 @@ function usePreferences(token: string | null) {
   return { preferences, setPreferences, outcome, setOutcome };
 }
 
+/** The public lists as tick boxes: ticked, the person receives the list. */
+function ListChoices({
+  lists,
+  chosen,
+  onChange,
+}: {
+  lists: PreferencesDto['lists'];
+  chosen: readonly string[];
+  onChange: (listIds: string[]) => void;
+}) {
+  const { t } = useNamespace(NEWSLETTER_NAMESPACE);
+  if (lists.length === 0) return null;
+  const toggle = (id: string, checked: boolean) =>
+    onChange(checked ? [...chosen, id] : chosen.filter((listId) => listId !== id));
+  return (
+    <Stack component="fieldset" sx={FIELDSET_SX}>
+      <Typography component="legend" variant="h6">
+        {t('preferences.lists')}
+      </Typography>
+      <FormGroup>
+        {lists.map((list) => (
+          <FormControlLabel
+            key={list.id}
+            control={
+              <Checkbox
+                checked={chosen.includes(list.id)}
+                onChange={(event) => toggle(list.id, event.target.checked)}
+              />
+            }
+            label={list.description ? `${list.name} – ${list.description}` : list.name}
+          />
+        ))}
+      </FormGroup>
+    </Stack>
+  );
+}
+
+/** The language of the person's mail, one radio button per language of the site. */
+function LanguageChoice({
+  locale,
+  onChange,
+}: {
+  locale: Locale;
+  onChange: (locale: Locale) => void;
+}) {
+  const { t } = useNamespace(NEWSLETTER_NAMESPACE);
+  return (
+    <Stack component="fieldset" sx={FIELDSET_SX}>
+      <Typography component="legend" variant="h6">
+        {t('preferences.language')}
+      </Typography>
+      <RadioGroup
+        name="locale"
+        value={locale}
+        onChange={(event) => onChange(event.target.value as Locale)}
+      >
+        {LOCALES.map((option) => (
+          <FormControlLabel
+            key={option}
+            value={option}
+            control={<Radio />}
+            label={t(`preferences.languages.${option}`)}
+          />
+        ))}
+      </RadioGroup>
+    </Stack>
+  );
+}
+
+/** Leaving everything: the newsletter and every campaign, as the unsubscribe link does. */
+function LeaveEverything({ disabled, onLeave }: { disabled: boolean; onLeave: () => void }) {
+  const { t } = useNamespace(NEWSLETTER_NAMESPACE);
+  return (
+    <Stack spacing={1}>
+      <Typography variant="h6" component="h2">
+        {t('preferences.leaveTitle')}
+      </Typography>
+      <Typography sx={{ color: 'text.secondary' }}>{t('preferences.leaveDescription')}</Typography>
+      <Button variant="outlined" color="error" disabled={disabled} onClick={onLeave}>
+        {t('preferences.leave')}
+      </Button>
+    </Stack>
+  );
+}
+
 /**
  * Where a mail's "Manage your subscription" link lands: the public lists
  * the person receives, the language of their mail, and leaving everything.
@@ -91,13 +176,6 @@ export function NewsletterPreferencesPage() {
     leave({ token })
       .unwrap()
       .then((answer) => answered(answer, 'unsubscribed'), failed);
-  const toggle = (id: string, checked: boolean) =>
-    setChoices({
-      ...current,
-      listIds: checked
-        ? [...current.listIds, id]
-        : current.listIds.filter((listId) => listId !== id),
-    });
 
   return (
     <Container maxWidth="sm" sx={{ py: { xs: 6, md: 10 } }}>
@@ -108,46 +186,15 @@ export function NewsletterPreferencesPage() {
         {t('preferences.for', { email: preferences.email })}
       </Typography>
       <Stack spacing={4}>
-        {preferences.lists.length > 0 ? (
-          <Stack component="fieldset" sx={FIELDSET_SX}>
-            <Typography component="legend" variant="h6">
-              {t('preferences.lists')}
-            </Typography>
-            <FormGroup>
-              {preferences.lists.map((list) => (
-                <FormControlLabel
-                  key={list.id}
-                  control={
-                    <Checkbox
-                      checked={current.listIds.includes(list.id)}
-                      onChange={(event) => toggle(list.id, event.target.checked)}
-                    />
-                  }
-                  label={list.description ? `${list.name} – ${list.description}` : list.name}
-                />
-              ))}
-            </FormGroup>
-          </Stack>
-        ) : null}
-        <Stack component="fieldset" sx={FIELDSET_SX}>
-          <Typography component="legend" variant="h6">
-            {t('preferences.language')}
-          </Typography>
-          <RadioGroup
-            name="locale"
-            value={current.locale}
-            onChange={(event) => setChoices({ ...current, locale: event.target.value as Locale })}
-          >
-            {LOCALES.map((locale) => (
-              <FormControlLabel
-                key={locale}
-                value={locale}
-                control={<Radio />}
-                label={t(`preferences.languages.${locale}`)}
-              />
-            ))}
-          </RadioGroup>
-        </Stack>
+        <ListChoices
+          lists={preferences.lists}
+          chosen={current.listIds}
+          onChange={(listIds) => setChoices({ ...current, listIds })}
+        />
+        <LanguageChoice
+          locale={current.locale}
+          onChange={(locale) => setChoices({ ...current, locale })}
+        />
         <Button variant="contained" disabled={saving} onClick={() => void onSave()}>
           {t('preferences.save')}
         </Button>
@@ -156,22 +203,10 @@ export function NewsletterPreferencesPage() {
             {t(`preferences.notices.${notice}`)}
           </Alert>
         ) : null}
-        <Stack spacing={1}>
-          <Typography variant="h6" component="h2">
-            {t('preferences.leaveTitle')}
-          </Typography>
-          <Typography sx={{ color: 'text.secondary' }}>
-            {t('preferences.leaveDescription')}
-          </Typography>
-          <Button
-            variant="outlined"
-            color="error"
-            disabled={leaving || preferences.subscription === 'unsubscribed'}
-            onClick={() => void onLeave()}
-          >
-            {t('preferences.leave')}
-          </Button>
-        </Stack>
+        <LeaveEverything
+          disabled={leaving || preferences.subscription === 'unsubscribed'}
+          onLeave={() => void onLeave()}
+        />
       </Stack>
     </Container>
   );
