@@ -52,6 +52,7 @@ import { clientRoutes } from './modules/clients';
 import { leadRoutes } from './modules/leads';
 import { campaignReportRoutes, campaignRoutes } from './modules/campaigns';
 import { listRoutes } from './modules/lists';
+import { preferenceRoutes, publicListRoutes } from './modules/preferences';
 import { suppressionRoutes } from './modules/suppressions';
 import { createPrivacyService, privacyRoutes } from './modules/privacy';
 import { peopleRoutes } from './modules/people';
@@ -251,6 +252,24 @@ function siteRouters(
         name: `${config.queuePrefix}:ratelimit:archive`,
         max: config.rateLimit.archiveMax,
         windowMs: config.rateLimit.windowMs,
+      },
+    }),
+    publicListRoutes({
+      redis,
+      rateLimit: {
+        name: `${config.queuePrefix}:ratelimit:public-lists`,
+        windowMs: config.rateLimit.windowMs,
+        perIpMax: config.rateLimit.newsletterLinksMax,
+      },
+    }),
+    preferenceRoutes({
+      redis,
+      changes: subscriberChanges,
+      mailLinkSecret: config.mailLinkSecret,
+      rateLimit: {
+        name: `${config.queuePrefix}:ratelimit:preferences`,
+        windowMs: config.rateLimit.windowMs,
+        perIpMax: config.rateLimit.newsletterLinksMax,
       },
     }),
     trackingRoutes({

@@ -11,6 +11,15 @@ export const API_ROUTES = {
   newsletterConfirm: '/api/newsletter/confirm',
   /** Also each newsletter mail's List-Unsubscribe target. */
   newsletterUnsubscribe: '/api/newsletter/unsubscribe',
+  /** The public lists a visitor may choose on sign-up, named in one language (`?lang=`). */
+  publicLists: '/api/newsletter/lists',
+  /**
+   * The preference page's calls, authenticated by the manage link's token
+   * alone: POST reads (the token stays out of URLs and logs), PUT saves the
+   * lists and language, and `…/unsubscribe` leaves everything.
+   */
+  preferences: '/api/newsletter/preferences',
+  preferencesUnsubscribe: '/api/newsletter/preferences/unsubscribe',
   /** A campaign mail's open pixel (a 1x1 GIF): the token names the campaign and the recipient's key. */
   trackOpen: '/api/t/o/:token',
   /** A campaign mail's tracking link: redirects to the link table's target for the token's index. */

@@ -1,5 +1,5 @@
-import { array, object, type InferType } from 'yup';
-import { LOCALES } from '../locales';
+import { array, boolean, object, type InferType } from 'yup';
+import { LOCALES, type Locale } from '../locales';
 import { listQuerySchema } from '../admin/list-query';
 import { message, oneOfText, optionalText, text } from '../validation/fields';
 import { emailAddress } from '../validation/email-address';
@@ -9,12 +9,77 @@ export const LIST_DESCRIPTION_MAX = 1000;
 export const MEMBER_TAGS_MAX = 20;
 export const MEMBER_TAG_MAX_LENGTH = 50;
 
-/** The list dialog, on create and on edit. */
+/** A public list's name in one language: required in each language once the list is public. */
+function publicName() {
+  return text(LIST_NAME_MAX).when('public', {
+    is: true,
+    then: (name) => name.required(message('required')),
+    otherwise: (name) =>
+      name.transform((value: unknown) => (value === '' || value === null ? undefined : value)),
+  });
+}
+
+/**
+ * The list dialog, on create and on edit. A public list is offered on the
+ * newsletter sign-up and the preference page, so it carries its name (and
+ * optionally a description) in each language of the site; the staff name
+ * and description stay internal. The per-language fields are flat so that
+ * the dialog binds each to one input.
+ */
 export const mailingListSchema = object({
   name: text(LIST_NAME_MAX).required(message('required')),
   description: optionalText(LIST_DESCRIPTION_MAX),
+  /** Only a JSON true or false: a list is never made public by a stray "yes". */
+  public: boolean()
+    .transform((_value: unknown, original: unknown) => original)
+    .typeError(message('mustBeTrueOrFalse'))
+    .nonNullable(message('mustBeTrueOrFalse'))
+    .default(false),
+  nameEn: publicName(),
+  nameFr: publicName(),
+  nameAr: publicName(),
+  descriptionEn: optionalText(LIST_DESCRIPTION_MAX),
+  descriptionFr: optionalText(LIST_DESCRIPTION_MAX),
+  descriptionAr: optionalText(LIST_DESCRIPTION_MAX),
 });
 export type MailingListInput = InferType<typeof mailingListSchema>;
+
+/** The input's field holding a public list's name, and its description, in one language. */
+export const PUBLIC_LIST_FIELDS: Record<
+  Locale,
+  {
+    name: 'nameEn' | 'nameFr' | 'nameAr';
+    description: 'descriptionEn' | 'descriptionFr' | 'descriptionAr';
+  }
+> = {
+  en: { name: 'nameEn', description: 'descriptionEn' },
+  fr: { name: 'nameFr', description: 'descriptionFr' },
+  ar: { name: 'nameAr', description: 'descriptionAr' },
+};
+
+/** A list's public face in one language. */
+export interface PublicListTextDto {
+  name: string;
+  description: string | null;
+}
+
+/** The public lists' query: the language their names are wanted in (English when absent). */
+export const publicListQuerySchema = object({
+  lang: oneOfText(LOCALES).optional(),
+});
+export type PublicListQuery = InferType<typeof publicListQuerySchema>;
+
+/** A public list as visitors see it: names only, never its members or their count. */
+export interface PublicListDto {
+  id: string;
+  name: string;
+  description: string | null;
+}
+
+export interface PublicListsResponse {
+  locale: Locale;
+  items: PublicListDto[];
+}
 
 /** A list is `active`, or `deleting` from the delete request until its last member is gone. */
 export const MAILING_LIST_STATES = ['active', 'deleting'] as const;
@@ -32,6 +97,10 @@ export interface MailingListDto {
   id: string;
   name: string;
   description: string | null;
+  /** Offered on the newsletter sign-up and the preference page. */
+  public: boolean;
+  /** The list's name and description in each language (empty names while it was never public). */
+  localized: Record<Locale, PublicListTextDto>;
   /** People in the list, whatever their state: the campaign count leaves out the suppressed. */
   memberCount: number;
   state: MailingListState;
@@ -69,9 +138,17 @@ export const listMemberQuerySchema = listQuerySchema({
 });
 export type ListMemberQuery = InferType<typeof listMemberQuerySchema>;
 
+/**
+ * How a person came into a list: an import, staff adding them, or their own
+ * newsletter sign-up (a public list chosen on the form, confirmed by its mail)
+ * or their preference page.
+ */
+export const LIST_MEMBER_CONSENT_BASES = ['import', 'staff', 'sign-up'] as const;
+export type ListMemberConsentBasis = (typeof LIST_MEMBER_CONSENT_BASES)[number];
+
 /** Why a person is in a list: proof of the basis a campaign to the list mails them on. */
 export interface ConsentRecordDto {
-  basis: 'import' | 'staff';
+  basis: ListMemberConsentBasis;
   by: { id: string; username: string } | null;
   at: string;
   /** The imported file's name, for basis `import`. */

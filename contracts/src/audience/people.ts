@@ -9,7 +9,7 @@ import { message, oneOfText, optionalText, recordId, text } from '../validation/
 import { keysetListQuerySchema } from '../admin/list-query';
 import type { LedgerState } from '../admin/campaigns';
 import type { RecipientMailEventDto } from './mail-events';
-import { MEMBER_TAG_MAX_LENGTH } from './lists';
+import { MEMBER_TAG_MAX_LENGTH, type ListMemberConsentBasis } from './lists';
 import type { SuppressionReason } from './suppressions';
 
 /**
@@ -107,6 +107,7 @@ export const CONSENT_EVENT_KINDS = [
   'enquiry-consent',
   'list-import',
   'list-added-by-staff',
+  'list-sign-up',
   'suppressed',
 ] as const;
 export type ConsentEventKind = (typeof CONSENT_EVENT_KINDS)[number];
@@ -137,7 +138,7 @@ export interface PersonDetailDto {
   memberships: {
     list: { id: string; name: string };
     tags: string[];
-    basis: 'import' | 'staff';
+    basis: ListMemberConsentBasis;
     at: string;
   }[];
   suppression: { reason: SuppressionReason; at: string; detail: string | null } | null;

@@ -102,6 +102,8 @@ export interface NewsletterRequestJob {
   /** The visitor's address and the moment they asked: the consent record. */
   ip: string;
   requestedAt: string;
+  /** The public lists chosen with the subscription (checked by the API); absent: none. */
+  listIds?: string[];
 }
 
 // The relay pass carries nothing: it reads what is owed from MongoDB.

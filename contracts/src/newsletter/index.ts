@@ -1,3 +1,4 @@
 export * from './newsletter.dto';
 export * from './newsletter.schema';
 export * from './archive.dto';
+export * from './preferences';

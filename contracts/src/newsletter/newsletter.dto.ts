@@ -28,6 +28,8 @@ export const NEWSLETTER_CONFIRMATION_TTL_MS = NEWSLETTER_CONFIRMATION_TTL_DAYS *
 export const NEWSLETTER_PAGES = {
   confirm: '/newsletter/confirm',
   unsubscribe: '/newsletter/unsubscribe',
+  /** The "Manage your subscription" link's page. */
+  preferences: '/newsletter/preferences',
 } as const;
 
 /**

@@ -67,6 +67,7 @@ export const VALIDATION_MESSAGE_KEYS = [
   'senderNotAllowed',
   'senderTwice',
   'confirmMismatch',
+  'publicListUnknown',
 ] as const;
 export type ValidationMessageKey = (typeof VALIDATION_MESSAGE_KEYS)[number];
 
@@ -97,6 +98,7 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     urlInvalid: 'Please enter a valid URL starting with http:// or https://',
     mustBeNumber: 'Must be a number',
     mustBeTrueOrFalse: 'Must be true or false',
+    publicListUnknown: 'Choose among the lists offered',
     mustBeWholeNumber: 'Must be a whole number',
     minValue: 'Must be at least {{min}}',
     maxValue: 'Must be at most {{max}}',
@@ -162,6 +164,7 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     urlInvalid: 'Veuillez saisir une URL valide commençant par http:// ou https://',
     mustBeNumber: 'Doit être un nombre',
     mustBeTrueOrFalse: 'Doit valoir vrai ou faux',
+    publicListUnknown: 'Choisissez parmi les listes proposées',
     mustBeWholeNumber: 'Doit être un nombre entier',
     minValue: 'Doit être au moins {{min}}',
     maxValue: 'Doit être au plus {{max}}',
@@ -236,6 +239,7 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationMessageKey, st
     urlInvalid: 'يرجى إدخال رابط صالح يبدأ بـ http:// أو https://',
     mustBeNumber: 'يجب أن يكون رقمًا',
     mustBeTrueOrFalse: 'يجب أن تكون القيمة صحيحة أو خاطئة',
+    publicListUnknown: 'اختر من بين القوائم المعروضة',
     mustBeWholeNumber: 'يجب أن يكون عددًا صحيحًا',
     minValue: 'يجب ألا يقل عن {{min}}',
     maxValue: 'يجب ألا يزيد عن {{max}}',

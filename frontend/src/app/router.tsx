@@ -39,6 +39,11 @@ const NewsletterUnsubscribePage = lazyWithApi(() =>
     (module) => module.NewsletterUnsubscribePage,
   ),
 );
+const NewsletterPreferencesPage = lazyWithApi(() =>
+  import('../features/newsletter/newsletter-preferences-page').then(
+    (module) => module.NewsletterPreferencesPage,
+  ),
+);
 // The footer is lazy; its newsletter banner too, so neither grows the first load.
 const FooterNewsletterBanner = preloadableLazy(() =>
   import('./lazy-newsletter-banner').then((module) => module.FooterNewsletterBanner),
@@ -73,6 +78,7 @@ const publicRoutes: RouteObject[] = [
       { path: 'privacy', element: <PrivacyPage /> },
       { path: 'newsletter/confirm', element: <NewsletterConfirmPage /> },
       { path: 'newsletter/unsubscribe', element: <NewsletterUnsubscribePage /> },
+      { path: 'newsletter/preferences', element: <NewsletterPreferencesPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

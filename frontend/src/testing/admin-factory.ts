@@ -273,6 +273,12 @@ export function buildMailingList(overrides: Partial<MailingListDto> = {}): Maili
     id: testId(),
     name: 'Expo guests',
     description: 'People met at the spring expo',
+    public: false,
+    localized: {
+      en: { name: '', description: null },
+      fr: { name: '', description: null },
+      ar: { name: '', description: null },
+    },
     memberCount: 1200,
     state: 'active',
     deletion: null,

@@ -1,4 +1,4 @@
-import type { ListMemberInput } from '@agency/contracts';
+import type { ListMemberInput, Locale } from '@agency/contracts';
 import { isDuplicateKeyError } from '../database-errors';
 import { DomainError } from '../domain-error';
 import { normalizeEmail } from '../mail/email-address';
@@ -63,4 +63,49 @@ export async function removeMemberFromList(
   await MailingListModel.updateOne({ _id: listId }, { $inc: { memberCount: -1 } });
   if (refreshPeople) await refreshPeopleAfterWrite([key]);
   return member;
+}
+
+/** Who joins a public list by their own choice, and when they confirmed it. */
+export interface SelfJoin {
+  email: string;
+  locale: Locale;
+  at: Date;
+}
+
+/**
+ * A person joining a public list by their own sign-up or preference page:
+ * the consent record says so, with the time. A list that is no longer
+ * public, or is being deleted, takes no one; joining twice changes nothing.
+ */
+export async function joinPublicList(
+  listId: string,
+  join: SelfJoin,
+  { refreshPeople = true }: MemberWriteOptions = {},
+): Promise<'joined' | 'already' | 'closed'> {
+  const list = await MailingListModel.findById(listId).lean();
+  if (!list?.public || list.deletion) return 'closed';
+  const key = normalizeEmail(join.email);
+  try {
+    await ListMemberModel.create({
+      _id: listMemberId(listId, key),
+      list: list._id,
+      key,
+      email: key,
+      locale: join.locale,
+      consent: { basis: 'sign-up', at: join.at, listName: list.name },
+    });
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return 'already';
+    throw error;
+  }
+  await MailingListModel.updateOne({ _id: listId }, { $inc: { memberCount: 1 } });
+  if (refreshPeople) await refreshPeopleAfterWrite([key]);
+  return 'joined';
+}
+
+/** The language an address's list mail comes in, in every list it is in. */
+export async function setMemberLanguage(email: string, locale: Locale): Promise<void> {
+  const key = normalizeEmail(email);
+  await ListMemberModel.updateMany({ key }, { $set: { locale } });
+  await refreshPeopleAfterWrite([key]);
 }

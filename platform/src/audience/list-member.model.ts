@@ -1,13 +1,14 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
-import { LOCALES, DEFAULT_LOCALE } from '@agency/contracts';
+import { LOCALES, DEFAULT_LOCALE, LIST_MEMBER_CONSENT_BASES } from '@agency/contracts';
 
 /**
  * Why a person is in a list, and who put them there: an import records the
- * file, who ran it and when; staff adding one address record themselves.
+ * file, who ran it and when; staff adding one address record themselves; a
+ * person joining a public list by their own sign-up records when they did.
  */
 const consentSchema = new Schema(
   {
-    basis: { type: String, required: true, enum: ['import', 'staff'] },
+    basis: { type: String, required: true, enum: LIST_MEMBER_CONSENT_BASES },
     byId: { type: Schema.Types.ObjectId },
     byName: { type: String },
     at: { type: Date, required: true },

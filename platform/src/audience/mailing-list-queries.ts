@@ -56,3 +56,23 @@ export async function findListForImport(
   const list = await MailingListModel.findById(id, { name: 1, deletion: 1 }).lean();
   return list ? { _id: list._id, name: list.name, deleting: Boolean(list.deletion) } : null;
 }
+
+/** The lists visitors may choose: public and not being deleted, by their staff name. */
+export async function findPublicLists(): Promise<StoredMailingList[]> {
+  return MailingListModel.find({
+    public: true,
+    deletion: trusted({ $exists: false }),
+  })
+    .sort({ name: 1, _id: 1 })
+    .lean<StoredMailingList[]>();
+}
+
+/** The ids among `ids` that name a public list not being deleted. */
+export async function findPublicListIds(ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const lists = await MailingListModel.find(
+    { _id: trusted({ $in: ids }), public: true, deletion: trusted({ $exists: false }) },
+    { _id: 1 },
+  ).lean();
+  return new Set(lists.map((list) => String(list._id)));
+}

@@ -6,6 +6,7 @@
  */
 export * from './confirmation-mail';
 export * from './newsletter-token';
+export * from './manage-token';
 export * from './stored-subscribers';
 export * from './subscriber-changes';
 export * from './subscriber-commands';
@@ -17,6 +18,7 @@ export {
   type UnsubscribeMethod,
 } from './subscriber.model';
 export * from './subscription-request';
+export * from './subscription-lists';
 export * from './unsubscribe';
 export * from './subscriber-erasure';
 export { removeUnconfirmedSignups } from './subscriber-retention';

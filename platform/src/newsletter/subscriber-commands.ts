@@ -1,3 +1,6 @@
+import type { Locale } from '@agency/contracts';
+import { refreshPeopleAfterWrite } from '../audience/people/person-refresh';
+import { normalizeEmail } from '../mail/email-address';
 import { oneWriterPerDocument } from '../embedded-store';
 import type { SubscriberChanges } from './subscriber-changes';
 import { SubscriberModel, type SubscriberDocument } from './subscriber.model';
@@ -29,4 +32,11 @@ export async function confirmPendingSubscriber(
     if (written) await changes.statusChanged(written.email, 'pending', 'confirmed');
     return written ? subscriberStateOf(written) : null;
   });
+}
+
+/** The language the newsletter writes to an address in; nothing when it never subscribed. */
+export async function setSubscriberLanguage(email: string, locale: Locale): Promise<void> {
+  const key = normalizeEmail(email);
+  await SubscriberModel.updateOne({ email: key }, { $set: { locale } });
+  await refreshPeopleAfterWrite([key]);
 }

@@ -22,6 +22,9 @@ const consentSchema = new Schema(
     locale: { type: String, required: true, enum: LOCALES },
     source: { type: String, required: true, enum: NEWSLETTER_SOURCES },
     wordingVersion: { type: String, required: true },
+    // The public lists chosen with this request: the confirmation click
+    // joins them, so one mail confirms the subscription and every list.
+    listIds: { type: [String], default: undefined },
     confirmedAt: { type: Date },
     confirmedIp: { type: String },
   },

@@ -34,6 +34,8 @@ export interface SubscriptionRequest {
   /** The visitor's address, kept as part of the consent record. */
   ip: string;
   at?: Date;
+  /** Public lists chosen on the form, checked by the API: joined on confirmation. */
+  listIds?: string[];
 }
 
 /**
@@ -67,6 +69,7 @@ export async function requestSubscription(
               locale: request.locale,
               source: request.source,
               wordingVersion: NEWSLETTER_CONSENT_WORDING_VERSION,
+              ...(request.listIds?.length ? { listIds: request.listIds } : {}),
             },
           },
           $inc: { confirmationRequests: 1 },
@@ -109,6 +112,7 @@ export async function recordQueuedSubscription(
       source: job.source,
       ip: job.ip,
       at: new Date(job.requestedAt),
+      ...(job.listIds ? { listIds: job.listIds } : {}),
     },
     changes,
   );

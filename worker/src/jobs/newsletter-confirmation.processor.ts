@@ -8,6 +8,7 @@ import {
   settleConfirmationMail,
   signConfirmationToken,
   signUnsubscribeToken,
+  signManageToken,
   mailMessageId,
   type Logger,
   type MailIdentityKey,
@@ -17,6 +18,7 @@ import {
   confirmationPageUrl,
   listUnsubscribeHeaders,
   unsubscribePageUrl,
+  managePageUrl,
 } from '../mail/newsletter-links';
 import { renderNewsletterConfirmation } from '../mail/templates/newsletter-confirmation.template';
 import { deliverOwedMails, type MailOutcome } from './owed-mail';
@@ -73,6 +75,11 @@ export function newsletterConfirmationProcessor({
             const mail = renderNewsletterConfirmation(locale, {
               confirmUrl: confirmationPageUrl(siteUrl, confirmToken, locale),
               unsubscribeUrl: unsubscribePageUrl(siteUrl, unsubscribeToken, locale),
+              manageUrl: managePageUrl(
+                siteUrl,
+                signManageToken(subscriber.email, mailLinkSecret),
+                locale,
+              ),
             });
             return transport.sendMail({
               from: mailFrom,

@@ -112,20 +112,34 @@ describe('the newsletter confirmation', () => {
   const links = {
     confirmUrl: 'https://agency.tn/newsletter/confirm?token=abc&lang=fr',
     unsubscribeUrl: 'https://agency.tn/newsletter/unsubscribe?token=xyz&lang=fr',
+    manageUrl: 'https://agency.tn/newsletter/preferences?token=mng&lang=fr',
   };
 
   it.each([
-    ['en', 'Confirm your newsletter subscription', 'This link works for 7 days.', 'Unsubscribe'],
+    [
+      'en',
+      'Confirm your newsletter subscription',
+      'This link works for 7 days.',
+      'Unsubscribe',
+      'Manage your subscription',
+    ],
     [
       'fr',
       'Confirmez votre inscription à la newsletter',
       'Ce lien est valable 7 jours.',
       'Se désabonner',
+      'Gérer votre abonnement',
     ],
-    ['ar', 'أكّد اشتراكك في النشرة الإخبارية', 'هذا الرابط صالح لمدة 7 أيام.', 'إلغاء الاشتراك'],
+    [
+      'ar',
+      'أكّد اشتراكك في النشرة الإخبارية',
+      'هذا الرابط صالح لمدة 7 أيام.',
+      'إلغاء الاشتراك',
+      'إدارة اشتراكك',
+    ],
   ] as const)(
-    'in %s, links to the confirmation and to the way out',
-    (locale, subject, expiry, leave) => {
+    'in %s, links to the confirmation, the way out and the preference page',
+    (locale, subject, expiry, leave, manage) => {
       const mail = renderNewsletterConfirmation(locale, links);
 
       expect(mail.subject).toBe(subject);
@@ -134,6 +148,8 @@ describe('the newsletter confirmation', () => {
       expect(mail.text).toContain(`${leave}: ${links.unsubscribeUrl}`);
       expect(mail.html).toContain(`href="${links.confirmUrl.replace('&', '&amp;')}"`);
       expect(mail.html).toContain(`>${leave}</a>`);
+      expect(mail.text).toContain(`${manage}: ${links.manageUrl}`);
+      expect(mail.html).toContain(`href="${links.manageUrl.replace('&', '&amp;')}">${manage}</a>`);
     },
   );
 });

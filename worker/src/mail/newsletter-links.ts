@@ -17,6 +17,11 @@ export function unsubscribePageUrl(siteUrl: string, token: string, locale: Local
   return siteLink(siteUrl, NEWSLETTER_PAGES.unsubscribe, { token, lang: locale });
 }
 
+/** The "Manage your subscription" link: the preference page, with its own token. */
+export function managePageUrl(siteUrl: string, token: string, locale: Locale): string {
+  return siteLink(siteUrl, NEWSLETTER_PAGES.preferences, { token, lang: locale });
+}
+
 /**
  * A test send's unsubscribe link: the same page, which says the mail was a
  * test. No token, so it cannot unsubscribe the staff member it went to.

@@ -1,11 +1,15 @@
-import type {
-  ListMemberDto,
-  ListMemberInput,
-  ListMemberQuery,
-  MailingListDto,
-  MailingListInput,
-  MailingListQuery,
-  Page,
+import {
+  LOCALES,
+  type Locale,
+  type PublicListTextDto,
+  type ListMemberConsentBasis,
+  type ListMemberDto,
+  type ListMemberInput,
+  type ListMemberQuery,
+  type MailingListDto,
+  type MailingListInput,
+  type MailingListQuery,
+  type Page,
 } from '@agency/contracts';
 import {
   addMailingList,
@@ -33,12 +37,23 @@ import { HttpError } from '../../errors';
 
 type StoredList = MailingList & { _id: unknown };
 
+/** The list's name and description in each language; empty where none was written. */
+function localizedOf(list: StoredList): Record<Locale, PublicListTextDto> {
+  const entries = LOCALES.map((locale) => {
+    const text = list.localized?.[locale];
+    return [locale, { name: text?.name ?? '', description: text?.description ?? null }] as const;
+  });
+  return Object.fromEntries(entries) as Record<Locale, PublicListTextDto>;
+}
+
 export function toMailingListDto(list: StoredList): MailingListDto {
   const { deletion } = list;
   return {
     id: String(list._id),
     name: list.name,
     description: list.description ?? null,
+    public: list.public,
+    localized: localizedOf(list),
     memberCount: list.memberCount,
     state: deletion ? 'deleting' : 'active',
     deletion: deletion
@@ -111,7 +126,7 @@ function toMemberDto(member: ListMember, excluded: boolean): ListMemberDto {
     locale: member.locale ?? 'en',
     tags: member.tags ?? [],
     consent: {
-      basis: consent.basis as 'import' | 'staff',
+      basis: consent.basis as ListMemberConsentBasis,
       by: consent.byId ? { id: String(consent.byId), username: consent.byName ?? '' } : null,
       at: consent.at.toISOString(),
       file: consent.file ?? null,

@@ -6,9 +6,12 @@ import {
   API_ROUTES,
   NEWSLETTER_PAGES,
   NEWSLETTER_SUBSCRIBE_RESPONSE,
+  formatValidationMessage,
   isLocale,
+  message,
   newsletterSchema,
   newsletterTokenSchema,
+  type Locale,
   type NewsletterConfirmResponse,
   type NewsletterUnsubscribeResponse,
 } from '@agency/contracts';
@@ -18,6 +21,7 @@ import { requestLocale, validateBody } from '../../middleware/validate';
 import {
   countCampaignUnsubscribe,
   enqueueNewsletterRequest,
+  findPublicListIds,
   normalizeEmail,
   requestSubscription,
   type MailQueues,
@@ -64,6 +68,22 @@ async function linkToken(ctx: Context): Promise<string> {
   return token;
 }
 
+/**
+ * The lists chosen on the form, once each is known to be public: any other
+ * id is refused with the field, so a sign-up never joins a staff-only list.
+ */
+async function publicListsChosen(
+  listIds: readonly string[] | undefined,
+  locale: Locale,
+): Promise<string[]> {
+  const chosen = [...new Set(listIds ?? [])];
+  const offered = await findPublicListIds(chosen);
+  if (chosen.every((id) => offered.has(id))) return chosen;
+  throw new HttpError('VALIDATION_FAILED', 'Some fields are invalid', {
+    listIds: formatValidationMessage(message('publicListUnknown'), locale),
+  });
+}
+
 function invalidLink(): HttpError {
   return new HttpError('NOT_FOUND', 'This link is not valid');
 }
@@ -95,12 +115,14 @@ function addSubscribeRoute(
 
   router.post(API_ROUTES.newsletter, perIp, async (ctx) => {
     const input = await validateBody(ctx, newsletterSchema);
+    const listIds = await publicListsChosen(input.listIds, requestLocale(ctx));
     await perAddress(addressKey(input.email))(ctx, async () => {
       const request = {
         email: input.email,
         locale: isLocale(input.locale) ? input.locale : requestLocale(ctx),
         source: input.source ?? DEFAULT_NEWSLETTER_SOURCE,
         ip: ctx.ip,
+        ...(listIds.length > 0 ? { listIds } : {}),
       };
       try {
         await enqueueNewsletterRequest(queues, {

@@ -2,6 +2,7 @@ import { NEWSLETTER_CONFIRMATION_TTL_MS, type Locale } from '@agency/contracts';
 import {
   confirmPendingSubscriber,
   findSubscriberById,
+  joinListsChosenOnSignUp,
   liftUnsubscribeSuppression,
   markUnsubscribed,
   type SubscriberChanges,
@@ -42,6 +43,9 @@ export async function confirmSubscription(
   if (confirmed) {
     // Asked for and confirmed again: leaving once no longer holds the address back.
     await liftUnsubscribeSuppression(confirmed.email);
+    // Only the click that confirmed joins the lists: a later click must not
+    // bring back a list the person has left since.
+    await joinListsChosenOnSignUp(subscriber, now);
     return { outcome: 'confirmed', locale: confirmed.locale };
   }
   // A twin click confirmed it in between (fine), or an unsubscribe (too late).

@@ -1,6 +1,8 @@
 import {
   PERSON_MAILS_MAX,
   type ConsentEventDto,
+  type ConsentEventKind,
+  type ListMemberConsentBasis,
   type PersonDetailDto,
   type ServiceSlug,
 } from '@agency/contracts';
@@ -16,6 +18,13 @@ import { HttpError } from '../../errors';
 import { toPersonDto } from './people.service';
 
 type ConsentEvent = Omit<ConsentEventDto, 'at'> & { at: Date | undefined };
+
+/** The consent event a list membership's basis tells. */
+const MEMBER_CONSENT_EVENTS: Record<ListMemberConsentBasis, ConsentEventKind> = {
+  import: 'list-import',
+  staff: 'list-added-by-staff',
+  'sign-up': 'list-sign-up',
+};
 
 function subscriptionEvents({ subscriber }: AddressHoldings): ConsentEvent[] {
   if (!subscriber) return [];
@@ -44,8 +53,7 @@ export function consentEventsOf(held: AddressHoldings): ConsentEventDto[] {
       detail: enquiry.service,
     })),
     ...held.members.map(({ consent }) => ({
-      kind:
-        consent.basis === 'import' ? ('list-import' as const) : ('list-added-by-staff' as const),
+      kind: MEMBER_CONSENT_EVENTS[consent.basis],
       at: consent.at,
       detail: consent.file ? `${consent.listName} (${consent.file})` : consent.listName,
     })),

@@ -58,7 +58,47 @@ describe('Audience: lists', () => {
     await user.type(within(dialog).getByLabelText(/^Description/), 'Invitations');
     await user.click(within(dialog).getByRole('button', { name: 'Add List' }));
     expect(await screen.findByText('List created')).toBeInTheDocument();
-    expect(create.calls[0]?.body).toEqual({ name: 'Gala 2026', description: 'Invitations' });
+    expect(create.calls[0]?.body).toEqual({
+      name: 'Gala 2026',
+      description: 'Invitations',
+      public: false,
+    });
+  });
+
+  it('makes a list public with a name in each language, asking for the missing ones', async () => {
+    const create = recordAdminCalls('post', '/lists', (body) =>
+      HttpResponse.json(buildMailingList(body as object), { status: 201 }),
+    );
+    server.use(create.handler);
+    const { user } = await renderAdmin('/admin/audience', { role: 'manager' });
+    await user.click(await screen.findByRole('button', { name: 'Add List' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add List' });
+    await user.type(within(dialog).getByLabelText(/^Name/), 'Newsletter');
+    expect(within(dialog).queryByLabelText(/^Public name \(French\)/)).not.toBeInTheDocument();
+
+    const publicSwitch = within(dialog).getByRole('switch', { name: 'Public list' });
+    expect(publicSwitch).toHaveAccessibleDescription(/sign up for the newsletter/);
+    await user.click(publicSwitch);
+    await user.type(within(dialog).getByLabelText(/^Public name \(English\)/), 'Agency news');
+    await user.type(within(dialog).getByLabelText(/^Public name \(French\)/), 'Nouvelles');
+    await user.click(within(dialog).getByRole('button', { name: 'Add List' }));
+    expect(await within(dialog).findByText('This field is required')).toBeInTheDocument();
+    expect(create.calls).toHaveLength(0);
+
+    const arabic = within(dialog).getByLabelText(/^Public name \(Arabic\)/);
+    expect(arabic).toHaveAttribute('dir', 'rtl');
+    await user.type(arabic, 'أخبار');
+    await user.type(within(dialog).getByLabelText(/^Public description \(French\)/), 'Chaque mois');
+    await user.click(within(dialog).getByRole('button', { name: 'Add List' }));
+    expect(await screen.findByText('List created')).toBeInTheDocument();
+    expect(create.calls[0]?.body).toEqual({
+      name: 'Newsletter',
+      public: true,
+      nameEn: 'Agency news',
+      nameFr: 'Nouvelles',
+      nameAr: 'أخبار',
+      descriptionFr: 'Chaque mois',
+    });
   });
 
   it('closes the confirmation at once, shows the deletion progress, then drops the row', async () => {

@@ -3,18 +3,32 @@ import type {
   NewsletterConfirmResponse,
   NewsletterSubscribeResponse,
   NewsletterUnsubscribeResponse,
+  PublicListsResponse,
 } from '@agency/contracts';
 import { http, HttpResponse } from 'msw';
 
 export const NEWSLETTER_URL = '/api/newsletter';
 export const NEWSLETTER_CONFIRM_URL = '/api/newsletter/confirm';
 export const NEWSLETTER_UNSUBSCRIBE_URL = '/api/newsletter/unsubscribe';
+export const PUBLIC_LISTS_URL = '/api/newsletter/lists';
+
+/** The public lists answer: none unless a test offers some (see `offerPublicLists`). */
+export function offerPublicLists(items: PublicListsResponse['items']) {
+  return http.get(PUBLIC_LISTS_URL, ({ request }) =>
+    HttpResponse.json<PublicListsResponse>({
+      locale: (new URL(request.url).searchParams.get('lang') ??
+        'en') as PublicListsResponse['locale'],
+      items,
+    }),
+  );
+}
 
 const accepted = () =>
   HttpResponse.json<NewsletterSubscribeResponse>({ status: 'accepted' }, { status: 202 });
 
 /** The happy paths: 202 to a subscription, 200 to a confirmation or an unsubscribe. */
 export const newsletterHandlers = [
+  offerPublicLists([]),
   http.post(NEWSLETTER_URL, accepted),
   http.post(NEWSLETTER_CONFIRM_URL, () =>
     HttpResponse.json<NewsletterConfirmResponse>({ status: 'confirmed', locale: 'en' }),

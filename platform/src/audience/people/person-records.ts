@@ -1,4 +1,5 @@
 import type { mongo, Types } from 'mongoose';
+import type { ListMemberConsentBasis } from '@agency/contracts';
 import { findEnquiriesByAddresses, type EnquiryOfAddress } from '../../contact/contact-by-address';
 import { SubscriberModel } from '../../newsletter/subscriber.model';
 import { ListMemberModel } from '../list-member.model';
@@ -28,7 +29,7 @@ export interface MemberRecord {
   locale?: string;
   tags?: string[];
   consent: {
-    basis: 'import' | 'staff';
+    basis: ListMemberConsentBasis;
     at: Date;
     file?: string;
     listName: string;

@@ -46,15 +46,17 @@ const COPY: Record<Locale, ConfirmationCopy> = {
 export interface ConfirmationLinks {
   confirmUrl: string;
   unsubscribeUrl: string;
+  /** The preference page (its token expires with its key). */
+  manageUrl: string;
 }
 
 /** The double opt-in mail: one link to confirm, and the way out for whoever did not ask. */
 export function renderNewsletterConfirmation(
   locale: Locale,
-  { confirmUrl, unsubscribeUrl }: ConfirmationLinks,
+  { confirmUrl, unsubscribeUrl, manageUrl }: ConfirmationLinks,
 ): RenderedMail {
   const copy = COPY[locale];
-  const footer = renderUnsubscribeFooter(locale, unsubscribeUrl);
+  const footer = renderUnsubscribeFooter(locale, unsubscribeUrl, manageUrl);
   const text = [
     copy.intro,
     `${copy.action}: ${confirmUrl}`,

@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import {
   NEWSLETTER_URL,
   newsletterError,
+  offerPublicLists,
   pendingSubscription,
   recordNewsletterRequests,
 } from '../../../testing/handlers/newsletter-handlers';
@@ -54,6 +55,40 @@ describe('NewsletterBanner', () => {
     expect(recorder.bodies).toEqual([{ email: 'amel@example.tn', locale: 'fr' }]);
     expect(emailField()).toHaveValue('');
     expect(screen.getByRole('status')).toHaveTextContent('valable 7 jours');
+  });
+
+  it('offers the public lists in the page language and sends the ticked ones', async () => {
+    const recorder = recordNewsletterRequests();
+    server.use(
+      recorder.handler,
+      offerPublicLists([
+        { id: 'a'.repeat(24), name: 'Actualités', description: 'Chaque mois' },
+        { id: 'b'.repeat(24), name: 'Événements', description: null },
+      ]),
+    );
+    await i18n.changeLanguage('fr');
+    const { user } = await renderWithProviders(<NewsletterBanner form={<NewsletterForm />} />);
+
+    const options = await screen.findByRole('group', {
+      name: 'Choisissez aussi ce que vous souhaitez recevoir :',
+    });
+    expect(options).toHaveTextContent('Actualités – Chaque mois');
+    await user.click(screen.getByRole('checkbox', { name: /Événements/ }));
+    await user.type(emailField(), 'amel@example.tn');
+    await user.click(subscribeButton());
+
+    expect(await screen.findByText('Inscription réussie !')).toBeInTheDocument();
+    expect(recorder.bodies).toEqual([
+      { email: 'amel@example.tn', locale: 'fr', listIds: ['b'.repeat(24)] },
+    ]);
+    expect(screen.getByRole('checkbox', { name: /Événements/ })).not.toBeChecked();
+  });
+
+  it('shows no list options while none are public', async () => {
+    await i18n.changeLanguage('en');
+    await renderWithProviders(<NewsletterBanner form={<NewsletterForm />} />);
+    expect(await screen.findByRole('button', { name: 'Subscribe' })).toBeInTheDocument();
+    expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
   });
 
   it.each([

@@ -7,6 +7,10 @@ import {
 import MarkEmailReadIcon from '@mui/icons-material/MarkEmailRead';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormGroup from '@mui/material/FormGroup';
+import Typography from '@mui/material/Typography';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useFormik } from 'formik';
@@ -14,7 +18,7 @@ import { useState, type FormEvent } from 'react';
 import { useErrorText } from '../../../lib/api-errors';
 import { useLocale } from '../../../lib/locale';
 import { useToast } from '../../../lib/use-toast';
-import { useSubscribeNewsletterMutation } from '../api/newsletter-api';
+import { usePublicListsQuery, useSubscribeNewsletterMutation } from '../api/newsletter-api';
 import { useNamespace } from '../../../lib/translations';
 import { NEWSLETTER_NAMESPACE } from '../newsletter-namespace';
 
@@ -37,8 +41,10 @@ function useNewsletterFormState() {
     validateOnBlur: submitAttempted,
     onSubmit: async (values, helpers) => {
       try {
+        // No list ticked: the request is the plain subscription it always was.
+        const listIds = values.listIds.length > 0 ? values.listIds : undefined;
         const input = await newsletterSchema.validate(
-          { ...values, locale },
+          { ...values, listIds, locale },
           { stripUnknown: true },
         );
         await subscribe(input).unwrap();
@@ -66,6 +72,57 @@ function useNewsletterFormState() {
     formik.handleSubmit(event);
   };
   return { formik, subscribing, awaitingConfirmation, onSubmit };
+}
+
+/**
+ * The public lists as tick boxes, named in the page language: one
+ * confirmation mail confirms the subscription and every list ticked.
+ * Nothing shows while the agency offers none.
+ */
+function PublicListOptions({
+  selected,
+  onChange,
+}: {
+  selected: readonly string[];
+  onChange: (listIds: string[]) => void;
+}) {
+  const { t } = useNamespace(NEWSLETTER_NAMESPACE);
+  const locale = useLocale();
+  const { data } = usePublicListsQuery(locale);
+  const lists = data?.items ?? [];
+  if (lists.length === 0) return null;
+  const toggle = (id: string, checked: boolean) =>
+    onChange(checked ? [...selected, id] : selected.filter((listId) => listId !== id));
+  return (
+    <Stack component="fieldset" sx={{ border: 0, m: 0, mt: 2, p: 0, textAlign: 'start' }}>
+      <Typography component="legend" variant="subtitle2">
+        {t('lists.legend')}
+      </Typography>
+      <FormGroup>
+        {lists.map((list) => (
+          <FormControlLabel
+            key={list.id}
+            control={
+              <Checkbox
+                checked={selected.includes(list.id)}
+                onChange={(event) => toggle(list.id, event.target.checked)}
+              />
+            }
+            label={
+              <span>
+                {list.name}
+                {list.description ? (
+                  <Typography component="span" variant="body2" color="text.secondary">
+                    {` – ${list.description}`}
+                  </Typography>
+                ) : null}
+              </span>
+            }
+          />
+        ))}
+      </FormGroup>
+    </Stack>
+  );
 }
 
 /**
@@ -112,6 +169,10 @@ export function NewsletterForm() {
             {subscribing ? t('subscribing') : t('subscribe')}
           </Button>
         </Stack>
+        <PublicListOptions
+          selected={formik.values.listIds}
+          onChange={(listIds) => void formik.setFieldValue('listIds', listIds)}
+        />
       </form>
       {awaitingConfirmation ? (
         <Alert

@@ -1,0 +1,2 @@
+export { publicListRoutes } from './public-list.routes';
+export { preferenceRoutes } from './preferences.routes';
