@@ -54,6 +54,7 @@ import { listRoutes } from './modules/lists';
 import { suppressionRoutes } from './modules/suppressions';
 import { createPrivacyService, privacyRoutes } from './modules/privacy';
 import { peopleRoutes } from './modules/people';
+import { segmentRoutes } from './modules/segments';
 import { mailEventRoutes } from './modules/mail-events';
 import {
   createTrackingEventBuffer,
@@ -314,6 +315,7 @@ function mailingRouters(
       }),
     ),
     peopleRoutes({ timeZone: agencyTimeZone, mailLinkSecret: config.mailLinkSecret }),
+    segmentRoutes(),
     mailEventRoutes({
       config: config.mailEvents,
       redis,
