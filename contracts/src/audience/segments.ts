@@ -190,6 +190,3 @@ export interface SegmentCountDto {
   /** Of those, whom a campaign to the segment mails: consent given, neither suppressed nor unsubscribed. */
   mailable: number;
 }
-
-/** Segments one campaign may target at once. */
-export const CAMPAIGN_SEGMENTS_MAX = 5;

@@ -19,18 +19,25 @@ import { readFigures } from '../stats';
  * lawful basis would add. The subscribers come from the kept figures
  * (@agency/platform's stats/kept-counts.ts), less the suppressed addresses
  * they still count; `lists` walks the members of the lists asked for as the
- * send does.
+ * send does, and `segments` the consenting people of the segments asked for.
  */
 export async function campaignAudience(
   kept: KeptCounts,
   listIds: readonly string[] = [],
+  segmentIds: readonly string[] = [],
 ): Promise<CampaignAudienceDto> {
   const [suppressed, excluded] = await Promise.all([suppressedKeys(), excludedKeys()]);
-  const [count, reach, lists, enquiries] = await Promise.all([
+  const [count, reach, lists, segments, enquiries] = await Promise.all([
     readFigures(() => kept.counts()),
     readFigures(() => kept.audienceReach(suppressed)),
     listIds.length > 0
       ? countAudience({ recipientType: 'lists', listIds: [...listIds] }, excluded)
+      : 0,
+    segmentIds.length > 0
+      ? countAudience(
+          { recipientType: 'segments', listIds: [], segmentIds: [...segmentIds] },
+          excluded,
+        )
       : 0,
     countEnquiryAudiences(excluded),
   ]);
@@ -39,6 +46,7 @@ export async function campaignAudience(
     subscribers: count(COUNT_FIELDS.subscribers('confirmed')) - reach.subscribers,
     all: enquiries.all.reached,
     lists,
+    segments,
     withoutConsent: {
       contacts: enquiries.contacts.withoutConsent,
       all: enquiries.all.withoutConsent,

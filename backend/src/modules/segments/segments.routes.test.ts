@@ -12,6 +12,7 @@ import {
   as,
   ENQUIRY_CONSENT,
   oneUserPerRole,
+  validCampaign,
   unknownId,
   type SignedInUser,
 } from '../../testing/admin-fixtures';
@@ -175,5 +176,50 @@ describe('segments', () => {
     await PersonModel.updateOne({ _id: 'left@x.tn' }, { consent: 'given' });
     const counted = await manager().post('/api/admin/segments/count', FRENCH);
     expect(counted.body).toEqual({ matched: 1, mailable: 0 });
+  });
+});
+
+describe('a campaign to segments', () => {
+  it('names saved segments, one to five, and its audience counts their consenting people', async () => {
+    await enquiry('agreed@x.tn', true);
+    await enquiry('silent@x.tn', false);
+    const segment = await manager().post('/api/admin/segments', { name: 'French', rule: FRENCH });
+    const segmentId = segment.body.id as string;
+    const campaign = { ...validCampaign, recipientType: 'segments' };
+
+    const none = await manager().post('/api/admin/campaigns', campaign);
+    expect(none.status).toBe(400);
+    expect(none.body.error.fields.segmentIds).toBeDefined();
+    const unknown = await manager().post('/api/admin/campaigns', {
+      ...campaign,
+      segmentIds: [unknownId()],
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.fields.segmentIds).toMatch(/does not exist/);
+    const six = await manager().post('/api/admin/campaigns', {
+      ...campaign,
+      segmentIds: Array.from({ length: 6 }, () => segmentId),
+    });
+    expect(six.body.error.fields.segmentIds).toBeDefined();
+
+    const created = await manager().post('/api/admin/campaigns', {
+      ...campaign,
+      segmentIds: [segmentId],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ recipientType: 'segments', segmentIds: [segmentId] });
+    // Another type keeps no segments.
+    const toAll = await manager().post('/api/admin/campaigns', {
+      ...validCampaign,
+      recipientType: 'all',
+      segmentIds: [segmentId],
+    });
+    expect(toAll.body.segmentIds).toEqual([]);
+
+    const audience = await manager().get(`/api/admin/campaigns/audience?segmentIds=${segmentId}`);
+    expect(audience.status).toBe(200);
+    expect(audience.body.segments).toBe(1);
+    const forged = await manager().get('/api/admin/campaigns/audience?segmentIds=x,y');
+    expect(forged.status).toBe(400);
   });
 });

@@ -1,4 +1,5 @@
 import type { SegmentCountDto, SegmentInput, SegmentQuery, SegmentRule } from '@agency/contracts';
+import { trusted, type Types } from 'mongoose';
 import { DomainError } from '../../domain-error';
 import { findPage, searchFilter } from '../../list-pages';
 import { excludedKeys } from '../audience';
@@ -17,6 +18,15 @@ export async function findSegmentsPage(
     query,
   );
   return { segments: docs as unknown as StoredSegment[], total };
+}
+
+/** Those of `ids` that name a saved segment, as hex strings. */
+export async function findExistingSegmentIds(
+  ids: readonly (string | Types.ObjectId)[],
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const found = await SegmentModel.find({ _id: trusted({ $in: ids }) }, { _id: 1 }).lean();
+  return found.map(({ _id }) => String(_id));
 }
 
 export async function findSegment(id: string): Promise<StoredSegment | null> {
