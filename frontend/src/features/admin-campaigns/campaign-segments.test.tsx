@@ -1,5 +1,5 @@
 import type { SegmentDto } from '@agency/contracts';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { buildAudience, buildCampaign, pageOf } from '../../testing/admin-factory';
@@ -39,9 +39,13 @@ it('targets the segments picked, with the count of their consenting people', asy
   const saves = recordAdminCalls('post', '/campaigns', (body) =>
     HttpResponse.json(buildCampaign(body as object), { status: 201 }),
   );
+  const samples = recordAdminCalls('get', '/campaigns/sample-recipients', () =>
+    HttpResponse.json({ items: [] }),
+  );
   server.use(
     audience.handler,
     saves.handler,
+    samples.handler,
     http.get(`${ADMIN}/segments`, () => HttpResponse.json(pageOf([FRENCH]))),
   );
   const { user } = await renderAdmin('/admin/campaigns', { mobile: true });
@@ -57,6 +61,12 @@ it('targets the segments picked, with the count of their consenting people', asy
   await user.keyboard('{Escape}');
   expect(audience.calls.some(({ url }) => url.searchParams.get('segmentIds') === FRENCH.id)).toBe(
     true,
+  );
+  // The preview is filled in for one of the segments' people.
+  await waitFor(() =>
+    expect(samples.calls.some(({ url }) => url.searchParams.get('segmentIds') === FRENCH.id)).toBe(
+      true,
+    ),
   );
   await user.click(within(dialog).getByRole('combobox', { name: 'Recipients' }));
   expect(

@@ -126,9 +126,13 @@ export const campaignContentApi = campaignsApi.injectEndpoints({
   endpoints: (build) => ({
     /** A few of an audience (for `lists`, of the lists given), whom the preview is filled in for. */
     sampleRecipients: build.query<{ items: CampaignSampleRecipientDto[] }, AudienceTarget>({
-      query: ({ recipientType, listIds }) => ({
+      query: ({ recipientType, listIds, segmentIds = [] }) => ({
         url: API_ROUTES.campaignSampleRecipients,
-        params: { recipientType, ...listIdsParams(listIds) },
+        params: {
+          recipientType,
+          ...listIdsParams(listIds),
+          ...(segmentIds.length > 0 ? { segmentIds: segmentIds.join(',') } : {}),
+        },
       }),
     }),
     /** The mail as the worker renders it; a POST only because a draft may be long. */
