@@ -97,6 +97,64 @@ function ConditionValue({ condition, label, onChange }: ValueFieldProps) {
   );
 }
 
+interface ConditionRowProps {
+  condition: DraftCondition;
+  /** Its place, from 1: what its fields are named by. */
+  number: number;
+  removable: boolean;
+  onChange: (next: DraftCondition) => void;
+  onRemove: () => void;
+}
+
+/** One condition: its field, its test, its value, and a way to remove it. */
+function ConditionRow({ condition, number, removable, onChange, onRemove }: ConditionRowProps) {
+  const { t } = useNamespace(PEOPLE_NAMESPACE);
+  return (
+    <Stack
+      component="li"
+      direction={{ xs: 'column', sm: 'row' }}
+      spacing={1}
+      aria-label={t('segments.condition', { number })}
+    >
+      <TextField
+        select
+        size="small"
+        label={t('segments.field', { number })}
+        value={condition.field}
+        sx={{ minWidth: 160 }}
+        onChange={(event) => onChange(conditionOn(event.target.value as SegmentField))}
+      >
+        {optionItems(SEGMENT_FIELDS, (field) => t(`segments.fields.${field}`))}
+      </TextField>
+      <TextField
+        select
+        size="small"
+        label={t('segments.op', { number })}
+        value={condition.op}
+        sx={{ minWidth: 140 }}
+        onChange={(event) => {
+          const op = event.target.value as SegmentOp;
+          onChange({ ...condition, op, value: emptyValue(condition.field, op) });
+        }}
+      >
+        {optionItems(SEGMENT_OPS_OF_FIELD[condition.field], (op) => t(`segments.ops.${op}`))}
+      </TextField>
+      <ConditionValue
+        condition={condition}
+        label={t('segments.value', { number })}
+        onChange={(value) => onChange({ ...condition, value })}
+      />
+      <IconButton
+        aria-label={t('segments.removeCondition', { number })}
+        disabled={!removable}
+        onClick={onRemove}
+      >
+        <DeleteIcon />
+      </IconButton>
+    </Stack>
+  );
+}
+
 /** The rule's count, asked again a moment after each edit while the rule is valid. */
 function useDebouncedCount(draft: DraftRule) {
   const [count, { data, reset }] = useSegmentCountMutation();
@@ -179,61 +237,18 @@ export function SegmentBuilder({ segment, onDone }: SegmentBuilderProps) {
         {optionItems(SEGMENT_MATCHES, (match) => t(`segments.matches.${match}`))}
       </TextField>
       <Stack component="ol" spacing={2} sx={{ listStyle: 'none', p: 0, m: 0 }}>
-        {draft.conditions.map((condition, index) => {
-          const number = index + 1;
-          return (
-            <Stack
-              component="li"
-              key={index}
-              direction={{ xs: 'column', sm: 'row' }}
-              spacing={1}
-              aria-label={t('segments.condition', { number })}
-            >
-              <TextField
-                select
-                size="small"
-                label={t('segments.field', { number })}
-                value={condition.field}
-                sx={{ minWidth: 160 }}
-                onChange={(event) => change(index, conditionOn(event.target.value as SegmentField))}
-              >
-                {optionItems(SEGMENT_FIELDS, (field) => t(`segments.fields.${field}`))}
-              </TextField>
-              <TextField
-                select
-                size="small"
-                label={t('segments.op', { number })}
-                value={condition.op}
-                sx={{ minWidth: 140 }}
-                onChange={(event) => {
-                  const op = event.target.value as SegmentOp;
-                  change(index, { ...condition, op, value: emptyValue(condition.field, op) });
-                }}
-              >
-                {optionItems(SEGMENT_OPS_OF_FIELD[condition.field], (op) =>
-                  t(`segments.ops.${op}`),
-                )}
-              </TextField>
-              <ConditionValue
-                condition={condition}
-                label={t('segments.value', { number })}
-                onChange={(value) => change(index, { ...condition, value })}
-              />
-              <IconButton
-                aria-label={t('segments.removeCondition', { number })}
-                disabled={draft.conditions.length === 1}
-                onClick={() =>
-                  setDraft({
-                    ...draft,
-                    conditions: draft.conditions.filter((_c, at) => at !== index),
-                  })
-                }
-              >
-                <DeleteIcon />
-              </IconButton>
-            </Stack>
-          );
-        })}
+        {draft.conditions.map((condition, index) => (
+          <ConditionRow
+            key={index}
+            condition={condition}
+            number={index + 1}
+            removable={draft.conditions.length > 1}
+            onChange={(next) => change(index, next)}
+            onRemove={() =>
+              setDraft({ ...draft, conditions: draft.conditions.filter((_c, at) => at !== index) })
+            }
+          />
+        ))}
       </Stack>
       <Button
         variant="outlined"
