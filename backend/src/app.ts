@@ -56,6 +56,7 @@ import { preferenceRoutes, publicListRoutes } from './modules/preferences';
 import { suppressionRoutes } from './modules/suppressions';
 import { createPrivacyService, privacyRoutes } from './modules/privacy';
 import { peopleRoutes } from './modules/people';
+import { segmentRoutes } from './modules/segments';
 import { mailEventRoutes } from './modules/mail-events';
 import {
   createTrackingEventBuffer,
@@ -343,6 +344,7 @@ function mailingRouters(
       }),
     ),
     peopleRoutes({ timeZone: agencyTimeZone, mailLinkSecret: config.mailLinkSecret }),
+    segmentRoutes(),
     mailEventRoutes({
       config: config.mailEvents,
       redis,

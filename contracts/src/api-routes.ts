@@ -133,6 +133,11 @@ export const API_ROUTES = {
   /** Erase the address from everything that holds it: a worker job. */
   personErasure: '/api/admin/people/:email/erasure',
   erasure: '/api/admin/erasures/:id',
+  /** Saved rules over the people view (contracts/src/audience/segments.ts). */
+  segments: '/api/admin/segments',
+  segment: '/api/admin/segments/:id',
+  /** How many people a rule matches now: the builder's count (POST, the rule as body). */
+  segmentCount: '/api/admin/segments/count',
   suppressions: '/api/admin/suppressions',
   suppressionsExport: '/api/admin/suppressions/export',
   suppression: '/api/admin/suppressions/:email',

@@ -9,7 +9,7 @@ import { authorize } from '../middleware/authorize';
 import { recordIdParam, validateBody, validateQuery } from '../middleware/validate';
 
 /** The admin records kept with list, read, create, update and delete calls. */
-type RecordKind = 'user' | 'client' | 'lead' | 'campaign' | 'list' | 'template';
+type RecordKind = 'user' | 'client' | 'lead' | 'campaign' | 'list' | 'template' | 'segment';
 
 export interface RecordRoutes<Query, Create, Update, Dto extends { id: string }> {
   /** Names the activity log's entries (`client.create`, ...) and their target. */

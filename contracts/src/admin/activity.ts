@@ -69,6 +69,9 @@ export const ACTIVITY_ACTIONS = [
   'person.erase',
   'people.bulk',
   'people.export',
+  'segment.create',
+  'segment.update',
+  'segment.delete',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

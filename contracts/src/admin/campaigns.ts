@@ -61,12 +61,18 @@ export const SENDING_STATUSES: readonly CampaignStatus[] = ['queued', 'sending']
  */
 export const UNFINISHED_STATUSES: readonly CampaignStatus[] = [...SENDING_STATUSES, 'paused'];
 
-/** Who receives it: enquiry contacts, confirmed subscribers, both, or the members of some lists. */
-export const RECIPIENT_TYPES = ['all', 'contacts', 'subscribers', 'lists'] as const;
+/**
+ * Who receives it: enquiry contacts, confirmed subscribers, both, the
+ * members of some lists, or the consenting people of some segments.
+ */
+export const RECIPIENT_TYPES = ['all', 'contacts', 'subscribers', 'lists', 'segments'] as const;
 export type RecipientType = (typeof RECIPIENT_TYPES)[number];
 
 /** Lists one campaign may target at once. */
 export const CAMPAIGN_LISTS_MAX = 50;
+
+/** Segments one campaign may target at once: each is one read of the people at send time. */
+export const CAMPAIGN_SEGMENTS_MAX = 5;
 
 /** The recipient types that hold enquiry contacts, whom their consent or a lawful basis lets in. */
 export type EnquiryRecipientType = Extract<RecipientType, 'contacts' | 'all'>;
@@ -91,10 +97,12 @@ export type EnquiryLawfulBasis = (typeof ENQUIRY_LAWFUL_BASES)[number];
  */
 export const LAWFUL_BASIS_PERMISSION: Permission = 'settings:manage';
 
-/** Whom a send walks: a recipient type, and for `lists` which ones. */
+/** Whom a send walks: a recipient type, and for `lists` or `segments` which ones. */
 export interface AudienceTarget {
   recipientType: RecipientType;
   listIds: string[];
+  /** For `segments`: which ones, in order (a person's source is its first segment's place). */
+  segmentIds?: string[];
   /**
    * For `contacts` and `all`: the basis on which enquiry contacts who did
    * not consent are mailed too; null or missing: only those who consented.
@@ -113,6 +121,18 @@ export const campaignListIdsField = () =>
       otherwise: (schema) => schema.transform(() => []),
     });
 
+/** The segments a campaign targets: required (one to five) for `segments`, ignored otherwise. */
+export const campaignSegmentIdsField = () =>
+  array(recordId().required(message('idInvalid')))
+    .typeError(message('mustBeList'))
+    .max(CAMPAIGN_SEGMENTS_MAX, message('maxItems', { max: CAMPAIGN_SEGMENTS_MAX }))
+    .default([])
+    .when('recipientType', {
+      is: 'segments',
+      then: (schema) => schema.min(1, message('required')),
+      otherwise: (schema) => schema.transform(() => []),
+    });
+
 /**
  * The campaign editor. `subject` and `content` are the default language's;
  * `translations` hold the others. The HTML is sanitised again by the server.
@@ -125,6 +145,7 @@ export const campaignSchema = object({
   content: withPlaceholders(CAMPAIGN_CONTENT_MAX).required(message('required')),
   recipientType: oneOfText(RECIPIENT_TYPES).default('all'),
   listIds: campaignListIdsField(),
+  segmentIds: campaignSegmentIdsField(),
   defaultLocale: oneOfText(LOCALES).default('en'),
   translations: array(campaignTranslationSchema)
     .typeError(message('mustBeList'))
@@ -195,6 +216,8 @@ export interface CampaignDto {
   recipientType: RecipientType;
   /** The lists it targets when `recipientType` is `lists`; empty otherwise. */
   listIds: string[];
+  /** The segments it targets when `recipientType` is `segments`; empty otherwise. */
+  segmentIds: string[];
   defaultLocale: Locale;
   translations: CampaignTranslation[];
   /** Each language's default fallback (the shipped ones where the campaign set none). */
@@ -262,6 +285,17 @@ const audienceListIdsParam = () =>
         value === undefined || value === '' || /^[0-9a-f]{24}(,[0-9a-f]{24})*$/i.test(value),
     );
 
+/** `?segmentIds=a,b`: the segments an audience query names, as `listIds` names lists. */
+const audienceSegmentIdsParam = () =>
+  text(CAMPAIGN_SEGMENTS_MAX * 25)
+    .optional()
+    .test(
+      'record-ids',
+      message('idInvalid'),
+      (value) =>
+        value === undefined || value === '' || /^[0-9a-f]{24}(,[0-9a-f]{24}){0,4}$/i.test(value),
+    );
+
 /** The ids of a valid `listIds` query parameter, as the store writes them. */
 export function listIdsOfQuery(param: string | undefined): string[] {
   return param ? param.toLowerCase().split(',') : [];
@@ -269,6 +303,7 @@ export function listIdsOfQuery(param: string | undefined): string[] {
 
 export const campaignAudienceQuerySchema = object({
   listIds: audienceListIdsParam(),
+  segmentIds: audienceSegmentIdsParam(),
 });
 /** POST /api/admin/campaigns/{id}/test: one address, outside the ledger, in one language. */
 export const campaignTestSendSchema = object({
@@ -325,6 +360,8 @@ export const campaignSampleQuerySchema = object({
   recipientType: oneOfText(RECIPIENT_TYPES).default('all'),
   /** For `lists`: whose members; none gives an empty sample. */
   listIds: audienceListIdsParam(),
+  /** For `segments`: whose people; none gives an empty sample. */
+  segmentIds: audienceSegmentIdsParam(),
 });
 
 /** How many of a campaign's audience get each language, and in all. */

@@ -4,3 +4,4 @@ export * from './suppressions';
 export * from './mail-events';
 export * from './people';
 export * from './person-data';
+export * from './segments';

@@ -45,6 +45,7 @@ const CampaignReportPage = section(
 const AdminAudiencePage = section(() => import('../features/admin-audience'), 'AdminAudiencePage');
 const AdminPeoplePage = section(() => import('../features/admin-people'), 'AdminPeoplePage');
 const PersonPage = section(() => import('../features/admin-people'), 'PersonPage');
+const SegmentsPage = section(() => import('../features/admin-people'), 'SegmentsPage');
 const AdminUsersPage = section(() => import('../features/admin-users'), 'AdminUsersPage');
 const AdminContactsPage = section(() => import('../features/admin-contacts'), 'AdminContactsPage');
 const AdminClientsPage = section(() => import('../features/admin-clients'), 'AdminClientsPage');
@@ -103,6 +104,7 @@ const adminRoutes: RouteObject[] = [
       { path: 'campaigns/:id/report', element: <CampaignReportPage /> },
       { path: 'audience/:tab?', element: <AdminAudiencePage /> },
       { path: 'people', element: <AdminPeoplePage /> },
+      { path: 'people/segments', element: <SegmentsPage /> },
       { path: 'people/:email', element: <PersonPage /> },
       { path: 'users', element: <AdminUsersPage /> },
       { path: 'contacts/:contactId?', element: <AdminContactsPage /> },

@@ -82,6 +82,7 @@ export const api = createApi({
     'Suppressions',
     'AgencySettings',
     'People',
+    'Segments',
   ],
   endpoints: () => ({}),
 });

@@ -12,6 +12,7 @@ import { SubscriberModel } from '../newsletter/subscriber.model';
 import { ACTIVE_LIST_FILTER } from './list-deletion';
 import { ListMemberModel } from './list-member.model';
 import { MailingListModel } from './mailing-list.model';
+import { segmentCandidates } from './segments/segment-people';
 import { SuppressionModel } from './suppression.model';
 
 /** The suppression list's addresses (normalised: they are its ids). */
@@ -104,9 +105,24 @@ async function* listMembers(listIds: readonly string[]): AsyncGenerator<Campaign
  */
 const onlyConsentedContacts = (target: AudienceTarget): boolean => !target.enquiryLawfulBasis;
 
+/**
+ * The people of a campaign's segments who consented, each with the source
+ * of the first segment it was read from (its place in `segmentIds`).
+ */
+async function* segmentPeople(segmentIds: readonly string[]): AsyncGenerator<CampaignRecipient> {
+  for await (const person of segmentCandidates(segmentIds)) {
+    const { email, firstName, lastName, locale, source } = person;
+    yield recipientOf(email, firstName, lastName, locale, source);
+  }
+}
+
 async function* candidates(target: AudienceTarget): AsyncGenerator<CampaignRecipient> {
   if (target.recipientType === 'lists') {
     yield* listMembers(target.listIds);
+    return;
+  }
+  if (target.recipientType === 'segments') {
+    yield* segmentPeople(target.segmentIds ?? []);
     return;
   }
   if (target.recipientType !== 'subscribers') {
@@ -147,7 +163,9 @@ function confirmedSubscribers() {
  * source (`CampaignRecipient.source`): for `all` the contacts are walked
  * before the subscribers; for lists, the members of every targeted list in
  * one read, so a member of two lists counts under the list of whichever
- * membership the store returned first. Nothing more is read to choose.
+ * membership the store returned first; for segments, each segment's
+ * consenting people in turn, under the first segment that holds them.
+ * Nothing more is read to choose.
  * Read in the store's own order: sorting costs the embedded store a sort of
  * the whole collection before the first document (465 ms at 20,000
  * contacts, against 38 ms unsorted), and nothing needs the order.

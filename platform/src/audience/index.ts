@@ -34,3 +34,4 @@ export * from './list-existence';
 export * from './person-audience-erasure';
 
 export * from './people';
+export * from './segments';

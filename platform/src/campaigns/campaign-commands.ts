@@ -12,6 +12,7 @@ import {
 } from '@agency/contracts';
 import type { Types } from 'mongoose';
 import { findExistingListIds } from '../audience/list-existence';
+import { findExistingSegmentIds } from '../audience/segments';
 import { DomainError } from '../domain-error';
 import { readAgencySettings } from '../settings/agency-settings.service';
 import { CampaignModel } from './campaign.model';
@@ -29,6 +30,7 @@ export interface CampaignDraftFields {
   replyTo: string | null;
   recipientType: RecipientType;
   listIds: string[];
+  segmentIds: string[];
   /** Checked by the API: only an admin may set one. */
   enquiryLawfulBasis: EnquiryLawfulBasis | null;
   defaultLocale: Locale;
@@ -115,6 +117,15 @@ async function freeCopyName(sourceName: string, locale: Locale): Promise<string>
   }
 }
 
+/** The segments among `segmentIds` that still exist: a copy never names a deleted one. */
+async function segmentsStillThere(
+  segmentIds: readonly Types.ObjectId[],
+): Promise<Types.ObjectId[]> {
+  if (segmentIds.length === 0) return [];
+  const existing = new Set(await findExistingSegmentIds(segmentIds));
+  return segmentIds.filter((id) => existing.has(String(id)));
+}
+
 /** The lists among `listIds` that still exist: a copy never names a deleted list. */
 async function listsStillThere(listIds: readonly Types.ObjectId[]): Promise<Types.ObjectId[]> {
   if (listIds.length === 0) return [];
@@ -148,6 +159,7 @@ export async function duplicateCampaign(
     content: source.content,
     recipientType: source.recipientType,
     listIds: await listsStillThere(source.listIds ?? []),
+    segmentIds: await segmentsStillThere(source.segmentIds ?? []),
     // A lawful basis is chosen, and audited, for one campaign only: a copy
     // mails only those who consented until an admin chooses again.
     enquiryLawfulBasis: null,

@@ -33,6 +33,7 @@ export function toCampaignDto(campaign: StoredCampaign): CampaignDto {
     content: campaign.content,
     recipientType: campaign.recipientType as CampaignDto['recipientType'],
     listIds: (campaign.listIds ?? []).map(String),
+    segmentIds: (campaign.segmentIds ?? []).map(String),
     enquiryLawfulBasis: (campaign.enquiryLawfulBasis ?? null) as CampaignDto['enquiryLawfulBasis'],
     defaultLocale: (campaign.defaultLocale ?? 'en') as Locale,
     translations: (campaign.translations ?? []).map(({ locale, subject, content }) => ({

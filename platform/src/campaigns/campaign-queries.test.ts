@@ -47,7 +47,12 @@ describe("the campaigns module's queries", () => {
       translations: [{ locale: 'ar', subject: 'مرحبا', content: '<p>مرحبا</p>' }],
     });
     expect(await findCampaignLanguageTarget(String(campaign._id))).toEqual({
-      target: { recipientType: 'lists', listIds: [String(listId)], enquiryLawfulBasis: null },
+      target: {
+        recipientType: 'lists',
+        listIds: [String(listId)],
+        segmentIds: [],
+        enquiryLawfulBasis: null,
+      },
       defaultLocale: 'fr',
       translatedLocales: ['ar'],
     });

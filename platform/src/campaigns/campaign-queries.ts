@@ -67,6 +67,7 @@ export async function findCampaignLanguageTarget(
   const campaign = await CampaignModel.findById(id, {
     recipientType: 1,
     listIds: 1,
+    segmentIds: 1,
     enquiryLawfulBasis: 1,
     defaultLocale: 1,
     translations: 1,
@@ -76,6 +77,7 @@ export async function findCampaignLanguageTarget(
     target: {
       recipientType: campaign.recipientType as RecipientType,
       listIds: (campaign.listIds ?? []).map(String),
+      segmentIds: (campaign.segmentIds ?? []).map(String),
       enquiryLawfulBasis: (campaign.enquiryLawfulBasis ??
         null) as AudienceTarget['enquiryLawfulBasis'],
     },

@@ -19,6 +19,8 @@ export interface CampaignSendState {
   recipientType: RecipientType;
   /** The lists a campaign of type `lists` goes to. */
   listIds: string[];
+  /** The segments a campaign of type `segments` goes to. */
+  segmentIds: string[];
   /** The basis on which enquiry contacts who did not consent are mailed too; null: they are not. */
   enquiryLawfulBasis: EnquiryLawfulBasis | null;
   /** 1 for the first send, one more per "resend to the failed". */

@@ -50,6 +50,8 @@ const campaignSchema = new Schema(
     recipientType: { type: String, required: true, enum: RECIPIENT_TYPES, default: 'all' },
     // The mailing lists a campaign of type `lists` goes to.
     listIds: { type: [Schema.Types.ObjectId], default: [] },
+    // The segments a campaign of type `segments` goes to, in the editor's order.
+    segmentIds: { type: [Schema.Types.ObjectId], default: [] },
     // Set by an admin for this campaign alone (a copy starts without it): the
     // basis on which enquiry contacts who did not consent are mailed too.
     enquiryLawfulBasis: { type: String, enum: [...ENQUIRY_LAWFUL_BASES, null], default: null },

@@ -39,6 +39,7 @@ const SEND_STATE = {
   status: 1,
   recipientType: 1,
   listIds: 1,
+  segmentIds: 1,
   enquiryLawfulBasis: 1,
   round: 1,
   pass: 1,
@@ -57,6 +58,7 @@ function sendStateOf(campaign: Omit<StoredCampaign, 'subject' | 'content'>): Cam
     status: campaign.status as CampaignStatus,
     recipientType: campaign.recipientType as CampaignSendState['recipientType'],
     listIds: (campaign.listIds ?? []).map(String),
+    segmentIds: (campaign.segmentIds ?? []).map(String),
     enquiryLawfulBasis: (campaign.enquiryLawfulBasis ??
       null) as CampaignSendState['enquiryLawfulBasis'],
     round: campaign.round,

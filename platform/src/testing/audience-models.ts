@@ -10,3 +10,4 @@ export { MailingListModel } from '../audience/mailing-list.model';
 export { SuppressionModel } from '../audience/suppression.model';
 export { SubscriberModel } from '../newsletter/subscriber.model';
 export { PersonModel } from '../audience/people/person.model';
+export { SegmentModel } from '../audience/segments/segment.model';

@@ -79,6 +79,8 @@ export async function seedSubscribers(subscribers: readonly SeedSubscriber[]): P
 
 export interface QueuedCampaignFields {
   recipientType?: RecipientType;
+  /** For `segments`: which ones. */
+  segmentIds?: string[];
   /** Unset: none, so only the enquiry contacts who consented are mailed. */
   enquiryLawfulBasis?: EnquiryLawfulBasis | null;
   subject?: string;
@@ -100,6 +102,7 @@ export async function createQueuedCampaign(fields: QueuedCampaignFields = {}): P
     subject: fields.subject ?? 'Hello {{firstName}}',
     content: fields.content ?? '<p>Dear {{firstName}}, our spring packages are here.</p>',
     recipientType: fields.recipientType ?? 'all',
+    segmentIds: fields.segmentIds ?? [],
     enquiryLawfulBasis: fields.enquiryLawfulBasis ?? null,
     defaultLocale: fields.defaultLocale ?? 'en',
     translations: fields.translations ?? [],

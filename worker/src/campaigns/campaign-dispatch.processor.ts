@@ -94,6 +94,7 @@ function audienceTargetOf(campaign: CampaignSendState): AudienceTarget {
   return {
     recipientType: campaign.recipientType,
     listIds: campaign.listIds,
+    segmentIds: campaign.segmentIds,
     enquiryLawfulBasis: campaign.enquiryLawfulBasis,
   };
 }

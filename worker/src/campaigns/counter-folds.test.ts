@@ -7,6 +7,7 @@ const campaign = (id: string): CampaignSendState => ({
   status: 'sending',
   recipientType: 'all',
   listIds: [],
+  segmentIds: [],
   enquiryLawfulBasis: null,
   round: 1,
   pass: 1,

@@ -1,5 +1,11 @@
 import type { CampaignAudienceDto } from '@agency/contracts';
-import { COUNT_FIELDS, countAudience, suppressedKeys, type KeptCounts } from '@agency/platform';
+import {
+  COUNT_FIELDS,
+  countAudience,
+  excludedKeys,
+  suppressedKeys,
+  type KeptCounts,
+} from '@agency/platform';
 import { readFigures } from '../stats';
 
 /**
@@ -10,17 +16,27 @@ import { readFigures } from '../stats';
  * counted twice there: those whose enquiry ticked "send me news" (whom a
  * campaign mails) and all of them (whom a lawful basis lets it mail); the
  * difference is how many each leaves out for lack of consent. `lists` walks
- * the members of the lists asked for as the send does.
+ * the members of the lists asked for as the send does, and `segments` the
+ * consenting people of the segments asked for.
  */
 export async function campaignAudience(
   kept: KeptCounts,
   listIds: readonly string[] = [],
+  segmentIds: readonly string[] = [],
 ): Promise<CampaignAudienceDto> {
-  const suppressed = await suppressedKeys();
-  const [count, reach, lists] = await Promise.all([
+  const [suppressed, excluded] = await Promise.all([suppressedKeys(), excludedKeys()]);
+  const [count, reach, lists, segments] = await Promise.all([
     readFigures(() => kept.counts()),
     readFigures(() => kept.audienceReach(suppressed)),
-    listIds.length > 0 ? countAudience({ recipientType: 'lists', listIds: [...listIds] }) : 0,
+    listIds.length > 0
+      ? countAudience({ recipientType: 'lists', listIds: [...listIds] }, excluded)
+      : 0,
+    segmentIds.length > 0
+      ? countAudience(
+          { recipientType: 'segments', listIds: [], segmentIds: [...segmentIds] },
+          excluded,
+        )
+      : 0,
   ]);
   const reached = (field: string, suppressedAmong: number) => count(field) - suppressedAmong;
   const contacts = reached(COUNT_FIELDS.audienceContactsConsented, reach.consentedContacts);
@@ -30,6 +46,7 @@ export async function campaignAudience(
     subscribers: reached(COUNT_FIELDS.subscribers('confirmed'), reach.subscribers),
     all,
     lists,
+    segments,
     withoutConsent: {
       contacts: reached(COUNT_FIELDS.audienceContacts, reach.contacts) - contacts,
       all: reached(COUNT_FIELDS.audienceAll, reach.all) - all,

@@ -79,7 +79,7 @@ describe('campaign drafts', () => {
       name: 'This field is required',
       subject: 'Must be text',
       content: 'This field is required',
-      recipientType: 'Must be one of all, contacts, subscribers, lists',
+      recipientType: 'Must be one of all, contacts, subscribers, lists, segments',
     });
     const onlyScript = await api().post('/api/admin/campaigns', {
       ...validCampaign,
@@ -243,6 +243,7 @@ describe('GET /api/admin/campaigns/audience', () => {
       subscribers: 3,
       all: 5,
       lists: 0,
+      segments: 0,
       withoutConsent: { contacts: 2, all: 1 },
     });
   });

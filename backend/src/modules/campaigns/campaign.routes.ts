@@ -118,8 +118,8 @@ function addEditorRoutes(
 ): void {
   // Before the one campaign's route, which would otherwise take "audience" for an id.
   router.get(API_ROUTES.campaignAudience, authorize('campaigns:read'), async (ctx) => {
-    const { listIds } = await validateQuery(ctx, campaignAudienceQuerySchema);
-    ctx.body = await campaignAudience(kept, listIdsOfQuery(listIds));
+    const { listIds, segmentIds } = await validateQuery(ctx, campaignAudienceQuerySchema);
+    ctx.body = await campaignAudience(kept, listIdsOfQuery(listIds), listIdsOfQuery(segmentIds));
   });
 
   router.get(API_ROUTES.campaignSettings, authorize('campaigns:read'), async (ctx) => {
@@ -127,9 +127,16 @@ function addEditorRoutes(
   });
 
   router.get(API_ROUTES.campaignSampleRecipients, authorize('campaigns:read'), async (ctx) => {
-    const { recipientType, listIds } = await validateQuery(ctx, campaignSampleQuerySchema);
+    const { recipientType, listIds, segmentIds } = await validateQuery(
+      ctx,
+      campaignSampleQuerySchema,
+    );
     ctx.body = {
-      items: await sampleRecipients({ recipientType, listIds: listIdsOfQuery(listIds) }),
+      items: await sampleRecipients({
+        recipientType,
+        listIds: listIdsOfQuery(listIds),
+        segmentIds: listIdsOfQuery(segmentIds),
+      }),
     };
   });
 

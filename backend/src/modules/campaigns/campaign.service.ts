@@ -21,6 +21,7 @@ import {
   duplicateCampaign,
   findCampaign,
   findCampaignsPage,
+  findExistingSegmentIds,
   queueDraftCampaign,
   readAgencySettings,
   returnQueuedCampaignToDraft,
@@ -42,6 +43,19 @@ async function targetListsOf(input: CampaignInput): Promise<string[]> {
     });
   }
   return listIds;
+}
+
+/** A campaign to segments names saved segments, each once, in the editor's order. */
+async function targetSegmentsOf(input: CampaignInput): Promise<string[]> {
+  if (input.recipientType !== 'segments') return [];
+  const segmentIds = [...new Set(input.segmentIds.map((id) => id.toLowerCase()))];
+  const found = await findExistingSegmentIds(segmentIds);
+  if (found.length !== segmentIds.length) {
+    throw new HttpError('VALIDATION_FAILED', 'Some fields are invalid', {
+      segmentIds: 'One of these segments does not exist',
+    });
+  }
+  return segmentIds;
 }
 
 const invalid = (fields: Record<string, string>) =>
@@ -101,6 +115,7 @@ async function draftFieldsOf(
     replyTo: input.replyTo ?? null,
     recipientType: input.recipientType,
     listIds: await targetListsOf(input),
+    segmentIds: await targetSegmentsOf(input),
     // A basis means something only for an audience with enquiry contacts.
     enquiryLawfulBasis: reachesEnquiries(input.recipientType)
       ? (input.enquiryLawfulBasis ?? null)

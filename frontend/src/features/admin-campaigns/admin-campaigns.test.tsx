@@ -112,6 +112,7 @@ describe('Mail Manager', () => {
       content: '<p>Three packs for the season.</p>',
       recipientType: 'subscribers',
       listIds: [],
+      segmentIds: [],
       // No lawful basis: an admin's choice, for enquiry contacts only.
       enquiryLawfulBasis: null,
       defaultLocale: 'en',

@@ -1,3 +1,4 @@
 // Loaded lazily by app/.
 export { AdminPeoplePage } from './admin-people-page';
 export { PersonPage } from './person-page';
+export { SegmentsPage } from './segments-page';

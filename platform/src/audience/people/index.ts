@@ -23,3 +23,4 @@ export {
   type PeopleRefreshCounts,
 } from './person-refresh';
 export { PERSON_FILTER_FIELDS, type StoredPerson } from './person.model';
+export * from './person-rule-reads';

@@ -1,8 +1,10 @@
 import {
   DEFAULT_LOCALE,
+  type LastMailOutcome,
   type Locale,
   type PersonConsentState,
   type PersonSource,
+  type ServiceSlug,
   type SubscriberStatus,
 } from '@agency/contracts';
 import { contactSearchKeys } from '../../contact/contact-search';
@@ -85,6 +87,18 @@ function domainsOf(key: string): string[] {
   return labels.length > 1 ? domains.slice(0, -1) : domains;
 }
 
+/**
+ * The bounce or complaint that put the address on the suppression list (it
+ * keeps the first reason); `none` otherwise, an unsubscription or a staff
+ * suppression included. The mail events refresh the person when they write one.
+ */
+function lastMailOutcomeOf({ suppression }: AddressRecords): LastMailOutcome {
+  if (suppression?.reason === 'hard-bounce' || suppression?.reason === 'soft-bounce') {
+    return 'bounced';
+  }
+  return suppression?.reason === 'complaint' ? 'complained' : 'none';
+}
+
 /** The person an address's records make, or null when none holds it any more. */
 export function personOfRecords(key: string, records: AddressRecords): StoredPerson | null {
   const written = writtenRecords(records);
@@ -110,5 +124,7 @@ export function personOfRecords(key: string, records: AddressRecords): StoredPer
     lastSeenAt: latest([newest.updatedAt, suppression?.updatedAt ?? suppression?.at]) as Date,
     domains: domainsOf(key),
     searchTerms: contactSearchKeys({ firstName, lastName, email: key }).searchTerms,
+    services: sortedUnique(records.enquiries.map(({ service }) => service)) as ServiceSlug[],
+    lastMailOutcome: lastMailOutcomeOf(records),
   };
 }

@@ -1,12 +1,15 @@
 import { Schema, model, type mongo } from 'mongoose';
 import {
+  LAST_MAIL_OUTCOMES,
   LOCALES,
   PERSON_CONSENT_STATES,
   PERSON_SOURCES,
   SUBSCRIBER_STATUSES,
+  type LastMailOutcome,
   type Locale,
   type PersonConsentState,
   type PersonSource,
+  type ServiceSlug,
   type SubscriberStatus,
 } from '@agency/contracts';
 
@@ -39,6 +42,10 @@ const personSchema = new Schema(
     domains: { type: [String], default: [] },
     // Names and address as searched (contact-search.ts's keys): any one's start matches.
     searchTerms: { type: [String], default: [] },
+    // What segments read besides the screen's filters: the services its
+    // enquiries asked for, and the bounce or complaint its suppression records.
+    services: { type: [String], default: [] },
+    lastMailOutcome: { type: String, enum: LAST_MAIL_OUTCOMES, default: 'none' },
   },
   { versionKey: false },
 );
@@ -49,6 +56,10 @@ const personSchema = new Schema(
 personSchema.index({ firstSeenAt: -1, _id: -1 });
 for (const filter of ['listIds', 'tags', 'locale', 'sources', 'consent', 'suppressed']) {
   personSchema.index({ [filter]: 1, firstSeenAt: -1, _id: -1 });
+}
+// A segment's conditions on the fields the screen does not filter by.
+for (const field of ['services', 'lastMailOutcome']) {
+  personSchema.index({ [field]: 1, firstSeenAt: -1, _id: -1 });
 }
 personSchema.index({ searchTerms: 1 });
 personSchema.index({ domains: 1 });
@@ -72,6 +83,8 @@ export interface StoredPerson {
   lastSeenAt: Date;
   domains: string[];
   searchTerms: string[];
+  services: ServiceSlug[];
+  lastMailOutcome: LastMailOutcome;
 }
 
 /** The collection as the driver sees it: its `_id`s are addresses. */

@@ -156,6 +156,8 @@ function sourcesOfTarget(
       return { place, source: { kind: 'list', listId, listName: listNames.get(listId) ?? null } };
     });
   }
+  // Per-segment rows are not reported yet: a campaign to segments has its totals only.
+  if (campaign.recipientType === 'segments') return [];
   const contacts = { place: CONTACTS_SOURCE, source: notAList('contacts') };
   const subscribers = { place: SUBSCRIBERS_SOURCE, source: notAList('subscribers') };
   if (campaign.recipientType === 'contacts') return [contacts];

@@ -27,6 +27,7 @@ import type {
   CampaignTestSendInput,
   MailingListDto,
   Page,
+  SegmentDto,
 } from '@agency/contracts';
 import { api } from '../../../lib/api';
 
@@ -65,6 +66,22 @@ export const campaignsApi = api.injectEndpoints({
       }),
       // Asked again each time a confirmation opens: the audience changes as people subscribe.
       keepUnusedDataFor: 0,
+    }),
+    /** The `segments` count of the segments given (none: 0), the other counts as above. */
+    campaignSegmentsAudience: build.query<CampaignAudienceDto, readonly string[]>({
+      query: (segmentIds) => ({
+        url: API_ROUTES.campaignAudience,
+        params: segmentIds.length > 0 ? { segmentIds: segmentIds.join(',') } : undefined,
+      }),
+      keepUnusedDataFor: 0,
+    }),
+    /** The saved segments a campaign can target, by name. */
+    campaignSegments: build.query<Page<SegmentDto>, undefined>({
+      query: () => ({
+        url: API_ROUTES.segments,
+        params: { page: 1, pageSize: 100, sort: 'name' },
+      }),
+      providesTags: ['Segments'],
     }),
     /** The mailing lists a campaign can target, by name: a list being deleted is not one. */
     campaignLists: build.query<Page<MailingListDto>, undefined>({
@@ -118,9 +135,13 @@ export const campaignContentApi = campaignsApi.injectEndpoints({
   endpoints: (build) => ({
     /** A few of an audience (for `lists`, of the lists given), whom the preview is filled in for. */
     sampleRecipients: build.query<{ items: CampaignSampleRecipientDto[] }, AudienceTarget>({
-      query: ({ recipientType, listIds }) => ({
+      query: ({ recipientType, listIds, segmentIds = [] }) => ({
         url: API_ROUTES.campaignSampleRecipients,
-        params: { recipientType, ...listIdsParams(listIds) },
+        params: {
+          recipientType,
+          ...listIdsParams(listIds),
+          ...(segmentIds.length > 0 ? { segmentIds: segmentIds.join(',') } : {}),
+        },
       }),
     }),
     /** The mail as the worker renders it; a POST only because a draft may be long. */
@@ -228,6 +249,8 @@ export const {
   useCampaignListQuery,
   useCampaignProgressQuery,
   useCampaignAudienceQuery,
+  useCampaignSegmentsAudienceQuery,
+  useCampaignSegmentsQuery,
   useCampaignListsQuery,
   useCreateCampaignMutation,
   useUpdateCampaignMutation,

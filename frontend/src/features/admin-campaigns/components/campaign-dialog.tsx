@@ -103,6 +103,7 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
           onLocaleChange={setTab}
           recipientType={values.recipientType}
           listIds={values.listIds}
+          segmentIds={values.segmentIds}
           templateId={values.templateId}
           placeholderFallbacks={values.placeholderFallbacks}
         />

@@ -11,6 +11,7 @@ import {
   type MailingListDto,
   type Page,
   type RecipientType,
+  type SegmentDto,
   type Weekday,
 } from '@agency/contracts';
 import Box from '@mui/material/Box';
@@ -33,6 +34,8 @@ import { useToast } from '../../../lib/use-toast';
 import {
   useCampaignAudienceQuery,
   useCampaignListsQuery,
+  useCampaignSegmentsAudienceQuery,
+  useCampaignSegmentsQuery,
   useTemplateListQuery,
 } from '../api/campaigns-api';
 import { CAMPAIGNS_NAMESPACE } from '../campaigns-namespace';
@@ -63,13 +66,21 @@ function mailboxLabel(sender: AgencySender): string {
  * lists chosen now: while that walk runs (seconds, on a large store), the
  * answer for the lists chosen before (0 for none) would be read as this one's.
  */
-function useRecipientsLabel({ listIds, enquiryLawfulBasis }: CampaignEditorForm['values']) {
+function useRecipientsLabel({
+  listIds,
+  segmentIds,
+  enquiryLawfulBasis,
+}: CampaignEditorForm['values']) {
   const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
   const format = useFormatters();
   const { data: audience, currentData: chosenListsAudience } = useCampaignAudienceQuery(listIds);
+  const { currentData: chosenSegmentsAudience } = useCampaignSegmentsAudienceQuery(segmentIds, {
+    skip: segmentIds.length === 0,
+  });
   return (type: RecipientType) => {
     const label = t(`recipients.${type}`);
-    const counts = type === 'lists' ? chosenListsAudience : audience;
+    const chosen = { lists: chosenListsAudience, segments: chosenSegmentsAudience };
+    const counts = type === 'lists' || type === 'segments' ? chosen[type] : audience;
     if (counts) {
       const people = format.number(audienceReach(counts, type, enquiryLawfulBasis));
       return t('dialog.recipientCount', { label, people });
@@ -119,12 +130,58 @@ function CampaignListsField({
   );
 }
 
+/** The segments a campaign of type `segments` goes to: their consenting people. */
+function CampaignSegmentsField({
+  formik,
+  fields,
+  segments,
+}: CampaignSectionProps & { segments: Page<SegmentDto> | undefined }) {
+  const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
+  return (
+    <TextField
+      {...fields.field('segmentIds', t('dialog.segments'))}
+      select
+      required
+      value={formik.values.segmentIds}
+      helperText={
+        fields.errorOf('segmentIds') ??
+        (segments && segments.items.length === 0
+          ? t('dialog.noSegments')
+          : t('dialog.segmentsHint'))
+      }
+      slotProps={{
+        select: {
+          multiple: true,
+          renderValue: (selected) =>
+            (selected as string[])
+              .map((id) => segments?.items.find((segment) => segment.id === id)?.name ?? id)
+              .join(', '),
+        },
+      }}
+      onChange={(event) => {
+        const value = event.target.value as unknown as string[] | string;
+        const chosen = typeof value === 'string' ? value.split(',') : value;
+        void formik.setFieldValue('segmentIds', chosen);
+      }}
+    >
+      {(segments?.items ?? []).map((segment) => (
+        <MenuItem key={segment.id} value={segment.id}>
+          {segment.name}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
 /** Who receives it, in which template, and the language written first. */
 export function CampaignAudienceSection({ formik, fields }: CampaignSectionProps) {
   const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
   // Read as the editor opens, whichever type is chosen, so the lists are there when picked.
   const { data: lists } = useCampaignListsQuery(undefined);
   const { data: templates } = useTemplateListQuery(undefined);
+  const { data: segments } = useCampaignSegmentsQuery(undefined, {
+    skip: formik.values.recipientType !== 'segments',
+  });
   const recipientsLabel = useRecipientsLabel(formik.values);
   const { field, errorOf } = fields;
   return (
@@ -140,6 +197,9 @@ export function CampaignAudienceSection({ formik, fields }: CampaignSectionProps
       </TextField>
       {formik.values.recipientType === 'lists' ? (
         <CampaignListsField formik={formik} fields={fields} lists={lists} />
+      ) : null}
+      {formik.values.recipientType === 'segments' ? (
+        <CampaignSegmentsField formik={formik} fields={fields} segments={segments} />
       ) : null}
       <EnquiryConsentFields formik={formik} fields={fields} />
       <TextField {...field('templateId', t('dialog.template'))} select>

@@ -28,6 +28,8 @@ export interface CampaignFormValues {
   recipientType: RecipientType;
   /** The lists a campaign of type `lists` goes to. */
   listIds: string[];
+  /** The segments a campaign of type `segments` goes to. */
+  segmentIds: string[];
   /** The basis on which enquiry contacts without consent are mailed too; empty: none. */
   enquiryLawfulBasis: EnquiryLawfulBasis | '';
   defaultLocale: Locale;
@@ -80,6 +82,7 @@ export function initialCampaignValues(
     name: campaign?.name ?? '',
     recipientType: campaign?.recipientType ?? 'all',
     listIds: campaign?.listIds ?? [],
+    segmentIds: campaign?.segmentIds ?? [],
     enquiryLawfulBasis: campaign?.enquiryLawfulBasis ?? '',
     defaultLocale,
     templateId: campaign?.templateId ?? DEFAULT_TEMPLATE_ID,
@@ -133,6 +136,7 @@ export function inputOf(values: CampaignFormValues) {
     name: values.name,
     recipientType: values.recipientType,
     listIds: values.listIds,
+    segmentIds: values.segmentIds,
     enquiryLawfulBasis: values.enquiryLawfulBasis || null,
     defaultLocale: values.defaultLocale,
     subject: main.subject,
@@ -196,6 +200,7 @@ export const CAMPAIGN_SERVER_FIELDS = [
   'content',
   'recipientType',
   'listIds',
+  'segmentIds',
   'enquiryLawfulBasis',
   'defaultLocale',
   'templateId',

@@ -38,6 +38,8 @@ export interface CampaignPreviewProps {
   recipientType: RecipientType;
   /** For `lists`: the lists whose members the preview may be filled in for. */
   listIds?: readonly string[];
+  /** For `segments`: the segments whose consenting people it may be filled in for. */
+  segmentIds?: readonly string[];
   templateId?: string | null;
   /** A template being edited, shown before it is saved. */
   template?: CampaignTemplateInput;
@@ -197,7 +199,7 @@ function useLastRendering(
  * desktop or a phone's width. The frame runs no script.
  */
 export function CampaignPreview(props: CampaignPreviewProps) {
-  const { locale, locales, onLocaleChange, recipientType, listIds = [] } = props;
+  const { locale, locales, onLocaleChange, recipientType, listIds = [], segmentIds = [] } = props;
   const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
   const [width, setWidth] = useState<PreviewWidth>('desktop');
   const [recipientEmail, setRecipientEmail] = useState('');
@@ -205,6 +207,7 @@ export function CampaignPreview(props: CampaignPreviewProps) {
   const sample = useSampleRecipientsQuery({
     recipientType,
     listIds: recipientType === 'lists' ? [...listIds] : [],
+    segmentIds: recipientType === 'segments' ? [...segmentIds] : [],
   });
   const samples = sample.data?.items ?? [];
   const recipient = samples.find((item) => item.email === recipientEmail) ?? samples[0];

@@ -7,7 +7,11 @@ import { useNamespace } from '../../../lib/translations';
 import { LOCALES } from '@agency/contracts';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useCampaignAudienceQuery, useCampaignLanguagesQuery } from '../api/campaigns-api';
+import {
+  useCampaignAudienceQuery,
+  useCampaignLanguagesQuery,
+  useCampaignSegmentsAudienceQuery,
+} from '../api/campaigns-api';
 import { CAMPAIGNS_NAMESPACE } from '../campaigns-namespace';
 import { audienceReach } from './audience-reach';
 
@@ -22,13 +26,16 @@ export interface SendConfirmDialogProps {
 export function SendConfirmDialog({ campaign, busy, onConfirm, onClose }: SendConfirmDialogProps) {
   const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
   const format = useFormatters();
-  const {
-    data: audience,
-    isError,
-    refetch,
-  } = useCampaignAudienceQuery(campaign.listIds, {
+  const toSegments = campaign.recipientType === 'segments';
+  const forLists = useCampaignAudienceQuery(campaign.listIds, {
     refetchOnMountOrArgChange: true,
+    skip: toSegments,
   });
+  const forSegments = useCampaignSegmentsAudienceQuery(campaign.segmentIds, {
+    refetchOnMountOrArgChange: true,
+    skip: !toSegments,
+  });
+  const { data: audience, isError, refetch } = toSegments ? forSegments : forLists;
   const { data: languages } = useCampaignLanguagesQuery(campaign.id);
   const recipients = t(`recipientsShort.${campaign.recipientType}`).toLowerCase();
   // What the send walks: those who consented, and the others under the campaign's lawful basis.
