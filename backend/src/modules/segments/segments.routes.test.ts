@@ -16,7 +16,7 @@ import {
   unknownId,
   type SignedInUser,
 } from '../../testing/admin-fixtures';
-import { ActivityLogModel } from '../activity-log';
+import { ActivityLogModel } from '@agency/platform/testing/activity-models';
 
 let ctx: TestContext;
 let users: Record<Role, SignedInUser>;
