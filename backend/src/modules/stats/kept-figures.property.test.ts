@@ -175,6 +175,7 @@ async function recount() {
       all: new Set([...enquired, ...mailable]).size,
       // No list is asked for.
       lists: 0,
+      segments: 0,
       withoutConsent: {
         contacts: withoutConsent.length,
         all: withoutConsent.filter((email) => !mailable.includes(email)).length,
