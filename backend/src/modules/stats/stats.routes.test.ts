@@ -92,6 +92,7 @@ describe('the dashboard figures', () => {
       subscribers: 2,
       all: 3,
       lists: 0,
+      segments: 0,
       withoutConsent: { contacts: 0, all: 0 },
     };
     const viewer = as(ctx, await signedInUser(ctx, 'viewer'));
@@ -138,6 +139,7 @@ describe('the dashboard figures', () => {
       subscribers: 0,
       all: 0,
       lists: 0,
+      segments: 0,
       withoutConsent: { contacts: 0, all: 0 },
     });
   });
