@@ -78,7 +78,10 @@ async function scheduleAndWatchItGo(
  */
 test.describe('Writing, previewing and scheduling a campaign', () => {
   test.beforeAll(async ({ request }) => {
-    await sendEnquiryByApi(request, `authoring-${runId()}@example.com`);
+    // Ticked "send me news": the campaign below goes to the enquiry contacts who did.
+    await sendEnquiryByApi(request, `authoring-${runId()}@example.com`, {
+      newsletterConsent: true,
+    });
   });
 
   for (const viewport of VIEWPORTS) {
