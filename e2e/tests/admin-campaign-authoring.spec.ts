@@ -119,7 +119,16 @@ test.describe('Writing, previewing and scheduling a campaign', () => {
       await page.keyboard.press('Enter');
       await page.keyboard.type('Dear ');
       await dialog.getByRole('button', { name: 'Variables' }).click();
-      await page.getByRole('menuitem', { name: /^First name/ }).click();
+      // Picking a variable closes the menu before it inserts anything, so a
+      // menu still open 2 s after the click means the click did not reach the
+      // item (the menu was still settling under load): click it again.
+      const variables = page.getByRole('menu', { name: 'Variables' });
+      await expect(async () => {
+        if (await variables.isVisible()) {
+          await variables.getByRole('menuitem', { name: /^First name/ }).click({ timeout: 5_000 });
+        }
+        await expect(variables).toBeHidden({ timeout: 2_000 });
+      }).toPass({ timeout: 30_000 });
       await page.keyboard.type(', three packs for the season.');
       await dialog.getByRole('button', { name: 'Button', exact: true }).click();
       const insert = page.getByRole('dialog', { name: 'Insert a button' });
