@@ -9,6 +9,7 @@ import {
   createKeptCounts,
   mailIdentityKey,
   agencyTimeZoneSource,
+  createStalePeople,
   peopleContactChanges,
   peopleSubscriberChanges,
   setPeopleRefreshLogger,
@@ -17,6 +18,7 @@ import {
   type Logger,
   type MailQueues,
   type Redis,
+  type StalePeople,
   type SubscriberChanges,
   type TimeZoneSource,
 } from '@agency/platform';
@@ -113,6 +115,8 @@ interface AppServices {
   contactViews: ContactViews;
   /** Every change of a subscription reaches the kept figures and the people view. */
   subscriberChanges: SubscriberChanges;
+  /** The addresses whose person the visitors' writes left to recompute. */
+  stalePeople: StalePeople;
 }
 
 function createSignIn(
@@ -142,6 +146,7 @@ function createSignIn(
 function createContactViews(
   { config, logger, redis }: Pick<AppDeps, 'config' | 'logger' | 'redis'>,
   kept: KeptCounts,
+  stalePeople: StalePeople,
 ): ContactViews {
   const contactListIndex = createContactListIndex(redis, { prefix: config.queuePrefix, logger });
   return {
@@ -149,7 +154,7 @@ function createContactViews(
       kept.contactChanges,
       contactListIndex.changes,
       createContactAddressChanges({ logger }),
-      peopleContactChanges,
+      peopleContactChanges(stalePeople),
     ),
     totals: kept.contactTotals,
     index: contactListIndex,
@@ -170,9 +175,22 @@ function createAppServices(deps: Pick<AppDeps, 'config' | 'logger' | 'redis'>): 
     timeZone: agencyTimeZone,
     logger,
   });
-  const contactViews = createContactViews(deps, kept);
-  const subscriberChanges = allSubscriberChanges(kept.subscriberChanges, peopleSubscriberChanges);
-  return { tokens, signIn, queueRegistry, agencyTimeZone, kept, contactViews, subscriberChanges };
+  const stalePeople = createStalePeople(redis, config.queuePrefix);
+  const contactViews = createContactViews(deps, kept, stalePeople);
+  const subscriberChanges = allSubscriberChanges(
+    kept.subscriberChanges,
+    peopleSubscriberChanges(stalePeople),
+  );
+  return {
+    tokens,
+    signIn,
+    queueRegistry,
+    agencyTimeZone,
+    kept,
+    contactViews,
+    subscriberChanges,
+    stalePeople,
+  };
 }
 
 /** What every request goes through first: its address, its id and log, the error answer, the headers. */
@@ -320,7 +338,7 @@ function recordRouters({ kept, agencyTimeZone, contactViews }: AppServices): Rou
 /** Campaigns, their audiences and templates, the mail provider's events, the agency's settings. */
 function mailingRouters(
   { config, campaignQueue, redis }: AppDeps,
-  { kept, queueRegistry, agencyTimeZone, subscriberChanges }: AppServices,
+  { kept, queueRegistry, agencyTimeZone, subscriberChanges, stalePeople }: AppServices,
 ): Router[] {
   return [
     campaignRoutes({
@@ -343,8 +361,12 @@ function mailingRouters(
         mailLinkSecret: config.mailLinkSecret,
       }),
     ),
-    peopleRoutes({ timeZone: agencyTimeZone, mailLinkSecret: config.mailLinkSecret }),
-    segmentRoutes(),
+    peopleRoutes({
+      timeZone: agencyTimeZone,
+      mailLinkSecret: config.mailLinkSecret,
+      stalePeople,
+    }),
+    segmentRoutes({ stalePeople }),
     mailEventRoutes({
       config: config.mailEvents,
       redis,

@@ -22,6 +22,7 @@ import {
   type Redis,
   type SubscriberChanges,
   allSubscriberChanges,
+  createStalePeople,
   peopleSubscriberChanges,
   setPeopleRefreshLogger,
 } from '@agency/platform';
@@ -47,6 +48,10 @@ import { startListDeletion, type ListDeletion } from './jobs/list-delete.process
 import { startCampaignEventCounting } from './jobs/campaign-events.processor';
 import { startTrackingKeyRetention } from './jobs/tracking-key-retention.processor';
 import { startPeopleRebuild } from './jobs/people-rebuild.processor';
+import {
+  startMarkedPeopleRefresh,
+  type MarkedPeopleRefresh,
+} from './jobs/people-refresh.processor';
 import { startRetention } from './jobs/retention.processor';
 import {
   startCampaignEngine,
@@ -300,6 +305,8 @@ interface ScheduledJobs {
   trackingRetention: ScheduledJob;
   /** The people view's daily rebuild (and its first fill). */
   peopleRebuild: ScheduledJob;
+  /** The people of the addresses enquiries and subscriptions marked, recomputed every second. */
+  markedPeople: MarkedPeopleRefresh;
   /** The retention rules' daily pass: unconfirmed sign-ups, old enquiries, the activity log. */
   retention: ScheduledJob;
 }
@@ -356,11 +363,17 @@ async function startUpkeepJobs(
   deps: Pick<WorkersOptions, 'connection' | 'queuePrefix' | 'logger'> & {
     startWorker: StartQueueWorker;
   },
-): Promise<Pick<ScheduledJobs, 'campaignEvents' | 'trackingRetention' | 'peopleRebuild'>> {
+): Promise<
+  Pick<ScheduledJobs, 'campaignEvents' | 'trackingRetention' | 'peopleRebuild' | 'markedPeople'>
+> {
   const campaignEvents = await startCampaignEventCounting(deps);
   const trackingRetention = await startTrackingKeyRetention(deps);
   const peopleRebuild = await startPeopleRebuild(deps);
-  return { campaignEvents, trackingRetention, peopleRebuild };
+  const markedPeople = startMarkedPeopleRefresh({
+    stalePeople: createStalePeople(deps.connection, deps.queuePrefix),
+    logger: deps.logger,
+  });
+  return { campaignEvents, trackingRetention, peopleRebuild, markedPeople };
 }
 
 interface CampaignSending {
@@ -435,6 +448,7 @@ async function closeWorkers({
   await scheduled.campaignEvents.close();
   await scheduled.trackingRetention.close();
   await scheduled.peopleRebuild.close();
+  await scheduled.markedPeople.close();
   await scheduled.retention.close();
   await relayTargets.close();
 }
@@ -460,7 +474,10 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
   });
   // ...and the people view, as they do.
   setPeopleRefreshLogger(logger);
-  const changes = allSubscriberChanges(kept.subscriberChanges, peopleSubscriberChanges);
+  const changes = allSubscriberChanges(
+    kept.subscriberChanges,
+    peopleSubscriberChanges(createStalePeople(connection, queuePrefix)),
+  );
   // The relay enqueues through queues of its own, on the worker's connection.
   const relayTargets = createMailQueues(connection, queuePrefix, options.mailJobOptions);
   const relayQueue = new Queue<OutboxRelayJob>(QUEUE_NAMES.outboxRelay, {

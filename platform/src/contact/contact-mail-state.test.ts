@@ -12,6 +12,7 @@ import {
   contactOutboxId,
   findContactForMail,
   keepStoredContacts,
+  UNWRITTEN_ENQUIRY_GRACE_MS,
   markContactAcknowledgementFailed,
   markContactAcknowledgementSent,
   markContactMailFailed,
@@ -154,10 +155,32 @@ describe('checking that enquiries owing mail were stored', () => {
     const stored = await storedEnquiry();
     const neverWritten = newId();
     await oweContactMails(neverWritten, payload);
+    const owedSince = new Date(Date.now() - UNWRITTEN_ENQUIRY_GRACE_MS - 1000);
 
-    expect(await keepStoredContacts([stored, neverWritten])).toEqual([stored]);
+    expect(
+      await keepStoredContacts(
+        [
+          { id: stored, owedSince },
+          { id: neverWritten, owedSince },
+        ],
+        new Date(Date.now() - UNWRITTEN_ENQUIRY_GRACE_MS),
+      ),
+    ).toEqual([stored]);
     expect(await findOwedMailById(contactOutboxId(stored))).not.toBeNull();
     expect(await findOwedMailById(contactOutboxId(neverWritten))).toBeNull();
+  });
+
+  it('leaves the entry of an enquiry still being written for a later pass', async () => {
+    const slowWrite = newId();
+    await oweContactMails(slowWrite, payload);
+
+    expect(
+      await keepStoredContacts(
+        [{ id: slowWrite, owedSince: new Date() }],
+        new Date(Date.now() - UNWRITTEN_ENQUIRY_GRACE_MS),
+      ),
+    ).toEqual([]);
+    expect(await findOwedMailById(contactOutboxId(slowWrite))).not.toBeNull();
   });
 });
 

@@ -108,16 +108,30 @@ export function contactForMail(
 }
 
 /**
+ * How long an outbox entry may wait for its enquiry. `storeContact` writes
+ * the entry first and the enquiry next; on a store slowed by a burst, the
+ * second write can come many seconds later, within the same request. An
+ * entry without its enquiry is taken out only once it is older than any
+ * request can last, so a slow write is never mistaken for one that died.
+ */
+export const UNWRITTEN_ENQUIRY_GRACE_MS = 10 * 60_000;
+
+/**
  * Of these enquiries owing mail, the ones that exist. An outbox entry whose
  * enquiry was never written (the API stopped between its two writes, and
- * the visitor was told it failed) is taken out of the outbox instead. Only
- * the relay asks, for entries it found old, so these reads stay rare.
+ * the visitor was told it failed) is taken out of the outbox once older than
+ * `abandonedBefore`; a younger one is left for a later pass. Only the relay
+ * asks, for entries it found old, so these reads stay rare.
  */
-export async function keepStoredContacts(contactIds: readonly string[]): Promise<string[]> {
+export async function keepStoredContacts(
+  owed: readonly { id: string; owedSince: Date }[],
+  abandonedBefore: Date,
+): Promise<string[]> {
   const found = await Promise.all(
-    contactIds.map(async (id) => ({ id, stored: await ContactModel.exists({ _id: id }) })),
+    owed.map(async (entry) => ({ ...entry, stored: await ContactModel.exists({ _id: entry.id }) })),
   );
-  await Promise.all(found.filter(({ stored }) => !stored).map(({ id }) => settleContactMails(id)));
+  const abandoned = found.filter(({ stored, owedSince }) => !stored && owedSince < abandonedBefore);
+  await Promise.all(abandoned.map(({ id }) => settleContactMails(id)));
   return found.filter(({ stored }) => stored).map(({ id }) => id);
 }
 

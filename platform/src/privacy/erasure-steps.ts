@@ -6,7 +6,7 @@ import {
   scrubImportPreviewsOf,
   scrubImportReportsOf,
 } from '../audience/person-audience-erasure';
-import { refreshPeople } from '../audience/people';
+import { createStalePeople, refreshPeople } from '../audience/people';
 import { pseudonymiseLedgerOf } from '../campaigns/ledger-erasure';
 import { eraseCampaignActivityOf } from '../campaigns/results/campaign-people-queries';
 import { dropTestRecipient } from '../campaigns/test-recipients';
@@ -42,7 +42,11 @@ const STEPS = {
   'mail-events': ({ key }: ErasureContext) => eraseMailEventsOf(key),
   suppression: ({ key }: ErasureContext) => eraseSuppressionOf(key),
   // Recomputed from the records above, all gone now: the person is removed from the view.
-  people: ({ key }: ErasureContext) => refreshPeople([key]),
+  // (and the address is no longer left marked for a refresh, in Redis).
+  people: async ({ key, redis }: ErasureContext) => {
+    await createStalePeople(redis.connection, redis.prefix).unmark(key);
+    return refreshPeople([key]);
+  },
   'sent-mail': ({ key, token, redis }: ErasureContext) => pseudonymiseLedgerOf(key, token, redis),
   'tracking-events': ({ key }: ErasureContext) => eraseCampaignActivityOf(key),
   'import-reports': ({ key, token }: ErasureContext) => scrubImportReportsOf(key, token),

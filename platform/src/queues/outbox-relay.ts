@@ -5,7 +5,11 @@ import {
   newsletterConfirmationJobId,
   type NewsletterConfirmationJob,
 } from '@agency/contracts';
-import { keepStoredContacts, settleContactMails } from '../contact/contact-mail-state';
+import {
+  keepStoredContacts,
+  settleContactMails,
+  UNWRITTEN_ENQUIRY_GRACE_MS,
+} from '../contact/contact-mail-state';
 import { findOwedMail } from '../mail-outbox/mail-outbox.service';
 import {
   enqueueContactMails,
@@ -90,7 +94,7 @@ export async function relayOwedMail(
   const contacts = new Set<string>();
   const confirmations = new Map<string, NewsletterConfirmationJob>();
   for (let batch = 0; batch < MAX_BATCHES_PER_PASS; batch += 1) {
-    const outcome = await relayBatch(queues, olderThan, batchSize);
+    const outcome = await relayBatch(queues, { olderThan, batchSize, now });
     outcome.contacts.forEach((id) => contacts.add(id));
     for (const confirmation of outcome.confirmations) {
       confirmations.set(
@@ -106,14 +110,17 @@ export async function relayOwedMail(
 /** The oldest `batchSize` entries owed since before `olderThan`: enqueued, or taken out once done. */
 async function relayBatch(
   queues: MailQueues,
-  olderThan: Date,
-  batchSize: number,
+  { olderThan, batchSize, now }: { olderThan: Date; batchSize: number; now: Date },
 ): Promise<BatchOutcome> {
   const owed = await findOwedMail(olderThan, batchSize);
   const contacts: string[] = [];
+  const owedSince = new Map<string, Date>();
   const confirmations: NewsletterConfirmationJob[] = [];
   for (const entry of owed) {
-    if (entry.job === QUEUE_NAMES.contactMail && entry.contactId) contacts.push(entry.contactId);
+    if (entry.job === QUEUE_NAMES.contactMail && entry.contactId) {
+      contacts.push(entry.contactId);
+      owedSince.set(entry.contactId, entry.createdAt);
+    }
     if (
       entry.job === QUEUE_NAMES.newsletterConfirmation &&
       entry.subscriberId &&
@@ -126,7 +133,9 @@ async function relayBatch(
   // without may belong to an enquiry that was never written (the API enqueues
   // only once both its writes are done), so that one is checked in the store.
   const jobs = await byJobState(queues.contactMail, contacts, contactMailJobId);
-  const storedContacts = [...jobs.inHand, ...(await keepStoredContacts(jobs.missing))];
+  const missing = jobs.missing.map((id) => ({ id, owedSince: owedSince.get(id) ?? new Date() }));
+  const abandonedBefore = new Date(now.getTime() - UNWRITTEN_ENQUIRY_GRACE_MS);
+  const storedContacts = [...jobs.inHand, ...(await keepStoredContacts(missing, abandonedBefore))];
   await Promise.all([
     // Deletes issued together go to the store as one (see batched-writes.ts).
     ...jobs.completed.map((id) => settleContactMails(id)),

@@ -7,6 +7,7 @@ import {
 import {
   allContactChanges,
   peopleContactChanges,
+  PEOPLE_REFRESHED_AT_ONCE,
   anonymiseEnquiriesBefore,
   createContactAddressChanges,
   createContactIndexSets,
@@ -71,7 +72,7 @@ export function retentionContactChanges(options: {
     createContactIndexSets(connection, { prefix, logger }).changes,
     createContactAddressChanges({ logger }),
     // The person of an anonymised enquiry no longer holds it.
-    peopleContactChanges,
+    peopleContactChanges(PEOPLE_REFRESHED_AT_ONCE),
   );
 }
 

@@ -3,9 +3,11 @@ import { Types } from 'mongoose';
 import { pino } from 'pino';
 import { PEOPLE_BULK_MAX, PEOPLE_EXPORT_COLUMNS, type Locale, type Role } from '@agency/contracts';
 import {
+  createStalePeople,
   erasedAddressDigest,
   erasureKeyOf,
   peopleSubscriberChanges,
+  PEOPLE_REFRESHED_AT_ONCE,
   PERSON_FILTER_FIELDS,
   rebuildPeople,
   refreshPeopleOfImport,
@@ -14,6 +16,7 @@ import {
   requestSubscription,
   signConfirmationToken,
   signUnsubscribeToken,
+  stalePeopleKey,
   withSearchKeys,
   writeImportedMembers,
 } from '@agency/platform';
@@ -74,7 +77,12 @@ beforeEach(async () => {
 });
 
 const manager = () => as(ctx, users.manager);
-const person = (email: string) => PersonModel.findById(email).lean();
+const stalePeople = () => createStalePeople(ctx.redis, ctx.config.queuePrefix);
+/** The stored person, once the addresses a visitor's write marked are refreshed, as the worker's pass does. */
+async function person(email: string) {
+  await stalePeople().refreshMarked();
+  return PersonModel.findById(email).lean();
+}
 
 interface Row {
   key: string;
@@ -168,7 +176,7 @@ describe('the people view', () => {
     expect(enquiry.status).toBe(201);
     await requestSubscription(
       { email: 'rim@example.tn', locale: 'fr', source: 'newsletter-banner', ip: '203.0.113.9' },
-      peopleSubscriberChanges,
+      peopleSubscriberChanges(PEOPLE_REFRESHED_AT_ONCE),
     );
 
     const page = await manager().get('/api/admin/people');
@@ -587,6 +595,25 @@ describe('bulk actions on people', () => {
 });
 
 describe('the people view follows every write', () => {
+  it("leaves a visitor's enquiry marked, and refreshes it before a people screen reads", async () => {
+    const stored = await as(ctx, null).post('/api/contact', {
+      firstName: 'Ines',
+      lastName: 'Trabelsi',
+      email: 'Ines@Example.tn',
+      service: 'branding',
+      message: 'We would like a new logo for the shop.',
+    });
+    expect(stored.status).toBe(201);
+    // Not recomputed inside the visitor's request: only marked.
+    expect(await PersonModel.findById('ines@example.tn').lean()).toBeNull();
+    expect(
+      await ctx.redis.sismember(stalePeopleKey(ctx.config.queuePrefix), 'ines@example.tn'),
+    ).toBe(1);
+
+    expect(await keysOf('?search=ines')).toEqual(['ines@example.tn']);
+    expect(await ctx.redis.scard(stalePeopleKey(ctx.config.queuePrefix))).toBe(0);
+  });
+
   it('follows an enquiry stored and deleted', async () => {
     const stored = await as(ctx, null).post('/api/contact', {
       firstName: 'Nour',
@@ -611,7 +638,7 @@ describe('the people view follows every write', () => {
   it('follows a subscription requested, confirmed and unsubscribed', async () => {
     await requestSubscription(
       { email: 'sami@example.tn', locale: 'en', source: 'newsletter-banner', ip: '203.0.113.9' },
-      peopleSubscriberChanges,
+      peopleSubscriberChanges(PEOPLE_REFRESHED_AT_ONCE),
     );
     expect(await person('sami@example.tn')).toMatchObject({
       subscriberStatus: 'pending',

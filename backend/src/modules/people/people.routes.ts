@@ -12,6 +12,7 @@ import {
   erasedAmong,
   erasureKeyOf,
   normalizeEmail,
+  type StalePeople,
   zoneOf,
   type ErasureKey,
   type TimeZoneSource,
@@ -21,6 +22,7 @@ import { audit } from '../../middleware/audit';
 import { sessionUser } from '../../middleware/authenticate';
 import { authorize } from '../../middleware/authorize';
 import { validateBody, validateQuery } from '../../middleware/validate';
+import { refreshMarkedPeopleFirst } from '../../middleware/refresh-marked-people';
 import { getPersonDetail } from './people-detail.service';
 import { listPeople, peopleCsvStream } from './people.service';
 
@@ -65,14 +67,17 @@ async function bulkWithoutErased(
 export function peopleRoutes({
   timeZone,
   mailLinkSecret,
+  stalePeople,
 }: {
   timeZone: TimeZoneSource;
   mailLinkSecret: string;
+  stalePeople: StalePeople;
 }): Router {
   const router = new Router();
   const erasureKey = erasureKeyOf(mailLinkSecret);
+  const fresh = refreshMarkedPeopleFirst(stalePeople);
 
-  router.get(API_ROUTES.peopleExport, authorize(PEOPLE_PERMISSION), async (ctx) => {
+  router.get(API_ROUTES.peopleExport, authorize(PEOPLE_PERMISSION), fresh, async (ctx) => {
     // The page's size and position do not apply: the export is every match.
     const query = await validateQuery(ctx, peopleListQuerySchema);
     audit(ctx, 'people.export', { type: 'people', label: ctx.querystring || 'all' });
@@ -100,12 +105,12 @@ export function peopleRoutes({
     ctx.body = result;
   });
 
-  router.get(API_ROUTES.people, authorize(PEOPLE_PERMISSION), async (ctx) => {
+  router.get(API_ROUTES.people, authorize(PEOPLE_PERMISSION), fresh, async (ctx) => {
     const query = await validateQuery(ctx, peopleListQuerySchema);
     ctx.body = await listPeople(query, await zoneOf(timeZone));
   });
 
-  router.get(API_ROUTES.person, authorize(PEOPLE_PERMISSION), async (ctx) => {
+  router.get(API_ROUTES.person, authorize(PEOPLE_PERMISSION), fresh, async (ctx) => {
     ctx.body = await getPersonDetail(emailParam(ctx.params));
   });
 

@@ -8,12 +8,13 @@ import {
   type SegmentInput,
   type SegmentRule,
 } from '@agency/contracts';
-import { countSegmentRule } from '@agency/platform';
+import { countSegmentRule, type StalePeople } from '@agency/platform';
 import type { ISchema } from 'yup';
 import { addRecordRoutes } from '../../admin/record-routes';
 import { unaudited } from '../../middleware/audit';
 import { authorize } from '../../middleware/authorize';
 import { validateBody } from '../../middleware/validate';
+import { refreshMarkedPeopleFirst } from '../../middleware/refresh-marked-people';
 import {
   createSegment,
   getSegment,
@@ -30,15 +31,20 @@ const segmentRule = segmentRuleSchema as unknown as ISchema<SegmentRule>;
  * Saved rules over the people view: those who see people read, write and
  * count them. The count is declared before `/segments/:id`.
  */
-export function segmentRoutes(): Router {
+export function segmentRoutes({ stalePeople }: { stalePeople: StalePeople }): Router {
   const router = new Router();
 
-  router.post(API_ROUTES.segmentCount, authorize(PEOPLE_PERMISSION), async (ctx) => {
-    const rule = await validateBody(ctx, segmentRule);
-    // A count changes nothing: the builder asks for one at each edit.
-    unaudited(ctx);
-    ctx.body = await countSegmentRule(rule);
-  });
+  router.post(
+    API_ROUTES.segmentCount,
+    authorize(PEOPLE_PERMISSION),
+    refreshMarkedPeopleFirst(stalePeople),
+    async (ctx) => {
+      const rule = await validateBody(ctx, segmentRule);
+      // A count changes nothing: the builder asks for one at each edit.
+      unaudited(ctx);
+      ctx.body = await countSegmentRule(rule);
+    },
+  );
 
   return addRecordRoutes(router, {
     kind: 'segment',

@@ -24,3 +24,4 @@ export {
 } from './person-refresh';
 export { PERSON_FILTER_FIELDS, type StoredPerson } from './person.model';
 export * from './person-rule-reads';
+export * from './person-stale';

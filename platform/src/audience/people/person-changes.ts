@@ -3,20 +3,28 @@ import { normalizeEmail } from '../../mail/email-address';
 import type { SubscriberChanges } from '../../newsletter/subscriber-changes';
 import { refreshPeopleAfterWrite } from './person-refresh';
 
-const refreshAddressOf = (contact: ContactFacts) =>
-  refreshPeopleAfterWrite([normalizeEmail(contact.email)]);
+/** How a listener has the people of changed addresses recomputed. */
+export interface PeopleRefresher {
+  mark(keys: Iterable<string>): Promise<void>;
+}
+
+/** Recomputes them before the write's caller goes on: for the worker's own batch jobs. */
+export const PEOPLE_REFRESHED_AT_ONCE: PeopleRefresher = { mark: refreshPeopleAfterWrite };
 
 /** The people view follows every enquiry stored, changed or deleted (wired where the contacts' views are). */
-export const peopleContactChanges: ContactChanges = {
-  stored: refreshAddressOf,
-  statusChanged: refreshAddressOf,
-  deleted: refreshAddressOf,
-};
+export function peopleContactChanges(people: PeopleRefresher): ContactChanges {
+  const refreshAddressOf = (contact: ContactFacts) => people.mark([normalizeEmail(contact.email)]);
+  return {
+    stored: refreshAddressOf,
+    statusChanged: refreshAddressOf,
+    deleted: refreshAddressOf,
+  };
+}
 
 /** The people view follows every change of a subscription. */
-export const peopleSubscriberChanges: SubscriberChanges = {
-  statusChanged: (email) => refreshPeopleAfterWrite([normalizeEmail(email)]),
-};
+export function peopleSubscriberChanges(people: PeopleRefresher): SubscriberChanges {
+  return { statusChanged: (email) => people.mark([normalizeEmail(email)]) };
+}
 
 /** Every listener told of each subscription change, side by side. */
 export function allSubscriberChanges(...listeners: SubscriberChanges[]): SubscriberChanges {
