@@ -161,25 +161,29 @@ const kindOnly = (kind: CampaignSourceKind): SourceOfRow => ({
 });
 
 /** The names of the lists or segments a campaign targets, by id (empty for any other target). */
-export type TargetNames = ReadonlyMap<string, string>;
+type TargetNames = ReadonlyMap<string, string>;
+
+const listSource = (listId: string, listName: string | null): SourceOfRow => ({
+  ...kindOnly('list'),
+  listId,
+  listName,
+});
+
+const segmentSource = (segmentId: string, segmentName: string | null): SourceOfRow => ({
+  ...kindOnly('segment'),
+  segmentId,
+  segmentName,
+});
 
 /** One row's source per id of `ids`, in their order: that order is the sources' places. */
 function namedSources(
-  kind: 'list' | 'segment',
   ids: readonly unknown[],
   names: TargetNames,
+  sourceOf: (id: string, name: string | null) => SourceOfRow,
 ): { place: number; source: SourceOfRow }[] {
   return ids.map((raw, place) => {
     const id = String(raw);
-    const name = names.get(id) ?? null;
-    const source = kindOnly(kind);
-    return {
-      place,
-      source:
-        kind === 'list'
-          ? { ...source, listId: id, listName: name }
-          : { ...source, segmentId: id, segmentName: name },
-    };
+    return { place, source: sourceOf(id, names.get(id) ?? null) };
   });
 }
 
@@ -188,10 +192,11 @@ function sourcesOfTarget(
   campaign: Pick<StoredCampaign, 'recipientType' | 'listIds' | 'segmentIds'>,
   names: TargetNames,
 ): { place: number; source: SourceOfRow }[] {
-  if (campaign.recipientType === 'lists')
-    return namedSources('list', campaign.listIds ?? [], names);
+  if (campaign.recipientType === 'lists') {
+    return namedSources(campaign.listIds ?? [], names, listSource);
+  }
   if (campaign.recipientType === 'segments') {
-    return namedSources('segment', campaign.segmentIds ?? [], names);
+    return namedSources(campaign.segmentIds ?? [], names, segmentSource);
   }
   const contacts = { place: CONTACTS_SOURCE, source: kindOnly('contacts') };
   const subscribers = { place: SUBSCRIBERS_SOURCE, source: kindOnly('subscribers') };
