@@ -1,10 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { appUrl } from '../support/e2e-env';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { API_ROUTES } from '@agency/contracts';
+import { apiUrl, appUrl } from '../support/e2e-env';
 import { campaignWithResults } from '../support/tracked-campaign';
-import { storeDemoAdminSession, waitUntilLoaded } from './admin-helpers';
+import { demoAdminToken, runId, storeDemoAdminSession, waitUntilLoaded } from './admin-helpers';
 import {
   addressIn,
   blockStockPhotos,
@@ -179,6 +180,36 @@ function newCampaignLabel(language: Language): string {
   return (JSON.parse(readFileSync(file, 'utf8')) as { add: string }).add;
 }
 
+/** One saved segment per test worker, so that the segments screen lists one. */
+let savedSegment: Promise<void> | undefined;
+
+async function saveSegment(request: APIRequestContext): Promise<void> {
+  const response = await request.post(apiUrl(API_ROUTES.segments), {
+    headers: { Authorization: `Bearer ${await demoAdminToken(request)}` },
+    data: {
+      name: `Accessible ${runId()}`,
+      rule: { match: 'all', conditions: [{ field: 'locale', op: 'is', value: 'fr' }] },
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+}
+
+/** The segments screen's "New segment" text, in `language`. */
+function newSegmentLabel(language: Language): string {
+  const file = resolve(
+    __dirname,
+    '..',
+    '..',
+    'frontend',
+    'src',
+    'features',
+    'admin-people',
+    'locales',
+    `${language}.json`,
+  );
+  return (JSON.parse(readFileSync(file, 'utf8')) as { segments: { new: string } }).segments.new;
+}
+
 /** Chooses the admin's language as the language menu does: stored, then read on load. */
 async function chooseAdminLanguage(page: Page, language: Language) {
   await page.evaluate((code) => window.localStorage.setItem('i18nextLng', code), language);
@@ -249,6 +280,20 @@ test.describe('axe-core finds no serious or critical WCAG 2.1 AA violation', () 
         await navigateInApp(page, personScreen);
         await waitForScreen(page);
         findings.push(...(await scan(page, `${personScreen} (${at})`)));
+        // The segments screen with a saved segment, then with its rule builder open.
+        savedSegment ??= saveSegment(request);
+        await savedSegment;
+        await navigateInApp(page, '/admin/people/segments');
+        await waitForScreen(page);
+        await expect(page.getByRole('main').getByRole('listitem').first()).toBeVisible();
+        findings.push(...(await scan(page, `/admin/people/segments (${at})`)));
+        await page
+          .getByRole('main')
+          .getByRole('button', { name: newSegmentLabel(language) })
+          .click();
+        await expect(page.locator('#segment-builder-title')).toBeVisible();
+        await waitForScreen(page);
+        findings.push(...(await scan(page, `/admin/people/segments builder (${at})`)));
         // Analytics again, now that a campaign has rates to compare (its table links to the
         // report). Loaded afresh: the app still holds the campaign list it read before the send.
         await page.goto(appUrl('/admin/analytics'));

@@ -68,7 +68,7 @@ test.describe('campaign results', () => {
       page
         .getByRole('table', { name: 'Results per list or source' })
         .getByRole('row', { name: new RegExp(sent.name) }),
-    ).toHaveText(new RegExp(`${sent.name}\\s*1\\s*1\\s*1`));
+    ).toHaveText(new RegExp(`${sent.name}\\s*1\\s*1\\s*100%\\s*1\\s*100%`));
 
     // The mailbox's one-click unsubscribe (RFC 8058) counts in this campaign's report, once.
     const listUnsubscribe = String(sent.mail.headers['list-unsubscribe'] ?? '');

@@ -118,6 +118,16 @@ test('the archive reads without JavaScript in three languages, passes axe, and d
   expect(await (await request.get(appUrl('/newsletter/sitemap.xml'))).text()).toContain(
     `/ar/newsletter/${published.id}</loc>`,
   );
+  // The site's footer leads to the archive in the page's language, and the archive back to the site.
+  await page.goto(appUrl('/fr/privacy'));
+  await page
+    .getByRole('contentinfo')
+    .getByRole('link', { name: 'Archives de la newsletter' })
+    .click();
+  await expect(page).toHaveURL(/\/fr\/newsletter$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Archives de la newsletter');
+  await page.getByRole('link', { name: 'Politique de confidentialité' }).click();
+  await expect(page).toHaveURL(/\/fr\/privacy$/);
   // The newsletter's own pages are still the SPA's.
   await page.goto(appUrl('/newsletter/confirm?token=x&lang=en'));
   await expect(page.locator('#root')).not.toBeEmpty();

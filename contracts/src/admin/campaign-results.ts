@@ -153,13 +153,21 @@ export interface CampaignLanguageResultDto {
 /**
  * Where a campaign's recipients came from. A campaign to lists has one
  * source per list, in the order of its `listIds` (source `i` is `listIds[i]`);
+ * a campaign to segments one per segment, in the order of its `segmentIds`;
  * any other campaign has two, enquiry contacts (0) and newsletter
  * subscribers (1). A recipient found in several sources (several targeted
  * lists, or a contact who also subscribed) counts under the first the audience
  * walk met: for `all`, the contacts (walked first); for lists, the list of
- * the first of its memberships the store returned.
+ * the first of its memberships the store returned; for segments, the first
+ * segment (in `segmentIds` order) whose rule matches them.
  */
-export const CAMPAIGN_SOURCE_KINDS = ['list', 'contacts', 'subscribers', 'unknown'] as const;
+export const CAMPAIGN_SOURCE_KINDS = [
+  'list',
+  'segment',
+  'contacts',
+  'subscribers',
+  'unknown',
+] as const;
 export type CampaignSourceKind = (typeof CAMPAIGN_SOURCE_KINDS)[number];
 
 export const CONTACTS_SOURCE = 0;
@@ -186,11 +194,20 @@ export interface CampaignSourceResultDto {
   listId: string | null;
   /** The list's name now; null for any other kind, and once the list is deleted. */
   listName: string | null;
+  /** The segment (kind `segment`); null for any other kind. */
+  segmentId: string | null;
+  /** The segment's name now; null for any other kind, and once the segment is deleted. */
+  segmentName: string | null;
   /** The first round's mails to recipients of this source (as for the languages). */
   delivered: number;
   /** Distinct recipients who opened (people, implied included) and clicked (people). */
   opened: number;
   clicked: number;
+  /**
+   * `opened` and `clicked` over `delivered` (0..100, one decimal): null while
+   * nothing was delivered from this source, and for a kind not tracked.
+   */
+  rates: CampaignRatesDto;
 }
 
 /**

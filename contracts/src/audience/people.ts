@@ -83,6 +83,28 @@ export interface PersonDto {
   lastSeenAt: string;
 }
 
+/** The fields of a person that the people screen shows as they are stored. */
+type PersonFieldAsStored = Exclude<keyof PersonDto, 'key' | 'firstSeenAt' | 'lastSeenAt'>;
+
+/**
+ * Those fields, once: the API copies them from the stored person by this
+ * list (nothing else it stores leaks into a row), and the stored person's
+ * type (platform's person.model.ts) is the DTO's with what only the store
+ * keeps. A field added to PersonDto and not here fails the API's typecheck.
+ */
+export const PERSON_FIELDS_AS_STORED = [
+  'email',
+  'firstName',
+  'lastName',
+  'locale',
+  'sources',
+  'listIds',
+  'tags',
+  'consent',
+  'subscriberStatus',
+  'suppressed',
+] as const satisfies readonly PersonFieldAsStored[];
+
 /** The columns of the people CSV export, in order. */
 export const PEOPLE_EXPORT_COLUMNS = [
   'email',

@@ -120,6 +120,24 @@ function ServiceLinks() {
   );
 }
 
+/** The site's secondary pages: the privacy policy, the newsletter archive, the terms. */
+function SecondaryLinks() {
+  const { t } = useTranslation();
+  // The archive is served as whole pages by the API, not by this app: a plain link loads it.
+  const archiveHref = useHref('/newsletter');
+  return (
+    <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+      <Link component={RouterLink} to="/privacy" variant="body2" color="inherit" underline="hover">
+        {t('footer.privacy')}
+      </Link>
+      <Link href={archiveHref} variant="body2" color="inherit" underline="hover">
+        {t('footer.newsletterArchive')}
+      </Link>
+      <Typography variant="body2">{t('footer.terms')}</Typography>
+    </Stack>
+  );
+}
+
 export function Footer({ slot }: FooterProps) {
   const { t } = useTranslation();
   return (
@@ -148,18 +166,7 @@ export function Footer({ slot }: FooterProps) {
           sx={{ justifyContent: 'space-between', color: 'grey.400' }}
         >
           <Typography variant="body2">{t('footer.copyright')}</Typography>
-          <Stack direction="row" spacing={2}>
-            <Link
-              component={RouterLink}
-              to="/privacy"
-              variant="body2"
-              color="inherit"
-              underline="hover"
-            >
-              {t('footer.privacy')}
-            </Link>
-            <Typography variant="body2">{t('footer.terms')}</Typography>
-          </Stack>
+          <SecondaryLinks />
         </Stack>
       </Container>
     </Box>

@@ -4,9 +4,8 @@ import {
   SUBSCRIBERS_SOURCE,
   type AudienceTarget,
   type CampaignRecipient,
-  type EnquiryRecipientType,
 } from '@agency/contracts';
-import { contactConsentAddresses, contactMailAddresses } from '../contact/contact-addresses';
+import { contactMailAddresses } from '../contact/contact-addresses';
 import { normalizeEmail } from '../mail/email-address';
 import { SubscriberModel } from '../newsletter/subscriber.model';
 import { ACTIVE_LIST_FILTER } from './list-deletion';
@@ -194,56 +193,4 @@ export async function countAudience(
     count += 1;
   }
   return count;
-}
-
-/** An enquiry audience's size now, and how many more addresses a lawful basis would add. */
-export interface EnquiryAudienceCount {
-  reached: number;
-  withoutConsent: number;
-}
-
-/** The enquiry contacts a send may mail, by consent, read once. */
-async function enquiryAddressesByConsent(left: ReadonlySet<string>) {
-  const consented = new Set<string>();
-  const withoutConsent = new Set<string>();
-  for await (const { email, consented: ticked } of contactConsentAddresses()) {
-    const key = normalizeEmail(email);
-    if (left.has(key)) continue;
-    if (ticked) {
-      // One enquiry with consent is enough: the address is mailed.
-      consented.add(key);
-      withoutConsent.delete(key);
-    } else if (!consented.has(key)) {
-      withoutConsent.add(key);
-    }
-  }
-  return { consented, withoutConsent };
-}
-
-/**
- * `contacts` and `all` as `audienceRecipients` walks them, without and with
- * a lawful basis, counted in one read of the enquiries and one of the
- * subscribers rather than four walks: the same addresses, normalised, less
- * the excluded, each once. `reached` is what a campaign without a basis
- * mails; `withoutConsent` the addresses a basis adds (for `all`, not those
- * that are confirmed subscribers as well: they are mailed anyway).
- */
-export async function countEnquiryAudiences(
-  excluded?: ReadonlySet<string>,
-): Promise<Record<EnquiryRecipientType, EnquiryAudienceCount>> {
-  const left = excluded ?? (await excludedKeys());
-  const { consented, withoutConsent } = await enquiryAddressesByConsent(left);
-  const subscribers = new Set<string>();
-  for await (const { email } of confirmedSubscribers()) {
-    const key = normalizeEmail(email);
-    if (!left.has(key)) subscribers.add(key);
-  }
-  let subscribersAlone = 0;
-  for (const key of subscribers) if (!consented.has(key)) subscribersAlone += 1;
-  let leftOutOfAll = 0;
-  for (const key of withoutConsent) if (!subscribers.has(key)) leftOutOfAll += 1;
-  return {
-    contacts: { reached: consented.size, withoutConsent: withoutConsent.size },
-    all: { reached: consented.size + subscribersAlone, withoutConsent: leftOutOfAll },
-  };
 }

@@ -161,37 +161,6 @@ export async function* contactMailAddresses({
     .batchSize(1000);
 }
 
-/** An enquiry's address and whether that enquiry ticked "send me news". */
-export interface ContactConsentAddress {
-  email: string;
-  consented: boolean;
-}
-
-/**
- * Every enquiry's address with its consent, read as `contactMailAddresses`
- * reads them (the copy when it is whole, the enquiries otherwise) but in one
- * pass over all of them: what the audience count needs to say both how many
- * a campaign mails and how many it leaves out for lack of consent.
- */
-export async function* contactConsentAddresses(): AsyncGenerator<ContactConsentAddress> {
-  if (await contactAddressesComplete()) {
-    const copies = contactAddresses()
-      .find({ email: { $ne: '' } }, { projection: { email: 1, consented: 1 } })
-      .batchSize(1000);
-    for await (const { email, consented } of copies) yield { email, consented: consented === true };
-    return;
-  }
-  const enquiries = ContactModel.collection
-    .find<{ email: string; consent?: { requestedAt?: Date } }>(
-      { email: { $ne: '' } },
-      { projection: { email: 1, 'consent.requestedAt': 1 } },
-    )
-    .batchSize(1000);
-  for await (const { email, consent } of enquiries) {
-    yield { email, consented: Boolean(consent?.requestedAt) };
-  }
-}
-
 export interface AddressRepairReport {
   /** Enquiries that had no address. */
   added: number;

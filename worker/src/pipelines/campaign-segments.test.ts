@@ -5,6 +5,7 @@ import {
   countSegmentRule,
   createKeptCounts,
   createLogger,
+  readCampaignReport,
   refreshPeople,
 } from '@agency/platform';
 import { SuppressionModel } from '@agency/platform/testing/audience-models';
@@ -102,5 +103,13 @@ describe('a campaign to segments', () => {
     expect(builder[0]?.matched).toBe(4);
     const ledger = await ctx.ledger(id);
     expect(ledger.map(({ email }) => email.toLowerCase()).sort()).toEqual(expected);
+    // The ledger keeps the segment each came through: Amel under French (met first), the reader under Readers.
+    const { sources } = await readCampaignReport(id);
+    expect(
+      sources.map(({ kind, segmentName, delivered }) => [kind, segmentName, delivered]),
+    ).toEqual([
+      ['segment', 'French', 1],
+      ['segment', 'Readers', 1],
+    ]);
   });
 });

@@ -97,7 +97,7 @@ function pageOf(frame: PageFrame): string {
     '<body>',
     `<header><nav aria-label="${escapeHtml(texts.title)}"><ul><li><a href="${home}">${escapeHtml(texts.home)}</a></li><li><a href="${archivePath(locale)}">${escapeHtml(texts.back)}</a></li><li><a href="${archiveFeedPath(locale)}" type="application/atom+xml">${escapeHtml(texts.feed)}</a></li></ul></nav></header>`,
     `<main>${body}</main>`,
-    `<footer>${languageLinks(locale, alternates)}</footer>`,
+    `<footer>${languageLinks(locale, alternates)}<p><a href="${home}privacy">${escapeHtml(texts.privacy)}</a></p></footer>`,
     '</body>',
     '</html>',
   ].join('\n');

@@ -9,6 +9,8 @@ export interface ArchiveTexts {
   sentOn: string;
   back: string;
   home: string;
+  /** The site's privacy policy, linked from every archive page as from the site's footer. */
+  privacy: string;
   languages: string;
   feed: string;
   /** Each language's name, written in that language. */
@@ -24,6 +26,7 @@ export const ARCHIVE_TEXTS: Readonly<Record<Locale, ArchiveTexts>> = {
     sentOn: 'Sent on',
     back: 'All newsletters',
     home: 'Home page',
+    privacy: 'Privacy Policy',
     languages: 'Read in another language',
     feed: 'Atom feed of the newsletters',
     languageName: 'English',
@@ -36,6 +39,7 @@ export const ARCHIVE_TEXTS: Readonly<Record<Locale, ArchiveTexts>> = {
     sentOn: 'Envoyée le',
     back: 'Toutes les newsletters',
     home: "Page d'accueil",
+    privacy: 'Politique de confidentialité',
     languages: 'Lire dans une autre langue',
     feed: 'Flux Atom des newsletters',
     languageName: 'Français',
@@ -48,6 +52,7 @@ export const ARCHIVE_TEXTS: Readonly<Record<Locale, ArchiveTexts>> = {
     sentOn: 'أُرسلت في',
     back: 'كل النشرات الإخبارية',
     home: 'الصفحة الرئيسية',
+    privacy: 'سياسة الخصوصية',
     languages: 'اقرأ بلغة أخرى',
     feed: 'موجز Atom للنشرات الإخبارية',
     languageName: 'العربية',

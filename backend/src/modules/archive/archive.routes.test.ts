@@ -235,6 +235,11 @@ describe('the archive pages', () => {
     expect(english).toContain('<link rel="canonical" href="https://agency.example/newsletter">');
     expect(french).toContain(`<a href="/fr/newsletter/${id}">Bonjour cher client</a>`);
     expect(french).toContain('<h1>Archives de la newsletter</h1>');
+    // Back to the site in the page's language: its home page and its privacy policy.
+    expect(french).toContain('<a href="/fr/">Page d&#39;accueil</a>');
+    expect(french).toContain('<a href="/fr/privacy">Politique de confidentialité</a>');
+    expect(english).toContain('<a href="/">Home page</a>');
+    expect(arabic).toContain('<a href="/ar/privacy">سياسة الخصوصية</a>');
     expect(arabic).toContain('لم تُنشر أي نشرة إخبارية بعد.');
     const missing = await api().get(`/api/archive/fr/pages/${unknownId()}`);
     expect(missing.status).toBe(404);

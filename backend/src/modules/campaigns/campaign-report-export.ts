@@ -28,16 +28,24 @@ const pair = (section: string, item: string, { unique, total }: UniqueAndTotal):
 ];
 
 /**
- * A source as the export names it: a list by its name and id (two lists may
- * share a name; a deleted one has only its id), the others by their kind.
+ * A source as the export names it: a list or segment by its name and id (two
+ * may share a name; a deleted one has only its id), the others by their kind.
  */
-const sourceItem = ({ kind, listId, listName }: CampaignSourceResultDto): string =>
-  kind === 'list' ? `${listName ?? 'deleted list'} (${listId ?? ''})` : kind;
+const sourceItem = (source: CampaignSourceResultDto): string => {
+  if (source.kind === 'list')
+    return `${source.listName ?? 'deleted list'} (${source.listId ?? ''})`;
+  if (source.kind === 'segment') {
+    return `${source.segmentName ?? 'deleted segment'} (${source.segmentId ?? ''})`;
+  }
+  return source.kind;
+};
 
 const sourceRows = (source: CampaignSourceResultDto): ReportRow[] => [
   ['source-delivered', sourceItem(source), '', source.delivered],
   ['source-opened', sourceItem(source), source.opened, ''],
   ['source-clicked', sourceItem(source), source.clicked, ''],
+  ['source-open-percent', sourceItem(source), '', source.rates.open ?? ''],
+  ['source-click-percent', sourceItem(source), '', source.rates.click ?? ''],
 ];
 
 /** The report as rows of figures: delivery, opens, clicks, rates, links, languages, sources, timeline. */

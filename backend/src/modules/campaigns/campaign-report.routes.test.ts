@@ -6,7 +6,11 @@ import {
   newCampaignTrackingKey,
   recipientKeyOf,
 } from '@agency/platform';
-import { MailEventModel, MailingListModel } from '@agency/platform/testing/audience-models';
+import {
+  MailEventModel,
+  MailingListModel,
+  SegmentModel,
+} from '@agency/platform/testing/audience-models';
 import {
   CampaignActivityModel,
   CampaignBatchModel,
@@ -105,6 +109,32 @@ async function sentCampaign(mode: 'anonymous' | 'individual'): Promise<string> {
   return id;
 }
 
+const notASegment = { segmentId: null, segmentName: null };
+const notAList = { listId: null, listName: null };
+
+/** A person's open whose token named the source it was mailed through. */
+async function sourcedOpen(
+  id: string,
+  email: string,
+  source: number,
+): Promise<TrackingEventRecord> {
+  const campaign = await CampaignModel.findById(id, { tracking: 1 }).lean();
+  return {
+    id: randomUUID(),
+    kind: 'open',
+    campaignId: id,
+    recipientKey: recipientKeyOf(campaign?.tracking?.key ?? '', email),
+    locale: 'en',
+    linkIndex: null,
+    trap: false,
+    at: new Date(SENT.getTime() + 600_000).toISOString(),
+    sentAt: SENT.toISOString(),
+    source,
+    verdict: 'person',
+    rule: null,
+  };
+}
+
 describe('GET the campaign report', () => {
   it('answers delivery, opens and clicks by people and machines, rates, links and languages to a viewer', async () => {
     const id = await sentCampaign('anonymous');
@@ -171,15 +201,35 @@ describe('GET the campaign report', () => {
     // The events carried no source (as tokens mailed before sources were kept): all unknown.
     expect(body.sources).toEqual([
       {
+        ...notASegment,
         kind: 'list',
         listId: String(list._id),
         listName: '=Leads',
         delivered: 3,
         opened: 0,
         clicked: 0,
+        rates: { open: 0, click: 0 },
       },
-      { kind: 'list', listId: gone, listName: null, delivered: 1, opened: 0, clicked: 0 },
-      { kind: 'unknown', listId: null, listName: null, delivered: 0, opened: 3, clicked: 2 },
+      {
+        ...notASegment,
+        kind: 'list',
+        listId: gone,
+        listName: null,
+        delivered: 1,
+        opened: 0,
+        clicked: 0,
+        rates: { open: 0, click: 0 },
+      },
+      {
+        ...notASegment,
+        kind: 'unknown',
+        listId: null,
+        listName: null,
+        delivered: 0,
+        opened: 3,
+        clicked: 2,
+        rates: { open: null, click: null },
+      },
     ]);
     const response = await as(ctx, users.viewer)
       .get(`/api/admin/campaigns/${id}/report/export`)
@@ -192,6 +242,82 @@ describe('GET the campaign report', () => {
         'source-clicked,unknown,2,',
       ]),
     );
+  });
+
+  it('answers and exports one row per targeted segment, with its rates, a deleted one by its id', async () => {
+    const id = await sentCampaign('anonymous');
+    const segment = await SegmentModel.create({
+      name: '=Francophones',
+      rule: { match: 'all', conditions: [{ field: 'locale', op: 'is', value: 'fr' }] },
+    });
+    const gone = unknownId();
+    await CampaignModel.updateOne(
+      { _id: id },
+      {
+        recipientType: 'segments',
+        segmentIds: [segment._id, gone],
+        mailsPerSource: { s0: 3, s1: 1 },
+      },
+    );
+    // Recipients who had not opened yet: a recipient keeps the source of its first event.
+    const opens = await Promise.all([
+      sourcedOpen(id, 'nadia@example.com', 0),
+      sourcedOpen(id, 'omar@example.com', 0),
+      sourcedOpen(id, 'quiet@example.com', 1),
+    ]);
+    await writer.write(opens, randomUUID());
+    const { body } = await as(ctx, users.viewer)
+      .get(`/api/admin/campaigns/${id}/report`)
+      .expect(200);
+    expect(body.sources.slice(0, 2)).toEqual([
+      {
+        ...notAList,
+        kind: 'segment',
+        segmentId: String(segment._id),
+        segmentName: '=Francophones',
+        delivered: 3,
+        opened: 2,
+        clicked: 0,
+        rates: { open: 66.7, click: 0 },
+      },
+      {
+        ...notAList,
+        kind: 'segment',
+        segmentId: gone,
+        segmentName: null,
+        delivered: 1,
+        opened: 1,
+        clicked: 0,
+        rates: { open: 100, click: 0 },
+      },
+    ]);
+    const response = await as(ctx, users.viewer)
+      .get(`/api/admin/campaigns/${id}/report/export`)
+      .expect(200);
+    expect(response.text.split('\n')).toEqual(
+      expect.arrayContaining([
+        `source-delivered,'=Francophones (${String(segment._id)}),,3`,
+        `source-open-percent,'=Francophones (${String(segment._id)}),,66.7`,
+        `source-opened,deleted segment (${gone}),1,`,
+      ]),
+    );
+  });
+
+  it('gives a source row no rate for a kind the campaign did not track', async () => {
+    const id = await sentCampaign('anonymous');
+    await CampaignModel.updateOne(
+      { _id: id },
+      { 'tracking.clicks': false, mailsPerSource: { s1: 2 } },
+    );
+    const { body } = await as(ctx, users.viewer)
+      .get(`/api/admin/campaigns/${id}/report`)
+      .expect(200);
+    // A campaign to subscribers: its one source is the subscribers (SUBSCRIBERS_SOURCE, `s1`).
+    expect(body.sources[0]).toMatchObject({
+      kind: 'subscribers',
+      delivered: 2,
+      rates: { open: 0, click: null },
+    });
   });
 
   it('fills the campaign list’s rates', async () => {

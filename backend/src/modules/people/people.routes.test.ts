@@ -193,6 +193,23 @@ describe('the people view', () => {
       subscriberStatus: 'pending',
       suppressed: false,
     });
+    // Exactly the row's fields: what only search and segments read stays in the store.
+    expect(Object.keys(page.body.items[0]).sort()).toEqual([
+      'consent',
+      'email',
+      'firstName',
+      'firstSeenAt',
+      'key',
+      'lastName',
+      'lastSeenAt',
+      'listIds',
+      'locale',
+      'sources',
+      'subscriberStatus',
+      'suppressed',
+      'tags',
+    ]);
+    expect(page.body.items[0].firstSeenAt).toMatch(/^\d{4}-\d{2}-\d{2}T.*Z$/);
     expect(page.body).toMatchObject({ total: 1, totalKind: 'exact', next: null, previous: null });
   });
 

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import {
   PEOPLE_EXPORT_COLUMNS,
+  PERSON_FIELDS_AS_STORED,
   type KeysetPage,
   type PeopleListQuery,
   type PersonDto,
@@ -14,19 +15,18 @@ import {
   type StoredPerson,
 } from '@agency/platform';
 
+type FieldsAsStored = Pick<PersonDto, (typeof PERSON_FIELDS_AS_STORED)[number]>;
+
+/** The fields the screen shows as stored, and only those: search keys and segment facts stay in. */
+const fieldsAsStored = (person: StoredPerson): FieldsAsStored =>
+  Object.fromEntries(
+    PERSON_FIELDS_AS_STORED.map((field) => [field, person[field]]),
+  ) as FieldsAsStored;
+
 export function toPersonDto(person: StoredPerson): PersonDto {
   return {
     key: person._id,
-    email: person.email,
-    firstName: person.firstName,
-    lastName: person.lastName,
-    locale: person.locale,
-    sources: person.sources,
-    listIds: person.listIds,
-    tags: person.tags,
-    consent: person.consent,
-    subscriberStatus: person.subscriberStatus,
-    suppressed: person.suppressed,
+    ...fieldsAsStored(person),
     firstSeenAt: person.firstSeenAt.toISOString(),
     lastSeenAt: person.lastSeenAt.toISOString(),
   };

@@ -115,7 +115,7 @@ function ReportBody({ report }: { report: CampaignReportDto }) {
       <DeliveryFigures delivery={report.delivery} />
       {tracked ? <Engagement report={report} /> : null}
       {report.languages.length > 0 ? <LanguageResults languages={report.languages} /> : null}
-      <SourceResults sources={report.sources} />
+      <SourceResults sources={report.sources} tracking={report.tracking} />
       {canSeePeople && report.tracking.mode === 'individual' ? (
         <PeopleResults id={report.id} />
       ) : null}

@@ -28,6 +28,26 @@ function serveReport(report: CampaignReportDto = buildCampaignReport()) {
   return calls;
 }
 
+/** A source row's fields that name no list or segment, with nothing counted. */
+const NOT_NAMED = {
+  listId: null,
+  listName: null,
+  segmentId: null,
+  segmentName: null,
+  delivered: 0,
+  opened: 0,
+  clicked: 0,
+};
+const NO_RATES = { open: null, click: null };
+const SOURCE_HEADERS = [
+  'List or source',
+  'Delivered',
+  'Opened (people, unique)',
+  'Open rate',
+  'Clicked (people, unique)',
+  'Click rate',
+];
+
 function region(name: string | RegExp) {
   return screen.findByRole('region', { name }, SECTION_LOAD);
 }
@@ -122,7 +142,7 @@ describe('the report of a campaign', () => {
       buildCampaignReport({
         sources: [
           ...buildCampaignReport().sources,
-          { kind: 'unknown', listId: null, listName: null, delivered: 0, opened: 2, clicked: 1 },
+          { ...NOT_NAMED, kind: 'unknown', opened: 2, clicked: 1, rates: NO_RATES },
         ],
       }),
     );
@@ -133,19 +153,85 @@ describe('the report of a campaign', () => {
       SECTION_LOAD,
     );
     expect(rowsOf(sources)).toEqual([
-      ['List or source', 'Delivered', 'Opened (people, unique)', 'Clicked (people, unique)'],
-      ['Clients 2026', '90', '40', '14'],
-      ['Deleted list', '25', '8', '3'],
-      ['Unknown source (mails sent before sources were kept)', '0', '2', '1'],
+      SOURCE_HEADERS,
+      ['Clients 2026', '90', '40', '44.4%', '14', '15.6%'],
+      ['Deleted list', '25', '8', '32%', '3', '12%'],
+      ['Unknown source (mails sent before sources were kept)', '0', '2', '—', '1', '—'],
     ]);
     const section = await region('Lists and sources');
     expect(
-      within(section).getByText('A recipient on several lists counts under one of them only.'),
+      within(section).getByText(
+        'A recipient on several lists or segments counts under one of them only.',
+      ),
     ).toBeInTheDocument();
   });
 
+  it('lists each targeted segment, a deleted one by what it is, and says which kind was not tracked', async () => {
+    const segment = { ...NOT_NAMED, kind: 'segment' as const };
+    serveReport(
+      buildCampaignReport({
+        tracking: { ...buildCampaignReport().tracking, clicks: false },
+        sources: [
+          {
+            ...segment,
+            segmentId: 's-fr',
+            segmentName: 'Francophones',
+            delivered: 40,
+            opened: 10,
+            rates: { open: 25, click: null },
+          },
+          { ...segment, segmentId: 's-gone', delivered: 8, rates: { open: 0, click: null } },
+        ],
+      }),
+    );
+    await renderAdmin(REPORT, { role: 'viewer' });
+    const sources = await screen.findByRole(
+      'table',
+      { name: 'Results per list or source' },
+      SECTION_LOAD,
+    );
+    expect(rowsOf(sources)).toEqual([
+      SOURCE_HEADERS,
+      ['Francophones', '40', '10', '25%', 'Not tracked', 'Not tracked'],
+      ['Deleted segment', '8', '0', '0%', 'Not tracked', 'Not tracked'],
+    ]);
+  });
+
+  it('names a segment and says "Not tracked" in French and Arabic too', async () => {
+    serveReport(
+      buildCampaignReport({
+        tracking: { ...buildCampaignReport().tracking, opens: false },
+        sources: [
+          {
+            ...NOT_NAMED,
+            kind: 'segment',
+            segmentId: 's-gone',
+            delivered: 4,
+            clicked: 1,
+            rates: { open: null, click: 25 },
+          },
+        ],
+      }),
+    );
+    await renderAdmin(REPORT, { role: 'viewer' });
+    await region('Lists and sources');
+    try {
+      for (const [language, label, expected] of [
+        ['fr', 'Résultats par liste ou source', ['Segment supprimé', 'Non suivi', 'Non suivi']],
+        ['ar', 'النتائج لكل قائمة أو مصدر', ['شريحة محذوفة', 'غير متتبَّع', 'غير متتبَّع']],
+      ] as const) {
+        await act(() => i18n.changeLanguage(language));
+        const table = await screen.findByRole('table', { name: label }, SECTION_LOAD);
+        const [name, , opened, openRate] = rowsOf(table)[1] ?? [];
+        expect([name, opened, openRate]).toEqual(expected);
+      }
+    } finally {
+      await act(() => i18n.changeLanguage('en'));
+    }
+  });
+
   it('names enquiry contacts and subscribers, and says when nothing is counted per list yet', async () => {
-    const zero = { listId: null, listName: null, delivered: 0, opened: 0, clicked: 0 };
+    const zero = { ...NOT_NAMED, rates: NO_RATES };
     serveReport(
       buildCampaignReport({
         sources: [

@@ -6,11 +6,8 @@ import {
   PERSON_SOURCES,
   SUBSCRIBER_STATUSES,
   type LastMailOutcome,
-  type Locale,
-  type PersonConsentState,
-  type PersonSource,
+  type PersonDto,
   type ServiceSlug,
-  type SubscriberStatus,
 } from '@agency/contracts';
 
 /**
@@ -66,19 +63,13 @@ personSchema.index({ domains: 1 });
 
 export const PersonModel = model('Person', personSchema);
 
-/** A person as stored (and as the driver reads it). */
-export interface StoredPerson {
+/**
+ * A person as stored (and as the driver reads it): the people screen's row
+ * (PersonDto) with its address as the `_id` and its days as dates, and what
+ * only search and segments read.
+ */
+export interface StoredPerson extends Omit<PersonDto, 'key' | 'firstSeenAt' | 'lastSeenAt'> {
   _id: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  locale: Locale;
-  sources: PersonSource[];
-  listIds: string[];
-  tags: string[];
-  consent: PersonConsentState;
-  subscriberStatus: SubscriberStatus | null;
-  suppressed: boolean;
   firstSeenAt: Date;
   lastSeenAt: Date;
   domains: string[];

@@ -29,6 +29,15 @@ export async function findExistingSegmentIds(
   return found.map(({ _id }) => String(_id));
 }
 
+/** The names of those of these segments that still exist, by id: one read by `_id`. */
+export async function findSegmentNames(
+  ids: readonly (string | Types.ObjectId)[],
+): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const found = await SegmentModel.find({ _id: trusted({ $in: ids }) }, { name: 1 }).lean();
+  return new Map(found.map(({ _id, name }) => [String(_id), name]));
+}
+
 export async function findSegment(id: string): Promise<StoredSegment | null> {
   return SegmentModel.findById(id).lean<StoredSegment>();
 }

@@ -383,6 +383,17 @@ describe('the campaign event writer', () => {
     ]);
   });
 
+  const notASegment = { segmentId: null, segmentName: null };
+  /** A source row that is neither a list nor a segment, with nothing opened or clicked. */
+  const noRow = {
+    ...notASegment,
+    listId: null,
+    listName: null,
+    opened: 0,
+    clicked: 0,
+    rates: { open: 0, click: 0 },
+  };
+
   it("counts people per list under the source their tokens name, a deleted list's too, and older tokens apart", async () => {
     const { id, key } = await sentCampaign();
     const [kept, deleted] = [new Types.ObjectId(), new Types.ObjectId()];
@@ -413,22 +424,35 @@ describe('the campaign event writer', () => {
 
     expect((await readCampaignReport(id)).sources).toEqual([
       {
+        ...notASegment,
         kind: 'list',
         listId: String(kept),
         listName: 'Clients 2026',
         delivered: 4,
         opened: 2,
         clicked: 1,
+        rates: { open: 50, click: 25 },
       },
       {
+        ...notASegment,
         kind: 'list',
         listId: String(deleted),
         listName: null,
         delivered: 3,
         opened: 1,
         clicked: 1,
+        rates: { open: 33.3, click: 33.3 },
       },
-      { kind: 'unknown', listId: null, listName: null, delivered: 1, opened: 1, clicked: 0 },
+      {
+        ...notASegment,
+        kind: 'unknown',
+        listId: null,
+        listName: null,
+        delivered: 1,
+        opened: 1,
+        clicked: 0,
+        rates: { open: 100, click: 0 },
+      },
     ]);
   });
 
@@ -437,8 +461,8 @@ describe('the campaign event writer', () => {
     await CampaignModel.updateOne({ _id: id }, { mailsPerSource: { s0: 6, s1: 4 } });
     const report = await readCampaignReport(id);
     expect(report.sources).toEqual([
-      { kind: 'contacts', listId: null, listName: null, delivered: 6, opened: 0, clicked: 0 },
-      { kind: 'subscribers', listId: null, listName: null, delivered: 4, opened: 0, clicked: 0 },
+      { ...noRow, kind: 'contacts', delivered: 6 },
+      { ...noRow, kind: 'subscribers', delivered: 4 },
     ]);
     await CampaignModel.updateOne({ _id: id }, { recipientType: 'subscribers' });
     expect((await readCampaignReport(id)).sources.map((row) => row.kind)).toEqual(['subscribers']);

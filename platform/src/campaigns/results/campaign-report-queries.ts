@@ -30,6 +30,7 @@ import {
   type CampaignMailEventCounts,
 } from '../../audience/mail-event-queries';
 import { findActiveListNames } from '../../audience/list-existence';
+import { findSegmentNames } from '../../audience/segments/segment-store';
 import { DomainError } from '../../domain-error';
 import { isoOrNull } from '../../list-pages';
 import { CampaignBatchModel } from '../campaign-batch.model';
@@ -124,42 +125,81 @@ const languagesOf = (
     clicked: counterAt(tree, `languages.${locale}.clicked`),
   })).filter((row) => row.delivered > 0 || row.opened > 0 || row.clicked > 0);
 
-/** What a source's row adds to its kind: the list it is, if it is one. */
-type SourceOfRow = Pick<CampaignSourceResultDto, 'kind' | 'listId' | 'listName'>;
+/** What a source's row adds to its kind: the list or segment it is, if it is one. */
+type SourceOfRow = Pick<
+  CampaignSourceResultDto,
+  'kind' | 'listId' | 'listName' | 'segmentId' | 'segmentName'
+>;
 
 const sourceRow = (
   tree: CounterTree | undefined,
   mails: Readonly<Record<string, number>>,
   key: string,
-  source: SourceOfRow,
-): CampaignSourceResultDto => ({
-  ...source,
-  delivered: mails[key] ?? 0,
-  opened: counterAt(tree, `sources.${key}.opened`),
-  clicked: counterAt(tree, `sources.${key}.clicked`),
-});
+  { source, tracked }: { source: SourceOfRow; tracked: TrackedKinds },
+): CampaignSourceResultDto => {
+  const delivered = mails[key] ?? 0;
+  const opened = counterAt(tree, `sources.${key}.opened`);
+  const clicked = counterAt(tree, `sources.${key}.clicked`);
+  return {
+    ...source,
+    delivered,
+    opened,
+    clicked,
+    rates: {
+      open: tracked.opens ? rateOf(opened, delivered) : null,
+      click: tracked.clicks ? rateOf(clicked, delivered) : null,
+    },
+  };
+};
 
-const notAList = (kind: CampaignSourceKind): SourceOfRow => ({
+const kindOnly = (kind: CampaignSourceKind): SourceOfRow => ({
   kind,
   listId: null,
   listName: null,
+  segmentId: null,
+  segmentName: null,
 });
+
+/** The names of the lists or segments a campaign targets, by id (empty for any other target). */
+type TargetNames = ReadonlyMap<string, string>;
+
+const listSource = (listId: string, listName: string | null): SourceOfRow => ({
+  ...kindOnly('list'),
+  listId,
+  listName,
+});
+
+const segmentSource = (segmentId: string, segmentName: string | null): SourceOfRow => ({
+  ...kindOnly('segment'),
+  segmentId,
+  segmentName,
+});
+
+/** One row's source per id of `ids`, in their order: that order is the sources' places. */
+function namedSources(
+  ids: readonly unknown[],
+  names: TargetNames,
+  sourceOf: (id: string, name: string | null) => SourceOfRow,
+): { place: number; source: SourceOfRow }[] {
+  return ids.map((raw, place) => {
+    const id = String(raw);
+    return { place, source: sourceOf(id, names.get(id) ?? null) };
+  });
+}
 
 /** The sources a campaign's audience is walked from, each with its place (see CAMPAIGN_SOURCE_KINDS). */
 function sourcesOfTarget(
-  campaign: Pick<StoredCampaign, 'recipientType' | 'listIds'>,
-  listNames: ReadonlyMap<string, string>,
+  campaign: Pick<StoredCampaign, 'recipientType' | 'listIds' | 'segmentIds'>,
+  names: TargetNames,
 ): { place: number; source: SourceOfRow }[] {
   if (campaign.recipientType === 'lists') {
-    return (campaign.listIds ?? []).map((id, place) => {
-      const listId = String(id);
-      return { place, source: { kind: 'list', listId, listName: listNames.get(listId) ?? null } };
-    });
+    return namedSources(campaign.listIds ?? [], names, listSource);
   }
-  // Per-segment rows are not reported yet: a campaign to segments has its totals only.
-  if (campaign.recipientType === 'segments') return [];
-  const contacts = { place: CONTACTS_SOURCE, source: notAList('contacts') };
-  const subscribers = { place: SUBSCRIBERS_SOURCE, source: notAList('subscribers') };
+  if (campaign.recipientType === 'segments') {
+    return namedSources(campaign.segmentIds ?? [], names, segmentSource);
+  }
+  const contacts = { place: CONTACTS_SOURCE, source: kindOnly('contacts') };
+  const subscribers = { place: SUBSCRIBERS_SOURCE, source: kindOnly('subscribers') };
   if (campaign.recipientType === 'contacts') return [contacts];
   if (campaign.recipientType === 'subscribers') return [subscribers];
   return [contacts, subscribers];
@@ -172,14 +212,17 @@ function sourcesOfTarget(
  */
 const sourcesOf = (
   tree: CounterTree | undefined,
-  campaign: Pick<StoredCampaign, 'recipientType' | 'listIds' | 'mailsPerSource'>,
-  listNames: ReadonlyMap<string, string>,
+  campaign: Pick<StoredCampaign, 'recipientType' | 'listIds' | 'segmentIds' | 'mailsPerSource'>,
+  { names, tracked }: { names: TargetNames; tracked: TrackedKinds },
 ): CampaignSourceResultDto[] => {
   const mails = (campaign.mailsPerSource ?? {}) as Record<string, number>;
-  const targeted = sourcesOfTarget(campaign, listNames).map(({ place, source }) =>
-    sourceRow(tree, mails, campaignSourceKeyOf(place), source),
+  const targeted = sourcesOfTarget(campaign, names).map(({ place, source }) =>
+    sourceRow(tree, mails, campaignSourceKeyOf(place), { source, tracked }),
   );
-  const unknown = sourceRow(tree, mails, campaignSourceKeyOf(null), notAList('unknown'));
+  const unknown = sourceRow(tree, mails, campaignSourceKeyOf(null), {
+    source: kindOnly('unknown'),
+    tracked,
+  });
   const counted = unknown.delivered > 0 || unknown.opened > 0 || unknown.clicked > 0;
   return counted ? [...targeted, unknown] : targeted;
 };
@@ -222,6 +265,15 @@ const resultsOf = (tree: CounterTree | undefined, delivered: number, tracked: Tr
   timeline: timelineOf(tree?.timeline),
 });
 
+/** The current names of the lists or segments a campaign targets: one read by `_id`. */
+function targetNamesOf(
+  campaign: Pick<StoredCampaign, 'recipientType' | 'listIds' | 'segmentIds'>,
+): Promise<TargetNames> {
+  if (campaign.recipientType === 'lists') return findActiveListNames(campaign.listIds ?? []);
+  if (campaign.recipientType === 'segments') return findSegmentNames(campaign.segmentIds ?? []);
+  return Promise.resolve(new Map());
+}
+
 /** GET /api/admin/campaigns/{id}/report. */
 export async function readCampaignReport(id: string): Promise<CampaignReportDto> {
   if (!Types.ObjectId.isValid(id)) throw new DomainError('NOT_FOUND', 'No campaign with this id');
@@ -232,10 +284,7 @@ export async function readCampaignReport(id: string): Promise<CampaignReportDto>
     countCampaignMailEvents([id]),
   ]);
   if (!campaign) throw new DomainError('NOT_FOUND', 'No campaign with this id');
-  const listNames =
-    campaign.recipientType === 'lists'
-      ? await findActiveListNames(campaign.listIds ?? [])
-      : new Map<string, string>();
+  const names = await targetNamesOf(campaign);
   const tree = results?.counters;
   const delivery = deliveryOf(campaign, mailEvents.get(id) ?? noCampaignMailEvents());
   const tracking = toCampaignTrackingDto(campaign);
@@ -249,7 +298,7 @@ export async function readCampaignReport(id: string): Promise<CampaignReportDto>
     ...resultsOf(tree, delivery.delivered, tracking),
     links: linksOf(tree, campaign.tracking?.links ?? []),
     languages: languagesOf(tree, mails),
-    sources: sourcesOf(tree, campaign, listNames),
+    sources: sourcesOf(tree, campaign, { names, tracked: tracking }),
     startedAt: isoOrNull(campaign.startedAt),
     finishedAt: isoOrNull(campaign.finishedAt),
   };

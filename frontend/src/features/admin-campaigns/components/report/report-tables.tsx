@@ -65,22 +65,49 @@ export function LinkResults({ links }: { links: CampaignReportDto['links'] }) {
 }
 
 type SourceRow = CampaignReportDto['sources'][number];
+type Tracked = Pick<CampaignReportDto['tracking'], 'opens' | 'clicks'>;
+type Translate = ReturnType<typeof useNamespace>['t'];
 
-/** Per list (or per source of the audience): delivered, and the people who opened and who clicked. */
-export function SourceResults({ sources }: { sources: CampaignReportDto['sources'] }) {
+/** A list's or segment's name is staff's own text, in any script: its direction is its own. */
+function OwnName({ name, deleted }: { name: string | null; deleted: string }) {
+  if (name === null) return deleted;
+  return (
+    <Typography component="span" variant="body2" dir="auto">
+      {name}
+    </Typography>
+  );
+}
+
+function sourceName(row: SourceRow, t: Translate) {
+  if (row.kind === 'list')
+    return <OwnName name={row.listName} deleted={t('sources.deletedList')} />;
+  if (row.kind === 'segment') {
+    return <OwnName name={row.segmentName} deleted={t('sources.deletedSegment')} />;
+  }
+  return t(`sources.kinds.${row.kind}`);
+}
+
+/** A row's count and rate of one kind: "Not tracked" for both when the campaign did not track it. */
+function useKindCells(t: Translate) {
+  const format = useFormatters();
+  return (tracked: boolean, count: number, rate: number | null): [string, string] => {
+    if (!tracked) return [t('sources.notTracked'), t('sources.notTracked')];
+    const shown = rate === null ? t('none') : t('percent', { value: format.number(rate) });
+    return [format.number(count), shown];
+  };
+}
+
+/** Per list or segment (or per source of the audience): delivered, and the people who opened and who clicked. */
+export function SourceResults({
+  sources,
+  tracking,
+}: {
+  sources: CampaignReportDto['sources'];
+  tracking: Tracked;
+}) {
   const { t } = useNamespace(REPORT_NAMESPACE);
   const format = useFormatters();
-  const nameOf = (row: SourceRow) => {
-    if (row.kind !== 'list') return t(`sources.kinds.${row.kind}`);
-    // A list's name is staff's own text, in any script: its direction is its own.
-    return row.listName === null ? (
-      t('sources.deletedList')
-    ) : (
-      <Typography component="span" variant="body2" dir="auto">
-        {row.listName}
-      </Typography>
-    );
-  };
+  const kindCells = useKindCells(t);
   const counted = sources.some((row) => row.delivered > 0 || row.opened > 0 || row.clicked > 0);
   return (
     <ReportSection title={t('sources.title')} hint={t('sources.hint')}>
@@ -91,15 +118,17 @@ export function SourceResults({ sources }: { sources: CampaignReportDto['sources
             t('sources.source'),
             t('sources.delivered'),
             t('sources.opened'),
+            t('sources.openRate'),
             t('sources.clicked'),
+            t('sources.clickRate'),
           ]}
           rows={sources.map((row, index) => ({
-            key: row.listId ?? `${row.kind}-${index}`,
+            key: row.listId ?? row.segmentId ?? `${row.kind}-${index}`,
             cells: [
-              nameOf(row),
+              sourceName(row, t),
               format.number(row.delivered),
-              format.number(row.opened),
-              format.number(row.clicked),
+              ...kindCells(tracking.opens, row.opened, row.rates.open),
+              ...kindCells(tracking.clicks, row.clicked, row.rates.click),
             ],
           }))}
         />
