@@ -375,13 +375,6 @@ interface LanguageSources {
   text: string;
 }
 
-/**
- * One language's mail with its recipient's values left as placeholders: the
- * template's layout around the content, every part styled for mail clients,
- * the localised unsubscribe and manage links closing the footer, in a
- * document whose language and direction are the mail's (Arabic right to
- * left, aligned right).
- */
 /** The agency's line under the header, in this language, as a paragraph; empty when unset. */
 function agencyHeader(agency: AgencyMailTexts | undefined, locale: Locale): string {
   const header = agency?.languages[locale].header.trim();
@@ -429,6 +422,13 @@ function mailDocument(
   ].join('\n');
 }
 
+/**
+ * One language's mail with its recipient's values left as placeholders: the
+ * template's layout around the content, every part styled for mail clients,
+ * the localised unsubscribe and manage links closing the footer, in a
+ * document whose language and direction are the mail's (Arabic right to
+ * left, aligned right).
+ */
 function languageSources(
   mail: CampaignMail,
   locale: Locale,
