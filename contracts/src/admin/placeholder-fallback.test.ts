@@ -115,6 +115,8 @@ describe('a campaign with fallbacks', () => {
     ['subject', 'Dear {{firstName|a|b}}', 'fallbackMarkup'],
     ['subject', 'Dear {{firstName', 'placeholderMalformed'],
     ['subject', 'Dear {{nickname|you}}', 'unknownVariable'],
+    // The footer's manage link is the compile step's own slot, never a campaign's.
+    ['content', '<p><a href="{{manageUrl}}">x</a></p>', 'unknownVariable'],
   ])('refuses the %s %j with %s, naming the field', async (field, value, key) => {
     expect(await problemOf({ [field]: value })).toEqual({ path: field, key });
   });

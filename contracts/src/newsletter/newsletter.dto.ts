@@ -1,4 +1,4 @@
-import type { Locale } from '../locales';
+import { DEFAULT_LOCALE, type Locale } from '../locales';
 
 /**
  * Where a newsletter address stands: `pending` until the visitor confirms the
@@ -31,6 +31,18 @@ export const NEWSLETTER_PAGES = {
   /** The "Manage your subscription" link's page. */
   preferences: '/newsletter/preferences',
 } as const;
+
+/**
+ * A newsletter page at its address in `locale`, as the site publishes each
+ * language (English at the root, the others below `/fr/`, `/ar/`): a mail
+ * link then opens the page and its whole shell in the recipient's language.
+ */
+export function newsletterPagePath(
+  page: (typeof NEWSLETTER_PAGES)[keyof typeof NEWSLETTER_PAGES],
+  locale: Locale,
+): string {
+  return locale === DEFAULT_LOCALE ? page : `/${locale}${page}`;
+}
 
 /**
  * A test send's unsubscribe links carry `?test=1` and no token: the page says

@@ -40,6 +40,8 @@ const recipients: (Omit<Personalisation, 'lastName'> & { locale: Locale })[] = [
 
 const unsubscribeUrl = (email: string) =>
   `https://agency.tn/newsletter/unsubscribe?token=${'t'.repeat(90)}&for=${encodeURIComponent(email)}`;
+const manageUrl = (email: string) =>
+  `https://agency.tn/fr/newsletter/preferences?token=${'m'.repeat(120)}&for=${encodeURIComponent(email)}`;
 
 /** CRLF as sent, LF as rendered. */
 const lf = (value: string) => value.replace(/\r\n/g, '\n');
@@ -60,12 +62,16 @@ describe('a campaign mail built into its frame', () => {
         to: values.email,
         values,
         unsubscribePageUrl: unsubscribeUrl(values.email),
+        managePageUrl: manageUrl(values.email),
         listUnsubscribeUrl: 'https://agency.tn/api/newsletter/unsubscribe?token=t',
         messageId: '<m1@agency.test>',
       });
       const message = { envelope: built.envelope, raw: rawOf(built) };
       const parsed = await simpleParser(message.raw);
-      const rendered = mail.render(locale, values, unsubscribeUrl(values.email));
+      const rendered = mail.render(locale, values, {
+        unsubscribeUrl: unsubscribeUrl(values.email),
+        manageUrl: manageUrl(values.email),
+      });
 
       expect(parsed.subject).toBe(rendered.subject);
       expect(lf(String(parsed.html))).toBe(rendered.html);
@@ -97,6 +103,7 @@ describe('a campaign mail built into its frame', () => {
         to: 'same@example.tn',
         values: { firstName, lastName: '', email: 'same@example.tn' },
         unsubscribePageUrl: unsubscribeUrl('same@example.tn'),
+        managePageUrl: manageUrl('same@example.tn'),
         listUnsubscribeUrl: 'https://agency.tn/api/newsletter/unsubscribe?token=t',
         messageId: '<m2@agency.test>',
       });
@@ -121,6 +128,7 @@ describe('a campaign mail built into its frame', () => {
         to: 'amira@example.tn',
         values: { firstName: 'Amira', lastName: '', email: 'amira@example.tn' },
         unsubscribePageUrl: unsubscribeUrl('amira@example.tn'),
+        managePageUrl: manageUrl('amira@example.tn'),
         listUnsubscribeUrl: 'https://agency.tn/api/newsletter/unsubscribe?token=t',
         messageId: '<m3@agency.test>',
       }),
@@ -154,6 +162,7 @@ describe('a campaign mail built into its frame', () => {
         to: 'amira@example.tn',
         values: { firstName: 'Amira', lastName: '', email: 'amira@example.tn' },
         unsubscribePageUrl: unsubscribeUrl('amira@example.tn'),
+        managePageUrl: manageUrl('amira@example.tn'),
         listUnsubscribeUrl: 'https://agency.tn/api/newsletter/unsubscribe?token=t',
         messageId: '<m3@agency.test>',
       }),

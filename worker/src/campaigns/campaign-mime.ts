@@ -18,6 +18,8 @@ export interface RecipientParts {
   values: Personalisation;
   /** The footer's link: the site's page with the unsubscribe button. */
   unsubscribePageUrl: string;
+  /** The footer's "Manage your subscription" link: the preference page, in their language. */
+  managePageUrl: string;
   /** The List-Unsubscribe header's address (RFC 8058 one-click). */
   listUnsubscribeUrl: string;
   messageId: string;
@@ -207,6 +209,7 @@ export function compileCampaignMime(
       const values: SlotValues = {
         ...parts.values,
         unsubscribeUrl: parts.unsubscribePageUrl,
+        manageUrl: parts.managePageUrl,
         tracking: parts.tracking,
       };
       // The recipient's own headers, encoded by Nodemailer as `sendMail` would.

@@ -14,6 +14,7 @@ const compileCampaignMail = (campaign: { subject: string; content: string }) =>
 const FROM = 'Agency <no-reply@agency.test>';
 const LIST_UNSUBSCRIBE = 'https://agency.tn/api/newsletter/unsubscribe?token=t';
 const UNSUBSCRIBE_PAGE = 'https://agency.tn/newsletter/unsubscribe?token=t';
+const MANAGE_PAGE = 'https://agency.tn/fr/newsletter/preferences?token=m&lang=fr';
 
 /** The campaign's own message, built into its frame as a send builds it. */
 function ours(campaign: { subject: string; content: string }, firstName: string, to: string) {
@@ -22,6 +23,7 @@ function ours(campaign: { subject: string; content: string }, firstName: string,
     to,
     values: { firstName, lastName: '', email: to },
     unsubscribePageUrl: UNSUBSCRIBE_PAGE,
+    managePageUrl: MANAGE_PAGE,
     listUnsubscribeUrl: LIST_UNSUBSCRIBE,
     messageId: '<m1@agency.test>',
   });
@@ -37,7 +39,7 @@ function nodemailers(
   const rendered = compileCampaignMail(campaign).render(
     'fr',
     { firstName, lastName: '', email: to },
-    UNSUBSCRIBE_PAGE,
+    { unsubscribeUrl: UNSUBSCRIBE_PAGE, manageUrl: MANAGE_PAGE },
   );
   return new Promise((resolve, reject) =>
     new MailComposer({

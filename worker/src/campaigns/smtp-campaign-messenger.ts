@@ -2,11 +2,14 @@ import {
   campaignLinkTable,
   compileCampaignMail,
   senderNameOf,
+  signManageToken,
   signUnsubscribeToken,
 } from '@agency/platform';
 import type { Locale } from '@agency/contracts';
 import {
+  managePageUrl,
   oneClickUnsubscribeUrl,
+  testSendManageUrl,
   testSendUnsubscribeUrl,
   unsubscribePageUrl,
 } from '../mail/newsletter-links';
@@ -16,16 +19,56 @@ import {
   smtpFailureReason,
 } from '../mail/smtp-failure';
 import type { CampaignMessenger } from './campaign-messenger';
-import { InvalidRecipientError, compileCampaignMime, type CampaignMime } from './campaign-mime';
+import {
+  InvalidRecipientError,
+  compileCampaignMime,
+  type CampaignMime,
+  type RecipientParts,
+} from './campaign-mime';
 import { recipientTrackingUrls } from './campaign-tracking-urls';
 import type { CampaignTransport } from './campaign-transport';
 
 export interface SmtpCampaignMessengerOptions {
   transport: CampaignTransport;
   mailFrom: string;
-  /** The public website, for the unsubscribe links. */
+  /** The public website, for the unsubscribe and manage links. */
   siteUrl: string;
   mailLinkSecret: string;
+}
+
+/** A recipient's own links: the footer's two and the List-Unsubscribe header's. */
+type FooterLinks = Pick<
+  RecipientParts,
+  'unsubscribePageUrl' | 'listUnsubscribeUrl' | 'managePageUrl'
+>;
+
+/**
+ * The one place a campaign mail's personal links are made. The campaign's id
+ * in the unsubscribe token: an unsubscribe through this mail counts in its
+ * report. The manage token names the address alone. A test send's links
+ * carry no token: the unsubscribe links open the page that says it was a
+ * test (a mailbox's one-click POST to it changes nothing, and the staff
+ * member stays subscribed), and the manage link opens nobody's preferences.
+ */
+function footerLinksOf(siteUrl: string, mailLinkSecret: string) {
+  return {
+    recipient(email: string, locale: Locale, campaignId: string | undefined): FooterLinks {
+      const token = signUnsubscribeToken(email, mailLinkSecret, campaignId);
+      return {
+        unsubscribePageUrl: unsubscribePageUrl(siteUrl, token, locale),
+        listUnsubscribeUrl: oneClickUnsubscribeUrl(siteUrl, token),
+        managePageUrl: managePageUrl(siteUrl, signManageToken(email, mailLinkSecret), locale),
+      };
+    },
+    test(locale: Locale): FooterLinks {
+      const page = testSendUnsubscribeUrl(siteUrl, locale);
+      return {
+        unsubscribePageUrl: page,
+        listUnsubscribeUrl: page,
+        managePageUrl: testSendManageUrl(siteUrl, locale),
+      };
+    },
+  };
 }
 
 /**
@@ -41,20 +84,7 @@ export function createSmtpCampaignMessenger(
   const { transport, mailFrom, siteUrl, mailLinkSecret } = options;
   const senderName = senderNameOf(mailFrom);
   const trackingUrls = recipientTrackingUrls(siteUrl, mailLinkSecret);
-  // The campaign's id in the token: an unsubscribe through this mail counts in its report.
-  const recipientLinks = (email: string, locale: Locale, campaignId: string | undefined) => {
-    const token = signUnsubscribeToken(email, mailLinkSecret, campaignId);
-    return {
-      unsubscribePageUrl: unsubscribePageUrl(siteUrl, token, locale),
-      listUnsubscribeUrl: oneClickUnsubscribeUrl(siteUrl, token),
-    };
-  };
-  // Both links open the page that says it was a test: a mailbox's one-click
-  // POST to it changes nothing, and the staff member stays subscribed.
-  const testLinks = (locale: Locale) => {
-    const page = testSendUnsubscribeUrl(siteUrl, locale);
-    return { unsubscribePageUrl: page, listUnsubscribeUrl: page };
-  };
+  const footerLinks = footerLinksOf(siteUrl, mailLinkSecret);
   return {
     prepare(mail, { test = false, tracking, campaignId } = {}) {
       // A test send is never counted: it carries no tracking, whatever it is given.
@@ -84,7 +114,9 @@ export function createSmtpCampaignMessenger(
               lastName: recipient.lastName ?? '',
               email: recipient.email,
             },
-            ...(test ? testLinks(locale) : recipientLinks(recipient.email, locale, campaignId)),
+            ...(test
+              ? footerLinks.test(locale)
+              : footerLinks.recipient(recipient.email, locale, campaignId)),
             ...(tracked
               ? { tracking: trackingUrls(tracked, recipient.email, locale, recipient.source) }
               : {}),

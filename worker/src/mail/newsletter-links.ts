@@ -1,4 +1,10 @@
-import { API_ROUTES, NEWSLETTER_PAGES, TEST_SEND_LINK_PARAM, type Locale } from '@agency/contracts';
+import {
+  API_ROUTES,
+  NEWSLETTER_PAGES,
+  TEST_SEND_LINK_PARAM,
+  newsletterPagePath,
+  type Locale,
+} from '@agency/contracts';
 import type { SendMailOptions } from 'nodemailer';
 
 function siteLink(siteUrl: string, path: string, query: Record<string, string>): string {
@@ -17,9 +23,15 @@ export function unsubscribePageUrl(siteUrl: string, token: string, locale: Local
   return siteLink(siteUrl, NEWSLETTER_PAGES.unsubscribe, { token, lang: locale });
 }
 
-/** The "Manage your subscription" link: the preference page, with its own token. */
+/**
+ * The "Manage your subscription" link: the preference page at its address in
+ * the recipient's language, with its own token.
+ */
 export function managePageUrl(siteUrl: string, token: string, locale: Locale): string {
-  return siteLink(siteUrl, NEWSLETTER_PAGES.preferences, { token, lang: locale });
+  return siteLink(siteUrl, newsletterPagePath(NEWSLETTER_PAGES.preferences, locale), {
+    token,
+    lang: locale,
+  });
 }
 
 /**
@@ -28,6 +40,18 @@ export function managePageUrl(siteUrl: string, token: string, locale: Locale): s
  */
 export function testSendUnsubscribeUrl(siteUrl: string, locale: Locale): string {
   return siteLink(siteUrl, NEWSLETTER_PAGES.unsubscribe, {
+    [TEST_SEND_LINK_PARAM]: '1',
+    lang: locale,
+  });
+}
+
+/**
+ * A test send's manage link, made as its unsubscribe link is: the preference
+ * page with no token, so a test mail forwarded around opens nobody's
+ * preferences, the staff member's included.
+ */
+export function testSendManageUrl(siteUrl: string, locale: Locale): string {
+  return siteLink(siteUrl, newsletterPagePath(NEWSLETTER_PAGES.preferences, locale), {
     [TEST_SEND_LINK_PARAM]: '1',
     lang: locale,
   });

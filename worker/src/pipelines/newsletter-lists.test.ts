@@ -118,7 +118,8 @@ describe('newsletter sign-up with public lists: one mail confirms them all', () 
     const match = /<a href="([^"]+)">إدارة اشتراكك<\/a>/.exec(String(mail.mail.html));
     if (!match?.[1]) throw new Error(`no manage link in ${String(mail.mail.html)}`);
     const manage = new URL(match[1].replace(/&amp;/g, '&'));
-    expect(`${manage.origin}${manage.pathname}`).toBe(`${SITE_URL}/newsletter/preferences`);
+    // At the page's Arabic address, so the whole site opens in Arabic.
+    expect(`${manage.origin}${manage.pathname}`).toBe(`${SITE_URL}/ar/newsletter/preferences`);
     expect(manage.searchParams.get('lang')).toBe('ar');
     expect(mail.mail.text).toContain(`إدارة اشتراكك: ${manage.toString()}`);
     expect(

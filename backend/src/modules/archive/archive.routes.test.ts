@@ -102,6 +102,42 @@ describe('the public archive API', () => {
     expect(all).not.toContain('Internal name');
   });
 
+  it("carries no recipient's manage link, in any language, on any archive page", async () => {
+    // What the mail's footer says beside the unsubscribe link, as if a stored content said it too.
+    const manage = (label: string) =>
+      `<p><a href="{{unsubscribeUrl}}">x</a> · <a href="{{manageUrl}}">${label}</a></p>`;
+    const campaign = await sentCampaign({
+      content: `<p>Spring</p>${manage('Manage your subscription')}`,
+      translations: [
+        {
+          locale: 'fr',
+          subject: 'Printemps',
+          content: `<p>Printemps</p>${manage('Gérer votre abonnement')}`,
+        },
+        { locale: 'ar', subject: 'ربيع', content: `<p>ربيع</p>${manage('إدارة اشتراكك')}` },
+      ],
+    });
+    const id = String(campaign._id);
+
+    for (const locale of ['en', 'fr', 'ar']) {
+      const answers = await Promise.all(
+        [
+          `/api/archive/${locale}`,
+          `/api/archive/${locale}/campaigns/${id}`,
+          `/api/archive/${locale}/pages`,
+          `/api/archive/${locale}/pages/${id}`,
+          `/api/archive/${locale}/feed.xml`,
+        ].map((path) => api().get(path)),
+      );
+      for (const answer of answers) {
+        expect(answer.status).toBe(200);
+        const said = answer.text;
+        expect(said).toMatch(/Spring|Printemps|ربيع/);
+        expect(said).not.toMatch(/preferences|token=|\{\{|Manage your|Gérer votre|إدارة اشتراكك/i);
+      }
+    }
+  });
+
   it('sanitises what is stored again, and escapes the subject, so nothing runs on the page', async () => {
     const campaign = await sentCampaign({
       subject: '<script>alert(1)</script> News',

@@ -223,7 +223,10 @@ function renderedHtml(template: CampaignMailTemplate, body: string, names: strin
   return compiled.render(
     'en',
     { firstName: names[1] ?? '', lastName: names[2] ?? '', email: names[3] ?? '' },
-    'https://agency.example/newsletter/unsubscribe?token=t',
+    {
+      unsubscribeUrl: 'https://agency.example/newsletter/unsubscribe?token=t',
+      manageUrl: 'https://agency.example/newsletter/preferences?token=m',
+    },
   ).html;
 }
 

@@ -204,6 +204,23 @@ describe('preview and language audience', () => {
     expect(response.body.text).toContain('عزيزي Layla Ben Ali');
   });
 
+  it('shows the manage link beside the unsubscribe link, in the language, with an inert token', async () => {
+    const response = await api().post('/api/admin/campaigns/preview', {
+      subject: 'Bonjour',
+      content: '<p>Printemps</p>',
+      locale: 'fr',
+      recipient: { email: 'claire@example.fr', firstName: 'Claire', lastName: '' },
+    });
+    expect(response.status).toBe(200);
+    const manage = /\/fr\/newsletter\/preferences\?token=preview&lang=fr/;
+    expect(response.body.html.replace(/&amp;/g, '&')).toMatch(
+      new RegExp(
+        `unsubscribe\\?token=preview&lang=fr">Se désabonner</a> · <a href="[^"]*${manage.source}">Gérer votre abonnement</a>`,
+      ),
+    );
+    expect(response.body.text).toMatch(new RegExp(`Gérer votre abonnement: \\S*${manage.source}`));
+  });
+
   it('counts how many of the audience get each language', async () => {
     await ContactModel.deleteMany({});
     await SubscriberModel.deleteMany({});

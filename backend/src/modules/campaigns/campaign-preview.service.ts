@@ -3,6 +3,7 @@ import {
   LOCALES,
   NEWSLETTER_PAGES,
   directionOf,
+  newsletterPagePath,
   type AudienceTarget,
   type CampaignLanguageAudienceDto,
   type CampaignLanguages,
@@ -20,6 +21,7 @@ import {
   sanitizeTemplateLayout,
   type AgencySettings,
   type CampaignMailTemplate,
+  type RecipientLinks,
 } from '@agency/platform';
 import { HttpError } from '../../errors';
 
@@ -79,11 +81,31 @@ async function templateFor(input: CampaignPreviewInput): Promise<CampaignMailTem
   return stored;
 }
 
+/** A footer link of the preview: the real page's address, with an inert token. */
+function previewLink(siteUrl: string, path: string, locale: Locale): string {
+  const url = new URL(path, `${siteUrl}/`);
+  url.searchParams.set('token', 'preview');
+  url.searchParams.set('lang', locale);
+  return url.toString();
+}
+
+/** The footer's unsubscribe and manage links as a preview shows them. */
+function previewLinks(siteUrl: string, locale: Locale): RecipientLinks {
+  return {
+    unsubscribeUrl: previewLink(siteUrl, NEWSLETTER_PAGES.unsubscribe, locale),
+    manageUrl: previewLink(
+      siteUrl,
+      newsletterPagePath(NEWSLETTER_PAGES.preferences, locale),
+      locale,
+    ),
+  };
+}
+
 /**
  * The mail as the worker sends it, rendered by the same code: the draft's
  * subject and content in one language, in its template, filled in for one
- * recipient. The unsubscribe link is shaped like the real one but leads
- * nowhere: a preview must never carry a working token.
+ * recipient. The unsubscribe and manage links are shaped like the real ones
+ * but lead nowhere: a preview must never carry a working token.
  */
 export async function previewCampaign(
   input: CampaignPreviewInput,
@@ -101,9 +123,6 @@ export async function previewCampaign(
     template: await templateFor(input),
     agency: { languages: texts, postalAddress },
   };
-  const unsubscribeUrl = new URL(NEWSLETTER_PAGES.unsubscribe, `${options.siteUrl}/`);
-  unsubscribeUrl.searchParams.set('token', 'preview');
-  unsubscribeUrl.searchParams.set('lang', locale);
   const recipient = input.recipient ?? { email: 'ada@example.com', firstName: '', lastName: '' };
   const senderName = texts[locale].agencyName;
   const rendered = compileCampaignMail(mail, { senderName }).render(
@@ -113,7 +132,7 @@ export async function previewCampaign(
       firstName: recipient.firstName,
       lastName: recipient.lastName,
     },
-    unsubscribeUrl.toString(),
+    previewLinks(options.siteUrl, locale),
   );
   return { ...rendered, locale, dir: directionOf(locale) };
 }

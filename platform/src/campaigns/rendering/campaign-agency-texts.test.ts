@@ -25,11 +25,10 @@ function mail(agency?: AgencyMailTexts): CampaignMail {
 
 const ANNA = { firstName: 'Anna', lastName: '', email: 'anna@example.com' };
 const render = (agency: AgencyMailTexts | undefined, locale: 'en' | 'ar') =>
-  compileCampaignMail(mail(agency), { senderName: 'Fallback' }).render(
-    locale,
-    ANNA,
-    'https://site.test/unsubscribe',
-  );
+  compileCampaignMail(mail(agency), { senderName: 'Fallback' }).render(locale, ANNA, {
+    unsubscribeUrl: 'https://site.test/unsubscribe',
+    manageUrl: 'https://site.test/manage',
+  });
 
 describe("the agency's texts in campaign mail", () => {
   it("names the agency, and writes its footer, in the recipient's language, with the postal address", () => {

@@ -11,6 +11,8 @@ import {
 import { escapeHtml } from '../../mail/escape-html';
 
 const UNSUBSCRIBE = 'https://agency.tn/newsletter/unsubscribe?token=t';
+const MANAGE = 'https://agency.tn/newsletter/preferences?token=m';
+const LINKS = { unsubscribeUrl: UNSUBSCRIBE, manageUrl: MANAGE };
 const SITE = 'https://agency.tn';
 const PERSON = { firstName: 'Amira', lastName: '', email: 'amira@example.tn' };
 
@@ -41,7 +43,7 @@ function tracked(tracking: Partial<MailTracking> = {}, content = CONTENT) {
   return compileCampaignMail(mail, {
     senderName: 'Agency',
     tracking: { opens: true, clicks: true, links, ...tracking },
-  }).render('en', PERSON, UNSUBSCRIBE, urls);
+  }).render('en', PERSON, LINKS, urls);
 }
 
 const hrefs = (html: string) => elementsNamed(html, 'a').map((a) => a.attribs.href);
@@ -77,6 +79,8 @@ describe('a tracked campaign mail', () => {
       'https://agency.tn/newsletter/preferences',
       'https://t.test/c/0',
       UNSUBSCRIBE,
+      // The recipient's own manage link, as it was given: never a tracked slot.
+      MANAGE,
       // The trap, after the table's two links.
       'https://t.test/c/2',
     ]);
@@ -85,6 +89,7 @@ describe('a tracked campaign mail', () => {
     expect(mail.text).not.toContain('shop.example');
     expect(mail.text).toContain('https://agency.tn/newsletter/preferences');
     expect(mail.text).toContain(UNSUBSCRIBE);
+    expect(mail.text).toContain(`Manage your subscription: ${MANAGE}`);
     expect(mail.text).not.toContain('t.test/o');
   });
 
@@ -111,7 +116,7 @@ describe('a tracked campaign mail', () => {
     const untracked = compileCampaignMail(mailOf(), { senderName: 'Agency' }).render(
       'en',
       PERSON,
-      UNSUBSCRIBE,
+      LINKS,
     );
     const clicksOnly = tracked({ opens: false });
     expect(elementsNamed(clicksOnly.html, 'img')).toEqual([]);
@@ -133,7 +138,7 @@ describe('a tracked campaign mail', () => {
     const rendered = compileCampaignMail(mail, {
       senderName: 'Agency',
       tracking: { opens: true, clicks: true, links },
-    }).render('en', PERSON, UNSUBSCRIBE, odd);
+    }).render('en', PERSON, LINKS, odd);
     expect(rendered.html).toContain(`href="${escapeHtml('https://t.test/"><b>&')}"`);
     expect(rendered.html).toContain(`src="${escapeHtml('"&')}"`);
     expect(rendered.html).not.toContain('<b>');
@@ -148,12 +153,12 @@ describe('a tracked campaign mail', () => {
       tracking: { opens: true, clicks: true, links },
     });
     const frame = compiled.frameOf('en');
-    const values = { ...PERSON, unsubscribeUrl: UNSUBSCRIBE, tracking: urls };
+    const values = { ...PERSON, ...LINKS, tracking: urls };
     const fill = (segments: readonly string[], escape: (value: string) => string) =>
       segments
         .map((part, index) => (index % 2 === 0 ? part : escape(slotValue(part, values))))
         .join('');
-    const rendered = compiled.render('en', PERSON, UNSUBSCRIBE, urls);
+    const rendered = compiled.render('en', PERSON, LINKS, urls);
     expect(fill(frame.html, escapeHtml)).toBe(rendered.html);
     expect(fill(frame.text, (value) => value)).toBe(rendered.text);
   });
@@ -164,7 +169,7 @@ describe('a tracked campaign mail', () => {
       senderName: 'Agency',
       tracking: { opens: true, clicks: false, links: [] },
     });
-    expect(() => compiled.render('en', PERSON, UNSUBSCRIBE)).toThrow(/tracking addresses/);
+    expect(() => compiled.render('en', PERSON, LINKS)).toThrow(/tracking addresses/);
   });
 
   it('tracks the first 1,000 distinct links and leaves the rest as written', () => {

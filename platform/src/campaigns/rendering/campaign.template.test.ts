@@ -5,6 +5,8 @@ import { DEFAULT_TEMPLATE } from '@agency/contracts';
 import { compileCampaignMail, safeLink, type CampaignMail } from './campaign.template';
 
 const UNSUBSCRIBE = 'https://agency.tn/newsletter/unsubscribe?token=t';
+const MANAGE = 'https://agency.tn/newsletter/preferences?token=m';
+const LINKS = { unsubscribeUrl: UNSUBSCRIBE, manageUrl: MANAGE };
 
 /** A campaign written in English only, in the built-in template. */
 export function englishMail(subject: string, content: string): CampaignMail {
@@ -19,7 +21,7 @@ function bodyOf(content: string, firstName: string, email = 'amira@example.tn'):
   return compileCampaignMail(englishMail('Hello', content), { senderName: 'Agency' }).render(
     'en',
     { firstName, lastName: '', email },
-    UNSUBSCRIBE,
+    LINKS,
   ).html;
 }
 
@@ -74,7 +76,9 @@ describe('a placeholder in a link of a campaign', () => {
       '<img src="{{firstName}}" alt="x">',
       '<a title="a b" href=" {{ firstName }}">x</a>',
     ]) {
-      const links = linksIn(bodyOf(content, firstName)).filter((link) => link !== UNSUBSCRIBE);
+      const links = linksIn(bodyOf(content, firstName)).filter(
+        (link) => link !== UNSUBSCRIBE && link !== MANAGE,
+      );
       expect(links.map((link) => link.trim())).toEqual(['#']);
     }
   });
@@ -159,7 +163,7 @@ describe('a layout stored before placeholders were kept to text', () => {
     return compileCampaignMail(
       { ...mail, template: { ...DEFAULT_TEMPLATE, layout } },
       { senderName: 'Agency' },
-    ).render('en', { firstName: 'Ada', lastName: '', email: 'ada@example.tn' }, UNSUBSCRIBE).html;
+    ).render('en', { firstName: 'Ada', lastName: '', email: 'ada@example.tn' }, LINKS).html;
   }
 
   it('puts the content in escaped where it stands in an attribute, and as HTML where it stands in text', () => {
@@ -183,5 +187,62 @@ describe('a layout stored before placeholders were kept to text', () => {
     const html = bodyIn('<p>{{content}}</p><a href="{{content}}">more</a>', 'javascript:alert(1)');
     expect(linksIn(html).map(schemeOf)).not.toContain('javascript');
     expect(html).toContain('<p>javascript:alert(1)</p>');
+  });
+});
+
+describe("the footer's manage link", () => {
+  const written: CampaignMail = {
+    defaultLocale: 'en',
+    languages: {
+      en: { subject: 'Hello', content: '<p>Spring</p>' },
+      fr: { subject: 'Bonjour', content: '<p>Printemps</p>' },
+      ar: { subject: 'مرحبا', content: '<p>ربيع</p>' },
+    },
+    template: DEFAULT_TEMPLATE,
+  };
+  const person = { firstName: 'Ada', lastName: '', email: 'ada@example.tn' };
+
+  it.each([
+    ['en', 'Unsubscribe', 'Manage your subscription'],
+    ['fr', 'Se désabonner', 'Gérer votre abonnement'],
+    ['ar', 'إلغاء الاشتراك', 'إدارة اشتراكك'],
+  ] as const)(
+    "in %s, stands beside the unsubscribe link with the recipient's own address, in HTML and text",
+    (locale, leave, manage) => {
+      const links = {
+        unsubscribeUrl: `https://agency.tn/newsletter/unsubscribe?token=u&lang=${locale}`,
+        manageUrl: `https://agency.tn/${locale}/newsletter/preferences?token=m&lang=${locale}`,
+      };
+      const rendered = compileCampaignMail(written, { senderName: 'Agency' }).render(
+        locale,
+        person,
+        links,
+      );
+      const href = (url: string) => url.replace(/&/g, '&amp;');
+
+      expect(rendered.html).toContain(
+        `<a href="${href(links.unsubscribeUrl)}">${leave}</a> · <a href="${href(links.manageUrl)}">${manage}</a>`,
+      );
+      expect(rendered.text).toContain(
+        `${leave}: ${links.unsubscribeUrl}\n${manage}: ${links.manageUrl}`,
+      );
+    },
+  );
+
+  it("is compiled once per language as a slot: each mail fills in only the recipient's address", () => {
+    const compiled = compileCampaignMail(written, { senderName: 'Agency' });
+    const frame = compiled.frameOf('fr');
+    // Odd indexes are the recipient's slots: the manage link is one of them, once per part.
+    const slots = (segments: readonly string[]) => segments.filter((_, index) => index % 2 === 1);
+    expect(slots(frame.html).filter((tag) => tag.endsWith('manageUrl'))).toHaveLength(1);
+    expect(slots(frame.text).filter((tag) => tag === 'manageUrl')).toHaveLength(1);
+    expect(frame.html.join('')).not.toContain('token=');
+
+    const first = compiled.render('fr', person, { ...LINKS, manageUrl: `${MANAGE}1` });
+    const second = compiled.render('fr', person, { ...LINKS, manageUrl: `${MANAGE}2` });
+    expect(first.html.replaceAll(`${MANAGE}1`, `${MANAGE}2`)).toBe(second.html);
+    expect(first.text.replaceAll(`${MANAGE}1`, `${MANAGE}2`)).toBe(second.text);
+    // A subject has no links to fill.
+    expect(compiled.subjectOf('fr', person)).toBe('Bonjour');
   });
 });

@@ -43,8 +43,19 @@ export interface TrackingUrls {
   open(): string;
 }
 
+/**
+ * A recipient's own links in the footer: the unsubscribe page and the
+ * preference page ("Manage your subscription"), each with a token signed for
+ * their address. The footer is compiled once per language with both as
+ * slots; only these addresses change from one mail to the next.
+ */
+export interface RecipientLinks {
+  unsubscribeUrl: string;
+  manageUrl: string;
+}
+
 /** What differs from one recipient's mail to the next. */
-export type Slot = keyof Personalisation | 'unsubscribeUrl';
+export type Slot = keyof Personalisation | keyof RecipientLinks;
 export type SlotValues = Record<Slot, string> & {
   /** A tracked mail's addresses; a mail compiled without tracking has no slot that asks. */
   tracking?: TrackingUrls;
@@ -60,11 +71,11 @@ const OPEN_PIXEL = 'openPixel';
  * URI-encoded after a `|` (`{{firstName|%C3%A0%20vous}}`). Encoded, a
  * fallback has no space for the text version's line wrapping to break at,
  * and nothing the HTML sanitiser or escaping would change. The tracking
- * slots are the compile step's own: a campaign's texts may not name them
- * (the editor's checks refuse any other name).
+ * slots and the manage link's are the compile step's own: a campaign's texts
+ * may not name them (the editor's checks refuse any other name).
  */
 const SLOT =
-  /\{\{\s*((?:firstName|lastName|email|unsubscribeUrl)(?:\|[\w%.-]*)?|trackedLink:\d{1,4}|openPixel)\s*\}\}/g;
+  /\{\{\s*((?:firstName|lastName|email|unsubscribeUrl|manageUrl)(?:\|[\w%.-]*)?|trackedLink:\d{1,4}|openPixel)\s*\}\}/g;
 
 const trackedLinkSlot = (index: number) => `{{${TRACKED_LINK}${index}}}`;
 const isTrackingSlot = (slot: string) => slot.startsWith(TRACKED_LINK) || slot === OPEN_PIXEL;
@@ -299,7 +310,7 @@ export interface CompiledCampaignMail {
   render(
     locale: Locale,
     values: Personalisation,
-    unsubscribeUrl: string,
+    links: RecipientLinks,
     tracking?: TrackingUrls,
   ): RenderedMail;
   subjectOf(locale: Locale, values: Personalisation): string;
@@ -364,12 +375,6 @@ interface LanguageSources {
   text: string;
 }
 
-/**
- * One language's mail with its recipient's values left as placeholders: the
- * template's layout around the content, every part styled for mail clients,
- * the localised unsubscribe line closing the footer, in a document whose
- * language and direction are the mail's (Arabic right to left, aligned right).
- */
 /** The agency's line under the header, in this language, as a paragraph; empty when unset. */
 function agencyHeader(agency: AgencyMailTexts | undefined, locale: Locale): string {
   const header = agency?.languages[locale].header.trim();
@@ -417,6 +422,13 @@ function mailDocument(
   ].join('\n');
 }
 
+/**
+ * One language's mail with its recipient's values left as placeholders: the
+ * template's layout around the content, every part styled for mail clients,
+ * the localised unsubscribe and manage links closing the footer, in a
+ * document whose language and direction are the mail's (Arabic right to
+ * left, aligned right).
+ */
 function languageSources(
   mail: CampaignMail,
   locale: Locale,
@@ -447,7 +459,7 @@ function languageSources(
   const header = [emailSafeHtml(withSender(template.header), colours), agencyHeader(agency, locale)]
     .filter(Boolean)
     .join('\n');
-  const unsubscribe = renderUnsubscribeFooter(locale, '{{unsubscribeUrl}}');
+  const unsubscribe = renderUnsubscribeFooter(locale, '{{unsubscribeUrl}}', '{{manageUrl}}');
   const agencyFooterHtml = agencyFooter(agency, locale);
   const footer = [
     emailSafeHtml(withSender(template.footer), colours),
@@ -557,6 +569,9 @@ function fill(template: Template, valueOf: (slot: string) => string): string {
   return template.map((part, index) => (index % 2 === 0 ? part : valueOf(part))).join('');
 }
 
+/** A subject has no links: its slots are the recipient's values alone. */
+const NO_LINKS: RecipientLinks = { unsubscribeUrl: '', manageUrl: '' };
+
 /**
  * Builds each language's mail once (the template around it, its styles, its
  * text version) and parses its placeholders, so each of thousands of mails
@@ -589,9 +604,9 @@ export function compileCampaignMail(
   return {
     localeFor,
     subjectOf: (locale, values) =>
-      fill(compiled(locale).subject, (slot) => slotValue(slot, { ...values, unsubscribeUrl: '' })),
-    render(locale, values, unsubscribeUrl, tracking) {
-      const slots: SlotValues = { ...values, unsubscribeUrl, ...(tracking ? { tracking } : {}) };
+      fill(compiled(locale).subject, (slot) => slotValue(slot, { ...values, ...NO_LINKS })),
+    render(locale, values, links, tracking) {
+      const slots: SlotValues = { ...values, ...links, ...(tracking ? { tracking } : {}) };
       const language = compiled(locale);
       return {
         subject: fill(language.subject, (slot) => slotValue(slot, slots)),

@@ -3,6 +3,8 @@ import { DEFAULT_PLACEHOLDER_FALLBACKS, DEFAULT_TEMPLATE, type Locale } from '@a
 import { compileCampaignMail, type CampaignMail, type Personalisation } from './campaign.template';
 
 const UNSUBSCRIBE = 'https://agency.tn/newsletter/unsubscribe?token=t';
+const MANAGE = 'https://agency.tn/newsletter/preferences?token=m';
+const LINKS = { unsubscribeUrl: UNSUBSCRIBE, manageUrl: MANAGE };
 const NAMELESS: Personalisation = { firstName: '', lastName: '', email: 'x@example.tn' };
 
 function mailOf(
@@ -23,7 +25,7 @@ function mailOf(
 }
 
 function render(mail: CampaignMail, values: Personalisation, locale: Locale = 'en') {
-  return compileCampaignMail(mail, { senderName: 'Agency' }).render(locale, values, UNSUBSCRIBE);
+  return compileCampaignMail(mail, { senderName: 'Agency' }).render(locale, values, LINKS);
 }
 
 describe('a placeholder whose recipient has no value', () => {

@@ -34,6 +34,8 @@ describe('buildCampaignLinkTable', () => {
       'https://example.test/{{ firstName }}/x',
       'https://agency.test/newsletter/unsubscribe?token=a',
       'https://agency.test/NEWSLETTER/preferences',
+      'https://agency.test/fr/newsletter/preferences?token=m&lang=fr',
+      'https://agency.test/ar/Newsletter/unsubscribe',
       'https://agency.test/api/newsletter/unsubscribe',
       'https://other.test/newsletter/issue-4',
       'https://',

@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { DEFAULT_LOCALE, LOCALES } from '@agency/contracts';
 import { escapeHtml } from '../../mail/escape-html';
 
 /**
@@ -26,12 +27,19 @@ export const TRACKED_URL_MAX_LENGTH = 2_048;
 
 /**
  * The site's own pages that manage a subscription (`/newsletter/confirm`,
- * `/newsletter/unsubscribe`, the preference pages to come) and the API behind
+ * `/newsletter/unsubscribe`, `/newsletter/preferences`, and the same below
+ * `/fr/` and `/ar/`, where the manage link opens them) and the API behind
  * them: links there are never tracked. A URL, rather than an attribute, marks
  * them because the text part has no attributes, and the sanitiser drops
  * attributes it does not know. Compared in lower case: the site's router is.
  */
-export const UNTRACKED_SITE_PATHS: readonly string[] = ['/newsletter/', '/api/newsletter/'];
+export const UNTRACKED_SITE_PATHS: readonly string[] = [
+  '/newsletter/',
+  '/api/newsletter/',
+  ...LOCALES.filter((locale) => locale !== DEFAULT_LOCALE).map(
+    (locale) => `/${locale}/newsletter/`,
+  ),
+];
 
 /**
  * The distinct targets of a campaign's links, in the order first met. A
