@@ -66,7 +66,7 @@ test.describe('campaign results', () => {
     ]);
     await expect(
       page
-        .getByRole('table', { name: 'Results per list or source' })
+        .getByRole('table', { name: 'Results per list, segment or source' })
         .getByRole('row', { name: new RegExp(sent.name) }),
     ).toHaveText(new RegExp(`${sent.name}\\s*1\\s*1\\s*100%\\s*1\\s*100%`));
 

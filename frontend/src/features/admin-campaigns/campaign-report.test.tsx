@@ -149,7 +149,7 @@ describe('the report of a campaign', () => {
     await renderAdmin(REPORT, { role: 'viewer' });
     const sources = await screen.findByRole(
       'table',
-      { name: 'Results per list or source' },
+      { name: 'Results per list, segment or source' },
       SECTION_LOAD,
     );
     expect(rowsOf(sources)).toEqual([
@@ -158,7 +158,7 @@ describe('the report of a campaign', () => {
       ['Deleted list', '25', '8', '32%', '3', '12%'],
       ['Unknown source (mails sent before sources were kept)', '0', '2', '—', '1', '—'],
     ]);
-    const section = await region('Lists and sources');
+    const section = await region('Lists, segments and sources');
     expect(
       within(section).getByText(
         'A recipient on several lists or segments counts under one of them only.',
@@ -187,7 +187,7 @@ describe('the report of a campaign', () => {
     await renderAdmin(REPORT, { role: 'viewer' });
     const sources = await screen.findByRole(
       'table',
-      { name: 'Results per list or source' },
+      { name: 'Results per list, segment or source' },
       SECTION_LOAD,
     );
     expect(rowsOf(sources)).toEqual([
@@ -214,11 +214,15 @@ describe('the report of a campaign', () => {
       }),
     );
     await renderAdmin(REPORT, { role: 'viewer' });
-    await region('Lists and sources');
+    await region('Lists, segments and sources');
     try {
       for (const [language, label, expected] of [
-        ['fr', 'Résultats par liste ou source', ['Segment supprimé', 'Non suivi', 'Non suivi']],
-        ['ar', 'النتائج لكل قائمة أو مصدر', ['شريحة محذوفة', 'غير متتبَّع', 'غير متتبَّع']],
+        [
+          'fr',
+          'Résultats par liste, segment ou source',
+          ['Segment supprimé', 'Non suivi', 'Non suivi'],
+        ],
+        ['ar', 'النتائج لكل قائمة أو شريحة أو مصدر', ['شريحة محذوفة', 'غير متتبَّع', 'غير متتبَّع']],
       ] as const) {
         await act(() => i18n.changeLanguage(language));
         const table = await screen.findByRole('table', { name: label }, SECTION_LOAD);
@@ -241,7 +245,7 @@ describe('the report of a campaign', () => {
       }),
     );
     await renderAdmin(REPORT, { role: 'viewer' });
-    const section = await region('Lists and sources');
+    const section = await region('Lists, segments and sources');
     expect(
       within(section).getByText(
         'Figures per list appear once the send has queued every recipient.',
@@ -260,7 +264,7 @@ describe('the report of a campaign', () => {
     await renderAdmin(REPORT, { role: 'viewer' });
     const table = await screen.findByRole(
       'table',
-      { name: 'Results per list or source' },
+      { name: 'Results per list, segment or source' },
       SECTION_LOAD,
     );
     expect(rowsOf(table).map((row) => row[0])).toEqual([
@@ -420,7 +424,9 @@ describe('the report of a campaign', () => {
         ),
       ).toBeInTheDocument();
       expect(await screen.findByRole('table', { name: 'النقرات لكل رابط' })).toBeInTheDocument();
-      const sources = await screen.findByRole('table', { name: 'النتائج لكل قائمة أو مصدر' });
+      const sources = await screen.findByRole('table', {
+        name: 'النتائج لكل قائمة أو شريحة أو مصدر',
+      });
       expect(within(sources).getByText('قائمة محذوفة')).toBeInTheDocument();
       // The list's own name keeps its own direction inside the Arabic page.
       expect(within(sources).getByText('Clients 2026')).toHaveAttribute('dir', 'auto');
