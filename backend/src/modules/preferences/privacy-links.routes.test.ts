@@ -128,7 +128,11 @@ describe('the limits on asking', () => {
   let limited: TestContext;
   beforeAll(async () => {
     limited = await createTestContext({
-      env: { NEWSLETTER_RATE_LIMIT_MAX: '4', NEWSLETTER_ADDRESS_RATE_LIMIT_MAX: '2' },
+      env: {
+        NEWSLETTER_RATE_LIMIT_MAX: '4',
+        NEWSLETTER_ADDRESS_RATE_LIMIT_MAX: '2',
+        NEWSLETTER_LINK_RATE_LIMIT_MAX: '3',
+      },
     });
   });
   afterAll(async () => {
@@ -152,6 +156,18 @@ describe('the limits on asking', () => {
     );
     expect(await queuedMails(limited)).toHaveLength(3);
   });
+
+  it('answers 429 past the limit of calls of mailed links per IP', async () => {
+    const token = signPrivacyLinkToken(EMAIL, 'download', limited.config.mailLinkSecret);
+    const statuses = [];
+    for (let call = 0; call < 4; call += 1) {
+      const response = await api(limited)
+        .post('/api/newsletter/privacy-link/check')
+        .send({ token, purpose: 'download' });
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
 });
 
 describe('a mailed link refused', () => {
@@ -160,6 +176,13 @@ describe('a mailed link refused', () => {
     ['for the other purpose', 'download', 404, () => linkToken('erasure')],
     ['a manage link', 'download', 404, () => manageToken()],
     ['expired', 'download', 410, () => linkToken('download', new Date(Date.now() - 25 * HOUR_MS))],
+    // Only a genuine link is called expired: a forged one is not told apart.
+    [
+      'tampered and expired',
+      'download',
+      404,
+      () => tampered(linkToken('download', new Date(Date.now() - 25 * HOUR_MS))),
+    ],
     ['tampered', 'erasure', 404, () => tampered(linkToken('erasure'))],
     ['for the other purpose', 'erasure', 404, () => linkToken('download')],
     ['expired', 'erasure', 410, () => linkToken('erasure', new Date(Date.now() - 25 * HOUR_MS))],

@@ -42,37 +42,24 @@ const noStore: Middleware = async (ctx, next) => {
   await next();
 };
 
-/**
- * A person's own data download and erasure. A manage link travels in mail
- * that can be forwarded, so it only asks: the link that acts is mailed to
- * the address, short-lived and good once. Answers are never cached.
- */
-export function privacyLinkRoutes(deps: PrivacyLinkRoutesDeps): Router {
-  const router = new Router();
-  const { redis, prefix, rateLimit: limits } = deps;
-  const requestsPerIp = rateLimit({
-    redis,
-    name: `${prefix}:ratelimit:privacy-link-requests-ip`,
-    max: limits.requestsPerIpMax,
-    windowMs: limits.windowMs,
-  });
-  const requestsPerAddress = rateLimitBy({
-    redis,
-    name: `${prefix}:ratelimit:privacy-link-requests-address`,
-    max: limits.requestsPerAddressMax,
-    windowMs: limits.windowMs,
-  });
-  const usesPerIp = rateLimit({
-    redis,
-    name: `${prefix}:ratelimit:privacy-link-uses-ip`,
-    max: limits.linkUsesPerIpMax,
-    windowMs: limits.windowMs,
-  });
+function limitOptions(deps: PrivacyLinkRoutesDeps, name: string, max: number) {
+  return {
+    redis: deps.redis,
+    name: `${deps.prefix}:ratelimit:privacy-link-${name}`,
+    max,
+    windowMs: deps.rateLimit.windowMs,
+  };
+}
 
-  router.post(API_ROUTES.preferencesPrivacyLink, requestsPerIp, noStore, async (ctx) => {
+/** The preference page's request: checks the manage link, then queues the mail with the link. */
+function addLinkRequestRoute(router: Router, deps: PrivacyLinkRoutesDeps): void {
+  const { requestsPerIpMax, requestsPerAddressMax } = deps.rateLimit;
+  const perIp = rateLimit(limitOptions(deps, 'requests-ip', requestsPerIpMax));
+  const perAddress = rateLimitBy(limitOptions(deps, 'requests-address', requestsPerAddressMax));
+  router.post(API_ROUTES.preferencesPrivacyLink, perIp, noStore, async (ctx) => {
     const { token, purpose } = await validateBody(ctx, privacyLinkRequestSchema);
     const email = addressOfManageToken(token, deps.mailLinkSecret);
-    await requestsPerAddress(addressKey(email))(ctx, async () => {
+    await perAddress(addressKey(email))(ctx, async () => {
       try {
         await enqueuePrivacyLink(deps.queue, { email, purpose, locale: await mailLocaleOf(email) });
       } catch {
@@ -84,15 +71,11 @@ export function privacyLinkRoutes(deps: PrivacyLinkRoutesDeps): Router {
       ctx.body = body;
     });
   });
+}
 
-  router.post(API_ROUTES.privacyLinkCheck, usesPerIp, noStore, async (ctx) => {
-    const { token, purpose } = await validateBody(ctx, privacyLinkCheckSchema);
-    const { email } = await openPrivacyLink(deps, token, purpose);
-    const body: PrivacyLinkCheckResponse = { purpose, email };
-    ctx.body = body;
-  });
-
-  router.post(API_ROUTES.privacyLinkDownload, usesPerIp, noStore, async (ctx) => {
+/** The download link: the dashboard's export of the address, as a file, once. */
+function addDownloadRoute(router: Router, deps: PrivacyLinkRoutesDeps, perIp: Middleware): void {
+  router.post(API_ROUTES.privacyLinkDownload, perIp, noStore, async (ctx) => {
     const { token } = await validateBody(ctx, privacyLinkUseSchema);
     const link = await openPrivacyLink(deps, token, 'download');
     const data = await spendPrivacyLink(deps, link, () =>
@@ -102,8 +85,11 @@ export function privacyLinkRoutes(deps: PrivacyLinkRoutesDeps): Router {
     ctx.type = 'application/json; charset=utf-8';
     ctx.body = JSON.stringify(data, null, 2);
   });
+}
 
-  router.post(API_ROUTES.privacyLinkErasure, usesPerIp, noStore, async (ctx) => {
+/** The erasure link's final confirmation: the dashboard's erasure of the address, once. */
+function addErasureRoute(router: Router, deps: PrivacyLinkRoutesDeps, perIp: Middleware): void {
+  router.post(API_ROUTES.privacyLinkErasure, perIp, noStore, async (ctx) => {
     const { token } = await validateBody(ctx, privacyLinkUseSchema);
     const link = await openPrivacyLink(deps, token, 'erasure');
     const erasure = await spendPrivacyLink(deps, link, () =>
@@ -120,6 +106,25 @@ export function privacyLinkRoutes(deps: PrivacyLinkRoutesDeps): Router {
     ctx.status = 202;
     ctx.body = body;
   });
+}
 
+/**
+ * A person's own data download and erasure. A manage link travels in mail
+ * that can be forwarded, so it only asks: the link that acts is mailed to
+ * the address, short-lived and good once. Answers are never cached.
+ */
+export function privacyLinkRoutes(deps: PrivacyLinkRoutesDeps): Router {
+  const router = new Router();
+  addLinkRequestRoute(router, deps);
+  const usesPerIp = rateLimit(limitOptions(deps, 'uses-ip', deps.rateLimit.linkUsesPerIpMax));
+  // The mailed link's page asks what it is for first: this spends nothing.
+  router.post(API_ROUTES.privacyLinkCheck, usesPerIp, noStore, async (ctx) => {
+    const { token, purpose } = await validateBody(ctx, privacyLinkCheckSchema);
+    const { email } = await openPrivacyLink(deps, token, purpose);
+    const body: PrivacyLinkCheckResponse = { purpose, email };
+    ctx.body = body;
+  });
+  addDownloadRoute(router, deps, usesPerIp);
+  addErasureRoute(router, deps, usesPerIp);
   return router;
 }
