@@ -48,13 +48,14 @@ import { userRoutes, userSecurityRoutes } from './modules/users';
 import { ownSessionRoutes } from './modules/sessions';
 import { PASSWORD_RESET_PATHS, passwordResetRoutes } from './modules/password-reset';
 import { createPasswordResetQueue, type PasswordResetQueue } from './queues/password-reset-queue';
+import { createPrivacyLinkQueue, type PrivacyLinkQueue } from './queues/privacy-link-queue';
 import { activityLogRoutes, recordActivity } from './modules/activity-log';
 import { adminContactRoutes } from './modules/admin-contacts';
 import { clientRoutes } from './modules/clients';
 import { leadRoutes } from './modules/leads';
 import { campaignReportRoutes, campaignRoutes } from './modules/campaigns';
 import { listRoutes } from './modules/lists';
-import { preferenceRoutes, publicListRoutes } from './modules/preferences';
+import { preferenceRoutes, privacyLinkRoutes, publicListRoutes } from './modules/preferences';
 import { suppressionRoutes } from './modules/suppressions';
 import { createPrivacyService, privacyRoutes } from './modules/privacy';
 import { peopleRoutes } from './modules/people';
@@ -94,6 +95,8 @@ export interface AppDeps {
   campaignQueue?: CampaignQueue;
   /** Password reset mails; when not given, a queue on `redis`. */
   passwordResetQueue?: PasswordResetQueue;
+  /** The mails of a person's own download and erasure links; when not given, a queue on `redis`. */
+  privacyLinkQueue?: PrivacyLinkQueue;
   /** The producer connection: rate-limit counters and the health check use it. */
   redis: Redis;
   /**
@@ -235,9 +238,10 @@ function addBodyReaders(app: Koa, config: AppConfig): void {
 
 /** The public website's routes: health, the contact form, the newsletter, the tracking pixel and links. */
 function siteRouters(
-  { config, queues, redis, logger, trackingEvents }: AppDeps,
+  deps: AppDeps,
   { queueRegistry, contactViews, subscriberChanges }: AppServices,
 ): Router[] {
+  const { config, queues, redis, logger, trackingEvents } = deps;
   return [
     healthRoutes({ redis, queuePrefix: config.queuePrefix, queueRegistry }),
     contactRoutes({
@@ -291,6 +295,7 @@ function siteRouters(
         perIpMax: config.rateLimit.newsletterLinksMax,
       },
     }),
+    personalPrivacyRouter(deps),
     trackingRoutes({
       mailLinkSecret: config.mailLinkSecret,
       events:
@@ -298,6 +303,28 @@ function siteRouters(
         createTrackingEventBuffer({ connection: redis, prefix: config.queuePrefix, logger }),
     }),
   ];
+}
+
+/** A person's own data download and erasure, asked on the preference page. */
+function personalPrivacyRouter({ config, redis, privacyLinkQueue }: AppDeps): Router {
+  return privacyLinkRoutes({
+    redis,
+    prefix: config.queuePrefix,
+    mailLinkSecret: config.mailLinkSecret,
+    queue: privacyLinkQueue ?? createPrivacyLinkQueue(redis, config.queuePrefix),
+    privacy: createPrivacyService({
+      redis,
+      queuePrefix: config.queuePrefix,
+      mailLinkSecret: config.mailLinkSecret,
+    }),
+    // The requests mail the address, as a subscription request does: the same limits.
+    rateLimit: {
+      windowMs: config.rateLimit.windowMs,
+      requestsPerIpMax: config.rateLimit.newsletterMax,
+      requestsPerAddressMax: config.rateLimit.newsletterAddressMax,
+      linkUsesPerIpMax: config.rateLimit.newsletterLinksMax,
+    },
+  });
 }
 
 /** Signing in and out, the own account and session, and password resets. */

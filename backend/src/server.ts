@@ -14,6 +14,7 @@ import {
 import { createApp } from './app';
 import { createCampaignQueue } from './queues/campaign-queue';
 import { createPasswordResetQueue } from './queues/password-reset-queue';
+import { createPrivacyLinkQueue } from './queues/privacy-link-queue';
 import { ensureBootstrapAdmin, ensureDemoAdmin } from './modules/users';
 import { createTrackingEventBuffer } from './modules/tracking';
 
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   const queues = createMailQueues(redis, config.queuePrefix);
   const campaignQueue = createCampaignQueue(redis, config.queuePrefix);
   const passwordResetQueue = createPasswordResetQueue(redis, config.queuePrefix);
+  const privacyLinkQueue = createPrivacyLinkQueue(redis, config.queuePrefix);
 
   if (config.demo.enabled) {
     await ensureDemoAdmin(config.demo);
@@ -56,6 +58,7 @@ async function main(): Promise<void> {
     queues,
     campaignQueue,
     passwordResetQueue,
+    privacyLinkQueue,
     redis,
     trackingEvents,
   });
@@ -70,6 +73,7 @@ async function main(): Promise<void> {
     await queues.close();
     await campaignQueue.close();
     await passwordResetQueue.close();
+    await privacyLinkQueue.close();
     redis.disconnect();
     await disconnectDatabase();
   });

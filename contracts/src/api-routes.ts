@@ -20,6 +20,16 @@ export const API_ROUTES = {
    */
   preferences: '/api/newsletter/preferences',
   preferencesUnsubscribe: '/api/newsletter/preferences/unsubscribe',
+  /** The preference page asks for a download or erasure link, mailed to the address. */
+  preferencesPrivacyLink: '/api/newsletter/preferences/privacy-link',
+  /**
+   * A mailed privacy link's calls, authenticated by its own short-lived,
+   * single-use token: check it (changes nothing), download the data, or
+   * start the erasure. The last two spend the link.
+   */
+  privacyLinkCheck: '/api/newsletter/privacy-link/check',
+  privacyLinkDownload: '/api/newsletter/privacy-link/download',
+  privacyLinkErasure: '/api/newsletter/privacy-link/erasure',
   /** A campaign mail's open pixel (a 1x1 GIF): the token names the campaign and the recipient's key. */
   trackOpen: '/api/t/o/:token',
   /** A campaign mail's tracking link: redirects to the link table's target for the token's index. */

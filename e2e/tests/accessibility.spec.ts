@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { API_ROUTES } from '@agency/contracts';
 import { apiUrl, appUrl } from '../support/e2e-env';
+import { confirmedSubscriber, manageUrlFromMail } from '../support/manage-link';
 import { campaignWithResults } from '../support/tracked-campaign';
 import { demoAdminToken, runId, storeDemoAdminSession, waitUntilLoaded } from './admin-helpers';
 import {
@@ -164,6 +165,32 @@ let reportPath: Promise<string> | undefined;
 /** That campaign, whose reader is also a person with a page of their own. */
 let trackedCampaign: ReturnType<typeof campaignWithResults> | undefined;
 
+/** One subscriber's preference page per test worker, with a public list they are in. */
+let preferenceLink: Promise<URL> | undefined;
+
+/** A public list, a confirmed subscriber in it, and their manage link from the mail. */
+async function subscriberWithPublicList(request: APIRequestContext): Promise<URL> {
+  const run = runId();
+  const created = await request.post(apiUrl(API_ROUTES.lists), {
+    headers: { Authorization: `Bearer ${await demoAdminToken(request)}` },
+    data: {
+      name: `Insights ${run}`,
+      public: true,
+      nameEn: `Insights ${run}`,
+      nameFr: `Analyses ${run}`,
+      nameAr: `تحليلات ${run}`,
+      descriptionEn: 'Once a month',
+      descriptionFr: 'Une fois par mois',
+      descriptionAr: 'مرة في الشهر',
+    },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  const email = `a11y.${run}@example.com`;
+  await confirmedSubscriber(request, email, [id]);
+  return new URL(await manageUrlFromMail(request, { to: email, subject: 'Confirm' }));
+}
+
 /** The campaigns section's "New Campaign" text, in `language`. */
 function newCampaignLabel(language: Language): string {
   const file = resolve(
@@ -239,6 +266,22 @@ test.describe('axe-core finds no serious or critical WCAG 2.1 AA violation', () 
           if (path === '/') await scrollThroughPage(page);
           findings.push(...(await scan(page, `${address} (${at})`)));
         }
+        expect(findings, report(findings)).toEqual([]);
+      });
+
+      test(`the preference page in ${at}`, async ({ page, request }) => {
+        await page.setViewportSize(viewport);
+        preferenceLink ??= subscriberWithPublicList(request);
+        const link = new URL(await preferenceLink);
+        link.searchParams.set('lang', language);
+        const address = `${addressIn(link.pathname, language)}${link.search}`;
+        await page.goto(appUrl(address));
+        await waitForScreen(page);
+        // Its lists, its language choice and the data buttons are all shown.
+        await expect(page.locator('main input[type="checkbox"]:checked')).not.toHaveCount(0);
+        await expect(page.locator('main section[aria-labelledby] button')).toHaveCount(2);
+        await expect(page.locator('html')).toHaveAttribute('lang', new RegExp(`^${language}`));
+        const findings = await scan(page, `/newsletter/preferences (${at})`);
         expect(findings, report(findings)).toEqual([]);
       });
 

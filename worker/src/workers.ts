@@ -32,6 +32,7 @@ import { newsletterConfirmationProcessor } from './jobs/newsletter-confirmation.
 import { outboxRelayProcessor } from './jobs/outbox-relay.processor';
 import { newsletterRequestProcessor } from './jobs/newsletter-request.processor';
 import { passwordResetProcessor } from './jobs/password-reset.processor';
+import { privacyLinkProcessor } from './jobs/privacy-link.processor';
 import {
   startStatsReconciliation,
   type StatsReconciliation,
@@ -199,6 +200,7 @@ function startQueueWorkers(
       }),
     ),
     noteOutage(startWorker(QUEUE_NAMES.passwordReset, passwordResetProcessor(mailDeps))),
+    noteOutage(startWorker(QUEUE_NAMES.privacyLink, privacyLinkProcessor(mailDeps))),
     startWorker(
       QUEUE_NAMES.outboxRelay,
       outboxRelayProcessor({

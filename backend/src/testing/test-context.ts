@@ -18,6 +18,7 @@ import { uniqueName } from '@agency/platform/testing/file-database';
 import { TEST_SECRETS } from '@agency/platform/testing/test-secrets';
 import { createCampaignQueue, type CampaignQueue } from '../queues/campaign-queue';
 import { createPasswordResetQueue, type PasswordResetQueue } from '../queues/password-reset-queue';
+import { createPrivacyLinkQueue, type PrivacyLinkQueue } from '../queues/privacy-link-queue';
 
 /**
  * Real services for one test file: its own MongoDB database and its own
@@ -29,6 +30,8 @@ export interface TestContext {
   queues: MailQueues;
   campaignQueue: CampaignQueue;
   passwordResetQueue: PasswordResetQueue;
+  /** A person's own download and erasure link mails. */
+  privacyLinkQueue: PrivacyLinkQueue;
   app: ReturnType<typeof createApp>;
   close(): Promise<void>;
 }
@@ -79,8 +82,10 @@ export async function createTestContext(
   const queues = createMailQueues(redis, config.queuePrefix, options.jobOptions);
   const campaignQueue = createCampaignQueue(redis, config.queuePrefix);
   const passwordResetQueue = createPasswordResetQueue(redis, config.queuePrefix);
+  const privacyLinkQueue = createPrivacyLinkQueue(redis, config.queuePrefix);
   const app = createApp({
     passwordResetQueue,
+    privacyLinkQueue,
     config,
     logger: options.logger ?? createLogger('api', 'silent'),
     queues,
@@ -93,6 +98,7 @@ export async function createTestContext(
     queues,
     campaignQueue,
     passwordResetQueue,
+    privacyLinkQueue,
     app,
     async close() {
       if (redis.status === 'ready') {
@@ -100,6 +106,7 @@ export async function createTestContext(
         await campaignQueue.dispatch.obliterate({ force: true });
         await campaignQueue.testSend.obliterate({ force: true });
         await passwordResetQueue.obliterate({ force: true });
+        await privacyLinkQueue.obliterate({ force: true });
         // Erasure jobs carry an address: none stays behind a test file.
         const erasures = new Queue(QUEUE_NAMES.personErasure, {
           connection: redis,
@@ -111,6 +118,7 @@ export async function createTestContext(
       await queues.close();
       await campaignQueue.close();
       await passwordResetQueue.close();
+      await privacyLinkQueue.close();
       redis.disconnect();
       openContexts -= 1;
       if (openContexts === 0) {

@@ -67,6 +67,8 @@ export const ACTIVITY_ACTIONS = [
   'person.data-export',
   /** A person's erasure asked by staff; the entry names the address by its keyed digest. */
   'person.erase',
+  /** A person's erasure confirmed by the person through a mailed link; named by the keyed digest. */
+  'person.erase-self',
   'people.bulk',
   'people.export',
   'segment.create',

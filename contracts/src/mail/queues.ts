@@ -1,6 +1,7 @@
 import type { ContactDto } from '../contact/contact.dto';
 import type { Locale } from '../locales';
 import type { NewsletterSource } from '../newsletter/newsletter.dto';
+import type { PrivacyLinkPurpose } from '../newsletter/privacy-requests';
 
 /**
  * Every queue's name, and the job payloads shared by the API (producer) and the worker
@@ -47,6 +48,8 @@ export const QUEUE_NAMES = {
   mailServerProbe: 'mail-server-probe',
   /** Erases one address from everything that holds it, step by step, then mails the person. */
   personErasure: 'person-erasure',
+  /** The mail with a person's own download or erasure link, asked on the preference page. */
+  privacyLink: 'privacy-link',
   /** Holds the job scheduler that rebuilds the people view from the records that hold each address. */
   peopleRebuild: 'people-rebuild',
   /** Holds the daily job scheduler of the retention rules: unconfirmed sign-ups, old enquiries, the activity log. */
@@ -261,4 +264,21 @@ export interface PersonErasureJob {
 /** One job per address: asking twice while it runs queues nothing more. */
 export function personErasureJobId(erasureId: string): string {
   return `person-erasure-${erasureId}`;
+}
+
+/**
+ * A person's own download or erasure link. It carries the address (the
+ * worker signs the link for it and mails it) and is removed as soon as it
+ * ends, like the erasure job, so the address does not stay in Redis.
+ */
+export interface PrivacyLinkJob {
+  /** A random id per request: each request owes its own mail. */
+  requestId: string;
+  email: string;
+  purpose: PrivacyLinkPurpose;
+  locale: Locale;
+}
+
+export function privacyLinkJobId(requestId: string): string {
+  return `privacy-link-${requestId}`;
 }

@@ -30,6 +30,10 @@ export const NEWSLETTER_PAGES = {
   unsubscribe: '/newsletter/unsubscribe',
   /** The "Manage your subscription" link's page. */
   preferences: '/newsletter/preferences',
+  /** A mailed "download my data" link's page. */
+  privacyDownload: '/newsletter/privacy/download',
+  /** A mailed "erase my data" link's page, with the final confirmation. */
+  privacyErasure: '/newsletter/privacy/erase',
 } as const;
 
 /**

@@ -44,6 +44,16 @@ const NewsletterPreferencesPage = lazyWithApi(() =>
     (module) => module.NewsletterPreferencesPage,
   ),
 );
+const NewsletterPrivacyDownloadPage = lazyWithApi(() =>
+  import('../features/newsletter/newsletter-privacy-link-pages').then(
+    (module) => module.NewsletterPrivacyDownloadPage,
+  ),
+);
+const NewsletterPrivacyErasurePage = lazyWithApi(() =>
+  import('../features/newsletter/newsletter-privacy-link-pages').then(
+    (module) => module.NewsletterPrivacyErasurePage,
+  ),
+);
 // The footer is lazy; its newsletter banner too, so neither grows the first load.
 const FooterNewsletterBanner = preloadableLazy(() =>
   import('./lazy-newsletter-banner').then((module) => module.FooterNewsletterBanner),
@@ -79,6 +89,8 @@ const publicRoutes: RouteObject[] = [
       { path: 'newsletter/confirm', element: <NewsletterConfirmPage /> },
       { path: 'newsletter/unsubscribe', element: <NewsletterUnsubscribePage /> },
       { path: 'newsletter/preferences', element: <NewsletterPreferencesPage /> },
+      { path: 'newsletter/privacy/download', element: <NewsletterPrivacyDownloadPage /> },
+      { path: 'newsletter/privacy/erase', element: <NewsletterPrivacyErasurePage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -19,3 +19,4 @@ export { ERASURE_STEPS, type ErasureStep } from './erasure-steps';
 export { CampaignBatchInFlight } from './queued-job-erasure';
 export * from './person-data-export';
 export * from './person-erasure';
+export * from './privacy-link-token';

@@ -2,6 +2,7 @@ import type { ContactDto, Locale } from '@agency/contracts';
 import { renderContactAcknowledgement } from './templates/contact-acknowledgement.template';
 import { renderContactNotification } from './templates/contact-notification.template';
 import { renderNewsletterConfirmation } from './templates/newsletter-confirmation.template';
+import { renderPrivacyLink } from './templates/privacy-link.template';
 import {
   confirmationPageUrl,
   listUnsubscribeHeaders,
@@ -150,6 +151,30 @@ describe('the newsletter confirmation', () => {
       expect(mail.html).toContain(`>${leave}</a>`);
       expect(mail.text).toContain(`${manage}: ${links.manageUrl}`);
       expect(mail.html).toContain(`href="${links.manageUrl.replace('&', '&amp;')}">${manage}</a>`);
+    },
+  );
+});
+
+describe("a person's own download and erasure links", () => {
+  const url = 'https://agency.tn/newsletter/privacy/erase?token=t.o.k&lang=ar';
+
+  it.each([
+    ['en', 'download', 'Download your data', 'Download my data', 'for 24 hours'],
+    ['en', 'erasure', 'Confirm the erasure of your data', 'Erase my data', 'for 24 hours'],
+    ['fr', 'download', 'Téléchargez vos données', 'Télécharger mes données', '24 heures'],
+    ['fr', 'erasure', "Confirmez l'effacement de vos données", 'Effacer mes données', '24 heures'],
+    ['ar', 'download', 'نزّل بياناتك', 'تنزيل بياناتي', '24 ساعة'],
+    ['ar', 'erasure', 'أكّد محو بياناتك', 'محو بياناتي', '24 ساعة'],
+  ] as const)(
+    'in %s, the %s link, what it does and how long it works',
+    (locale, purpose, subject, action, expiry) => {
+      const mail = renderPrivacyLink(locale, { purpose, url });
+
+      expect(mail.subject).toBe(subject);
+      expect(mail.text).toContain(`${action}: ${url}`);
+      expect(mail.text).toContain(expiry);
+      expect(mail.html).toContain(`href="${url.replace('&', '&amp;')}">${action}</a>`);
+      expect(mail.html).toContain(locale === 'ar' ? 'dir="rtl"' : 'dir="ltr"');
     },
   );
 });

@@ -179,6 +179,7 @@ export async function createPipelineContext(
           QUEUE_NAMES.listDelete,
           QUEUE_NAMES.listDeleteRecovery,
           QUEUE_NAMES.personErasure,
+          QUEUE_NAMES.privacyLink,
         ].map((name) => new Queue(name, { connection: producer, prefix: config.queuePrefix }));
         await Promise.all(
           [...queues.all(), ...ownQueues, passwordResetQueue].map((queue) =>

@@ -47,6 +47,11 @@ async function languageOf(
   };
 }
 
+/** The language the address's own mail comes in, as the preference page shows it. */
+export async function mailLocaleOf(email: string): Promise<Locale> {
+  return (await languageOf(email)).locale;
+}
+
 /** What the page shows: the public lists in the person's language, and which they are in. */
 export async function readPreferences(email: string): Promise<PreferencesDto> {
   const [{ locale, subscription }, lists, memberOf] = await Promise.all([

@@ -32,10 +32,16 @@ export function useNewsletterLink(): {
   return { token: token || null, language, testSend: params.get(TEST_SEND_LINK_PARAM) === '1' };
 }
 
+/** The HTTP status of a failed call, when it got an answer. */
+export function statusOfError(error: unknown): unknown {
+  return typeof error === 'object' && error !== null && 'status' in error
+    ? error.status
+    : undefined;
+}
+
 /** 410: the link is too old or the address left; 400/404: not one of ours. */
 export function outcomeOfError(error: unknown): LinkOutcome {
-  const status =
-    typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined;
+  const status = statusOfError(error);
   if (status === 410) return 'expired';
   if (status === 400 || status === 404) return 'invalid';
   return 'failed';

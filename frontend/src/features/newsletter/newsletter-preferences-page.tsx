@@ -1,10 +1,8 @@
 import { LOCALES, type Locale, type PreferencesDto } from '@agency/contracts';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Checkbox from '@mui/material/Checkbox';
 import Container from '@mui/material/Container';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import FormGroup from '@mui/material/FormGroup';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
@@ -16,6 +14,8 @@ import {
   useUnsubscribeEverywhereMutation,
 } from './api/newsletter-api';
 import { LinkOutcomePanel } from './components/link-outcome-panel';
+import { PrivacyRequests } from './components/privacy-requests';
+import { PublicListChoice } from './components/public-list-choice';
 import { outcomeOfError, useNewsletterLink, type LinkOutcome } from './newsletter-link';
 import { useNamespace } from '../../lib/translations';
 import { NEWSLETTER_NAMESPACE } from './newsletter-namespace';
@@ -46,43 +46,6 @@ function usePreferences(token: string | null) {
       .catch((error: unknown) => setOutcome(outcomeOfError(error)));
   }, [read, token]);
   return { preferences, setPreferences, outcome, setOutcome };
-}
-
-/** The public lists as tick boxes: ticked, the person receives the list. */
-function ListChoices({
-  lists,
-  chosen,
-  onChange,
-}: {
-  lists: PreferencesDto['lists'];
-  chosen: readonly string[];
-  onChange: (listIds: string[]) => void;
-}) {
-  const { t } = useNamespace(NEWSLETTER_NAMESPACE);
-  if (lists.length === 0) return null;
-  const toggle = (id: string, checked: boolean) =>
-    onChange(checked ? [...chosen, id] : chosen.filter((listId) => listId !== id));
-  return (
-    <Stack component="fieldset" sx={FIELDSET_SX}>
-      <Typography component="legend" variant="h6">
-        {t('preferences.lists')}
-      </Typography>
-      <FormGroup>
-        {lists.map((list) => (
-          <FormControlLabel
-            key={list.id}
-            control={
-              <Checkbox
-                checked={chosen.includes(list.id)}
-                onChange={(event) => toggle(list.id, event.target.checked)}
-              />
-            }
-            label={list.description ? `${list.name} – ${list.description}` : list.name}
-          />
-        ))}
-      </FormGroup>
-    </Stack>
-  );
 }
 
 /** The language of the person's mail, one radio button per language of the site. */
@@ -135,7 +98,8 @@ function LeaveEverything({ disabled, onLeave }: { disabled: boolean; onLeave: ()
 
 /**
  * Where a mail's "Manage your subscription" link lands: the public lists
- * the person receives, the language of their mail, and leaving everything.
+ * the person receives, the language of their mail, leaving everything, and
+ * asking for their data or its erasure.
  * Opening it changes nothing; each change is a button press.
  */
 export function NewsletterPreferencesPage() {
@@ -186,9 +150,11 @@ export function NewsletterPreferencesPage() {
         {t('preferences.for', { email: preferences.email })}
       </Typography>
       <Stack spacing={4}>
-        <ListChoices
+        <PublicListChoice
+          layout="section"
+          legend={t('preferences.lists')}
           lists={preferences.lists}
-          chosen={current.listIds}
+          selected={current.listIds}
           onChange={(listIds) => setChoices({ ...current, listIds })}
         />
         <LanguageChoice
@@ -207,6 +173,7 @@ export function NewsletterPreferencesPage() {
           disabled={leaving || preferences.subscription === 'unsubscribed'}
           onLeave={() => void onLeave()}
         />
+        <PrivacyRequests token={token} onLinkRefused={setOutcome} />
       </Stack>
     </Container>
   );

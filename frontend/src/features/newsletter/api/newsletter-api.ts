@@ -9,8 +9,22 @@ import type {
   PublicListsResponse,
   PreferencesDto,
   PreferenceUpdateInput,
+  PrivacyErasureStartedResponse,
+  PrivacyLinkCheckInput,
+  PrivacyLinkCheckResponse,
+  PrivacyLinkRequestInput,
+  PrivacyLinkRequestResponse,
+  PrivacyLinkUseInput,
 } from '@agency/contracts';
 import { api } from '../../../lib/api';
+import { saveDownload } from '../../../lib/save-download';
+
+/** A file answer goes straight to the browser's downloads; an error stays JSON for the page. */
+async function saveAsFile(response: Response): Promise<unknown> {
+  if (!response.ok) return response.json() as Promise<unknown>;
+  await saveDownload(response, 'my-data');
+  return null;
+}
 
 /** The newsletter's calls; the body carries the page language, so mail comes in it. */
 export const newsletterApi = api.injectEndpoints({
@@ -35,6 +49,26 @@ export const newsletterApi = api.injectEndpoints({
       query: (body) => ({ url: API_ROUTES.preferencesUnsubscribe, method: 'POST', body }),
       invalidatesTags: ['Subscribers'],
     }),
+    /** Mails the address a download or erasure link; the manage link alone never acts. */
+    requestPrivacyLink: build.mutation<PrivacyLinkRequestResponse, PrivacyLinkRequestInput>({
+      query: (body) => ({ url: API_ROUTES.preferencesPrivacyLink, method: 'POST', body }),
+    }),
+    /** The mailed link's page: what the link is for, without spending it. */
+    checkPrivacyLink: build.mutation<PrivacyLinkCheckResponse, PrivacyLinkCheckInput>({
+      query: (body) => ({ url: API_ROUTES.privacyLinkCheck, method: 'POST', body }),
+    }),
+    /** The person's data, handed to the browser as the JSON file the API names. */
+    downloadMyData: build.mutation<null, PrivacyLinkUseInput>({
+      query: (body) => ({
+        url: API_ROUTES.privacyLinkDownload,
+        method: 'POST',
+        body,
+        responseHandler: saveAsFile,
+      }),
+    }),
+    eraseMyData: build.mutation<PrivacyErasureStartedResponse, PrivacyLinkUseInput>({
+      query: (body) => ({ url: API_ROUTES.privacyLinkErasure, method: 'POST', body }),
+    }),
     confirmNewsletter: build.mutation<NewsletterConfirmResponse, NewsletterTokenInput>({
       query: (body) => ({ url: API_ROUTES.newsletterConfirm, method: 'POST', body }),
       invalidatesTags: ['Subscribers'],
@@ -51,6 +85,10 @@ export const {
   useReadPreferencesMutation,
   useSavePreferencesMutation,
   useUnsubscribeEverywhereMutation,
+  useRequestPrivacyLinkMutation,
+  useCheckPrivacyLinkMutation,
+  useDownloadMyDataMutation,
+  useEraseMyDataMutation,
   useSubscribeNewsletterMutation,
   useConfirmNewsletterMutation,
   useUnsubscribeNewsletterMutation,

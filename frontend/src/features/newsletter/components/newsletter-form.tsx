@@ -7,10 +7,6 @@ import {
 import MarkEmailReadIcon from '@mui/icons-material/MarkEmailRead';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Checkbox from '@mui/material/Checkbox';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import FormGroup from '@mui/material/FormGroup';
-import Typography from '@mui/material/Typography';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useFormik } from 'formik';
@@ -21,6 +17,7 @@ import { useToast } from '../../../lib/use-toast';
 import { usePublicListsQuery, useSubscribeNewsletterMutation } from '../api/newsletter-api';
 import { useNamespace } from '../../../lib/translations';
 import { NEWSLETTER_NAMESPACE } from '../newsletter-namespace';
+import { PublicListChoice } from './public-list-choice';
 
 /**
  * The form's state: formik with the API's schema, quiet until the first
@@ -75,9 +72,8 @@ function useNewsletterFormState() {
 }
 
 /**
- * The public lists as tick boxes, named in the page language: one
- * confirmation mail confirms the subscription and every list ticked.
- * Nothing shows while the agency offers none.
+ * The public lists offered with the sign-up, named in the page language:
+ * one confirmation mail confirms the subscription and every list ticked.
  */
 function PublicListOptions({
   selected,
@@ -89,39 +85,13 @@ function PublicListOptions({
   const { t } = useNamespace(NEWSLETTER_NAMESPACE);
   const locale = useLocale();
   const { data } = usePublicListsQuery(locale);
-  const lists = data?.items ?? [];
-  if (lists.length === 0) return null;
-  const toggle = (id: string, checked: boolean) =>
-    onChange(checked ? [...selected, id] : selected.filter((listId) => listId !== id));
   return (
-    <Stack component="fieldset" sx={{ border: 0, m: 0, mt: 2, p: 0, textAlign: 'start' }}>
-      <Typography component="legend" variant="subtitle2">
-        {t('lists.legend')}
-      </Typography>
-      <FormGroup>
-        {lists.map((list) => (
-          <FormControlLabel
-            key={list.id}
-            control={
-              <Checkbox
-                checked={selected.includes(list.id)}
-                onChange={(event) => toggle(list.id, event.target.checked)}
-              />
-            }
-            label={
-              <span>
-                {list.name}
-                {list.description ? (
-                  <Typography component="span" variant="body2" color="text.secondary">
-                    {` – ${list.description}`}
-                  </Typography>
-                ) : null}
-              </span>
-            }
-          />
-        ))}
-      </FormGroup>
-    </Stack>
+    <PublicListChoice
+      lists={data?.items ?? []}
+      selected={selected}
+      onChange={onChange}
+      legend={t('lists.legend')}
+    />
   );
 }
 

@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs';
+import { API_ROUTES, type PersonDataExportDto } from '@agency/contracts';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { apiUrl } from '../support/e2e-env';
+import { waitForMail } from '../support/mail-catcher-client';
+import { confirmedSubscriber, manageUrlFromMail, siteLinkIn } from '../support/manage-link';
+import { demoAdminToken, runId } from './admin-helpers';
+
+/**
+ * A subscriber manages themselves from their mail, on the real site, API,
+ * worker and MailDev: lists and language, then their data downloaded and
+ * erased through the links mailed to them. Six page loads in all.
+ */
+
+/** A public list named in each language, made through the admin API. */
+async function publicList(request: APIRequestContext, name: string): Promise<string> {
+  const token = await demoAdminToken(request);
+  const created = await request.post(apiUrl(API_ROUTES.lists), {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { name, public: true, nameEn: name, nameFr: `${name} (fr)`, nameAr: `${name} (ar)` },
+  });
+  expect(created.status()).toBe(201);
+  return ((await created.json()) as { id: string }).id;
+}
+
+/** Presses one of the page's data buttons and reads where the link went. */
+async function askForLink(page: Page, button: string, email: string) {
+  await page.getByRole('button', { name: button }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'We have sent a link to' }),
+  ).toContainText(email);
+}
+
+test('a subscriber changes lists and language, downloads their data, then erases it', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const run = runId();
+  const email = `self.${run}@example.com`;
+  const listName = `Offers ${run}`;
+  await publicList(request, listName);
+  await confirmedSubscriber(request, email);
+  const manageUrl = await manageUrlFromMail(request, { to: email, subject: 'Confirm' });
+
+  // Lists and language, saved and read back.
+  await page.goto(manageUrl);
+  await expect(page.getByRole('heading', { name: 'Manage your subscription' })).toBeVisible();
+  await page.getByRole('checkbox', { name: listName }).check();
+  await page.getByRole('radio', { name: 'Français' }).check();
+  await page.getByRole('button', { name: 'Save my choices' }).click();
+  await expect(page.getByText('Your choices are saved.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('checkbox', { name: listName })).toBeChecked();
+  await expect(page.getByRole('radio', { name: 'Français' })).toBeChecked();
+
+  // The download: a link mailed in the language just chosen, then a JSON file.
+  await askForLink(page, 'Download my data', email);
+  const downloadMail = await waitForMail(request, {
+    to: email,
+    subject: 'Téléchargez vos données',
+  });
+  await page.goto(siteLinkIn(downloadMail, '/newsletter/privacy/download'));
+  await expect(page.getByRole('heading', { name: 'Téléchargez vos données' })).toBeVisible();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Télécharger mes données' }).click(),
+  ]);
+  const data = JSON.parse(readFileSync(await download.path(), 'utf8')) as PersonDataExportDto;
+  expect(data.email).toBe(email);
+  expect(data.subscription).toMatchObject({ status: 'confirmed', locale: 'fr' });
+  expect(data.listMemberships.map((member) => member.list.name)).toContain(listName);
+  await expect(page.getByRole('heading', { name: 'Vos données sont téléchargées' })).toBeVisible();
+
+  // The erasure: a link, a statement and a last confirmation, then the worker's mail.
+  await page.goto(manageUrl);
+  await askForLink(page, 'Erase my data', email);
+  const erasureMail = await waitForMail(request, {
+    to: email,
+    subject: "Confirmez l'effacement de vos données",
+  });
+  const erasureUrl = siteLinkIn(erasureMail, '/newsletter/privacy/erase');
+  await page.goto(erasureUrl);
+  await expect(page.getByRole('heading', { name: 'Effacer vos données ?' })).toBeVisible();
+  await expect(page.getByText(/votre abonnement à la newsletter/)).toContainText(email);
+  await page.getByRole('button', { name: 'Effacer définitivement mes données' }).click();
+  await expect(page.getByRole('heading', { name: "L'effacement a commencé" })).toBeVisible();
+  await waitForMail(
+    request,
+    { to: email, subject: 'Vos données ont été effacées' },
+    { timeout: 30_000 },
+  );
+
+  // Nothing is left to show, and the erasure link does not work twice.
+  await page.goto(manageUrl);
+  await expect(page.getByRole('heading', { name: 'Manage your subscription' })).toBeVisible();
+  await expect(page.getByRole('checkbox', { name: listName })).not.toBeChecked();
+  await expect(page.getByRole('radio', { name: 'English' })).toBeChecked();
+  const token = new URL(erasureUrl).searchParams.get('token');
+  const reused = await request.post(apiUrl(API_ROUTES.privacyLinkErasure), { data: { token } });
+  expect(reused.status()).toBe(410);
+});
