@@ -1,7 +1,8 @@
-import { API_ROUTES, NEWSLETTER_PAGES } from '@agency/contracts';
+import { API_ROUTES, apiPath, NEWSLETTER_PAGES } from '@agency/contracts';
 import { expect, type APIRequestContext } from '@playwright/test';
 import { apiUrl, appUrl } from './e2e-env';
 import { waitForMail, type CaughtMail, type MailQuery } from './mail-catcher-client';
+import { sendCampaignAndWait } from './sent-campaign';
 
 /**
  * The site's address of a link a caught mail carries to `page` (with its
@@ -16,9 +17,8 @@ export function siteLinkIn(mail: CaughtMail, page: string): string {
 }
 
 /**
- * Where a person's journey to their preference page starts: the newest mail
- * matching `query` and its "Manage your subscription" link. Today that is
- * the newsletter's confirmation mail; a campaign mail carries the same link.
+ * The "Manage your subscription" link of the newest mail matching `query`:
+ * the newsletter's confirmation mail and every campaign mail carry one.
  */
 export async function manageUrlFromMail(
   request: APIRequestContext,
@@ -46,4 +46,34 @@ export async function confirmedSubscriber(
   const confirmed = await request.post(apiUrl(API_ROUTES.newsletterConfirm), { data: { token } });
   expect(confirmed.status()).toBe(200);
   return mail;
+}
+
+/**
+ * Where a person's journey to their preference page starts: a campaign mail.
+ * Staff put `email` on a private list of the run and send it a campaign
+ * through the admin API; the answer is that mail's manage link.
+ */
+export async function manageUrlFromCampaignMail(
+  request: APIRequestContext,
+  { email, run, adminToken }: { email: string; run: string; adminToken: string },
+): Promise<string> {
+  const headers = { Authorization: `Bearer ${adminToken}` };
+  const list = await request.post(apiUrl(API_ROUTES.lists), {
+    headers,
+    data: { name: `Clients ${run}` },
+  });
+  expect(list.status(), await list.text()).toBe(201);
+  const { id: listId } = (await list.json()) as { id: string };
+  const member = await request.post(apiUrl(apiPath(API_ROUTES.listMembers, { id: listId })), {
+    headers,
+    data: { email, locale: 'en' },
+  });
+  expect(member.status(), await member.text()).toBe(201);
+  const subject = `Spring news ${run}`;
+  await sendCampaignAndWait(request, headers, {
+    subject,
+    content: '<p>Our spring offers are here.</p>',
+    target: { recipientType: 'lists', listIds: [listId] },
+  });
+  return manageUrlFromMail(request, { to: email, subject });
 }

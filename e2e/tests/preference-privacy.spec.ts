@@ -3,12 +3,12 @@ import { API_ROUTES, type PersonDataExportDto } from '@agency/contracts';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { apiUrl } from '../support/e2e-env';
 import { waitForMail } from '../support/mail-catcher-client';
-import { confirmedSubscriber, manageUrlFromMail, siteLinkIn } from '../support/manage-link';
+import { confirmedSubscriber, manageUrlFromCampaignMail, siteLinkIn } from '../support/manage-link';
 import { demoAdminToken, runId } from './admin-helpers';
 
 /**
- * A subscriber manages themselves from their mail, on the real site, API,
- * worker and MailDev: lists and language, then their data downloaded and
+ * A subscriber manages themselves from a campaign mail, on the real site,
+ * API, worker and MailDev: lists and language, then their data downloaded and
  * erased through the links mailed to them. Six page loads in all.
  */
 
@@ -41,7 +41,11 @@ test('a subscriber changes lists and language, downloads their data, then erases
   const listName = `Offers ${run}`;
   await publicList(request, listName);
   await confirmedSubscriber(request, email);
-  const manageUrl = await manageUrlFromMail(request, { to: email, subject: 'Confirm' });
+  const manageUrl = await manageUrlFromCampaignMail(request, {
+    email,
+    run,
+    adminToken: await demoAdminToken(request),
+  });
 
   // Lists and language, saved and read back.
   await page.goto(manageUrl);

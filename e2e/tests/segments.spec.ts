@@ -2,6 +2,7 @@ import { API_ROUTES, apiPath, type CampaignReportDto, type SegmentDto } from '@a
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { apiUrl, appUrl } from '../support/e2e-env';
 import { listMails } from '../support/mail-catcher-client';
+import { sendCampaignAndWait } from '../support/sent-campaign';
 import {
   demoAdminToken,
   runId,
@@ -87,36 +88,16 @@ async function segmentNamed(request: APIRequestContext, headers: Headers, name: 
 }
 
 /** Sends a campaign to the segment and waits until the worker says it is sent. */
-async function sendToSegment(
+function sendToSegment(
   request: APIRequestContext,
   headers: Headers,
   { segmentId, subject }: { segmentId: string; subject: string },
 ) {
-  const campaign = await post<{ id: string }>(request, headers, [
-    API_ROUTES.campaigns,
-    {
-      name: subject,
-      subject,
-      content: '<p>News for our French-speaking clients.</p>',
-      recipientType: 'segments',
-      segmentIds: [segmentId],
-    },
-    201,
-  ]);
-  await post(request, headers, [apiPath(API_ROUTES.campaignSend, { id: campaign.id }), {}, 202]);
-  await expect
-    .poll(
-      async () => {
-        const response = await request.get(
-          apiUrl(apiPath(API_ROUTES.campaign, { id: campaign.id })),
-          { headers },
-        );
-        return ((await response.json()) as { status: string }).status;
-      },
-      { timeout: 60_000, message: 'the campaign to the segment is sent' },
-    )
-    .toBe('sent');
-  return campaign.id;
+  return sendCampaignAndWait(request, headers, {
+    subject,
+    content: '<p>News for our French-speaking clients.</p>',
+    target: { recipientType: 'segments', segmentIds: [segmentId] },
+  });
 }
 
 test('a segment built in the dashboard mails exactly whom its count said', async ({

@@ -59,6 +59,23 @@ function preferenceCalls(read: () => Response = () => HttpResponse.json(preferen
 }
 
 describe('the preference page', () => {
+  it.each([
+    ['en', 'This was a test send', 'opens their own subscription settings'],
+    ['fr', "C'était un envoi de test", 'ouvre leurs propres réglages'],
+    ['ar', 'كان هذا إرسالًا تجريبيًا', 'يفتح إعدادات اشتراكهم'],
+  ])(
+    "says a test send's link (%s) was a test, and reads nobody's choices",
+    async (lang, title, text) => {
+      const calls = preferenceCalls();
+      await renderApp(`/newsletter/preferences?test=1&lang=${lang}`, UNSTYLED);
+
+      expect(await screen.findByRole('heading', { name: title })).toBeInTheDocument();
+      expect(screen.getByRole('status')).toHaveTextContent(text);
+      expect(screen.queryByRole('group')).not.toBeInTheDocument();
+      expect(calls).toEqual([]);
+    },
+  );
+
   it('shows the lists and language in the link language, then saves the changes', async () => {
     const calls = preferenceCalls();
     const { user } = await renderApp('/newsletter/preferences?token=t.o.k&lang=fr', UNSTYLED);

@@ -30,13 +30,18 @@ function choicesOf(preferences: PreferencesDto): { listIds: string[]; locale: Lo
   };
 }
 
-/** Reads the preferences the token names once, and says why when it cannot. */
-function usePreferences(token: string | null) {
+/**
+ * Reads the preferences the token names once, and says why when it cannot.
+ * A test send's link names nobody: it says it was a test and reads nothing.
+ */
+function usePreferences(token: string | null, testSend: boolean) {
   const [read] = useReadPreferencesMutation();
   const [preferences, setPreferences] = useState<PreferencesDto | null>(null);
-  const [outcome, setOutcome] = useState<LinkOutcome>(token ? 'working' : 'invalid');
+  const [outcome, setOutcome] = useState<LinkOutcome>(
+    testSend ? 'test' : token ? 'working' : 'invalid',
+  );
   useEffect(() => {
-    if (!token) return;
+    if (!token || testSend) return;
     read({ token })
       .unwrap()
       .then((answer) => {
@@ -44,7 +49,7 @@ function usePreferences(token: string | null) {
         setOutcome('idle');
       })
       .catch((error: unknown) => setOutcome(outcomeOfError(error)));
-  }, [read, token]);
+  }, [read, token, testSend]);
   return { preferences, setPreferences, outcome, setOutcome };
 }
 
@@ -104,8 +109,8 @@ function LeaveEverything({ disabled, onLeave }: { disabled: boolean; onLeave: ()
  */
 export function NewsletterPreferencesPage() {
   const { t } = useNamespace(NEWSLETTER_NAMESPACE);
-  const { token } = useNewsletterLink();
-  const { preferences, setPreferences, outcome, setOutcome } = usePreferences(token);
+  const { token, testSend } = useNewsletterLink();
+  const { preferences, setPreferences, outcome, setOutcome } = usePreferences(token, testSend);
   const [save, { isLoading: saving }] = useSavePreferencesMutation();
   const [leave, { isLoading: leaving }] = useUnsubscribeEverywhereMutation();
   const [choices, setChoices] = useState<{ listIds: string[]; locale: Locale } | null>(null);
