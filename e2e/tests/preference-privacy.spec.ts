@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import { API_ROUTES, type PersonDataExportDto } from '@agency/contracts';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
@@ -75,6 +76,20 @@ test('a subscriber changes lists and language, downloads their data, then erases
   expect(data.subscription).toMatchObject({ status: 'confirmed', locale: 'fr' });
   expect(data.listMemberships.map((member) => member.list.name)).toContain(listName);
   await expect(page.getByRole('heading', { name: 'Vos données sont téléchargées' })).toBeVisible();
+  // The same records, to read on the page, which meets WCAG 2.1 AA.
+  await expect(page.getByRole('region', { name: 'Listes' })).toContainText(listName);
+  await expect(page.getByRole('region', { name: 'Abonnement à la newsletter' })).toContainText(
+    'Abonné',
+  );
+  const { violations } = await new AxeBuilder({ page })
+    .include('main')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  expect(
+    violations
+      .filter(({ impact }) => impact === 'serious' || impact === 'critical')
+      .map(({ id, nodes }) => `${id}: ${nodes.map((node) => node.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
 
   // The erasure: a link, a statement and a last confirmation, then the worker's mail.
   await page.goto(manageUrl);

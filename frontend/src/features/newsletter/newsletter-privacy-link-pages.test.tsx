@@ -1,5 +1,6 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
+import type { PersonDataExportDto } from '@agency/contracts';
 import { server } from '../../testing/msw-server';
 import { renderApp, UNSTYLED } from '../../testing/render';
 
@@ -30,6 +31,62 @@ function linkCalls(
   return calls;
 }
 
+/** What the API holds of the person: one record of most kinds, none of the others. */
+const HELD: PersonDataExportDto = {
+  formatVersion: 1,
+  generatedAt: '2026-11-29T08:00:00.000Z',
+  email: EMAIL,
+  subscription: {
+    email: EMAIL,
+    status: 'confirmed',
+    locale: 'fr',
+    createdAt: '2026-10-01T09:00:00.000Z',
+    confirmedAt: '2026-10-01T09:05:00.000Z',
+    unsubscribedAt: null,
+    unsubscribeMethod: null,
+    consent: null,
+  },
+  listMemberships: [
+    {
+      list: { id: 'l1', name: 'Offres de printemps' },
+      email: EMAIL,
+      firstName: 'Rim',
+      lastName: 'Gharbi',
+      locale: 'fr',
+      tags: [],
+      consent: { basis: 'staff', at: null, by: null, file: null },
+      createdAt: '2026-10-02T09:00:00.000Z',
+    },
+  ],
+  enquiries: [
+    {
+      id: 'e1',
+      firstName: 'Rim',
+      lastName: 'Gharbi',
+      email: EMAIL,
+      phone: null,
+      service: 'branding',
+      message: 'A new logo for the shop, please.',
+      locale: 'fr',
+      status: 'new',
+      createdAt: '2026-09-30T09:00:00.000Z',
+    },
+  ],
+  mailsSent: [
+    {
+      campaign: { id: 'c1', name: 'Spring news' },
+      round: 1,
+      queuedAt: '2026-10-03T09:00:00.000Z',
+      state: 'sent',
+      reason: null,
+      at: '2026-10-03T09:00:05.000Z',
+    },
+  ],
+  mailEvents: [],
+  suppression: null,
+  trackingEvents: [],
+};
+
 const refused = (status: number, code: string) =>
   HttpResponse.json({ error: { code, message: 'no' } }, { status });
 
@@ -37,10 +94,9 @@ describe('the mailed download link', () => {
   it('checks the link, then saves the data as the JSON file the API names', async () => {
     const calls = linkCalls(
       () =>
-        HttpResponse.json(
-          { email: EMAIL },
-          { headers: { 'Content-Disposition': 'attachment; filename="my-data-2026-11-29.json"' } },
-        ),
+        HttpResponse.json(HELD, {
+          headers: { 'Content-Disposition': 'attachment; filename="my-data-2026-11-29.json"' },
+        }),
       () => HttpResponse.json({ purpose: 'download', email: EMAIL }),
     );
     Object.assign(URL, { createObjectURL: jest.fn(() => 'blob:mine'), revokeObjectURL: jest.fn() });
@@ -65,6 +121,14 @@ describe('the mailed download link', () => {
         body: { token: 'dl' },
       });
       expect(await screen.findByRole('heading', { name: 'Your data is downloaded' })).toBeVisible();
+      // The same records, to read on the page.
+      expect(screen.getByRole('heading', { name: `What we hold about ${EMAIL}` })).toBeVisible();
+      const part = (name: string) => within(screen.getByRole('region', { name }));
+      expect(part('Newsletter subscription').getByText('Subscribed')).toBeVisible();
+      expect(part('Lists').getByText(/Offres de printemps, since/)).toBeVisible();
+      expect(part('Enquiries').getByText('A new logo for the shop, please.')).toBeVisible();
+      expect(part('Mails we sent you').getByText(/Spring news, .*: sent/)).toBeVisible();
+      expect(part('Opens and clicks').getByText('Nothing.')).toBeVisible();
     } finally {
       click.mockRestore();
     }

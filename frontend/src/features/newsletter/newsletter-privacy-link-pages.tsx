@@ -1,4 +1,4 @@
-import type { PrivacyLinkPurpose } from '@agency/contracts';
+import type { PersonDataExportDto, PrivacyLinkPurpose } from '@agency/contracts';
 import Button from '@mui/material/Button';
 import { useEffect, useState } from 'react';
 import {
@@ -7,6 +7,7 @@ import {
   useEraseMyDataMutation,
 } from './api/newsletter-api';
 import { LinkOutcomePanel } from './components/link-outcome-panel';
+import { PersonDataSummary } from './components/person-data-summary';
 import { outcomeOfError, useNewsletterLink, type LinkOutcome } from './newsletter-link';
 import { useNamespace } from '../../lib/translations';
 import { NEWSLETTER_NAMESPACE } from './newsletter-namespace';
@@ -42,31 +43,39 @@ function usePanelText(purpose: PrivacyLinkPurpose, outcome: LinkOutcome, email: 
 
 /**
  * A mailed "Download my data" link: one button saves the person's data as a
- * JSON file, and spends the link. Opening the page spends nothing, so a
- * mail scanner that follows links cannot use it up.
+ * JSON file, spends the link, and shows the same records on the page to
+ * read. Opening the page spends nothing, so a mail scanner that follows
+ * links cannot use it up.
  */
 export function NewsletterPrivacyDownloadPage() {
   const { t } = useNamespace(NEWSLETTER_NAMESPACE);
   const { token, email, outcome, setOutcome } = usePrivacyLink('download');
   const [download, { isLoading }] = useDownloadMyDataMutation();
+  const [data, setData] = useState<PersonDataExportDto | null>(null);
   const text = usePanelText('download', outcome, email);
   const onDownload = () => {
     if (!token) return;
     download({ token })
       .unwrap()
       .then(
-        () => setOutcome('done'),
+        (held) => {
+          setData(held);
+          setOutcome('done');
+        },
         (error: unknown) => setOutcome(outcomeOfError(error)),
       );
   };
   return (
-    <LinkOutcomePanel outcome={outcome} {...text}>
-      {outcome === 'idle' ? (
-        <Button variant="contained" disabled={isLoading} onClick={onDownload}>
-          {t('privacyPage.download.action')}
-        </Button>
-      ) : null}
-    </LinkOutcomePanel>
+    <>
+      <LinkOutcomePanel outcome={outcome} {...text}>
+        {outcome === 'idle' ? (
+          <Button variant="contained" disabled={isLoading} onClick={onDownload}>
+            {t('privacyPage.download.action')}
+          </Button>
+        ) : null}
+      </LinkOutcomePanel>
+      {outcome === 'done' && data ? <PersonDataSummary data={data} /> : null}
+    </>
   );
 }
 

@@ -6,6 +6,7 @@ import type {
   NewsletterTokenInput,
   NewsletterUnsubscribeResponse,
   Locale,
+  PersonDataExportDto,
   PublicListsResponse,
   PreferencesDto,
   PreferenceUpdateInput,
@@ -19,11 +20,15 @@ import type {
 import { api } from '../../../lib/api';
 import { saveDownload } from '../../../lib/save-download';
 
-/** A file answer goes straight to the browser's downloads; an error stays JSON for the page. */
-async function saveAsFile(response: Response): Promise<unknown> {
+/**
+ * The person's data: the file goes straight to the browser's downloads, and
+ * the same records come back for the page to show; an error stays JSON.
+ */
+async function saveAndRead(response: Response): Promise<unknown> {
   if (!response.ok) return response.json() as Promise<unknown>;
+  const data = (await response.clone().json()) as PersonDataExportDto;
   await saveDownload(response, 'my-data');
-  return null;
+  return data;
 }
 
 /** The newsletter's calls; the body carries the page language, so mail comes in it. */
@@ -58,12 +63,12 @@ export const newsletterApi = api.injectEndpoints({
       query: (body) => ({ url: API_ROUTES.privacyLinkCheck, method: 'POST', body }),
     }),
     /** The person's data, handed to the browser as the JSON file the API names. */
-    downloadMyData: build.mutation<null, PrivacyLinkUseInput>({
+    downloadMyData: build.mutation<PersonDataExportDto, PrivacyLinkUseInput>({
       query: (body) => ({
         url: API_ROUTES.privacyLinkDownload,
         method: 'POST',
         body,
-        responseHandler: saveAsFile,
+        responseHandler: saveAndRead,
       }),
     }),
     eraseMyData: build.mutation<PrivacyErasureStartedResponse, PrivacyLinkUseInput>({
