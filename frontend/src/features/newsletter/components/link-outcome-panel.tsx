@@ -34,7 +34,11 @@ const ICONS: Partial<Record<LinkOutcome, ReactNode>> = {
 export function LinkOutcomePanel({ outcome, title, description, children }: LinkOutcomePanelProps) {
   const { t } = useNamespace(NEWSLETTER_NAMESPACE);
   return (
-    <Container maxWidth="sm" sx={{ py: { xs: 8, md: 12 }, textAlign: 'center' }}>
+    // The texts name the person's address, one long word: it wraps rather than widen a phone's page.
+    <Container
+      maxWidth="sm"
+      sx={{ py: { xs: 8, md: 12 }, textAlign: 'center', overflowWrap: 'anywhere' }}
+    >
       <Box sx={{ mb: 2, minHeight: 72 }} aria-live="polite">
         {outcome === 'working' ? (
           <CircularProgress aria-label={t('loading')} />

@@ -95,7 +95,8 @@ export function PersonDataSummary({ data }: { data: PersonDataExportDto }) {
   const { t } = useNamespace(NEWSLETTER_NAMESPACE);
   const parts = useParts(data);
   return (
-    <Container maxWidth="sm" sx={{ pb: { xs: 8, md: 12 } }}>
+    // An address is one long word: it wraps anywhere rather than widen a phone's page.
+    <Container maxWidth="sm" sx={{ pb: { xs: 8, md: 12 }, overflowWrap: 'anywhere' }}>
       <Typography variant="h5" component="h2" gutterBottom>
         {t('myData.title', { email: data.email })}
       </Typography>
