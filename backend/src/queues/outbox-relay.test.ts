@@ -17,6 +17,7 @@ import {
   createRedisConnection,
   requestSubscription,
   UNWATCHED_SUBSCRIBERS,
+  UNWRITTEN_ENQUIRY_GRACE_MS,
 } from '@agency/platform';
 import { SubscriberModel } from '@agency/platform/testing/audience-models';
 import { MailReceiptModel, OwedMailModel } from '@agency/platform/testing/outbox-models';
@@ -156,14 +157,22 @@ describe('one pass of the outbox relay', () => {
     expect(await pass()).toEqual({ contacts: 0, newsletterConfirmations: 1 });
   });
 
-  it('drops an entry whose enquiry was never written, and mails nobody for it', async () => {
+  it('drops an entry whose enquiry was never written, once no request can still write it, and mails nobody for it', async () => {
     await oweContactMails('0'.repeat(24), {
       ...enquiry,
       locale: 'en',
       createdAt: new Date().toISOString(),
     });
 
+    // While the request that wrote it may still be writing its enquiry, the entry stays.
     expect(await pass()).toEqual({ contacts: 0, newsletterConfirmations: 0 });
+    expect(await OwedMailModel.countDocuments()).toBe(1);
+
+    const later = new Date(Date.now() + UNWRITTEN_ENQUIRY_GRACE_MS + 1000);
+    expect(await relayOwedMail(ctx.queues, { pendingAgeMs: 0, now: later })).toEqual({
+      contacts: 0,
+      newsletterConfirmations: 0,
+    });
     expect(await OwedMailModel.countDocuments()).toBe(0);
     expect(await ctx.queues.contactMail.getJobCounts('waiting')).toEqual({ waiting: 0 });
   });
