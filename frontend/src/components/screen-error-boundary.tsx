@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
@@ -33,7 +32,19 @@ function ScreenErrorFallback({ error, resetErrorBoundary }: FallbackProps) {
   const reloadNeeded = isChunkLoadFailure(error);
   return (
     <Box sx={{ maxWidth: 640, mx: 'auto', py: { xs: 6, md: 10 }, px: 2 }}>
-      <Alert severity="error">
+      {/* A plain box in the error colours, not MUI's Alert: this boundary is on
+          every page's first load, and Alert brings its icons and Paper (about 4 KB). */}
+      <Box
+        role="alert"
+        sx={{
+          p: 3,
+          borderRadius: 1,
+          borderInlineStart: 4,
+          borderColor: 'error.main',
+          bgcolor: 'background.paper',
+          color: 'text.primary',
+        }}
+      >
         <Typography variant="h5" component="h1" gutterBottom>
           {t('screenError.title')}
         </Typography>
@@ -45,7 +56,7 @@ function ScreenErrorFallback({ error, resetErrorBoundary }: FallbackProps) {
         >
           {t(reloadNeeded ? 'screenError.reload' : 'screenError.retry')}
         </Button>
-      </Alert>
+      </Box>
     </Box>
   );
 }
