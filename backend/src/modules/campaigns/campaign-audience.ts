@@ -24,7 +24,14 @@ export async function campaignAudience(
   listIds: readonly string[] = [],
   segmentIds: readonly string[] = [],
 ): Promise<CampaignAudienceDto> {
-  const [suppressed, excluded] = await Promise.all([suppressedKeys(), excludedKeys()]);
+  // Only a walk of lists or segments needs who left: reading them scans the
+  // subscribers on the embedded store (690 ms at 20,000), which the kept
+  // figures alone never need.
+  const walks = listIds.length > 0 || segmentIds.length > 0;
+  const [suppressed, excluded] = await Promise.all([
+    suppressedKeys(),
+    walks ? excludedKeys() : new Set<string>(),
+  ]);
   const [count, reach, lists, segments] = await Promise.all([
     readFigures(() => kept.counts()),
     readFigures(() => kept.audienceReach(suppressed)),
