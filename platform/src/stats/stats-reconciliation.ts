@@ -307,7 +307,8 @@ export async function reconcileStats({
       indexRepair,
       addressRepair,
     );
-    await sleep(settleMs);
+    // Unreferenced: a pass a stopping worker abandoned must not keep the process alive.
+    await sleep(settleMs, undefined, { ref: false });
     const after = await snapshot(redis, keys);
 
     const report: ReconcileReport = {

@@ -43,14 +43,14 @@ describe('the stats reconciliation job', () => {
     await ctx.close();
   });
 
-  const start = (logger = pino({ level: 'silent' })) =>
+  const start = (logger = pino({ level: 'silent' }), settleMs = 0) =>
     startStatsReconciliation({
       connection,
       queuePrefix: ctx.config.queuePrefix,
       logger,
       timeZone: ctx.config.timeZone,
       reconcileIntervalMs: 3_600_000,
-      settleMs: 0,
+      settleMs,
       startWorker: (
         name: QueueName,
         processor: Processor<StatsReconcileJob>,
@@ -117,4 +117,23 @@ describe('the stats reconciliation job', () => {
       await queue.close();
     }
   });
+
+  it('does not hold a stopping worker while a pass waits or recounts', async () => {
+    // A fresh queue, so the new scheduler starts a pass at once.
+    await reconciliation?.close();
+    reconciliation = undefined;
+    const queue = new Queue<StatsReconcileJob>(QUEUE_NAMES.statsReconcile, {
+      connection,
+      prefix: ctx.config.queuePrefix,
+    });
+    await queue.obliterate({ force: true });
+    await queue.close();
+    const active = new Promise<void>((resolve) => events.once('active', () => resolve()));
+    // A pass that lets increments settle for a minute: far past the shutdown grace.
+    const slow = await start(pino({ level: 'silent' }), 60_000);
+    await active;
+    const stopping = Date.now();
+    await slow.close();
+    expect(Date.now() - stopping).toBeLessThan(5_000);
+  }, 30_000);
 });

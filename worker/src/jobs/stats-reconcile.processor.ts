@@ -72,7 +72,10 @@ export type StatsReconciliation = ScheduledJob;
  * runs on a timer of the API. Its first pass is due at once, so a Redis
  * that came back without its data (and so without the figures and the
  * scheduler) is recounted straight away. Two passes at once would do no
- * harm: each repair checks the figure still holds what that pass read.
+ * harm: each repair checks the figure still holds what that pass read. For
+ * the same reason a stopping worker does not wait for a pass (its settling
+ * and recount can outlast the shutdown grace on a busy store): the pass
+ * is abandoned, and the next one repairs whatever it left.
  */
 export async function startStatsReconciliation({
   connection,
@@ -106,5 +109,6 @@ export async function startStatsReconciliation({
     queuePrefix,
     logger,
     startWorker,
+    abandonOnClose: true,
   });
 }
