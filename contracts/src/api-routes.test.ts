@@ -51,6 +51,7 @@ describe('API_ROUTES', () => {
       API_ROUTES.archiveIndexPage,
       API_ROUTES.archiveCampaignPage,
       API_ROUTES.archiveSitemap,
+      API_ROUTES.mediaFile,
       API_ROUTES.admin,
     ];
     for (const route of routes.filter((route) => !publicRoutes.includes(route as never))) {

@@ -41,6 +41,11 @@ export const API_ROUTES = {
   archiveIndexPage: '/api/archive/:locale/pages',
   archiveCampaignPage: '/api/archive/:locale/pages/:id',
   archiveSitemap: '/api/archive/sitemap.xml',
+  /**
+   * A media library image (`<id>.<ext>`, `<id>-thumb.<ext>`): public, immutable,
+   * cached for a year. Mails link to it absolutely, through the web server.
+   */
+  mediaFile: '/api/media/:file',
 
   /** Every staff endpoint lives below this prefix, and only those need a token. */
   admin: '/api/admin',
@@ -118,6 +123,8 @@ export const API_ROUTES = {
   testRecipients: '/api/admin/settings/test-recipients',
   /** The agency's name, senders, mail texts, postal address, clock and default language. */
   agencySettings: '/api/admin/agency-settings',
+  media: '/api/admin/media',
+  mediaItem: '/api/admin/media/:id',
   campaignTemplates: '/api/admin/campaign-templates',
   campaignTemplate: '/api/admin/campaign-templates/:id',
   campaignTemplateDuplicate: '/api/admin/campaign-templates/:id/duplicate',

@@ -74,6 +74,9 @@ export const ACTIVITY_ACTIONS = [
   'segment.create',
   'segment.update',
   'segment.delete',
+  'media.upload',
+  'media.update',
+  'media.delete',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

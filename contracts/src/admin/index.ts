@@ -19,3 +19,4 @@ export * from './password-reset';
 export * from './test-recipients';
 export * from './agency-settings';
 export * from './retention';
+export * from './media';
