@@ -339,6 +339,95 @@ describe('where an image is used', () => {
   });
 });
 
+describe("the library's pages, renaming and the activity log", () => {
+  let ctx: TestContext;
+  let manager: SignedInUser;
+  let admin: SignedInUser;
+  let mediaDir: string;
+
+  beforeAll(async () => {
+    mediaDir = mkdtempSync(join(tmpdir(), 'media-pages-'));
+    ctx = await createTestContext({ env: { MEDIA_DIR: mediaDir, MEDIA_UPLOADS_PER_HOUR: '6' } });
+    [manager, admin] = await Promise.all([
+      signedInUser(ctx, 'manager'),
+      signedInUser(ctx, 'admin'),
+    ]);
+  });
+  afterAll(async () => {
+    await ctx.close();
+    rmSync(mediaDir, { recursive: true, force: true });
+  });
+
+  const upload = async (colour: string, name: string) => {
+    const answer = await request(ctx.app.callback())
+      .post(PATH)
+      .set('Authorization', `Bearer ${manager.token}`)
+      .field('name', name)
+      .attach('file', await solid(30, 30, colour).png().toBuffer(), {
+        filename: 'x.png',
+        contentType: 'image/png',
+      });
+    expect(answer.status).toBe(201);
+    return answer.body.item as MediaDto;
+  };
+
+  it('pages newest first, finds the start of any word, renames, and logs each change', async () => {
+    const first = await upload('#111111', 'Summer Sale banner');
+    const second = await upload('#222222', 'Équipe photo');
+    const third = await upload('#333333', 'Logo');
+
+    const api = as(ctx, manager);
+    const page = await api.get(`${PATH}?pageSize=2`);
+    expect(page.body.items.map((item: MediaDto) => item.id)).toEqual([third.id, second.id]);
+    expect(page.body.next).toEqual(expect.any(String));
+    const rest = await api.get(`${PATH}?pageSize=2&after=${page.body.next}`);
+    expect(rest.body.items.map((item: MediaDto) => item.id)).toEqual([first.id]);
+
+    const bySale = await api.get(`${PATH}?search=sal`);
+    expect(bySale.body.items.map((item: MediaDto) => item.id)).toEqual([first.id]);
+    const byAccentless = await api.get(`${PATH}?search=equi`);
+    expect(byAccentless.body.items.map((item: MediaDto) => item.id)).toEqual([second.id]);
+    expect((await api.get(`${PATH}?search=ale`)).body.items).toEqual([]);
+
+    const renamed = await api.patch(`${PATH}/${third.id}`, { name: 'Agency logo' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.name).toBe('Agency logo');
+    expect((await api.get(`${PATH}?search=agen`)).body.items[0].id).toBe(third.id);
+    const injected = await api.patch(`${PATH}/${third.id}`, { name: { $gt: '' } });
+    expect(injected.status).toBe(400);
+    expect(injected.body.error.fields).toHaveProperty('name');
+    expect((await api.get(`${PATH}/${third.id}`)).body.name).toBe('Agency logo');
+    expect((await api.delete(`${PATH}/${second.id}`)).status).toBe(204);
+
+    const log = await as(ctx, admin).get(`/api/admin/activity-logs?actor=${manager.id}`);
+    const entries = log.body.items as { action: string; target: { id: string } }[];
+    expect(entries.map(({ action, target }) => [action, target.id]).slice(0, 5)).toEqual([
+      ['media.delete', second.id],
+      ['media.update', third.id],
+      ['media.upload', third.id],
+      ['media.upload', second.id],
+      ['media.upload', first.id],
+    ]);
+  });
+
+  it('limits uploads per staff member per hour', async () => {
+    const answers = [];
+    for (const colour of ['#444444', '#555555', '#666666', '#777777']) {
+      answers.push(
+        await request(ctx.app.callback())
+          .post(PATH)
+          .set('Authorization', `Bearer ${manager.token}`)
+          .attach('file', await solid(30, 30, colour).png().toBuffer(), {
+            filename: 'x.png',
+            contentType: 'image/png',
+          }),
+      );
+    }
+    // Three uploads in the test before, six an hour.
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 429]);
+  });
+});
+
 describe('media uploads refused', () => {
   let ctx: TestContext;
   let manager: SignedInUser;
