@@ -9,6 +9,7 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import request from 'supertest';
 import { MEDIA_MAIL_WIDTH, MEDIA_THUMBNAIL_WIDTH, type MediaDto } from '@agency/contracts';
+import { CampaignModel } from '@agency/platform/testing/campaigns-models';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { as, signedInUser, validCampaign, type SignedInUser } from '../../testing/admin-fixtures';
 
@@ -327,6 +328,13 @@ describe('where an image is used', () => {
       ]),
     );
 
+    // A send under way would lose the image from its mails still to go out: even forced, no.
+    await CampaignModel.updateOne({ _id: inFrench.body.id }, { $set: { status: 'sending' } });
+    const whileSending = await api.delete(`${PATH}/${item.id}?force=true`);
+    expect(whileSending.status).toBe(409);
+    expect(whileSending.body.error.fields.usedBy).toBe('campaign "Banner in French only"');
+    await CampaignModel.updateOne({ _id: inFrench.body.id }, { $set: { status: 'draft' } });
+
     const edited = await api.put(`/api/admin/campaigns/${inContent.body.id}`, {
       ...validCampaign,
       name: 'Banner in content',
@@ -565,6 +573,8 @@ describe('media uploads refused', () => {
       expect(JSON.parse(answer.body).error.fields.file).toBe('The image is larger than 10 MB');
       expect(await readdir(mediaDir).catch(() => [])).toEqual([]);
     } finally {
+      // The client may still be sending what the API stopped reading.
+      server.closeAllConnections();
       server.close();
     }
   });

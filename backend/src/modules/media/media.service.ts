@@ -5,6 +5,9 @@ import {
   type MediaDeliveredType,
   type MediaDto,
   type MediaListQuery,
+  type MediaUseDto,
+  UNFINISHED_STATUSES,
+  type CampaignStatus,
 } from '@agency/contracts';
 import {
   DomainError,
@@ -65,6 +68,23 @@ function nameFromFile(fileName: string): string {
     .replace(/\p{Cc}/gu, '')
     .trim();
   return clean.slice(0, MEDIA_NAME_MAX_LENGTH) || 'image';
+}
+
+const namesOf = (uses: readonly MediaUseDto[]) =>
+  uses.map((use) => `${use.kind} "${use.name}"`).join(', ');
+
+/** Mails still to go out (scheduled, or a send under way) would lose the image: even forced, no. */
+const OWED_STATUSES: readonly CampaignStatus[] = ['scheduled', ...UNFINISHED_STATUSES];
+
+function refuseWhileOwed(uses: readonly MediaUseDto[]): void {
+  const owed = uses.filter((use) => use.status && OWED_STATUSES.includes(use.status));
+  if (owed.length === 0) return;
+  const names = namesOf(owed);
+  throw new DomainError(
+    'CONFLICT',
+    `This image is in mails still to be sent by ${names}; delete it once they are sent or cancelled`,
+    { usedBy: names },
+  );
 }
 
 const noMedia = () => new DomainError('NOT_FOUND', 'No image with this id');
@@ -189,11 +209,10 @@ export function createMediaService({
     async remove(id, force) {
       const doc = await findStored(id);
       const item = await one(doc);
+      refuseWhileOwed(item.usedBy);
       if (item.usedBy.length > 0 && !force) {
-        const names = item.usedBy.map((use) => `${use.kind} "${use.name}"`).join(', ');
-        throw new DomainError('CONFLICT', `This image is used by ${names}`, {
-          usedBy: names,
-        });
+        const names = namesOf(item.usedBy);
+        throw new DomainError('CONFLICT', `This image is used by ${names}`, { usedBy: names });
       }
       const files = fileNamesOf(doc.hash, doc.extension);
       // The record first: once it is gone no page offers the image, and a
