@@ -112,8 +112,8 @@ export const apiEnvSpec = {
   MEDIA_DIR: str({ default: '.data/media' }),
   /** Image uploads per staff member per hour: each costs seconds of image work. */
   MEDIA_UPLOADS_PER_HOUR: integer(1, 100_000)({ default: 120 }),
-  /** Uploads one API process decodes at once; more wait their turn (each holds up to ~200 MB). */
-  MEDIA_PROCESSING_CONCURRENCY: integer(1, 16)({ default: 2 }),
+  /** Uploads one API process decodes at once, one core each; more wait their turn. */
+  MEDIA_PROCESSING_CONCURRENCY: integer(1, 16)({ default: 1 }),
   /** An S3-compatible bucket for the images instead of MEDIA_DIR; unset keeps them on disk. */
   MEDIA_S3_BUCKET: str({ default: undefined }),
   MEDIA_S3_REGION: str({ default: 'us-east-1' }),

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { webcrypto } from 'node:crypto';
+import { setImmediate as turn } from 'node:timers/promises';
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import {
   MEDIA_ACCEPTED_TYPES,
@@ -13,6 +14,9 @@ import { MediaRefusal } from './media-refusal';
 
 // Every upload is different: libvips' operation cache would only hold memory.
 sharp.cache(false);
+// One libvips thread per image: uploads in parallel (MEDIA_PROCESSING_CONCURRENCY)
+// then take that many cores at most, and the API's requests keep the others.
+sharp.concurrency(1);
 
 export type MediaExtension = 'jpg' | 'png' | 'gif';
 
@@ -45,9 +49,12 @@ const EXTENSIONS: Record<MediaDeliveredType, MediaExtension> = {
   'image/gif': 'gif',
 };
 
-/** An upload's id: the SHA-256 of its bytes, so the same file always gets the same one. */
-export function contentIdOf(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
+/**
+ * An upload's id: the SHA-256 of its bytes, so the same file always gets the
+ * same one. Web Crypto hashes on libuv's threads, off the event loop.
+ */
+export async function contentIdOf(bytes: Buffer): Promise<string> {
+  return Buffer.from(await webcrypto.subtle.digest('SHA-256', bytes)).toString('hex');
 }
 
 export function extensionOf(type: MediaDeliveredType): MediaExtension {
@@ -59,6 +66,19 @@ export function extensionOf(type: MediaDeliveredType): MediaExtension {
  * image whose bytes also carry it is built to be both, and is refused.
  */
 const MARKUP = /<script|<html|<!doctype|<svg|<iframe|javascript:/i;
+/** Bytes scanned between turns of the event loop: a 10 MB scan must not hold up other requests. */
+const SCAN_SLICE = 256 * 1024;
+/** Slices overlap by the longest marker, so none is missed across a boundary. */
+const SCAN_OVERLAP = 'javascript:'.length;
+
+async function carriesMarkup(bytes: Buffer): Promise<boolean> {
+  for (let start = 0; start < bytes.length; start += SCAN_SLICE) {
+    const end = Math.min(bytes.length, start + SCAN_SLICE + SCAN_OVERLAP);
+    if (MARKUP.test(bytes.toString('latin1', start, end))) return true;
+    await turn();
+  }
+  return false;
+}
 
 const isAccepted = (type: string): type is MediaAcceptedType =>
   (MEDIA_ACCEPTED_TYPES as readonly string[]).includes(type);
@@ -84,7 +104,11 @@ async function headerOf(bytes: Buffer, declared: string): Promise<Metadata> {
 }
 
 /** The upload's real type from its bytes; refusals name why it is not taken. */
-function acceptedTypeOf(header: Metadata, declared: string, bytes: Buffer): MediaAcceptedType {
+async function acceptedTypeOf(
+  header: Metadata,
+  declared: string,
+  bytes: Buffer,
+): Promise<MediaAcceptedType> {
   if (header.format === 'svg' || declared === 'image/svg+xml') {
     throw new MediaRefusal('UNSUPPORTED_MEDIA_TYPE', message('mediaSvgRefused'));
   }
@@ -92,7 +116,7 @@ function acceptedTypeOf(header: Metadata, declared: string, bytes: Buffer): Medi
   if (!detected || !isAccepted(declared)) {
     throw new MediaRefusal('UNSUPPORTED_MEDIA_TYPE', message('mediaTypeUnsupported'));
   }
-  if (detected !== declared || MARKUP.test(bytes.toString('latin1'))) {
+  if (detected !== declared || (await carriesMarkup(bytes))) {
     throw new MediaRefusal('UNSUPPORTED_MEDIA_TYPE', message('mediaContentMismatch'));
   }
   return detected;
@@ -162,7 +186,7 @@ async function variant(
 export async function processImage(bytes: Buffer, declaredType: string): Promise<ProcessedImage> {
   const declared = bareType(declaredType);
   const header = await headerOf(bytes, declared);
-  const accepted = acceptedTypeOf(header, declared, bytes);
+  const accepted = await acceptedTypeOf(header, declared, bytes);
   refuseTooManyPixels(header);
   const delivered = deliveredTypeOf(accepted, header);
   const animated = accepted === 'image/gif' && (header.pages ?? 1) > 1;

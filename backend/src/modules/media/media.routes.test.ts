@@ -489,6 +489,30 @@ describe('media uploads refused', () => {
       415,
       "The file's content is not the image its type claims",
     );
+    // Deep in a large file too, where the scan reads it in slices.
+    const photo = await sharp({
+      create: {
+        width: 600,
+        height: 600,
+        channels: 3,
+        background: '#808080',
+        noise: { type: 'gaussian', mean: 128, sigma: 40 },
+      },
+    })
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    const at = 256 * 1024 - 3;
+    expect(photo.length).toBeGreaterThan(at + 100);
+    const deep = Buffer.concat([
+      photo.subarray(0, at),
+      Buffer.from('<iframe src=x>'),
+      photo.subarray(at),
+    ]);
+    await expectRefusal(
+      await upload(deep, 'image/jpeg'),
+      415,
+      "The file's content is not the image its type claims",
+    );
   });
 
   it('refuses a type that disagrees with the bytes, and what is no image', async () => {

@@ -166,7 +166,7 @@ export function createMediaService({
 
   return {
     async upload(file, name, by) {
-      const hash = contentIdOf(file.bytes);
+      const hash = await contentIdOf(file.bytes);
       const existing = await MediaModel.findOne({ hash }).lean<StoredMedia>();
       if (existing) return { item: await one(existing), duplicate: true };
       const displayName = name ?? nameFromFile(file.fileName);
