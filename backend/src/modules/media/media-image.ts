@@ -191,10 +191,10 @@ export async function processImage(bytes: Buffer, declaredType: string): Promise
   const delivered = deliveredTypeOf(accepted, header);
   const animated = accepted === 'image/gif' && (header.pages ?? 1) > 1;
   try {
-    const [mail, thumbnail] = await Promise.all([
-      variant(bytes, animated, delivered, MEDIA_MAIL_WIDTH),
-      variant(bytes, animated, delivered, MEDIA_THUMBNAIL_WIDTH),
-    ]);
+    const mail = await variant(bytes, animated, delivered, MEDIA_MAIL_WIDTH);
+    // From the mail variant, not the upload: a second decode of a large
+    // original would double the work for an image 320 px wide.
+    const thumbnail = await variant(mail.bytes, animated, delivered, MEDIA_THUMBNAIL_WIDTH);
     const original = displayedSize(header);
     return {
       extension: extensionOf(delivered),
