@@ -275,6 +275,31 @@ describe.each([filesystemCase, s3Case])('the media library on $name storage', (s
   });
 });
 
+describe('a bucket served at its own public address', () => {
+  it('gives image URLs there rather than through the API', async () => {
+    const env = await s3Case.env();
+    const ctx = await createTestContext({
+      env: { ...env, MEDIA_S3_PUBLIC_URL: 'https://cdn.agency.example/images/' },
+    });
+    try {
+      const manager = await signedInUser(ctx, 'manager');
+      const answer = await request(ctx.app.callback())
+        .post(PATH)
+        .set('Authorization', `Bearer ${manager.token}`)
+        .attach('file', await solid(20, 20, '#264653').png().toBuffer(), {
+          filename: 'x.png',
+          contentType: 'image/png',
+        });
+      expect(answer.status).toBe(201);
+      const item = answer.body.item as MediaDto;
+      expect(item.url).toBe(`https://cdn.agency.example/images/${item.id}.png`);
+      expect(item.thumbnailUrl).toBe(`https://cdn.agency.example/images/${item.id}-thumb.png`);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
 describe('where an image is used', () => {
   let ctx: TestContext;
   let manager: SignedInUser;
