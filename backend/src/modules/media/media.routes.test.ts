@@ -566,6 +566,24 @@ describe('media uploads refused', () => {
     );
   });
 
+  it('counts every frame of an animation against the pixel limit', async () => {
+    // 11 frames of 4 megapixels: each frame is small, all of them are not.
+    const frames = await Promise.all(
+      ['red', 'blue'].map((colour) => solid(2000, 2000, colour).png().toBuffer()),
+    );
+    const gif = await sharp(
+      Array.from({ length: 11 }, (_, index) => frames[index % 2] as Buffer),
+      { join: { animated: true } },
+    )
+      .gif()
+      .toBuffer();
+    await expectRefusal(
+      await upload(gif, 'image/gif'),
+      400,
+      'The image has more than 40 million pixels',
+    );
+  });
+
   it('refuses a 12 MB file with 413', async () => {
     const big = Buffer.alloc(12 * 1024 * 1024, 7);
     await expectRefusal(await upload(big, 'image/jpeg'), 413, 'The image is larger than 10 MB');
