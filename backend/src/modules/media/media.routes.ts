@@ -57,7 +57,7 @@ async function uploadOf(
 
 function libraryRoutes(router: Router, deps: MediaRoutesDeps): void {
   const { service } = deps;
-  // Each upload costs seconds of image work: counted per staff member.
+  // Each upload takes a core for a while (its image work): counted per staff member.
   const uploadsOf = rateLimitBy({
     redis: deps.redis,
     name: `${deps.queuePrefix}:ratelimit:media-upload`,
