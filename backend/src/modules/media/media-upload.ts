@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import { MEDIA_MAX_BYTES, MEDIA_UPLOAD_FIELD, message } from '@agency/contracts';
+import { HttpError } from '../../errors';
 import { MediaRefusal } from './media-refusal';
 
 /** The file part of an upload request, read whole (it is at most MEDIA_MAX_BYTES). */
@@ -89,7 +90,10 @@ export function readUpload(request: IncomingMessage): Promise<UploadRequest> {
       if (failed) return;
       resolve({ file: file && file.bytes.length > 0 ? file : null, fields });
     });
-    request.on('aborted', () => fail(new Error('upload aborted')));
+    // The client went away: a 400 for the log, since no one reads the answer.
+    request.on('aborted', () =>
+      fail(new HttpError('BAD_REQUEST', 'The upload was interrupted before its end')),
+    );
     request.pipe(parser);
   });
 }
