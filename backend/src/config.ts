@@ -285,9 +285,12 @@ function mediaStorageOf(env: ApiEnv): MediaStorageConfig {
   const accessKeyId = env.MEDIA_S3_ACCESS_KEY_ID;
   const secretAccessKey = env.MEDIA_S3_SECRET_ACCESS_KEY;
   if (!bucket) {
-    const stray = ['MEDIA_S3_ENDPOINT', 'MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_PUBLIC_URL'].find(
-      (name) => env[name as keyof ApiEnv] !== undefined,
-    );
+    const stray = [
+      'MEDIA_S3_ENDPOINT',
+      'MEDIA_S3_ACCESS_KEY_ID',
+      'MEDIA_S3_SECRET_ACCESS_KEY',
+      'MEDIA_S3_PUBLIC_URL',
+    ].find((name) => env[name as keyof ApiEnv] !== undefined);
     if (stray) throw new ConfigError(stray, `${stray} is set but MEDIA_S3_BUCKET is not`);
     return { kind: 'filesystem', dir: env.MEDIA_DIR };
   }
