@@ -74,6 +74,7 @@ async function prepareMachine(steps, needsServices) {
       chromium: browserSteps,
       dockerCompose: steps.includes('jest'),
       dovecot: steps.includes('jest'),
+      nginx: steps.includes('jest'),
       iproute2: steps.includes('cluster'),
       haproxy: steps.includes('cluster'),
     }),
@@ -213,6 +214,7 @@ async function main() {
     const env = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
     if (found.chromium) env.CHROMIUM_PATH = found.chromium;
     if (found.dovecot) env.DOVECOT_BIN = found.dovecot;
+    if (found.nginx) env.NGINX_BIN = found.nginx;
     if (needsServices) {
       services = await startServices({
         dataDir,

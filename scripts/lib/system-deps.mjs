@@ -38,7 +38,7 @@ const VERSITYGW_BUILD_NAME = `versitygw-${VERSITYGW_VERSION}`;
 const EXTRA_BIN_DIRS = ['/usr/local/bin', '/usr/bin', '/usr/sbin', '/usr/local/go/bin'];
 
 /**
- * @typedef {'redis' | 'chromium' | 'dockerCompose' | 'iproute2' | 'haproxy' | 'dovecot'} AptProgram
+ * @typedef {'redis' | 'chromium' | 'dockerCompose' | 'iproute2' | 'haproxy' | 'dovecot' | 'nginx'} AptProgram
  * @type {Record<AptProgram, { binaries: string[], aptPackage: string, instead?: string }>}
  */
 const APT_PROGRAMS = {
@@ -51,6 +51,8 @@ const APT_PROGRAMS = {
   dockerCompose: { binaries: ['docker-compose'], aptPackage: 'docker-compose' },
   iproute2: { binaries: ['ip'], aptPackage: 'iproute2' },
   haproxy: { binaries: ['haproxy'], aptPackage: 'haproxy' },
+  // The compose web server's configuration (frontend/nginx.conf) is run by its test.
+  nginx: { binaries: ['nginx'], aptPackage: 'nginx' },
   // The package's install also creates the users Dovecot runs its login and internal processes as.
   dovecot: { binaries: ['dovecot'], aptPackage: 'dovecot-imapd', instead: 'or set DOVECOT_BIN' },
 };
@@ -236,7 +238,8 @@ let s3Server;
  * Makes sure the chosen programs are there: one apt-get call for the missing
  * packages while FerretDB and Versity S3 Gateway build, if they must.
  * @param {{ redis?: boolean, mongo?: boolean, s3?: boolean, chromium?: boolean,
- *   dockerCompose?: boolean, iproute2?: boolean, haproxy?: boolean, dovecot?: boolean }} choice
+ *   dockerCompose?: boolean, iproute2?: boolean, haproxy?: boolean, dovecot?: boolean,
+ *   nginx?: boolean }} choice
  */
 export async function ensureSystemPrograms(choice) {
   const apt = /** @type {AptProgram[]} */ ([
@@ -246,6 +249,7 @@ export async function ensureSystemPrograms(choice) {
     'iproute2',
     'haproxy',
     'dovecot',
+    'nginx',
   ]).filter((program) => choice[program]);
   aptQueue = aptQueue.then(() => installWithApt(apt));
   if (choice.mongo) mongoServer ??= findOrBuildMongoServer();
@@ -266,5 +270,6 @@ export async function ensureSystemPrograms(choice) {
     ip: path('iproute2'),
     haproxy: path('haproxy'),
     dovecot: path('dovecot'),
+    nginx: path('nginx'),
   };
 }
