@@ -242,6 +242,47 @@ async function chooseAdminLanguage(page: Page, language: Language) {
   await page.evaluate((code) => window.localStorage.setItem('i18nextLng', code), language);
 }
 
+/** What a scan checks before it runs, at each width (the screen is shown and settled by then). */
+type BeforeScan = (page: Page) => Promise<void>;
+
+interface WidthScan {
+  /** The screen's name in a finding, e.g. its path; the language and width follow it. */
+  where: string;
+  /** Scans at the desktop width only (a screen the phone does not offer). */
+  desktopOnly?: boolean;
+  /** Only this part of the page is scanned (a dialog). */
+  include?: string;
+  before?: BeforeScan;
+}
+
+/**
+ * Scans what the page shows at each width in turn, resizing the same page:
+ * the layouts follow the width through media queries, so a screen loaded
+ * once is scanned at both widths, as a fresh load at each width would show it.
+ */
+async function scanAtEachWidth(
+  page: Page,
+  language: Language,
+  { where, desktopOnly, include, before }: WidthScan,
+): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  for (const viewport of VIEWPORTS) {
+    if (desktopOnly && viewport.width < 900) continue;
+    await page.setViewportSize(viewport);
+    await waitForScreen(page);
+    await before?.(page);
+    findings.push(...(await scan(page, `${where} (${language} ${viewport.width}px)`, include)));
+  }
+  return findings;
+}
+
+/** The page is shown in `language`, right to left in Arabic. */
+function inLanguage(language: Language): BeforeScan {
+  return async (page) => {
+    await expect(page.locator('html')).toHaveAttribute('lang', new RegExp(`^${language}`));
+  };
+}
+
 test.describe('axe-core finds no serious or critical WCAG 2.1 AA violation', () => {
   test.use({ reducedMotion: 'reduce' });
   // The scans only read: two browsers at once (`--workers 2` in the a11y step)
@@ -249,117 +290,150 @@ test.describe('axe-core finds no serious or critical WCAG 2.1 AA violation', () 
   test.describe.configure({ mode: 'parallel' });
 
   for (const language of LANGUAGES) {
-    for (const viewport of VIEWPORTS) {
-      const at = `${language} ${viewport.width}px`;
-
-      test(`the public site in ${at}`, async ({ page, context }) => {
-        test.setTimeout(180_000);
-        await blockStockPhotos(context);
-        await page.setViewportSize(viewport);
-        const findings: Finding[] = [];
-        for (const path of PUBLIC_PATHS) {
-          const address = addressIn(path, language);
-          await openPage(page, appUrl(address));
-          await waitForScreen(page);
-          await expect(page.locator('html')).toHaveAttribute('lang', new RegExp(`^${language}`));
-          // The sections below the fold are built as the visitor heads for them.
-          if (path === '/') await scrollThroughPage(page);
-          findings.push(...(await scan(page, `${address} (${at})`)));
-        }
-        expect(findings, report(findings)).toEqual([]);
-      });
-
-      test(`the preference page in ${at}`, async ({ page, request }) => {
-        await page.setViewportSize(viewport);
-        preferenceLink ??= subscriberWithPublicList(request);
-        const link = new URL(await preferenceLink);
-        link.searchParams.set('lang', language);
-        const address = `${addressIn(link.pathname, language)}${link.search}`;
-        await page.goto(appUrl(address));
-        await waitForScreen(page);
-        // Its lists, its language choice and the data buttons are all shown.
-        await expect(page.locator('main input[type="checkbox"]:checked')).not.toHaveCount(0);
-        await expect(page.locator('main section[aria-labelledby] button')).toHaveCount(2);
-        await expect(page.locator('html')).toHaveAttribute('lang', new RegExp(`^${language}`));
-        const findings = await scan(page, `/newsletter/preferences (${at})`);
-        expect(findings, report(findings)).toEqual([]);
-      });
-
-      test(`the admin screens in ${at}`, async ({ page, request }) => {
-        test.setTimeout(180_000);
-        await page.setViewportSize(viewport);
-        await page.goto(appUrl('/favicon.svg'));
-        await chooseAdminLanguage(page, language);
-        const findings: Finding[] = [];
-        for (const path of SIGNED_OUT_ADMIN_PATHS) {
-          await page.goto(appUrl(path));
-          await waitForScreen(page);
-          // The screens are scanned in the chosen language, right to left in Arabic.
-          await expect(page.locator('html')).toHaveAttribute('lang', new RegExp(`^${language}`));
-          findings.push(...(await scan(page, `${path} (${at})`)));
-        }
-
-        await storeDemoAdminSession(page, request);
-        await page.goto(appUrl('/admin/dashboard'));
-        for (const screen of ADMIN_SCREENS) {
-          if (screen.desktopOnly && viewport.width < 900) continue;
-          await navigateInApp(page, screen.path);
-          await waitForScreen(page);
-          findings.push(...(await scan(page, `${screen.path} (${at})`)));
-        }
-
-        // A campaign's results, with a person's open and click counted.
-        trackedCampaign ??= campaignWithResults(request);
-        reportPath ??= trackedCampaign.then(
-          ({ campaignId }) => `/admin/campaigns/${campaignId}/report`,
-        );
-        const resultsScreen = await reportPath;
-        await navigateInApp(page, resultsScreen);
-        await waitForScreen(page);
-        findings.push(...(await scan(page, `${resultsScreen} (${at})`)));
-        // The campaign's reader's page: a list, a subscription and the mail sent to them.
-        const { reader } = await trackedCampaign;
-        const personScreen = `/admin/people/${encodeURIComponent(reader.toLowerCase())}`;
-        await navigateInApp(page, personScreen);
-        await waitForScreen(page);
-        findings.push(...(await scan(page, `${personScreen} (${at})`)));
-        // The segments screen with a saved segment, then with its rule builder open.
-        savedSegment ??= saveSegment(request);
-        await savedSegment;
-        await navigateInApp(page, '/admin/people/segments');
-        await waitForScreen(page);
-        await expect(page.getByRole('main').getByRole('listitem').first()).toBeVisible();
-        findings.push(...(await scan(page, `/admin/people/segments (${at})`)));
-        await page
-          .getByRole('main')
-          .getByRole('button', { name: newSegmentLabel(language) })
-          .click();
-        await expect(page.locator('#segment-builder-title')).toBeVisible();
-        await waitForScreen(page);
-        findings.push(...(await scan(page, `/admin/people/segments builder (${at})`)));
-        // Analytics again, now that a campaign has rates to compare (its table links to the
-        // report). Loaded afresh: the app still holds the campaign list it read before the send.
-        await page.goto(appUrl('/admin/analytics'));
-        await waitForScreen(page);
-        await expect(page.locator(`main a[href="${resultsScreen}"]`)).toBeVisible();
-        findings.push(...(await scan(page, `/admin/analytics with results (${at})`)));
-
-        // The campaign editor, opened from the Mail Manager.
-        await page.goto(appUrl('/admin/campaigns'));
-        await waitForScreen(page);
-        await page
-          .getByRole('button', { name: newCampaignLabel(language) })
-          .first()
-          .click();
-        const dialog = page.getByRole('dialog');
-        await expect(dialog).toBeVisible();
-        await expect(dialog.getByRole('textbox').first()).toBeVisible();
+    test(`the public site in ${language}`, async ({ page, context }) => {
+      test.setTimeout(300_000);
+      await blockStockPhotos(context);
+      const findings: Finding[] = [];
+      for (const path of PUBLIC_PATHS) {
+        const address = addressIn(path, language);
+        await page.setViewportSize(VIEWPORTS[0]);
+        await openPage(page, appUrl(address));
         findings.push(
-          ...(await scan(page, `/admin/campaigns editor dialog (${at})`, '[role="dialog"]')),
+          ...(await scanAtEachWidth(page, language, {
+            where: address,
+            before: async (shown) => {
+              await inLanguage(language)(shown);
+              // The sections below the fold are built as the visitor heads for them:
+              // from the top at each width, as a visitor who opened the page there.
+              if (path === '/') {
+                await shown.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+                await scrollThroughPage(shown);
+              }
+            },
+          })),
         );
+      }
+      expect(findings, report(findings)).toEqual([]);
+    });
 
-        expect(findings, report(findings)).toEqual([]);
+    test(`the preference page in ${language}`, async ({ page, request }) => {
+      test.setTimeout(120_000);
+      preferenceLink ??= subscriberWithPublicList(request);
+      const link = new URL(await preferenceLink);
+      link.searchParams.set('lang', language);
+      const address = `${addressIn(link.pathname, language)}${link.search}`;
+      await page.setViewportSize(VIEWPORTS[0]);
+      await page.goto(appUrl(address));
+      const findings = await scanAtEachWidth(page, language, {
+        where: '/newsletter/preferences',
+        before: async (shown) => {
+          // Its lists, its language choice and the data buttons are all shown.
+          await expect(shown.locator('main input[type="checkbox"]:checked')).not.toHaveCount(0);
+          await expect(shown.locator('main section[aria-labelledby] button')).toHaveCount(2);
+          await inLanguage(language)(shown);
+        },
       });
-    }
+      expect(findings, report(findings)).toEqual([]);
+    });
+
+    test(`the admin screens in ${language}`, async ({ page, request }) => {
+      test.setTimeout(360_000);
+      await page.setViewportSize(VIEWPORTS[0]);
+      await page.goto(appUrl('/favicon.svg'));
+      await chooseAdminLanguage(page, language);
+      const findings: Finding[] = [];
+      for (const path of SIGNED_OUT_ADMIN_PATHS) {
+        await page.setViewportSize(VIEWPORTS[0]);
+        await page.goto(appUrl(path));
+        // The screens are scanned in the chosen language, right to left in Arabic.
+        findings.push(
+          ...(await scanAtEachWidth(page, language, { where: path, before: inLanguage(language) })),
+        );
+      }
+
+      await storeDemoAdminSession(page, request);
+      await page.setViewportSize(VIEWPORTS[0]);
+      await page.goto(appUrl('/admin/dashboard'));
+      for (const screen of ADMIN_SCREENS) {
+        await navigateInApp(page, screen.path);
+        findings.push(
+          ...(await scanAtEachWidth(page, language, {
+            where: screen.path,
+            desktopOnly: screen.desktopOnly,
+          })),
+        );
+      }
+
+      // A campaign's results, with a person's open and click counted.
+      trackedCampaign ??= campaignWithResults(request);
+      reportPath ??= trackedCampaign.then(
+        ({ campaignId }) => `/admin/campaigns/${campaignId}/report`,
+      );
+      const resultsScreen = await reportPath;
+      await navigateInApp(page, resultsScreen);
+      findings.push(...(await scanAtEachWidth(page, language, { where: resultsScreen })));
+      // The campaign's reader's page: a list, a subscription and the mail sent to them.
+      const { reader } = await trackedCampaign;
+      const personScreen = `/admin/people/${encodeURIComponent(reader.toLowerCase())}`;
+      await navigateInApp(page, personScreen);
+      findings.push(...(await scanAtEachWidth(page, language, { where: personScreen })));
+      // The segments screen with a saved segment, then with its rule builder open.
+      savedSegment ??= saveSegment(request);
+      await savedSegment;
+      await navigateInApp(page, '/admin/people/segments');
+      findings.push(
+        ...(await scanAtEachWidth(page, language, {
+          where: '/admin/people/segments',
+          before: async (shown) => {
+            await expect(shown.getByRole('main').getByRole('listitem').first()).toBeVisible();
+          },
+        })),
+      );
+      await page
+        .getByRole('main')
+        .getByRole('button', { name: newSegmentLabel(language) })
+        .click();
+      await expect(page.locator('#segment-builder-title')).toBeVisible();
+      findings.push(
+        ...(await scanAtEachWidth(page, language, {
+          where: '/admin/people/segments builder',
+          before: async (shown) => {
+            await expect(shown.locator('#segment-builder-title')).toBeVisible();
+          },
+        })),
+      );
+      // Analytics again, now that a campaign has rates to compare (its table links to the
+      // report). Loaded afresh: the app still holds the campaign list it read before the send.
+      await page.goto(appUrl('/admin/analytics'));
+      findings.push(
+        ...(await scanAtEachWidth(page, language, {
+          where: '/admin/analytics with results',
+          before: async (shown) => {
+            await expect(shown.locator(`main a[href="${resultsScreen}"]`)).toBeVisible();
+          },
+        })),
+      );
+
+      // The campaign editor, opened from the Mail Manager.
+      await page.goto(appUrl('/admin/campaigns'));
+      await waitForScreen(page);
+      await page
+        .getByRole('button', { name: newCampaignLabel(language) })
+        .first()
+        .click();
+      findings.push(
+        ...(await scanAtEachWidth(page, language, {
+          where: '/admin/campaigns editor dialog',
+          include: '[role="dialog"]',
+          before: async (shown) => {
+            const dialog = shown.getByRole('dialog');
+            await expect(dialog).toBeVisible();
+            await expect(dialog.getByRole('textbox').first()).toBeVisible();
+          },
+        })),
+      );
+
+      expect(findings, report(findings)).toEqual([]);
+    });
   }
 });

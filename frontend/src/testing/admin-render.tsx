@@ -65,3 +65,22 @@ export function findElement<T extends Element = HTMLElement>(selector: string): 
 export function findTable(label: string): Promise<HTMLElement> {
   return findElement<HTMLElement>(`[role="grid"][aria-label="${label}"]`);
 }
+
+/**
+ * The records labelled `label` once their first page is in, in the form the
+ * width gives them: a table on a desktop, a list of cards on a phone. Waits on
+ * what the screen shows (nothing in it loading), not on a clock.
+ */
+export function findLoadedRecords(label: string): Promise<HTMLElement> {
+  return waitFor(() => {
+    const records = document.querySelector<HTMLElement>(
+      `[role="grid"][aria-label="${label}"], ul[aria-label="${label}"]`,
+    );
+    if (!records) throw new Error(`no records labelled ${label} yet`);
+    const loading = document.querySelector(
+      'main [aria-busy="true"], main [role="progressbar"]:not([aria-valuenow])',
+    );
+    if (loading) throw new Error(`${label}: the first page is still loading`);
+    return records;
+  }, SECTION_LOAD);
+}

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import { buildCampaign } from '../../testing/admin-factory';
-import { findCardList, renderAdmin } from '../../testing/admin-render';
+import { findCardList, findLoadedRecords, renderAdmin } from '../../testing/admin-render';
 import { ADMIN, adminList, recordAdminCalls } from '../../testing/handlers/admin-handlers';
 import { server } from '../../testing/msw-server';
 
@@ -16,7 +16,7 @@ describe('the "publish to the archive" switch of the campaign editor', () => {
     );
     server.use(handler);
     const { user } = await renderAdmin('/admin/campaigns');
-    await findCardList('Campaigns').catch(() => undefined);
+    await findLoadedRecords('Campaigns');
     const [add] = await screen.findAllByRole('button', { name: 'New Campaign' });
     if (add) await user.click(add);
     const dialog = await screen.findByRole('dialog', { name: 'New Campaign' });

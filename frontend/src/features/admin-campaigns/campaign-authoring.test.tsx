@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import { buildCampaign, buildMailingList, buildTemplate } from '../../testing/admin-factory';
-import { findCardList, renderAdmin } from '../../testing/admin-render';
+import { findCardList, findLoadedRecords, renderAdmin } from '../../testing/admin-render';
 import { adminFailure, adminList, recordAdminCalls } from '../../testing/handlers/admin-handlers';
 import { i18n } from '../../testing/i18n';
 import { server } from '../../testing/msw-server';
@@ -14,7 +14,7 @@ const SLOW = { timeout: 15_000 };
 
 async function openEditor() {
   const rendered = await renderAdmin('/admin/campaigns');
-  await campaignCards().catch(() => undefined);
+  await findLoadedRecords('Campaigns');
   const [add] = await screen.findAllByRole('button', { name: 'New Campaign' });
   if (add) await rendered.user.click(add);
   const dialog = await screen.findByRole('dialog', { name: 'New Campaign' });

@@ -5,7 +5,7 @@ import {
   buildCampaign,
   buildCampaignSettings,
 } from '../../testing/admin-factory';
-import { findCardList, renderAdmin } from '../../testing/admin-render';
+import { findLoadedRecords, renderAdmin } from '../../testing/admin-render';
 import { recordAdminCalls } from '../../testing/handlers/admin-handlers';
 import { server } from '../../testing/msw-server';
 
@@ -15,7 +15,7 @@ const SLOW = { timeout: 15_000 };
 
 async function openEditor() {
   const rendered = await renderAdmin('/admin/campaigns');
-  await findCardList('Campaigns').catch(() => undefined);
+  await findLoadedRecords('Campaigns');
   const [add] = await screen.findAllByRole('button', { name: 'New Campaign' });
   if (add) await rendered.user.click(add);
   const dialog = await screen.findByRole('dialog', { name: 'New Campaign' });
