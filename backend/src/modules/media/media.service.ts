@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import {
   API_ROUTES,
   MEDIA_NAME_MAX_LENGTH,
@@ -24,7 +25,6 @@ import { contentIdOf, processImage, type MediaExtension } from './media-image';
 import { MediaModel, type StoredMedia } from './media.model';
 import type { MediaStorage } from './media-storage';
 import type { UploadedFile } from './media-upload';
-import { processingSlots } from './processing-slots';
 
 const SORT_FIELDS: Readonly<Record<string, SortField>> = {
   createdAt: { field: 'createdAt', kind: 'date' },
@@ -99,7 +99,9 @@ export function createMediaService({
   /** Uploads decoded at once in this process (MEDIA_PROCESSING_CONCURRENCY). */
   processingConcurrency: number;
 }): MediaService {
-  const inSlot = processingSlots(processingConcurrency);
+  // Decoding a large image holds a few hundred MB and libvips' threads: ten
+  // uploads at once queue here rather than take every other request's memory and cores.
+  const inSlot = pLimit(processingConcurrency);
   const urlOf = (file: string) =>
     storage.publicUrl?.(file) ?? `${siteUrl}${API_ROUTES.mediaFile.replace(':file', file)}`;
 
