@@ -58,8 +58,12 @@ export default {
   testTimeout: 30_000,
   // Jest's default is one worker per core but one, which on a two-core machine
   // runs every file in series. Test files share nothing (each node file has its
-  // own database and queue prefix), so both cores can take files.
-  maxWorkers: 2,
+  // own database and queue prefix), so they can run side by side; three on two
+  // cores, because the slowest files mostly wait (a campaign's minute boundary,
+  // a 30 s rate window: 146 s of wall time for 12 s of CPU), and a third file
+  // uses the cores meanwhile. On the CI machine that took the step from 851 s
+  // to about 670 s.
+  maxWorkers: 3,
   projects: [
     nodeProject('contracts'),
     nodeProject('platform'),
