@@ -1,0 +1,42 @@
+import {
+  API_ROUTES,
+  apiPath,
+  type KeysetPage,
+  type MediaDto,
+  type MediaListQuery,
+} from '@agency/contracts';
+import { api } from './api';
+
+export type MediaListArgs = Partial<MediaListQuery>;
+
+/**
+ * The media library's calls. They live in lib/ rather than in a feature: the
+ * media screen and the campaign and template editors (two features) both use them.
+ */
+export const mediaApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    mediaList: build.query<KeysetPage<MediaDto>, MediaListArgs>({
+      query: (params) => ({ url: API_ROUTES.media, params }),
+      providesTags: ['Media'],
+    }),
+    renameMedia: build.mutation<MediaDto, { id: string; name: string }>({
+      query: ({ id, name }) => ({
+        url: apiPath(API_ROUTES.mediaItem, { id }),
+        method: 'PATCH',
+        body: { name },
+      }),
+      invalidatesTags: ['Media', 'ActivityLogs'],
+    }),
+    /** `force` only once staff confirmed deleting an image that mails still show. */
+    deleteMedia: build.mutation<null, { id: string; force?: boolean }>({
+      query: ({ id, force }) => ({
+        url: apiPath(API_ROUTES.mediaItem, { id }),
+        method: 'DELETE',
+        params: force ? { force: 'true' } : undefined,
+      }),
+      invalidatesTags: ['Media', 'ActivityLogs'],
+    }),
+  }),
+});
+
+export const { useMediaListQuery, useRenameMediaMutation, useDeleteMediaMutation } = mediaApi;
