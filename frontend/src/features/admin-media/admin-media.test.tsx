@@ -1,6 +1,6 @@
 import { VALIDATION_MESSAGES, type MediaDto, type MediaUploadResponse } from '@agency/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { delay, http, HttpResponse } from 'msw';
 import { keysetPageOf } from '../../testing/admin-factory';
 import { renderAdmin, SECTION_LOAD } from '../../testing/admin-render';
 import { ADMIN, recordAdminCalls } from '../../testing/handlers/admin-handlers';
@@ -179,5 +179,29 @@ describe('the media library screen', () => {
 
     await user.upload(input, imageFile('logo-again.png'));
     expect(await screen.findByText('logo-again.png: Déjà dans la médiathèque')).toBeInTheDocument();
+  });
+
+  it('shows each upload in progress while it runs', async () => {
+    server.use(
+      libraryOf([LOGO]).handler,
+      http.post(`${ADMIN}/media`, async () => {
+        await delay('infinite');
+        return HttpResponse.json({});
+      }),
+    );
+    const { user } = await renderAdmin('/admin/media', { role: 'manager' });
+    await screen.findByRole('img', { name: 'Agency logo' }, SECTION_LOAD);
+    const input = document.querySelector<HTMLInputElement>('[data-testid="media-file-input"]');
+    if (!input) throw new Error('no file input');
+
+    await user.upload(input, [imageFile('one.png'), imageFile('two.png')]);
+
+    const uploads = screen.getByRole('list', { name: 'Uploads' });
+    expect(
+      await within(uploads).findByRole('progressbar', { name: 'Uploading one.png' }),
+    ).toBeInTheDocument();
+    expect(
+      within(uploads).getByRole('progressbar', { name: 'Uploading two.png' }),
+    ).toBeInTheDocument();
   });
 });
