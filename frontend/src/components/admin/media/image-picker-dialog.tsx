@@ -18,6 +18,7 @@ import { useErrorText } from '../../../lib/api-errors';
 import { schemaValidator } from '../../../lib/form-validation';
 import { useMediaUploads } from '../../../lib/media-upload';
 import { useNamespace } from '../../../lib/translations';
+import { LoadError } from '../load-error';
 import { useIsMobile } from '../use-is-mobile';
 import { MediaPager } from './media-pager';
 import { MEDIA_NAMESPACE } from './media-namespace';
@@ -59,7 +60,8 @@ function LibraryTab({ onChoose }: { onChoose: (choice: Choice) => void }) {
   return (
     <Stack spacing={2}>
       <SearchField value={browser.search} onSearch={browser.onSearch} label={t('searchLabel')} />
-      {!browser.loading && browser.items.length === 0 ? (
+      {browser.failed ? <LoadError onRetry={browser.retry} /> : null}
+      {browser.failed ? null : !browser.loading && browser.items.length === 0 ? (
         <Typography sx={{ color: 'text.secondary' }}>
           {browser.search ? t('empty.noResults') : t('empty.title')}
         </Typography>
