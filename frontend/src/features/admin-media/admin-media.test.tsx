@@ -82,7 +82,7 @@ describe('the media library screen', () => {
     await screen.findByRole('img', { name: 'Agency logo' }, SECTION_LOAD);
     expect(screen.queryByRole('button', { name: /upload/i })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Delete Agency logo' })).not.toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Copy the URL of Agency logo' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Copy URL of Agency logo' })).toBeInTheDocument();
   });
 
   it('copies the public URL to the clipboard and says so', async () => {
@@ -91,7 +91,7 @@ describe('the media library screen', () => {
     const writeText = jest.spyOn(navigator.clipboard, 'writeText').mockResolvedValue();
 
     await user.click(
-      await screen.findByRole('button', { name: 'Copy the URL of Agency logo' }, SECTION_LOAD),
+      await screen.findByRole('button', { name: 'Copy URL of Agency logo' }, SECTION_LOAD),
     );
 
     expect(writeText).toHaveBeenCalledWith(LOGO.url);

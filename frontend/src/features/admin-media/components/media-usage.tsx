@@ -19,7 +19,7 @@ export function MediaUseLinks({ uses }: { uses: readonly MediaUseDto[] }) {
   const { t } = useNamespace(MEDIA_NAMESPACE);
   return uses.map((use, index) => (
     <Fragment key={`${use.kind}-${use.id}`}>
-      {index > 0 ? ', ' : null}
+      {index > 0 ? t('listSeparator') : null}
       <Link component={RouterLink} to={editPathOf(use)}>
         {t(`use.${use.kind}`, { name: use.name })}
       </Link>
