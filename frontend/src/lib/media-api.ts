@@ -19,14 +19,6 @@ export const mediaApi = api.injectEndpoints({
       query: (params) => ({ url: API_ROUTES.media, params }),
       providesTags: ['Media'],
     }),
-    renameMedia: build.mutation<MediaDto, { id: string; name: string }>({
-      query: ({ id, name }) => ({
-        url: apiPath(API_ROUTES.mediaItem, { id }),
-        method: 'PATCH',
-        body: { name },
-      }),
-      invalidatesTags: ['Media', 'ActivityLogs'],
-    }),
     /** `force` only once staff confirmed deleting an image that mails still show. */
     deleteMedia: build.mutation<null, { id: string; force?: boolean }>({
       query: ({ id, force }) => ({
@@ -39,4 +31,4 @@ export const mediaApi = api.injectEndpoints({
   }),
 });
 
-export const { useMediaListQuery, useRenameMediaMutation, useDeleteMediaMutation } = mediaApi;
+export const { useMediaListQuery, useDeleteMediaMutation } = mediaApi;
