@@ -70,6 +70,7 @@ async function prepareMachine(steps, needsServices) {
     ensureSystemPrograms({
       redis: needsServices && !process.env.REDIS_URL,
       mongo: needsServices && !process.env.MONGODB_URI,
+      s3: steps.includes('jest') && !process.env.MEDIA_TEST_S3_ENDPOINT,
       chromium: browserSteps,
       dockerCompose: steps.includes('jest'),
       dovecot: steps.includes('jest'),
@@ -197,7 +198,7 @@ async function main() {
     steps.includes(/** @type {StepName} */ (step)),
   );
   const found = await prepareMachine(steps, needsServices);
-  const { startServices } = await import('./lib/services.mjs');
+  const { s3TestEnv, startServices } = await import('./lib/services.mjs');
   const { testServerEnv } = await import('./lib/mongo-server-env.mjs');
 
   const stepController = new AbortController();
@@ -213,8 +214,14 @@ async function main() {
     if (found.chromium) env.CHROMIUM_PATH = found.chromium;
     if (found.dovecot) env.DOVECOT_BIN = found.dovecot;
     if (needsServices) {
-      services = await startServices({ dataDir, mailCatcher: false, env: testServerEnv() });
+      services = await startServices({
+        dataDir,
+        mailCatcher: false,
+        s3: steps.includes('jest'),
+        env: testServerEnv(),
+      });
       Object.assign(env, { MONGODB_URI: services.mongodbUri, REDIS_URL: services.redisUrl });
+      if (services.s3) Object.assign(env, s3TestEnv(services.s3));
       console.log(`MongoDB ${services.mongodbUri}  Redis ${services.redisUrl}`);
     }
     const runStep = stepRunner({ env, jestArgs, cancelSignal: stepController.signal });

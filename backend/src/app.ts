@@ -70,6 +70,12 @@ import { importRoutes, IMPORT_UPLOAD_PATH } from './modules/imports';
 import { campaignTemplateRoutes } from './modules/campaign-templates';
 import { agencySettingsRoutes, testRecipientRoutes } from './modules/settings';
 import { statsRoutes } from './modules/stats';
+import {
+  createMediaService,
+  createMediaStorage,
+  mediaRoutes,
+  type MediaStorage,
+} from './modules/media';
 import { queueBoard } from './modules/queue-board';
 import { createQueueRegistry, recountStatsNow, type QueueRegistry } from './queues/queue-registry';
 
@@ -88,6 +94,7 @@ export interface AppDeps {
     | 'demo'
     | 'redisRequestTimeoutMs'
     | 'mailEvents'
+    | 'media'
   >;
   logger: Logger;
   queues: MailQueues;
@@ -104,6 +111,8 @@ export interface AppDeps {
    * given, a buffer on `redis` (the server passes its own, to flush it at shutdown).
    */
   trackingEvents?: TrackingEventBuffer;
+  /** Where the media library keeps images; when not given, the store MEDIA_* configure. */
+  mediaStorage?: MediaStorage;
 }
 
 type AppConfig = AppDeps['config'];
@@ -228,10 +237,12 @@ function addAdminGate(
 }
 
 function addBodyReaders(app: Koa, config: AppConfig): void {
-  // Webhooks are verified over their raw bytes and an import uploads a CSV
-  // file: those routes read their bodies themselves.
+  // Webhooks are verified over their raw bytes, an import uploads a CSV
+  // file and the media library an image: those routes read their bodies themselves.
   const rawBodies = (path: string) =>
-    matchesRoute(API_ROUTES.mailEvents, path) || path === IMPORT_UPLOAD_PATH;
+    matchesRoute(API_ROUTES.mailEvents, path) ||
+    path === IMPORT_UPLOAD_PATH ||
+    path === API_ROUTES.media;
   app.use(requireJson({ formPaths: [API_ROUTES.newsletterUnsubscribe], rawBodies }));
   app.use(jsonBodies(config.jsonBodyLimit, rawBodies));
 }
@@ -413,6 +424,22 @@ function mailingRouters(
   ];
 }
 
+/** The media library: uploads, the library's pages, and the public image files. */
+function mediaRouter({ config, redis, mediaStorage }: AppDeps): Router {
+  const storage = mediaStorage ?? createMediaStorage(config.media.storage);
+  return mediaRoutes({
+    service: createMediaService({
+      storage,
+      siteUrl: config.media.siteUrl,
+      processingConcurrency: config.media.processingConcurrency,
+    }),
+    storage,
+    redis,
+    queuePrefix: config.queuePrefix,
+    uploadsPerHour: config.media.uploadsPerHour,
+  });
+}
+
 function mountRouters(app: Koa, routers: readonly Router[]): void {
   for (const router of routers) {
     app.use(router.routes());
@@ -443,6 +470,7 @@ export function createApp(deps: AppDeps): Koa {
     ...accountRouters(deps, services),
     ...recordRouters(services),
     ...mailingRouters(deps, services),
+    mediaRouter(deps),
   ]);
   return app;
 }

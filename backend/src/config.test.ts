@@ -327,6 +327,52 @@ describe('API configuration', () => {
     expect(error.message).toContain('LOG_LEVEL must be one of');
   });
 
+  it('keeps media in MEDIA_DIR unless a bucket is set, with absolute URLs from SITE_URL', () => {
+    const local = loadApiConfig({ ...base, SITE_URL: 'https://agency.example/' });
+    expect(local.media).toMatchObject({
+      storage: { kind: 'filesystem', dir: '.data/media' },
+      siteUrl: 'https://agency.example',
+    });
+    expect(loadApiConfig({ ...base, CORS_ORIGIN: 'http://localhost:8080' }).media.siteUrl).toBe(
+      'http://localhost:8080',
+    );
+    const bucket = loadApiConfig({
+      ...base,
+      MEDIA_S3_BUCKET: 'images',
+      MEDIA_S3_ENDPOINT: 'http://127.0.0.1:7070',
+      MEDIA_S3_ACCESS_KEY_ID: 'key',
+      MEDIA_S3_SECRET_ACCESS_KEY: 'secret',
+      MEDIA_S3_FORCE_PATH_STYLE: 'true',
+      MEDIA_S3_PUBLIC_URL: 'https://cdn.agency.example/media/',
+    });
+    expect(bucket.media.storage).toEqual({
+      kind: 's3',
+      bucket: 'images',
+      region: 'us-east-1',
+      endpoint: 'http://127.0.0.1:7070',
+      credentials: { accessKeyId: 'key', secretAccessKey: 'secret' },
+      forcePathStyle: true,
+      publicUrl: 'https://cdn.agency.example/media',
+    });
+  });
+
+  it('refuses S3 settings without a bucket, one key without the other, and a bad endpoint', () => {
+    expect(
+      configErrorOf(() => loadApiConfig({ ...base, MEDIA_S3_ENDPOINT: 'http://127.0.0.1:7070' }))
+        .variable,
+    ).toBe('MEDIA_S3_ENDPOINT');
+    expect(
+      configErrorOf(() =>
+        loadApiConfig({ ...base, MEDIA_S3_BUCKET: 'images', MEDIA_S3_ACCESS_KEY_ID: 'key' }),
+      ).variable,
+    ).toBe('MEDIA_S3_SECRET_ACCESS_KEY');
+    expect(
+      configErrorOf(() =>
+        loadApiConfig({ ...base, MEDIA_S3_BUCKET: 'images', MEDIA_S3_ENDPOINT: 'not a url' }),
+      ).message,
+    ).toContain('MEDIA_S3_ENDPOINT must be a URL');
+  });
+
   it('documents every API variable in .env.example with its real default', () => {
     const example = readFileSync(join(__dirname, '../../.env.example'), 'utf8');
     for (const [name, spec] of Object.entries(apiEnvSpec)) {

@@ -106,6 +106,25 @@ export const apiEnvSpec = {
   MAIL_EVENTS_MAILGUN_SIGNING_KEY: str({ default: undefined }),
   /** The shared secret of the generic format (32+ characters). */
   MAIL_EVENTS_GENERIC_SECRET: str({ default: undefined }),
+  /** The public site's address; media URLs in mail start with it (empty: CORS_ORIGIN). */
+  SITE_URL: urlOf('http:', 'https:')({ default: undefined }),
+  /** Where uploaded images are kept while MEDIA_S3_BUCKET is unset (relative: to the working folder). */
+  MEDIA_DIR: str({ default: '.data/media' }),
+  /** Image uploads per staff member per hour: each costs seconds of image work. */
+  MEDIA_UPLOADS_PER_HOUR: integer(1, 100_000)({ default: 120 }),
+  /** Uploads one API process decodes at once, one core each; more wait their turn. */
+  MEDIA_PROCESSING_CONCURRENCY: integer(1, 16)({ default: 1 }),
+  /** An S3-compatible bucket for the images instead of MEDIA_DIR; unset keeps them on disk. */
+  MEDIA_S3_BUCKET: str({ default: undefined }),
+  MEDIA_S3_REGION: str({ default: 'us-east-1' }),
+  /** Another S3-compatible service than AWS (MinIO, Versity, R2...). */
+  MEDIA_S3_ENDPOINT: urlOf('http:', 'https:')({ default: undefined }),
+  MEDIA_S3_ACCESS_KEY_ID: str({ default: undefined }),
+  MEDIA_S3_SECRET_ACCESS_KEY: str({ default: undefined }),
+  /** Bucket in the path (`endpoint/bucket/key`), as most self-hosted services want. */
+  MEDIA_S3_FORCE_PATH_STYLE: bool({ default: false }),
+  /** Where the bucket's objects are public (a CDN); unset, images are served through the API. */
+  MEDIA_S3_PUBLIC_URL: urlOf('http:', 'https:')({ default: undefined }),
   BOOTSTRAP_ADMIN_USERNAME: str({ default: undefined }),
   BOOTSTRAP_ADMIN_EMAIL: mailbox({ default: undefined }),
   BOOTSTRAP_ADMIN_PASSWORD: str({ default: undefined }),
@@ -144,8 +163,31 @@ export interface ApiConfig extends SharedConfig {
     /** MAIL_FROM: the agency's sender until an admin saves the agency's settings. */
     mailFrom: string;
   };
+  /** The media library: where images are kept, and the address their URLs start with. */
+  media: MediaConfig;
   /** The first admin, created at start when no admin exists (compose). */
   bootstrapAdmin?: { username: string; email: string; password: string };
+}
+
+export type MediaStorageConfig =
+  | { kind: 'filesystem'; dir: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      endpoint?: string;
+      /** Both, or neither (the SDK's own chain: instance role, AWS_* variables). */
+      credentials?: { accessKeyId: string; secretAccessKey: string };
+      forcePathStyle: boolean;
+      publicUrl?: string;
+    };
+
+export interface MediaConfig {
+  storage: MediaStorageConfig;
+  /** SITE_URL (else CORS_ORIGIN) without a trailing slash: image URLs are absolute for mail. */
+  siteUrl: string;
+  uploadsPerHour: number;
+  processingConcurrency: number;
 }
 
 export interface MailEventsConfig {
@@ -231,7 +273,50 @@ export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
       maxRatePerMinute:
         env.CAMPAIGN_RATE_LIMIT_PER_SECOND > 0 ? env.CAMPAIGN_RATE_LIMIT_PER_SECOND * 60 : null,
     },
+    media: mediaOf(env),
     bootstrapAdmin: bootstrapAdminOf(env),
+  };
+}
+
+const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
+
+function mediaStorageOf(env: ApiEnv): MediaStorageConfig {
+  const bucket = env.MEDIA_S3_BUCKET;
+  const accessKeyId = env.MEDIA_S3_ACCESS_KEY_ID;
+  const secretAccessKey = env.MEDIA_S3_SECRET_ACCESS_KEY;
+  if (!bucket) {
+    const stray = [
+      'MEDIA_S3_ENDPOINT',
+      'MEDIA_S3_ACCESS_KEY_ID',
+      'MEDIA_S3_SECRET_ACCESS_KEY',
+      'MEDIA_S3_PUBLIC_URL',
+    ].find((name) => env[name as keyof ApiEnv] !== undefined);
+    if (stray) throw new ConfigError(stray, `${stray} is set but MEDIA_S3_BUCKET is not`);
+    return { kind: 'filesystem', dir: env.MEDIA_DIR };
+  }
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
+    const missing = accessKeyId ? 'MEDIA_S3_SECRET_ACCESS_KEY' : 'MEDIA_S3_ACCESS_KEY_ID';
+    throw new ConfigError(missing, `${missing} must be set with the other MEDIA_S3_*_KEY variable`);
+  }
+  return {
+    kind: 's3',
+    bucket,
+    region: env.MEDIA_S3_REGION,
+    ...(env.MEDIA_S3_ENDPOINT ? { endpoint: env.MEDIA_S3_ENDPOINT } : {}),
+    ...(accessKeyId && secretAccessKey ? { credentials: { accessKeyId, secretAccessKey } } : {}),
+    forcePathStyle: env.MEDIA_S3_FORCE_PATH_STYLE,
+    ...(env.MEDIA_S3_PUBLIC_URL
+      ? { publicUrl: withoutTrailingSlash(env.MEDIA_S3_PUBLIC_URL) }
+      : {}),
+  };
+}
+
+function mediaOf(env: ApiEnv): MediaConfig {
+  return {
+    storage: mediaStorageOf(env),
+    siteUrl: withoutTrailingSlash(env.SITE_URL ?? env.CORS_ORIGIN),
+    uploadsPerHour: env.MEDIA_UPLOADS_PER_HOUR,
+    processingConcurrency: env.MEDIA_PROCESSING_CONCURRENCY,
   };
 }
 

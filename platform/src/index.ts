@@ -9,6 +9,7 @@ export * from './config';
 export * from './logger';
 export * from './db';
 export * from './timeout';
+export * from './derived-key';
 export * from './shutdown';
 export * from './database-errors';
 export * from './domain-error';

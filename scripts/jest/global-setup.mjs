@@ -1,7 +1,8 @@
 // @ts-check
 /**
- * Jest global setup: test files need a MongoDB-wire server and Redis. When
- * MONGODB_URI and REDIS_URL are both set (npm test sets them) nothing is
+ * Jest global setup: test files need a MongoDB-wire server, Redis and (the
+ * media library's) an S3-compatible server. When MONGODB_URI, REDIS_URL and
+ * MEDIA_TEST_S3_ENDPOINT are all set (npm test sets them) nothing is
  * started; otherwise throw-away servers are started in a temporary folder,
  * the variables are set for the test workers (which inherit them), and
  * global-teardown.mjs stops them.
@@ -11,10 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SetupError } from '../lib/console.mjs';
 import { testServerEnv } from '../lib/mongo-server-env.mjs';
-import { startServices } from '../lib/services.mjs';
+import { s3TestEnv, startServices } from '../lib/services.mjs';
 
 export default async function globalSetup() {
-  if (process.env.MONGODB_URI && process.env.REDIS_URL) return;
+  const { MONGODB_URI, REDIS_URL, MEDIA_TEST_S3_ENDPOINT } = process.env;
+  if (MONGODB_URI && REDIS_URL && MEDIA_TEST_S3_ENDPOINT) return;
   const dataDir = mkdtempSync(join(tmpdir(), 'agency-jest-'));
   const stop = async () => {
     await services?.stop();
@@ -25,9 +27,15 @@ export default async function globalSetup() {
   // The teardown may load as another module instance: it finds this on globalThis.
   Object.assign(globalThis, { [Symbol.for('agency.jest.stop')]: stop });
   try {
-    services = await startServices({ dataDir, mailCatcher: false, env: testServerEnv() });
+    services = await startServices({
+      dataDir,
+      mailCatcher: false,
+      s3: true,
+      env: testServerEnv(),
+    });
     process.env.MONGODB_URI = services.mongodbUri;
     process.env.REDIS_URL = services.redisUrl;
+    if (services.s3) Object.assign(process.env, s3TestEnv(services.s3));
   } catch (error) {
     await stop();
     // Jest prints the stack of whatever is thrown; a setup problem needs one line.

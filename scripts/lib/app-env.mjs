@@ -4,6 +4,7 @@
  * own defaults live in its envalid schemas (backend/src/config.ts,
  * worker/src/config.ts); a run adds only what it decides itself.
  */
+import { join } from 'node:path';
 
 /**
  * The worker must be told where enquiry notifications go and has no default
@@ -95,6 +96,8 @@ export function appEnvironment({
     MAIL_TO: baseEnv.MAIL_TO || LOCAL_AGENCY_INBOX,
     ...runSettings,
     DATA_DIR: dataDir,
+    // Uploaded images beside the rest of this installation's data, unless set.
+    MEDIA_DIR: baseEnv.MEDIA_DIR || join(dataDir, 'media'),
     TRUST_PROXY: WEB_PROXY_ADDRESS,
     API_PORT: String(apiPort),
     CORS_ORIGIN: webUrl,

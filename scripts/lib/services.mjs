@@ -1,8 +1,10 @@
 // @ts-check
 /**
  * The servers under the app: a MongoDB-wire server, Redis and MailDev (the
- * mail catcher: SMTP, a web inbox and a REST API). Each one the environment
- * already gives (MONGODB_URI, REDIS_URL, SMTP_URL) is used as is.
+ * mail catcher: SMTP, a web inbox and a REST API), and for the tests an
+ * S3-compatible server (Versity S3 Gateway). Each one the environment
+ * already gives (MONGODB_URI, REDIS_URL, SMTP_URL, MEDIA_TEST_S3_ENDPOINT)
+ * is used as is.
  */
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,7 +18,7 @@ export const LOOPBACK = '127.0.0.1';
 const MAILDEV_BIN = createRequire(import.meta.url).resolve('maildev/bin/maildev');
 /** Start-up banners and shutdown chatter of Redis and MailDev. */
 const ROUTINE_LINE =
-  /Redis is starting|Redis version=|Configuration loaded|Server initialized|Memory overcommit|signal-handler|User requested shutdown|ready to exit|MailDev (using directory|webapp running|SMTP Server running)|shutting down/;
+  /Redis is starting|Redis version=|Configuration loaded|Server initialized|Memory overcommit|signal-handler|User requested shutdown|ready to exit|MailDev (using directory|webapp running|SMTP Server running)|shutting down|caught signal terminated/;
 
 /** @param {string[]} path */
 function folder(...path) {
@@ -63,9 +65,18 @@ export function mongoServerArgs(kind, dataDir, host, port, debugPort) {
  * @property {string} redisUrl
  * @property {string} [smtpUrl]
  * @property {string} [mailCatcherUrl] MailDev's web inbox and REST API (when started here)
+ * @property {S3Server} [s3] the S3-compatible server (when asked for)
  * @property {{ name: string, pid: number }[]} started the processes started here (not those the environment gave)
  * @property {MailCatcherControl} [mailCatcher] stops and starts again the MailDev started here
  * @property {() => Promise<void>} stop stops what was started here, last first
+ */
+
+/**
+ * An S3-compatible server the media tests make their buckets on.
+ * @typedef {object} S3Server
+ * @property {string} endpoint
+ * @property {string} accessKeyId
+ * @property {string} secretAccessKey
  */
 
 /**
@@ -139,6 +150,50 @@ async function startRedisServer(launcher, redisServer, dataDir) {
 }
 
 /**
+ * Versity S3 Gateway on a free loopback port, each bucket a folder under
+ * `dataDir`; answers its endpoint and keys (throw-away, like its data).
+ * @param {ServiceLauncher} launcher
+ * @param {string} program
+ * @param {string} dataDir
+ * @returns {Promise<S3Server>}
+ */
+async function startS3Server(launcher, program, dataDir) {
+  const port = await freePort();
+  const accessKeyId = 'agency-test';
+  const secretAccessKey = 'agency-test-secret';
+  const args = ['--access', accessKeyId, '--secret', secretAccessKey, '--quiet'];
+  args.push('--port', `${LOOPBACK}:${port}`, 'posix', folder(dataDir, 'versitygw'));
+  await launcher.start(
+    { name: 'versitygw', command: program, args, style: 'green' },
+    `tcp:${LOOPBACK}:${port}`,
+  );
+  return { endpoint: `http://${LOOPBACK}:${port}`, accessKeyId, secretAccessKey };
+}
+
+/** The S3 server the environment names, if it does. @param {NodeJS.ProcessEnv} env */
+function givenS3Server(env) {
+  const endpoint = env.MEDIA_TEST_S3_ENDPOINT;
+  if (!endpoint) return undefined;
+  return {
+    endpoint,
+    accessKeyId: env.MEDIA_TEST_S3_ACCESS_KEY_ID ?? '',
+    secretAccessKey: env.MEDIA_TEST_S3_SECRET_ACCESS_KEY ?? '',
+  };
+}
+
+/**
+ * The variables a test process finds the S3 server by.
+ * @param {S3Server} server
+ */
+export function s3TestEnv({ endpoint, accessKeyId, secretAccessKey }) {
+  return {
+    MEDIA_TEST_S3_ENDPOINT: endpoint,
+    MEDIA_TEST_S3_ACCESS_KEY_ID: accessKeyId,
+    MEDIA_TEST_S3_SECRET_ACCESS_KEY: secretAccessKey,
+  };
+}
+
+/**
  * MailDev, on the preferred ports if free: its SMTP URL, its web inbox and
  * the control that stops and starts it again.
  * @param {ServiceLauncher} launcher
@@ -178,15 +233,27 @@ async function startMailCatcher({ started, start }, dataDir, preferredPorts) {
 }
 
 /**
- * Starts whatever of MongoDB, Redis and MailDev the environment lacks.
- * @param {{ dataDir: string, mailCatcher: boolean, env?: NodeJS.ProcessEnv,
+ * Starts whatever of MongoDB, Redis, MailDev and (`s3`) the S3-compatible
+ * server the environment lacks.
+ * @param {{ dataDir: string, mailCatcher: boolean, s3?: boolean, env?: NodeJS.ProcessEnv,
  *   preferredPorts?: { smtp?: number, mailCatcher?: number } }} options
  * @returns {Promise<RunningServices>}
  */
-export async function startServices({ dataDir, mailCatcher, env = process.env, preferredPorts }) {
+export async function startServices({
+  dataDir,
+  mailCatcher,
+  s3 = false,
+  env = process.env,
+  preferredPorts,
+}) {
   const launcher = serviceLauncher();
   try {
-    const programs = await ensureSystemPrograms({ mongo: !env.MONGODB_URI, redis: !env.REDIS_URL });
+    const givenS3 = s3 ? givenS3Server(env) : undefined;
+    const programs = await ensureSystemPrograms({
+      mongo: !env.MONGODB_URI,
+      redis: !env.REDIS_URL,
+      s3: s3 && !givenS3,
+    });
     let { MONGODB_URI: mongodbUri, REDIS_URL: redisUrl, SMTP_URL: smtpUrl } = env;
     if (!mongodbUri && programs.mongoServer) {
       mongodbUri = await startMongoServer(launcher, programs.mongoServer, dataDir, env);
@@ -198,6 +265,9 @@ export async function startServices({ dataDir, mailCatcher, env = process.env, p
       !smtpUrl && mailCatcher
         ? await startMailCatcher(launcher, dataDir, preferredPorts)
         : undefined;
+    const s3Server =
+      givenS3 ??
+      (programs.s3Server ? await startS3Server(launcher, programs.s3Server, dataDir) : undefined);
     if (!mongodbUri || !redisUrl) throw new Error('unreachable: the stores were ensured above');
     const processes = launcher.started.flatMap(({ name, pid }) => (pid ? [{ name, pid }] : []));
     return {
@@ -205,6 +275,7 @@ export async function startServices({ dataDir, mailCatcher, env = process.env, p
       redisUrl,
       smtpUrl: caught ? caught.smtpUrl : smtpUrl,
       mailCatcherUrl: caught?.mailCatcherUrl,
+      ...(s3Server ? { s3: s3Server } : {}),
       ...(caught ? { mailCatcher: caught.control } : {}),
       started: processes,
       stop: launcher.stop,

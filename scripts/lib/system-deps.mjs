@@ -3,8 +3,10 @@
  * The one place that finds, and where it can installs, the programs the
  * stack and the tests need: Redis, a MongoDB-wire server (mongod, else
  * FerretDB built from the Go module proxy), Chromium and docker-compose,
- * Dovecot (the IMAP server the bounce mailbox test starts), and for the
- * cluster test iproute2 (`ip netns`) and HAProxy.
+ * Dovecot (the IMAP server the bounce mailbox test starts), an
+ * S3-compatible server for the media library's tests (Versity S3 Gateway,
+ * built from the Go module proxy), and for the cluster test iproute2
+ * (`ip netns`) and HAProxy.
  * `npm start`, `npm test` (so `.ci/run`), the jest setup and the e2e stack
  * all come through here. Node built-ins only: it runs before npm install.
  */
@@ -28,6 +30,10 @@ const FERRETDB_VERSION = 'v1.24.2';
 const FERRETDB_MODULE = 'github.com/FerretDB/FerretDB';
 /** Our build, with its `_id` lookups fixed (see fixIdLookups): named apart from a stock one. */
 const FERRETDB_BUILD_NAME = `ferretdb-${FERRETDB_VERSION}-id-index`;
+const VERSITYGW_VERSION = 'v1.8.0';
+const VERSITYGW_PACKAGE = 'github.com/versity/versitygw/cmd/versitygw';
+/** Named by version: a later version is built beside it, never taken for it. */
+const VERSITYGW_BUILD_NAME = `versitygw-${VERSITYGW_VERSION}`;
 /** Searched besides PATH: sbin is often missing from a user's PATH. */
 const EXTRA_BIN_DIRS = ['/usr/local/bin', '/usr/bin', '/usr/sbin', '/usr/local/go/bin'];
 
@@ -185,16 +191,52 @@ async function findOrBuildMongoServer() {
   );
 }
 
+/**
+ * Versity S3 Gateway (Apache-2.0), the S3-compatible server the media tests
+ * store images in: found in GOPATH/bin, else built there once (about 40 s).
+ */
+async function findOrBuildS3Server() {
+  const go = findExecutable('go');
+  const built = join(await goBinDir(go), VERSITYGW_BUILD_NAME);
+  if (isExecutable(built)) return built;
+  if (!go) {
+    throw new SetupError(
+      'No S3-compatible server for the media tests: install Go 1.22+ so Versity S3 Gateway can be built, or set MEDIA_TEST_S3_ENDPOINT',
+    );
+  }
+  console.log(`Building Versity S3 Gateway ${VERSITYGW_VERSION} with Go (once; about a minute)...`);
+  const gobin = mkdtempSync(join(tmpdir(), 'versitygw-build-'));
+  const partial = `${built}.partial-${process.pid}`;
+  try {
+    const env = { ...process.env, GOBIN: gobin, GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local' };
+    await runQuietly(go, ['install', `${VERSITYGW_PACKAGE}@${VERSITYGW_VERSION}`], {
+      cwd: tmpdir(),
+      env,
+    });
+    mkdirSync(join(built, '..'), { recursive: true });
+    // GOBIN may be on another file system than GOPATH: copied, then renamed into place.
+    cpSync(join(gobin, 'versitygw'), partial);
+    renameSync(partial, built);
+  } finally {
+    rmSync(gobin, { recursive: true, force: true });
+    rmSync(partial, { force: true });
+  }
+  console.log(`Versity S3 Gateway ${VERSITYGW_VERSION} built: ${built}`);
+  return built;
+}
+
 /** @type {Promise<void>} apt-get calls one after the other: apt holds a lock */
 let aptQueue = Promise.resolve();
 /** @type {ReturnType<typeof findOrBuildMongoServer> | undefined} */
 let mongoServer;
+/** @type {ReturnType<typeof findOrBuildS3Server> | undefined} */
+let s3Server;
 
 /**
  * Makes sure the chosen programs are there: one apt-get call for the missing
- * packages while FerretDB builds, if it must.
- * @param {{ redis?: boolean, mongo?: boolean, chromium?: boolean, dockerCompose?: boolean,
- *   iproute2?: boolean, haproxy?: boolean, dovecot?: boolean }} choice
+ * packages while FerretDB and Versity S3 Gateway build, if they must.
+ * @param {{ redis?: boolean, mongo?: boolean, s3?: boolean, chromium?: boolean,
+ *   dockerCompose?: boolean, iproute2?: boolean, haproxy?: boolean, dovecot?: boolean }} choice
  */
 export async function ensureSystemPrograms(choice) {
   const apt = /** @type {AptProgram[]} */ ([
@@ -207,12 +249,18 @@ export async function ensureSystemPrograms(choice) {
   ]).filter((program) => choice[program]);
   aptQueue = aptQueue.then(() => installWithApt(apt));
   if (choice.mongo) mongoServer ??= findOrBuildMongoServer();
-  const [, mongo] = await Promise.all([aptQueue, choice.mongo ? mongoServer : undefined]);
+  if (choice.s3) s3Server ??= findOrBuildS3Server();
+  const [, mongo, s3] = await Promise.all([
+    aptQueue,
+    choice.mongo ? mongoServer : undefined,
+    choice.s3 ? s3Server : undefined,
+  ]);
   /** @param {AptProgram} program */
   const path = (program) => (choice[program] ? (findAptProgram(program) ?? undefined) : undefined);
   return {
     redisServer: path('redis'),
     mongoServer: mongo,
+    s3Server: s3,
     chromium: path('chromium'),
     dockerCompose: path('dockerCompose'),
     ip: path('iproute2'),

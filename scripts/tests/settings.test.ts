@@ -44,6 +44,8 @@ describe('the environment of the API and the worker', () => {
       PATH: '/usr/bin',
       // Where the API and the worker keep the secrets they make outside production.
       DATA_DIR: '/srv/agency/.data',
+      // Uploaded images live with the rest of the installation's data.
+      MEDIA_DIR: '/srv/agency/.data/media',
       API_PORT: '4100',
       CORS_ORIGIN: 'http://127.0.0.1:5173',
       // Page addresses and mail links name the address the website took.

@@ -25,6 +25,7 @@ import {
   createStalePeople,
   peopleSubscriberChanges,
   setPeopleRefreshLogger,
+  type StalePeople,
 } from '@agency/platform';
 import type { MailTransport } from './mail/transport';
 import { contactMailProcessor } from './jobs/contact-mail.processor';
@@ -275,6 +276,8 @@ interface ScheduledJobDeps {
   changes: SubscriberChanges;
   /** The figures' view of the enquiries, which the retention's anonymisation keeps right. */
   keptContactChanges: ContactChanges;
+  /** The addresses whose people view waits for a refresh: marked by every writer, refreshed each second. */
+  stalePeople: StalePeople;
 }
 
 async function startBounceMailbox(
@@ -349,7 +352,13 @@ async function startScheduledJobs(
       })
     : undefined;
   const bounces = await startBounceMailbox(options, deps);
-  const upkeep = await startUpkeepJobs({ connection, queuePrefix, logger, startWorker });
+  const upkeep = await startUpkeepJobs({
+    connection,
+    queuePrefix,
+    logger,
+    startWorker,
+    stalePeople: deps.stalePeople,
+  });
   const retention = await startRetention({
     connection,
     queuePrefix,
@@ -364,6 +373,7 @@ async function startScheduledJobs(
 async function startUpkeepJobs(
   deps: Pick<WorkersOptions, 'connection' | 'queuePrefix' | 'logger'> & {
     startWorker: StartQueueWorker;
+    stalePeople: StalePeople;
   },
 ): Promise<
   Pick<ScheduledJobs, 'campaignEvents' | 'trackingRetention' | 'peopleRebuild' | 'markedPeople'>
@@ -372,7 +382,7 @@ async function startUpkeepJobs(
   const trackingRetention = await startTrackingKeyRetention(deps);
   const peopleRebuild = await startPeopleRebuild(deps);
   const markedPeople = startMarkedPeopleRefresh({
-    stalePeople: createStalePeople(deps.connection, deps.queuePrefix),
+    stalePeople: deps.stalePeople,
     logger: deps.logger,
   });
   return { campaignEvents, trackingRetention, peopleRebuild, markedPeople };
@@ -479,9 +489,10 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
   });
   // ...and the people view, as they do.
   setPeopleRefreshLogger(logger);
+  const stalePeople = createStalePeople(connection, queuePrefix);
   const changes = allSubscriberChanges(
     kept.subscriberChanges,
-    peopleSubscriberChanges(createStalePeople(connection, queuePrefix)),
+    peopleSubscriberChanges(stalePeople),
   );
   // The relay enqueues through queues of its own, on the worker's connection.
   const relayTargets = createMailQueues(connection, queuePrefix, options.mailJobOptions);
@@ -505,6 +516,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     startWorker,
     changes,
     keptContactChanges: kept.contactChanges,
+    stalePeople,
   });
   const campaigns = await startCampaignSending(options, mailDeps);
   const started = { relaySchedule, campaigns, workers, scheduled, relayQueue, relayTargets };

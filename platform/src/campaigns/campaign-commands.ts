@@ -16,6 +16,7 @@ import { findExistingSegmentIds } from '../audience/segments';
 import { DomainError } from '../domain-error';
 import { readAgencySettings } from '../settings/agency-settings.service';
 import { CampaignModel } from './campaign.model';
+import { mediaIdsIn } from './media-references';
 import { toCampaignDto } from './campaign-dto';
 import { deleteLedger } from './campaign-ledger-pages';
 import { takenCampaignNames } from './campaign-queries';
@@ -66,6 +67,11 @@ async function agencyTrackingSwitches(): Promise<CampaignTrackingSwitches> {
   return { opens, clicks };
 }
 
+/** The media library's images a draft shows, in any of its languages. */
+function mediaIdsOf(fields: Pick<CampaignDraftFields, 'content' | 'translations'>): string[] {
+  return mediaIdsIn(fields.content, ...fields.translations.map(({ content }) => content));
+}
+
 export async function createCampaignDraft(
   fields: CampaignDraftFields,
   createdBy: string,
@@ -73,6 +79,7 @@ export async function createCampaignDraft(
   const { tracking, ...rest } = fields;
   const campaign = await CampaignModel.create({
     ...rest,
+    mediaIds: mediaIdsOf(fields),
     tracking: tracking ?? (await agencyTrackingSwitches()),
     createdBy,
   });
@@ -83,10 +90,17 @@ export async function createCampaignDraft(
  * The update of a draft's fields. The switches are set one by one: the rest
  * of `tracking` (mode, key, link table) is the send's, never the editor's.
  */
-function draftUpdate({ tracking, ...rest }: CampaignDraftFields) {
-  if (!tracking) return { $set: rest };
+function draftUpdate(fields: CampaignDraftFields) {
+  const { tracking, ...rest } = fields;
+  const mediaIds = mediaIdsOf(fields);
+  if (!tracking) return { $set: { ...rest, mediaIds } };
   return {
-    $set: { ...rest, 'tracking.opens': tracking.opens, 'tracking.clicks': tracking.clicks },
+    $set: {
+      ...rest,
+      mediaIds,
+      'tracking.opens': tracking.opens,
+      'tracking.clicks': tracking.clicks,
+    },
   };
 }
 
@@ -153,10 +167,16 @@ export async function duplicateCampaign(
   if (!source) throw noCampaign();
   const cap = copy.maxRatePerMinute;
   const rate = source.ratePerMinute ?? null;
+  const translations = (source.translations ?? []).map(({ locale, subject, content }) => ({
+    locale,
+    subject,
+    content,
+  }));
   const campaign = await CampaignModel.create({
     name: await freeCopyName(source.name, copy.locale),
     subject: source.subject,
     content: source.content,
+    mediaIds: mediaIdsOf({ content: source.content, translations }),
     recipientType: source.recipientType,
     listIds: await listsStillThere(source.listIds ?? []),
     segmentIds: await segmentsStillThere(source.segmentIds ?? []),
@@ -164,11 +184,7 @@ export async function duplicateCampaign(
     // mails only those who consented until an admin chooses again.
     enquiryLawfulBasis: null,
     defaultLocale: source.defaultLocale,
-    translations: (source.translations ?? []).map(({ locale, subject, content }) => ({
-      locale,
-      subject,
-      content,
-    })),
+    translations,
     placeholderFallbacks: fallbacksOf(source.placeholderFallbacks),
     templateId: source.templateId ?? null,
     sendingWindow: source.sendingWindow ?? null,

@@ -15,11 +15,14 @@ const campaignTemplateSchema = new Schema(
     backgroundColor: { type: String, required: true },
     textColor: { type: String, required: true },
     createdBy: { type: Schema.Types.ObjectId },
+    // The media library's images its header, footer and layout show (see campaign.model.ts).
+    mediaIds: { type: [String], default: [] },
   },
   { timestamps: true },
 );
 
 campaignTemplateSchema.index({ name: 1 });
+campaignTemplateSchema.index({ mediaIds: 1 });
 
 export type CampaignTemplate = InferSchemaType<typeof campaignTemplateSchema>;
 export const CampaignTemplateModel = model('CampaignTemplate', campaignTemplateSchema);

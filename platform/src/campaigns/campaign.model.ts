@@ -66,6 +66,9 @@ const campaignSchema = new Schema(
       }),
       default: null,
     },
+    // The media library's images its content shows (every language), kept on
+    // each save so "where is this image used" is one indexed query.
+    mediaIds: { type: [String], default: [] },
     // None: the built-in default template.
     templateId: { type: Schema.Types.ObjectId, default: null },
     // While `scheduled`: when the campaign is queued.
@@ -124,6 +127,7 @@ campaignSchema.index({ status: 1, scheduledAt: 1 });
 campaignSchema.index({ publishToArchive: 1, status: 1, finishedAt: -1 });
 // "Is this template used?" before it is deleted.
 campaignSchema.index({ templateId: 1 });
+campaignSchema.index({ mediaIds: 1 });
 
 export type Campaign = InferSchemaType<typeof campaignSchema>;
 export const CampaignModel = model('Campaign', campaignSchema);

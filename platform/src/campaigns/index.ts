@@ -38,6 +38,8 @@ export {
   findMailTemplate,
 } from './template-queries';
 export * from './template-commands';
+// Which campaigns and templates show a media library image.
+export { findMediaUses, mediaIdsIn } from './media-references';
 export * from './campaign-ledger-pages';
 
 // What the worker's engine is given: its store port and the implementation over this module's models.

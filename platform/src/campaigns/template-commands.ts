@@ -2,6 +2,7 @@ import { UNFINISHED_STATUSES } from '@agency/contracts';
 import type { CampaignStatus, CampaignTemplateDto } from '@agency/contracts';
 import { trusted } from 'mongoose';
 import { DomainError } from '../domain-error';
+import { mediaIdsIn } from './media-references';
 import { CampaignModel } from './campaign.model';
 import { CampaignTemplateModel } from './campaign-template.model';
 import {
@@ -22,13 +23,19 @@ export interface CampaignTemplateFields {
   textColor: string;
 }
 
+/** The fields with the media library's images they show, recorded beside them. */
+const withMediaIds = (fields: CampaignTemplateFields) => ({
+  ...fields,
+  mediaIds: mediaIdsIn(fields.header, fields.footer, fields.layout),
+});
+
 const noTemplate = () => new DomainError('NOT_FOUND', 'No template with this id');
 
 export async function createCampaignTemplate(
   fields: CampaignTemplateFields,
   createdBy: string,
 ): Promise<CampaignTemplateDto> {
-  const template = await CampaignTemplateModel.create({ ...fields, createdBy });
+  const template = await CampaignTemplateModel.create({ ...withMediaIds(fields), createdBy });
   return toTemplateDto(template.toObject() as StoredTemplate, 0);
 }
 
@@ -47,7 +54,7 @@ export async function updateCampaignTemplate(
   }
   const template = await CampaignTemplateModel.findByIdAndUpdate(
     id,
-    { $set: fields },
+    { $set: withMediaIds(fields) },
     { returnDocument: 'after', runValidators: true },
   ).lean<StoredTemplate>();
   if (!template) throw noTemplate();

@@ -1,4 +1,5 @@
-import { createHash, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { derivedKeyBytes } from '../derived-key';
 import { normalizeEmail } from './email-address';
 
 /**
@@ -29,7 +30,7 @@ const HKDF_INFO = 'message-id and return-path recipient digest, version k';
 
 export function mailIdentityKey(mailLinkSecret: string): MailIdentityKey {
   return {
-    digestKey: Buffer.from(hkdfSync('sha256', mailLinkSecret, HKDF_SALT, HKDF_INFO, 32)),
+    digestKey: derivedKeyBytes(mailLinkSecret, HKDF_SALT, HKDF_INFO),
   };
 }
 

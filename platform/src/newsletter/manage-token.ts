@@ -1,5 +1,6 @@
-import { createSecretKey, hkdfSync, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { derivedKey } from '../derived-key';
 import { normalizeEmail } from '../mail/email-address';
 
 /**
@@ -20,24 +21,13 @@ const ALGORITHM = 'HS256';
 const HKDF_SALT = 'agency manage links';
 const KEY_ID = /^\d{1,6}$/;
 
-const keys = new Map<string, KeyObject>();
-
 /** The period a moment falls in: the key signing links written then. */
 export function manageKeyPeriod(at: Date): number {
   return Math.floor(at.getTime() / PERIOD_MS);
 }
 
 function periodKey(secret: string, period: number): KeyObject {
-  const cacheKey = `${period}:${secret}`;
-  let key = keys.get(cacheKey);
-  if (!key) {
-    const info = `manage link key, period ${period}, version 1`;
-    key = createSecretKey(Buffer.from(hkdfSync('sha256', secret, HKDF_SALT, info, 32)));
-    // A worker signs with one period's key at a time: keep only the newest few.
-    if (keys.size > 8) keys.clear();
-    keys.set(cacheKey, key);
-  }
-  return key;
+  return derivedKey(secret, HKDF_SALT, `manage link key, period ${period}, version 1`);
 }
 
 /** The token of a recipient's manage link, signed with the current period's key. */

@@ -1,4 +1,5 @@
-import { createHmac, hkdfSync } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { derivedKeyBytes } from '../derived-key';
 import { normalizeEmail } from '../mail/email-address';
 
 /**
@@ -20,7 +21,7 @@ const HKDF_SALT = 'agency erased addresses';
 const HKDF_INFO = 'erasure id and erased-address digest, version 1';
 
 export function erasureKeyOf(mailLinkSecret: string): ErasureKey {
-  return { digestKey: Buffer.from(hkdfSync('sha256', mailLinkSecret, HKDF_SALT, HKDF_INFO, 32)) };
+  return { digestKey: derivedKeyBytes(mailLinkSecret, HKDF_SALT, HKDF_INFO) };
 }
 
 /**

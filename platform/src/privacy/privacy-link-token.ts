@@ -1,5 +1,6 @@
-import { createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
+import { randomBytes, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { derivedKey } from '../derived-key';
 import {
   PRIVACY_LINK_PURPOSES,
   PRIVACY_LINK_TTL_HOURS,
@@ -18,17 +19,8 @@ const ALGORITHM = 'HS256';
 const HKDF_SALT = 'agency privacy links';
 const TTL_SECONDS = PRIVACY_LINK_TTL_HOURS * 3600;
 
-const keys = new Map<string, KeyObject>();
-
 function linkKey(secret: string): KeyObject {
-  let key = keys.get(secret);
-  if (!key) {
-    const derived = hkdfSync('sha256', secret, HKDF_SALT, 'privacy link key, version 1', 32);
-    key = createSecretKey(Buffer.from(derived));
-    if (keys.size > 4) keys.clear();
-    keys.set(secret, key);
-  }
-  return key;
+  return derivedKey(secret, HKDF_SALT, 'privacy link key, version 1');
 }
 
 function audienceOf(purpose: PrivacyLinkPurpose): string {

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomInt } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes, randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import {
   RECOVERY_CODE_COUNT,
@@ -6,7 +6,7 @@ import {
   TOTP_DRIFT_STEPS,
   TOTP_PERIOD_SECONDS,
 } from '@agency/contracts';
-import type { StoredRecoveryCode } from '@agency/platform';
+import { derivedKeyBytes, type StoredRecoveryCode } from '@agency/platform';
 import { hashPassword } from '../users';
 
 /**
@@ -16,7 +16,7 @@ import { hashPassword } from '../users';
  * sign in with a recovery code and enrol again (docs/operations.md).
  */
 export function secretKeyFrom(jwtSecret: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', jwtSecret, 'agency', 'totp-secret-encryption', 32));
+  return derivedKeyBytes(jwtSecret, 'agency', 'totp-secret-encryption');
 }
 
 const CIPHER = 'aes-256-gcm';

@@ -1,4 +1,5 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { derivedKeyBytes } from '../../derived-key';
 import { base64urlLength, bytesOfBase64url } from './base64url-bytes';
 import { RECIPIENT_KEY_BYTES, recipientKeyBytes } from './recipient-key';
 import { TRACKED_LINKS_MAX } from './link-table';
@@ -42,7 +43,7 @@ const HKDF_SALT = 'agency campaign tracking tokens';
 const HKDF_INFO = 'open pixel and click link token mac, version 1';
 
 export function trackingTokenKey(mailLinkSecret: string): TrackingTokenKey {
-  return { macKey: Buffer.from(hkdfSync('sha256', mailLinkSecret, HKDF_SALT, HKDF_INFO, 32)) };
+  return { macKey: derivedKeyBytes(mailLinkSecret, HKDF_SALT, HKDF_INFO) };
 }
 
 // The link index is two bytes, but a campaign's link table holds at most

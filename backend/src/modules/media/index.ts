@@ -1,0 +1,4 @@
+export { mediaRoutes, type MediaRoutesDeps } from './media.routes';
+export { createMediaService, type MediaService } from './media.service';
+export { createMediaStorage } from './media-storage.factory';
+export type { MediaStorage } from './media-storage';

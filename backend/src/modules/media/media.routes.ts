@@ -1,0 +1,164 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import {
+  API_ROUTES,
+  MEDIA_ID_PATTERN,
+  mediaDeleteQuerySchema,
+  mediaListQuerySchema,
+  mediaUpdateSchema,
+  mediaUploadSchema,
+  message,
+  type MediaUploadResponse,
+} from '@agency/contracts';
+import type { Redis } from '@agency/platform';
+import { audit } from '../../middleware/audit';
+import { sessionUser } from '../../middleware/authenticate';
+import { authorize } from '../../middleware/authorize';
+import { rateLimitBy } from '../../middleware/rate-limit';
+import { idParam, requestLocale, validateBody, validateQuery } from '../../middleware/validate';
+import { MediaRefusal } from './media-refusal';
+import type { MediaService } from './media.service';
+import type { MediaStorage } from './media-storage';
+import { declaredTooLarge, readUpload, type UploadRequest } from './media-upload';
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** What the public file route serves: an image's mail variant or its thumbnail, nothing else. */
+const MEDIA_FILE_NAME = /^[a-f0-9]{64}(?:-thumb)?\.(?:jpg|png|gif)$/;
+
+const isMediaId = (value: unknown): value is string =>
+  typeof value === 'string' && MEDIA_ID_PATTERN.test(value);
+
+export interface MediaRoutesDeps {
+  service: MediaService;
+  storage: MediaStorage;
+  redis: Redis;
+  queuePrefix: string;
+  uploadsPerHour: number;
+}
+
+/** The upload's parts, or the refusal in the caller's language. */
+async function uploadOf(
+  ctx: Context,
+): Promise<UploadRequest & { file: NonNullable<UploadRequest['file']> }> {
+  try {
+    const refusal = declaredTooLarge(ctx.request.length);
+    if (refusal) throw refusal;
+    const upload = await readUpload(ctx.req);
+    if (!upload.file) {
+      throw new MediaRefusal('VALIDATION_FAILED', message('mediaFileRequired'));
+    }
+    return { ...upload, file: upload.file };
+  } catch (error) {
+    if (error instanceof MediaRefusal) throw error.toHttpError(requestLocale(ctx));
+    throw error;
+  }
+}
+
+function libraryRoutes(router: Router, deps: MediaRoutesDeps): void {
+  const { service } = deps;
+  // Each upload takes a core for a while (its image work): counted per staff member.
+  const uploadsOf = rateLimitBy({
+    redis: deps.redis,
+    name: `${deps.queuePrefix}:ratelimit:media-upload`,
+    max: deps.uploadsPerHour,
+    windowMs: HOUR_MS,
+  });
+
+  router.post(
+    API_ROUTES.media,
+    authorize('campaigns:write'),
+    (ctx, next) => uploadsOf(sessionUser(ctx.state).id)(ctx, next),
+    async (ctx) => {
+      const upload = await uploadOf(ctx);
+      ctx.request.body = upload.fields;
+      const { name } = await validateBody(ctx, mediaUploadSchema);
+      const user = sessionUser(ctx.state);
+      let answer: MediaUploadResponse;
+      try {
+        answer = await service.upload(upload.file, name, { id: user.id, username: user.username });
+      } catch (error) {
+        if (error instanceof MediaRefusal) throw error.toHttpError(requestLocale(ctx));
+        throw error;
+      }
+      audit(ctx, 'media.upload', { type: 'media', id: answer.item.id, label: answer.item.name });
+      ctx.status = answer.duplicate ? 200 : 201;
+      ctx.body = answer;
+    },
+  );
+
+  router.get(API_ROUTES.media, authorize('campaigns:read'), async (ctx) => {
+    ctx.body = await service.list(await validateQuery(ctx, mediaListQuerySchema));
+  });
+
+  router.get(API_ROUTES.mediaItem, authorize('campaigns:read'), async (ctx) => {
+    ctx.body = await service.get(idParam(ctx, isMediaId));
+  });
+
+  router.patch(API_ROUTES.mediaItem, authorize('campaigns:write'), async (ctx) => {
+    const id = idParam(ctx, isMediaId);
+    const { name } = await validateBody(ctx, mediaUpdateSchema);
+    const { item, previousName } = await service.rename(id, name);
+    audit(ctx, 'media.update', { type: 'media', id, label: item.name }, [
+      { field: 'name', before: previousName, after: item.name },
+    ]);
+    ctx.body = item;
+  });
+
+  router.delete(API_ROUTES.mediaItem, authorize('campaigns:write'), async (ctx) => {
+    const id = idParam(ctx, isMediaId);
+    const { force } = await validateQuery(ctx, mediaDeleteQuerySchema);
+    const item = await service.remove(id, force);
+    audit(ctx, 'media.delete', { type: 'media', id, label: item.name });
+    ctx.status = 204;
+  });
+}
+
+/**
+ * The public image files. Their names are content hashes, so a file never
+ * changes: cached for a year. The headers make sure no browser ever takes
+ * one for a page, whatever its bytes.
+ */
+function fileRoutes(router: Router, { storage }: MediaRoutesDeps): void {
+  const serve = async (ctx: Context) => {
+    const file = (ctx.params as { file?: string }).file ?? '';
+    if (!MEDIA_FILE_NAME.test(file)) {
+      ctx.status = 404;
+      ctx.body = { error: { code: 'NOT_FOUND', message: 'No such image' } };
+      return;
+    }
+    const stored = await storage.get(file);
+    if (!stored) {
+      ctx.status = 404;
+      ctx.body = { error: { code: 'NOT_FOUND', message: 'No such image' } };
+      return;
+    }
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+    ctx.set('Cross-Origin-Resource-Policy', 'cross-origin');
+    ctx.etag = file;
+    ctx.type = stored.contentType;
+    // Koa judges freshness only on a success status.
+    ctx.status = 200;
+    if (ctx.fresh) {
+      stored.body.destroy();
+      ctx.status = 304;
+      return;
+    }
+    ctx.length = stored.length;
+    if (ctx.method === 'HEAD') {
+      stored.body.destroy();
+      return;
+    }
+    ctx.body = stored.body;
+  };
+  router.get(API_ROUTES.mediaFile, serve);
+}
+
+export function mediaRoutes(deps: MediaRoutesDeps): Router {
+  const router = new Router();
+  libraryRoutes(router, deps);
+  fileRoutes(router, deps);
+  return router;
+}
