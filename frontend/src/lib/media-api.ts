@@ -19,8 +19,8 @@ export const mediaApi = api.injectEndpoints({
       query: (params) => ({ url: API_ROUTES.media, params }),
       providesTags: ['Media'],
     }),
-    /** `force` only once staff confirmed deleting an image that mails still show. */
-    deleteMedia: build.mutation<null, { id: string; force?: boolean }>({
+    /** Answers the image deleted; `force` only once staff confirmed deleting one that mails still show. */
+    deleteMedia: build.mutation<MediaDto, { id: string; force?: boolean }>({
       query: ({ id, force }) => ({
         url: apiPath(API_ROUTES.mediaItem, { id }),
         method: 'DELETE',
