@@ -12,17 +12,19 @@ import { MediaPager } from '../../components/admin/media/media-pager';
 import { MEDIA_NAMESPACE } from '../../components/admin/media/media-namespace';
 import { UploadDropZone } from '../../components/admin/media/upload-drop-zone';
 import { UploadProgressList } from '../../components/admin/media/upload-progress-list';
-import { useMediaBrowser } from '../../components/admin/media/use-media-browser';
+import {
+  MEDIA_LIST_OPTIONS,
+  useMediaBrowser,
+} from '../../components/admin/media/use-media-browser';
 import { PageHeading } from '../../components/admin/page-heading';
 import { RequirePermission } from '../../components/admin/require-permission';
 import { SearchField } from '../../components/admin/search-field';
 import { useAdminCan } from '../../lib/admin-session';
 import { useMediaUploads } from '../../lib/media-upload';
+import { useListParams } from '../../lib/use-list-params';
 import { useNamespace } from '../../lib/translations';
 import { MediaCard } from './components/media-card';
 import { MediaDeleteDialog } from './components/media-delete-dialog';
-
-const PAGE_SIZE = 24;
 
 /** The grid of images, or why there is none. */
 function MediaGrid({
@@ -89,7 +91,7 @@ export function AdminMediaPage() {
 function MediaLibrary() {
   const { t } = useNamespace(MEDIA_NAMESPACE);
   const canWrite = useAdminCan('campaigns:write');
-  const browser = useMediaBrowser(PAGE_SIZE);
+  const browser = useMediaBrowser(useListParams(MEDIA_LIST_OPTIONS));
   const { entries, upload } = useMediaUploads();
   const [deleting, setDeleting] = useState<MediaDto | null>(null);
   const zone = useRef<{ open: () => void }>(null);

@@ -42,7 +42,7 @@ describe('the media library screen', () => {
   it('lists each image with its size, dimensions and uses, and searches by name', async () => {
     const library = libraryOf([BANNER, LOGO]);
     server.use(library.handler);
-    const { user } = await renderAdmin('/admin/media', { role: 'manager' });
+    const { user, location } = await renderAdmin('/admin/media', { role: 'manager' });
 
     await screen.findByRole('img', { name: 'Spring banner' }, SECTION_LOAD);
     const banner = cardOf('Spring banner');
@@ -67,6 +67,8 @@ describe('the media library screen', () => {
     // Debounced: one request for the whole word, not one per key.
     const searches = library.calls.map((call) => call.url.searchParams.get('search'));
     expect(searches.filter(Boolean)).toEqual(['logo']);
+    // Kept in the address: a reload or a shared link shows the same search.
+    expect(new URLSearchParams(location().search).get('search')).toBe('logo');
   });
 
   it('shows an empty library with a call to upload, to those who may', async () => {

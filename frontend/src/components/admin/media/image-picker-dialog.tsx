@@ -25,7 +25,7 @@ import { MEDIA_NAMESPACE } from './media-namespace';
 import { MediaThumbnailGrid } from './media-thumbnail-grid';
 import { UploadDropZone } from './upload-drop-zone';
 import { UploadProgressList } from './upload-progress-list';
-import { useMediaBrowser } from './use-media-browser';
+import { useMediaBrowser, useMediaPlaceInState } from './use-media-browser';
 import { SearchField } from '../search-field';
 
 /** What the picker gives back: the mail variant's address and size, and its description. */
@@ -56,7 +56,7 @@ function choiceOf(item: MediaDto): Choice {
 
 function LibraryTab({ onChoose }: { onChoose: (choice: Choice) => void }) {
   const { t } = useNamespace(MEDIA_NAMESPACE);
-  const browser = useMediaBrowser(PICKER_PAGE_SIZE);
+  const browser = useMediaBrowser(useMediaPlaceInState(PICKER_PAGE_SIZE));
   return (
     <Stack spacing={2}>
       <SearchField value={browser.search} onSearch={browser.onSearch} label={t('searchLabel')} />
