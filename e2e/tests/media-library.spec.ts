@@ -161,6 +161,15 @@ test.describe('The media library in the campaign editor', () => {
 
     const id = await saveCampaign(page, dialog, request, headers, name);
     await expectImageInTestMail(request, headers, { id, name, alt: 'Spring flowers' });
+
+    // The library lists it (newest first), with the campaign that shows it.
+    await page.goto(appUrl('/admin/media'));
+    await waitForSection(page, 'Media library');
+    const card = page.getByRole('article').filter({
+      has: page.getByRole('img', { name: `spring-${run}` }),
+    });
+    await expect(card).toContainText('640 × 400 px');
+    await expect(card.getByRole('link', { name: `campaign ${name}` })).toBeVisible();
   });
 
   test('at 375 px an image uploaded through the picker goes in the mail', async ({
