@@ -42,6 +42,7 @@ const CampaignReportPage = section(
   () => import('../features/admin-campaigns'),
   'CampaignReportPage',
 );
+const AdminMediaPage = section(() => import('../features/admin-media'), 'AdminMediaPage');
 const AdminAudiencePage = section(() => import('../features/admin-audience'), 'AdminAudiencePage');
 const AdminPeoplePage = section(() => import('../features/admin-people'), 'AdminPeoplePage');
 const PersonPage = section(() => import('../features/admin-people'), 'PersonPage');
@@ -102,6 +103,7 @@ const adminRoutes: RouteObject[] = [
       { path: 'dashboard', element: <AdminDashboardPage /> },
       { path: 'campaigns', element: <AdminCampaignsPage /> },
       { path: 'campaigns/:id/report', element: <CampaignReportPage /> },
+      { path: 'media', element: <AdminMediaPage /> },
       { path: 'audience/:tab?', element: <AdminAudiencePage /> },
       { path: 'people', element: <AdminPeoplePage /> },
       { path: 'people/segments', element: <SegmentsPage /> },

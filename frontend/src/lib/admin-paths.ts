@@ -8,6 +8,7 @@ export const ADMIN_PATHS = {
   login: '/admin/login',
   dashboard: '/admin/dashboard',
   campaigns: '/admin/campaigns',
+  media: '/admin/media',
   audience: '/admin/audience',
   people: '/admin/people',
   users: '/admin/users',

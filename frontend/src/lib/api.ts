@@ -83,6 +83,7 @@ export const api = createApi({
     'AgencySettings',
     'People',
     'Segments',
+    'Media',
   ],
   endpoints: () => ({}),
 });

@@ -1,9 +1,20 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse } from 'msw';
-import { buildCampaign, buildMailingList, buildTemplate } from '../../testing/admin-factory';
+import { http, HttpResponse } from 'msw';
+import {
+  buildCampaign,
+  buildMailingList,
+  buildTemplate,
+  keysetPageOf,
+} from '../../testing/admin-factory';
 import { findCardList, findLoadedRecords, renderAdmin } from '../../testing/admin-render';
-import { adminFailure, adminList, recordAdminCalls } from '../../testing/handlers/admin-handlers';
+import {
+  ADMIN,
+  adminFailure,
+  adminList,
+  recordAdminCalls,
+} from '../../testing/handlers/admin-handlers';
 import { i18n } from '../../testing/i18n';
+import { buildMedia } from '../../testing/media-factory';
 import { server } from '../../testing/msw-server';
 
 const campaignCards = () => findCardList('Campaigns');
@@ -290,6 +301,38 @@ describe('campaign templates', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Create Template' }));
     await waitFor(() => expect(calls).toHaveLength(1));
     expect(calls[0]?.body).toMatchObject({ name: 'Bare', layout: '<div>{{content}}</div>' });
+  });
+
+  it('puts the logo in the header with the image picker, from the media library', async () => {
+    const logo = buildMedia({ name: 'Agency logo', width: 400, height: 120 });
+    const { handler, calls } = recordAdminCalls('post', '/campaign-templates', (body) =>
+      HttpResponse.json(buildTemplate(body as object), { status: 201 }),
+    );
+    server.use(
+      handler,
+      http.get(`${ADMIN}/media`, () => HttpResponse.json(keysetPageOf([logo]))),
+    );
+    const { user } = await renderAdmin('/admin/campaigns?view=templates');
+    await screen.findByRole('list', { name: 'Templates' });
+    await user.click(screen.getByRole('button', { name: 'New Template' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New Template' });
+    await user.type(within(dialog).getByLabelText(/^Template name/), 'Branded');
+
+    const header = within(dialog).getByRole('toolbar', { name: /^Header/ });
+    await user.click(within(header).getByRole('button', { name: 'Image' }));
+    const picker = await screen.findByRole('dialog', { name: 'Insert an image' });
+    await user.click(await within(picker).findByRole('button', { name: 'Choose Agency logo' }));
+    await user.type(within(picker).getByLabelText(/^Description/), 'Agency');
+    await user.click(within(picker).getByRole('button', { name: 'Insert' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Insert an image' })).not.toBeInTheDocument(),
+    );
+
+    await user.click(within(dialog).getByRole('button', { name: 'Create Template' }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect((calls[0]?.body as { header: string }).header).toContain(
+      `<img src="${logo.url}" alt="Agency" width="400" height="120"`,
+    );
   });
 
   describe('a placeholder outside text', () => {

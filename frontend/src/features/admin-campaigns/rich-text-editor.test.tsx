@@ -1,6 +1,11 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import type { MediaUploadResponse } from '@agency/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import type { UserEvent } from '@testing-library/user-event';
 import { useState } from 'react';
+import { ADMIN } from '../../testing/handlers/admin-handlers';
+import { buildMedia, imageFile } from '../../testing/media-factory';
+import { server } from '../../testing/msw-server';
 import { renderWithProviders, UNSTYLED } from '../../testing/render';
 import { RichTextEditor } from './components/rich-text-editor';
 
@@ -10,7 +15,8 @@ jest.setTimeout(60_000);
 const BUTTON =
   '<table data-button=""><tbody><tr><td data-button="">' +
   '<a data-button="" href="https://agency.tn/book">Book a call</a></td></tr></tbody></table>';
-const IMAGE = '<img src="https://cdn.agency.tn/spring.png" alt="Spring">';
+const IMAGE =
+  '<img src="https://cdn.agency.tn/spring.png" alt="Spring" style="max-width: 100%; height: auto;">';
 
 /** The editor as a form holds it, with what it last wrote readable by the test. */
 async function renderEditor(initial = '') {
@@ -36,9 +42,21 @@ async function renderEditor(initial = '') {
 /** Each insert dialog: its title and its two fields' labels. */
 const INSERTS = {
   Button: { title: 'Insert a button', url: /^Button link/, text: /^Button text/ },
-  Image: { title: 'Insert an image', url: /^Image address/, text: /^Description/ },
   Link: { title: 'Insert a link', url: /^Address/, text: /^Text/ },
 } as const;
+
+/** An image by its address, through the image picker's Address tab, then its alt text. */
+async function insertImageByAddress(user: UserEvent, url: string, alt: string) {
+  await user.click(screen.getByRole('button', { name: 'Image' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Insert an image' });
+  await user.click(within(dialog).getByRole('tab', { name: 'Address' }));
+  await user.type(within(dialog).getByLabelText(/^Image address/), url);
+  await user.click(within(dialog).getByRole('button', { name: 'Use this address' }));
+  await user.type(await within(dialog).findByLabelText(/^Description/), alt);
+  await user.click(within(dialog).getByRole('button', { name: 'Insert' }));
+  await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  expect(screen.getByRole('textbox', { name: 'Content' })).toHaveFocus();
+}
 
 async function insertFromToolbar(
   user: UserEvent,
@@ -74,7 +92,7 @@ describe('the rich-text editor', () => {
     await user.click(editor);
 
     await insertFromToolbar(user, 'Button', 'https://agency.tn/book', 'Book a call');
-    await insertFromToolbar(user, 'Image', 'https://cdn.agency.tn/spring.png', 'Spring');
+    await insertImageByAddress(user, 'https://cdn.agency.tn/spring.png', 'Spring');
     await user.keyboard('Caption');
 
     expect(html()).toBe(`${BUTTON}${IMAGE}<p>Caption</p>`);
@@ -151,5 +169,71 @@ describe('the rich-text editor', () => {
     expect(editor).toHaveFocus();
     await user.keyboard('Bye');
     expect(html()).toBe(`<p>Hello</p>${BUTTON}<p>Bye</p>`);
+  });
+
+  describe('with an image file dropped or pasted', () => {
+    const STORED = buildMedia({
+      name: 'spring.png',
+      contentType: 'image/png',
+      width: 1200,
+      height: 800,
+      url: 'https://agency.example/api/media/spring.png',
+    });
+    const UPLOADED =
+      '<img src="https://agency.example/api/media/spring.png" alt="Spring flowers" ' +
+      'width="600" height="400" style="max-width: 100%; height: auto;">';
+
+    /** The library stores each upload as STORED, and the test can read what was sent. */
+    function recordUploads() {
+      const files: string[] = [];
+      server.use(
+        http.post(`${ADMIN}/media`, async ({ request }) => {
+          const file = (await request.formData()).get('file');
+          files.push(file instanceof Blob && 'name' in file ? String(file.name) : 'none');
+          return HttpResponse.json<MediaUploadResponse>(
+            { item: STORED, duplicate: false },
+            { status: 201 },
+          );
+        }),
+      );
+      return files;
+    }
+
+    async function describeAndInsert(user: UserEvent, alt: string) {
+      const dialog = await screen.findByRole('dialog', { name: 'Insert an image' });
+      await user.type(await within(dialog).findByLabelText(/^Description/), alt);
+      await user.click(within(dialog).getByRole('button', { name: 'Insert' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    }
+
+    it('uploads a dropped image, asks its alt text, and inserts it sized for mail with the cursor after it', async () => {
+      const uploads = recordUploads();
+      const { user, editor, html } = await renderEditor();
+      await user.click(editor);
+      await user.keyboard('Our spring');
+
+      fireEvent.drop(editor, {
+        dataTransfer: { files: [imageFile('spring.png')], types: ['Files'] },
+      });
+      await describeAndInsert(user, 'Spring flowers');
+      await user.keyboard('Caption');
+
+      expect(uploads).toEqual(['spring.png']);
+      expect(html()).toBe(`<p>Our spring</p>${UPLOADED}<p>Caption</p>`);
+    });
+
+    it('uploads a pasted image the same way', async () => {
+      const uploads = recordUploads();
+      const { user, editor, html } = await renderEditor();
+      await user.click(editor);
+
+      fireEvent.paste(editor, {
+        clipboardData: { files: [imageFile('spring.png')], types: ['Files'], getData: () => '' },
+      });
+      await describeAndInsert(user, 'Spring flowers');
+
+      expect(uploads).toEqual(['spring.png']);
+      expect(html()).toContain(UPLOADED);
+    });
   });
 });

@@ -6,6 +6,7 @@ import DashboardIcon from '@mui/icons-material/Dashboard';
 import EmailIcon from '@mui/icons-material/Email';
 import GroupsIcon from '@mui/icons-material/Groups';
 import PeopleIcon from '@mui/icons-material/People';
+import PhotoLibraryIcon from '@mui/icons-material/PhotoLibrary';
 import RecentActorsIcon from '@mui/icons-material/RecentActors';
 import SettingsIcon from '@mui/icons-material/Settings';
 import TrendingUpIcon from '@mui/icons-material/TrendingUp';
@@ -20,7 +21,7 @@ export interface AdminSectionLink {
   permission?: Permission;
 }
 
-/** The sidebar's sections: the spec's eight, in its order, with the audience after the mail. */
+/** The sidebar's sections: the spec's eight, in its order, with the media library and the audience after the mail. */
 export const ADMIN_SECTION_LINKS: readonly AdminSectionLink[] = [
   {
     section: 'dashboard',
@@ -32,6 +33,12 @@ export const ADMIN_SECTION_LINKS: readonly AdminSectionLink[] = [
     section: 'campaigns',
     path: ADMIN_PATHS.campaigns,
     icon: <EmailIcon />,
+    permission: 'campaigns:read',
+  },
+  {
+    section: 'media',
+    path: ADMIN_PATHS.media,
+    icon: <PhotoLibraryIcon />,
     permission: 'campaigns:read',
   },
   {

@@ -12,6 +12,7 @@ import { signInAs } from '../../testing/admin-session';
 const SECTIONS = [
   'Dashboard',
   'Mail Manager',
+  'Media library',
   'Audience',
   'People',
   'User Management',
@@ -30,7 +31,7 @@ const sectionLinks = async () => {
 };
 
 describe('Admin frame', () => {
-  it("offers an admin the spec's eight sections with the audience, and highlights the admin badge", async () => {
+  it("offers an admin the spec's eight sections with the media library and the audience, and highlights the admin badge", async () => {
     await renderAdmin('/admin/settings');
 
     expect(await sectionLinks()).toEqual(SECTIONS);

@@ -65,6 +65,8 @@ export const adminHandlers: HttpHandler[] = [
       user: { ...sessionUser('admin'), username },
     });
   }),
+  // The media library starts empty; tests that browse it answer with their images.
+  http.get(`${ADMIN}/media`, () => HttpResponse.json(keysetPageOf([]))),
   http.get(`${ADMIN}/me`, ({ request }) =>
     HttpResponse.json<MeResponse>({ user: sessionUser(roleOf(request)) }),
   ),

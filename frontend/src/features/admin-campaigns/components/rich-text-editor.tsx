@@ -4,7 +4,19 @@ import FormHelperText from '@mui/material/FormHelperText';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { EditorContent, type Editor } from '@tiptap/react';
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import {
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ClipboardEvent,
+  type DragEvent,
+  type ReactNode,
+} from 'react';
+import {
+  ImagePickerDialog,
+  type PickedImage,
+} from '../../../components/admin/media/image-picker-dialog';
 import { useNamespace } from '../../../lib/translations';
 import { CAMPAIGNS_NAMESPACE } from '../campaigns-namespace';
 import { useRichTextCommands } from '../hooks/use-rich-text-commands';
@@ -54,10 +66,59 @@ function SourceView({
   );
 }
 
-/** The editable text, its buttons drawn as a mail client will show them. */
-function EditorSurface({ editor }: { editor: Editor | null }) {
+/** An image file a drop or a paste carries (the first one), if any. */
+function imageFileOf(transfer: DataTransfer | null): File | undefined {
+  return Array.from(transfer?.files ?? []).find((file) => file.type.startsWith('image/'));
+}
+
+/** Where in the text a drop landed, or the cursor when the point cannot be told. */
+function dropPosition(editor: Editor, event: DragEvent): number {
+  try {
+    const found = editor.view.posAtCoords({ left: event.clientX, top: event.clientY });
+    if (found) return found.pos;
+  } catch {
+    // No layout to measure (a hidden editor): the cursor will do.
+  }
+  return editor.state.selection.from;
+}
+
+/** An image file dropped or pasted, and where it goes once uploaded and described. */
+interface DroppedImage {
+  file: File;
+  at: number;
+}
+
+/**
+ * The editable text, its buttons drawn as a mail client will show them. An
+ * image file dropped or pasted on it is taken before the editor sees it
+ * (the editor would insert nothing, or the file's name): it is uploaded to
+ * the library, and goes in once it has its alt text.
+ */
+function EditorSurface({
+  editor,
+  onImageFile,
+}: {
+  editor: Editor | null;
+  onImageFile: (dropped: DroppedImage) => void;
+}) {
+  const takeDrop = (event: DragEvent) => {
+    const file = imageFileOf(event.dataTransfer);
+    if (!file || !editor) return;
+    event.preventDefault();
+    event.stopPropagation();
+    onImageFile({ file, at: dropPosition(editor, event) });
+  };
+  const takePaste = (event: ClipboardEvent) => {
+    const file = imageFileOf(event.clipboardData);
+    if (!file || !editor) return;
+    event.preventDefault();
+    event.stopPropagation();
+    onImageFile({ file, at: editor.state.selection.from });
+  };
   return (
     <Box
+      onDropCapture={takeDrop}
+      onPasteCapture={takePaste}
       sx={{
         px: 1.5,
         minHeight: 200,
@@ -82,8 +143,8 @@ function EditorSurface({ editor }: { editor: Editor | null }) {
 }
 
 /**
- * The campaign editor: formatting from a toolbar, links, images by URL,
- * buttons, dividers and variables from a menu, so no one needs to write
+ * The campaign editor: formatting from a toolbar, links, images from the
+ * media library (picked, dropped or pasted), buttons, dividers and variables from a menu, so no one needs to write
  * HTML; the source view is there for those who want to. It writes the
  * plain markup the server sanitises and styles inline for mail clients.
  */
@@ -99,6 +160,7 @@ export function RichTextEditor({
   const helperId = useId();
   const [source, setSource] = useState(false);
   const [inserting, setInserting] = useState<InsertKind | null>(null);
+  const [dropped, setDropped] = useState<DroppedImage | null>(null);
   const commands = useRichTextCommands({
     label,
     describedBy: helperId,
@@ -116,15 +178,24 @@ export function RichTextEditor({
     if (kind) commands.insert(kind, url, text);
   };
 
+  const insertImage = (image: PickedImage) => {
+    const at = dropped?.at;
+    focusTextOnClose.current = true;
+    setInserting(null);
+    setDropped(null);
+    commands.insertImage(image, at);
+  };
+  const picking = inserting === 'image' || dropped !== null;
+
   // After an insert the caret belongs in the text, at once. The dialog gives
   // the focus back to its toolbar button as it closes, and Tiptap's own focus
   // waits for the next frame: keys typed in between would press that button.
   // This effect runs after the dialog's cleanup, so the text has the last word.
   useEffect(() => {
-    if (inserting || !focusTextOnClose.current) return;
+    if (inserting || picking || !focusTextOnClose.current) return;
     focusTextOnClose.current = false;
     commands.editor?.view.focus();
-  }, [inserting, commands.editor]);
+  }, [inserting, picking, commands.editor]);
 
   const toggleSource = () => {
     if (source) commands.showValue();
@@ -155,13 +226,23 @@ export function RichTextEditor({
         {source ? (
           <SourceView label={label} value={value} onChange={onChange} describedBy={helperId} />
         ) : (
-          <EditorSurface editor={commands.editor} />
+          <EditorSurface editor={commands.editor} onImageFile={setDropped} />
         )}
       </Box>
       <FormHelperText id={helperId} error={error}>
         {helperText}
       </FormHelperText>
-      {inserting ? (
+      {picking ? (
+        <ImagePickerDialog
+          file={dropped?.file}
+          onPick={insertImage}
+          onClose={() => {
+            setInserting(null);
+            setDropped(null);
+          }}
+        />
+      ) : null}
+      {inserting && inserting !== 'image' ? (
         <InsertDialog
           kind={inserting}
           initialText={commands.selectedText()}

@@ -9,27 +9,26 @@ import { useId, useState } from 'react';
 import { useNamespace } from '../../../lib/translations';
 import { CAMPAIGNS_NAMESPACE } from '../campaigns-namespace';
 
-/** What a link, an image or a button may point at: the web, mail, or the unsubscribe link. */
+/** What a link or a button may point at: the web, mail, or the unsubscribe link. */
 const LINK_TARGET = /^(https?:\/\/\S+|mailto:\S+|\{\{\s*unsubscribeUrl\s*\}\})$/i;
-const IMAGE_SOURCE = /^https?:\/\/\S+$/i;
 
-/** What the editor's insert dialog adds: a link, an image or a button. */
+/** What the toolbar inserts through a dialog: a link, an image (the image picker) or a button. */
 export type InsertKind = 'link' | 'image' | 'button';
 
 export interface InsertDialogProps {
-  kind: InsertKind;
+  kind: Exclude<InsertKind, 'image'>;
   initialText: string;
   onInsert: (url: string, text: string) => void;
   onClose: () => void;
 }
 
-/** Asks for a link's, an image's or a button's address (and its text). */
+/** Asks for a link's or a button's address (and its text). */
 export function InsertDialog({ kind, initialText, onInsert, onClose }: InsertDialogProps) {
   const { t } = useNamespace(CAMPAIGNS_NAMESPACE);
   const [url, setUrl] = useState('');
   const [text, setText] = useState(initialText);
   const [tried, setTried] = useState(false);
-  const pattern = kind === 'image' ? IMAGE_SOURCE : LINK_TARGET;
+  const pattern = LINK_TARGET;
   const urlError = tried && !pattern.test(url.trim());
   const textError = tried && kind === 'button' && !text.trim();
   const titleId = useId();

@@ -1,10 +1,11 @@
-import { Image } from '@tiptap/extension-image';
 import { Link } from '@tiptap/extension-link';
 import { useEditor, type Editor } from '@tiptap/react';
 import { StarterKit } from '@tiptap/starter-kit';
 import { useEffect, useRef } from 'react';
 import { BlockInsert } from '../components/block-insert.extension';
 import { EmailButton } from '../components/email-button.extension';
+import { MailImage, mailImageAttributes } from '../components/mail-image.extension';
+import type { PickedImage } from '../../../components/admin/media/image-picker-dialog';
 import type { InsertKind } from '../components/rich-text-insert-dialog';
 
 /**
@@ -39,7 +40,7 @@ function editorExtensions() {
       link: false,
     }),
     BoundedLink.configure({ openOnClick: false, autolink: true, defaultProtocol: 'https' }),
-    Image,
+    MailImage,
     EmailButton,
     BlockInsert,
   ];
@@ -102,7 +103,22 @@ export function useRichTextCommands({
       ? editor.state.doc.textBetween(editor.state.selection.from, editor.state.selection.to, ' ')
       : '';
 
-  /** A link on the selection (or new linked text), an image or a button, from its dialog. */
+  /**
+   * An image from the picker, where the cursor is or where a file was dropped
+   * or pasted (`at`), with the cursor after it.
+   */
+  const insertImage = (image: PickedImage, at?: number) => {
+    const attrs = mailImageAttributes(image);
+    run((chain) => {
+      const placed =
+        at === undefined || !editor
+          ? chain
+          : chain.setTextSelection(Math.min(at, editor.state.doc.content.size));
+      return placed.insertBlock({ type: 'image', attrs });
+    });
+  };
+
+  /** A link on the selection (or new linked text) or a button, from its dialog. */
   const insert = (kind: InsertKind, url: string, text: string) => {
     if (kind === 'link') {
       run((chain) =>
@@ -114,14 +130,12 @@ export function useRichTextCommands({
             })
           : chain.extendMarkRange('link').setLink({ href: url }),
       );
-    } else if (kind === 'image') {
-      run((chain) => chain.insertBlock({ type: 'image', attrs: { src: url, alt: text } }));
     } else {
       run((chain) => chain.insertBlock({ type: 'emailButton', attrs: { href: url, label: text } }));
     }
   };
 
-  return { editor, run, showValue, selectedText, insert };
+  return { editor, run, showValue, selectedText, insert, insertImage };
 }
 
 export type RichTextCommands = ReturnType<typeof useRichTextCommands>;

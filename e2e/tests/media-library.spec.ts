@@ -1,0 +1,194 @@
+import { API_ROUTES, apiPath, type CampaignDto, type Page as ListPage } from '@agency/contracts';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { crc32, deflateSync } from 'node:zlib';
+import { apiUrl, appUrl, demoAdmin } from '../support/e2e-env';
+import { waitForMail } from '../support/mail-catcher-client';
+import { demoAdminToken, runId, storeDemoAdminSession, waitForSection } from './admin-helpers';
+
+/**
+ * An image staff have on their laptop goes into a campaign, by a drop on the
+ * editor (desktop) or through the picker's upload (phone), and the mail shows
+ * it: MailDev receives the test mail, its <img> names the library's absolute
+ * URL, and that URL answers with the image.
+ */
+
+/** One PNG chunk: length, type, data, CRC of type and data. */
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const typed = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(typed));
+  return Buffer.concat([length, typed, crc]);
+}
+
+/**
+ * A real PNG of one colour, different for every run: the library names
+ * images by their content hash, so this run's image is new to it.
+ */
+function solidPng(width: number, height: number, seed: string): Buffer {
+  const [red, green, blue] = [...Buffer.from(seed)].slice(-3);
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB, deflate, no filter choice, no interlace
+  const row = Buffer.concat([
+    Buffer.from([0]),
+    Buffer.from(Array.from({ length: width }, () => [red ?? 0, green ?? 0, blue ?? 0]).flat()),
+  ]);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** A library image's public address, as the editor writes it into the content. */
+const LIBRARY_IMAGE = /https?:\/\/[^"]+\/api\/media\/[a-f0-9]{64}\.(png|jpe?g|gif)/;
+
+/** Opens a new campaign and names it; answers the dialog and its content editor. */
+async function newCampaign(page: Page, name: string) {
+  await page.goto(appUrl('/admin/campaigns'));
+  await waitForSection(page, 'Mail Manager');
+  await page.getByRole('button', { name: 'New Campaign' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'New Campaign' });
+  await dialog.getByLabel(/^Campaign name/).fill(name);
+  await dialog.getByLabel(/^Email subject/).fill(name);
+  const editor = dialog.getByRole('textbox', { name: 'Content', exact: true });
+  await editor.click();
+  await page.keyboard.type('Our spring collection');
+  return { dialog, editor };
+}
+
+/** The picker's last step: the alt text, then the image goes in. */
+async function describeImage(page: Page, alt: string) {
+  const picker = page.getByRole('dialog', { name: 'Insert an image' });
+  await picker.getByLabel(/^Description/).fill(alt);
+  await picker.getByRole('button', { name: 'Insert' }).click();
+  await expect(picker).toBeHidden();
+}
+
+/** Drops an image file on the editor, as one dragged from the desktop. */
+async function dropImage(page: Page, editor: Locator, png: Buffer, name: string) {
+  const transfer = await page.evaluateHandle(
+    ({ base64, fileName }) => {
+      const bytes = Uint8Array.from(atob(base64), (character) => character.charCodeAt(0));
+      const data = new DataTransfer();
+      data.items.add(new File([bytes], fileName, { type: 'image/png' }));
+      return data;
+    },
+    { base64: png.toString('base64'), fileName: name },
+  );
+  await editor.dispatchEvent('dragover', { dataTransfer: transfer });
+  await editor.dispatchEvent('drop', { dataTransfer: transfer });
+}
+
+/** Uploads through the image picker: the toolbar's Image, its Upload tab, the file chooser. */
+async function uploadWithPicker(page: Page, dialog: Locator, png: Buffer, name: string) {
+  await dialog.getByRole('button', { name: 'Image', exact: true }).click();
+  const picker = page.getByRole('dialog', { name: 'Insert an image' });
+  await picker.getByRole('tab', { name: 'Upload' }).click();
+  const chooser = page.waitForEvent('filechooser');
+  await picker.getByRole('button', { name: /Drop images here, or choose files/ }).click();
+  await (await chooser).setFiles({ name, mimeType: 'image/png', buffer: png });
+}
+
+/** Saves the campaign to the enquiry contacts and answers its id. */
+async function saveCampaign(
+  page: Page,
+  dialog: Locator,
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  name: string,
+): Promise<string> {
+  await dialog.getByRole('combobox', { name: 'Recipients' }).click();
+  await page.getByRole('option', { name: /^Enquiry contacts/ }).click();
+  await dialog.getByRole('button', { name: 'Create Campaign' }).click();
+  await expect(page.getByText('Campaign created successfully')).toBeVisible();
+  const response = await request.get(apiUrl(API_ROUTES.campaigns), {
+    headers,
+    params: { search: name },
+  });
+  const { items } = (await response.json()) as ListPage<CampaignDto>;
+  const campaign = items.find((item) => item.name === name);
+  if (!campaign) throw new Error(`the campaign ${name} was not stored`);
+  return campaign.id;
+}
+
+/** Sends a test of the campaign to the demo admin, and checks the image the mail shows. */
+async function expectImageInTestMail(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  { id, name, alt }: { id: string; name: string; alt: string },
+) {
+  const { email } = demoAdmin();
+  const sent = await request.post(apiUrl(apiPath(API_ROUTES.campaignTest, { id })), {
+    headers,
+    data: { email },
+  });
+  expect(sent.status(), await sent.text()).toBeLessThan(300);
+  const mail = await waitForMail(request, { to: email, subject: name }, { timeout: 60_000 });
+  const image = new RegExp(`<img[^>]*src="(${LIBRARY_IMAGE.source})"[^>]*>`).exec(mail.html ?? '');
+  expect(image, 'the mail holds the library image').not.toBeNull();
+  const [tag, url] = image ?? [];
+  expect(tag).toContain(`alt="${alt}"`);
+  expect(tag).toMatch(/width="\d+"/);
+  const served = await request.get(url ?? '');
+  expect(served.status()).toBe(200);
+  expect(served.headers()['content-type']).toMatch(/^image\/(png|jpeg)$/);
+}
+
+test.describe('The media library in the campaign editor', () => {
+  test('at 1280 px an image dropped on the editor is uploaded, described, and shown in the mail', async ({
+    page,
+    request,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const headers = { Authorization: `Bearer ${await demoAdminToken(request)}` };
+    await storeDemoAdminSession(page, request);
+    const run = runId();
+    const name = `Media drop ${run}`;
+    const { dialog, editor } = await newCampaign(page, name);
+
+    await dropImage(page, editor, solidPng(640, 400, `drop${run}`), `spring-${run}.png`);
+    await describeImage(page, 'Spring flowers');
+    await expect(editor.locator('img')).toHaveAttribute('src', LIBRARY_IMAGE);
+    await expect(editor.locator('img')).toHaveAttribute('width', '600');
+    await page.keyboard.type('See you soon');
+    await expect(editor).toContainText('See you soon');
+
+    const id = await saveCampaign(page, dialog, request, headers, name);
+    await expectImageInTestMail(request, headers, { id, name, alt: 'Spring flowers' });
+
+    // The library lists it (newest first), with the campaign that shows it.
+    await page.goto(appUrl('/admin/media'));
+    await waitForSection(page, 'Media library');
+    const card = page.getByRole('article').filter({
+      has: page.getByRole('img', { name: `spring-${run}` }),
+    });
+    await expect(card).toContainText('640 × 400 px');
+    await expect(card.getByRole('link', { name: `campaign ${name}` })).toBeVisible();
+  });
+
+  test('at 375 px an image uploaded through the picker goes in the mail', async ({
+    page,
+    request,
+  }) => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    const headers = { Authorization: `Bearer ${await demoAdminToken(request)}` };
+    await storeDemoAdminSession(page, request);
+    const run = runId();
+    const name = `Media picker ${run}`;
+    const { dialog, editor } = await newCampaign(page, name);
+
+    await uploadWithPicker(page, dialog, solidPng(320, 200, `pick${run}`), `logo-${run}.png`);
+    await describeImage(page, 'Agency logo');
+    await expect(editor.locator('img')).toHaveAttribute('src', LIBRARY_IMAGE);
+    await expect(editor.locator('img')).toHaveAttribute('width', '320');
+
+    const id = await saveCampaign(page, dialog, request, headers, name);
+    await expectImageInTestMail(request, headers, { id, name, alt: 'Agency logo' });
+  });
+});

@@ -1,0 +1,209 @@
+import { VALIDATION_MESSAGES, type MediaDto, type MediaUploadResponse } from '@agency/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import { delay, http, HttpResponse } from 'msw';
+import { keysetPageOf } from '../../testing/admin-factory';
+import { renderAdmin, SECTION_LOAD } from '../../testing/admin-render';
+import { ADMIN, recordAdminCalls } from '../../testing/handlers/admin-handlers';
+import { i18n } from '../../testing/i18n';
+import { buildMedia, imageFile } from '../../testing/media-factory';
+import { server } from '../../testing/msw-server';
+
+const BANNER = buildMedia({
+  name: 'Spring banner',
+  width: 1200,
+  height: 800,
+  size: 1_572_864,
+  usedBy: [
+    { kind: 'campaign', id: 'c'.repeat(24), name: 'Spring sale', status: 'draft' },
+    { kind: 'template', id: 't'.repeat(24), name: 'Brand layout' },
+  ],
+});
+const LOGO = buildMedia({ name: 'Agency logo', width: 400, height: 120, size: 12_800 });
+
+/** The library answers with the images whose name holds the search, like the API. */
+function libraryOf(items: MediaDto[]) {
+  return recordAdminCalls('get', '/media', (_body, request) => {
+    const search = new URL(request.url).searchParams.get('search')?.toLowerCase() ?? '';
+    return HttpResponse.json(
+      keysetPageOf(items.filter((item) => item.name.toLowerCase().includes(search))),
+    );
+  });
+}
+
+function cardOf(name: string): HTMLElement {
+  const list = screen.getByRole('list', { name: 'Images' });
+  const image = within(list).getByRole('img', { name });
+  const card = image.closest('article');
+  if (!card) throw new Error(`no card holds ${name}`);
+  return card;
+}
+
+describe('the media library screen', () => {
+  it('lists each image with its size, dimensions and uses, and searches by name', async () => {
+    const library = libraryOf([BANNER, LOGO]);
+    server.use(library.handler);
+    const { user, location } = await renderAdmin('/admin/media', { role: 'manager' });
+
+    await screen.findByRole('img', { name: 'Spring banner' }, SECTION_LOAD);
+    const banner = cardOf('Spring banner');
+    expect(within(banner).getByText('1,200 × 800 px · 1.5 MB')).toBeInTheDocument();
+    expect(within(banner).getByRole('link', { name: 'campaign Spring sale' })).toHaveAttribute(
+      'href',
+      '/admin/campaigns',
+    );
+    expect(within(banner).getByRole('link', { name: 'template Brand layout' })).toHaveAttribute(
+      'href',
+      '/admin/campaigns?view=templates',
+    );
+    const logo = cardOf('Agency logo');
+    expect(within(logo).getByText('400 × 120 px · 12.5 KB')).toBeInTheDocument();
+    expect(within(logo).getByText('Not used')).toBeInTheDocument();
+
+    await user.type(screen.getByRole('searchbox', { name: 'Search by name' }), 'logo');
+    await waitFor(() =>
+      expect(screen.queryByRole('img', { name: 'Spring banner' })).not.toBeInTheDocument(),
+    );
+    expect(screen.getByRole('img', { name: 'Agency logo' })).toBeInTheDocument();
+    // Debounced: one request for the whole word, not one per key.
+    const searches = library.calls.map((call) => call.url.searchParams.get('search'));
+    expect(searches.filter(Boolean)).toEqual(['logo']);
+    // Kept in the address: a reload or a shared link shows the same search.
+    expect(new URLSearchParams(location().search).get('search')).toBe('logo');
+  });
+
+  it('shows an empty library with a call to upload, to those who may', async () => {
+    server.use(libraryOf([]).handler);
+    await renderAdmin('/admin/media', { role: 'manager' });
+    expect(await screen.findByText('No images yet', {}, SECTION_LOAD)).toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: 'Upload images' })).toHaveLength(2);
+  });
+
+  it('offers neither upload nor delete to a role that only reads campaigns', async () => {
+    server.use(libraryOf([LOGO]).handler);
+    await renderAdmin('/admin/media', { role: 'viewer' });
+    await screen.findByRole('img', { name: 'Agency logo' }, SECTION_LOAD);
+    expect(screen.queryByRole('button', { name: /upload/i })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete Agency logo' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Copy URL of Agency logo' })).toBeInTheDocument();
+  });
+
+  it('copies the public URL to the clipboard and says so', async () => {
+    server.use(libraryOf([LOGO]).handler);
+    const { user } = await renderAdmin('/admin/media', { role: 'manager' });
+    const writeText = jest.spyOn(navigator.clipboard, 'writeText').mockResolvedValue();
+
+    await user.click(
+      await screen.findByRole('button', { name: 'Copy URL of Agency logo' }, SECTION_LOAD),
+    );
+
+    expect(writeText).toHaveBeenCalledWith(LOGO.url);
+    expect(await screen.findByText('URL copied')).toBeInTheDocument();
+  });
+
+  it('names the campaigns and templates using an image, and forces the delete only once confirmed', async () => {
+    const deletes = recordAdminCalls('delete', `/media/${BANNER.id}`, () =>
+      HttpResponse.json(null, { status: 200 }),
+    );
+    server.use(libraryOf([BANNER, LOGO]).handler, deletes.handler);
+    const { user } = await renderAdmin('/admin/media', { role: 'manager' });
+
+    await user.click(
+      await screen.findByRole('button', { name: 'Delete Spring banner' }, SECTION_LOAD),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Spring banner?' });
+    expect(within(dialog).getByText('campaign Spring sale')).toBeInTheDocument();
+    expect(within(dialog).getByText('template Brand layout')).toBeInTheDocument();
+    expect(within(dialog).getByText('Their mails will show a broken image.')).toBeInTheDocument();
+    expect(deletes.calls).toHaveLength(0);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(deletes.calls).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Delete Spring banner' }));
+    await user.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete anyway' }),
+    );
+    await waitFor(() => expect(deletes.calls).toHaveLength(1));
+    expect(deletes.calls[0]?.url.searchParams.get('force')).toBe('true');
+    expect(await screen.findByText('Image deleted')).toBeInTheDocument();
+  });
+
+  it('deletes an unused image without forcing it', async () => {
+    const deletes = recordAdminCalls('delete', `/media/${LOGO.id}`, () =>
+      HttpResponse.json(null, { status: 200 }),
+    );
+    server.use(libraryOf([LOGO]).handler, deletes.handler);
+    const { user } = await renderAdmin('/admin/media', { role: 'manager' });
+
+    await user.click(
+      await screen.findByRole('button', { name: 'Delete Agency logo' }, SECTION_LOAD),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Agency logo?' });
+    expect(within(dialog).queryByText('Their mails will show a broken image.')).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(deletes.calls).toHaveLength(1));
+    expect(deletes.calls[0]?.url.searchParams.has('force')).toBe(false);
+  });
+
+  it("shows an upload's refusal in the admin's language, and a duplicate as already there", async () => {
+    await i18n.changeLanguage('fr');
+    const stored: MediaUploadResponse = { item: LOGO, duplicate: true };
+    let answered = 0;
+    server.use(
+      libraryOf([LOGO]).handler,
+      http.post(`${ADMIN}/media`, () => {
+        answered += 1;
+        if (answered === 1) {
+          return HttpResponse.json(
+            {
+              error: {
+                code: 'UNSUPPORTED_MEDIA_TYPE',
+                message: 'The upload was refused',
+                fields: { file: VALIDATION_MESSAGES.en.mediaContentMismatch },
+              },
+            },
+            { status: 415 },
+          );
+        }
+        return HttpResponse.json(stored, { status: 200 });
+      }),
+    );
+    const { user } = await renderAdmin('/admin/media', { role: 'manager' });
+    await screen.findByRole('img', { name: 'Agency logo' }, SECTION_LOAD);
+    const input = document.querySelector<HTMLInputElement>('[data-testid="media-file-input"]');
+    if (!input) throw new Error('no file input');
+
+    await user.upload(input, imageFile('fake.png'));
+    expect(
+      await screen.findByText(new RegExp(VALIDATION_MESSAGES.fr.mediaContentMismatch)),
+    ).toBeInTheDocument();
+
+    await user.upload(input, imageFile('logo-again.png'));
+    expect(await screen.findByText('logo-again.png: Déjà dans la médiathèque')).toBeInTheDocument();
+  });
+
+  it('shows each upload in progress while it runs', async () => {
+    server.use(
+      libraryOf([LOGO]).handler,
+      http.post(`${ADMIN}/media`, async () => {
+        await delay('infinite');
+        return HttpResponse.json({});
+      }),
+    );
+    const { user } = await renderAdmin('/admin/media', { role: 'manager' });
+    await screen.findByRole('img', { name: 'Agency logo' }, SECTION_LOAD);
+    const input = document.querySelector<HTMLInputElement>('[data-testid="media-file-input"]');
+    if (!input) throw new Error('no file input');
+
+    await user.upload(input, [imageFile('one.png'), imageFile('two.png')]);
+
+    const uploads = screen.getByRole('list', { name: 'Uploads' });
+    expect(
+      await within(uploads).findByRole('progressbar', { name: 'Uploading one.png' }),
+    ).toBeInTheDocument();
+    expect(
+      within(uploads).getByRole('progressbar', { name: 'Uploading two.png' }),
+    ).toBeInTheDocument();
+  });
+});

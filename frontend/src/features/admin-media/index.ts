@@ -1,0 +1,2 @@
+// Loaded lazily by app/.
+export { AdminMediaPage } from './admin-media-page';
