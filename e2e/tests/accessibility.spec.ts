@@ -2,9 +2,10 @@ import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { API_ROUTES } from '@agency/contracts';
+import { API_ROUTES, MEDIA_UPLOAD_FIELD } from '@agency/contracts';
 import { apiUrl, appUrl } from '../support/e2e-env';
 import { confirmedSubscriber, manageUrlFromMail } from '../support/manage-link';
+import { solidPng } from '../support/test-image';
 import { campaignWithResults } from '../support/tracked-campaign';
 import { demoAdminToken, runId, storeDemoAdminSession, waitUntilLoaded } from './admin-helpers';
 import {
@@ -193,18 +194,22 @@ async function subscriberWithPublicList(request: APIRequestContext): Promise<URL
 
 /** The campaigns section's "New Campaign" text, in `language`. */
 function newCampaignLabel(language: Language): string {
+  return frontendLocale<{ add: string }>(language, 'features', 'admin-campaigns').add;
+}
+
+/** A frontend locale file's texts: `frontend/src/<folders>/locales/<language>.json`. */
+function frontendLocale<Texts>(language: Language, ...folders: string[]): Texts {
   const file = resolve(
     __dirname,
     '..',
     '..',
     'frontend',
     'src',
-    'features',
-    'admin-campaigns',
+    ...folders,
     'locales',
     `${language}.json`,
   );
-  return (JSON.parse(readFileSync(file, 'utf8')) as { add: string }).add;
+  return JSON.parse(readFileSync(file, 'utf8')) as Texts;
 }
 
 /** One saved segment per test worker, so that the segments screen lists one. */
@@ -223,18 +228,46 @@ async function saveSegment(request: APIRequestContext): Promise<void> {
 
 /** The segments screen's "New segment" text, in `language`. */
 function newSegmentLabel(language: Language): string {
-  const file = resolve(
-    __dirname,
-    '..',
-    '..',
-    'frontend',
-    'src',
-    'features',
-    'admin-people',
-    'locales',
-    `${language}.json`,
+  return frontendLocale<{ segments: { new: string } }>(language, 'features', 'admin-people')
+    .segments.new;
+}
+
+/** One library image per test worker, so that the media screen shows a card. */
+let libraryImage: Promise<void> | undefined;
+
+async function uploadLibraryImage(request: APIRequestContext): Promise<void> {
+  const response = await request.post(apiUrl(API_ROUTES.media), {
+    headers: { Authorization: `Bearer ${await demoAdminToken(request)}` },
+    multipart: {
+      [MEDIA_UPLOAD_FIELD]: {
+        name: `accessible-${runId()}.png`,
+        mimeType: 'image/png',
+        buffer: await solidPng(400, 300, `a11y${runId()}`),
+      },
+    },
+  });
+  expect([200, 201], await response.text()).toContain(response.status());
+}
+
+/** The media library's and the campaign editor's words the scan clicks, in `language`. */
+function mediaLabels(language: Language) {
+  const media = frontendLocale<{ deleteOf: string; picker: { title: string } }>(
+    language,
+    'components',
+    'admin',
+    'media',
   );
-  return (JSON.parse(readFileSync(file, 'utf8')) as { segments: { new: string } }).segments.new;
+  const campaigns = frontendLocale<{ editor: { image: string } }>(
+    language,
+    'features',
+    'admin-campaigns',
+  );
+  return {
+    // "Delete {{name}}": the start of each card's delete button's name.
+    deleteButton: media.deleteOf.slice(0, media.deleteOf.indexOf('{{')).trim(),
+    pickerTitle: media.picker.title,
+    imageButton: campaigns.editor.image,
+  };
 }
 
 /** Chooses the admin's language as the language menu does: stored, then read on load. */
@@ -414,6 +447,36 @@ test.describe('axe-core finds no serious or critical WCAG 2.1 AA violation', () 
         })),
       );
 
+      // The media library with an image, then with its delete confirmation open.
+      const words = mediaLabels(language);
+      libraryImage ??= uploadLibraryImage(request);
+      await libraryImage;
+      await navigateInApp(page, '/admin/media');
+      findings.push(
+        ...(await scanAtEachWidth(page, language, {
+          where: '/admin/media',
+          before: async (shown) => {
+            await expect(shown.getByRole('main').getByRole('img').first()).toBeVisible();
+          },
+        })),
+      );
+      await page
+        .getByRole('main')
+        .getByRole('button', { name: new RegExp(`^${words.deleteButton}`) })
+        .first()
+        .click();
+      findings.push(
+        ...(await scanAtEachWidth(page, language, {
+          where: '/admin/media delete dialog',
+          include: '[role="dialog"]',
+          before: async (shown) => {
+            await expect(shown.getByRole('dialog')).toBeVisible();
+          },
+        })),
+      );
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toBeHidden();
+
       // The campaign editor, opened from the Mail Manager.
       await page.goto(appUrl('/admin/campaigns'));
       await waitForScreen(page);
@@ -429,6 +492,22 @@ test.describe('axe-core finds no serious or critical WCAG 2.1 AA violation', () 
             const dialog = shown.getByRole('dialog');
             await expect(dialog).toBeVisible();
             await expect(dialog.getByRole('textbox').first()).toBeVisible();
+          },
+        })),
+      );
+      // The image picker, opened from the editor's toolbar with the cursor in the content.
+      const editorDialog = page.getByRole('dialog');
+      await editorDialog.locator('[contenteditable="true"]').first().click();
+      await editorDialog.getByRole('button', { name: words.imageButton, exact: true }).click();
+      findings.push(
+        ...(await scanAtEachWidth(page, language, {
+          where: '/admin/campaigns image picker',
+          include: '[role="dialog"]',
+          before: async (shown) => {
+            await expect(shown.getByRole('dialog', { name: words.pickerTitle })).toBeVisible();
+            await expect(
+              shown.getByRole('dialog', { name: words.pickerTitle }).locator('img').first(),
+            ).toBeVisible();
           },
         })),
       );

@@ -1,8 +1,8 @@
 import { API_ROUTES, apiPath, type CampaignDto, type Page as ListPage } from '@agency/contracts';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { crc32, deflateSync } from 'node:zlib';
 import { apiUrl, appUrl, demoAdmin } from '../support/e2e-env';
 import { waitForMail } from '../support/mail-catcher-client';
+import { solidPng } from '../support/test-image';
 import { demoAdminToken, runId, storeDemoAdminSession, waitForSection } from './admin-helpers';
 
 /**
@@ -11,39 +11,6 @@ import { demoAdminToken, runId, storeDemoAdminSession, waitForSection } from './
  * it: MailDev receives the test mail, its <img> names the library's absolute
  * URL, and that URL answers with the image.
  */
-
-/** One PNG chunk: length, type, data, CRC of type and data. */
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const typed = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(typed));
-  return Buffer.concat([length, typed, crc]);
-}
-
-/**
- * A real PNG of one colour, different for every run: the library names
- * images by their content hash, so this run's image is new to it.
- */
-function solidPng(width: number, height: number, seed: string): Buffer {
-  const [red, green, blue] = [...Buffer.from(seed)].slice(-3);
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB, deflate, no filter choice, no interlace
-  const row = Buffer.concat([
-    Buffer.from([0]),
-    Buffer.from(Array.from({ length: width }, () => [red ?? 0, green ?? 0, blue ?? 0]).flat()),
-  ]);
-  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(pixels)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 /** A library image's public address, as the editor writes it into the content. */
 const LIBRARY_IMAGE = /https?:\/\/[^"]+\/api\/media\/[a-f0-9]{64}\.(png|jpe?g|gif)/;
@@ -152,7 +119,7 @@ test.describe('The media library in the campaign editor', () => {
     const name = `Media drop ${run}`;
     const { dialog, editor } = await newCampaign(page, name);
 
-    await dropImage(page, editor, solidPng(640, 400, `drop${run}`), `spring-${run}.png`);
+    await dropImage(page, editor, await solidPng(640, 400, `drop${run}`), `spring-${run}.png`);
     await describeImage(page, 'Spring flowers');
     await expect(editor.locator('img')).toHaveAttribute('src', LIBRARY_IMAGE);
     await expect(editor.locator('img')).toHaveAttribute('width', '600');
@@ -183,7 +150,7 @@ test.describe('The media library in the campaign editor', () => {
     const name = `Media picker ${run}`;
     const { dialog, editor } = await newCampaign(page, name);
 
-    await uploadWithPicker(page, dialog, solidPng(320, 200, `pick${run}`), `logo-${run}.png`);
+    await uploadWithPicker(page, dialog, await solidPng(320, 200, `pick${run}`), `logo-${run}.png`);
     await describeImage(page, 'Agency logo');
     await expect(editor.locator('img')).toHaveAttribute('src', LIBRARY_IMAGE);
     await expect(editor.locator('img')).toHaveAttribute('width', '320');
