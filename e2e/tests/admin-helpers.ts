@@ -144,6 +144,32 @@ export async function sidewaysOverflow(page: Page) {
   });
 }
 
+/**
+ * Resizes the viewport and measures the sideways scroll once the layout has
+ * caught up: screens that switch layout through `useMediaQuery` re-render
+ * after the resize event, so a measurement taken at once can still see the
+ * wide layout squeezed into the narrow viewport.
+ */
+export async function sidewaysOverflowAt(page: Page, size: { width: number; height: number }) {
+  await page.setViewportSize(size);
+  await page.waitForFunction((width) => window.innerWidth === width, size.width);
+  let previous = await sidewaysOverflow(page);
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    const current = await sidewaysOverflow(page);
+    if (
+      current.overflow === previous.overflow &&
+      current.outside.length === previous.outside.length
+    ) {
+      return current;
+    }
+    previous = current;
+  }
+  return previous;
+}
+
 /** A full-page screenshot under artifacts/screenshots/admin/. */
 export async function saveScreenshot(page: Page, name: string) {
   mkdirSync(ADMIN_SCREENSHOT_DIR, { recursive: true });

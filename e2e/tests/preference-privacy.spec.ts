@@ -5,7 +5,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { apiUrl } from '../support/e2e-env';
 import { waitForMail } from '../support/mail-catcher-client';
 import { confirmedSubscriber, manageUrlFromCampaignMail, siteLinkIn } from '../support/manage-link';
-import { demoAdminToken, runId, sidewaysOverflow } from './admin-helpers';
+import { demoAdminToken, runId, sidewaysOverflowAt } from './admin-helpers';
 
 /**
  * A subscriber manages themselves from a campaign mail, on the real site,
@@ -96,8 +96,7 @@ test('a subscriber changes lists and language, downloads their data, then erases
   );
   await expectNoBlockingViolations(page);
   // ...and at 375 px, without a sideways scroll.
-  await page.setViewportSize({ width: 375, height: 800 });
-  const { overflow, outside } = await sidewaysOverflow(page);
+  const { overflow, outside } = await sidewaysOverflowAt(page, { width: 375, height: 800 });
   expect(overflow, `the data page scrolls sideways: ${outside.join(', ')}`).toBeLessThanOrEqual(0);
   await expectNoBlockingViolations(page);
   await page.setViewportSize({ width: 1280, height: 800 });

@@ -6,7 +6,7 @@ import { sendCampaignAndWait } from '../support/sent-campaign';
 import {
   demoAdminToken,
   runId,
-  sidewaysOverflow,
+  sidewaysOverflowAt,
   storeDemoAdminSession,
   waitForSection,
 } from './admin-helpers';
@@ -118,8 +118,7 @@ test('a segment built in the dashboard mails exactly whom its count said', async
   expect(shown).toMatchObject({ matched: 3, mailable: 2 });
 
   // The builder, filled in, on a phone: nothing scrolls sideways.
-  await page.setViewportSize({ width: 375, height: 812 });
-  const { overflow, outside } = await sidewaysOverflow(page);
+  const { overflow, outside } = await sidewaysOverflowAt(page, { width: 375, height: 812 });
   expect(overflow, `the builder scrolls sideways: ${outside.join(', ')}`).toBeLessThanOrEqual(0);
   await shown.builder.getByRole('button', { name: 'Save segment' }).press('Enter');
   await expect(page.getByText('Segment saved')).toBeVisible();
