@@ -73,7 +73,9 @@ import { statsRoutes } from './modules/stats';
 import {
   createMediaService,
   createMediaStorage,
+  createImageProcessPool,
   mediaRoutes,
+  type ImageProcessor,
   type MediaStorage,
 } from './modules/media';
 import { queueBoard } from './modules/queue-board';
@@ -113,6 +115,11 @@ export interface AppDeps {
   trackingEvents?: TrackingEventBuffer;
   /** Where the media library keeps images; when not given, the store MEDIA_* configure. */
   mediaStorage?: MediaStorage;
+  /**
+   * Where uploads are checked and resized; when not given, an image process
+   * of the app's own (the server passes its own, to stop it at shutdown).
+   */
+  imageProcessor?: ImageProcessor;
 }
 
 type AppConfig = AppDeps['config'];
@@ -425,18 +432,17 @@ function mailingRouters(
 }
 
 /** The media library: uploads, the library's pages, and the public image files. */
-function mediaRouter({ config, redis, mediaStorage }: AppDeps): Router {
+function mediaRouter({ config, redis, mediaStorage, imageProcessor }: AppDeps): Router {
   const storage = mediaStorage ?? createMediaStorage(config.media.storage);
+  const images =
+    imageProcessor ?? createImageProcessPool({ concurrency: config.media.processingConcurrency });
   return mediaRoutes({
-    service: createMediaService({
-      storage,
-      siteUrl: config.media.siteUrl,
-      processingConcurrency: config.media.processingConcurrency,
-    }),
+    service: createMediaService({ storage, siteUrl: config.media.siteUrl, images }),
     storage,
     redis,
     queuePrefix: config.queuePrefix,
     uploadsPerHour: config.media.uploadsPerHour,
+    uploadDir: config.media.uploadDir,
   });
 }
 

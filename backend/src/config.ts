@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { bool, makeValidator, str } from 'envalid';
 import { PASSWORD_MIN_LENGTH, ROLES, isRole, type Role } from '@agency/contracts';
 import {
@@ -114,6 +115,8 @@ export const apiEnvSpec = {
   MEDIA_UPLOADS_PER_HOUR: integer(1, 100_000)({ default: 120 }),
   /** Uploads one API process decodes at once, one core each; more wait their turn. */
   MEDIA_PROCESSING_CONCURRENCY: integer(1, 16)({ default: 1 }),
+  /** Where uploads wait while they are read and processed (empty: the system's temporary folder). */
+  MEDIA_UPLOAD_DIR: str({ default: undefined }),
   /** An S3-compatible bucket for the images instead of MEDIA_DIR; unset keeps them on disk. */
   MEDIA_S3_BUCKET: str({ default: undefined }),
   MEDIA_S3_REGION: str({ default: 'us-east-1' }),
@@ -188,6 +191,8 @@ export interface MediaConfig {
   siteUrl: string;
   uploadsPerHour: number;
   processingConcurrency: number;
+  /** Where an upload is kept from its first byte until the image process has read it. */
+  uploadDir: string;
 }
 
 export interface MailEventsConfig {
@@ -317,6 +322,7 @@ function mediaOf(env: ApiEnv): MediaConfig {
     siteUrl: withoutTrailingSlash(env.SITE_URL ?? env.CORS_ORIGIN),
     uploadsPerHour: env.MEDIA_UPLOADS_PER_HOUR,
     processingConcurrency: env.MEDIA_PROCESSING_CONCURRENCY,
+    uploadDir: env.MEDIA_UPLOAD_DIR || tmpdir(),
   };
 }
 

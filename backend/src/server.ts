@@ -17,6 +17,7 @@ import { createPasswordResetQueue } from './queues/password-reset-queue';
 import { createPrivacyLinkQueue } from './queues/privacy-link-queue';
 import { ensureBootstrapAdmin, ensureDemoAdmin } from './modules/users';
 import { createTrackingEventBuffer } from './modules/tracking';
+import { createImageProcessPool } from './modules/media';
 
 async function main(): Promise<void> {
   const config = loadApiConfig();
@@ -52,6 +53,9 @@ async function main(): Promise<void> {
     logger,
   });
 
+  const imageProcessor = createImageProcessPool({
+    concurrency: config.media.processingConcurrency,
+  });
   const app = createApp({
     config,
     logger,
@@ -61,6 +65,7 @@ async function main(): Promise<void> {
     privacyLinkQueue,
     redis,
     trackingEvents,
+    imageProcessor,
   });
   const server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
@@ -70,6 +75,7 @@ async function main(): Promise<void> {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     // The opens and clicks answered last are handed to Redis before it is let go.
     await trackingEvents.close();
+    await imageProcessor.close();
     await queues.close();
     await campaignQueue.close();
     await passwordResetQueue.close();

@@ -5,7 +5,7 @@
  * child process whose peak memory can be read and which stops politely.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import getPort from 'get-port';
 
@@ -48,6 +48,38 @@ export function stolenPercent(before, after) {
 }
 
 /**
+ * A process's peak resident set (VmHWM), in MB.
+ * @param {number | undefined} pid
+ */
+export function peakRssMbOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/**
+ * Starts a process's peak over from its current resident set (Linux's
+ * clear_refs), so a later peak is that of what ran since.
+ * @param {number | undefined} pid
+ */
+export function resetPeakRssOf(pid) {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
+
+/**
+ * The processes a process started (from /proc, each of its threads' children).
+ * @param {number | undefined} pid @returns {number[]}
+ */
+export function childProcessesOf(pid) {
+  if (!pid || !existsSync(`/proc/${pid}/task`)) return [];
+  return readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
+    readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number),
+  );
+}
+
+/**
  * Starts `node <script>` (a path from the repository's root) with `env`; its
  * stderr is printed only if it exits with an error the bench did not cause.
  * @param {string} name @param {string} script @param {NodeJS.ProcessEnv} env
@@ -69,17 +101,9 @@ export function startNode(name, script, env) {
   return {
     pid: child.pid,
     /** The process's peak resident set (VmHWM), in MB. */
-    peakRssMb() {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
-    },
-    /**
-     * Starts the peak over from the current resident set (Linux's clear_refs),
-     * so a later peak is that of what ran since.
-     */
-    resetPeakRss() {
-      writeFileSync(`/proc/${child.pid}/clear_refs`, '5');
-    },
+    peakRssMb: () => peakRssMbOf(child.pid),
+    /** Starts the peak over, so a later peak is that of what ran since. */
+    resetPeakRss: () => resetPeakRssOf(child.pid),
     /** CPU seconds the process has used so far (user + system). */
     cpuSeconds: () => cpuSecondsOf(child.pid),
     async stop() {

@@ -1,25 +1,15 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { buildWorkspaces } from '@agency/platform/testing/build-workspaces';
 import { TEST_SECRETS } from '@agency/platform/testing/test-secrets';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
-/**
- * Builds the worker as it runs in production (tsc -b is incremental: a
- * no-op when nothing changed), so a test can run it as a real process and
- * kill it.
- */
+/** Builds the worker as it runs in production, so a test can run it as a real process and kill it. */
 export function buildWorker(): void {
-  execFileSync(
-    join(ROOT, 'node_modules', '.bin', 'tsc'),
-    ['-b', 'contracts', 'backend', 'worker'],
-    {
-      cwd: ROOT,
-      stdio: 'pipe',
-    },
-  );
+  buildWorkspaces('contracts', 'backend', 'worker');
 }
 
 export interface WorkerProcess {

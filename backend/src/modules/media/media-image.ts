@@ -1,5 +1,4 @@
-import { webcrypto } from 'node:crypto';
-import { setImmediate as turn } from 'node:timers/promises';
+import { createHash } from 'node:crypto';
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import {
   MEDIA_ACCEPTED_TYPES,
@@ -14,8 +13,8 @@ import { MediaRefusal } from './media-refusal';
 
 // Every upload is different: libvips' operation cache would only hold memory.
 sharp.cache(false);
-// One libvips thread per image: uploads in parallel (MEDIA_PROCESSING_CONCURRENCY)
-// then take that many cores at most, and the API's requests keep the others.
+// One libvips thread per image: the image process's uploads in parallel
+// (MEDIA_PROCESSING_CONCURRENCY) then take that many cores at most.
 sharp.concurrency(1);
 
 export type MediaExtension = 'jpg' | 'png' | 'gif';
@@ -49,12 +48,9 @@ const EXTENSIONS: Record<MediaDeliveredType, MediaExtension> = {
   'image/gif': 'gif',
 };
 
-/**
- * An upload's id: the SHA-256 of its bytes, so the same file always gets the
- * same one. Web Crypto hashes on libuv's threads, off the event loop.
- */
-export async function contentIdOf(bytes: Buffer): Promise<string> {
-  return Buffer.from(await webcrypto.subtle.digest('SHA-256', bytes)).toString('hex');
+/** An upload's id: the SHA-256 of its bytes, so the same file always gets the same one. */
+export function contentIdOf(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 export function extensionOf(type: MediaDeliveredType): MediaExtension {
@@ -66,16 +62,15 @@ export function extensionOf(type: MediaDeliveredType): MediaExtension {
  * image whose bytes also carry it is built to be both, and is refused.
  */
 const MARKUP = /<script|<html|<!doctype|<svg|<iframe|javascript:/i;
-/** Bytes scanned between turns of the event loop: a 10 MB scan must not hold up other requests. */
+/** Text slices of the bytes, scanned in turn: never one 10 MB string. */
 const SCAN_SLICE = 256 * 1024;
 /** Slices overlap by the longest marker, so none is missed across a boundary. */
 const SCAN_OVERLAP = 'javascript:'.length;
 
-async function carriesMarkup(bytes: Buffer): Promise<boolean> {
+function carriesMarkup(bytes: Buffer): boolean {
   for (let start = 0; start < bytes.length; start += SCAN_SLICE) {
     const end = Math.min(bytes.length, start + SCAN_SLICE + SCAN_OVERLAP);
     if (MARKUP.test(bytes.toString('latin1', start, end))) return true;
-    await turn();
   }
   return false;
 }
@@ -116,7 +111,7 @@ async function acceptedTypeOf(
   if (!detected || !isAccepted(declared)) {
     throw new MediaRefusal('UNSUPPORTED_MEDIA_TYPE', message('mediaTypeUnsupported'));
   }
-  if (detected !== declared || (await carriesMarkup(bytes))) {
+  if (detected !== declared || carriesMarkup(bytes)) {
     throw new MediaRefusal('UNSUPPORTED_MEDIA_TYPE', message('mediaContentMismatch'));
   }
   return detected;

@@ -1,12 +1,20 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, rmSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
+import { join } from 'node:path';
 import busboy from 'busboy';
 import { MEDIA_MAX_BYTES, MEDIA_UPLOAD_FIELD, message } from '@agency/contracts';
 import { HttpError } from '../../errors';
 import { MediaRefusal } from './media-refusal';
 
-/** The file part of an upload request, read whole (it is at most MEDIA_MAX_BYTES). */
+/**
+ * The file part of an upload request, kept in a file of its own until the
+ * image process has read it: the API never holds uploads in its memory.
+ */
 export interface UploadedFile {
-  bytes: Buffer;
+  /** Where it is kept; whoever read the upload removes it (`discardUpload`). */
+  path: string;
+  size: number;
   declaredType: string;
   fileName: string;
 }
@@ -34,13 +42,19 @@ export function declaredTooLarge(length: number | undefined): MediaRefusal | nul
   return length !== undefined && length > MEDIA_MAX_BYTES + ENVELOPE_BYTES ? tooLarge() : null;
 }
 
+/** Removes an upload's kept file; nothing to do when there is none. */
+export function discardUpload(file: Pick<UploadedFile, 'path'> | null): void {
+  if (file) rmSync(file.path, { force: true });
+}
+
 /**
- * Reads a multipart upload as it streams: one file in MEDIA_UPLOAD_FIELD
- * and a few short fields. Past MEDIA_MAX_BYTES the reading stops at once
- * with a 413 (what the client still sends is read and dropped, so the
- * answer can go back on the connection); never more than the limit is held.
+ * Reads a multipart upload as it streams: one file in MEDIA_UPLOAD_FIELD,
+ * written to a file of its own in `uploadDir` as it arrives, and a few short fields. Past
+ * MEDIA_MAX_BYTES the reading stops at once with a 413 (what the client
+ * still sends is read and dropped, so the answer can go back on the
+ * connection); a refused upload leaves no file behind.
  */
-export function readUpload(request: IncomingMessage): Promise<UploadRequest> {
+export function readUpload(request: IncomingMessage, uploadDir: string): Promise<UploadRequest> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -54,33 +68,52 @@ export function readUpload(request: IncomingMessage): Promise<UploadRequest> {
     }
     const fields: Record<string, string> = {};
     let file: UploadedFile | null = null;
+    /** The file being written, until it is whole on disk. */
+    let written: Promise<void> = Promise.resolve();
     let failed = false;
     const fail = (error: Error) => {
       if (failed) return;
       failed = true;
       request.unpipe(parser);
       request.resume();
-      reject(error);
+      // The partial file goes once closed, before the refusal is answered.
+      void written
+        .catch(() => undefined)
+        .then(() => {
+          discardUpload(file);
+          reject(error);
+        });
     };
     parser.on('field', (name, value) => {
       if (!(name in fields)) fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
-      if (name !== MEDIA_UPLOAD_FIELD) {
+      if (name !== MEDIA_UPLOAD_FIELD || file) {
         stream.resume();
         return;
       }
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('limit', () => fail(tooLarge()));
-      stream.on('end', () => {
-        if (failed) return;
-        file = {
-          bytes: Buffer.concat(chunks),
-          declaredType: info.mimeType,
-          fileName: info.filename ?? '',
-        };
+      const kept: UploadedFile = {
+        path: join(uploadDir, `agency-upload-${randomUUID()}`),
+        size: 0,
+        declaredType: info.mimeType,
+        fileName: info.filename ?? '',
+      };
+      file = kept;
+      const out = createWriteStream(kept.path, { flags: 'wx', mode: 0o600 });
+      written = new Promise((done, broke) => {
+        out.on('finish', done);
+        out.on('error', broke);
       });
+      written.catch((error: unknown) =>
+        fail(error instanceof Error ? error : new Error(String(error))),
+      );
+      stream.on('data', (chunk: Buffer) => (kept.size += chunk.length));
+      stream.on('limit', () => {
+        stream.unpipe(out);
+        out.end();
+        fail(tooLarge());
+      });
+      stream.pipe(out);
     });
     // A malformed body is the client's mistake, not a failure of ours.
     parser.on('error', () =>
@@ -88,7 +121,17 @@ export function readUpload(request: IncomingMessage): Promise<UploadRequest> {
     );
     parser.on('close', () => {
       if (failed) return;
-      resolve({ file: file && file.bytes.length > 0 ? file : null, fields });
+      written.then(
+        () => {
+          if (failed) return;
+          if (file && file.size === 0) {
+            discardUpload(file);
+            file = null;
+          }
+          resolve({ file, fields });
+        },
+        () => undefined,
+      );
     });
     // The client went away: a 400 for the log, since no one reads the answer.
     request.on('aborted', () =>

@@ -9,11 +9,15 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import request from 'supertest';
 import { MEDIA_MAIL_WIDTH, MEDIA_THUMBNAIL_WIDTH, type MediaDto } from '@agency/contracts';
+import { buildWorkspaces } from '@agency/platform/testing/build-workspaces';
 import { CampaignModel } from '@agency/platform/testing/campaigns-models';
 import { createTestContext, type TestContext } from '../../testing/test-context';
 import { as, signedInUser, validCampaign, type SignedInUser } from '../../testing/admin-fixtures';
 
 const PATH = '/api/admin/media';
+
+// Uploads are processed by the built image process (media-image.process.ts).
+beforeAll(() => buildWorkspaces('backend'), 120_000);
 
 /* Test images, made here with sharp. */
 
@@ -466,10 +470,13 @@ describe('media uploads refused', () => {
   let manager: SignedInUser;
   let viewer: SignedInUser;
   let mediaDir: string;
+  /** Where the API keeps uploads while they are read (MEDIA_UPLOAD_DIR). */
+  let uploadsDir: string;
 
   beforeAll(async () => {
     mediaDir = mkdtempSync(join(tmpdir(), 'media-refusals-'));
-    ctx = await createTestContext({ env: { MEDIA_DIR: mediaDir } });
+    uploadsDir = mkdtempSync(join(tmpdir(), 'media-uploads-'));
+    ctx = await createTestContext({ env: { MEDIA_DIR: mediaDir, MEDIA_UPLOAD_DIR: uploadsDir } });
     [manager, viewer] = await Promise.all([
       signedInUser(ctx, 'manager'),
       signedInUser(ctx, 'viewer'),
@@ -478,6 +485,7 @@ describe('media uploads refused', () => {
   afterAll(async () => {
     await ctx.close();
     rmSync(mediaDir, { recursive: true, force: true });
+    rmSync(uploadsDir, { recursive: true, force: true });
   });
 
   const upload = (bytes: Buffer, contentType: string, user: SignedInUser | null = manager) => {
@@ -496,9 +504,21 @@ describe('media uploads refused', () => {
       file,
     });
     expect(answer.body.error.message).toBe(file);
-    // Nothing of a refused upload is kept.
+    // Nothing of a refused upload is kept, not even the upload while it was read.
     expect(await readdir(mediaDir).catch(() => [])).toEqual([]);
+    expect(await readdir(uploadsDir)).toEqual([]);
   };
+
+  it('keeps no copy of an upload it stored once it has answered', async () => {
+    const answer = await upload(await solid(64, 48, '#16a085').png().toBuffer(), 'image/png');
+    expect(answer.status).toBe(201);
+    expect(await readdir(uploadsDir)).toEqual([]);
+    // The library is left empty for the refusals below.
+    const removed = await request(ctx.app.callback())
+      .delete(`${PATH}/${(answer.body.item as MediaDto).id}`)
+      .set('Authorization', `Bearer ${manager.token}`);
+    expect(removed.status).toBe(204);
+  });
 
   it('refuses SVG, declared or found in the bytes', async () => {
     const refused = 'SVG images are not accepted: they can carry scripts';
@@ -639,6 +659,7 @@ describe('media uploads refused', () => {
       expect(answer.status).toBe(413);
       expect(JSON.parse(answer.body).error.fields.file).toBe('The image is larger than 10 MB');
       expect(await readdir(mediaDir).catch(() => [])).toEqual([]);
+      expect(await readdir(uploadsDir)).toEqual([]);
     } finally {
       // The client may still be sending what the API stopped reading.
       server.closeAllConnections();

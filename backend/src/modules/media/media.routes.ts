@@ -19,7 +19,7 @@ import { idParam, requestLocale, validateBody, validateQuery } from '../../middl
 import { MediaRefusal } from './media-refusal';
 import type { MediaService } from './media.service';
 import type { MediaStorage } from './media-storage';
-import { declaredTooLarge, readUpload, type UploadRequest } from './media-upload';
+import { declaredTooLarge, discardUpload, readUpload, type UploadRequest } from './media-upload';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -35,16 +35,19 @@ export interface MediaRoutesDeps {
   redis: Redis;
   queuePrefix: string;
   uploadsPerHour: number;
+  /** Where uploads are kept while they are read and processed (MEDIA_UPLOAD_DIR). */
+  uploadDir: string;
 }
 
 /** The upload's parts, or the refusal in the caller's language. */
 async function uploadOf(
   ctx: Context,
+  uploadDir: string,
 ): Promise<UploadRequest & { file: NonNullable<UploadRequest['file']> }> {
   try {
     const refusal = declaredTooLarge(ctx.request.length);
     if (refusal) throw refusal;
-    const upload = await readUpload(ctx.req);
+    const upload = await readUpload(ctx.req, uploadDir);
     if (!upload.file) {
       throw new MediaRefusal('VALIDATION_FAILED', message('mediaFileRequired'));
     }
@@ -70,16 +73,18 @@ function libraryRoutes(router: Router, deps: MediaRoutesDeps): void {
     authorize('campaigns:write'),
     (ctx, next) => uploadsOf(sessionUser(ctx.state).id)(ctx, next),
     async (ctx) => {
-      const upload = await uploadOf(ctx);
-      ctx.request.body = upload.fields;
-      const { name } = await validateBody(ctx, mediaUploadSchema);
-      const user = sessionUser(ctx.state);
+      const upload = await uploadOf(ctx, deps.uploadDir);
       let answer: MediaUploadResponse;
       try {
+        ctx.request.body = upload.fields;
+        const { name } = await validateBody(ctx, mediaUploadSchema);
+        const user = sessionUser(ctx.state);
         answer = await service.upload(upload.file, name, { id: user.id, username: user.username });
       } catch (error) {
         if (error instanceof MediaRefusal) throw error.toHttpError(requestLocale(ctx));
         throw error;
+      } finally {
+        discardUpload(upload.file);
       }
       audit(ctx, 'media.upload', { type: 'media', id: answer.item.id, label: answer.item.name });
       ctx.status = answer.duplicate ? 200 : 201;

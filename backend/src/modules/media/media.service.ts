@@ -1,4 +1,3 @@
-import pLimit from 'p-limit';
 import {
   API_ROUTES,
   MEDIA_NAME_MAX_LENGTH,
@@ -21,7 +20,8 @@ import {
   searchKey,
   type SortField,
 } from '@agency/platform';
-import { contentIdOf, processImage, type MediaExtension } from './media-image';
+import type { MediaExtension } from './media-image';
+import type { ImageProcessor, ProcessedUpload } from './media-image.pool';
 import { MediaModel, type StoredMedia } from './media.model';
 import type { MediaStorage } from './media-storage';
 import type { UploadedFile } from './media-upload';
@@ -92,16 +92,13 @@ const noMedia = () => new DomainError('NOT_FOUND', 'No image with this id');
 export function createMediaService({
   storage,
   siteUrl,
-  processingConcurrency,
+  images,
 }: {
   storage: MediaStorage;
   siteUrl: string;
-  /** Uploads decoded at once in this process (MEDIA_PROCESSING_CONCURRENCY). */
-  processingConcurrency: number;
+  /** Where uploads are checked and their variants made: the image process. */
+  images: ImageProcessor;
 }): MediaService {
-  // Decoding a large image holds a few hundred MB and libvips' threads: ten
-  // uploads at once queue here rather than take every other request's memory and cores.
-  const inSlot = pLimit(processingConcurrency);
   const urlOf = (file: string) =>
     storage.publicUrl?.(file) ?? `${siteUrl}${API_ROUTES.mediaFile.replace(':file', file)}`;
 
@@ -140,12 +137,10 @@ export function createMediaService({
 
   /** The files first, then the record: a record never names a file that is not there. */
   const store = async (
-    file: UploadedFile,
-    hash: string,
+    { hash, image }: ProcessedUpload,
     name: string,
     by: { id: string; username: string },
   ) => {
-    const image = await inSlot(() => processImage(file.bytes, file.declaredType));
     const files = fileNamesOf(hash, image.extension);
     await Promise.all([
       storage.put(files.mail, image.mail.bytes, image.mail.contentType),
@@ -168,17 +163,19 @@ export function createMediaService({
 
   return {
     async upload(file, name, by) {
-      const hash = await contentIdOf(file.bytes);
-      const existing = await MediaModel.findOne({ hash }).lean<StoredMedia>();
+      // The content id comes from the image process, which reads the bytes:
+      // a file uploaded again is processed again, then found by its id.
+      const processed = await images.process(file.path, file.declaredType);
+      const existing = await MediaModel.findOne({ hash: processed.hash }).lean<StoredMedia>();
       if (existing) return { item: await one(existing), duplicate: true };
       const displayName = name ?? nameFromFile(file.fileName);
       try {
-        const created = await store(file, hash, displayName, by);
+        const created = await store(processed, displayName, by);
         return { item: await one(created.toObject() as StoredMedia), duplicate: false };
       } catch (error) {
         // The same file uploaded twice at once: the other upload stored it.
         if (!duplicateKeyOf(error)) throw error;
-        return { item: await one(await findStored(hash)), duplicate: true };
+        return { item: await one(await findStored(processed.hash)), duplicate: true };
       }
     },
 
