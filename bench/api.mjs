@@ -16,7 +16,12 @@
  *    alone at the same concurrency (rate limiter, enqueue, mongoose insert),
  *    and the store calls of the worker and the outbox relay.
  *
- *   npm run bench:api [-- --duration 10 --connections 50 --requests 7 --parts --profile DIR]
+ * 4. With `--scale N` (N > 1): the dashboard again over N times as many
+ *    enquiries and subscribers, and a cost curve of both sizes: the
+ *    reconciliation and the whole export per row (time and CPU of the API,
+ *    the bench and the store), the API's peak memory during the export.
+ *
+ *   npm run bench:api [-- --duration 10 --connections 50 --requests 7 --parts --profile DIR --scale 10]
  * Uses MONGODB_URI / REDIS_URL when set (use throw-away ones), else starts both.
  */
 import { spawn } from 'node:child_process';
@@ -28,7 +33,7 @@ import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
 import { SMTPServer } from 'smtp-server';
 import { startServices } from '../scripts/lib/services.mjs';
-import { freePort } from './lib/processes.mjs';
+import { cpuSecondsOf, freePort, rssMbOf } from './lib/processes.mjs';
 import { apiUrlOf, benchAppEnv, signIn, startApi, startWorker } from './lib/stack-processes.mjs';
 import { commandsPer, commandsSince, storeCommands } from './lib/store-commands.mjs';
 
@@ -43,6 +48,8 @@ const { values: args } = parseArgs({
     'part-duration': { type: 'string', default: '5' },
     requests: { type: 'string', default: '7' },
     parts: { type: 'boolean', default: false },
+    // The dashboard's part again at this many times 20,000 enquiries and subscribers.
+    scale: { type: 'string', default: '1' },
     // Writes a V8 CPU profile of the API and of the worker into this folder.
     profile: { type: 'string' },
     // Internal: run only the SMTP sink, on this port (see startSmtpSink).
@@ -57,8 +64,14 @@ const CONNECTIONS = Number(args.connections);
 const PART_DURATION = Number(args['part-duration']);
 /** Each dashboard request is timed alone, this many times; the median is compared. */
 const REQUESTS = Number(args.requests);
+/** The dashboard's store at 1x; `--scale` measures it again at that many times. */
 const STORED_CONTACTS = 20_000;
 const STORED_SUBSCRIBERS = 20_000;
+const SCALE = Number(args.scale);
+if (!Number.isInteger(SCALE) || SCALE < 1) {
+  console.error('--scale takes a whole number from 1');
+  process.exit(1);
+}
 
 const enquiry = {
   firstName: 'Amira',
@@ -251,14 +264,14 @@ const LAST_NAMES = [
 const COMMON_PREFIX = 'tra';
 
 /**
- * The dashboard's data: exactly STORED_CONTACTS enquiries (those of the
+ * The dashboard's data: exactly `storedContacts` enquiries (those of the
  * submit bursts, all alike, make way for varied ones: names, services,
- * statuses, two years of dates) and STORED_SUBSCRIBERS subscribers, half of
+ * statuses, two years of dates) and `storedSubscribers` subscribers, half of
  * them addresses that also enquired. Written in bulk behind the API's back,
  * as an import would be: the reconciliation then counts them.
- * @param {any} db
+ * @param {any} db @param {{ storedContacts: number, storedSubscribers: number }} size
  */
-async function seedDashboard(db) {
+async function seedDashboard(db, { storedContacts, storedSubscribers }) {
   const { withSearchKeys } = require(join(root, 'platform/dist/index.js'));
   const { CONTACT_STATUSES, SERVICE_SLUGS } = require('@agency/contracts');
   const contacts = db.collection('contacts');
@@ -272,11 +285,11 @@ async function seedDashboard(db) {
     const email = `${firstName}.${lastName.replace(/ /g, '')}${n}@example.tn`.toLowerCase();
     return { firstName, lastName, email };
   };
-  for (let offset = 0; offset < STORED_CONTACTS; offset += 2000) {
-    const batch = Array.from({ length: Math.min(2000, STORED_CONTACTS - offset) }, (_, index) => {
+  for (let offset = 0; offset < storedContacts; offset += 2000) {
+    const batch = Array.from({ length: Math.min(2000, storedContacts - offset) }, (_, index) => {
       const n = offset + index;
       const createdAt = new Date(
-        now - Math.floor(((n * 7919) % STORED_CONTACTS) * (twoYears / STORED_CONTACTS)),
+        now - Math.floor(((n * 7919) % storedContacts) * (twoYears / storedContacts)),
       );
       return withSearchKeys({
         ...person(n),
@@ -294,7 +307,7 @@ async function seedDashboard(db) {
   const present = new Set(
     (await subscribers.find({}, { projection: { email: 1 } }).toArray()).map((s) => s.email),
   );
-  const wanted = Array.from({ length: STORED_SUBSCRIBERS }, (_, n) =>
+  const wanted = Array.from({ length: storedSubscribers }, (_, n) =>
     // Every other subscriber is an address that enquired too.
     n % 2 === 0 ? person(n).email : `reader${n}@example.tn`,
   ).filter((email) => !present.has(email));
@@ -384,6 +397,17 @@ function dashboardClient(apiUrl, authorization) {
         millisecondsPerPage: (performance.now() - started) / pages,
       };
     },
+    /** When a download's first bytes came (in ms); the rest is not read. @param {string} path */
+    async firstByte(path) {
+      const started = performance.now();
+      const response = await fetch(`${apiUrl}${path}`, { headers });
+      const reader = response.body?.getReader();
+      if (!response.ok || !reader) throw new Error(`${path} answered ${response.status}`);
+      await reader.read();
+      const firstByteMs = performance.now() - started;
+      await reader.cancel();
+      return firstByteMs;
+    },
     /**
      * A download read to its end: when its first bytes came, when its last
      * did, and how many lines it had. @param {string} path
@@ -415,6 +439,187 @@ function printTable(title, rows) {
     const rate = row.rate === undefined ? '' : row.rate.toFixed(0);
     console.log(
       `${row.name.padEnd(58)}${rate.padStart(9)}${row.p50.toFixed(1).padStart(9)}${row.p99.toFixed(1).padStart(9)}  ${row.note ?? ''}`,
+    );
+  }
+}
+
+/**
+ * The dashboard over `scale` times 20,000 enquiries and subscribers: seeded
+ * in bulk, counted by the reconciliation (timed, with its CPU and the
+ * store's), then each request alone, the median of REQUESTS; the export's
+ * first byte REQUESTS times and the whole export once, with the CPU it
+ * took and the API's peak memory meanwhile.
+ * @param {{ db: any, env: NodeJS.ProcessEnv, apiUrl: string, api: ReturnType<typeof startApi>, services: { started: { name: string, pid: number }[] }, scale: number }} deps
+ */
+async function measureDashboard({ db, env, apiUrl, api, services, scale }) {
+  const contacts = db.collection('contacts');
+  const storeCpu = () => services.started.reduce((sum, { pid }) => sum + cpuSecondsOf(pid), 0);
+  const ownCpu = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1e6;
+  };
+  const seeded = await seedDashboard(db, {
+    storedContacts: STORED_CONTACTS * scale,
+    storedSubscribers: STORED_SUBSCRIBERS * scale,
+  });
+  const cpuBeforeReconcile = { own: ownCpu(), store: storeCpu() };
+  const reconcile = await reconcileInProcess(env);
+  const reconcileCpu = {
+    bench: ownCpu() - cpuBeforeReconcile.own,
+    store: storeCpu() - cpuBeforeReconcile.store,
+  };
+  const { authorization } = await signIn(apiUrl);
+  const dashboard = dashboardClient(apiUrl, authorization);
+  const stats = /** @type {{ totalContacts: number }} */ (await dashboard.json(API_ROUTES.stats));
+  if (stats.totalContacts !== seeded.contacts) {
+    throw new Error(
+      `stats say ${stats.totalContacts} enquiries, the store holds ${seeded.contacts}`,
+    );
+  }
+  const deep = await dashboard.positionPast(10_000);
+
+  const bareCountAndPage = await repeat(REQUESTS, () =>
+    Promise.all([
+      contacts.find({}).sort({ createdAt: -1, _id: -1 }).limit(25).toArray(),
+      contacts.countDocuments({}),
+    ]),
+  );
+  /** @type {[string, string, number][]} the request, its path, its target (ms) */
+  const requests = [
+    [`GET ${API_ROUTES.stats}`, API_ROUTES.stats, 150],
+    [`GET ${API_ROUTES.statsEnquiries}?days=30`, `${API_ROUTES.statsEnquiries}?days=30`, 150],
+    [`GET ${API_ROUTES.campaignAudience}`, API_ROUTES.campaignAudience, 150],
+    [
+      `GET ${API_ROUTES.contacts}, page 1 (25, newest first, with total)`,
+      `${API_ROUTES.contacts}?pageSize=25`,
+      250,
+    ],
+    [
+      `GET ${API_ROUTES.contacts}, the page after row ${deep.rows.toLocaleString('en')}`,
+      `${API_ROUTES.contacts}?pageSize=25&after=${encodeURIComponent(deep.after)}`,
+      250,
+    ],
+    [
+      `GET ${API_ROUTES.contacts}?search=${COMMON_PREFIX} (${seeded.commonMatches.toLocaleString('en')} match)`,
+      `${API_ROUTES.contacts}?pageSize=25&search=${COMMON_PREFIX}`,
+      400,
+    ],
+    [
+      `GET ${API_ROUTES.contacts}?search=${seeded.rarePrefix} (1 match)`,
+      `${API_ROUTES.contacts}?pageSize=25&search=${seeded.rarePrefix}`,
+      400,
+    ],
+  ];
+  const rows = [];
+  for (const [name, path, target] of requests) {
+    rows.push({ name, ...(await repeat(REQUESTS, () => dashboard.json(path))), target });
+  }
+  const firstBytes = [];
+  for (let run = 0; run < REQUESTS; run += 1) {
+    firstBytes.push(await dashboard.firstByte(API_ROUTES.contactsExport));
+  }
+  rows.push({
+    name: 'GET /api/admin/contacts/export, first byte',
+    ...summary(firstBytes, 0),
+    target: 300,
+  });
+  // The whole export once, read to its end as a download would be.
+  api.resetPeakRss();
+  const apiRssBeforeMb = rssMbOf(api.pid);
+  const cpuBeforeExport = { api: api.cpuSeconds(), store: storeCpu() };
+  const whole = await dashboard.download(API_ROUTES.contactsExport);
+  const exportCpu = api.cpuSeconds() - cpuBeforeExport.api + (storeCpu() - cpuBeforeExport.store);
+  return {
+    scale,
+    seeded,
+    rows,
+    bareCountAndPage,
+    deep,
+    reconcile: { ...reconcile, cpu: reconcileCpu },
+    whole: { ...whole, cpuSeconds: exportCpu, apiRssBeforeMb, apiPeakRssMb: api.peakRssMb() },
+  };
+}
+
+/** @param {Awaited<ReturnType<typeof measureDashboard>>} measured */
+function printDashboard({ scale, seeded, rows, bareCountAndPage, deep, reconcile, whole }) {
+  console.log(
+    `\nThe dashboard${scale > 1 ? ` at ${scale}x` : ''}: ${seeded.contacts.toLocaleString('en')} enquiries, ${seeded.subscribers.toLocaleString('en')} subscribers, each request alone, median of ${REQUESTS} (ms)\n`,
+  );
+  console.log('| request | median ms | slowest ms | target | |');
+  console.log('| --- | ---: | ---: | ---: | --- |');
+  for (const row of rows) {
+    console.log(
+      `| ${row.name} | ${row.p50.toFixed(0)} | ${row.p99.toFixed(0)} | ${row.target} | ${row.p50 <= row.target ? 'met' : '**missed**'} |`,
+    );
+  }
+  console.log(
+    `| bare driver: countDocuments + sorted page 1, what the list did before | ${bareCountAndPage.p50.toFixed(0)} | ${bareCountAndPage.p99.toFixed(0)} | | |`,
+  );
+  console.log(
+    `\nThe whole export (${whole.rows.toLocaleString('en')} rows): ${(whole.totalMs / 1000).toFixed(1)} s, the API's peak RSS meanwhile ${whole.apiPeakRssMb.toFixed(0)} MB (${whole.apiRssBeforeMb.toFixed(0)} MB before).`,
+  );
+  console.log(
+    `The reconciliation that counted them (the worker's job, run here): ${(reconcile.durationMs / 1000).toFixed(1)} s, ${reconcile.index ? `contacts index: ${reconcile.index.added.toLocaleString('en')} entries added` : 'no contacts index (not the embedded store)'}, campaign audience addresses: ${reconcile.contactAddresses.added.toLocaleString('en')} added; walking ${deep.pages} pages of 100 to row ${deep.rows.toLocaleString('en')}: ${deep.millisecondsPerPage.toFixed(0)} ms a page.`,
+  );
+}
+
+/**
+ * How the cost grows from 1x to the scale: per row, time and CPU of the
+ * reconciliation (the bench, which runs it, and the store) and of the whole
+ * export (the API and the store), the API's peak memory during the export,
+ * and each dashboard request's median.
+ * @param {Awaited<ReturnType<typeof measureDashboard>>} small
+ * @param {Awaited<ReturnType<typeof measureDashboard>>} large
+ */
+function printCostCurve(small, large) {
+  const rowsOf = (/** @type {typeof small} */ one) => one.seeded.contacts + one.seeded.subscribers;
+  const micros = (/** @type {number} */ seconds, /** @type {number} */ items) =>
+    (seconds * 1e6) / Math.max(items, 1);
+  /** @type {[string, (one: typeof small) => number, string][]} */
+  const figures = [
+    [
+      'reconciliation, time per enquiry or subscriber',
+      (one) => micros(one.reconcile.durationMs / 1000, rowsOf(one)),
+      'µs',
+    ],
+    [
+      'reconciliation, CPU per enquiry or subscriber, its own (run in the bench)',
+      (one) => micros(one.reconcile.cpu.bench, rowsOf(one)),
+      'µs',
+    ],
+    [
+      'reconciliation, CPU per enquiry or subscriber, the store and Redis',
+      (one) => micros(one.reconcile.cpu.store, rowsOf(one)),
+      'µs',
+    ],
+    ['whole export, time per row', (one) => micros(one.whole.totalMs / 1000, one.whole.rows), 'µs'],
+    [
+      'whole export, CPU per row (API + store)',
+      (one) => micros(one.whole.cpuSeconds, one.whole.rows),
+      'µs',
+    ],
+    ["whole export, the API's RSS before it", (one) => one.whole.apiRssBeforeMb, 'MB'],
+    ["whole export, the API's peak RSS", (one) => one.whole.apiPeakRssMb, 'MB'],
+    ...small.rows.map(
+      (row, index) =>
+        /** @type {[string, (one: typeof small) => number, string]} */ ([
+          row.name.replace(/ \([\d,]+ match\)$/, ''),
+          (one) => one.rows[index]?.p50 ?? 0,
+          'ms',
+        ]),
+    ),
+  ];
+  console.log(
+    `\nCost curve, 1x and ${large.scale}x (growth: the ${large.scale}x figure over the 1x one)\n`,
+  );
+  console.log(
+    `| figure | 1x (${small.seeded.contacts.toLocaleString('en')}) | ${large.scale}x (${large.seeded.contacts.toLocaleString('en')}) | growth |`,
+  );
+  console.log('| --- | ---: | ---: | ---: |');
+  for (const [name, figure, unit] of figures) {
+    const [a, b] = [figure(small), figure(large)];
+    console.log(
+      `| ${name} | ${a.toFixed(0)} ${unit} | ${b.toFixed(0)} ${unit} | ${(b / Math.max(a, 1e-9)).toFixed(2)}x |`,
     );
   }
 }
@@ -496,74 +701,10 @@ async function main() {
       body: JSON.stringify(enquiry),
     });
 
-    // 2. The dashboard over 20,000 enquiries and 20,000 subscribers.
-    const contacts = db.collection('contacts');
-    const seeded = await seedDashboard(db);
-    const reconcile = await reconcileInProcess(env);
-    const { authorization } = await signIn(apiUrl);
-    const dashboard = dashboardClient(apiUrl, authorization);
-    const stats = /** @type {{ totalContacts: number }} */ (await dashboard.json(API_ROUTES.stats));
-    if (stats.totalContacts !== seeded.contacts) {
-      throw new Error(
-        `stats say ${stats.totalContacts} enquiries, the store holds ${seeded.contacts}`,
-      );
-    }
-    const deep = await dashboard.positionPast(10_000);
-
-    const bareCountAndPage = await repeat(REQUESTS, () =>
-      Promise.all([
-        contacts.find({}).sort({ createdAt: -1, _id: -1 }).limit(25).toArray(),
-        contacts.countDocuments({}),
-      ]),
-    );
-    /** @type {[string, string, number][]} the request, its path, its target (ms) */
-    const requests = [
-      [`GET ${API_ROUTES.stats}`, API_ROUTES.stats, 150],
-      [`GET ${API_ROUTES.statsEnquiries}?days=30`, `${API_ROUTES.statsEnquiries}?days=30`, 150],
-      [`GET ${API_ROUTES.campaignAudience}`, API_ROUTES.campaignAudience, 150],
-      [
-        `GET ${API_ROUTES.contacts}, page 1 (25, newest first, with total)`,
-        `${API_ROUTES.contacts}?pageSize=25`,
-        250,
-      ],
-      [
-        `GET ${API_ROUTES.contacts}, the page after row ${deep.rows.toLocaleString('en')}`,
-        `${API_ROUTES.contacts}?pageSize=25&after=${encodeURIComponent(deep.after)}`,
-        250,
-      ],
-      [
-        `GET ${API_ROUTES.contacts}?search=${COMMON_PREFIX} (${seeded.commonMatches.toLocaleString('en')} match)`,
-        `${API_ROUTES.contacts}?pageSize=25&search=${COMMON_PREFIX}`,
-        400,
-      ],
-      [
-        `GET ${API_ROUTES.contacts}?search=${seeded.rarePrefix} (1 match)`,
-        `${API_ROUTES.contacts}?pageSize=25&search=${seeded.rarePrefix}`,
-        400,
-      ],
-    ];
-    const rows = [];
-    for (const [name, path, target] of requests) {
-      rows.push({ name, ...(await repeat(REQUESTS, () => dashboard.json(path))), target });
-    }
-    // Each export is read to its end, as a download would be, before the next starts.
-    const exports = [];
-    for (let run = 0; run < REQUESTS; run += 1) {
-      exports.push(await dashboard.download(API_ROUTES.contactsExport));
-    }
-    const firstBytes = summary(
-      exports.map((one) => one.firstByteMs),
-      0,
-    );
-    const wholeFiles = summary(
-      exports.map((one) => one.totalMs),
-      0,
-    );
-    rows.push({
-      name: 'GET /api/admin/contacts/export, first byte',
-      ...firstBytes,
-      target: 300,
-    });
+    // 2. The dashboard over 20,000 enquiries and 20,000 subscribers (and 4. at --scale).
+    const at1x = await measureDashboard({ db, env, apiUrl, api, services, scale: 1 });
+    const atScale =
+      SCALE > 1 ? await measureDashboard({ db, env, apiUrl, api, services, scale: SCALE }) : null;
 
     const submitRatio = submit.rate / bareInsert.rate;
     printTable('Enquiry submit (target: at least 0.5x the bare insert rate, p99 under 250 ms)', [
@@ -579,25 +720,11 @@ async function main() {
         note: `${(noWorker.rate / bareInsert.rate).toFixed(2)}x the bare rate ${noWorker.note}`,
       },
     ]);
-    console.log(
-      `\nThe dashboard: ${seeded.contacts.toLocaleString('en')} enquiries, ${seeded.subscribers.toLocaleString('en')} subscribers, each request alone, median of ${REQUESTS} (ms)\n`,
-    );
-    console.log('| request | median ms | slowest ms | target | |');
-    console.log('| --- | ---: | ---: | ---: | --- |');
-    for (const row of rows) {
-      console.log(
-        `| ${row.name} | ${row.p50.toFixed(0)} | ${row.p99.toFixed(0)} | ${row.target} | ${row.p50 <= row.target ? 'met' : '**missed**'} |`,
-      );
+    printDashboard(at1x);
+    if (atScale) {
+      printDashboard(atScale);
+      printCostCurve(at1x, atScale);
     }
-    console.log(
-      `| bare driver: countDocuments + sorted page 1, what the list did before | ${bareCountAndPage.p50.toFixed(0)} | ${bareCountAndPage.p99.toFixed(0)} | | |`,
-    );
-    console.log(
-      `\nThe whole export (${exports[0]?.rows.toLocaleString('en')} rows): median ${(wholeFiles.p50 / 1000).toFixed(1)} s, slowest ${(wholeFiles.p99 / 1000).toFixed(1)} s.`,
-    );
-    console.log(
-      `The reconciliation that counted them (the worker's job, run here): ${(reconcile.durationMs / 1000).toFixed(1)} s, ${reconcile.index ? `contacts index: ${reconcile.index.added.toLocaleString('en')} entries added` : 'no contacts index (not the embedded store)'}, campaign audience addresses: ${reconcile.contactAddresses.added.toLocaleString('en')} added; walking ${deep.pages} pages of 100 to row ${deep.rows.toLocaleString('en')}: ${deep.millisecondsPerPage.toFixed(0)} ms a page.`,
-    );
 
     console.log(
       `\nStore commands per enquiry (API and worker, commands of a batch count once), ${submit.ok} enquiries:`,
@@ -610,6 +737,7 @@ async function main() {
 
     // 3. Where the time of POST /api/contact goes.
     await api.stop();
+    const contacts = db.collection('contacts');
     const parts = await measureParts({ env, db });
     const contactCount = await contacts.countDocuments();
     const owedMails = db.collection('owed_mails');

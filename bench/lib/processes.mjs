@@ -57,6 +57,15 @@ export function peakRssMbOf(pid) {
 }
 
 /**
+ * A process's resident set now (VmRSS), in MB.
+ * @param {number | undefined} pid
+ */
+export function rssMbOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/**
  * Starts a process's peak over from its current resident set (Linux's
  * clear_refs), so a later peak is that of what ran since.
  * @param {number | undefined} pid

@@ -112,10 +112,15 @@ export const STORE_WORKAROUNDS = {
       'It serves from its `_id` index only a filter that is exactly `{ _id: value }`: a `$in` of ' +
       'ids, or an `_id` with another condition, reads and decodes the whole collection. The ' +
       "campaign event writer reads and clears a batch's activity documents one `_id` each " +
-      'there (a batch costs its recipients, not every recipient stored); MongoDB serves one `$in` ' +
-      'from its index.',
+      'there (a batch costs its recipients, not every recipient stored), and deletes and updates ' +
+      'by ids (writes-by-id.ts: the reconciliation dropping orphan addresses) go one statement ' +
+      'per `_id`; MongoDB serves one `$in` from its index.',
     appliesOn: 'the embedded store',
-    where: ['platform/src/embedded-store.ts', 'platform/src/campaigns/results/activity-by-id.ts'],
+    where: [
+      'platform/src/embedded-store.ts',
+      'platform/src/campaigns/results/activity-by-id.ts',
+      'platform/src/writes-by-id.ts',
+    ],
     switchable: true,
   },
   updateCommandsInChunks: {

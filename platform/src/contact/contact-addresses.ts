@@ -1,5 +1,6 @@
 import { Types, trusted, type mongo } from 'mongoose';
 import { insertBatcher } from '../batched-writes';
+import { deleteByIds, updateByIds } from '../writes-by-id';
 import { insertUnlessPresent, isMissingCollectionError } from '../database-errors';
 import type { Logger } from '../logger';
 import { ContactAddressModel } from './contact-address.model';
@@ -177,24 +178,16 @@ export interface ContactAddressRepair {
   finish(): Promise<AddressRepairReport>;
 }
 
-/** Addresses per insert or delete. */
+/** Addresses per insert. */
 const CHUNK = 1000;
 
 /** Sets the consent of these addresses as their enquiries say; returns how many. */
 async function correctConsent(consented: string[], notConsented: string[]): Promise<number> {
-  let corrected = 0;
-  const ids = (chunk: string[]) => ({ _id: { $in: chunk.map((id) => new Types.ObjectId(id)) } });
-  for (let start = 0; start < consented.length; start += CHUNK) {
-    const chunk = consented.slice(start, start + CHUNK);
-    corrected += (await contactAddresses().updateMany(ids(chunk), { $set: { consented: true } }))
-      .modifiedCount;
-  }
-  for (let start = 0; start < notConsented.length; start += CHUNK) {
-    const chunk = notConsented.slice(start, start + CHUNK);
-    corrected += (await contactAddresses().updateMany(ids(chunk), { $unset: { consented: '' } }))
-      .modifiedCount;
-  }
-  return corrected;
+  const ids = (of: string[]) => of.map((id) => new Types.ObjectId(id));
+  return (
+    (await updateByIds(contactAddresses(), ids(consented), { $set: { consented: true } })) +
+    (await updateByIds(contactAddresses(), ids(notConsented), { $unset: { consented: '' } }))
+  );
 }
 
 /**
@@ -244,11 +237,7 @@ export async function beginContactAddressRepair(): Promise<ContactAddressRepair>
       const consentCorrected = await correctConsent(consentedNow, notConsentedNow);
       const orphans = [...unclaimed.keys()].map((id) => new Types.ObjectId(id));
       unclaimed.clear();
-      let removed = 0;
-      for (let start = 0; start < orphans.length; start += CHUNK) {
-        const chunk = orphans.slice(start, start + CHUNK);
-        removed += (await contactAddresses().deleteMany({ _id: { $in: chunk } })).deletedCount;
-      }
+      const removed = await deleteByIds(contactAddresses(), orphans);
       return { added, removed, consentCorrected };
     },
   };

@@ -1,4 +1,4 @@
-import { Types } from 'mongoose';
+import mongoose, { Types } from 'mongoose';
 import { QUEUE_NAMES } from '@agency/contracts';
 import { useFileDatabase } from '../testing/file-database';
 import { findOwedMailById, oweMail } from '..';
@@ -257,5 +257,72 @@ describe('where the mails of every enquiry stand, read in bulk', () => {
       notification: { state: 'sent' },
       acknowledgement: { state: 'sent' },
     });
+  });
+});
+
+describe('the enquiries still owed mail after an outage, read a few at a time', () => {
+  /** The most reads of receipts the store was answering at once while `read` ran. */
+  async function mostReceiptReadsAtOnce(read: () => Promise<unknown>): Promise<number> {
+    const receipts = MailReceiptModel.collection.collectionName;
+    const prototype = mongoose.mongo.Collection.prototype as unknown as {
+      findOne: (this: { collectionName: string }, ...args: unknown[]) => Promise<unknown>;
+    };
+    const findOne = prototype.findOne;
+    let open = 0;
+    let most = 0;
+    // Every read by id goes through the driver's findOne: counted on its way to the store.
+    const spy = jest.spyOn(prototype, 'findOne').mockImplementation(async function counted(
+      this: { collectionName: string },
+      ...args: unknown[]
+    ) {
+      if (this.collectionName !== receipts) return findOne.apply(this, args);
+      open += 1;
+      most = Math.max(most, open);
+      try {
+        return await findOne.apply(this, args);
+      } finally {
+        open -= 1;
+      }
+    });
+    try {
+      await read();
+    } finally {
+      spy.mockRestore();
+    }
+    return most;
+  }
+
+  it('never asks the store for every owed enquiry at once', async () => {
+    const owed = Array.from({ length: 150 }, newId);
+    await oweMail(
+      owed.map((id) => ({
+        id: contactOutboxId(id),
+        job: QUEUE_NAMES.contactMail,
+        contactId: id,
+        payload,
+      })),
+    );
+
+    let mailsOf: Awaited<ReturnType<typeof contactMailStatesInBulk>> | undefined;
+    const exportReads = await mostReceiptReadsAtOnce(async () => {
+      mailsOf = await contactMailStatesInBulk();
+    });
+    // 20 enquiries at a time, each one read of its two receipts.
+    expect(exportReads).toBeGreaterThan(1);
+    expect(exportReads).toBeLessThanOrEqual(40);
+    expect(owed.map((id) => mailsOf?.(id))).toEqual(
+      owed.map(() => ({
+        notification: { state: 'pending' },
+        acknowledgement: { state: 'pending' },
+      })),
+    );
+
+    let filter: Awaited<ReturnType<typeof contactIdFilterForMailState>> | undefined;
+    const filterReads = await mostReceiptReadsAtOnce(async () => {
+      filter = await contactIdFilterForMailState('pending');
+    });
+    expect(filterReads).toBeGreaterThan(1);
+    expect(filterReads).toBeLessThanOrEqual(20);
+    expect(JSON.stringify(filter)).toContain(owed[149]);
   });
 });
