@@ -443,6 +443,14 @@ function printTable(title, rows) {
   }
 }
 
+/** A line on stderr while a long run goes on: where it is, and since when. */
+const benchStarted = performance.now();
+/** @param {string} step */
+function progress(step) {
+  const seconds = ((performance.now() - benchStarted) / 1000).toFixed(0);
+  process.stderr.write(`[bench:api ${seconds} s] ${step}\n`);
+}
+
 /**
  * The dashboard over `scale` times 20,000 enquiries and subscribers: seeded
  * in bulk, counted by the reconciliation (timed, with its CPU and the
@@ -458,10 +466,12 @@ async function measureDashboard({ db, env, apiUrl, api, services, scale }) {
     const { user, system } = process.cpuUsage();
     return (user + system) / 1e6;
   };
+  progress(`${scale}x: seeding ${(STORED_CONTACTS * scale).toLocaleString('en')} enquiries`);
   const seeded = await seedDashboard(db, {
     storedContacts: STORED_CONTACTS * scale,
     storedSubscribers: STORED_SUBSCRIBERS * scale,
   });
+  progress(`${scale}x: reconciling`);
   const cpuBeforeReconcile = { own: ownCpu(), store: storeCpu() };
   const reconcile = await reconcileInProcess(env);
   const reconcileCpu = {
@@ -476,8 +486,9 @@ async function measureDashboard({ db, env, apiUrl, api, services, scale }) {
       `stats say ${stats.totalContacts} enquiries, the store holds ${seeded.contacts}`,
     );
   }
+  progress(`${scale}x: walking to row 10,000`);
   const deep = await dashboard.positionPast(10_000);
-
+  progress(`${scale}x: the bare driver's count and sorted page`);
   const bareCountAndPage = await repeat(REQUESTS, () =>
     Promise.all([
       contacts.find({}).sort({ createdAt: -1, _id: -1 }).limit(25).toArray(),
@@ -512,6 +523,7 @@ async function measureDashboard({ db, env, apiUrl, api, services, scale }) {
   ];
   const rows = [];
   for (const [name, path, target] of requests) {
+    progress(`${scale}x: ${name}`);
     rows.push({ name, ...(await repeat(REQUESTS, () => dashboard.json(path))), target });
   }
   const firstBytes = [];
@@ -524,6 +536,7 @@ async function measureDashboard({ db, env, apiUrl, api, services, scale }) {
     target: 300,
   });
   // The whole export once, read to its end as a download would be.
+  progress(`${scale}x: the whole export`);
   api.resetPeakRss();
   const apiRssBeforeMb = rssMbOf(api.pid);
   const cpuBeforeExport = { api: api.cpuSeconds(), store: storeCpu() };

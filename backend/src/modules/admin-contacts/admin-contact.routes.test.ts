@@ -505,6 +505,8 @@ describe('GET /api/admin/contacts/export', () => {
       email: 'aicha@example.tn',
       service: 'analytics',
     });
+    // Written behind the API's back: counted and indexed as the scheduled pass would.
+    await reconcileNow(ctx);
 
     const response = await exportCsv('?service=analytics&sort=createdAt');
     expect(response.status).toBe(200);

@@ -27,7 +27,7 @@ export function adminContactRoutes({ views }: { views: ContactViews }): Router {
     audit(ctx, 'contact.export', { type: 'contact', label: ctx.querystring || 'all' });
     ctx.set('Content-Type', 'text/csv; charset=utf-8');
     ctx.attachment(exportFileName());
-    ctx.body = contactCsvStream(query, (error) =>
+    ctx.body = contactCsvStream(query, views.index, (error) =>
       ctx.state.log.error({ err: error }, 'contacts export stopped'),
     );
   });

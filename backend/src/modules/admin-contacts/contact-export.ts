@@ -2,7 +2,7 @@ import { PassThrough, pipeline, type Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { stringify as stringifyNow } from 'csv-stringify/sync';
 import { CONTACT_EXPORT_COLUMNS, type ContactListQuery } from '@agency/contracts';
-import { contactCursor } from '../contact';
+import { contactCursor, type ContactListIndex } from '../contact';
 
 /** What the file starts with, before any row: the BOM and the header line. */
 const HEAD = stringifyNow([[...CONTACT_EXPORT_COLUMNS]], { bom: true });
@@ -19,6 +19,7 @@ const HEAD = stringifyNow([[...CONTACT_EXPORT_COLUMNS]], { bom: true });
  */
 export function contactCsvStream(
   query: ContactListQuery,
+  index: ContactListIndex,
   onError: (error: Error) => void,
 ): Readable {
   const out = new PassThrough();
@@ -28,7 +29,7 @@ export function contactCsvStream(
     columns: [...CONTACT_EXPORT_COLUMNS],
     escape_formulas: true,
   });
-  return pipeline(contactCursor(query), csv, out, (error) => {
+  return pipeline(contactCursor(query, index), csv, out, (error) => {
     if (error) onError(error);
   });
 }

@@ -125,19 +125,57 @@ export async function deleteContact(id: string, changes: ContactChanges): Promis
   return toContactDto(contact, mails);
 }
 
+/** Rows per page of the index while an export walks it; read by `_id`, this many at once. */
+const EXPORT_PAGE_SIZE = 100;
+
+/**
+ * The export's rows in the list's order from the index in Redis, a page of
+ * ids at a time, each row read by `_id`: on the embedded store a sorted
+ * cursor makes the store sort the whole collection in its memory (2.5 GB of
+ * FerretDB's at 20,000 enquiries, past 20 GB at 200,000). Undefined when the
+ * index does not answer this query (MongoDB, or an order or filter it does
+ * not keep): the store's sorted cursor then serves, from its indexes.
+ */
+async function indexedExportPages(
+  query: ContactListQuery,
+  index: ContactListIndex,
+): Promise<AsyncGenerator<StoredContact[]> | undefined> {
+  const search = query.search ? contactSearchQuery(query.search) : '';
+  const paged: ContactListQuery = { ...query, pageSize: EXPORT_PAGE_SIZE, after: undefined };
+  const first = await index.page(paged, search);
+  if (!first) return undefined;
+  async function* pages(): AsyncGenerator<StoredContact[]> {
+    let page = first;
+    for (;;) {
+      yield await findContactsByIds(page?.ids ?? []);
+      if (!page?.next) return;
+      page = await index.page({ ...paged, after: page.next }, search);
+      // Redis went away mid-file: the download ends with an error rather than a silent gap.
+      if (!page) throw new Error('the contacts index stopped answering during the export');
+    }
+  }
+  return pages();
+}
+
 /**
  * Every contact matching the list's filters, in the list's order, read in
  * batches: memory stays flat however many rows an export holds. The mail
  * states come from the outbox and the failed receipts, read once up front
  * (both small), rather than two reads per row.
  */
-export function contactCursor(query: ContactListQuery): Readable {
+export function contactCursor(query: ContactListQuery, index: ContactListIndex): Readable {
   async function* rows(): AsyncGenerator<ContactDetailDto> {
-    const [contacts, mailsOf] = await Promise.all([
-      openContactsInListOrder(query),
+    const [pages, mailsOf] = await Promise.all([
+      indexedExportPages(query, index),
       contactMailStatesInBulk(),
     ]);
-    for await (const contact of contacts) {
+    if (pages) {
+      for await (const page of pages) {
+        for (const contact of page) yield toDetailDto(contact, mailsOf(String(contact._id)));
+      }
+      return;
+    }
+    for await (const contact of await openContactsInListOrder(query)) {
       yield toDetailDto(contact, mailsOf(String(contact._id)));
     }
   }
