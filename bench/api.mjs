@@ -488,13 +488,18 @@ async function measureDashboard({ db, env, apiUrl, api, services, scale }) {
   }
   progress(`${scale}x: walking to row 10,000`);
   const deep = await dashboard.positionPast(10_000);
+  // What the list did before, at 1x only: a sorted page of the whole
+  // collection makes FerretDB sort it in memory, past 8 GB at 200,000.
   progress(`${scale}x: the bare driver's count and sorted page`);
-  const bareCountAndPage = await repeat(REQUESTS, () =>
-    Promise.all([
-      contacts.find({}).sort({ createdAt: -1, _id: -1 }).limit(25).toArray(),
-      contacts.countDocuments({}),
-    ]),
-  );
+  const bareCountAndPage =
+    scale === 1
+      ? await repeat(REQUESTS, () =>
+          Promise.all([
+            contacts.find({}).sort({ createdAt: -1, _id: -1 }).limit(25).toArray(),
+            contacts.countDocuments({}),
+          ]),
+        )
+      : null;
   /** @type {[string, string, number][]} the request, its path, its target (ms) */
   const requests = [
     [`GET ${API_ROUTES.stats}`, API_ROUTES.stats, 150],
@@ -565,9 +570,11 @@ function printDashboard({ scale, seeded, rows, bareCountAndPage, deep, reconcile
       `| ${row.name} | ${row.p50.toFixed(0)} | ${row.p99.toFixed(0)} | ${row.target} | ${row.p50 <= row.target ? 'met' : '**missed**'} |`,
     );
   }
-  console.log(
-    `| bare driver: countDocuments + sorted page 1, what the list did before | ${bareCountAndPage.p50.toFixed(0)} | ${bareCountAndPage.p99.toFixed(0)} | | |`,
-  );
+  if (bareCountAndPage) {
+    console.log(
+      `| bare driver: countDocuments + sorted page 1, what the list did before | ${bareCountAndPage.p50.toFixed(0)} | ${bareCountAndPage.p99.toFixed(0)} | | |`,
+    );
+  }
   console.log(
     `\nThe whole export (${whole.rows.toLocaleString('en')} rows): ${(whole.totalMs / 1000).toFixed(1)} s, the API's peak RSS meanwhile ${whole.apiPeakRssMb.toFixed(0)} MB (${whole.apiRssBeforeMb.toFixed(0)} MB before).`,
   );

@@ -326,3 +326,35 @@ describe('the enquiries still owed mail after an outage, read a few at a time', 
     expect(JSON.stringify(filter)).toContain(owed[149]);
   });
 });
+
+describe('the mail states of a cancelled export', () => {
+  it('start no more reads once the download is cancelled', async () => {
+    const owed = Array.from({ length: 200 }, newId);
+    await oweMail(
+      owed.map((id) => ({
+        id: contactOutboxId(id),
+        job: QUEUE_NAMES.contactMail,
+        contactId: id,
+        payload,
+      })),
+    );
+    const findOne = mongoose.mongo.Collection.prototype.findOne;
+    const cancelled = new AbortController();
+    let reads = 0;
+    const spy = jest
+      .spyOn(mongoose.mongo.Collection.prototype, 'findOne')
+      .mockImplementation(function counted(this: unknown, ...args: unknown[]) {
+        reads += 1;
+        // The download is cancelled while the first reads are under way.
+        if (reads === 5) cancelled.abort();
+        return (findOne as (...all: unknown[]) => unknown).apply(this, args) as never;
+      });
+    try {
+      await expect(contactMailStatesInBulk(cancelled.signal)).rejects.toThrow(/abort/i);
+    } finally {
+      spy.mockRestore();
+    }
+    // The reads in flight when it was cancelled finish; no other starts (400 without the signal).
+    expect(reads).toBeLessThanOrEqual(2 * 20 + 2);
+  });
+});

@@ -251,11 +251,12 @@ async function contactIdsForMailState(
 /**
  * Where the mails of every enquiry stand, for reading many enquiries (the
  * export): the outbox and the failed receipts are read once, both small.
- * An enquiry in neither had both its mails sent.
+ * An enquiry in neither had both its mails sent. Once `signal` aborts (the
+ * download was cancelled), no further read starts and the call rejects.
  */
-export async function contactMailStatesInBulk(): Promise<
-  (contactId: string) => ContactMailStatuses
-> {
+export async function contactMailStatesInBulk(
+  signal?: AbortSignal,
+): Promise<(contactId: string) => ContactMailStatuses> {
   const [owed, failedNotifications, failedAcknowledgements] = await Promise.all([
     findOwedRefs(QUEUE_NAMES.contactMail),
     findFailedReceipts(CONTACT_MAILS.notification),
@@ -266,7 +267,12 @@ export async function contactMailStatesInBulk(): Promise<
   const inTurn = pLimit(READS_IN_FLIGHT);
   const inFlight = new Map(
     await Promise.all(
-      owed.map((id) => inTurn(async () => [id, await contactMailStatuses(id)] as const)),
+      owed.map((id) =>
+        inTurn(async () => {
+          signal?.throwIfAborted();
+          return [id, await contactMailStatuses(id)] as const;
+        }),
+      ),
     ),
   );
   const failed = {

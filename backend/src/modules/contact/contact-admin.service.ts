@@ -164,10 +164,13 @@ async function indexedExportPages(
  * (both small), rather than two reads per row.
  */
 export function contactCursor(query: ContactListQuery, index: ContactListIndex): Readable {
+  // A cancelled download stops the reads it started: each would otherwise
+  // go on reading the mail states of every enquiry owing mail.
+  const cancelled = new AbortController();
   async function* rows(): AsyncGenerator<ContactDetailDto> {
     const [pages, mailsOf] = await Promise.all([
       indexedExportPages(query, index),
-      contactMailStatesInBulk(),
+      contactMailStatesInBulk(cancelled.signal),
     ]);
     if (pages) {
       for await (const page of pages) {
@@ -179,5 +182,7 @@ export function contactCursor(query: ContactListQuery, index: ContactListIndex):
       yield toDetailDto(contact, mailsOf(String(contact._id)));
     }
   }
-  return Readable.from(rows());
+  const stream = Readable.from(rows());
+  stream.once('close', () => cancelled.abort());
+  return stream;
 }
