@@ -35,14 +35,27 @@ export default defineConfig({
         gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
       },
   // `e2e` is the behaviour suite: one test at a time, as its specs share the
-  // stack's accounts, data and mail catcher (one stops MailDev's SMTP, others
-  // count what they made). `a11y` is the axe-core scan of every screen: it
-  // only reads, so it runs beside the suite on the same stack, in parallel.
-  // `npm run test:e2e` (the `e2e` step of `npm test`) runs both; `--project`
-  // picks one.
+  // stack's accounts, data and mail catcher (others count what they made).
+  // `a11y` is the axe-core scan of every screen: it runs beside the suite on
+  // the same stack, in parallel. `outage` stops MailDev to show what staff
+  // see while the mail server is down: it runs once both are done, as the
+  // scan sends a campaign and reads it back from MailDev, and the outage's
+  // banner and notices would be scanned on screens that are not about it.
+  // `npm run test:e2e` (the `e2e` step of `npm test`) runs all three;
+  // `--project` picks one (`outage` brings the other two first).
   projects: [
-    { name: 'e2e', testIgnore: /accessibility\.spec\.ts$/, workers: 1 },
+    {
+      name: 'e2e',
+      testIgnore: [/accessibility\.spec\.ts$/, /mail-server-outage\.spec\.ts$/],
+      workers: 1,
+    },
     { name: 'a11y', testMatch: /accessibility\.spec\.ts$/ },
+    {
+      name: 'outage',
+      testMatch: /mail-server-outage\.spec\.ts$/,
+      dependencies: ['e2e', 'a11y'],
+      workers: 1,
+    },
   ],
   use: {
     browserName: 'chromium',
