@@ -62,6 +62,20 @@ async function storedEnquiry(): Promise<string> {
   return id;
 }
 
+/** `count` enquiries whose two mails are owed, as after a mail-server outage; their ids. */
+async function enquiriesOwingMail(count: number): Promise<string[]> {
+  const owed = Array.from({ length: count }, newId);
+  await oweMail(
+    owed.map((id) => ({
+      id: contactOutboxId(id),
+      job: QUEUE_NAMES.contactMail,
+      contactId: id,
+      payload,
+    })),
+  );
+  return owed;
+}
+
 /** An outbox entry for an enquiry's mails carrying whatever payload it is given. */
 async function oweWithPayload(id: string, entryPayload?: Record<string, unknown>) {
   await oweMail([
@@ -293,15 +307,7 @@ describe('the enquiries still owed mail after an outage, read a few at a time', 
   }
 
   it('never asks the store for every owed enquiry at once', async () => {
-    const owed = Array.from({ length: 150 }, newId);
-    await oweMail(
-      owed.map((id) => ({
-        id: contactOutboxId(id),
-        job: QUEUE_NAMES.contactMail,
-        contactId: id,
-        payload,
-      })),
-    );
+    const owed = await enquiriesOwingMail(150);
 
     let mailsOf: Awaited<ReturnType<typeof contactMailStatesInBulk>> | undefined;
     const exportReads = await mostReceiptReadsAtOnce(async () => {
@@ -329,15 +335,7 @@ describe('the enquiries still owed mail after an outage, read a few at a time', 
 
 describe('the mail states of a cancelled export', () => {
   it('start no more reads once the download is cancelled', async () => {
-    const owed = Array.from({ length: 200 }, newId);
-    await oweMail(
-      owed.map((id) => ({
-        id: contactOutboxId(id),
-        job: QUEUE_NAMES.contactMail,
-        contactId: id,
-        payload,
-      })),
-    );
+    await enquiriesOwingMail(200);
     const findOne = mongoose.mongo.Collection.prototype.findOne;
     const cancelled = new AbortController();
     let reads = 0;
