@@ -1,15 +1,17 @@
 import { Pool } from 'tarn';
 import { MessageRoom, type RawCampaignMessage } from './campaign-mime';
+import { CampaignSmtpSession, type AcceptedMessage } from './campaign-smtp-session';
 import {
   SMTPConnection,
   parseConnectionUrl,
+  takeOverConnection,
   type ConnectionUrlOptions,
 } from './nodemailer-internals';
 
 /** What a campaign send needs of SMTP: one whole message out, the server's answer back. */
 export interface CampaignTransport {
-  /** Resolves once the server accepted the message; rejects with Nodemailer's SMTP error otherwise. */
-  send(message: RawCampaignMessage): Promise<SMTPConnection.SentMessageInfo>;
+  /** Resolves once the server accepted the message; rejects with the SMTP error otherwise (as Nodemailer's). */
+  send(message: RawCampaignMessage): Promise<AcceptedMessage>;
   /** Ends every connection once the sends in hand are answered. */
   close(): Promise<void>;
 }
@@ -22,7 +24,10 @@ export interface CampaignTransportTuning {
 }
 
 interface Lease {
+  /** Nodemailer's: it opened, secured and signed in the connection, and still ends it. */
   connection: SMTPConnection;
+  /** The connection's mail transactions, once it is set up. */
+  session?: CampaignSmtpSession;
   sent: number;
   /** False once the connection failed, closed or must not carry another message. */
   usable: boolean;
@@ -35,7 +40,7 @@ const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 
 /**
  * Connects, greets and, when the URL names a user and the server offers AUTH,
- * signs in, as Nodemailer's pool does.
+ * signs in, as Nodemailer's pool does; then its session carries the messages.
  */
 function openLease(options: ConnectionUrlOptions): Promise<Lease> {
   return new Promise((resolve, reject) => {
@@ -53,43 +58,53 @@ function openLease(options: ConnectionUrlOptions): Promise<Lease> {
     connection.on('error', fail);
     // Stryker disable next-line StringLiteral: before the lease is handed out, a close is told by 'error' or connect's callback first; 'end' then only retires the lease
     connection.on('end', () => fail(new Error('the SMTP server closed the connection')));
+    const ready = () => {
+      const { socket, extensions } = takeOverConnection(connection);
+      lease.session = new CampaignSmtpSession(socket, extensions);
+      resolve(lease);
+    };
     connection.connect((error) => {
       if (error) return fail(error);
       const { auth } = options;
-      if (!auth || !connection.allowsAuth) return resolve(lease);
-      connection.login(auth, (loginError) => (loginError ? fail(loginError) : resolve(lease)));
+      if (!auth || !connection.allowsAuth) return ready();
+      connection.login(auth, (loginError) => (loginError ? fail(loginError) : ready()));
     });
   });
 }
 
-function sendOver(lease: Lease, message: RawCampaignMessage) {
-  return new Promise<SMTPConnection.SentMessageInfo>((resolve, reject) => {
-    lease.connection.send(message.envelope, lease.room.layOut(message.pieces), (error, info) =>
-      error ? reject(error) : resolve(info),
-    );
-  });
+/** A lease is handed out only once its session is set up. */
+function sessionOf(lease: Lease): CampaignSmtpSession {
+  if (!lease.session) throw new Error('the SMTP connection is not set up');
+  return lease.session;
 }
 
 /**
  * After a refused message (4xx, 5xx) the session is reset for the next one;
  * a connection that cannot be (it failed, the server hung up) is retired.
  */
-function resetSession(lease: Lease): Promise<void> {
-  return new Promise((resolve) => {
-    lease.connection.reset((error) => {
-      if (error) lease.usable = false;
-      resolve();
-    });
-  });
+async function resetSession(lease: Lease): Promise<void> {
+  try {
+    await sessionOf(lease).reset();
+  } catch {
+    lease.usable = false;
+  }
+}
+
+/** QUIT when the connection is still good, else just closed. */
+function endLease(lease: Lease): void {
+  if (lease.usable && lease.session) lease.session.quit();
+  else lease.connection.close();
 }
 
 /**
  * The campaign sends' own SMTP connections (`SMTP_URL`, apart from the
- * enquiry mail's pool): each message, already whole (`campaign-mime.ts`),
- * goes over a leased, reused `SMTPConnection`, Nodemailer's documented SMTP
- * client. Nodemailer's Mailer and pool compose, stream and log every message
- * first; for messages already built, that cost about a third of the workers'
- * CPU per message (README, bench:mail). tarn keeps the leases: at most
+ * enquiry mail's pool): each connection is opened, secured and signed in by
+ * Nodemailer's SMTP client (`SMTPConnection`), then carries whole messages
+ * (`campaign-mime.ts`) one at a time in its `CampaignSmtpSession`.
+ * Nodemailer's Mailer and pool compose, stream and log every message first;
+ * for messages already built, that cost about a third of the workers' CPU
+ * per message (README, bench:mail), and its transaction a quarter of what
+ * was left (campaign-smtp-session.ts). tarn keeps the leases: at most
  * `connections` open, idle ones closed, broken ones replaced on the next
  * lease. A refused message (4xx, 5xx) rejects with the server's reply, as
  * `smtp-failure.ts` expects; an unreachable server rejects with the
@@ -108,7 +123,7 @@ export function createCampaignTransport(
     tuning.maxMessages ?? fromUrl('maxMessages') ?? DEFAULT_MAX_MESSAGES;
   const pool = new Pool<Lease>({
     create: () => openLease(options),
-    destroy: (lease) => (lease.usable ? lease.connection.quit() : lease.connection.close()),
+    destroy: endLease,
     validate: (lease) => lease.usable,
     min: 0,
     max: fromUrl('maxConnections') ?? connections,
@@ -121,7 +136,7 @@ export function createCampaignTransport(
     async send(message) {
       const lease = await pool.acquire().promise;
       try {
-        return await sendOver(lease, message);
+        return await sessionOf(lease).send(message.envelope, lease.room.layOut(message.pieces));
       } catch (error) {
         lease.room.clear();
         await resetSession(lease);

@@ -1,6 +1,8 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { simpleParser } from 'mailparser';
+import { startSmtpSink } from '../testing/smtp-sink';
 import { InvalidRecipientError, MessageRoom, compileCampaignMime } from './campaign-mime';
+import { SMTPConnection, parseConnectionUrl, takeOverConnection } from './nodemailer-internals';
 import { DEFAULT_TEMPLATE } from '@agency/contracts';
 import { compileCampaignMail as compileWith } from '@agency/platform';
 
@@ -156,5 +158,31 @@ describe("the campaign's message against Nodemailer's own composer", () => {
     expect(() => ours({ subject: 'Hello', content: '<p>Hi</p>' }, 'Amira', to)).toThrow(
       InvalidRecipientError,
     );
+  });
+});
+
+describe("the SMTP connection Nodemailer sets up, handed to the campaign's session", () => {
+  it("gives its socket and the server's extensions, and stops reading the replies", async () => {
+    const smtp = await startSmtpSink();
+    const connection = new SMTPConnection(parseConnectionUrl(smtp.url) as SMTPConnection.Options);
+    try {
+      await new Promise<void>((resolve, reject) =>
+        connection.connect((error) => (error ? reject(error) : resolve())),
+      );
+
+      const { socket, extensions } = takeOverConnection(connection);
+      const reply = new Promise<string>((resolve) =>
+        socket.once('data', (chunk: Buffer) => resolve(chunk.toString())),
+      );
+      // Nodemailer, still reading, would take this reply as unexpected and close.
+      socket.write('NOOP\r\n');
+
+      expect(extensions).toEqual(expect.arrayContaining(['PIPELINING', 'SMTPUTF8']));
+      expect(await reply).toMatch(/^250/);
+      expect(socket.destroyed).toBe(false);
+    } finally {
+      connection.close();
+      await smtp.close();
+    }
   });
 });

@@ -68,6 +68,10 @@ export async function startSmtpSink(
     auth?: { user: string; pass: string; optional?: boolean };
     /** Answers RSET as a command it does not know, as a few servers do. */
     refuseReset?: boolean;
+    /** Leaves PIPELINING (RFC 2920) out of its EHLO reply: every command waits for the reply before. */
+    withoutPipelining?: boolean;
+    /** Leaves SMTPUTF8 (RFC 6531) out of its EHLO reply: no address beyond ASCII. */
+    withoutSmtpUtf8?: boolean;
   } = {},
 ): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
@@ -98,6 +102,8 @@ export async function startSmtpSink(
     ],
     // Credentials in clear text are fine on loopback, in a test.
     allowInsecureAuth: true,
+    hidePIPELINING: options.withoutPipelining === true,
+    hideSMTPUTF8: options.withoutSmtpUtf8 === true,
     logger: false,
     onConnect(_session, callback) {
       connectionsOpened += 1;
