@@ -114,12 +114,15 @@ export const STORE_WORKAROUNDS = {
       "campaign event writer reads and clears a batch's activity documents one `_id` each " +
       'there (a batch costs its recipients, not every recipient stored), and deletes and updates ' +
       'by ids (writes-by-id.ts: the reconciliation dropping orphan addresses) go one statement ' +
-      'per `_id`; MongoDB serves one `$in` from its index.',
+      'per `_id`; MongoDB serves one `$in` from its index. The rebuild of the people view reads ' +
+      'each source whole once per part of its addresses there (person-rebuild-in-parts.ts), ' +
+      'instead of one `$in` per batch of addresses.',
     appliesOn: 'the embedded store',
     where: [
       'platform/src/embedded-store.ts',
       'platform/src/campaigns/results/activity-by-id.ts',
       'platform/src/writes-by-id.ts',
+      'platform/src/audience/people/person-rebuild.ts',
     ],
     switchable: true,
   },

@@ -119,6 +119,23 @@ export async function enquiryAddressesAfter(
   };
 }
 
+/**
+ * Every enquiry as the people view reads it, in the store's own order, a
+ * thousand per read: the rebuild's one read of them all on a store that
+ * serves no other filter than `_id` from an index (person-rebuild-in-parts.ts).
+ */
+export async function* everyEnquiryOfAddress(): AsyncGenerator<EnquiryOfAddress> {
+  const cursor = ContactModel.collection
+    .find<RawEnquiry>({}, { projection: ENQUIRY_FIELDS })
+    .batchSize(1000);
+  for await (const raw of cursor) yield enquiryOf(raw);
+}
+
+/** About how many enquiries are stored (the store's own count, read at once). */
+export function estimatedEnquiryCount(): Promise<number> {
+  return ContactModel.collection.estimatedDocumentCount();
+}
+
 /** Whether any enquiry is stored. */
 export async function hasEnquiries(): Promise<boolean> {
   return Boolean(await ContactModel.collection.findOne({}, { projection: { _id: 1 } }));

@@ -1,10 +1,14 @@
+import { Types } from 'mongoose';
 import { useFileDatabase } from '../../testing/file-database';
+import { ON_AND_OFF, withStoreWorkarounds } from '../../testing/store-workarounds';
 import { ContactModel } from '../../contact/contact.model';
 import { withSearchKeys } from '../../contact/contact-search';
 import { SubscriberModel } from '../../newsletter/subscriber.model';
 import { ListMemberModel } from '../list-member.model';
+import { SuppressionModel } from '../suppression.model';
 import { consentOf } from './person-of-records';
 import { peopleNeedFilling, rebuildPeople } from './person-rebuild';
+import { partOf, rebuildPeopleInParts } from './person-rebuild-in-parts';
 import { PEOPLE_REFRESH_BATCH, refreshPeople } from './person-refresh';
 import { PersonModel } from './person.model';
 
@@ -105,3 +109,116 @@ describe('the people view', () => {
     expect(consentOf({ ...records, subscriber: null, enquiries: [enquiry(null)] })).toBe('none');
   });
 });
+
+describe.each(ON_AND_OFF)(
+  'the people view rebuilt in parts, one read of each source per part (reads by id only %s)',
+  (_, on) => {
+    useFileDatabase('people-view-parts');
+    withStoreWorkarounds({ readsByIdOnly: on });
+    const at = (day: number) => new Date(Date.UTC(2026, 0, day));
+    const listId = new Types.ObjectId();
+
+    beforeEach(async () => {
+      await Promise.all(
+        [PersonModel, ContactModel, SubscriberModel, ListMemberModel, SuppressionModel].map(
+          (model) => (model as typeof PersonModel).deleteMany({}),
+        ),
+      );
+      const enquiry = (email: string, day: number, consented = false) =>
+        withSearchKeys({
+          firstName: `Written on day ${day}`,
+          lastName: 'Last',
+          email,
+          service: 'web-design',
+          message: 'Hello',
+          locale: 'fr',
+          status: 'new',
+          createdAt: at(day),
+          updatedAt: at(day),
+          ...(consented ? { consent: { requestedAt: at(day), locale: 'fr' } } : {}),
+        });
+      await ContactModel.collection.insertMany([
+        enquiry('amel@example.tn', 1),
+        enquiry('amel@example.tn', 5, true),
+        enquiry('Bilel@Example.tn', 2),
+        enquiry('chaima@example.tn', 3),
+      ]);
+      await SubscriberModel.create([
+        { email: 'amel@example.tn', status: 'confirmed', locale: 'fr' } as const,
+        { email: 'dali@example.tn', status: 'pending', locale: 'en' } as const,
+      ]);
+      const member = (key: string) =>
+        ({
+          _id: `${String(listId)}:${key}`,
+          list: listId,
+          key,
+          email: key,
+          consent: { basis: 'import', at: at(4), listName: 'Expo' },
+        }) as const;
+      await ListMemberModel.create([member('chaima@example.tn'), member('emna@example.tn')]);
+      const suppression = (address: string) =>
+        ({
+          _id: address,
+          email: address,
+          reason: 'complaint',
+          source: 'ses',
+          at: at(6),
+        }) as const;
+      await SuppressionModel.create([
+        suppression('dali@example.tn'),
+        suppression('zied@example.tn'),
+      ]);
+    });
+
+    /** The view as stored, without its `_id` order. */
+    const storedPeople = async () =>
+      (await PersonModel.collection.find({}).toArray()).sort((a, b) =>
+        String(a._id).localeCompare(String(b._id)),
+      );
+
+    it('stores the same people as the batched rebuild, and removes those nothing holds', async () => {
+      await rebuildPeople();
+      const batched = await storedPeople();
+      await PersonModel.collection.updateOne(
+        { _id: 'chaima@example.tn' as never },
+        { $set: { firstName: 'Changed since' } },
+      );
+      await PersonModel.collection.insertOne({ _id: 'gone@example.tn' as never, sources: [] });
+
+      // Two addresses a part: several parts, each reading every source.
+      const counts = await rebuildPeopleInParts(undefined, 2);
+
+      expect(await storedPeople()).toEqual(batched);
+      expect(batched.map(({ _id }) => _id)).toEqual([
+        'amel@example.tn',
+        'bilel@example.tn',
+        'chaima@example.tn',
+        'dali@example.tn',
+        'emna@example.tn',
+      ]);
+      expect(counts).toEqual({ refreshed: 5, removed: 1 });
+    });
+
+    it('spreads addresses evenly over the parts, each always in the same one', () => {
+      const addresses = Array.from({ length: 4000 }, (_, index) => `guest${index}@example.tn`);
+      const sizes = [0, 0, 0, 0];
+      for (const address of addresses) {
+        const part = partOf(address, 4);
+        sizes[part] = (sizes[part] ?? 0) + 1;
+      }
+
+      for (const size of sizes) expect(size).toBeGreaterThan(800);
+      expect(addresses.map((address) => partOf(address, 4))).toEqual(
+        addresses.map((address) => partOf(address, 4)),
+      );
+    });
+
+    it('stops before its next part once told to', async () => {
+      const stopping = new AbortController();
+      stopping.abort();
+
+      await expect(rebuildPeopleInParts(stopping.signal, 2)).rejects.toThrow(/abort/i);
+      expect(await PersonModel.countDocuments()).toBe(0);
+    });
+  },
+);

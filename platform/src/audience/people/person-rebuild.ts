@@ -1,7 +1,9 @@
 import { Types, type mongo } from 'mongoose';
 import { enquiryAddressesAfter, hasEnquiries } from '../../contact/contact-by-address';
 import { SubscriberModel } from '../../newsletter/subscriber.model';
+import { readsByIdOnlyApplies } from '../../embedded-store';
 import { ListMemberModel } from '../list-member.model';
+import { rebuildPeopleInParts } from './person-rebuild-in-parts';
 import { refreshPeople, PEOPLE_REFRESH_BATCH, type PeopleRefreshCounts } from './person-refresh';
 import { people } from './person.model';
 
@@ -87,6 +89,8 @@ async function refreshEvery(
  * refreshed stays right, and the next pass does the rest.
  */
 export async function rebuildPeople(signal?: AbortSignal): Promise<PeopleRefreshCounts> {
+  // The walk below reads a whole collection per batch where only `_id` is served from an index.
+  if (await readsByIdOnlyApplies()) return rebuildPeopleInParts(signal);
   const counts: PeopleRefreshCounts = { refreshed: 0, removed: 0 };
   for (const walk of [
     enquiryAddressesAfter,

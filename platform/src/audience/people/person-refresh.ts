@@ -50,6 +50,15 @@ async function writePeople(persons: readonly StoredPerson[]): Promise<void> {
         .toArray()
     ).map((person) => [person._id, person]),
   );
+  await writePeopleOver(persons, stored);
+}
+
+/** `writePeople`, given the people stored now for these addresses (a whole-collection read already made). */
+export async function writePeopleOver(
+  persons: readonly StoredPerson[],
+  stored: ReadonlyMap<string, StoredPerson>,
+): Promise<void> {
+  if (persons.length === 0) return;
   const fresh = persons.filter(({ _id }) => !stored.has(_id));
   const changed = persons.filter(
     (person) => stored.has(person._id) && !samePerson(stored.get(person._id), person),
