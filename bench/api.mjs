@@ -113,6 +113,7 @@ async function startSmtpSink() {
   });
   return {
     url: `smtp://127.0.0.1:${port}`,
+    cpuSeconds: () => cpuSecondsOf(child.pid),
     close: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((done) => child.once('exit', done));
@@ -180,6 +181,39 @@ async function cannon(options) {
   };
 }
 
+/**
+ * CPU seconds of each process of the burst so far: the bench's own (where
+ * autocannon runs), the API, the worker, the SMTP sink and each service
+ * started here (the store, Redis).
+ * @param {{ api: { cpuSeconds(): number }, worker: { cpuSeconds(): number }, sink: { cpuSeconds(): number }, services: { started: { name: string, pid: number }[] } }} processes
+ * @returns {[string, number][]}
+ */
+function cpuOfBurst({ api, worker, sink, services }) {
+  const { user, system } = process.cpuUsage();
+  return [
+    ['bench (autocannon)', (user + system) / 1e6],
+    ['API', api.cpuSeconds()],
+    ['worker', worker.cpuSeconds()],
+    ['SMTP sink', sink.cpuSeconds()],
+    ...services.started.map(
+      ({ name, pid }) => /** @type {[string, number]} */ ([name, cpuSecondsOf(pid)]),
+    ),
+  ];
+}
+
+/**
+ * Where the CPU of a burst went, per enquiry, from two `cpuOfBurst` readings.
+ * @param {[string, number][]} before @param {[string, number][]} after @param {number} enquiries
+ */
+function cpuPerEnquiry(before, after, enquiries) {
+  return after
+    .map(([name, seconds], index) => {
+      const spent = seconds - (before[index]?.[1] ?? 0);
+      return `${name} ${((spent * 1e6) / Math.max(enquiries, 1)).toFixed(0)} µs`;
+    })
+    .join(', ');
+}
+
 /** One burst of enquiries, all alike, at the API's form endpoint. @param {string} apiUrl */
 function submitBurst(apiUrl) {
   return cannon({
@@ -218,7 +252,10 @@ async function loop(task, seconds = DURATION, connections = CONNECTIONS) {
       }
     }),
   );
-  return summary(latencies, latencies.length / ((performance.now() - started) / 1000));
+  return {
+    ...summary(latencies, latencies.length / ((performance.now() - started) / 1000)),
+    count: latencies.length,
+  };
 }
 
 /**
@@ -704,9 +741,11 @@ function printCostCurve(small, large) {
  * next to the bare insertOne loop into a collection with the contacts'
  * indexes filled to the same size first: the store's index trees are then
  * as deep for both.
- * @param {{ db: any, env: NodeJS.ProcessEnv, apiUrl: string, storedContacts: number }} deps
+ * @param {{ db: any, env: NodeJS.ProcessEnv, apiUrl: string, storedContacts: number,
+ *   api: { cpuSeconds(): number }, sink: { cpuSeconds(): number },
+ *   services: { started: { name: string, pid: number }[] } }} deps
  */
-async function measureSubmitBeside({ db, env, apiUrl, storedContacts }) {
+async function measureSubmitBeside({ db, env, apiUrl, storedContacts, api, sink, services }) {
   progress(`filling the bare collection to ${storedContacts.toLocaleString('en')} documents`);
   await db
     .collection('bench_bare_contacts')
@@ -726,11 +765,19 @@ async function measureSubmitBeside({ db, env, apiUrl, storedContacts }) {
     await new Promise((done) => setTimeout(done, 2000));
     await waitForDrain(env, 'stats-reconcile', ['waiting', 'active']);
     progress(`the bare insertOne loop beside ${storedContacts.toLocaleString('en')} documents`);
+    const cpuBeforeBare = cpuOfBurst({ api, worker, sink, services });
     const bareInsert = await loop(() => bare.insertOne(bareDocument()));
+    const bareCpu = cpuPerEnquiry(
+      cpuBeforeBare,
+      cpuOfBurst({ api, worker, sink, services }),
+      bareInsert.count,
+    );
     progress(`the submit burst beside ${storedContacts.toLocaleString('en')} enquiries`);
+    const cpuBefore = cpuOfBurst({ api, worker, sink, services });
     const submit = await submitBurst(apiUrl);
+    const cpu = cpuPerEnquiry(cpuBefore, cpuOfBurst({ api, worker, sink, services }), submit.ok);
     await waitForDrain(env);
-    return { storedContacts, bareInsert, submit };
+    return { storedContacts, bareInsert, submit, cpu, bareCpu };
   } finally {
     await worker.stop();
   }
@@ -759,6 +806,8 @@ function printSubmitCurve(empty, beside) {
       `| ${name} | ${bareInsert.rate.toFixed(0)} (${bareInsert.p99.toFixed(0)}) | ${submit.rate.toFixed(0)} (${submit.p50.toFixed(0)}, ${submit.p99.toFixed(0)}) | ${(submit.rate / bareInsert.rate).toFixed(2)}x | ${submitVerdict(submit, bareInsert).split(': ')[1]} ${submit.note} |`,
     );
   }
+  console.log(`\nCPU beside ${stored} enquiries, per insert of the bare loop: ${beside.bareCpu}`);
+  console.log(`CPU per enquiry during the burst beside ${stored} enquiries: ${beside.cpu}`);
 }
 
 async function main() {
@@ -809,15 +858,24 @@ async function main() {
     // The same indexes as the contacts collection: on this store every index
     // costs each insert, so "the same work" means the same indexes.
     const bare = await collectionLikeContacts(db, 'bench_bare_contacts');
+    const cpuBeforeBare = cpuOfBurst({ api, worker, sink, services });
     const bareInsert = await loop(() => bare.insertOne(bareDocument()));
+    const bareCpu = cpuPerEnquiry(
+      cpuBeforeBare,
+      cpuOfBurst({ api, worker, sink, services }),
+      bareInsert.count,
+    );
     const commandsBefore = await storeCommands(db);
+    const cpuBefore = cpuOfBurst({ api, worker, sink, services });
     const submit = await submitBurst(apiUrl);
+    const cpuAfterBurst = cpuOfBurst({ api, worker, sink, services });
     const commandsDuringBurst = commandsSince(commandsBefore, await storeCommands(db));
 
     // The worker mails the burst (its writes would compete for the store), then stops.
     const drainStarted = performance.now();
     await waitForDrain(env);
     const drainSeconds = (performance.now() - drainStarted) / 1000;
+    const cpuAfterDrain = cpuOfBurst({ api, worker, sink, services });
     const commandsToDrain = commandsSince(commandsBefore, await storeCommands(db));
     await worker.stop();
     const noWorker = await submitBurst(apiUrl);
@@ -830,7 +888,15 @@ async function main() {
         : null;
     // 5. The submit again beside the scale's enquiries, once the dashboard is measured.
     const submitAtScale = atScale
-      ? await measureSubmitBeside({ db, env, apiUrl, storedContacts: atScale.seeded.contacts })
+      ? await measureSubmitBeside({
+          db,
+          env,
+          apiUrl,
+          storedContacts: atScale.seeded.contacts,
+          api,
+          sink,
+          services,
+        })
       : null;
 
     printTable('Enquiry submit (target: at least 0.5x the bare insert rate, p99 under 250 ms)', [
@@ -859,6 +925,14 @@ async function main() {
     console.log(`  during the ${DURATION} s burst: ${commandsPer(commandsDuringBurst, submit.ok)}`);
     console.log(
       `  until the worker drained its queue (${drainSeconds.toFixed(1)} s after the burst): ${commandsPer(commandsToDrain, submit.ok)}`,
+    );
+    console.log(
+      `CPU per enquiry (2 cores give ${(2e6 / submit.rate).toFixed(0)} µs an enquiry at the burst's rate):`,
+    );
+    console.log(`  the bare insertOne loop, per insert: ${bareCpu}`);
+    console.log(`  during the burst: ${cpuPerEnquiry(cpuBefore, cpuAfterBurst, submit.ok)}`);
+    console.log(
+      `  until the worker drained: ${cpuPerEnquiry(cpuBefore, cpuAfterDrain, submit.ok)}`,
     );
     if (!args.parts) return;
 
@@ -951,9 +1025,8 @@ async function measureParts({ env, db }) {
     join(root, 'platform/dist/queues/mail-queues.js'),
   );
   const { ContactModel } = require(join(root, 'platform/dist/contact/contact.model.js'));
-  const { storeContact } = require(join(root, 'backend/dist/modules/contact/contact.service.js'));
   // The parts are the store's and Redis's costs alone, without the dashboard's figures.
-  const { UNWATCHED_CONTACTS } = require(join(root, 'platform/dist/index.js'));
+  const { storeContact, UNWATCHED_CONTACTS } = require(join(root, 'platform/dist/index.js'));
   const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
   await new Promise((done) => redis.once('ready', done));
   const queues = createMailQueues(redis, `${env.QUEUE_PREFIX}parts`);
