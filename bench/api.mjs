@@ -2,26 +2,38 @@
 /**
  * `npm run bench:api`: load on the API next to the bare MongoDB driver doing
  * the same work on the same store in the same run (absolute numbers move with
- * the machine; the ratios are what to compare). Needs `npm run build`.
+ * the machine; the ratios are what to compare). Needs `npm run build` (the
+ * API, the worker and the built site).
  *
  * 1. POST /api/contact, API and worker running, vs bare insertOne; then the
- *    API alone (worker stopped).
+ *    API alone (worker stopped). With each, the CPU every process spent per
+ *    enquiry (and per bare insert): the bench (autocannon), the API, the
+ *    worker, the SMTP sink, the store and Redis.
  * 2. The dashboard over 20,000 enquiries and 20,000 subscribers (topped up in
  *    bulk, then counted by the worker's reconciliation, run here): stats,
  *    trend, audience, the contacts list's first page and a page past 10,000,
  *    two searches and the export's first byte, each request alone, the
  *    median of `--requests` (7); next to the bare driver's count and sorted
- *    page, what the API did before.
+ *    page, what the API did before. And the phone: Chromium (Playwright's,
+ *    /usr/bin/chromium or CHROMIUM_PATH) signs in at 375 x 812 on the built
+ *    site, served as `npm start` serves it (vite preview, /api proxied to
+ *    this API), `--sign-ins` (5) times, each timed from the click on "Sign
+ *    In" to the stats cards' figures on screen (target 2 s).
  * 3. With `--parts`: where the time of POST /api/contact goes, each part
  *    alone at the same concurrency (rate limiter, enqueue, mongoose insert),
  *    and the store calls of the worker and the outbox relay.
  *
  * 4. With `--scale N` (N > 1): the dashboard again over N times as many
- *    enquiries and subscribers, and a cost curve of both sizes: the
- *    reconciliation and the whole export per row (time and CPU of the API,
- *    the bench and the store), the API's peak memory during the export.
+ *    enquiries and subscribers (the sign-ins too), and a cost curve of both
+ *    sizes: the reconciliation and the whole export per row (time and CPU of
+ *    the API, the bench and the store), the API's peak memory during the
+ *    export.
+ * 5. With `--scale N`, last: the submit burst again, the worker mailing,
+ *    beside those N x 20,000 enquiries, against the bare insertOne into a
+ *    collection with the contacts' indexes filled to as many documents; a
+ *    table gives both sizes with the target (0.5x, p99 under 250 ms).
  *
- *   npm run bench:api [-- --duration 10 --connections 50 --requests 7 --parts --profile DIR --scale 10]
+ *   npm run bench:api [-- --duration 10 --connections 50 --requests 7 --sign-ins 5 --parts --profile DIR --scale 10]
  * Uses MONGODB_URI / REDIS_URL when set (use throw-away ones), else starts both.
  */
 import { spawn } from 'node:child_process';
@@ -493,7 +505,9 @@ function dashboardClient(apiUrl, authorization) {
     },
     /**
      * A download read to its end: when its first bytes came, when its last
-     * did, and how many lines it had. @param {string} path
+     * did, and how many lines it had; if the API cut it off, why, so that
+     * the rest of a long run is still measured and printed.
+     * @param {string} path
      */
     async download(path) {
       const started = performance.now();
@@ -502,12 +516,18 @@ function dashboardClient(apiUrl, authorization) {
       if (!response.ok || !reader) throw new Error(`${path} answered ${response.status}`);
       let firstByteMs = 0;
       let lines = 0;
-      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-        if (!firstByteMs) firstByteMs = performance.now() - started;
-        for (const byte of chunk.value) if (byte === 10) lines += 1;
+      let cutOff = '';
+      try {
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+          if (!firstByteMs) firstByteMs = performance.now() - started;
+          for (const byte of chunk.value) if (byte === 10) lines += 1;
+        }
+      } catch (error) {
+        const reason = /** @type {{ message?: string, cause?: { message?: string } }} */ (error);
+        cutOff = reason.cause?.message ?? reason.message ?? String(error);
       }
       // The header line is not a row; a message may span lines, so this is about the rows.
-      return { firstByteMs, totalMs: performance.now() - started, rows: lines - 1 };
+      return { firstByteMs, totalMs: performance.now() - started, rows: lines - 1, cutOff };
     },
   };
 }
@@ -667,7 +687,7 @@ function printDashboard({ scale, seeded, rows, bareCountAndPage, deep, reconcile
     );
   }
   console.log(
-    `\nThe whole export (${whole.rows.toLocaleString('en')} rows): ${(whole.totalMs / 1000).toFixed(1)} s, the API's peak RSS meanwhile ${whole.apiPeakRssMb.toFixed(0)} MB (${whole.apiRssBeforeMb.toFixed(0)} MB before).`,
+    `\nThe whole export (${whole.rows.toLocaleString('en')} rows${whole.cutOff ? `, CUT OFF by the API: ${whole.cutOff}` : ''}): ${(whole.totalMs / 1000).toFixed(1)} s, the API's peak RSS meanwhile ${whole.apiPeakRssMb.toFixed(0)} MB (${whole.apiRssBeforeMb.toFixed(0)} MB before).`,
   );
   console.log(
     `The reconciliation that counted them (the worker's job, run here): ${(reconcile.durationMs / 1000).toFixed(1)} s, ${reconcile.index ? `contacts index: ${reconcile.index.added.toLocaleString('en')} entries added` : 'no contacts index (not the embedded store)'}, campaign audience addresses: ${reconcile.contactAddresses.added.toLocaleString('en')} added; walking ${deep.pages} pages of 100 to row ${deep.rows.toLocaleString('en')}: ${deep.millisecondsPerPage.toFixed(0)} ms a page.`,
