@@ -805,6 +805,9 @@ async function measureSubmitBeside({ db, env, apiUrl, storedContacts, api, sink,
   progress('restarting the worker, and waiting for the recount it starts with');
   const worker = await startSettledWorker(env);
   try {
+    // And for the mails the API alone queued at 1x while the worker was stopped.
+    progress('waiting for the worker to mail what was queued while it was stopped');
+    await waitForDrain(env);
     progress(`the bare insertOne loop beside ${storedContacts.toLocaleString('en')} documents`);
     const cpuBeforeBare = cpuOfBurst({ api, worker, sink, services });
     const bareInsert = await loop(() => bare.insertOne(bareDocument()));
