@@ -2,26 +2,38 @@
 /**
  * `npm run bench:api`: load on the API next to the bare MongoDB driver doing
  * the same work on the same store in the same run (absolute numbers move with
- * the machine; the ratios are what to compare). Needs `npm run build`.
+ * the machine; the ratios are what to compare). Needs `npm run build` (the
+ * API, the worker and the built site).
  *
  * 1. POST /api/contact, API and worker running, vs bare insertOne; then the
- *    API alone (worker stopped).
+ *    API alone (worker stopped). With each, the CPU every process spent per
+ *    enquiry (and per bare insert): the bench (autocannon), the API, the
+ *    worker, the SMTP sink, the store and Redis.
  * 2. The dashboard over 20,000 enquiries and 20,000 subscribers (topped up in
  *    bulk, then counted by the worker's reconciliation, run here): stats,
  *    trend, audience, the contacts list's first page and a page past 10,000,
  *    two searches and the export's first byte, each request alone, the
  *    median of `--requests` (7); next to the bare driver's count and sorted
- *    page, what the API did before.
+ *    page, what the API did before. And the phone: Chromium (Playwright's,
+ *    /usr/bin/chromium or CHROMIUM_PATH) signs in at 375 x 812 on the built
+ *    site, served as `npm start` serves it (vite preview, /api proxied to
+ *    this API), `--sign-ins` (5) times, each timed from the click on "Sign
+ *    In" to the stats cards' figures on screen (target 2 s).
  * 3. With `--parts`: where the time of POST /api/contact goes, each part
  *    alone at the same concurrency (rate limiter, enqueue, mongoose insert),
  *    and the store calls of the worker and the outbox relay.
  *
  * 4. With `--scale N` (N > 1): the dashboard again over N times as many
- *    enquiries and subscribers, and a cost curve of both sizes: the
- *    reconciliation and the whole export per row (time and CPU of the API,
- *    the bench and the store), the API's peak memory during the export.
+ *    enquiries and subscribers (the sign-ins too), and a cost curve of both
+ *    sizes: the reconciliation and the whole export per row (time and CPU of
+ *    the API, the bench and the store), the API's peak memory during the
+ *    export.
+ * 5. With `--scale N`, last: the submit burst again, the worker mailing,
+ *    beside those N x 20,000 enquiries, against the bare insertOne into a
+ *    collection with the contacts' indexes filled to as many documents; a
+ *    table gives both sizes with the target (0.5x, p99 under 250 ms).
  *
- *   npm run bench:api [-- --duration 10 --connections 50 --requests 7 --parts --profile DIR --scale 10]
+ *   npm run bench:api [-- --duration 10 --connections 50 --requests 7 --sign-ins 5 --parts --profile DIR --scale 10]
  * Uses MONGODB_URI / REDIS_URL when set (use throw-away ones), else starts both.
  */
 import { spawn } from 'node:child_process';
@@ -36,6 +48,7 @@ import { startServices } from '../scripts/lib/services.mjs';
 import { cpuSecondsOf, freePort, rssMbOf } from './lib/processes.mjs';
 import { apiUrlOf, benchAppEnv, signIn, startApi, startWorker } from './lib/stack-processes.mjs';
 import { commandsPer, commandsSince, storeCommands } from './lib/store-commands.mjs';
+import { openSite } from './lib/dashboard-sign-in.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(join(root, 'backend', 'package.json'));
@@ -47,6 +60,8 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '50' },
     'part-duration': { type: 'string', default: '5' },
     requests: { type: 'string', default: '7' },
+    // Sign-ins at 375 px timed to the dashboard's figures, at each size; the median is compared.
+    'sign-ins': { type: 'string', default: '5' },
     parts: { type: 'boolean', default: false },
     // The dashboard's part again at this many times 20,000 enquiries and subscribers.
     scale: { type: 'string', default: '1' },
@@ -64,6 +79,11 @@ const CONNECTIONS = Number(args.connections);
 const PART_DURATION = Number(args['part-duration']);
 /** Each dashboard request is timed alone, this many times; the median is compared. */
 const REQUESTS = Number(args.requests);
+const SIGN_INS = Number(args['sign-ins']);
+/** The 375 px dashboard shows its figures within this long of the sign-in (ms). */
+const SIGN_IN_TARGET_MS = 2000;
+/** The enquiry submit's targets: its rate over the bare insertOne's, and its p99 (ms). */
+const SUBMIT_TARGET = { ratio: 0.5, p99: 250 };
 /** The dashboard's store at 1x; `--scale` measures it again at that many times. */
 const STORED_CONTACTS = 20_000;
 const STORED_SUBSCRIBERS = 20_000;
@@ -82,7 +102,7 @@ const enquiry = {
   message: 'We need a new website for our bakery chain in Sfax and Sousse.',
 };
 
-for (const file of ['backend/dist/server.js', 'worker/dist/index.js']) {
+for (const file of ['backend/dist/server.js', 'worker/dist/index.js', 'frontend/dist/index.html']) {
   if (!existsSync(join(root, file))) {
     console.error(`${file} is missing: run npm run build first`);
     process.exit(1);
@@ -105,6 +125,7 @@ async function startSmtpSink() {
   });
   return {
     url: `smtp://127.0.0.1:${port}`,
+    cpuSeconds: () => cpuSecondsOf(child.pid),
     close: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((done) => child.once('exit', done));
@@ -149,6 +170,38 @@ async function waitForDrain(env) {
   }
 }
 
+/**
+ * Starts a worker and resolves once the recount a worker starts with (its
+ * scheduler runs one at once) is done, or when none came within 20 s: at
+ * 200,000 enquiries that pass takes a minute of the store's time, which
+ * would weigh on the loops measured next.
+ * @param {NodeJS.ProcessEnv} env
+ */
+async function startSettledWorker(env) {
+  const { Queue } = require('bullmq');
+  const { Redis } = require('ioredis');
+  const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
+  const queue = new Queue('stats-reconcile', { connection, prefix: env.QUEUE_PREFIX });
+  try {
+    const before = await queue.getJobCounts('completed', 'failed');
+    const worker = startWorker('worker', env);
+    const started = performance.now();
+    while (performance.now() - started < 300_000) {
+      await new Promise((done) => setTimeout(done, 500));
+      const now = await queue.getJobCounts('completed', 'failed', 'active', 'waiting');
+      const passEnded =
+        (now.completed ?? 0) + (now.failed ?? 0) > (before.completed ?? 0) + (before.failed ?? 0);
+      const noPass = !now.active && !now.waiting && performance.now() - started > 20_000;
+      if (passEnded || noPass) return worker;
+    }
+    console.warn("the restarted worker's recount did not end within 5 minutes; measuring anyway");
+    return worker;
+  } finally {
+    await queue.close();
+    connection.disconnect();
+  }
+}
+
 /** @param {import('autocannon').Options} options */
 async function cannon(options) {
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options });
@@ -161,6 +214,59 @@ async function cannon(options) {
     p99: result.latency.p99,
     note: failures > 0 ? `${failures} non-2xx/errors` : '',
   };
+}
+
+/**
+ * CPU seconds of each process of the burst so far: the bench's own (where
+ * autocannon runs), the API, the worker, the SMTP sink and each service
+ * started here (the store, Redis).
+ * @param {{ api: { cpuSeconds(): number }, worker: { cpuSeconds(): number }, sink: { cpuSeconds(): number }, services: { started: { name: string, pid: number }[] } }} processes
+ * @returns {[string, number][]}
+ */
+function cpuOfBurst({ api, worker, sink, services }) {
+  const { user, system } = process.cpuUsage();
+  return [
+    ['bench (autocannon)', (user + system) / 1e6],
+    ['API', api.cpuSeconds()],
+    ['worker', worker.cpuSeconds()],
+    ['SMTP sink', sink.cpuSeconds()],
+    ...services.started.map(
+      ({ name, pid }) => /** @type {[string, number]} */ ([name, cpuSecondsOf(pid)]),
+    ),
+  ];
+}
+
+/**
+ * Where the CPU of a burst went, per enquiry, from two `cpuOfBurst` readings.
+ * @param {[string, number][]} before @param {[string, number][]} after @param {number} enquiries
+ */
+function cpuPerEnquiry(before, after, enquiries) {
+  return after
+    .map(([name, seconds], index) => {
+      const spent = seconds - (before[index]?.[1] ?? 0);
+      return `${name} ${((spent * 1e6) / Math.max(enquiries, 1)).toFixed(0)} µs`;
+    })
+    .join(', ');
+}
+
+/** One burst of enquiries, all alike, at the API's form endpoint. @param {string} apiUrl */
+function submitBurst(apiUrl) {
+  return cannon({
+    url: `${apiUrl}${API_ROUTES.contactForm}`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(enquiry),
+  });
+}
+
+/**
+ * The submit's rate over the bare insert's, and whether both targets are met.
+ * @param {{ rate: number, p99: number }} submit @param {{ rate: number }} bare
+ */
+function submitVerdict(submit, bare) {
+  const ratio = submit.rate / bare.rate;
+  const met = ratio >= SUBMIT_TARGET.ratio && submit.p99 < SUBMIT_TARGET.p99;
+  return `${ratio.toFixed(2)}x the bare rate: ${met ? 'met' : 'MISSED'}`;
 }
 
 /**
@@ -181,7 +287,10 @@ async function loop(task, seconds = DURATION, connections = CONNECTIONS) {
       }
     }),
   );
-  return summary(latencies, latencies.length / ((performance.now() - started) / 1000));
+  return {
+    ...summary(latencies, latencies.length / ((performance.now() - started) / 1000)),
+    count: latencies.length,
+  };
 }
 
 /**
@@ -237,6 +346,15 @@ async function median(task, runs = 5) {
   times.sort((a, b) => a - b);
   return times[Math.floor(times.length / 2)] ?? 0;
 }
+
+/** What the bare loop inserts: the enquiry as the API stores it, without what the API adds. */
+const bareDocument = () => ({
+  ...enquiry,
+  locale: 'en',
+  status: 'new',
+  createdAt: new Date(),
+  updatedAt: new Date(),
+});
 
 const FIRST_NAMES = [
   'Amira',
@@ -410,7 +528,9 @@ function dashboardClient(apiUrl, authorization) {
     },
     /**
      * A download read to its end: when its first bytes came, when its last
-     * did, and how many lines it had. @param {string} path
+     * did, and how many lines it had; if the API cut it off, why, so that
+     * the rest of a long run is still measured and printed.
+     * @param {string} path
      */
     async download(path) {
       const started = performance.now();
@@ -419,12 +539,18 @@ function dashboardClient(apiUrl, authorization) {
       if (!response.ok || !reader) throw new Error(`${path} answered ${response.status}`);
       let firstByteMs = 0;
       let lines = 0;
-      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-        if (!firstByteMs) firstByteMs = performance.now() - started;
-        for (const byte of chunk.value) if (byte === 10) lines += 1;
+      let cutOff = '';
+      try {
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+          if (!firstByteMs) firstByteMs = performance.now() - started;
+          for (const byte of chunk.value) if (byte === 10) lines += 1;
+        }
+      } catch (error) {
+        const reason = /** @type {{ message?: string, cause?: { message?: string } }} */ (error);
+        cutOff = reason.cause?.message ?? reason.message ?? String(error);
       }
       // The header line is not a row; a message may span lines, so this is about the rows.
-      return { firstByteMs, totalMs: performance.now() - started, rows: lines - 1 };
+      return { firstByteMs, totalMs: performance.now() - started, rows: lines - 1, cutOff };
     },
   };
 }
@@ -456,10 +582,11 @@ function progress(step) {
  * in bulk, counted by the reconciliation (timed, with its CPU and the
  * store's), then each request alone, the median of REQUESTS; the export's
  * first byte REQUESTS times and the whole export once, with the CPU it
- * took and the API's peak memory meanwhile.
- * @param {{ db: any, env: NodeJS.ProcessEnv, apiUrl: string, api: ReturnType<typeof startApi>, services: { started: { name: string, pid: number }[] }, scale: number }} deps
+ * took and the API's peak memory meanwhile; and SIGN_INS sign-ins at 375 px
+ * in Chromium, each timed to the stats cards' figures on screen.
+ * @param {{ db: any, env: NodeJS.ProcessEnv, apiUrl: string, api: ReturnType<typeof startApi>, services: { started: { name: string, pid: number }[] }, site: Awaited<ReturnType<typeof openSite>>, scale: number }} deps
  */
-async function measureDashboard({ db, env, apiUrl, api, services, scale }) {
+async function measureDashboard({ db, env, apiUrl, api, services, site, scale }) {
   const contacts = db.collection('contacts');
   const storeCpu = () => services.started.reduce((sum, { pid }) => sum + cpuSecondsOf(pid), 0);
   const ownCpu = () => {
@@ -486,6 +613,8 @@ async function measureDashboard({ db, env, apiUrl, api, services, scale }) {
       `stats say ${stats.totalContacts} enquiries, the store holds ${seeded.contacts}`,
     );
   }
+  progress(`${scale}x: ${SIGN_INS} sign-ins at 375 px in Chromium`);
+  const signIns = await site.timeSignIns({ runs: SIGN_INS, expectedTotal: seeded.contacts });
   progress(`${scale}x: walking to row 10,000`);
   const deep = await dashboard.positionPast(10_000);
   // What the list did before, at 1x only: a sorted page of the whole
@@ -540,6 +669,11 @@ async function measureDashboard({ db, env, apiUrl, api, services, scale }) {
     ...summary(firstBytes, 0),
     target: 300,
   });
+  rows.push({
+    name: `375 px: sign-in to the stats cards' figures on screen (Chromium, ${SIGN_INS} sign-ins)`,
+    ...summary(signIns, 0),
+    target: SIGN_IN_TARGET_MS,
+  });
   // The whole export once, read to its end as a download would be.
   progress(`${scale}x: the whole export`);
   api.resetPeakRss();
@@ -576,7 +710,7 @@ function printDashboard({ scale, seeded, rows, bareCountAndPage, deep, reconcile
     );
   }
   console.log(
-    `\nThe whole export (${whole.rows.toLocaleString('en')} rows): ${(whole.totalMs / 1000).toFixed(1)} s, the API's peak RSS meanwhile ${whole.apiPeakRssMb.toFixed(0)} MB (${whole.apiRssBeforeMb.toFixed(0)} MB before).`,
+    `\nThe whole export (${whole.rows.toLocaleString('en')} rows${whole.cutOff ? `, CUT OFF by the API: ${whole.cutOff}` : ''}): ${(whole.totalMs / 1000).toFixed(1)} s, the API's peak RSS meanwhile ${whole.apiPeakRssMb.toFixed(0)} MB (${whole.apiRssBeforeMb.toFixed(0)} MB before).`,
   );
   console.log(
     `The reconciliation that counted them (the worker's job, run here): ${(reconcile.durationMs / 1000).toFixed(1)} s, ${reconcile.index ? `contacts index: ${reconcile.index.added.toLocaleString('en')} entries added` : 'no contacts index (not the embedded store)'}, campaign audience addresses: ${reconcile.contactAddresses.added.toLocaleString('en')} added; walking ${deep.pages} pages of 100 to row ${deep.rows.toLocaleString('en')}: ${deep.millisecondsPerPage.toFixed(0)} ms a page.`,
@@ -644,6 +778,82 @@ function printCostCurve(small, large) {
   }
 }
 
+/**
+ * The submit burst again beside `storedContacts` enquiries (and as many
+ * audience addresses, which the reconciliation wrote), the worker mailing,
+ * next to the bare insertOne loop into a collection with the contacts'
+ * indexes filled to the same size first: the store's index trees are then
+ * as deep for both.
+ * @param {{ db: any, env: NodeJS.ProcessEnv, apiUrl: string, storedContacts: number,
+ *   api: { cpuSeconds(): number }, sink: { cpuSeconds(): number },
+ *   services: { started: { name: string, pid: number }[] } }} deps
+ */
+async function measureSubmitBeside({ db, env, apiUrl, storedContacts, api, sink, services }) {
+  progress(`filling the bare collection to ${storedContacts.toLocaleString('en')} documents`);
+  await db
+    .collection('bench_bare_contacts')
+    .drop()
+    .catch(() => undefined);
+  const bare = await collectionLikeContacts(db, 'bench_bare_contacts');
+  for (let offset = 0; offset < storedContacts; offset += 2000) {
+    const size = Math.min(2000, storedContacts - offset);
+    await bare.insertMany(
+      Array.from({ length: size }, () => bareDocument()),
+      { ordered: false },
+    );
+  }
+  progress('restarting the worker, and waiting for the recount it starts with');
+  const worker = await startSettledWorker(env);
+  try {
+    // And for the mails the API alone queued at 1x while the worker was stopped.
+    progress('waiting for the worker to mail what was queued while it was stopped');
+    await waitForDrain(env);
+    progress(`the bare insertOne loop beside ${storedContacts.toLocaleString('en')} documents`);
+    const cpuBeforeBare = cpuOfBurst({ api, worker, sink, services });
+    const bareInsert = await loop(() => bare.insertOne(bareDocument()));
+    const bareCpu = cpuPerEnquiry(
+      cpuBeforeBare,
+      cpuOfBurst({ api, worker, sink, services }),
+      bareInsert.count,
+    );
+    progress(`the submit burst beside ${storedContacts.toLocaleString('en')} enquiries`);
+    const cpuBefore = cpuOfBurst({ api, worker, sink, services });
+    const submit = await submitBurst(apiUrl);
+    const cpu = cpuPerEnquiry(cpuBefore, cpuOfBurst({ api, worker, sink, services }), submit.ok);
+    await waitForDrain(env);
+    return { storedContacts, bareInsert, submit, cpu, bareCpu };
+  } finally {
+    await worker.stop();
+  }
+}
+
+/**
+ * The submit on the empty store and beside the scale's enquiries, each next
+ * to the bare insertOne on the same store at that moment, with the targets.
+ * @param {{ bareInsert: { rate: number, p50: number, p99: number }, submit: { rate: number, p50: number, p99: number, note: string } }} empty
+ * @param {Awaited<ReturnType<typeof measureSubmitBeside>>} beside
+ */
+function printSubmitCurve(empty, beside) {
+  const stored = beside.storedContacts.toLocaleString('en');
+  console.log(
+    `\nEnquiry submit, API + worker, on the empty store and beside ${stored} enquiries (target: at least ${SUBMIT_TARGET.ratio}x the bare insert rate, p99 under ${SUBMIT_TARGET.p99} ms)\n`,
+  );
+  console.log(
+    '| store | bare insertOne /s (p99 ms) | POST /api/contact /s (p50, p99 ms) | ratio | |',
+  );
+  console.log('| --- | ---: | ---: | ---: | --- |');
+  for (const [name, { bareInsert, submit }] of /** @type {const} */ ([
+    ['empty', empty],
+    [`${stored} enquiries`, beside],
+  ])) {
+    console.log(
+      `| ${name} | ${bareInsert.rate.toFixed(0)} (${bareInsert.p99.toFixed(0)}) | ${submit.rate.toFixed(0)} (${submit.p50.toFixed(0)}, ${submit.p99.toFixed(0)}) | ${(submit.rate / bareInsert.rate).toFixed(2)}x | ${submitVerdict(submit, bareInsert).split(': ')[1]} ${submit.note} |`,
+    );
+  }
+  console.log(`\nCPU beside ${stored} enquiries, per insert of the bare loop: ${beside.bareCpu}`);
+  console.log(`CPU per enquiry during the burst beside ${stored} enquiries: ${beside.cpu}`);
+}
+
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'agency-bench-'));
   const cleanups = [() => rmSync(dataDir, { recursive: true, force: true })];
@@ -675,14 +885,6 @@ async function main() {
     await mongoose.connect(mongodbUri);
     cleanups.push(() => mongoose.disconnect());
     const db = mongoose.connection.db;
-    const now = () => new Date();
-    const bareDocument = () => ({
-      ...enquiry,
-      locale: 'en',
-      status: 'new',
-      createdAt: now(),
-      updatedAt: now(),
-    });
 
     console.log(
       `autocannon and the bare loops: ${CONNECTIONS} connections, ${DURATION} s each; dashboard requests one at a time, median of ${REQUESTS}; loopback`,
@@ -694,45 +896,59 @@ async function main() {
     await api.healthy();
     const worker = startWorker('worker', env);
     cleanups.push(worker.stop);
+    const site = await openSite(apiUrl);
+    cleanups.push(site.close);
 
     // The same indexes as the contacts collection: on this store every index
     // costs each insert, so "the same work" means the same indexes.
     const bare = await collectionLikeContacts(db, 'bench_bare_contacts');
+    const cpuBeforeBare = cpuOfBurst({ api, worker, sink, services });
     const bareInsert = await loop(() => bare.insertOne(bareDocument()));
+    const bareCpu = cpuPerEnquiry(
+      cpuBeforeBare,
+      cpuOfBurst({ api, worker, sink, services }),
+      bareInsert.count,
+    );
     const commandsBefore = await storeCommands(db);
-    const submit = await cannon({
-      url: `${apiUrl}${API_ROUTES.contactForm}`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(enquiry),
-    });
+    const cpuBefore = cpuOfBurst({ api, worker, sink, services });
+    const submit = await submitBurst(apiUrl);
+    const cpuAfterBurst = cpuOfBurst({ api, worker, sink, services });
     const commandsDuringBurst = commandsSince(commandsBefore, await storeCommands(db));
 
     // The worker mails the burst (its writes would compete for the store), then stops.
     const drainStarted = performance.now();
     await waitForDrain(env);
     const drainSeconds = (performance.now() - drainStarted) / 1000;
+    const cpuAfterDrain = cpuOfBurst({ api, worker, sink, services });
     const commandsToDrain = commandsSince(commandsBefore, await storeCommands(db));
     await worker.stop();
-    const noWorker = await cannon({
-      url: `${apiUrl}${API_ROUTES.contactForm}`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(enquiry),
-    });
+    const noWorker = await submitBurst(apiUrl);
 
     // 2. The dashboard over 20,000 enquiries and 20,000 subscribers (and 4. at --scale).
-    const at1x = await measureDashboard({ db, env, apiUrl, api, services, scale: 1 });
+    const at1x = await measureDashboard({ db, env, apiUrl, api, services, site, scale: 1 });
     const atScale =
-      SCALE > 1 ? await measureDashboard({ db, env, apiUrl, api, services, scale: SCALE }) : null;
+      SCALE > 1
+        ? await measureDashboard({ db, env, apiUrl, api, services, site, scale: SCALE })
+        : null;
+    // 5. The submit again beside the scale's enquiries, once the dashboard is measured.
+    const submitAtScale = atScale
+      ? await measureSubmitBeside({
+          db,
+          env,
+          apiUrl,
+          storedContacts: atScale.seeded.contacts,
+          api,
+          sink,
+          services,
+        })
+      : null;
 
-    const submitRatio = submit.rate / bareInsert.rate;
     printTable('Enquiry submit (target: at least 0.5x the bare insert rate, p99 under 250 ms)', [
       { name: 'bare driver insertOne (same document, same store)', ...bareInsert },
       {
         name: 'POST /api/contact (API + worker)',
         ...submit,
-        note: `${submitRatio.toFixed(2)}x the bare rate: ${submitRatio >= 0.5 && submit.p99 < 250 ? 'met' : 'MISSED'} ${submit.note}`,
+        note: `${submitVerdict(submit, bareInsert)} ${submit.note}`,
       },
       {
         name: 'POST /api/contact, API alone (worker stopped)',
@@ -741,17 +957,26 @@ async function main() {
       },
     ]);
     printDashboard(at1x);
-    if (atScale) {
+    if (atScale && submitAtScale) {
       printDashboard(atScale);
       printCostCurve(at1x, atScale);
+      printSubmitCurve({ bareInsert, submit }, submitAtScale);
     }
 
     console.log(
       `\nStore commands per enquiry (API and worker, commands of a batch count once), ${submit.ok} enquiries:`,
     );
-    console.log(`  during the 10 s burst: ${commandsPer(commandsDuringBurst, submit.ok)}`);
+    console.log(`  during the ${DURATION} s burst: ${commandsPer(commandsDuringBurst, submit.ok)}`);
     console.log(
       `  until the worker drained its queue (${drainSeconds.toFixed(1)} s after the burst): ${commandsPer(commandsToDrain, submit.ok)}`,
+    );
+    console.log(
+      `CPU per enquiry (2 cores give ${(2e6 / submit.rate).toFixed(0)} µs an enquiry at the burst's rate):`,
+    );
+    console.log(`  the bare insertOne loop, per insert: ${bareCpu}`);
+    console.log(`  during the burst: ${cpuPerEnquiry(cpuBefore, cpuAfterBurst, submit.ok)}`);
+    console.log(
+      `  until the worker drained: ${cpuPerEnquiry(cpuBefore, cpuAfterDrain, submit.ok)}`,
     );
     if (!args.parts) return;
 
@@ -844,9 +1069,8 @@ async function measureParts({ env, db }) {
     join(root, 'platform/dist/queues/mail-queues.js'),
   );
   const { ContactModel } = require(join(root, 'platform/dist/contact/contact.model.js'));
-  const { storeContact } = require(join(root, 'backend/dist/modules/contact/contact.service.js'));
   // The parts are the store's and Redis's costs alone, without the dashboard's figures.
-  const { UNWATCHED_CONTACTS } = require(join(root, 'platform/dist/index.js'));
+  const { storeContact, UNWATCHED_CONTACTS } = require(join(root, 'platform/dist/index.js'));
   const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
   await new Promise((done) => redis.once('ready', done));
   const queues = createMailQueues(redis, `${env.QUEUE_PREFIX}parts`);
