@@ -132,6 +132,22 @@ async function bareInsertMany(db, rows) {
  */
 
 /**
+ * Stops a worker politely, or kills it after 10 s: once an import is `done`
+ * its job goes on refreshing the people of the list's members, which on the
+ * embedded store takes minutes at a million rows and is not measured here.
+ * @param {{ pid: number | undefined, stop: () => Promise<unknown> }} worker
+ */
+async function stopSoon(worker) {
+  const stopped = worker.stop();
+  const late = await Promise.race([
+    stopped.then(() => false),
+    new Promise((done) => setTimeout(() => done(true), 10_000)),
+  ]);
+  if (late && worker.pid) process.kill(worker.pid, 'SIGKILL');
+  await stopped;
+}
+
+/**
  * A fresh database, API and worker for one import; `stop` ends them.
  * @param {Where & { name: string }} where
  */
@@ -163,9 +179,9 @@ async function openStack({ dataDir, services, name }) {
   cleanups.push(() => redis.disconnect());
   const importQueue = new Queue('list-import', { connection: redis, prefix: env.QUEUE_PREFIX });
   cleanups.push(() => importQueue.close());
-  /** @type {{ stop: () => Promise<unknown>, killed: boolean }[]} */
+  /** @type {{ pid: number | undefined, stop: () => Promise<unknown>, killed: boolean }[]} */
   const workers = [];
-  cleanups.push(() => Promise.all(workers.map((w) => (w.killed ? undefined : w.stop()))));
+  cleanups.push(() => Promise.all(workers.map((w) => (w.killed ? undefined : stopSoon(w)))));
   return {
     db: connection.db,
     apiUrl,
