@@ -39,6 +39,7 @@ import { workerNodeOptions } from '../scripts/lib/app-env.mjs';
 import { startServices } from '../scripts/lib/services.mjs';
 import { printReport, runBench, runCleanups, targetBook, until } from './lib/bench-steps.mjs';
 import { longestProgressGap, watchImport } from './lib/import-watch.mjs';
+import { postFile } from './lib/post-file.mjs';
 import { cpuSecondsOf, freePort } from './lib/processes.mjs';
 import { apiUrlOf, benchAppEnv, signIn, startApi, startWorker } from './lib/stack-processes.mjs';
 
@@ -213,13 +214,12 @@ async function uploadAndStart(stack, rows) {
   }).then((response) => /** @type {Promise<any>} */ (response.json()));
   const file = csvFile(rows);
   const uploadStarted = performance.now();
-  const uploadResponse = await fetch(`${apiUrl}${API_ROUTES.imports}`, {
-    method: 'POST',
-    headers: { ...auth, 'content-type': 'text/csv', 'x-file-name': 'bench.csv' },
-    body: file,
-  });
-  const upload = /** @type {any} */ (await uploadResponse.json());
-  if (uploadResponse.status !== 201) throw new Error(`upload: ${JSON.stringify(upload)}`);
+  const { status, body: upload } = await postFile(
+    `${apiUrl}${API_ROUTES.imports}`,
+    { ...auth, 'content-type': 'text/csv', 'x-file-name': 'bench.csv' },
+    file,
+  );
+  if (status !== 201) throw new Error(`upload answered ${status}: ${JSON.stringify(upload)}`);
   const uploadSeconds = (performance.now() - uploadStarted) / 1000;
   return {
     listId: /** @type {string} */ (list.id),
@@ -524,20 +524,27 @@ async function main() {
     const sizes = [];
     for (const rows of SIZES) {
       console.log(`importing ${count(rows)} rows...`);
-      sizes.push(await measureSize(where, rows));
+      const size = await measureSize(where, rows);
+      sizes.push(size);
+      // Printed at once too: a long run's figures outlive a later step's failure.
+      console.table(sizeRows(size, targetBook()).map(([what, figure]) => ({ what, figure })));
     }
+    printCostCurve(sizes);
     const rows = sizes.flatMap((size) => sizeRows(size, book));
     const largest = SIZES.at(-1) ?? BASE_ROWS;
     if (KILL_STEP) {
       console.log(`importing ${count(largest)} rows, the worker killed at half-way...`);
-      rows.push(...killRows(await killAtHalf(where, largest), book));
+      try {
+        rows.push(...killRows(await killAtHalf(where, largest), book));
+      } catch (error) {
+        rows.push(['kill step', 'FAILED', book.check('kill step', false, String(error))]);
+      }
     }
     printReport(
       `bench:import, ${SIZES.map(count).join(' then ')} rows into an empty list, one worker process (${workerNodeOptions(process.env)})`,
       rows,
       book.missed,
     );
-    printCostCurve(sizes);
   } finally {
     await runCleanups(cleanups);
   }
