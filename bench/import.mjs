@@ -40,7 +40,7 @@ import { startServices } from '../scripts/lib/services.mjs';
 import { printReport, runBench, runCleanups, targetBook, until } from './lib/bench-steps.mjs';
 import { longestProgressGap, watchImport } from './lib/import-watch.mjs';
 import { postFile } from './lib/post-file.mjs';
-import { cpuSecondsOf, freePort } from './lib/processes.mjs';
+import { cpuSecondsOf, freePort, rssMbOf } from './lib/processes.mjs';
 import { apiUrlOf, benchAppEnv, signIn, startApi, startWorker } from './lib/stack-processes.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -259,7 +259,16 @@ async function measureSize(where, rows) {
     const workerCpuBefore = worker.cpuSeconds();
     const rssBefore = worker.peakRssMb();
     await job.start();
-    const watched = await watchImport(job.read, { everyMs: POLL_MS, timeoutMs: 60 * 60_000 });
+    // The worker's resident set at each poll: where in the file memory grew.
+    const rss = { mb: 0, atRows: 0 };
+    const watched = await watchImport(job.read, {
+      everyMs: POLL_MS,
+      timeoutMs: 60 * 60_000,
+      onPoll: async (seen) => {
+        const now = rssMbOf(worker.pid);
+        if (now > rss.mb) Object.assign(rss, { mb: now, atRows: seen.counts.read });
+      },
+    });
     const seconds = (watched.endedAt - watched.startedAt) / 1000;
     const storeCpu = where.services.started.map(({ name, pid }, index) => ({
       name,
@@ -277,6 +286,7 @@ async function measureSize(where, rows) {
       storeCpu,
       rssBefore,
       peakRss: worker.peakRssMb(),
+      rss,
       upload: { seconds: job.uploadSeconds, mb: job.fileMb },
     };
   } finally {
@@ -411,6 +421,11 @@ function sizeRows(size, { check }) {
       check(`worker RSS at ${at}`, size.peakRss <= TARGETS.rssMb, `<= ${TARGETS.rssMb} MB`),
     ],
     [
+      `${at}: worker's largest RSS seen while it ran`,
+      `${size.rss.mb.toFixed(0)} MB`,
+      `read every 200 ms; first seen at ${count(size.rss.atRows)} rows read`,
+    ],
+    [
       `${at}: worker CPU per row`,
       micro(size.workerCpu, rows),
       `${size.workerCpu.toFixed(1)} s in all`,
@@ -527,7 +542,9 @@ async function main() {
       const size = await measureSize(where, rows);
       sizes.push(size);
       // Printed at once too: a long run's figures outlive a later step's failure.
-      console.table(sizeRows(size, targetBook()).map(([what, figure]) => ({ what, figure })));
+      console.table(
+        sizeRows(size, targetBook()).map(([what, figure, note]) => ({ what, figure, note })),
+      );
     }
     printCostCurve(sizes);
     const rows = sizes.flatMap((size) => sizeRows(size, book));
