@@ -19,9 +19,10 @@
  * Each size prints, with the targets: the bare insertMany's rate; the
  * import's rate (start request to `done`) and its ratio to it; time per row;
  * the worker's and the store's CPU per row; the worker's peak RSS (VmHWM)
- * before and after the import; the upload's time; and the longest time the
- * import's progress, as the dashboard reads it (the rows read, through the
- * API, asked every 200 ms), stood still. The kill step prints where the
+ * before and after the import, and the largest RSS read while it ran; the
+ * upload's time; and the longest time the import's progress, as the
+ * dashboard reads it (the rows read, through the API, asked every 200 ms),
+ * stood still. The kill step prints where the
  * worker was killed, how long the import stood still until a new worker took
  * it over, and what the store holds at the end: members, distinct
  * addresses, duplicates, missing rows, the import's status and counts.
