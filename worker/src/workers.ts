@@ -212,7 +212,7 @@ function startQueueWorkers(
       1,
     ),
     // One file at a time per process: an import holds its seen addresses in
-    // memory. A worker that dies mid-file stops renewing its lock, and
+    // memory (8 bytes each, outside the heap). A worker that dies mid-file stops renewing its lock, and
     // another takes the file over from its last saved chunk.
     startWorker(
       QUEUE_NAMES.listImport,

@@ -2,9 +2,12 @@ import { mixed, number, object, type InferType } from 'yup';
 import { message, recordId } from '../validation/fields';
 import { isDeliverableAddress } from '../validation/email-address';
 
-/** The largest CSV file an import takes, and the most rows. */
-export const IMPORT_MAX_BYTES = 50 * 1024 * 1024;
-export const IMPORT_MAX_ROWS = 200_000;
+/**
+ * The largest CSV file an import takes, and the most rows: a million rows
+ * of addresses, names, language and tags come to about 60 MB.
+ */
+export const IMPORT_MAX_BYTES = 100 * 1024 * 1024;
+export const IMPORT_MAX_ROWS = 1_000_000;
 /** Rows shown in the mapping step. */
 export const IMPORT_PREVIEW_ROWS = 5;
 

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Job } from 'bullmq';
 import type { Types } from 'mongoose';
 import {
@@ -42,16 +41,7 @@ import {
   type Logger,
   type Redis,
 } from '@agency/platform';
-
-/**
- * A short stand-in for an address, for the addresses one file has met: it
- * never leaves the process, so a plain hash does (it is not a mail's
- * identity, which is keyed), and 80 bits of SHA-1 make a collision among a
- * file's rows practically impossible.
- */
-function addressFingerprint(key: string): string {
-  return createHash('sha1').update(key).digest('hex').slice(0, 20);
-}
+import { createAddressFingerprints } from './address-fingerprints';
 
 /** Rows per write: one insertMany of members, one report document, one progress update. */
 export const IMPORT_CHUNK_ROWS = 1000;
@@ -247,21 +237,6 @@ async function isCancelled(run: ImportRun): Promise<boolean> {
   return Boolean(await run.deps.connection.get(run.cancelKey));
 }
 
-/** The addresses one file has met, by fingerprint (see addressFingerprint). */
-function createSeenAddresses() {
-  // A digest is a short string of its own, where the address itself may be a
-  // slice holding the whole chunk of text it was parsed from (200,000 of those
-  // would keep the file in memory).
-  const seen = new Set<string>();
-  /** Notes an address; false when the file had it already. */
-  return (key: string): boolean => {
-    const digest = addressFingerprint(key);
-    if (seen.has(digest)) return false;
-    seen.add(digest);
-    return true;
-  };
-}
-
 /** One HMAC per row, checked against the erased addresses' digests read at the start. */
 function erasedDigestLookup(key: ErasureKey, digests: ReadonlySet<string>) {
   return (address: string): string | undefined => {
@@ -438,7 +413,7 @@ async function readRows(run: ImportRun): Promise<'done' | 'cancelled'> {
     run,
     excluded: await findImportExclusions(),
     erasedDigest: erasedDigestLookup(run.deps.erasureKey, await erasedAddressDigests()),
-    firstSight: createSeenAddresses(),
+    firstSight: createAddressFingerprints().firstSight,
   };
   const writer = createChunkWriter(run);
   const checkpoint = run.stored.checkpointRow;

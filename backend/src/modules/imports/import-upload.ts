@@ -19,6 +19,9 @@ import {
 } from '@agency/platform';
 import { HttpError } from '../../errors';
 
+/** The 413's message for a file over IMPORT_MAX_BYTES, declared or found on the way. */
+export const IMPORT_TOO_LARGE = `The file is larger than ${IMPORT_MAX_BYTES / (1024 * 1024)} MB`;
+
 class TooLarge extends Error {}
 
 /** Counts the bytes and feeds the encoding check while they go to GridFS; over the limit, stops. */
@@ -140,7 +143,7 @@ export async function uploadImportFile(
     body.resume();
     await discard();
     if (error instanceof TooLarge) {
-      throw new HttpError('PAYLOAD_TOO_LARGE', 'The file is larger than 50 MB');
+      throw new HttpError('PAYLOAD_TOO_LARGE', IMPORT_TOO_LARGE);
     }
     throw error;
   } finally {

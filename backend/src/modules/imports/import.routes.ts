@@ -14,7 +14,7 @@ import { audit } from '../../middleware/audit';
 import { sessionUser } from '../../middleware/authenticate';
 import { authorize } from '../../middleware/authorize';
 import { recordIdParam, validateBody, validateQuery } from '../../middleware/validate';
-import { uploadImportFile } from './import-upload';
+import { IMPORT_TOO_LARGE, uploadImportFile } from './import-upload';
 import {
   cancelImport,
   getImport,
@@ -82,7 +82,7 @@ export function importRoutes({
       throw new HttpError('UNSUPPORTED_MEDIA_TYPE', 'Upload the file as text/csv');
     }
     if ((ctx.request.length ?? 0) > IMPORT_MAX_BYTES) {
-      throw new HttpError('PAYLOAD_TOO_LARGE', 'The file is larger than 50 MB');
+      throw new HttpError('PAYLOAD_TOO_LARGE', IMPORT_TOO_LARGE);
     }
     const user = sessionUser(ctx.state);
     const fileName = fileNameOf(ctx.get('x-file-name'));

@@ -295,7 +295,7 @@ describe('Audience: CSV import', () => {
     expect(await screen.findByLabelText('Choose a CSV file')).toBeInTheDocument();
   }, 20_000);
 
-  it("says why a file was refused in the API's words, and refuses over 50 MB without sending it", async () => {
+  it("says why a file was refused in the API's words, and refuses over 100 MB without sending it", async () => {
     const upload = recordUploads(() =>
       HttpResponse.json(
         {
@@ -321,9 +321,9 @@ describe('Audience: CSV import', () => {
     expect(alert).toHaveTextContent('No column holds e-mail addresses');
 
     const huge = csvFile('huge.csv');
-    Object.defineProperty(huge, 'size', { value: 60 * 1024 * 1024 });
+    Object.defineProperty(huge, 'size', { value: 110 * 1024 * 1024 });
     await user.upload(input, huge);
-    expect(await screen.findByText(/huge\.csv is larger than 50 MB/)).toBeInTheDocument();
+    expect(await screen.findByText(/huge\.csv is larger than 100 MB/)).toBeInTheDocument();
     expect(upload.calls).toHaveLength(1);
   });
 
