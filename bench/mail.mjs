@@ -14,11 +14,28 @@
  * how soon the first mail goes, the dispatch's rate, the workers' peak RSS
  * (VmHWM), the CPU each part spends per message, and the duplicates and
  * missing recipients counted from the sink's RCPT TO log, with the targets.
- * A plain pooled Nodemailer loop into the same sink is shown for context.
+ * The dashboard's progress route is polled every 250 ms during the send, as
+ * the dashboard polls it, and each answer timed: p50 / p99 / max (target:
+ * p99 within 150 ms). A plain pooled Nodemailer loop into the same sink is
+ * shown for context.
  *
  *   npm run build && npm run bench:mail [-- --recipients 20000 --workers 2
  *     --concurrency 20 --batch 200 --batches-in-flight 4 --connections 20
- *     --ref-connections 10 --content-kb 0 --sink raw]
+ *     --ref-connections 10 --content-kb 0 --sink raw --peer --scale 10]
+ * --peer first sends one campaign with listmonk v6.2.0, the peer (its folder
+ * from LISTMONK_PEER_DIR, by default ../shared/peers/listmonk beside the
+ * repository; run.sh there needs root), into listmonk's own sink (sink.js,
+ * smtp-server), then everything of this bench into that same sink process,
+ * and compares: both rates (first to last, send request to last), both CPU
+ * per mail (ours: workers + store + Redis; listmonk's: listmonk + Postgres,
+ * from its run's counters), both average mail sizes, with the targets. When
+ * the peer is absent or cannot run, a note says so and the rest runs.
+ * --scale N sends the campaign again to N times --recipients, in a fresh
+ * database (the send path alone and the reference loop are not run again),
+ * and prints the cost curve of both sizes: time and CPU per mail (workers,
+ * store, Redis), workers' peak RSS, duplicates, missing, progress answer
+ * times, with the growth; targets at N times: CPU per mail at most 1.1x,
+ * the same RSS caps, 0 duplicates and missing, progress p99 within 150 ms.
  * --concurrency is the mails in flight per worker process (CAMPAIGN_CONCURRENCY),
  * --batches-in-flight the send jobs each runs at once (CAMPAIGN_BATCHES_IN_FLIGHT).
  * --content-kb grows the newsletter's HTML to about that many KB (a real
@@ -53,7 +70,15 @@ import {
   runListmonkCampaign,
   startPeerSink,
 } from './lib/listmonk-peer.mjs';
-import { cpuSecondsOf, freePort, hostCpuTimes, stolenPercent } from './lib/processes.mjs';
+import {
+  cpuSecondsOf,
+  freePort,
+  hostCpuTimes,
+  peakRssMbOf,
+  resetPeakRssOf,
+  rssMbOf,
+  stolenPercent,
+} from './lib/processes.mjs';
 import { commandsPer, commandsSince, storeCommands } from './lib/store-commands.mjs';
 import { apiUrlOf, benchAppEnv, signIn, startApi, startWorker } from './lib/stack-processes.mjs';
 
@@ -289,13 +314,14 @@ async function measureSendPathAlone(sink) {
 /**
  * Stores `count` recipients as the API stores contacts (with their search
  * keys) whose own mails are done, each with its address for the audience.
- * @param {import('mongodb').Db} db @param {number} count
+ * @param {import('mongodb').Db} db @param {number} count @param {() => void} [check] called between batches
  */
-async function storeRecipients(db, count) {
+async function storeRecipients(db, count, check = () => undefined) {
   const { withSearchKeys, contactAddressOf, contactFactsOf } = require('@agency/platform');
   const contacts = db.collection('contacts');
   const addresses = db.collection('contactaddresses');
   for (let from = 0; from < count; from += 5000) {
+    check();
     const now = new Date();
     const enquiries = Array.from({ length: Math.min(5000, count - from) }, (_, offset) =>
       withSearchKeys({
@@ -327,6 +353,41 @@ async function storeRecipients(db, count) {
   }
 }
 
+/**
+ * The store's memory while one campaign runs, and the phase it is in (each
+ * printed as it starts: a run at 200,000 takes minutes). On a machine shared
+ * with others a store whose memory grows without bound would take theirs:
+ * past STORE_RSS_LIMIT_MB (default 4096) the run stops, naming the phase.
+ * Without a store started here (MONGODB_URI given) nothing is watched.
+ * @param {{ name: string, pid: number }[]} started @param {number} count
+ */
+function storeWatch(started, count) {
+  const store = started.find(({ name }) => name === 'ferretdb' || name === 'mongod');
+  const limitMb = Number(process.env.STORE_RSS_LIMIT_MB ?? 4096);
+  let phase = 'starting';
+  return {
+    /** @param {string} name */
+    enter(name) {
+      this.check();
+      phase = name;
+      console.log(`bench:mail at ${count}: ${name}`);
+      // The store's peak from here on is this phase's.
+      if (store) resetPeakRssOf(store.pid);
+    },
+    /** Throws once the store's resident memory is past the limit. */
+    check() {
+      const rss = store ? rssMbOf(store.pid) : 0;
+      if (rss > limitMb) {
+        throw new Error(
+          `the store's RSS reached ${Math.round(rss)} MB (STORE_RSS_LIMIT_MB ${limitMb}) while ${phase} at ${count} recipients: stopped`,
+        );
+      }
+    },
+    /** The store's peak RSS (VmHWM) in the current phase, in MB; 0 without a store started here. */
+    peakMb: () => (store ? peakRssMbOf(store.pid) : 0),
+  };
+}
+
 /** The value below which `share` of the sorted `values` lie (nearest rank). */
 function percentile(/** @type {number[]} */ values, /** @type {number} */ share) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -351,12 +412,15 @@ async function measureCampaign({ services, sink, dataDir, stamp }, count) {
   const cleanups = [];
   try {
     await sink.reset();
+    const watch = storeWatch(services.started, count);
+    watch.enter('storing the recipients');
     const mongodbUri = withDatabaseName(services.mongodbUri, `bench_mail_${stamp}_${count}`);
     const mongoose = require('mongoose');
     await mongoose.connect(mongodbUri);
     cleanups.push(() => mongoose.disconnect());
     cleanups.push(() => mongoose.connection.db.dropDatabase());
-    await storeRecipients(mongoose.connection.db, count);
+    await storeRecipients(mongoose.connection.db, count, () => watch.check());
+    watch.enter('starting the API and the workers, waiting for their start-up recount');
 
     // The API and the workers.
     const env = benchAppEnv(
@@ -395,12 +459,22 @@ async function measureCampaign({ services, sink, dataDir, stamp }, count) {
     };
     const sendQueue = queue(QUEUE_NAMES.campaignSend);
     const dispatchQueue = queue(QUEUE_NAMES.campaignDispatch);
-    await until(async () => (await sendQueue.getWorkersCount()) >= WORKERS, 60_000);
+    await until(async () => {
+      watch.check();
+      return (await sendQueue.getWorkersCount()) >= WORKERS;
+    }, 60_000);
     // A new installation recounts the dashboard's figures once at start-up (a
     // pass over every stored contact). Let it end first: the campaign's figures
     // are the campaign's, and the start-up's peak is shown apart.
     const reconcileQueue = queue(QUEUE_NAMES.statsReconcile);
-    await until(async () => (await reconcileQueue.getCompletedCount()) >= 1, 120_000 + count * 2);
+    await until(
+      async () => {
+        watch.check();
+        return (await reconcileQueue.getCompletedCount()) >= 1;
+      },
+      120_000 + count * 2,
+    );
+    const storeStartupRss = watch.peakMb();
     const startupRss = Math.max(...workers.map((worker) => worker.peakRssMb()));
     for (const worker of workers) worker.resetPeakRss();
     const workerCpuBefore = workers.reduce((sum, worker) => sum + worker.cpuSeconds(), 0);
@@ -417,6 +491,7 @@ async function measureCampaign({ services, sink, dataDir, stamp }, count) {
         recipientType: 'contacts',
       }),
     }).then((response) => response.json());
+    watch.enter('sending the campaign');
     // What the servers under the campaign (the store, Redis) spend while it runs.
     const serverCpuBefore = services.started.map(({ pid }) => cpuSecondsOf(pid));
     const commandsBefore = await storeCommands(mongoose.connection.db);
@@ -435,6 +510,7 @@ async function measureCampaign({ services, sink, dataDir, stamp }, count) {
     let progress;
     await until(
       async () => {
+        watch.check();
         const asked = performance.now();
         progress = await fetch(progressUrl, { headers }).then((response) => response.json());
         pollMs.push(performance.now() - asked);
@@ -452,6 +528,7 @@ async function measureCampaign({ services, sink, dataDir, stamp }, count) {
     const received = await sink.report();
     const dispatch = await dispatchQueue.getJob(`campaign-dispatch-${draft.id}`);
     const peakRss = workers.map((worker) => worker.peakRssMb());
+    const storeSendRss = watch.peakMb();
     const workerCpu =
       workers.reduce((sum, worker) => sum + worker.cpuSeconds(), 0) - workerCpuBefore;
     return {
@@ -467,6 +544,7 @@ async function measureCampaign({ services, sink, dataDir, stamp }, count) {
       enqueueSeconds: (dispatch.finishedOn - dispatch.processedOn) / 1000,
       startupRss,
       peakRss,
+      storeRss: { startup: storeStartupRss, send: storeSendRss },
       workerCpu,
       apiCpu: api.cpuSeconds(),
     };
@@ -651,6 +729,11 @@ function campaignRows(
       `before the send: the first recount of the dashboard's figures over ${figures.count} contacts`,
     ],
     [
+      'store peak RSS (VmHWM): start-up recount / send',
+      `${Math.round(figures.storeRss.startup)} / ${Math.round(figures.storeRss.send)} MB`,
+      'from the API and the workers starting to their recount, then from the send request to `sent`',
+    ],
+    [
       'workers: CPU per message (all processes, after start-up)',
       perMessage(workerCpu * 1e6, campaign.accepted),
       `${workerCpu.toFixed(1)} s in all; the API ${figures.apiCpu.toFixed(1)} s`,
@@ -754,6 +837,8 @@ function costCurveRows(base, scaled, check) {
       'MB',
     ],
     ['worker peak RSS at start-up (recount)', (figures) => figures.startupRss, 'MB'],
+    ['store peak RSS, start-up recount', (figures) => figures.storeRss.startup, 'MB'],
+    ['store peak RSS, send', (figures) => figures.storeRss.send, 'MB'],
     ['progress answer time, p99', (figures) => percentile(figures.pollMs, 0.99), 'ms'],
     ['progress answer time, max', (figures) => Math.max(...figures.pollMs), 'ms'],
     ['duplicates', (figures) => figures.tally.duplicates, ''],
@@ -830,7 +915,18 @@ async function main() {
     const base = await measureCampaign(stage, RECIPIENTS);
     const aloneAfter = await measureSendPathAlone(sink);
     // 3. At --scale times the recipients (the send path alone and the reference loop are not run again).
-    const scaled = SCALE > 1 ? await measureCampaign(stage, RECIPIENTS * SCALE) : null;
+    // A larger run that fails (the store's memory watch, a timeout) still leaves the figures above to print.
+    /** @type {CampaignFigures | null} */
+    let scaled = null;
+    /** @type {string | null} */
+    let scaledFailure = null;
+    if (SCALE > 1) {
+      try {
+        scaled = await measureCampaign(stage, RECIPIENTS * SCALE);
+      } catch (error) {
+        scaledFailure = error instanceof Error ? error.message : String(error);
+      }
+    }
 
     const { missed, check } = targetBook();
     const rows = [
@@ -848,6 +944,14 @@ async function main() {
       ...(listmonk ? peerRows(base, listmonk, check) : []),
     ];
     const title = `bench:mail, ${RECIPIENTS} recipients, ${WORKERS} worker processes (${workerNodeOptions(process.env)}), concurrency ${args.concurrency}, batch ${args.batch}, batches in flight ${args['batches-in-flight']}, content ${(CONTENT.length / 1024).toFixed(1)} KB, sink ${sink.name}`;
+    if (scaledFailure) {
+      check(`the campaign at ${RECIPIENTS * SCALE}`, false, 'runs to the end');
+      rows.push([
+        `the campaign at ${SCALE}x (${RECIPIENTS * SCALE})`,
+        'not measured',
+        scaledFailure,
+      ]);
+    }
     if (!scaled) {
       printReport(title, rows, missed);
       return;
