@@ -36,6 +36,8 @@
  * store, Redis), workers' peak RSS, duplicates, missing, progress answer
  * times, with the growth; targets at N times: CPU per mail at most 1.1x,
  * the same RSS caps, 0 duplicates and missing, progress p99 within 150 ms.
+ * Each phase is printed as it starts; past STORE_RSS_LIMIT_MB (default 4096)
+ * of store RSS a campaign run stops, naming its phase (the machine is shared).
  * --concurrency is the mails in flight per worker process (CAMPAIGN_CONCURRENCY),
  * --batches-in-flight the send jobs each runs at once (CAMPAIGN_BATCHES_IN_FLIGHT).
  * --content-kb grows the newsletter's HTML to about that many KB (a real
