@@ -3,7 +3,8 @@
  * The SMTP sink of `npm run bench:mail`, in a process of its own so that its
  * work is not timed as the sender's: accepts every message, keeps each RCPT
  * TO and the time of the first and last accepted message. Driven over IPC:
- * { type: 'report' } answers the figures (with its own CPU time), { type: 'reset' } starts again.
+ * { type: 'report' } answers the figures (with its own CPU time and, under
+ * smtp-server, the bytes of message data), { type: 'reset' } starts again.
  *
  * `node mail-sink.mjs [raw | smtp-server]`: the bench's own lean server
  * (lib/raw-smtp-sink.mjs, the default), or smtp-server as the sink was
@@ -17,6 +18,8 @@ let rcpt = new Map();
 let accepted = 0;
 let firstAt = 0;
 let lastAt = 0;
+/** Bytes of message data received (smtp-server only: the lean sink reads no more than each end). */
+let bytes = 0;
 /** CPU spent since the last reset: what the sink's share of the machine costs per message. */
 let cpuSince = process.cpuUsage();
 
@@ -43,6 +46,7 @@ function smtpServerSink() {
       callback();
     },
     onData(stream, _session, callback) {
+      stream.on('data', (/** @type {Buffer} */ chunk) => (bytes += chunk.length));
       stream.on('end', () => {
         countMessage();
         callback();
@@ -73,6 +77,7 @@ process.on('message', (/** @type {{ type: string }} */ message) => {
     accepted = 0;
     firstAt = 0;
     lastAt = 0;
+    bytes = 0;
     cpuSince = process.cpuUsage();
     process.send?.({ type: 'reset' });
   } else if (message.type === 'report') {
@@ -83,6 +88,7 @@ process.on('message', (/** @type {{ type: string }} */ message) => {
       firstAt,
       lastAt,
       cpuMicros: user + system,
+      bytes: process.argv[2] === 'smtp-server' ? bytes : null,
       rcpt: [...rcpt],
     });
   }

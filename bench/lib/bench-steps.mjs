@@ -29,12 +29,20 @@ export function targetBook() {
 }
 
 /**
+ * Prints a title and its rows (what, figure, note) as a table.
+ * @param {string} title @param {string[][]} rows
+ */
+export function printTable(title, rows) {
+  console.log(`\n${title}\n`);
+  console.table(rows.map(([what, figure, note]) => ({ what, figure, note })));
+}
+
+/**
  * Prints the bench's title, its rows as a table, and which targets it missed.
  * @param {string} title @param {string[][]} rows @param {readonly string[]} missed
  */
 export function printReport(title, rows, missed) {
-  console.log(`\n${title}\n`);
-  console.table(rows.map(([what, figure, note]) => ({ what, figure, note })));
+  printTable(title, rows);
   console.log(missed.length === 0 ? 'targets: all met' : `targets MISSED: ${missed.join(', ')}`);
 }
 
