@@ -149,6 +149,21 @@ describe('GET /api/admin/contacts/export with the contacts index', () => {
     },
   );
 
+  it.each(['after', 'before'])(
+    "exports every row whatever a list page's position (%s) says, a malformed one included",
+    async (side) => {
+      // A position whose sort value is not a date: a list page refuses it; the export has no pages.
+      const position = Buffer.from(
+        JSON.stringify(['-createdAt', '', '000a0aaaa0aa000a00aaa0a0']),
+      ).toString('base64url');
+      for (const on of [true, false]) {
+        setStoreWorkarounds({ contactsIndexInRedis: on });
+        expect(await exported(`&${side}=${position}`)).toEqual(await exported(''));
+      }
+      resetStoreWorkarounds();
+    },
+  );
+
   it('walks the index rather than asking the store to sort, where the index keeps the order', async () => {
     // The index loses Dora's place: only an export read from the index misses her.
     const time = `${ctx.config.queuePrefix}:contacts:index:time`;

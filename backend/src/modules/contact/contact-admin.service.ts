@@ -141,7 +141,7 @@ async function indexedExportPages(
   index: ContactListIndex,
 ): Promise<AsyncGenerator<StoredContact[]> | undefined> {
   const search = query.search ? contactSearchQuery(query.search) : '';
-  const paged: ContactListQuery = { ...query, pageSize: EXPORT_PAGE_SIZE, after: undefined };
+  const paged: ContactListQuery = { ...query, pageSize: EXPORT_PAGE_SIZE };
   const first = await index.page(paged, search);
   if (!first) return undefined;
   async function* pages(): AsyncGenerator<StoredContact[]> {
@@ -163,7 +163,9 @@ async function indexedExportPages(
  * states come from the outbox and the failed receipts, read once up front
  * (both small), rather than two reads per row.
  */
-export function contactCursor(query: ContactListQuery, index: ContactListIndex): Readable {
+export function contactCursor(listQuery: ContactListQuery, index: ContactListIndex): Readable {
+  // The list's filters and order; a page's position (after, before) means nothing to a whole file.
+  const query: ContactListQuery = { ...listQuery, after: undefined, before: undefined };
   // A cancelled download stops the reads it started: each would otherwise
   // go on reading the mail states of every enquiry owing mail.
   const cancelled = new AbortController();
