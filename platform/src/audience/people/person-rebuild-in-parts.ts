@@ -1,16 +1,15 @@
-import type { mongo } from 'mongoose';
 import { estimatedEnquiryCount, everyEnquiryOfAddress } from '../../contact/contact-by-address';
-import { SubscriberModel } from '../../newsletter/subscriber.model';
 import { chunksOf } from '../../batched-writes';
 import { deleteByIds } from '../../writes-by-id';
-import { ListMemberModel } from '../list-member.model';
-import { SuppressionModel } from '../suppression.model';
 import { personOfRecords } from './person-of-records';
-import type {
-  AddressRecords,
-  MemberRecord,
-  SubscriberRecord,
-  SuppressionRecord,
+import {
+  members,
+  subscribers,
+  suppressions,
+  type AddressRecords,
+  type MemberRecord,
+  type SubscriberRecord,
+  type SuppressionRecord,
 } from './person-records';
 import type { PeopleRefreshCounts } from './person-refresh';
 import { writePeopleOver } from './person-refresh';
@@ -35,10 +34,6 @@ import { people, type StoredPerson } from './person.model';
  */
 export const ADDRESSES_PER_PART = 5_000;
 
-type Raw<T> = mongo.Collection<T & mongo.Document>;
-const subscribers = () => SubscriberModel.collection as unknown as Raw<SubscriberRecord>;
-const members = () => ListMemberModel.collection as unknown as Raw<MemberRecord>;
-const suppressions = () => SuppressionModel.collection as unknown as Raw<SuppressionRecord>;
 const READ_BATCH = 1000;
 
 /** FNV-1a over the key's UTF-16 units: stable across processes, and spreads addresses evenly. */
@@ -58,7 +53,8 @@ async function partsNeeded(addressesPerPart: number): Promise<number> {
   const [stored, ...sources] = await Promise.all([
     people().estimatedDocumentCount(),
     estimatedEnquiryCount(),
-    ...[SubscriberModel, ListMemberModel].map((model) => model.collection.estimatedDocumentCount()),
+    subscribers().estimatedDocumentCount(),
+    members().estimatedDocumentCount(),
   ]);
   const records = sources.reduce((sum, count) => sum + count, 0);
   return Math.max(1, Math.ceil(Math.max(stored ?? 0, records) / addressesPerPart));

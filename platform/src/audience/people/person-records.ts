@@ -57,9 +57,10 @@ export interface AddressRecords {
 }
 
 type Raw<T> = mongo.Collection<T & mongo.Document>;
-const subscribers = () => SubscriberModel.collection as unknown as Raw<SubscriberRecord>;
-const members = () => ListMemberModel.collection as unknown as Raw<MemberRecord>;
-const suppressions = () => SuppressionModel.collection as unknown as Raw<SuppressionRecord>;
+/** The sources of the people view as the driver reads them (the refresh's and the rebuild's). */
+export const subscribers = () => SubscriberModel.collection as unknown as Raw<SubscriberRecord>;
+export const members = () => ListMemberModel.collection as unknown as Raw<MemberRecord>;
+export const suppressions = () => SuppressionModel.collection as unknown as Raw<SuppressionRecord>;
 
 function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
