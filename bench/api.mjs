@@ -249,6 +249,17 @@ function cpuPerEnquiry(before, after, enquiries) {
     .join(', ');
 }
 
+/**
+ * The bare `insertOne` loop into `bare`, and the CPU each process spent per insert meanwhile.
+ * @param {{ insertOne(document: object): Promise<unknown> }} bare
+ * @param {Parameters<typeof cpuOfBurst>[0]} processes
+ */
+async function bareInsertsWithCpu(bare, processes) {
+  const before = cpuOfBurst(processes);
+  const bareInsert = await loop(() => bare.insertOne(bareDocument()));
+  return { bareInsert, bareCpu: cpuPerEnquiry(before, cpuOfBurst(processes), bareInsert.count) };
+}
+
 /** One burst of enquiries, all alike, at the API's form endpoint. @param {string} apiUrl */
 function submitBurst(apiUrl) {
   return cannon({
@@ -809,13 +820,7 @@ async function measureSubmitBeside({ db, env, apiUrl, storedContacts, api, sink,
     progress('waiting for the worker to mail what was queued while it was stopped');
     await waitForDrain(env);
     progress(`the bare insertOne loop beside ${storedContacts.toLocaleString('en')} documents`);
-    const cpuBeforeBare = cpuOfBurst({ api, worker, sink, services });
-    const bareInsert = await loop(() => bare.insertOne(bareDocument()));
-    const bareCpu = cpuPerEnquiry(
-      cpuBeforeBare,
-      cpuOfBurst({ api, worker, sink, services }),
-      bareInsert.count,
-    );
+    const { bareInsert, bareCpu } = await bareInsertsWithCpu(bare, { api, worker, sink, services });
     progress(`the submit burst beside ${storedContacts.toLocaleString('en')} enquiries`);
     const cpuBefore = cpuOfBurst({ api, worker, sink, services });
     const submit = await submitBurst(apiUrl);
@@ -902,13 +907,7 @@ async function main() {
     // The same indexes as the contacts collection: on this store every index
     // costs each insert, so "the same work" means the same indexes.
     const bare = await collectionLikeContacts(db, 'bench_bare_contacts');
-    const cpuBeforeBare = cpuOfBurst({ api, worker, sink, services });
-    const bareInsert = await loop(() => bare.insertOne(bareDocument()));
-    const bareCpu = cpuPerEnquiry(
-      cpuBeforeBare,
-      cpuOfBurst({ api, worker, sink, services }),
-      bareInsert.count,
-    );
+    const { bareInsert, bareCpu } = await bareInsertsWithCpu(bare, { api, worker, sink, services });
     const commandsBefore = await storeCommands(db);
     const cpuBefore = cpuOfBurst({ api, worker, sink, services });
     const submit = await submitBurst(apiUrl);
