@@ -32,8 +32,15 @@ export function peopleRebuildProcessor(logger: Logger, stopping?: AbortSignal) {
 /**
  * The rebuild's job scheduler, daily on whichever worker is free; and, when
  * the view is empty while records hold addresses (an installation from
- * before it), one pass queued at once under a fixed id, so several workers
- * starting together queue it once.
+ * before it), one pass at once.
+ *
+ * A scheduler Redis did not hold is created with its first pass due at once
+ * (startScheduledJob), and that pass fills the view: a second one beside it
+ * would read every source again in another worker, and V8 keeps the memory
+ * a rebuild took. So the fill is queued only when no pass is waiting or
+ * running, which is when the scheduler was already set (its next pass a day
+ * away) and the view was emptied since. It goes under a fixed id, so
+ * several workers starting together queue it once.
  */
 export async function startPeopleRebuild({
   connection,
@@ -60,12 +67,15 @@ export async function startPeopleRebuild({
     logger,
     startWorker,
   });
-  if (await peopleNeedFilling()) {
-    const queue = new Queue<Record<string, never>>(QUEUE_NAMES.peopleRebuild, {
-      connection,
-      prefix: queuePrefix,
-    });
-    await queue.add(QUEUE_NAMES.peopleRebuild, {}, { jobId: FILL_JOB_ID, removeOnComplete: true });
+  const queue = new Queue<Record<string, never>>(QUEUE_NAMES.peopleRebuild, {
+    connection,
+    prefix: queuePrefix,
+  });
+  try {
+    if (!(await passUnderWay(queue)) && (await peopleNeedFilling())) {
+      await queue.add(QUEUE_NAMES.peopleRebuild, {}, { jobId: FILL_JOB_ID, removeOnComplete: true });
+    }
+  } finally {
     await queue.close();
   }
   return {
@@ -74,4 +84,10 @@ export async function startPeopleRebuild({
       await scheduled.close();
     },
   };
+}
+
+/** Whether a rebuild pass is queued to run now, or running. */
+async function passUnderWay(queue: Queue<Record<string, never>>): Promise<boolean> {
+  const counts = await queue.getJobCounts('waiting', 'prioritized', 'active');
+  return Object.values(counts).some((count) => count > 0);
 }
