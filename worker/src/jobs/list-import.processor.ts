@@ -22,6 +22,7 @@ import {
   findStoredImport,
   givenMemberFields,
   importCancelKey,
+  importFileBytes,
   importFiles,
   listMemberId,
   markImportRunning,
@@ -417,7 +418,7 @@ async function readRows(run: ImportRun): Promise<'done' | 'cancelled'> {
   };
   const writer = createChunkWriter(run);
   const checkpoint = run.stored.checkpointRow;
-  const file = importFiles().openDownloadStream(run.stored.fileId);
+  const file = importFileBytes(run.stored.fileId);
   const rows = csvRows(file, run.stored.encoding as ImportEncoding, run.stored.delimiter);
   let header = run.stored.hasHeader;
   let number = 0;

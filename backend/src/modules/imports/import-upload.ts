@@ -13,6 +13,7 @@ import {
   EncodingSniffer,
   csvRows,
   detectDelimiter,
+  importFileBytes,
   importFiles,
   recordUploadedImport,
   type StoredImport,
@@ -72,7 +73,7 @@ async function summarise(
   encoding: ImportEncoding,
 ): Promise<FileSummary> {
   const delimiter = detectDelimiter(await firstLineOf(fileId, size, encoding));
-  const rows = csvRows(importFiles().openDownloadStream(fileId), encoding, delimiter);
+  const rows = csvRows(importFileBytes(fileId), encoding, delimiter);
   const head: string[][] = [];
   let count = 0;
   try {
