@@ -29,4 +29,20 @@ describe('the addresses an import file has met', () => {
     expect(firstSights(seen, 0, 1_000_000)).toBe(1_000_000);
     expect(seen.bytes).toBeLessThanOrEqual(16 * 1024 * 1024);
   });
+
+  it('starts at the size the expected addresses need, half full at most, and never grows for them', () => {
+    const seen = createAddressFingerprints(600_000);
+    const sized = seen.bytes;
+    expect(sized).toBe(2 ** 21 * 8);
+    expect(firstSights(seen, 0, 600_000)).toBe(600_000);
+    expect(seen.bytes).toBe(sized);
+  });
+
+  it('starts small for a small file, and still grows past what was expected', () => {
+    const seen = createAddressFingerprints(10);
+    expect(seen.bytes).toBe(2 ** 16 * 8);
+    expect(firstSights(seen, 0, 100_000)).toBe(100_000);
+    expect(firstSights(seen, 0, 100_000)).toBe(0);
+    expect(seen.bytes).toBe(2 ** 18 * 8);
+  });
 });

@@ -414,7 +414,7 @@ async function readRows(run: ImportRun): Promise<'done' | 'cancelled'> {
     run,
     excluded: await findImportExclusions(),
     erasedDigest: erasedDigestLookup(run.deps.erasureKey, await erasedAddressDigests()),
-    firstSight: createAddressFingerprints().firstSight,
+    firstSight: createAddressFingerprints(run.stored.rowCount).firstSight,
   };
   const writer = createChunkWriter(run);
   const checkpoint = run.stored.checkpointRow;
