@@ -109,6 +109,51 @@ describe('the manage link token', () => {
     expect(verifyManageToken(forged, SECRET, SIGNED_AT).outcome).toBe('invalid');
   });
 
+  it('is the very token jsonwebtoken signed, so every link already mailed still works', () => {
+    const period = manageKeyPeriod(SIGNED_AT);
+    const periodKey = Buffer.from(
+      hkdfSync(
+        'sha256',
+        SECRET,
+        'agency manage links',
+        `manage link key, period ${period}, version 1`,
+        32,
+      ),
+    );
+    for (const email of ['Rim@Example.TN', 'rïm@exämple.tn']) {
+      const before = jwt.sign({}, createSecretKey(periodKey), {
+        algorithm: 'HS256',
+        audience: 'newsletter-manage',
+        subject: email.toLowerCase(),
+        keyid: String(period),
+        noTimestamp: true,
+      });
+      expect(signManageToken(email, SECRET, SIGNED_AT)).toBe(before);
+      expect(verifyManageToken(before, SECRET, SIGNED_AT)).toEqual({
+        outcome: 'valid',
+        email: email.toLowerCase(),
+      });
+    }
+    // The next period signs with its own key, not the one kept for the period before.
+    const next = daysAfter(MANAGE_KEY_PERIOD_DAYS);
+    expect(signManageToken('rim@example.tn', SECRET, next)).not.toBe(
+      signManageToken('rim@example.tn', SECRET, SIGNED_AT).replace(
+        String(period),
+        String(period + 1),
+      ),
+    );
+    expect(
+      verifyManageToken(signManageToken('rim@example.tn', SECRET, next), SECRET, next),
+    ).toEqual({
+      outcome: 'valid',
+      email: 'rim@example.tn',
+    });
+    expect(
+      verifyManageToken(signManageToken('rim@example.tn', OTHER_SECRET, next), SECRET, next)
+        .outcome,
+    ).toBe('invalid');
+  });
+
   it('refuses an unsigned token even when its claims are right', () => {
     const period = manageKeyPeriod(SIGNED_AT);
     const unsigned = jwt.sign({}, '', {

@@ -1,6 +1,8 @@
 import type { KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { derivedKey } from '../derived-key';
+import { hmacSha256Of, type HmacSha256 } from '../hmac-sha256';
+import { signHs256Jws } from '../hs256-jws';
 import { normalizeEmail } from '../mail/email-address';
 
 /**
@@ -30,16 +32,29 @@ function periodKey(secret: string, period: number): KeyObject {
   return derivedKey(secret, HKDF_SALT, `manage link key, period ${period}, version 1`);
 }
 
-/** The token of a recipient's manage link, signed with the current period's key. */
+let lastSigningKey: { secret: string; period: number; mac: HmacSha256 } | undefined;
+
+/** The period key's HMAC, padded once per secret and period: a campaign signs one token per mail. */
+function periodMacOf(secret: string, period: number): HmacSha256 {
+  if (lastSigningKey?.secret !== secret || lastSigningKey.period !== period) {
+    const mac = hmacSha256Of(periodKey(secret, period).export());
+    lastSigningKey = { secret, period, mac };
+  }
+  return lastSigningKey.mac;
+}
+
+/**
+ * The token of a recipient's manage link, signed with the current period's
+ * key: the text jsonwebtoken writes for it (header `kid`, claims `aud` and
+ * `sub`, no `iat`), without its per-call work, and verified by it as before.
+ */
 export function signManageToken(email: string, secret: string, at: Date = new Date()): string {
   const period = manageKeyPeriod(at);
-  return jwt.sign({}, periodKey(secret, period), {
-    algorithm: ALGORITHM,
-    audience: AUDIENCE,
-    subject: normalizeEmail(email),
-    keyid: String(period),
-    noTimestamp: true,
-  });
+  return signHs256Jws(
+    { aud: AUDIENCE, sub: normalizeEmail(email) },
+    periodMacOf(secret, period),
+    String(period),
+  );
 }
 
 export type ManageTokenCheck =

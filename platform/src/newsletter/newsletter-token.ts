@@ -1,5 +1,6 @@
-import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { hmacSha256Of, type HmacSha256 } from '../hmac-sha256';
+import { signHs256Jws } from '../hs256-jws';
 import { normalizeEmail } from '../mail/email-address';
 
 /**
@@ -17,16 +18,15 @@ const AUDIENCES = {
 
 const ALGORITHM = 'HS256';
 
-let lastKey: { secret: string; key: KeyObject } | undefined;
+let lastKey: { secret: string; mac: HmacSha256 } | undefined;
 
 /**
- * Given a string, jsonwebtoken first tries to read it as a PEM private key
- * (about half a millisecond, a third of a campaign mail's CPU) before using
- * it as the HMAC secret; a key object made once skips that.
+ * The secret's HMAC, padded once per secret: a campaign signs one unsubscribe
+ * token per mail. jsonwebtoken keys HS256 with the secret's UTF-8 bytes, as here.
  */
-function hmacKeyOf(secret: string): KeyObject {
-  if (lastKey?.secret !== secret) lastKey = { secret, key: createSecretKey(Buffer.from(secret)) };
-  return lastKey.key;
+function unsubscribeMacOf(secret: string): HmacSha256 {
+  if (lastKey?.secret !== secret) lastKey = { secret, mac: hmacSha256Of(Buffer.from(secret)) };
+  return lastKey.mac;
 }
 
 /** A confirmation token names the subscriber and when its mail was written. */
@@ -66,18 +66,19 @@ export function verifyConfirmationToken(
  * the campaign (claim `cmp`), so the unsubscribe counts in its report; the
  * newsletter's mails, test sends and the links mailed before have none, and
  * work as they did. One token per address (and campaign): a campaign computes
- * it once per recipient.
+ * it once per recipient, so it is signed without jsonwebtoken's per-call work,
+ * into the very text jsonwebtoken writes (claims `cmp`, `aud`, `sub`, no
+ * `iat`), which it verifies as before.
  */
 export function signUnsubscribeToken(email: string, secret: string, campaignId?: string): string {
   if (campaignId !== undefined && !CAMPAIGN_ID.test(campaignId)) {
     throw new RangeError('A campaign id is 24 lower-case hex digits');
   }
-  return jwt.sign(campaignId === undefined ? {} : { cmp: campaignId }, hmacKeyOf(secret), {
-    algorithm: ALGORITHM,
-    audience: AUDIENCES.unsubscribe,
-    subject: normalizeEmail(email),
-    noTimestamp: true,
-  });
+  const audience = { aud: AUDIENCES.unsubscribe, sub: normalizeEmail(email) };
+  return signHs256Jws(
+    campaignId === undefined ? audience : { cmp: campaignId, ...audience },
+    unsubscribeMacOf(secret),
+  );
 }
 
 const CAMPAIGN_ID = /^[0-9a-f]{24}$/;

@@ -10,7 +10,8 @@ import {
   type SlotValues,
   type TrackingUrls,
 } from '@agency/platform';
-import { MimeNode, encodeQuotedPrintable, wrapQuotedPrintable } from './nodemailer-internals';
+import { MimeNode } from './nodemailer-internals';
+import { quotedPrintable, quotedPrintableValue } from './quoted-printable-value';
 
 /** What changes from one recipient of a campaign to the next. */
 export interface RecipientParts {
@@ -88,11 +89,6 @@ export interface CampaignMime {
 
 const CRLF = '\r\n';
 
-/** A body part as Nodemailer encodes it: CRLF line ends, 76-column quoted-printable. */
-function quotedPrintable(content: string): string {
-  return wrapQuotedPrintable(encodeQuotedPrintable(content.replace(/\r?\n/g, CRLF)), 76);
-}
-
 /** A quoted-printable line break that decodes to nothing (RFC 2045, 6.7 rule 5). */
 const SOFT_LINE_BREAK = `=${CRLF}`;
 
@@ -117,7 +113,7 @@ function encodedBody(segments: Segments, escape: (value: string) => string) {
   // An empty piece (a placeholder at the very start, an empty first name)
   // costs one empty soft-broken line, which decodes to nothing.
   const encode = (tag: string, values: SlotValues) =>
-    quotedPrintable(escape(slotValue(tag, values)));
+    quotedPrintableValue(escape(slotValue(tag, values)));
   const tags = segments.filter((_, index) => index % 2 === 1);
   if (new Set(tags).size === tags.length) {
     return (values: SlotValues, pieces: (Buffer | string)[]): void => {

@@ -1,10 +1,10 @@
 import { API_ROUTES, apiPath, type Locale } from '@agency/contracts';
 import {
-  recipientKeyOf,
-  signClickToken,
-  signOpenToken,
+  recipientKeysOf,
+  recipientTrackingTokens,
   trackingTokenKey,
   type CampaignSendTracking,
+  type RecipientTrackingTokens,
   type TrackingUrls,
 } from '@agency/platform';
 
@@ -40,10 +40,12 @@ export type RecipientTrackingUrls = (
 
 /**
  * The recipients' tracking addresses, through the site (`SITE_URL`, whose
- * `/api` reaches the API): the token key is derived once; per mail, the
- * recipient's key is made once, on the first address asked (after the
- * address was checked), and each link's token once, though the HTML and the
- * text both carry it. The sending time is when the mail is built.
+ * `/api` reaches the API): the token key is derived once, the campaign's
+ * recipient-key HMAC prepared once per campaign key; per mail, the
+ * recipient's key and the tokens' shared fields are made once, on the first
+ * address asked (after the address was checked), and each link's token once,
+ * though the HTML and the text both carry it. The sending time is when the
+ * mail is built.
  */
 export function recipientTrackingUrls(
   siteUrl: string,
@@ -54,25 +56,36 @@ export function recipientTrackingUrls(
   // A token is base64url, which a path takes as it is: each address is the route's prefix and the token.
   const clickPrefix = `${site}${apiPath(API_ROUTES.trackClick, { token: '' })}`;
   const openPrefix = `${site}${apiPath(API_ROUTES.trackOpen, { token: '' })}`;
+  let campaignKeys: { key: string; recipientKeyOf: (address: string) => string } | undefined;
+  const recipientKeyOf = (campaignKey: string, address: string) => {
+    if (campaignKeys?.key !== campaignKey) {
+      campaignKeys = { key: campaignKey, recipientKeyOf: recipientKeysOf(campaignKey) };
+    }
+    return campaignKeys.recipientKeyOf(address);
+  };
   return (tracking, address, locale, source) => {
     const sentAt = new Date();
     const { campaignId } = tracking;
-    let recipientKey: string | undefined;
-    const keyed = () => {
-      recipientKey ??= recipientKeyOf(tracking.key, address);
-      return { campaignId, recipientKey, sentAt, locale, source: source ?? null };
-    };
+    let tokens: RecipientTrackingTokens | undefined;
+    const tokensOfMail = () =>
+      (tokens ??= recipientTrackingTokens(tokenKey, {
+        campaignId,
+        recipientKey: recipientKeyOf(tracking.key, address),
+        sentAt,
+        locale,
+        source: source ?? null,
+      }));
     const clicks = new Map<number, string>();
     return {
       click(linkIndex) {
         let url = clicks.get(linkIndex);
         if (url === undefined) {
-          url = clickPrefix + signClickToken(tokenKey, { ...keyed(), linkIndex });
+          url = clickPrefix + tokensOfMail().click(linkIndex);
           clicks.set(linkIndex, url);
         }
         return url;
       },
-      open: () => openPrefix + signOpenToken(tokenKey, keyed()),
+      open: () => openPrefix + tokensOfMail().open(),
     };
   };
 }

@@ -11,6 +11,7 @@ import {
   oneClickUnsubscribeUrl,
   testSendManageUrl,
   testSendUnsubscribeUrl,
+  tokenLinks,
   unsubscribePageUrl,
 } from '../mail/newsletter-links';
 import {
@@ -49,15 +50,33 @@ type FooterLinks = Pick<
  * carry no token: the unsubscribe links open the page that says it was a
  * test (a mailbox's one-click POST to it changes nothing, and the staff
  * member stays subscribed), and the manage link opens nobody's preferences.
+ * Each page's address is made once per language, and each mail's tokens set into it.
  */
 function footerLinksOf(siteUrl: string, mailLinkSecret: string) {
+  const oneClick = tokenLinks((token) => oneClickUnsubscribeUrl(siteUrl, token));
+  const pages = new Map<
+    Locale,
+    { unsubscribe: (token: string) => string; manage: typeof oneClick }
+  >();
+  const pagesIn = (locale: Locale) => {
+    let links = pages.get(locale);
+    if (!links) {
+      links = {
+        unsubscribe: tokenLinks((token) => unsubscribePageUrl(siteUrl, token, locale)),
+        manage: tokenLinks((token) => managePageUrl(siteUrl, token, locale)),
+      };
+      pages.set(locale, links);
+    }
+    return links;
+  };
   return {
     recipient(email: string, locale: Locale, campaignId: string | undefined): FooterLinks {
       const token = signUnsubscribeToken(email, mailLinkSecret, campaignId);
+      const links = pagesIn(locale);
       return {
-        unsubscribePageUrl: unsubscribePageUrl(siteUrl, token, locale),
-        listUnsubscribeUrl: oneClickUnsubscribeUrl(siteUrl, token),
-        managePageUrl: managePageUrl(siteUrl, signManageToken(email, mailLinkSecret), locale),
+        unsubscribePageUrl: links.unsubscribe(token),
+        listUnsubscribeUrl: oneClick(token),
+        managePageUrl: links.manage(signManageToken(email, mailLinkSecret)),
       };
     },
     test(locale: Locale): FooterLinks {

@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
-import { newCampaignTrackingKey, recipientKeyBytes, recipientKeyOf } from './recipient-key';
+import {
+  newCampaignTrackingKey,
+  recipientKeyBytes,
+  recipientKeyOf,
+  recipientKeysOf,
+} from './recipient-key';
 
 /** A fixed key, so that the known answer below pins the format of stored keys. */
 const FIXED_KEY = Buffer.alloc(32, 7).toString('base64url');
@@ -22,6 +27,19 @@ describe('recipient keys', () => {
     expect(key).toBe('Hagp0x2GVK6eAe4cQeMVKA');
     expect(key).toMatch(BASE64URL);
     expect(recipientKeyBytes(key)).toHaveLength(16);
+  });
+
+  it("gives a campaign's many recipients, keyed once, the keys recipientKeyOf gives", () => {
+    const keysOf = recipientKeysOf(FIXED_KEY);
+    expect(keysOf('leila@example.tn')).toBe('Hagp0x2GVK6eAe4cQeMVKA');
+    expect(keysOf(' Leila@Example.TN')).toBe('Hagp0x2GVK6eAe4cQeMVKA');
+    const other = newCampaignTrackingKey();
+    for (const address of ['a@b.tn', `${'x'.repeat(200)}@example.tn`, 'rïm@exämple.tn']) {
+      expect(keysOf(address)).toBe(recipientKeyOf(FIXED_KEY, address));
+      expect(recipientKeysOf(other)(address)).toBe(recipientKeyOf(other, address));
+    }
+    expect(() => recipientKeysOf('short')).toThrow(RangeError);
+    expect(() => keysOf('  ')).toThrow(RangeError);
   });
 
   it('gives one address one key in a campaign, however it is spelt', () => {

@@ -1,4 +1,5 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { hmacSha256Of } from '../../hmac-sha256';
 import { normalizeEmail } from '../../mail/email-address';
 import { bytesOfBase64url } from './base64url-bytes';
 
@@ -49,15 +50,23 @@ export function newCampaignTrackingKey(): string {
  * ours can pass: a key silently made another way could never be tied back.
  */
 export function recipientKeyOf(campaignKey: string, address: string): string {
+  return recipientKeysOf(campaignKey)(address);
+}
+
+/**
+ * `recipientKeyOf` for one campaign's many recipients: the campaign key is
+ * read and its HMAC padded once, not once per recipient. Throws at once on
+ * a malformed campaign key, and per call on an empty address.
+ */
+export function recipientKeysOf(campaignKey: string): (address: string) => string {
   const key = bytesOfBase64url(campaignKey, CAMPAIGN_TRACKING_KEY_BYTES);
   if (!key) throw new RangeError('A campaign tracking key is 32 bytes in base64url');
-  const mailbox = normalizeEmail(address);
-  if (!mailbox) throw new RangeError('A recipient key is made of an address; this one is empty');
-  return createHmac('sha256', key)
-    .update(mailbox)
-    .digest()
-    .subarray(0, RECIPIENT_KEY_BYTES)
-    .toString('base64url');
+  const mac = hmacSha256Of(key);
+  return (address) => {
+    const mailbox = normalizeEmail(address);
+    if (!mailbox) throw new RangeError('A recipient key is made of an address; this one is empty');
+    return mac(mailbox).toString('base64url', 0, RECIPIENT_KEY_BYTES);
+  };
 }
 
 /** The 16 bytes a recipient key stands for, or undefined if it is not one. */

@@ -5,6 +5,7 @@ import { newCampaignTrackingKey, recipientKeyOf } from './recipient-key';
 import {
   CLICK_TOKEN_LENGTH,
   OPEN_TOKEN_LENGTH,
+  recipientTrackingTokens,
   signClickToken,
   signOpenToken,
   trackingTokenKey,
@@ -114,6 +115,32 @@ describe('tracking tokens', () => {
     it('tells the pixel a click token from an open one, and the link the other way round', () => {
       expect(verifyOpenToken(KEY, signClickToken(KEY, CLICK))).toBeNull();
       expect(verifyClickToken(KEY, signOpenToken(KEY, OPEN))).toBeNull();
+    });
+  });
+
+  describe("one mail's tokens", () => {
+    it('are the tokens signed one by one, each of its own kind and link', () => {
+      const tokens = recipientTrackingTokens(KEY, OPEN);
+      const open = tokens.open();
+      const clicks = [0, 7, 300].map((linkIndex) => tokens.click(linkIndex));
+      expect(open).toBe(signOpenToken(KEY, OPEN));
+      expect(clicks[1]).toBe(signClickToken(KEY, CLICK));
+      // Signing one token leaves the fields the next one shares as they were.
+      expect(tokens.open()).toBe(open);
+      expect(clicks.map((token) => verifyClickToken(KEY, token)?.linkIndex)).toEqual([0, 7, 300]);
+      expect(verifyOpenToken(KEY, open)).toEqual({ kind: 'open', ...OPEN });
+      expect(verifyClickToken(KEY, clicks[2] ?? '')).toEqual({
+        kind: 'click',
+        ...OPEN,
+        linkIndex: 300,
+      });
+    });
+
+    it('refuse a link past the table as signing one by one does', () => {
+      const tokens = recipientTrackingTokens(KEY, OPEN);
+      expect(() => tokens.click(-1)).toThrow(RangeError);
+      expect(() => tokens.click(1.5)).toThrow(RangeError);
+      expect(tokens.open()).toBe(signOpenToken(KEY, OPEN));
     });
   });
 

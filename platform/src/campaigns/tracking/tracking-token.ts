@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { derivedKeyBytes } from '../../derived-key';
+import { hmacSha256Of, type HmacSha256 } from '../../hmac-sha256';
 import { base64urlLength, bytesOfBase64url } from './base64url-bytes';
 import { RECIPIENT_KEY_BYTES, recipientKeyBytes } from './recipient-key';
 import { TRACKED_LINKS_MAX } from './link-table';
@@ -32,6 +33,8 @@ import { CAMPAIGN_SOURCES_MAX, LOCALES, type Locale } from '@agency/contracts';
  */
 export interface TrackingTokenKey {
   readonly macKey: Buffer;
+  /** The MAC signing uses, padded once for the key: a mail signs one per tracked link and pixel. */
+  readonly sign: HmacSha256;
 }
 
 /**
@@ -43,7 +46,8 @@ const HKDF_SALT = 'agency campaign tracking tokens';
 const HKDF_INFO = 'open pixel and click link token mac, version 1';
 
 export function trackingTokenKey(mailLinkSecret: string): TrackingTokenKey {
-  return { macKey: derivedKeyBytes(mailLinkSecret, HKDF_SALT, HKDF_INFO) };
+  const macKey = derivedKeyBytes(mailLinkSecret, HKDF_SALT, HKDF_INFO);
+  return { macKey, sign: hmacSha256Of(macKey) };
 }
 
 // The link index is two bytes, but a campaign's link table holds at most
@@ -140,63 +144,75 @@ const CAMPAIGN_ID = /^[0-9a-f]{24}$/i;
 /** The open pixel's token. Throws on a payload only a bug of ours can make. */
 export function signOpenToken(
   key: TrackingTokenKey,
-  { campaignId, recipientKey, sentAt, locale, source }: Omit<OpenTokenPayload, 'kind'>,
+  payload: Omit<OpenTokenPayload, 'kind'>,
 ): string {
-  return sealed(key, [
-    Buffer.from([VERSION, KIND_BYTES.open]),
-    campaignIdBytes(campaignId),
-    recipientKeyBytesOf(recipientKey),
-    sentAtBytes(sentAt),
-    localeBytes(locale),
-    sourceBytes(source),
-  ]);
+  return recipientTrackingTokens(key, payload).open();
 }
 
 /** A tracked link's token. Throws on a payload only a bug of ours can make. */
 export function signClickToken(
   key: TrackingTokenKey,
-  { campaignId, linkIndex, recipientKey, sentAt, locale, source }: Omit<ClickTokenPayload, 'kind'>,
+  { linkIndex, ...payload }: Omit<ClickTokenPayload, 'kind'>,
 ): string {
-  return sealed(key, [
-    Buffer.from([VERSION, KIND_BYTES.click]),
-    campaignIdBytes(campaignId),
-    recipientKeyBytesOf(recipientKey),
-    sentAtBytes(sentAt),
-    localeBytes(locale),
-    sourceBytes(source),
-    linkIndexBytes(linkIndex),
-  ]);
+  return recipientTrackingTokens(key, payload).click(linkIndex);
+}
+
+/** One mail's tracking tokens: its pixel's, and each tracked link's. */
+export interface RecipientTrackingTokens {
+  open(): string;
+  click(linkIndex: number): string;
+}
+
+/**
+ * The tokens of one mail, which differ only in their kind and link: the
+ * fields they share are checked and laid out once, and each token is then
+ * those bytes, its own and its MAC, written into one buffer. Throws on a
+ * payload only a bug of ours can make.
+ */
+export function recipientTrackingTokens(
+  key: TrackingTokenKey,
+  { campaignId, recipientKey, sentAt, locale, source }: Omit<OpenTokenPayload, 'kind'>,
+): RecipientTrackingTokens {
+  const shared = Buffer.allocUnsafe(LAYOUT.linkIndexAt);
+  shared[0] = VERSION;
+  shared.write(campaignIdHex(campaignId), CAMPAIGN_AT, 'hex');
+  recipientKeyBytesOf(recipientKey).copy(shared, RECIPIENT_AT);
+  shared.writeUInt32BE(sentAtSeconds(sentAt), SENT_AT_AT);
+  shared[LOCALE_AT] = localeIndex(locale);
+  shared[LOCALE_AT + 1] = sourceByte(source);
+  return {
+    open: () => sealed(key, shared, KIND_BYTES.open, LAYOUT.bytes.open),
+    click: (linkIndex) => sealed(key, shared, KIND_BYTES.click, LAYOUT.bytes.click, linkIndex),
+  };
 }
 
 const SENT_AT_MAX_SECONDS = 0xffffffff;
 
-function sentAtBytes(sentAt: Date): Buffer {
+function sentAtSeconds(sentAt: Date): number {
   const seconds = Math.floor(sentAt.getTime() / 1000);
   if (!(seconds >= 0 && seconds <= SENT_AT_MAX_SECONDS)) {
     throw new RangeError('A sending time is between 1970 and 2106');
   }
-  const bytes = Buffer.alloc(SENT_AT_BYTES);
-  bytes.writeUInt32BE(seconds);
-  return bytes;
+  return seconds;
 }
 
-function localeBytes(locale: Locale): Buffer {
+function localeIndex(locale: Locale): number {
   const index = LOCALES.indexOf(locale);
   if (index < 0) throw new RangeError(`A language is one of ${LOCALES.join(', ')}`);
-  return Buffer.from([index]);
+  return index;
 }
 
-function sourceBytes(source: number | null): Buffer {
-  if (source === null) return Buffer.from([UNKNOWN_SOURCE]);
+function sourceByte(source: number | null): number {
+  if (source === null) return UNKNOWN_SOURCE;
   if (!(Number.isInteger(source) && source >= 0 && source < UNKNOWN_SOURCE)) {
     throw new RangeError(`A source is an integer from 0 to ${UNKNOWN_SOURCE - 1}, or null`);
   }
-  return Buffer.from([source]);
+  return source;
 }
 
-function campaignIdBytes(campaignId: string): Buffer {
+function campaignIdHex(campaignId: string): string {
   if (!CAMPAIGN_ID.test(campaignId)) throw new RangeError('A campaign id is 24 hex digits');
-  return Buffer.from(campaignId, 'hex');
+  return campaignId;
 }
 
 function recipientKeyBytesOf(recipientKey: string): Buffer {
@@ -205,22 +221,32 @@ function recipientKeyBytesOf(recipientKey: string): Buffer {
   return bytes;
 }
 
-function linkIndexBytes(linkIndex: number): Buffer {
+function checkedLinkIndex(linkIndex: number): number {
   if (!isLinkIndex(linkIndex)) {
     throw new RangeError(`A link index is an integer from 0 to ${TRACKED_LINKS_MAX}`);
   }
-  const bytes = Buffer.alloc(LINK_INDEX_BYTES);
-  bytes.writeUInt16BE(linkIndex);
-  return bytes;
+  return linkIndex;
 }
 
 function isLinkIndex(linkIndex: number): boolean {
   return Number.isInteger(linkIndex) && linkIndex >= 0 && linkIndex <= TRACKED_LINKS_MAX;
 }
 
-function sealed(key: TrackingTokenKey, parts: Buffer[]): string {
-  const body = Buffer.concat(parts);
-  return Buffer.concat([body, macOf(key, body)]).toString('base64url');
+/** A token of `bytes` bytes: the shared fields, its kind, its link if any, then its MAC. */
+function sealed(
+  key: TrackingTokenKey,
+  shared: Buffer,
+  kind: number,
+  bytes: number,
+  linkIndex?: number,
+): string {
+  const token = Buffer.allocUnsafe(bytes);
+  shared.copy(token);
+  token[1] = kind;
+  if (linkIndex !== undefined) token.writeUInt16BE(checkedLinkIndex(linkIndex), LAYOUT.linkIndexAt);
+  const macAt = bytes - MAC_BYTES;
+  key.sign(token.subarray(0, macAt)).copy(token, macAt, 0, MAC_BYTES);
+  return token.toString('base64url');
 }
 
 function macOf(key: TrackingTokenKey, body: Buffer): Buffer {
