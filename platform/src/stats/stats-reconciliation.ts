@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logger';
 import type { Redis } from '../redis-connection';
@@ -320,7 +321,7 @@ export async function reconcileStats({
     snapshot(redis, keys),
     beginAddressRecount(redis, `${prefix}:stats`, keys),
     beginContactIndexRepair(redis, index),
-    beginContactAddressRepair(),
+    beginContactAddressRepair(redis, `${prefix}:stats:recount:${randomUUID()}:held-addresses`),
   ]);
   try {
     const { recount, keysAdded, contactAddresses } = await recountStore(
@@ -361,6 +362,6 @@ export async function reconcileStats({
     });
     return report;
   } finally {
-    await Promise.all([indexRepair?.discard(), addresses.discard()]);
+    await Promise.all([indexRepair?.discard(), addresses.discard(), addressRepair.discard()]);
   }
 }
