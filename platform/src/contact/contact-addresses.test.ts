@@ -1,6 +1,8 @@
 import { Types } from 'mongoose';
 import type { AudienceTarget } from '@agency/contracts';
 import type { Logger } from '../logger';
+import type { Redis } from '../redis-connection';
+import { connectSharedRedis } from '../testing/shared-redis';
 import { audienceRecipients, countAudience } from '../audience/audience';
 import { useFileDatabase } from '../testing/file-database';
 import { ContactAddressModel } from './contact-address.model';
@@ -187,8 +189,15 @@ describe('the campaign audience over the enquiries', () => {
 });
 
 describe("the reconciliation's repair of the addresses", () => {
+  let redis: Redis;
+  beforeAll(async () => {
+    redis = await connectSharedRedis('consumer');
+  });
+  afterAll(() => redis.disconnect());
+  const held = () => `test:held-addresses:${new Types.ObjectId().toHexString()}`;
+
   async function repair() {
-    const pass = await beginContactAddressRepair();
+    const pass = await beginContactAddressRepair(redis, held());
     await forEachStoredContact((contact) => pass.expect(contact));
     return pass.finish();
   }
@@ -240,13 +249,27 @@ describe("the reconciliation's repair of the addresses", () => {
   it('does not count an address the API wrote while the pass walked as one it added', async () => {
     const amira = enquiry('Amira');
     await ContactModel.create(amira);
-    const pass = await beginContactAddressRepair();
+    const pass = await beginContactAddressRepair(redis, held());
     // The API's write lands after the pass read the addresses, before it meets the enquiry.
     await createContactAddressChanges({ logger }).stored(factsOf(amira));
     await forEachStoredContact((contact) => pass.expect(contact));
 
     expect(await pass.finish()).toEqual({ added: 0, removed: 0, consentCorrected: 0 });
     expect(await ContactAddressModel.countDocuments()).toBe(1);
+  });
+
+  it('drops more orphans than one chunk of the held ids, and leaves none of them in Redis', async () => {
+    const orphans = Array.from({ length: 1050 }, (_, index) => enquiry(`O${index}`, 'en'));
+    await ContactAddressModel.insertMany(
+      orphans.map((contact) => ({ ...factsOf(contact), _id: contact._id })),
+    );
+    const key = held();
+    const pass = await beginContactAddressRepair(redis, key);
+    await forEachStoredContact((contact) => pass.expect(contact));
+
+    expect(await pass.finish()).toEqual({ added: 0, removed: 1050, consentCorrected: 0 });
+    expect(await ContactAddressModel.countDocuments()).toBe(0);
+    expect(await redis.exists(key)).toBe(0);
   });
 
   it('adds more addresses than one insert holds', async () => {

@@ -3,6 +3,7 @@ import { insertBatcher } from '../batched-writes';
 import { deleteByIds, updateByIds } from '../writes-by-id';
 import { insertUnlessPresent, isMissingCollectionError } from '../database-errors';
 import type { Logger } from '../logger';
+import type { Redis } from '../redis-connection';
 import { ContactAddressModel } from './contact-address.model';
 import type { ContactChanges, ContactFacts } from './contact-changes';
 import { ContactModel } from './contact.model';
@@ -176,10 +177,14 @@ export interface ContactAddressRepair {
   expect(contact: ContactFacts): Promise<void>;
   /** After the walk: adds what is still missing, drops the addresses no enquiry claimed. */
   finish(): Promise<AddressRepairReport>;
+  /** Drops the ids held in Redis; finish does it too, and an abandoned pass's expire. */
+  discard(): Promise<void>;
 }
 
-/** Addresses per insert. */
+/** Addresses per insert, and enquiries per look-up of the held ids. */
 const CHUNK = 1000;
+/** A pass that died leaves the ids it held for this long at most. */
+const HELD_TTL_SECONDS = 3600;
 
 /** Sets the consent of these addresses as their enquiries say; returns how many. */
 async function correctConsent(consented: string[], notConsented: string[]): Promise<number> {
@@ -190,11 +195,45 @@ async function correctConsent(consented: string[], notConsented: string[]): Prom
   );
 }
 
+/** Copies the ids the copy holds now into a Redis hash (id -> '1' when consented), a chunk at a time. */
+async function holdAddressIds(redis: Redis, held: string): Promise<void> {
+  const ids = contactAddresses()
+    .find({}, { projection: { _id: 1, consented: 1 } })
+    .batchSize(5000);
+  let chunk: string[] = [];
+  const send = async () => {
+    if (chunk.length === 0) return;
+    await redis
+      .pipeline()
+      .hset(held, ...chunk)
+      .expire(held, HELD_TTL_SECONDS)
+      .exec();
+    chunk = [];
+  };
+  for await (const { _id, consented } of ids) {
+    chunk.push(String(_id), consented === true ? '1' : '0');
+    if (chunk.length >= 2 * CHUNK) await send();
+  }
+  await send();
+}
+
+/** The ids left in the hash, a chunk at a time (each id at least once). */
+async function* heldIds(redis: Redis, held: string): AsyncGenerator<Types.ObjectId[]> {
+  let cursor = '0';
+  do {
+    const [next, flat] = await redis.hscan(held, cursor, 'COUNT', CHUNK);
+    cursor = next;
+    const ids = flat.filter((_, index) => index % 2 === 0).map((id) => new Types.ObjectId(id));
+    if (ids.length > 0) yield ids;
+  } while (cursor !== '0');
+}
+
 /**
  * Starts a repair of the addresses: call it before the enquiries are
- * walked. It holds the ids the copy has now, each with its consent (one
- * short string and a flag each, as the recount holds each address), and
- * crosses off every one the walk meets: an enquiry always exists before
+ * walked. It holds the ids the copy has now, each with its consent, in a
+ * Redis hash (`held`, a key of the pass's own: the process keeps nothing
+ * per address beyond a chunk), and crosses off every one the walk meets,
+ * a chunk of enquiries at a time: an enquiry always exists before
  * its address, so whatever is left at the end belonged to an enquiry
  * deleted since. An address whose consent differs from its enquiry's is
  * set as the enquiry says, so the audience never mails on a consent the
@@ -202,12 +241,12 @@ async function correctConsent(consented: string[], notConsented: string[]): Prom
  * written by the API; the repair's insert of it (when the walk met it
  * first) and the API's are the same document, and the second is left alone.
  */
-export async function beginContactAddressRepair(): Promise<ContactAddressRepair> {
-  const unclaimed = new Map<string, boolean>();
-  const held = contactAddresses()
-    .find({}, { projection: { _id: 1, consented: 1 } })
-    .batchSize(5000);
-  for await (const { _id, consented } of held) unclaimed.set(String(_id), consented === true);
+export async function beginContactAddressRepair(
+  redis: Redis,
+  held: string,
+): Promise<ContactAddressRepair> {
+  await holdAddressIds(redis, held);
+  let walked: ContactFacts[] = [];
   let missing: ContactAddressDocument[] = [];
   const consentedNow: string[] = [];
   const notConsentedNow: string[] = [];
@@ -217,28 +256,52 @@ export async function beginContactAddressRepair(): Promise<ContactAddressRepair>
     missing = [];
     added += await insertAddresses(documents);
   };
+  /** Crosses off the enquiries walked since the last chunk; notes those with no address or another consent. */
+  const claim = async () => {
+    const contacts = walked;
+    walked = [];
+    if (contacts.length === 0) return;
+    const ids = contacts.map(({ id }) => id);
+    const replies =
+      (await redis
+        .pipeline()
+        .hmget(held, ...ids)
+        .hdel(held, ...ids)
+        .exec()) ?? [];
+    const failed = replies.find(([error]) => error);
+    if (failed?.[0]) throw failed[0];
+    const flags = (replies[0]?.[1] ?? []) as (string | null)[];
+    contacts.forEach((contact, index) => {
+      const flag = flags[index];
+      if (flag === null || flag === undefined) missing.push(contactAddressOf(contact));
+      else if ((flag === '1') !== contact.consented) {
+        (contact.consented ? consentedNow : notConsentedNow).push(contact.id);
+      }
+    });
+    if (missing.length >= CHUNK) await addMissing();
+  };
+  const discard = async () => {
+    await redis.del(held);
+  };
   return {
     async expect(contact) {
       // Anonymised: no address to copy, and a copy left behind goes as an orphan.
       if (contact.email === '') return;
-      const held = unclaimed.get(contact.id);
-      if (held !== undefined) {
-        unclaimed.delete(contact.id);
-        if (held !== contact.consented) {
-          (contact.consented ? consentedNow : notConsentedNow).push(contact.id);
-        }
-        return;
-      }
-      missing.push(contactAddressOf(contact));
-      if (missing.length >= CHUNK) await addMissing();
+      walked.push(contact);
+      if (walked.length >= CHUNK) await claim();
     },
     async finish() {
+      await claim();
       await addMissing();
       const consentCorrected = await correctConsent(consentedNow, notConsentedNow);
-      const orphans = [...unclaimed.keys()].map((id) => new Types.ObjectId(id));
-      unclaimed.clear();
-      const removed = await deleteByIds(contactAddresses(), orphans);
+      let removed = 0;
+      // Deleting an orphan twice (an id the scan gave twice) deletes nothing the second time.
+      for await (const orphans of heldIds(redis, held)) {
+        removed += await deleteByIds(contactAddresses(), orphans);
+      }
+      await discard();
       return { added, removed, consentCorrected };
     },
+    discard,
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logger';
 import type { Redis } from '../redis-connection';
@@ -15,8 +16,14 @@ import {
 import type { ContactFacts } from '../contact/contact-changes';
 import { createContactIndexSets } from '../contact/contact-index-sets';
 import { forEachStoredContact } from '../contact/stored-contacts';
-import { normalizeEmail } from '../mail/email-address';
 import { forEachSubscriber } from '../newsletter/stored-subscribers';
+import {
+  ADDRESS_HASHES,
+  beginAddressRecount,
+  type AddressHashName,
+  type AddressRecount,
+  type FieldReading,
+} from './address-recount';
 import {
   COUNT_FIELDS,
   localDay,
@@ -54,15 +61,10 @@ return repaired
 type Hash = Record<string, string>;
 /** A log line names this many repaired days at most (a recount after an import can fix hundreds). */
 const DAY_EXAMPLES = 20;
-type HashName =
-  'counts' | 'days' | 'enquiriesPerAddress' | 'consentedPerAddress' | 'subscriberStatus';
-const HASHES: readonly HashName[] = [
-  'counts',
-  'days',
-  'enquiriesPerAddress',
-  'consentedPerAddress',
-  'subscriberStatus',
-];
+/** The kept hashes of a few fields each, recounted in the process (the per-address ones in Redis). */
+type SmallHashName = 'counts' | 'days';
+const SMALL_HASHES: readonly SmallHashName[] = ['counts', 'days'];
+type HashName = SmallHashName | AddressHashName;
 
 export interface FigureDrift {
   field: string;
@@ -107,19 +109,19 @@ export interface ReconcileOptions {
 class Recount {
   readonly counts = new Map<string, number>();
   readonly days = new Map<string, number>();
-  readonly enquiries = new Map<string, number>();
-  readonly consented = new Map<string, number>();
-  readonly statuses = new Map<string, string>();
   contacts = 0;
   subscribers = 0;
 
-  constructor(private readonly timeZone: string) {}
+  constructor(
+    private readonly timeZone: string,
+    private readonly addresses: AddressRecount,
+  ) {}
 
   private add(map: Map<string, number>, key: string, by = 1) {
     map.set(key, (map.get(key) ?? 0) + by);
   }
 
-  contact(contact: ContactFacts) {
+  async contact(contact: ContactFacts) {
     this.contacts += 1;
     this.add(this.counts, COUNT_FIELDS.contacts);
     this.add(this.counts, COUNT_FIELDS.contactsByStatus(contact.status));
@@ -127,16 +129,13 @@ class Recount {
     this.add(this.counts, COUNT_FIELDS.contactsByStatusAndService(contact.status, contact.service));
     this.add(this.days, localDay(contact.createdAt, this.timeZone));
     // An anonymised enquiry (no address) is counted, but reaches nobody.
-    if (contact.email !== '') {
-      this.add(this.enquiries, normalizeEmail(contact.email));
-      if (contact.consented) this.add(this.consented, normalizeEmail(contact.email));
-    }
+    if (contact.email !== '') await this.addresses.enquiry(contact.email, contact.consented);
   }
 
-  subscriber({ email, status }: { email: string; status: string }) {
+  async subscriber({ email, status }: { email: string; status: string }) {
     this.subscribers += 1;
     this.add(this.counts, COUNT_FIELDS.subscribers(status));
-    this.statuses.set(normalizeEmail(email), status);
+    await this.addresses.subscriber(email, status);
   }
 
   campaigns(count: number) {
@@ -144,48 +143,32 @@ class Recount {
   }
 
   /** The audiences, once every enquiry and subscriber was read. */
-  audiences() {
-    const audiences = { contacts: 0, all: 0, consentedContacts: 0, consentedAll: 0 };
-    for (const address of new Set([...this.enquiries.keys(), ...this.statuses.keys()])) {
-      const status = this.statuses.get(address) ?? '';
-      if (status === 'unsubscribed') continue;
-      const enquired = (this.enquiries.get(address) ?? 0) > 0;
-      const agreed = (this.consented.get(address) ?? 0) > 0;
-      const confirmed = status === 'confirmed';
-      if (enquired) audiences.contacts += 1;
-      if (enquired || confirmed) audiences.all += 1;
-      if (agreed) audiences.consentedContacts += 1;
-      if (agreed || confirmed) audiences.consentedAll += 1;
-    }
+  async audiences() {
+    await this.addresses.flush();
+    const audiences = await this.addresses.audiences();
     this.counts.set(COUNT_FIELDS.audienceContacts, audiences.contacts);
     this.counts.set(COUNT_FIELDS.audienceAll, audiences.all);
     this.counts.set(COUNT_FIELDS.audienceContactsConsented, audiences.consentedContacts);
     this.counts.set(COUNT_FIELDS.audienceAllConsented, audiences.consentedAll);
   }
 
-  hash(name: HashName): Map<string, string> {
-    if (name === 'subscriberStatus') return this.statuses;
-    const numbers = {
-      counts: this.counts,
-      days: this.days,
-      enquiriesPerAddress: this.enquiries,
-      consentedPerAddress: this.consented,
-    }[name];
+  hash(name: SmallHashName): Map<string, string> {
+    const numbers = { counts: this.counts, days: this.days }[name];
     return new Map([...numbers].map(([field, count]) => [field, count === 0 ? '' : String(count)]));
   }
 }
 
-async function snapshot(redis: Redis, keys: StatsKeys): Promise<Record<HashName, Hash>> {
+async function snapshot(redis: Redis, keys: StatsKeys): Promise<Record<SmallHashName, Hash>> {
   const pipeline = redis.pipeline();
-  for (const name of HASHES) pipeline.hgetall(keys[name]);
+  for (const name of SMALL_HASHES) pipeline.hgetall(keys[name]);
   const replies = (await pipeline.exec()) ?? [];
   return Object.fromEntries(
-    HASHES.map((name, index) => {
+    SMALL_HASHES.map((name, index) => {
       const [error, hash] = replies[index] ?? [];
       if (error) throw error;
       return [name, (hash ?? {}) as Hash];
     }),
-  ) as Record<HashName, Hash>;
+  ) as Record<SmallHashName, Hash>;
 }
 
 /** Numbers compare as numbers (absent is 0); statuses as text. */
@@ -203,12 +186,13 @@ interface StoreRecount {
 /** Reads the store once: the index's and the addresses' repairs see each enquiry as it is counted. */
 async function recountStore(
   timeZone: string,
+  addresses: AddressRecount,
   indexRepair: ContactIndexRepair | undefined,
   addressRepair: ContactAddressRepair,
 ): Promise<StoreRecount> {
-  const recount = new Recount(timeZone);
+  const recount = new Recount(timeZone, addresses);
   const { keysAdded } = await forEachStoredContact(async (contact) => {
-    recount.contact(contact);
+    await recount.contact(contact);
     await indexRepair?.expect(contact);
     await addressRepair.expect(contact);
   });
@@ -216,15 +200,26 @@ async function recountStore(
   await forEachSubscriber((subscriber) => recount.subscriber(subscriber));
   // A small collection (one document per campaign): counting it reads little.
   recount.campaigns(await countCampaigns());
-  recount.audiences();
+  await recount.audiences();
   return { recount, keysAdded, contactAddresses };
 }
 
-/** One kept hash as it was before and after the store was read, and as the store counts it. */
+/** One small kept hash as it was before and after the store was read, and as the store counts it. */
 interface HashReadings {
   before: Hash;
   after: Hash;
   counted: Map<string, string>;
+}
+
+/** Each field of a small hash, read side by side. */
+function fieldReadings({ before, after, counted }: HashReadings): FieldReading[] {
+  const fields = new Set([...Object.keys(before), ...Object.keys(after), ...counted.keys()]);
+  return [...fields].map((field) => ({
+    field,
+    was: before[field] ?? '',
+    is: after[field] ?? '',
+    want: counted.get(field) ?? '',
+  }));
 }
 
 interface HashComparison {
@@ -235,13 +230,9 @@ interface HashComparison {
   busy: number;
 }
 
-function compareHash(name: HashName, { before, after, counted }: HashReadings): HashComparison {
-  const fields = new Set([...Object.keys(before), ...Object.keys(after), ...counted.keys()]);
+function compareFields(name: HashName, readings: readonly FieldReading[]): HashComparison {
   const comparison: HashComparison = { repairs: [], drift: [], busy: 0 };
-  for (const field of fields) {
-    const was = before[field] ?? '';
-    const is = after[field] ?? '';
-    const want = counted.get(field) ?? '';
+  for (const { field, was, is, want } of readings) {
     if (!same(name, was, is)) {
       comparison.busy += 1;
     } else if (!same(name, is, want)) {
@@ -266,23 +257,53 @@ async function writeRepairs(
   return repaired;
 }
 
-/** Repairs one kept hash and adds what it did to the report. */
-async function repairHash(
+/** Repairs what these readings of one kept hash found and adds it to the report; returns the drift. */
+async function repairFields(
   redis: Redis,
   key: string,
   name: HashName,
-  readings: HashReadings,
+  readings: readonly FieldReading[],
   report: ReconcileReport,
-): Promise<void> {
-  const { repairs, drift, busy } = compareHash(name, readings);
+): Promise<FigureDrift[]> {
+  const { repairs, drift, busy } = compareFields(name, readings);
   const repaired = await writeRepairs(redis, key, repairs);
   // A field that moved between the comparison and its repair was left as it is.
   report.busy += busy + drift.length - repaired;
-  if (name === 'counts') report.repaired.counts = drift;
-  else if (name === 'days') {
-    report.repaired.days = drift.length;
-    report.repaired.dayExamples = drift.slice(0, DAY_EXAMPLES);
-  } else report.repaired.addresses += repaired;
+  if (ADDRESS_HASHES.includes(name as AddressHashName)) report.repaired.addresses += repaired;
+  return drift;
+}
+
+/** Repairs the small hashes, whose every field the report names (days up to DAY_EXAMPLES). */
+async function repairSmallHashes(
+  redis: Redis,
+  keys: StatsKeys,
+  readings: Record<SmallHashName, HashReadings>,
+  report: ReconcileReport,
+): Promise<void> {
+  report.repaired.counts = await repairFields(
+    redis,
+    keys.counts,
+    'counts',
+    fieldReadings(readings.counts),
+    report,
+  );
+  const days = await repairFields(redis, keys.days, 'days', fieldReadings(readings.days), report);
+  report.repaired.days = days.length;
+  report.repaired.dayExamples = days.slice(0, DAY_EXAMPLES);
+}
+
+/** Repairs the per-address hashes a chunk at a time (addresses are not logged). */
+async function repairAddressHashes(
+  redis: Redis,
+  keys: StatsKeys,
+  addresses: AddressRecount,
+  report: ReconcileReport,
+): Promise<void> {
+  for (const name of ADDRESS_HASHES) {
+    for await (const chunk of addresses.readings(name)) {
+      await repairFields(redis, keys[name], name, chunk, report);
+    }
+  }
 }
 
 export async function reconcileStats({
@@ -296,14 +317,16 @@ export async function reconcileStats({
   const timeZone = await zoneOf(zoneSource);
   const keys = statsKeys(prefix, timeZone);
   const index = createContactIndexSets(redis, { prefix, logger });
-  const [before, indexRepair, addressRepair] = await Promise.all([
+  const [before, addresses, indexRepair, addressRepair] = await Promise.all([
     snapshot(redis, keys),
+    beginAddressRecount(redis, `${prefix}:stats`, keys),
     beginContactIndexRepair(redis, index),
-    beginContactAddressRepair(),
+    beginContactAddressRepair(redis, `${prefix}:stats:recount:${randomUUID()}:held-addresses`),
   ]);
   try {
     const { recount, keysAdded, contactAddresses } = await recountStore(
       timeZone,
+      addresses,
       indexRepair,
       addressRepair,
     );
@@ -323,10 +346,13 @@ export async function reconcileStats({
       },
       durationMs: 0,
     };
-    for (const name of HASHES) {
-      const readings = { before: before[name], after: after[name], counted: recount.hash(name) };
-      await repairHash(redis, keys[name], name, readings, report);
-    }
+    const small = (name: SmallHashName) => ({
+      before: before[name],
+      after: after[name],
+      counted: recount.hash(name),
+    });
+    await repairSmallHashes(redis, keys, { counts: small('counts'), days: small('days') }, report);
+    await repairAddressHashes(redis, keys, addresses, report);
     if (indexRepair) report.index = await indexRepair.finish();
     report.durationMs = Math.round(performance.now() - started);
     await redis.hset(keys.meta, {
@@ -336,6 +362,6 @@ export async function reconcileStats({
     });
     return report;
   } finally {
-    await indexRepair?.discard();
+    await Promise.all([indexRepair?.discard(), addresses.discard(), addressRepair.discard()]);
   }
 }

@@ -64,7 +64,9 @@ describe('newsletter subscribers', () => {
       { email: 'c@example.tn', status: 'unsubscribed' },
     ]);
     const read: { email: string; status: string }[] = [];
-    await forEachSubscriber((subscriber) => read.push(subscriber));
+    await forEachSubscriber((subscriber) => {
+      read.push(subscriber);
+    });
     expect(read.sort((a, b) => a.email.localeCompare(b.email))).toEqual([
       { email: 'a@example.tn', status: 'confirmed' },
       { email: 'b@example.tn', status: 'pending' },

@@ -2,7 +2,7 @@ import { Types } from 'mongoose';
 import type { ServiceSlug } from '@agency/contracts';
 import { uniqueName } from '@agency/platform/testing/file-database';
 import { createTestContext, type TestContext } from '../../testing/test-context';
-import { validEnquiry } from '../../testing/admin-fixtures';
+import { consentedEnquiry, validEnquiry } from '../../testing/admin-fixtures';
 import {
   createKeptCounts,
   createLogger,
@@ -12,6 +12,7 @@ import {
   type KeptCounts,
 } from '@agency/platform';
 import { ContactModel } from '@agency/platform/testing/contact-models';
+import { SubscriberModel } from '@agency/platform/testing/audience-models';
 import { dashboardStats, enquiryTrend } from './stats.service';
 
 let ctx: TestContext;
@@ -215,5 +216,76 @@ describe('when Redis does not answer', () => {
     } finally {
       await gone.close();
     }
+  });
+});
+
+describe('the per-address figures, recounted in Redis', () => {
+  /** More addresses than one chunk of the recount's Redis reads (1,000). */
+  const ADDRESSES = 1_200;
+  const addressOf = (index: number) => `reader${index}@example.tn`;
+
+  it('repairs every address past one chunk, drops those nothing holds, and leaves no work keys', async () => {
+    await ContactModel.deleteMany({});
+    await SubscriberModel.deleteMany({});
+    await ContactModel.insertMany(
+      Array.from({ length: ADDRESSES }, (_, index) => ({
+        // Every third one ticked "send me news".
+        ...(index % 3 === 0 ? consentedEnquiry : validEnquiry),
+        email: addressOf(index),
+      })),
+    );
+    // One address sent two enquiries; one unsubscribed; one only confirmed a subscription.
+    await ContactModel.create({ ...consentedEnquiry, email: addressOf(0).toUpperCase() });
+    await SubscriberModel.insertMany([
+      { email: addressOf(1), status: 'unsubscribed', locale: 'en' },
+      { email: 'only.subscribed@example.tn', status: 'confirmed', locale: 'en' },
+    ]);
+    const prefix = uniqueName('addresses');
+    const keys = statsKeys(prefix, 'Africa/Tunis');
+    // Kept wrong: a count off, a status for an address no subscriber holds, an address no enquiry sent.
+    await ctx.redis.hset(keys.enquiriesPerAddress, addressOf(5), 9, 'gone@example.tn', 1);
+    await ctx.redis.hset(keys.subscriberStatus, 'gone@example.tn', 'confirmed');
+
+    const report = await reconcileStats({
+      redis: ctx.redis,
+      prefix,
+      timeZone: 'Africa/Tunis',
+      settleMs: 0,
+      logger,
+    });
+
+    const enquiries = await ctx.redis.hgetall(keys.enquiriesPerAddress);
+    expect(Object.keys(enquiries)).toHaveLength(ADDRESSES);
+    expect(enquiries[addressOf(0)]).toBe('2');
+    expect(enquiries[addressOf(5)]).toBe('1');
+    expect(enquiries[addressOf(ADDRESSES - 1)]).toBe('1');
+    expect(enquiries['gone@example.tn']).toBeUndefined();
+    const consented = await ctx.redis.hgetall(keys.consentedPerAddress);
+    expect(Object.keys(consented)).toHaveLength(ADDRESSES / 3);
+    expect(consented[addressOf(0)]).toBe('2');
+    expect(await ctx.redis.hgetall(keys.subscriberStatus)).toEqual({
+      [addressOf(1)]: 'unsubscribed',
+      'only.subscribed@example.tn': 'confirmed',
+    });
+    // Every address entry written, the wrong one corrected, the two strays dropped.
+    expect(report.repaired.addresses).toBe(ADDRESSES + ADDRESSES / 3 + 2 + 2);
+    expect(report.busy).toBe(0);
+    expect(await ctx.redis.hmget(keys.counts, 'audience:contacts', 'audience:all')).toEqual([
+      String(ADDRESSES - 1),
+      String(ADDRESSES),
+    ]);
+    expect(
+      await ctx.redis.hmget(keys.counts, 'audience:contacts:consented', 'audience:all:consented'),
+    ).toEqual([String(ADDRESSES / 3), String(ADDRESSES / 3 + 1)]);
+    expect(await ctx.redis.keys(`${prefix}:stats:recount:*`)).toEqual([]);
+
+    const again = await reconcileStats({
+      redis: ctx.redis,
+      prefix,
+      timeZone: 'Africa/Tunis',
+      settleMs: 0,
+      logger,
+    });
+    expect(again.repaired.addresses).toBe(0);
   });
 });
