@@ -1,3 +1,6 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Types } from 'mongoose';
 import { useFileDatabase } from '../../testing/file-database';
 import { ON_AND_OFF, withStoreWorkarounds } from '../../testing/store-workarounds';
@@ -211,6 +214,20 @@ describe.each(ON_AND_OFF)(
       expect(addresses.map((address) => partOf(address, 4))).toEqual(
         addresses.map((address) => partOf(address, 4)),
       );
+    });
+
+    it('leaves no file of its parts behind, whether it ends or is stopped', async () => {
+      const folder = await mkdtemp(join(tmpdir(), 'people-parts-'));
+      try {
+        await rebuildPeopleInParts(undefined, 2, folder);
+        expect(await readdir(folder)).toEqual([]);
+        const stopping = new AbortController();
+        stopping.abort();
+        await expect(rebuildPeopleInParts(stopping.signal, 2, folder)).rejects.toThrow(/abort/i);
+        expect(await readdir(folder)).toEqual([]);
+      } finally {
+        await rm(folder, { recursive: true, force: true });
+      }
     });
 
     it('stops before its next part once told to', async () => {
