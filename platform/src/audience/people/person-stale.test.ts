@@ -152,6 +152,20 @@ describe('the people marked stale by the enquiries stored', () => {
     });
   });
 
+  it('forgets the facts waiting when the address is marked for a read of its records', async () => {
+    await submit('2030-03-01T10:00:00Z');
+    await stale.refreshMarked();
+    const { id } = await submit('2030-03-02T10:00:00Z', { service: 'meta-ads' });
+    // Deleted before the worker's next turn, as staff deleting it would.
+    await ContactModel.deleteOne({ _id: id });
+    await stale.mark([KEY]);
+
+    await stale.refreshMarked();
+    const person = await storedPerson(KEY);
+    expect(person).toEqual(await personFromRecords(KEY));
+    expect(person).toMatchObject({ services: ['web-design'] });
+  });
+
   it('leaves an address another taker holds for the next turn', async () => {
     await submit('2030-03-01T10:00:00Z');
     await redis.set(stalePeopleKeys(prefix).lease(KEY), '1', 'PX', 60_000);

@@ -174,7 +174,13 @@ export function createStalePeople(redis: Redis, prefix: string): StalePeople {
       const addresses = [...new Set(marked)];
       if (addresses.length === 0) return;
       try {
-        await redis.sadd(keys.stale, ...addresses);
+        // A read of the records takes in every enquiry stored, so the facts
+        // waiting go: kept, they would bring back one deleted meanwhile.
+        const multi = redis
+          .multi()
+          .sadd(keys.stale, ...addresses)
+          .srem(keys.enquiries, ...addresses);
+        await multi.del(...addresses.map(keys.enquiriesOf)).exec();
       } catch {
         await refreshQuietly(() => refreshPeople(addresses));
       }
