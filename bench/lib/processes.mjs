@@ -104,8 +104,11 @@ export function startNode(name, script, env) {
   });
   let errors = '';
   child.stderr.on('data', (chunk) => (errors += chunk));
-  child.on('exit', (code) => {
-    if (code && code !== 0 && !child.killed) console.error(`${name} exited ${code}: ${errors}`);
+  child.on('exit', (code, signal) => {
+    if (child.killed) return;
+    // A process killed by a signal (the kernel's OOM killer, a V8 abort) has no exit code.
+    if (code) console.error(`${name} exited ${code}: ${errors}`);
+    else if (signal) console.error(`${name} was killed by ${signal}: ${errors}`);
   });
   return {
     pid: child.pid,
@@ -116,7 +119,8 @@ export function startNode(name, script, env) {
     /** CPU seconds the process has used so far (user + system). */
     cpuSeconds: () => cpuSecondsOf(child.pid),
     async stop() {
-      if (child.exitCode !== null) return;
+      // Already gone: its 'exit' was emitted before this wait could hear it.
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((done) => child.once('exit', done));
       child.kill('SIGTERM');
       await exited;

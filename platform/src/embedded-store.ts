@@ -116,12 +116,14 @@ export const STORE_WORKAROUNDS = {
       'by ids (writes-by-id.ts: the reconciliation dropping orphan addresses) go one statement ' +
       'per `_id`; MongoDB serves one `$in` from its index. The rebuild of the people view reads ' +
       'each source whole once per part of its addresses there (person-rebuild-in-parts.ts), ' +
-      'instead of one `$in` per batch of addresses.',
+      'instead of one `$in` per batch of addresses. A refresh of people reads the stored people ' +
+      'and the suppressions one `_id` each there (reads-by-id.ts).',
     appliesOn: 'the embedded store',
     where: [
       'platform/src/embedded-store.ts',
       'platform/src/campaigns/results/activity-by-id.ts',
       'platform/src/writes-by-id.ts',
+      'platform/src/reads-by-id.ts',
       'platform/src/audience/people/person-rebuild.ts',
     ],
     switchable: true,

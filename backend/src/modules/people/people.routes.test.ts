@@ -16,7 +16,7 @@ import {
   requestSubscription,
   signConfirmationToken,
   signUnsubscribeToken,
-  stalePeopleKey,
+  stalePeopleKeys,
   withSearchKeys,
   writeImportedMembers,
 } from '@agency/platform';
@@ -621,14 +621,15 @@ describe('the people view follows every write', () => {
       message: 'We would like a new logo for the shop.',
     });
     expect(stored.status).toBe(201);
-    // Not recomputed inside the visitor's request: only marked.
+    // Not recomputed inside the visitor's request: only marked, with the enquiry's facts.
+    const marks = stalePeopleKeys(ctx.config.queuePrefix);
     expect(await PersonModel.findById('ines@example.tn').lean()).toBeNull();
-    expect(
-      await ctx.redis.sismember(stalePeopleKey(ctx.config.queuePrefix), 'ines@example.tn'),
-    ).toBe(1);
+    expect(await ctx.redis.sismember(marks.enquiries, 'ines@example.tn')).toBe(1);
+    expect(await ctx.redis.llen(marks.enquiriesOf('ines@example.tn'))).toBe(1);
 
     expect(await keysOf('?search=ines')).toEqual(['ines@example.tn']);
-    expect(await ctx.redis.scard(stalePeopleKey(ctx.config.queuePrefix))).toBe(0);
+    expect(await ctx.redis.scard(marks.enquiries)).toBe(0);
+    expect(await ctx.redis.exists(marks.enquiriesOf('ines@example.tn'))).toBe(0);
   });
 
   it('follows an enquiry stored and deleted', async () => {

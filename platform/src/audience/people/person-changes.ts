@@ -6,6 +6,8 @@ import { refreshPeopleAfterWrite } from './person-refresh';
 /** How a listener has the people of changed addresses recomputed. */
 export interface PeopleRefresher {
   mark(keys: Iterable<string>): Promise<void>;
+  /** Takes an enquiry just stored with its facts (which spares the refresh a read of them); else `mark`. */
+  enquiryStored?(enquiry: ContactFacts): Promise<void>;
 }
 
 /** Recomputes them before the write's caller goes on: for the worker's own batch jobs. */
@@ -15,7 +17,8 @@ export const PEOPLE_REFRESHED_AT_ONCE: PeopleRefresher = { mark: refreshPeopleAf
 export function peopleContactChanges(people: PeopleRefresher): ContactChanges {
   const refreshAddressOf = (contact: ContactFacts) => people.mark([normalizeEmail(contact.email)]);
   return {
-    stored: refreshAddressOf,
+    stored: (contact) =>
+      people.enquiryStored ? people.enquiryStored(contact) : refreshAddressOf(contact),
     statusChanged: refreshAddressOf,
     deleted: refreshAddressOf,
   };

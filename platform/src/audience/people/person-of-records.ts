@@ -7,6 +7,7 @@ import {
   type ServiceSlug,
   type SubscriberStatus,
 } from '@agency/contracts';
+import type { ContactFacts } from '../../contact/contact-changes';
 import { contactSearchKeys } from '../../contact/contact-search';
 import type { AddressRecords } from './person-records';
 import type { StoredPerson } from './person.model';
@@ -126,5 +127,41 @@ export function personOfRecords(key: string, records: AddressRecords): StoredPer
     searchTerms: contactSearchKeys({ firstName, lastName, email: key }).searchTerms,
     services: sortedUnique(records.enquiries.map(({ service }) => service)) as ServiceSlug[],
     lastMailOutcome: lastMailOutcomeOf(records),
+  };
+}
+
+/**
+ * The person once one more enquiry of its address is stored, from the person
+ * alone, or null when the person does not say enough and its records must
+ * be read again. The enquiry is the address's newest record when it is no
+ * older than the person's last sighting (which is never older than its
+ * newest record): then it speaks for the address (`personOfRecords` orders
+ * the written records by `updatedAt`, an enquiry first on a tie), and what
+ * else it changes only grows (first sighting, services, sources). A ticked
+ * box after an unsubscription gives consent only if it came after it, a
+ * date the person does not keep: that case is read again.
+ */
+export function personWithEnquiry(
+  person: StoredPerson,
+  enquiry: ContactFacts,
+): StoredPerson | null {
+  const at = enquiry.createdAt;
+  if (at.getTime() < person.lastSeenAt.getTime()) return null;
+  if (enquiry.consented && person.consent === 'withdrawn') return null;
+  const named = Boolean(enquiry.firstName || enquiry.lastName);
+  const firstName = named ? enquiry.firstName : person.firstName;
+  const lastName = named ? enquiry.lastName : person.lastName;
+  return {
+    ...person,
+    email: enquiry.email.trim(),
+    firstName,
+    lastName,
+    locale: person.subscriberStatus ? person.locale : enquiry.locale,
+    sources: person.sources.includes('contact') ? person.sources : ['contact', ...person.sources],
+    consent: enquiry.consented ? 'given' : person.consent,
+    firstSeenAt: at < person.firstSeenAt ? at : person.firstSeenAt,
+    lastSeenAt: at,
+    searchTerms: contactSearchKeys({ firstName, lastName, email: person._id }).searchTerms,
+    services: sortedUnique([...person.services, enquiry.service]) as ServiceSlug[],
   };
 }

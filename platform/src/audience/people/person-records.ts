@@ -2,6 +2,7 @@ import type { mongo, Types } from 'mongoose';
 import type { ListMemberConsentBasis } from '@agency/contracts';
 import { findEnquiriesByAddresses, type EnquiryOfAddress } from '../../contact/contact-by-address';
 import { SubscriberModel } from '../../newsletter/subscriber.model';
+import { readByIds } from '../../reads-by-id';
 import { ListMemberModel } from '../list-member.model';
 import { SuppressionModel } from '../suppression.model';
 
@@ -73,7 +74,11 @@ function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, 
 
 /**
  * The records of a batch of normalised addresses: one read per owning
- * collection (`$in` over the batch), each served by the index on its key.
+ * collection (`$in` over the batch), each served by the index on its key
+ * on MongoDB. On the embedded store only the suppressions, keyed by the
+ * address, are read by `_id` (reads-by-id.ts); the other three reads scan
+ * their collection there, which is why an enquiry stored for a person
+ * already in the view is folded into it without them (person-refresh.ts).
  */
 export async function readAddressRecords(
   keys: readonly string[],
@@ -87,9 +92,7 @@ export async function readAddressRecords(
     members()
       .find({ key: { $in: wanted } })
       .toArray(),
-    suppressions()
-      .find({ _id: { $in: wanted } })
-      .toArray(),
+    readByIds(suppressions(), wanted),
   ]);
   const enquiriesOf = groupBy(enquiries, ({ key }) => key);
   const membersOf = groupBy(membership as MemberRecord[], ({ key }) => key);
