@@ -144,6 +144,8 @@ function readersRequests({ tokenKey, campaignId, key, sentAt }, recipients) {
     campaignId,
     recipientKey: platform.recipientKeyOf(key, `reader${index}@bench.example`),
     locale: localeOf(index),
+    // The seeded roster keeps no source, as one written before sources were: unknown.
+    source: null,
     sentAt,
   }));
   const share = (/** @type {number} */ from, /** @type {number} */ to) =>
