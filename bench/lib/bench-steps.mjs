@@ -70,3 +70,32 @@ export function runBench(main) {
     process.exit(1);
   });
 }
+
+/**
+ * Prints a cost curve: each figure at 1x and at `scale` x side by side, and
+ * how much it grew (1.00x: it did not grow with the size).
+ * @param {string} title @param {number} scale
+ * @param {Record<string, number>} small @param {Record<string, number>} large
+ */
+export function printCostCurve(title, scale, small, large) {
+  console.log(`\n${title}\n`);
+  console.table(
+    Object.entries(small).map(([figure, x1]) => {
+      const xN = large[figure] ?? Number.NaN;
+      return { figure, '1x': x1, [`${scale}x`]: xN, growth: x1 ? `${(xN / x1).toFixed(2)}x` : '-' };
+    }),
+  );
+}
+
+/**
+ * Reads `--scale`: a whole number from 1 (1, no curve, when absent); exits with a message otherwise.
+ * @param {string | undefined} value
+ */
+export function scaleOption(value) {
+  const scale = value === undefined ? 1 : Number(value);
+  if (!Number.isInteger(scale) || scale < 1) {
+    console.error('--scale takes a whole number from 1');
+    process.exit(1);
+  }
+  return scale;
+}

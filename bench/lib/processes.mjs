@@ -123,3 +123,17 @@ export function startNode(name, script, env) {
     },
   };
 }
+
+/**
+ * Starts counting some processes' CPU; the function it answers reads each
+ * one's CPU seconds since, by name.
+ * @param {readonly { name: string, pid?: number }[]} processes
+ * @returns {() => Record<string, number>}
+ */
+export function cpuSince(processes) {
+  const before = processes.map(({ pid }) => cpuSecondsOf(pid));
+  return () =>
+    Object.fromEntries(
+      processes.map(({ name, pid }, index) => [name, cpuSecondsOf(pid) - (before[index] ?? 0)]),
+    );
+}
