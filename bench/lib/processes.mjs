@@ -32,7 +32,9 @@ export function cpuSecondsOf(pid) {
  */
 export function hostCpuTimes() {
   if (!existsSync('/proc/stat')) return null;
-  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const [, ...ticks] = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
+    .trim()
+    .split(/\s+/);
   // user nice system idle iowait irq softirq steal: guest time is already within user.
   const counted = ticks.slice(0, 8).map(Number);
   return { steal: counted[7] ?? 0, total: counted.reduce((sum, tick) => sum + tick, 0) };
