@@ -139,3 +139,20 @@ export function cpuSince(processes) {
       processes.map(({ name, pid }, index) => [name, cpuSecondsOf(pid) - (before[index] ?? 0)]),
     );
 }
+
+/**
+ * The first process below `pid` (children, their children...) whose command
+ * line holds `text`; undefined when none does.
+ * @param {number | undefined} pid @param {string} text @returns {number | undefined}
+ */
+export function descendantRunning(pid, text) {
+  for (const child of childProcessesOf(pid)) {
+    const commandLine = existsSync(`/proc/${child}/cmdline`)
+      ? readFileSync(`/proc/${child}/cmdline`, 'utf8')
+      : '';
+    if (commandLine.includes(text)) return child;
+    const below = descendantRunning(child, text);
+    if (below) return below;
+  }
+  return undefined;
+}

@@ -11,7 +11,7 @@ const quantile = (sorted, q) =>
 /**
  * `path` requested `times` times one after another, as staff signed in, after
  * `warmUp` untimed ones; each answer read to its end.
- * @param {string} apiUrl @param {string} path @param {{ authorization: string }} headers
+ * @param {string} apiUrl @param {string} path @param {Record<string, string>} headers
  * @param {{ times: number, warmUp: number }} count
  */
 export async function timeStaffRead(apiUrl, path, headers, { times, warmUp }) {
