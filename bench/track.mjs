@@ -30,8 +30,8 @@
  * `--report-recipients` and at N times it, each on a fresh database with a
  * fresh API and worker: events counted per second, the worker's, the
  * store's and Redis's CPU per event while the worker counts, the report /
- * CSV / campaign list p99s, and the worker's and API's peak RSS, side by
- * side with their growth. Steps 1-3 do not depend on what is stored.
+ * CSV / campaign list p50s and p99s, and the worker's and API's peak RSS,
+ * side by side with their growth. Steps 1-3 do not depend on what is stored.
  *
  * In 1-3, events are counted on the Redis side, in the `campaign-events` jobs
  * the API added (no worker runs then): events counted must equal requests
@@ -622,8 +622,11 @@ function reportCostOf({ counting, cpu, reads, peakRss }) {
     'worker CPU µs/event': perEvent(worker ?? 0),
     'store CPU µs/event': perEvent(storeSeconds),
     'Redis CPU µs/event': perEvent(redis ?? 0),
+    'report p50 ms': Number(reads.report.p50.toFixed(1)),
     'report p99 ms': Number(reads.report.p99.toFixed(1)),
+    'report CSV p50 ms': Number(reads.reportExport.p50.toFixed(1)),
     'report CSV p99 ms': Number(reads.reportExport.p99.toFixed(1)),
+    'campaign list p50 ms': Number(reads.list.p50.toFixed(1)),
     'campaign list p99 ms': Number(reads.list.p99.toFixed(1)),
     'worker peak RSS MB': Math.round(peakRss.worker),
     'API peak RSS MB': Math.round(peakRss.api),
