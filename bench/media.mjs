@@ -19,7 +19,7 @@
  * database with a fresh API, seeded through the API as the dashboard
  * uploads (small distinct JPEGs, 4 at once, named from a word list); then at
  * each size the photo's upload to a usable image (--uploads times), the
- * API's and image process's CPU per upload, the library screen's first page
+ * API's, image process's and store's CPU per upload, the library's first page
  * and a search by a word's start (--reads times each), and the API's and
  * image process's peak RSS (VmHWM).
  *
@@ -217,6 +217,10 @@ async function startMediaApi({ dataDir, services }, cleanups) {
   return { api, apiUrl, auth, mediaUrl: `${apiUrl}${API_ROUTES.media}` };
 }
 
+/**
+ * @typedef {{ mongodbUri: string, redisUrl: string, started: { name: string, pid: number }[] }} Services
+ */
+
 /** Words the seeded images' names start with: a search by one finds a tenth of the library. */
 const NAME_WORDS = [
   'bakery',
@@ -261,7 +265,7 @@ async function seedLibrary({ mediaUrl, auth }, count) {
 /**
  * One size of the cost curve: a fresh API over a library of `count`
  * images, then the photo's uploads and the library screen's reads.
- * @param {{ dataDir: string, services: { mongodbUri: string, redisUrl: string } }} where
+ * @param {{ dataDir: string, services: Services }} where
  * @param {Buffer} photo @param {number} count
  */
 async function measureLibrary(where, photo, count) {
@@ -276,14 +280,17 @@ async function measureLibrary(where, photo, count) {
     if (!imagePid) throw new Error('the API started no image process');
     app.api.resetPeakRss();
     resetPeakRssOf(imagePid);
+    const stores = where.services.started.filter(({ name }) => name !== 'redis');
     const cpu = cpuSince([
       { name: 'api', pid: app.api.pid },
       { name: 'image', pid: imagePid },
+      ...stores,
     ]);
     const times = [];
     for (let index = 0; index < UPLOADS; index += 1)
       times.push(await upload(app.mediaUrl, app.auth, distinctCopy(photo, index)));
     const spent = cpu();
+    const storeSeconds = stores.reduce((sum, { name }) => sum + (spent[name] ?? 0), 0);
     const reads = { times: READS, warmUp: 5 };
     const list = await timeStaffRead(app.apiUrl, API_ROUTES.media, app.auth, reads);
     const search = await timeStaffRead(
@@ -299,6 +306,7 @@ async function measureLibrary(where, photo, count) {
       'upload to a usable image p95 ms': Math.round(percentile(times, 0.95)),
       'API CPU ms/upload': Math.round(((spent.api ?? 0) * 1000) / UPLOADS),
       'image process CPU ms/upload': Math.round(((spent.image ?? 0) * 1000) / UPLOADS),
+      'store CPU ms/upload': Math.round((storeSeconds * 1000) / UPLOADS),
       'library first page p50 ms': Number(list.p50.toFixed(1)),
       'library first page p99 ms': Number(list.p99.toFixed(1)),
       'search "bak" p50 ms': Number(search.p50.toFixed(1)),
@@ -313,7 +321,7 @@ async function measureLibrary(where, photo, count) {
 
 /**
  * The cost curve: the library at LIBRARY images and at SCALE times as many.
- * @param {{ dataDir: string, services: { mongodbUri: string, redisUrl: string } }} where
+ * @param {{ dataDir: string, services: Services }} where
  */
 async function costCurve(where) {
   const photo = await basePhoto();
