@@ -74,6 +74,10 @@ const { values: args } = parseArgs({
 const SCALE = scaleOption(args.scale);
 const LIBRARY = Number(args.library);
 const READS = Number(args.reads);
+if (!(Number.isInteger(LIBRARY) && LIBRARY >= 1 && Number.isInteger(READS) && READS >= 1)) {
+  console.error('--library and --reads take a whole number from 1');
+  process.exit(1);
+}
 const UPLOADS = Number(args.uploads);
 const PARALLEL = Number(args.parallel);
 const DURATION = Number(args.duration);

@@ -51,6 +51,10 @@ const runs = Number.parseInt(options.runs, 10);
 const SCALE = scaleOption(options.scale);
 const ARCHIVE = Number.parseInt(options.archive, 10);
 const READS = Number.parseInt(options.reads, 10);
+if (!(ARCHIVE >= 1 && READS >= 1)) {
+  console.error('--archive and --reads take a whole number from 1');
+  process.exit(1);
+}
 const require = createRequire(join(rootDir, 'backend', 'package.json'));
 
 /**

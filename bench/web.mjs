@@ -64,6 +64,10 @@ const { values: options } = parseArgs({
 const SCALE = scaleOption(options.scale);
 const VISITORS = Number.parseInt(options.visitors, 10);
 const VISITS = Number.parseInt(options.visits, 10);
+if (!(VISITORS >= 1 && VISITS >= 1)) {
+  console.error('--visitors and --visits take a whole number from 1');
+  process.exit(1);
+}
 const runs = Number.parseInt(options.runs, 10);
 const pages = options.pages.split(',').filter(Boolean);
 const rootDir = join(import.meta.dirname, '..');
