@@ -40,7 +40,7 @@ import {
   printReport,
   runBench,
   runCleanups,
-  scaleOption,
+  wholeNumberOption,
   targetBook,
 } from './lib/bench-steps.mjs';
 import { timeStaffRead } from './lib/staff-read.mjs';
@@ -71,13 +71,9 @@ const { values: args } = parseArgs({
     reads: { type: 'string', default: '50' },
   },
 });
-const SCALE = scaleOption(args.scale);
-const LIBRARY = Number(args.library);
-const READS = Number(args.reads);
-if (!(Number.isInteger(LIBRARY) && LIBRARY >= 1 && Number.isInteger(READS) && READS >= 1)) {
-  console.error('--library and --reads take a whole number from 1');
-  process.exit(1);
-}
+const SCALE = wholeNumberOption('scale', args.scale);
+const LIBRARY = wholeNumberOption('library', args.library);
+const READS = wholeNumberOption('reads', args.reads);
 const UPLOADS = Number(args.uploads);
 const PARALLEL = Number(args.parallel);
 const DURATION = Number(args.duration);

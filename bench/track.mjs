@@ -57,7 +57,7 @@ import {
   printTable,
   runBench,
   runCleanups,
-  scaleOption,
+  wholeNumberOption,
   targetBook,
   until,
 } from './lib/bench-steps.mjs';
@@ -103,7 +103,7 @@ const FREEZE_SECONDS = Number(args.freeze);
 const PACED_RATE = Number(args['paced-rate']);
 const REPORT_RECIPIENTS = Number(args['report-recipients']);
 const REPORT_READS = Number(args['report-reads']);
-const SCALE = scaleOption(args.scale);
+const SCALE = wholeNumberOption('scale', args.scale);
 // The shared process helper writes each process's CPU profile into this folder.
 if (args.profile) process.env.BENCH_CPU_PROF_DIR = resolve(args.profile);
 const TARGETS = { ratio: 0.25, p99Ms: 20, frozenMaxMs: 1000, reportMs: 150 };

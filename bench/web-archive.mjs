@@ -30,7 +30,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
-import { printCostCurve, scaleOption } from './lib/bench-steps.mjs';
+import { printCostCurve, wholeNumberOption } from './lib/bench-steps.mjs';
 import { cpuSince, descendantRunning, peakRssMbOf, resetPeakRssOf } from './lib/processes.mjs';
 import { timeStaffRead } from './lib/staff-read.mjs';
 import { CATEGORIES, lighthouse } from './web-lighthouse.mjs';
@@ -48,13 +48,9 @@ const { values: options } = parseArgs({
   },
 });
 const runs = Number.parseInt(options.runs, 10);
-const SCALE = scaleOption(options.scale);
-const ARCHIVE = Number.parseInt(options.archive, 10);
-const READS = Number.parseInt(options.reads, 10);
-if (!(ARCHIVE >= 1 && READS >= 1)) {
-  console.error('--archive and --reads take a whole number from 1');
-  process.exit(1);
-}
+const SCALE = wholeNumberOption('scale', options.scale);
+const ARCHIVE = wholeNumberOption('archive', options.archive);
+const READS = wholeNumberOption('reads', options.reads);
 const require = createRequire(join(rootDir, 'backend', 'package.json'));
 
 /**

@@ -36,7 +36,7 @@ import getPort from 'get-port';
 import { startService, waitUntilReady } from '../scripts/lib/processes.mjs';
 import { LOOPBACK } from '../scripts/lib/services.mjs';
 import autocannon from 'autocannon';
-import { printCostCurve, scaleOption } from './lib/bench-steps.mjs';
+import { printCostCurve, wholeNumberOption } from './lib/bench-steps.mjs';
 import { cpuSecondsOf, peakRssMbOf, resetPeakRssOf } from './lib/processes.mjs';
 import { measureFirstLoad } from './web-first-load.mjs';
 import { CATEGORIES, lighthouse } from './web-lighthouse.mjs';
@@ -61,13 +61,9 @@ const { values: options } = parseArgs({
     visits: { type: 'string', default: '4' },
   },
 });
-const SCALE = scaleOption(options.scale);
-const VISITORS = Number.parseInt(options.visitors, 10);
-const VISITS = Number.parseInt(options.visits, 10);
-if (!(VISITORS >= 1 && VISITS >= 1)) {
-  console.error('--visitors and --visits take a whole number from 1');
-  process.exit(1);
-}
+const SCALE = wholeNumberOption('scale', options.scale);
+const VISITORS = wholeNumberOption('visitors', options.visitors);
+const VISITS = wholeNumberOption('visits', options.visits);
 const runs = Number.parseInt(options.runs, 10);
 const pages = options.pages.split(',').filter(Boolean);
 const rootDir = join(import.meta.dirname, '..');

@@ -88,14 +88,15 @@ export function printCostCurve(title, scale, small, large) {
 }
 
 /**
- * Reads `--scale`: a whole number from 1 (1, no curve, when absent); exits with a message otherwise.
- * @param {string | undefined} value
+ * A whole-number option from 1 (`fallback` when absent, as `--scale` is
+ * without a curve); exits with a message naming it otherwise.
+ * @param {string} name @param {string | undefined} value @param {number} [fallback]
  */
-export function scaleOption(value) {
-  const scale = value === undefined ? 1 : Number(value);
-  if (!Number.isInteger(scale) || scale < 1) {
-    console.error('--scale takes a whole number from 1');
+export function wholeNumberOption(name, value, fallback = 1) {
+  const number = value === undefined ? fallback : Number(value);
+  if (!Number.isInteger(number) || number < 1) {
+    console.error(`--${name} takes a whole number from 1`);
     process.exit(1);
   }
-  return scale;
+  return number;
 }
