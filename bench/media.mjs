@@ -255,7 +255,7 @@ async function seedLibrary({ mediaUrl, auth }, count) {
     Array.from({ length: 4 }, async () => {
       while (next < count) {
         const index = (next += 1);
-        const name = `${NAME_WORDS[index % NAME_WORDS.length]} ${index}`;
+        const name = `${NAME_WORDS[(index - 1) % NAME_WORDS.length]} ${index}`;
         await upload(mediaUrl, auth, distinctCopy(image, index), name);
       }
     }),
