@@ -14,7 +14,17 @@
  *    each side are compared (one garbage collection moves a 10 s p99).
  * Compare ratios within one run: the load generator shares the machine.
  *
+ * --scale N: the cost curve of the library's size instead of 2. A library of
+ * --library (default 200) images, then of N times as many, each on a fresh
+ * database with a fresh API, seeded through the API as the dashboard
+ * uploads (small distinct JPEGs, 4 at once, named from a word list); then at
+ * each size the photo's upload to a usable image (--uploads times), the
+ * API's, image process's and store's CPU per upload, the library's first page
+ * and a search by a word's start (--reads times each), and the API's and
+ * image process's peak RSS (VmHWM).
+ *
  *   npm run build && npm run bench:media [-- --uploads 20 --parallel 10 --duration 10 --rounds 3]
+ *     [-- --scale 10 --library 200 --reads 50]
  * Uses MONGODB_URI / REDIS_URL when set (use throw-away ones), else starts both.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -25,8 +35,22 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
 import { startServices } from '../scripts/lib/services.mjs';
-import { printReport, runBench, runCleanups, targetBook } from './lib/bench-steps.mjs';
-import { childProcessesOf, freePort, peakRssMbOf, resetPeakRssOf } from './lib/processes.mjs';
+import {
+  printCostCurve,
+  printReport,
+  runBench,
+  runCleanups,
+  wholeNumberOption,
+  targetBook,
+} from './lib/bench-steps.mjs';
+import { timeStaffRead } from './lib/staff-read.mjs';
+import {
+  childProcessesOf,
+  cpuSince,
+  freePort,
+  peakRssMbOf,
+  resetPeakRssOf,
+} from './lib/processes.mjs';
 import { apiUrlOf, benchAppEnv, signIn, startApi } from './lib/stack-processes.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -42,8 +66,14 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '10' },
     rounds: { type: 'string', default: '3' },
+    scale: { type: 'string' },
+    library: { type: 'string', default: '200' },
+    reads: { type: 'string', default: '50' },
   },
 });
+const SCALE = wholeNumberOption('scale', args.scale);
+const LIBRARY = wholeNumberOption('library', args.library);
+const READS = wholeNumberOption('reads', args.reads);
 const UPLOADS = Number(args.uploads);
 const PARALLEL = Number(args.parallel);
 const DURATION = Number(args.duration);
@@ -99,16 +129,21 @@ function distinctCopy(jpeg, index) {
 }
 
 /**
- * One upload as the dashboard sends it; resolves to its time in ms.
- * @param {string} url @param {Record<string, string>} auth @param {Buffer} bytes
+ * One upload as the dashboard sends it, with a display name when given;
+ * resolves to its time in ms.
+ * @param {string} url @param {Record<string, string>} auth @param {Buffer} bytes @param {string} [name]
  */
-async function upload(url, auth, bytes) {
+async function upload(url, auth, bytes, name) {
   // The multipart body as the browser sends it, in one buffer: built before
   // the clock starts, and sent in one piece rather than streamed from a Blob.
   const boundary = `bench-${Math.random().toString(36).slice(2)}`;
+  const nameField =
+    name === undefined
+      ? ''
+      : `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\n${name}\r\n`;
   const body = Buffer.concat([
     Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="${MEDIA_UPLOAD_FIELD}"; ` +
+      `${nameField}--${boundary}\r\nContent-Disposition: form-data; name="${MEDIA_UPLOAD_FIELD}"; ` +
         'filename="photo.jpg"\r\nContent-Type: image/jpeg\r\n\r\n',
     ),
     bytes,
@@ -150,6 +185,164 @@ async function enquiryLoad(apiUrl) {
   return { p50: result.latency.p50, p99: result.latency.p99, ok: result['2xx'] };
 }
 
+/**
+ * The API on a fresh database of the stores, its images in a folder of its
+ * own; signed in as the bench's admin.
+ * @param {{ dataDir: string, services: { mongodbUri: string, redisUrl: string } }} where
+ * @param {(() => unknown)[]} cleanups
+ */
+async function startMediaApi({ dataDir, services }, cleanups) {
+  const stamp = Date.now();
+  const env = benchAppEnv(
+    {
+      dataDir,
+      mongodbUri: withDatabaseName(services.mongodbUri, `bench_media_${stamp}`),
+      redisUrl: services.redisUrl,
+      queuePrefix: `benchmedia${stamp}`,
+      apiPort: await freePort(),
+      // No worker runs: the enquiries wait in their queue.
+      smtpUrl: 'smtp://127.0.0.1:9',
+    },
+    {
+      CONTACT_RATE_LIMIT_MAX: '1000000',
+      MEDIA_UPLOADS_PER_HOUR: '100000',
+      MEDIA_DIR: join(dataDir, `media-${stamp}`),
+    },
+  );
+  const apiUrl = apiUrlOf(env);
+  const api = startApi(env);
+  cleanups.push(api.stop);
+  await api.healthy();
+  const auth = await signIn(apiUrl);
+  return { api, apiUrl, auth, mediaUrl: `${apiUrl}${API_ROUTES.media}` };
+}
+
+/**
+ * @typedef {{ mongodbUri: string, redisUrl: string, started: { name: string, pid: number }[] }} Services
+ */
+
+/** Words the seeded images' names start with: a search by one finds a tenth of the library. */
+const NAME_WORDS = [
+  'bakery',
+  'harbour',
+  'shopfront',
+  'terrace',
+  'medina',
+  'olive',
+  'market',
+  'studio',
+  'garden',
+  'coffee',
+];
+
+/** A small JPEG (64x48) whose distinct copies fill the library cheaply. */
+function smallImage() {
+  return sharp({
+    create: { width: 64, height: 48, channels: 3, background: '#4a7a9c' },
+  })
+    .jpeg({ quality: 80 })
+    .toBuffer();
+}
+
+/**
+ * Fills the library with `count` small distinct images through the API, 4 at once.
+ * @param {Awaited<ReturnType<typeof startMediaApi>>} app @param {number} count
+ */
+async function seedLibrary({ mediaUrl, auth }, count) {
+  const image = await smallImage();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < count) {
+        const index = (next += 1);
+        const name = `${NAME_WORDS[(index - 1) % NAME_WORDS.length]} ${index}`;
+        await upload(mediaUrl, auth, distinctCopy(image, index), name);
+      }
+    }),
+  );
+}
+
+/**
+ * One size of the cost curve: a fresh API over a library of `count`
+ * images, then the photo's uploads and the library screen's reads.
+ * @param {{ dataDir: string, services: Services }} where
+ * @param {Buffer} photo @param {number} count
+ */
+async function measureLibrary(where, photo, count) {
+  /** @type {(() => unknown)[]} */
+  const cleanups = [];
+  try {
+    const app = await startMediaApi(where, cleanups);
+    const seeded = performance.now();
+    await seedLibrary(app, count);
+    console.log(`${count} images seeded in ${((performance.now() - seeded) / 1000).toFixed(0)} s`);
+    const [imagePid] = childProcessesOf(app.api.pid);
+    if (!imagePid) throw new Error('the API started no image process');
+    app.api.resetPeakRss();
+    resetPeakRssOf(imagePid);
+    const stores = where.services.started.filter(({ name }) => name !== 'redis');
+    const cpu = cpuSince([
+      { name: 'api', pid: app.api.pid },
+      { name: 'image', pid: imagePid },
+      ...stores,
+    ]);
+    const times = [];
+    for (let index = 0; index < UPLOADS; index += 1)
+      times.push(await upload(app.mediaUrl, app.auth, distinctCopy(photo, index)));
+    const spent = cpu();
+    const storeSeconds = stores.reduce((sum, { name }) => sum + (spent[name] ?? 0), 0);
+    const reads = { times: READS, warmUp: 5 };
+    const list = await timeStaffRead(app.apiUrl, API_ROUTES.media, app.auth, reads);
+    const search = await timeStaffRead(
+      app.apiUrl,
+      `${API_ROUTES.media}?search=bak`,
+      app.auth,
+      reads,
+    );
+    // A search that found nothing would time an empty answer.
+    if (!JSON.parse(search.body).items?.length) throw new Error('the search found no image');
+    return {
+      'upload to a usable image p50 ms': Math.round(percentile(times, 0.5)),
+      'upload to a usable image p95 ms': Math.round(percentile(times, 0.95)),
+      'API CPU ms/upload': Math.round(((spent.api ?? 0) * 1000) / UPLOADS),
+      'image process CPU ms/upload': Math.round(((spent.image ?? 0) * 1000) / UPLOADS),
+      'store CPU ms/upload': Math.round((storeSeconds * 1000) / UPLOADS),
+      'library first page p50 ms': Number(list.p50.toFixed(1)),
+      'library first page p99 ms': Number(list.p99.toFixed(1)),
+      'search "bak" p50 ms': Number(search.p50.toFixed(1)),
+      'search "bak" p99 ms': Number(search.p99.toFixed(1)),
+      'API peak RSS MB': Math.round(app.api.peakRssMb()),
+      'image process peak RSS MB': Math.round(peakRssMbOf(imagePid)),
+    };
+  } finally {
+    await runCleanups(cleanups);
+  }
+}
+
+/**
+ * The cost curve: the library at LIBRARY images and at SCALE times as many.
+ * @param {{ dataDir: string, services: Services }} where
+ */
+async function costCurve(where) {
+  const photo = await basePhoto();
+  const sizes = [];
+  for (const count of [LIBRARY, LIBRARY * SCALE]) {
+    console.log(`a library of ${count} images...`);
+    const size = await measureLibrary(where, photo, count);
+    // Printed at once too: a long run's figures outlive a later size's failure.
+    console.table(size);
+    sizes.push(size);
+  }
+  const [small, large] = sizes;
+  if (!small || !large) return;
+  printCostCurve(
+    `bench:media cost curve: a library of ${LIBRARY} (1x) and ${LIBRARY * SCALE} images (${SCALE}x); ${UPLOADS} uploads of a ${(photo.length / 1024 / 1024).toFixed(1)} MB 4000x3000 JPEG and ${READS} reads of each screen at each`,
+    SCALE,
+    small,
+    large,
+  );
+}
+
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'agency-bench-media-'));
   /** @type {(() => unknown)[]} */
@@ -157,29 +350,11 @@ async function main() {
   try {
     const services = await startServices({ dataDir, mailCatcher: false });
     cleanups.push(services.stop);
-    const stamp = Date.now();
-    const env = benchAppEnv(
-      {
-        dataDir,
-        mongodbUri: withDatabaseName(services.mongodbUri, `bench_media_${stamp}`),
-        redisUrl: services.redisUrl,
-        queuePrefix: `benchmedia${stamp}`,
-        apiPort: await freePort(),
-        // No worker runs: the enquiries wait in their queue.
-        smtpUrl: 'smtp://127.0.0.1:9',
-      },
-      {
-        CONTACT_RATE_LIMIT_MAX: '1000000',
-        MEDIA_UPLOADS_PER_HOUR: '100000',
-        MEDIA_DIR: join(dataDir, 'media'),
-      },
-    );
-    const apiUrl = apiUrlOf(env);
-    const api = startApi(env);
-    cleanups.push(api.stop);
-    await api.healthy();
-    const auth = await signIn(apiUrl);
-    const mediaUrl = `${apiUrl}${API_ROUTES.media}`;
+    if (SCALE > 1) {
+      await costCurve({ dataDir, services });
+      return;
+    }
+    const { api, apiUrl, auth, mediaUrl } = await startMediaApi({ dataDir, services }, cleanups);
     const photo = await basePhoto();
     let made = 0;
     const next = () => distinctCopy(photo, (made += 1));

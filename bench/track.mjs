@@ -26,13 +26,20 @@
  *    `--report-reads` (100) times one after another as staff, after 10
  *    untimed: p50, p95, p99 and the slowest, the target on the p99.
  *
+ * With `--scale N`, the report phase (4) alone, and its cost curve: at
+ * `--report-recipients` and at N times it, each on a fresh database with a
+ * fresh API and worker: events counted per second, the worker's, the
+ * store's and Redis's CPU per event while the worker counts, the report /
+ * CSV / campaign list p50s and p99s, and the worker's and API's peak RSS,
+ * side by side with their growth. Steps 1-3 do not depend on what is stored.
+ *
  * In 1-3, events are counted on the Redis side, in the `campaign-events` jobs
  * the API added (no worker runs then): events counted must equal requests
  * answered, with no id twice. In 4 the report's totals must equal them.
  *
  *   npm run build && npm run bench:track [-- --requests 20000 --bursts 4 --connections 50
  *     --recipients 2000 --freeze 5 --paced-rate 1000 --report-recipients 20000
- *     --report-reads 100 --profile DIR]
+ *     --report-reads 100 --profile DIR --scale 10]
  * Uses MONGODB_URI / REDIS_URL when set (use throw-away ones), else starts both.
  */
 import { spawn } from 'node:child_process';
@@ -44,8 +51,17 @@ import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
 import { startServices } from '../scripts/lib/services.mjs';
-import { printReport, runBench, runCleanups, targetBook, until } from './lib/bench-steps.mjs';
-import { freePort } from './lib/processes.mjs';
+import {
+  printCostCurve,
+  printReport,
+  printTable,
+  runBench,
+  runCleanups,
+  wholeNumberOption,
+  targetBook,
+  until,
+} from './lib/bench-steps.mjs';
+import { cpuSince, freePort } from './lib/processes.mjs';
 import { apiUrlOf, benchAppEnv, signIn, startApi, startWorker } from './lib/stack-processes.mjs';
 import {
   readersBurst,
@@ -73,6 +89,8 @@ const { values: args } = parseArgs({
     'report-reads': { type: 'string', default: '100' },
     // Writes a V8 CPU profile of the API and the worker into this folder.
     profile: { type: 'string' },
+    // The cost curve of the report phase: at --report-recipients and N times it.
+    scale: { type: 'string' },
     // Internal: run only the bare Koa app, on this port.
     'hello-port': { type: 'string' },
   },
@@ -85,6 +103,7 @@ const FREEZE_SECONDS = Number(args.freeze);
 const PACED_RATE = Number(args['paced-rate']);
 const REPORT_RECIPIENTS = Number(args['report-recipients']);
 const REPORT_READS = Number(args['report-reads']);
+const SCALE = wholeNumberOption('scale', args.scale);
 // The shared process helper writes each process's CPU profile into this folder.
 if (args.profile) process.env.BENCH_CPU_PROF_DIR = resolve(args.profile);
 const TARGETS = { ratio: 0.25, p99Ms: 20, frozenMaxMs: 1000, reportMs: 150 };
@@ -302,43 +321,63 @@ async function freezeRedisLater({ pid, redisUrl }, afterSeconds, seconds) {
 }
 
 /**
- * The throw-away stores, the API and the bare Koa app; a connection to the events' queue.
+ * The throw-away stores (MongoDB-wire and Redis), or those the environment names.
  * @param {(() => unknown)[]} cleanups
  */
-async function startStack(cleanups) {
+async function startStores(cleanups) {
   const dataDir = mkdtempSync(join(tmpdir(), 'agency-bench-track-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const services = await startServices({ dataDir, mailCatcher: false });
   cleanups.push(services.stop);
-  const mongodbUri = withDatabaseName(services.mongodbUri, `bench_${Date.now()}`);
+  return { dataDir, services };
+}
+
+/**
+ * The API on a fresh database and queue prefix in the stores; a connection
+ * to that database and to the events' queue.
+ * @param {Awaited<ReturnType<typeof startStores>>} stores @param {(() => unknown)[]} cleanups
+ */
+async function startApp({ dataDir, services }, cleanups) {
+  const stamp = `${Date.now()}`;
+  const mongodbUri = withDatabaseName(services.mongodbUri, `bench_${stamp}`);
   const mailLinkSecret = randomBytes(32).toString('hex');
-  const queuePrefix = `bench${Date.now()}`;
-  const where = { dataDir, mongodbUri, redisUrl: services.redisUrl, queuePrefix };
+  const where = { dataDir, mongodbUri, redisUrl: services.redisUrl, queuePrefix: `bench${stamp}` };
   // No mail is sent: the SMTP address is never used.
   const apiPlace = { apiPort: await freePort(), smtpUrl: 'smtp://127.0.0.1:1' };
   const env = benchAppEnv({ ...where, ...apiPlace }, { MAIL_LINK_SECRET: mailLinkSecret });
 
   const mongoose = require('mongoose');
-  await mongoose.connect(mongodbUri);
-  cleanups.push(() => mongoose.disconnect());
+  const store = await mongoose.createConnection(mongodbUri).asPromise();
+  cleanups.push(() => store.close());
   const { Queue } = require('bullmq');
   const { Redis } = require('ioredis');
   const connection = new Redis(services.redisUrl, { maxRetriesPerRequest: null });
   cleanups.push(() => connection.disconnect());
-  const queue = new Queue(QUEUE_NAMES.campaignEvents, { connection, prefix: queuePrefix });
+  const queue = new Queue(QUEUE_NAMES.campaignEvents, { connection, prefix: where.queuePrefix });
   cleanups.push(() => queue.close());
 
-  const hello = await startHello();
-  cleanups.push(hello.stop);
   const api = startApi(env);
   cleanups.push(api.stop);
   await api.healthy();
+  /** @type {import('mongodb').Db} */
+  const db = store.db;
+  return { db, mailLinkSecret, queue, api, apiUrl: apiUrlOf(env), env, services, cleanups };
+}
+
+/**
+ * The stores, the API and the bare Koa app.
+ * @param {(() => unknown)[]} cleanups
+ */
+async function startStack(cleanups) {
+  const stores = await startStores(cleanups);
+  const hello = await startHello();
+  cleanups.push(hello.stop);
+  const app = await startApp(stores, cleanups);
   const redis = {
-    pid: services.started.find(({ name }) => name === 'redis')?.pid,
-    redisUrl: services.redisUrl,
+    pid: stores.services.started.find(({ name }) => name === 'redis')?.pid,
+    redisUrl: stores.services.redisUrl,
   };
-  const { db } = mongoose.connection;
-  return { db, mailLinkSecret, queue, hello, apiUrl: apiUrlOf(env), redis, env, cleanups };
+  return { ...app, hello, redis };
 }
 
 /** @param {Awaited<ReturnType<typeof startStack>>} stack */
@@ -389,29 +428,35 @@ async function measure(stack) {
 }
 
 /**
- * The report's phase: the worker counts a 20,000-recipient campaign's
- * events alone, then staff read the report, its CSV and the list.
- * @param {Awaited<ReturnType<typeof startStack>>} stack
+ * The report's phase: the worker counts a campaign's events alone (one open
+ * and one click per recipient on average), then staff read the report, its
+ * CSV and the list. With the CPU each process spent counting, and the
+ * worker's and API's peak RSS over the phase.
+ * @param {Awaited<ReturnType<typeof startApp>>} app @param {number} recipients
  */
-async function measureReport(stack) {
-  const { db, mailLinkSecret, queue, apiUrl, env, cleanups } = stack;
+async function measureReport(app, recipients) {
+  const { db, mailLinkSecret, queue, api, apiUrl, env, services, cleanups } = app;
   // The phases before checked their batches: the worker is to count this campaign's only.
   await queue.obliterate({ force: true });
-  const campaign = await seedReportCampaign(db, mailLinkSecret, REPORT_RECIPIENTS);
+  const campaign = await seedReportCampaign(db, mailLinkSecret, recipients);
   // Paused through the burst, so that the worker counts with the machine to itself.
   await queue.pause();
   const worker = startWorker('worker', env);
   cleanups.push(worker.stop);
   await until(async () => (await queue.getWorkersCount()) > 0, 60_000);
+  api.resetPeakRss();
   const readers = await readersBurst(apiUrl, campaign.requests, CONNECTIONS);
   const inRedis = await counted(queue, campaign.campaignId, readers.answered);
+  const countingCpu = cpuSince([{ name: 'worker', pid: worker.pid }, ...services.started]);
   const counting = await timeCounting(queue, db);
+  const cpu = countingCpu();
   const headers = await signIn(apiUrl);
   const reads = await timeReportReads(apiUrl, campaign.campaignId, headers, {
     times: REPORT_READS,
     warmUp: 10,
   });
-  return { campaign, readers, inRedis, counting, reads };
+  const peakRss = { worker: worker.peakRssMb(), api: api.peakRssMb() };
+  return { recipients, campaign, readers, inRedis, counting, cpu, reads, peakRss };
 }
 
 const ms = (/** @type {number} */ value) => `${value.toFixed(1)} ms`;
@@ -492,7 +537,7 @@ function reportTotals(report, answered) {
 }
 
 /** @param {Awaited<ReturnType<typeof measureReport>>} figures @param {ReturnType<typeof targetBook>['check']} check */
-function reportRowsOf({ campaign, readers, inRedis, counting, reads }, check) {
+function reportRowsOf({ recipients, campaign, readers, inRedis, counting, reads }, check) {
   const report = JSON.parse(reads.report.body);
   const totals = reportTotals(report, readers.answered);
   const { opens, clicks } = report;
@@ -513,7 +558,7 @@ function reportRowsOf({ campaign, readers, inRedis, counting, reads }, check) {
   return [
     [
       `report campaign: recipients / events answered`,
-      `${REPORT_RECIPIENTS} / ${readers.answered}`,
+      `${recipients} / ${readers.answered}`,
       `${campaign.links} links, en/fr/ar, ${campaign.mailEvents} bounces and complaints, ${readers.failed} failed, ${Math.round(readers.rate)} req/s`,
     ],
     [
@@ -563,6 +608,64 @@ function reportRowsOf({ campaign, readers, inRedis, counting, reads }, check) {
   ];
 }
 
+/**
+ * The report phase's cost per event at one size.
+ * @param {Awaited<ReturnType<typeof measureReport>>} figures
+ */
+function reportCostOf({ counting, cpu, reads, peakRss }) {
+  const perEvent = (/** @type {number} */ seconds) =>
+    Math.round((seconds * 1e6) / Math.max(1, counting.counted));
+  const { worker, redis, ...store } = cpu;
+  const storeSeconds = Object.values(store).reduce((sum, seconds) => sum + seconds, 0);
+  return {
+    'events counted per second': Math.round(counting.counted / counting.seconds),
+    'worker CPU µs/event': perEvent(worker ?? 0),
+    'store CPU µs/event': perEvent(storeSeconds),
+    'Redis CPU µs/event': perEvent(redis ?? 0),
+    'report p50 ms': Number(reads.report.p50.toFixed(1)),
+    'report p99 ms': Number(reads.report.p99.toFixed(1)),
+    'report CSV p50 ms': Number(reads.reportExport.p50.toFixed(1)),
+    'report CSV p99 ms': Number(reads.reportExport.p99.toFixed(1)),
+    'campaign list p50 ms': Number(reads.list.p50.toFixed(1)),
+    'campaign list p99 ms': Number(reads.list.p99.toFixed(1)),
+    'worker peak RSS MB': Math.round(peakRss.worker),
+    'API peak RSS MB': Math.round(peakRss.api),
+  };
+}
+
+/**
+ * The cost curve: the report phase alone at --report-recipients and at
+ * --scale times it, each on a fresh database with a fresh API and worker.
+ * @param {(() => unknown)[]} cleanups
+ */
+async function costCurve(cleanups) {
+  const stores = await startStores(cleanups);
+  const { missed, check } = targetBook();
+  const sizes = [];
+  for (const recipients of [REPORT_RECIPIENTS, REPORT_RECIPIENTS * SCALE]) {
+    console.log(`the report of ${recipients} recipients...`);
+    /** @type {(() => unknown)[]} */
+    const appCleanups = [];
+    try {
+      const figures = await measureReport(await startApp(stores, appCleanups), recipients);
+      sizes.push(figures);
+      // Printed at once too: a long run's figures outlive a later size's failure.
+      printTable(`bench:track, the report of ${recipients}`, reportRowsOf(figures, check));
+    } finally {
+      await runCleanups(appCleanups);
+    }
+  }
+  const [small, large] = sizes;
+  if (!small || !large) return;
+  printCostCurve(
+    `Cost curve: the report phase at ${REPORT_RECIPIENTS} (1x) and ${REPORT_RECIPIENTS * SCALE} recipients (${SCALE}x); CPU while the worker counts`,
+    SCALE,
+    reportCostOf(small),
+    reportCostOf(large),
+  );
+  console.log(missed.length === 0 ? 'targets: all met' : `targets MISSED: ${missed.join(', ')}`);
+}
+
 async function main() {
   if (!existsSync(join(root, 'backend/dist/server.js'))) {
     throw new Error('backend/dist/server.js is missing: run npm run build first');
@@ -570,9 +673,13 @@ async function main() {
   /** @type {(() => unknown)[]} */
   const cleanups = [];
   try {
+    if (SCALE > 1) {
+      await costCurve(cleanups);
+      return;
+    }
     const stack = await startStack(cleanups);
     const figures = await measure(stack);
-    const reportFigures = await measureReport(stack);
+    const reportFigures = await measureReport(stack, REPORT_RECIPIENTS);
     const { missed, check } = targetBook();
     const title = `bench:track: ${REQUESTS} opens and ${REQUESTS} clicks, ${CONNECTIONS} connections, ${RECIPIENTS} recipients; the report of ${REPORT_RECIPIENTS}`;
     const rows = [...rowsOf(figures, check), ...reportRowsOf(reportFigures, check)];

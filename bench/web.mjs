@@ -16,7 +16,16 @@
  * reports are kept in artifacts/lighthouse/ (git-ignored). Scores move with
  * machine load: the table says when it ran and how busy the machine was.
  *
- * Options: --runs N (default 3), --skip-build, --pages /a,/b
+ * Options: --runs N (default 3), --skip-build, --pages /a,/b, --scale N, --visitors N
+ *
+ * --scale N: the cost curve instead of Lighthouse. The public site stores
+ * nothing that grows (every page is built ahead), so what grows is its
+ * audience: --visitors (default 10) visitors at once, then N times as many,
+ * each visiting every page --visits (default 4) times as a first visit does
+ * (the page, then each first-load script and stylesheet, gzip accepted).
+ * Per size: time per page (wall time over pages served), the requests' p50
+ * and p99, the web server's CPU per page and its peak RSS (VmHWM), side by
+ * side with their growth.
  */
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -26,6 +35,9 @@ import { execa } from 'execa';
 import getPort from 'get-port';
 import { startService, waitUntilReady } from '../scripts/lib/processes.mjs';
 import { LOOPBACK } from '../scripts/lib/services.mjs';
+import autocannon from 'autocannon';
+import { printCostCurve, wholeNumberOption } from './lib/bench-steps.mjs';
+import { cpuSecondsOf, peakRssMbOf, resetPeakRssOf } from './lib/processes.mjs';
 import { measureFirstLoad } from './web-first-load.mjs';
 import { CATEGORIES, lighthouse } from './web-lighthouse.mjs';
 
@@ -44,8 +56,14 @@ const { values: options } = parseArgs({
     runs: { type: 'string', default: '3' },
     'skip-build': { type: 'boolean', default: false },
     pages: { type: 'string', default: DEFAULT_PAGES.join(',') },
+    scale: { type: 'string' },
+    visitors: { type: 'string', default: '10' },
+    visits: { type: 'string', default: '4' },
   },
 });
+const SCALE = wholeNumberOption('scale', options.scale);
+const VISITORS = wholeNumberOption('visitors', options.visitors);
+const VISITS = wholeNumberOption('visits', options.visits);
 const runs = Number.parseInt(options.runs, 10);
 const pages = options.pages.split(',').filter(Boolean);
 const rootDir = join(import.meta.dirname, '..');
@@ -87,7 +105,7 @@ async function startWebServer() {
   });
   const url = `http://${LOOPBACK}:${port}`;
   await waitUntilReady([`http-get://${LOOPBACK}:${port}/`], [web], 30_000);
-  return { url, stop: () => web.stop() };
+  return { url, pid: web.pid, stop: () => web.stop() };
 }
 
 /** @param {string[][]} rows */
@@ -101,12 +119,93 @@ function printTable(rows) {
   for (const row of rows.slice(1)) console.log(line(row));
 }
 
+/**
+ * `visitors` visitors at once, each visiting every page VISITS times as a
+ * first visit: the page, then each of its first-load files.
+ * @param {{ url: string, pid?: number }} server @param {string[]} files @param {number} visitors
+ */
+async function visitorsLoad(server, files, visitors) {
+  // A visit: the page, then each of its first-load files.
+  const perVisit = 1 + files.length;
+  const pagesServed = visitors * VISITS * pages.length;
+  let next = -1;
+  resetPeakRssOf(server.pid);
+  const cpuBefore = cpuSecondsOf(server.pid);
+  const result = await autocannon({
+    url: server.url,
+    connections: visitors,
+    amount: pagesServed * perVisit,
+    headers: { 'accept-encoding': 'gzip, deflate, br' },
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (request) => {
+          next += 1;
+          const at = next % perVisit;
+          const page = pages[Math.floor(next / perVisit) % pages.length] ?? '/';
+          const path = at === 0 ? page : `/${files[at - 1]}`;
+          return { ...request, path };
+        },
+      },
+    ],
+  });
+  const cpuSeconds = cpuSecondsOf(server.pid) - cpuBefore;
+  const failed = result.non2xx + result.errors + result.timeouts;
+  if (failed > 0) throw new Error(`${failed} of ${result.requests.total} requests failed`);
+  return {
+    'time per page ms': Number(((result.duration * 1000) / pagesServed).toFixed(2)),
+    'request p50 ms': result.latency.p50,
+    'request p99 ms': result.latency.p99,
+    'web server CPU ms/page': Number(((cpuSeconds * 1000) / pagesServed).toFixed(2)),
+    'web server peak RSS MB': Math.round(peakRssMbOf(server.pid)),
+  };
+}
+
+/**
+ * The cost curve: VISITORS and SCALE x VISITORS visitors on the served build.
+ * @param {ReturnType<typeof measureFirstLoad>} firstLoad
+ */
+async function costCurve(firstLoad) {
+  const files = firstLoad.assets.filter((asset) => !asset.file.startsWith('index.html'));
+  const server = await startWebServer();
+  try {
+    // Warm-up: the server's first compression of each file, and the JIT.
+    await visitorsLoad(
+      server,
+      files.map((asset) => asset.file),
+      2,
+    );
+    const small = await visitorsLoad(
+      server,
+      files.map((asset) => asset.file),
+      VISITORS,
+    );
+    const large = await visitorsLoad(
+      server,
+      files.map((asset) => asset.file),
+      VISITORS * SCALE,
+    );
+    printCostCurve(
+      `bench:web cost curve, load average ${(loadavg()[0] ?? 0).toFixed(2)}: ${VISITORS} (1x) and ${VISITORS * SCALE} (${SCALE}x) visitors at once, each visiting ${pages.join(', ')} ${VISITS} times (page, then ${files.length} first-load files)`,
+      SCALE,
+      small,
+      large,
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
 async function main() {
   const started = new Date();
   const loadBefore = loadavg()[0] ?? 0;
   if (!options['skip-build']) await build();
 
   const firstLoad = measureFirstLoad(join(frontendDir, 'dist'));
+  if (SCALE > 1) {
+    await costCurve(firstLoad);
+    return;
+  }
   /** @type {{ page: string, runs: Record<Category, number>[] }[]} */
   const scores = pages.map((page) => ({ page, runs: [] }));
 

@@ -70,3 +70,33 @@ export function runBench(main) {
     process.exit(1);
   });
 }
+
+/**
+ * Prints a cost curve: each figure at 1x and at `scale` x side by side, and
+ * how much it grew (1.00x: it did not grow with the size).
+ * @param {string} title @param {number} scale
+ * @param {Record<string, number>} small @param {Record<string, number>} large
+ */
+export function printCostCurve(title, scale, small, large) {
+  console.log(`\n${title}\n`);
+  console.table(
+    Object.entries(small).map(([figure, x1]) => {
+      const xN = large[figure] ?? Number.NaN;
+      return { figure, '1x': x1, [`${scale}x`]: xN, growth: x1 ? `${(xN / x1).toFixed(2)}x` : '-' };
+    }),
+  );
+}
+
+/**
+ * A whole-number option from 1 (`fallback` when absent, as `--scale` is
+ * without a curve); exits with a message naming it otherwise.
+ * @param {string} name @param {string | undefined} value @param {number} [fallback]
+ */
+export function wholeNumberOption(name, value, fallback = 1) {
+  const number = value === undefined ? fallback : Number(value);
+  if (!Number.isInteger(number) || number < 1) {
+    console.error(`--${name} takes a whole number from 1`);
+    process.exit(1);
+  }
+  return number;
+}

@@ -32,7 +32,9 @@ export function cpuSecondsOf(pid) {
  */
 export function hostCpuTimes() {
   if (!existsSync('/proc/stat')) return null;
-  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const [, ...ticks] = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
+    .trim()
+    .split(/\s+/);
   // user nice system idle iowait irq softirq steal: guest time is already within user.
   const counted = ticks.slice(0, 8).map(Number);
   return { steal: counted[7] ?? 0, total: counted.reduce((sum, tick) => sum + tick, 0) };
@@ -126,4 +128,35 @@ export function startNode(name, script, env) {
       await exited;
     },
   };
+}
+
+/**
+ * Starts counting some processes' CPU; the function it answers reads each
+ * one's CPU seconds since, by name.
+ * @param {readonly { name: string, pid?: number }[]} processes
+ * @returns {() => Record<string, number>}
+ */
+export function cpuSince(processes) {
+  const before = processes.map(({ pid }) => cpuSecondsOf(pid));
+  return () =>
+    Object.fromEntries(
+      processes.map(({ name, pid }, index) => [name, cpuSecondsOf(pid) - (before[index] ?? 0)]),
+    );
+}
+
+/**
+ * The first process below `pid` (children, their children...) whose command
+ * line holds `text`; undefined when none does.
+ * @param {number | undefined} pid @param {string} text @returns {number | undefined}
+ */
+export function descendantRunning(pid, text) {
+  for (const child of childProcessesOf(pid)) {
+    const commandLine = existsSync(`/proc/${child}/cmdline`)
+      ? readFileSync(`/proc/${child}/cmdline`, 'utf8')
+      : '';
+    if (commandLine.includes(text)) return child;
+    const below = descendantRunning(child, text);
+    if (below) return below;
+  }
+  return undefined;
 }
