@@ -34,7 +34,10 @@ function storeEnquiry(email: string) {
 
 /** The passes queued to run now or running, whoever queued them. */
 async function passesDue(ctx: PipelineContext, connection: Redis): Promise<number> {
-  const queue = new Queue(QUEUE_NAMES.peopleRebuild, { connection, prefix: ctx.config.queuePrefix });
+  const queue = new Queue(QUEUE_NAMES.peopleRebuild, {
+    connection,
+    prefix: ctx.config.queuePrefix,
+  });
   try {
     const counts = await queue.getJobCounts('waiting', 'prioritized', 'active');
     return Object.values(counts).reduce((sum, count) => sum + count, 0);
@@ -87,8 +90,11 @@ describe("the people view's rebuild", () => {
 
     const passed = new Promise((resolve) => events.once('completed', resolve));
     started.push(
-      await startRebuild(ctx, connection, (name, processor, concurrency) =>
-        new Worker(name, processor, { connection, prefix: ctx.config.queuePrefix, concurrency }),
+      await startRebuild(
+        ctx,
+        connection,
+        (name, processor, concurrency) =>
+          new Worker(name, processor, { connection, prefix: ctx.config.queuePrefix, concurrency }),
       ),
     );
     await passed;

@@ -73,7 +73,11 @@ export async function startPeopleRebuild({
   });
   try {
     if (!(await passUnderWay(queue)) && (await peopleNeedFilling())) {
-      await queue.add(QUEUE_NAMES.peopleRebuild, {}, { jobId: FILL_JOB_ID, removeOnComplete: true });
+      await queue.add(
+        QUEUE_NAMES.peopleRebuild,
+        {},
+        { jobId: FILL_JOB_ID, removeOnComplete: true },
+      );
     }
   } finally {
     await queue.close();
