@@ -28,6 +28,7 @@ import { createMailServerWatch } from '../mail/mail-server-watch';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
 import type { CampaignMessenger } from './campaign-messenger';
 import {
+  SEND_STATE_READ_INTERVAL_MS,
   TransientSendError,
   campaignSendProcessor,
   type BatchResult,
@@ -807,6 +808,34 @@ describe('a campaign send batch', () => {
       // Its outcome reached Redis before the batch gave its slots back.
       expect(await ctx.redis.hgetall(tracker.keys(id, 1).outcomes)).toEqual({ [amira.key]: 's' });
       expect(await ctx.redis.hkeys(tracker.keys(id, 1).attempts)).toEqual([amira.key]);
+    });
+
+    it('ends a batch whose pace keeps granting within about a second of a cancel, its outcomes written', async () => {
+      const recipients = Array.from({ length: 30 }, (_, index) => person(`Paced${index}`));
+      const id = await sendingCampaign(recipients.length);
+      // 600 a minute, one mail at a time, each taking 150 ms: the pace has
+      // always granted the next mail by the time it is asked, so the batch
+      // never waits for it.
+      await CampaignModel.updateOne({ _id: id }, { ratePerMinute: 600 });
+      let cancelledAt = 0;
+      onSend = async () => {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        if (cancelledAt === 0 && smtp.received.length === 2) {
+          await CampaignModel.updateOne({ _id: id }, { status: 'cancelled' });
+          cancelledAt = Date.now();
+        }
+      };
+
+      expect(await processor(1)(await batch(id, recipients))).toBe('skipped');
+
+      const sentAfterCancel = smtp.received.filter(({ receivedAt }) => receivedAt > cancelledAt);
+      // Read again within SEND_STATE_READ_INTERVAL_MS: a second of mails at most, never all 30.
+      expect(sentAfterCancel.length).toBeLessThanOrEqual(
+        Math.ceil(SEND_STATE_READ_INTERVAL_MS / 150) + 1,
+      );
+      const ledger = await ledgerOf(id);
+      expect(ledger.filter(({ state }) => state === 'sent')).toHaveLength(smtp.received.length);
+      expect(ledger.filter(({ state }) => state === 'pending').length).toBeGreaterThan(15);
     });
 
     it('stops at the wave its window closes, what is left waiting for the next opening', async () => {

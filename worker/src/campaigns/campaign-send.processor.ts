@@ -123,6 +123,8 @@ interface BatchState {
   lastTransientReason: string;
   windowClosedAt: Date | null;
   stopped: boolean;
+  /** When the campaign's state was last read, to notice a pause or a cancel. */
+  stateReadAt: number;
   connectionFailure: unknown;
   accepted: boolean;
 }
@@ -169,6 +171,8 @@ function startBatchRun(
     lastTransientReason: '',
     windowClosedAt: null,
     stopped: false,
+    // The processor has just read it, to start the batch.
+    stateReadAt: Date.now(),
     connectionFailure: undefined,
     accepted: false,
   };
@@ -211,8 +215,23 @@ async function sendOne(
   }
 }
 
+/**
+ * How often a sending batch reads its campaign's state: a batch whose
+ * pace keeps granting never waits, and a pause or a cancel must still
+ * end it within about this long (one read, however many mails).
+ */
+export const SEND_STATE_READ_INTERVAL_MS = 1000;
+
+/** Reads the campaign's state again: a pause, a cancel or a new pass stops the batch. */
+async function readSendStateAgain({ deps, job, state }: BatchRun): Promise<void> {
+  state.stateReadAt = Date.now();
+  if (!isCurrent(await deps.store.sendState(job.data.campaignId), job.data)) state.stopped = true;
+}
+
 /** The mails the next wave may send: none once the batch stopped or its window closed. */
-async function nextWaveSize({ deps, campaign, state }: BatchRun): Promise<number> {
+async function nextWaveSize(run: BatchRun): Promise<number> {
+  const { deps, campaign, state } = run;
+  if (Date.now() - state.stateReadAt >= SEND_STATE_READ_INTERVAL_MS) await readSendStateAgain(run);
   const goOn =
     state.candidates.length > 0 && !state.stopped && state.connectionFailure === undefined;
   let size = goOn ? deps.waveSize : 0;
@@ -234,11 +253,12 @@ interface MailSlots {
  * are written, the slots given back for the wait, then taken again.
  */
 async function waitForPace(
-  { deps, job, campaign, keys, state }: BatchRun,
+  run: BatchRun,
   slots: MailSlots,
   answered: Answered[],
   waitMs: number,
 ): Promise<void> {
+  const { deps, job, campaign, keys } = run;
   const { campaignId } = job.data;
   // The last wave's outcomes are written first: the slots are given
   // back only with no mail of this batch left without an outcome.
@@ -251,7 +271,7 @@ async function waitForPace(
   // A slow pace can hold a batch for minutes: a pause or a cancel
   // meanwhile ends it here (one read per wait, never per mail); a
   // resume queues again whoever has no outcome yet.
-  if (!isCurrent(await deps.store.sendState(campaignId), job.data)) state.stopped = true;
+  await readSendStateAgain(run);
 }
 
 /**
