@@ -10,6 +10,11 @@ import {
   type SlotValues,
   type TrackingUrls,
 } from '@agency/platform';
+import {
+  recipientHeadWriter,
+  type RecipientHead,
+  type RecipientHeadFields,
+} from './campaign-recipient-head';
 import { MimeNode } from './nodemailer-internals';
 import { quotedPrintable, quotedPrintableValue } from './quoted-printable-value';
 
@@ -198,6 +203,19 @@ export function compileCampaignMime(
   );
   const beforeHtml = frameText('', `--${boundary}`, htmlHeaders, '', '');
   const closing = frameText('', `--${boundary}--`, '');
+  const writeHead = recipientHeadWriter();
+  // The recipient's own headers, as Nodemailer's `sendMail` would encode them.
+  const headOf = (fields: RecipientHeadFields): RecipientHead => {
+    const written = writeHead(fields);
+    if (written) return written;
+    const node = nodeOfFrame()
+      .setHeader('To', fields.to)
+      .setHeader('Subject', fields.subject)
+      .setHeader('Message-ID', fields.messageId)
+      .setHeader('List-Unsubscribe', `<${fields.listUnsubscribeUrl}>`)
+      .setHeader('Date', fields.date);
+    return { text: node.buildHeaders(), to: node.getEnvelope().to };
+  };
 
   return {
     build(parts) {
@@ -208,17 +226,16 @@ export function compileCampaignMime(
         manageUrl: parts.managePageUrl,
         tracking: parts.tracking,
       };
-      // The recipient's own headers, encoded by Nodemailer as `sendMail` would.
-      const head = nodeOfFrame()
-        .setHeader('To', parts.to)
-        .setHeader('Subject', mail.subjectOf(locale, parts.values))
-        .setHeader('Message-ID', parts.messageId)
-        .setHeader('List-Unsubscribe', `<${parts.listUnsubscribeUrl}>`)
-        .setHeader('Date', new Date());
-      const envelope = head.getEnvelope();
+      const head = headOf({
+        to: parts.to,
+        subject: mail.subjectOf(locale, parts.values),
+        messageId: parts.messageId,
+        listUnsubscribeUrl: parts.listUnsubscribeUrl,
+        date: new Date(),
+      });
       // One mail, one mailbox: an address holding a line break or a list
       // would have the server deliver to others as well.
-      if (envelope.to.length !== 1 || /[\r\n]/.test(parts.to)) {
+      if (head.to.length !== 1 || /[\r\n]/.test(parts.to)) {
         throw new InvalidRecipientError(`not a single mailbox: ${JSON.stringify(parts.to)}`);
       }
       // Forms and imports refuse such addresses now; one stored before they did must not go out.
@@ -226,12 +243,12 @@ export function compileCampaignMime(
         throw new InvalidRecipientError(`not a valid address: ${JSON.stringify(parts.to)}`);
       }
       // Checked first: a tracked body's values (the recipient's key) are made of the address.
-      const pieces: (Buffer | string)[] = [head.buildHeaders(), beforeText];
+      const pieces: (Buffer | string)[] = [head.text, beforeText];
       textBody(values, pieces);
       pieces.push(beforeHtml);
       htmlBody(values, pieces);
       pieces.push(closing);
-      return { envelope: { from: parts.returnPath ?? envelopeFrom, to: envelope.to }, pieces };
+      return { envelope: { from: parts.returnPath ?? envelopeFrom, to: head.to }, pieces };
     },
   };
 }

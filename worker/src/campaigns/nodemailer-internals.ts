@@ -12,6 +12,24 @@ import SMTPConnection from 'nodemailer/lib/smtp-connection';
 export { MimeNode, SMTPConnection };
 export { encode as encodeQuotedPrintable, wrap as wrapQuotedPrintable } from 'nodemailer/lib/qp';
 export { parseConnectionUrl, type ConnectionUrlOptions } from 'nodemailer/lib/shared';
+export { foldLines } from 'nodemailer/lib/mime-funcs';
+
+/** What `MimeNode.buildHeaders` writes after `key: `, from its own encoder (not in its typings). */
+export type HeaderValueEncoder = (key: string, value: string | Date) => string;
+
+/**
+ * MimeNode's encoding of one header's value, as its `buildHeaders` calls it
+ * for each header (RFC 2047 words for text, `<>` around ids, addresses
+ * parsed and their domains in punycode), without a node's header list.
+ */
+export function headerValueEncoder(): HeaderValueEncoder {
+  const node = new MimeNode() as unknown as { encodeHeaderValue?: HeaderValueEncoder };
+  const encode = node.encodeHeaderValue;
+  if (typeof encode !== 'function') {
+    throw new Error("MimeNode's encodeHeaderValue is not where it was");
+  }
+  return (key, value) => encode.call(node, key, value);
+}
 
 /** What an `SMTPConnection` keeps of its session, read by `takeOverConnection` alone. */
 interface ConnectionInternals {

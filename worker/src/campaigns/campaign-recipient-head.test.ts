@@ -1,0 +1,101 @@
+import fc from 'fast-check';
+import { recipientHeadWriter, type RecipientHeadFields } from './campaign-recipient-head';
+import { MimeNode } from './nodemailer-internals';
+
+/** The same headers as a node of a campaign's frame writes them: what every mail carried before. */
+function nodemailers(fields: RecipientHeadFields) {
+  const frame = new MimeNode('multipart/alternative', { baseBoundary: 'b' });
+  const node = new MimeNode(undefined, { rootNode: frame, baseBoundary: 'b' })
+    .setHeader('To', fields.to)
+    .setHeader('Subject', fields.subject)
+    .setHeader('Message-ID', fields.messageId)
+    .setHeader('List-Unsubscribe', `<${fields.listUnsubscribeUrl}>`)
+    .setHeader('Date', fields.date);
+  return { text: node.buildHeaders(), to: node.getEnvelope().to };
+}
+
+const LONG_LINK = `https://agency.tn/api/newsletter/unsubscribe/one-click?token=${'t'.repeat(160)}`;
+
+const fieldsWith = (overrides: Partial<RecipientHeadFields>): RecipientHeadFields => ({
+  to: 'amira@example.tn',
+  subject: 'Spring offers for Amira',
+  messageId: '<c1.r1.k1@agency.test>',
+  listUnsubscribeUrl: LONG_LINK,
+  date: new Date('2026-11-29T21:33:00Z'),
+  ...overrides,
+});
+
+/**
+ * The campaign writes each recipient's headers itself, with MimeNode's own
+ * encoder, and leaves anything but a plain address to a MimeNode as before.
+ * Both must give a recipient the same bytes: these tests fail when the
+ * writer, or a Nodemailer upgrade, makes them differ.
+ */
+describe("a campaign mail's recipient headers", () => {
+  const write = recipientHeadWriter();
+
+  it.each([
+    ['a short subject', {}],
+    ['a French subject', { subject: 'Offre de printemps pour Élodie – « -20 % »' }],
+    ['an Arabic subject', { subject: 'عروض الربيع لليلى' }],
+    ['an emoji', { subject: 'Nouveautés 🎉 pour vous' }],
+    ['a subject past 76 characters', { subject: `${'Our spring packs are here '.repeat(6)}!` }],
+    ['a subject with a line break', { subject: 'Hello\r\nBcc: spy@evil.example' }],
+    ['a subject that looks encoded', { subject: '=?UTF-8?Q?not_really?= yes' }],
+    ['spaces around the subject', { subject: '  spaced  ' }],
+    ['a blank subject', { subject: '   ' }],
+    ['an empty subject', { subject: '' }],
+    ['a plus address', { to: "o'neil+news@example.tn" }],
+    ['every special a local part may hold', { to: "a!#$%&'*/=?^_`{|}~-z@mail.example.tn" }],
+    ['a long address', { to: `${'x'.repeat(64)}@${'sub.'.repeat(10)}example.tn` }],
+    ['a short unsubscribe link', { listUnsubscribeUrl: 'https://a.tn/u?t=1' }],
+  ])('writes what MimeNode writes, with %s', (_what, overrides) => {
+    const fields = fieldsWith(overrides);
+    const written = write(fields);
+
+    expect(written).toEqual(nodemailers(fields));
+  });
+
+  it.each([
+    ['an upper-case domain', 'amira@EXAMPLE.tn'],
+    ['an international domain', 'amira@bücher.de'],
+    ['an international local part', 'élodie@example.fr'],
+    ['a display name', 'Amira <amira@example.tn>'],
+    ['two addresses', 'amira@example.tn, spy@evil.example'],
+    ['a line break', 'amira@example.tn\r\nBcc: spy@evil.example'],
+    ['a quoted local part', '"amira x"@example.tn'],
+    ['a dot at the start', '.amira@example.tn'],
+  ])('leaves an address with %s to MimeNode', (_what, to) => {
+    expect(write(fieldsWith({ to }))).toBeUndefined();
+  });
+
+  it('writes what MimeNode writes for any subject and any address it takes', () => {
+    const localPart = fc.stringMatching(/^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{1,40}$/);
+    const domain = fc.stringMatching(/^[a-z0-9-]{1,20}(\.[a-z0-9-]{1,12}){1,3}$/);
+    let compared = 0;
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.tuple(localPart, domain).map(([local, host]) => `${local}@${host}`),
+          fc.string({ maxLength: 60 }),
+        ),
+        fc.string({ unit: 'grapheme', maxLength: 120 }),
+        fc.string({ unit: fc.constantFrom('a', 'b', '=', '?', '-', '.', '_'), maxLength: 200 }),
+        (to, subject, token) => {
+          const fields = fieldsWith({
+            to,
+            subject,
+            listUnsubscribeUrl: `https://agency.tn/u?t=${token}`,
+          });
+          const written = write(fields);
+          if (!written) return;
+          expect(written).toEqual(nodemailers(fields));
+          compared += 1;
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    // Most generated addresses are plain: the writer, not MimeNode, wrote them.
+    expect(compared).toBeGreaterThan(500);
+  });
+});
