@@ -1,4 +1,4 @@
-import { createConnection, createServer, type Server } from 'node:net';
+import { Socket, createConnection, createServer, type Server } from 'node:net';
 import { isPermanentSmtpFailure } from '../mail/smtp-failure';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
 import type { RawCampaignMessage } from './campaign-mime';
@@ -47,6 +47,45 @@ async function recordingRelay(
     url: `smtp://127.0.0.1:${address.port}`,
     chunks,
     close: () => new Promise<void>((resolve) => relay.close(() => resolve())),
+  };
+}
+
+type WritevChunks = Parameters<NonNullable<Socket['_writev']>>[0];
+
+/**
+ * What the client's sockets to `port` hand the kernel, write by write (a
+ * corked run of writes is one): what went out in one write, however TCP
+ * then splits or joins it on the way.
+ */
+function socketWritesTo(port: number): { writes: string[]; restore(): void } {
+  const writes: string[] = [];
+  const { _write: write, _writev: writev } = Socket.prototype;
+  const record = (socket: Socket, text: string) => {
+    if (socket.remotePort === port) writes.push(text);
+  };
+  const one = jest.spyOn(Socket.prototype, '_write').mockImplementation(function (
+    this: Socket,
+    chunk: Buffer | string,
+    encoding,
+    callback,
+  ) {
+    record(this, chunk.toString());
+    return write.call(this, chunk, encoding, callback);
+  });
+  const many = jest.spyOn(Socket.prototype, '_writev').mockImplementation(function (
+    this: Socket,
+    chunks: WritevChunks,
+    callback,
+  ) {
+    record(this, chunks.map(({ chunk }) => String(chunk)).join(''));
+    return writev?.call(this, chunks, callback);
+  });
+  return {
+    writes,
+    restore: () => {
+      one.mockRestore();
+      many.mockRestore();
+    },
   };
 }
 
@@ -103,6 +142,106 @@ describe("the campaign's SMTP session", () => {
     ]);
   });
 
+  it('writes a message and the next one’s envelope in one write to a server that offers PIPELINING', async () => {
+    smtp = await startSmtpSink();
+    relay = await recordingRelay(smtp);
+    transport = createCampaignTransport(relay.url, 1);
+    const sending = transport;
+    const watch = socketWritesTo(Number(new URL(relay.url).port));
+
+    try {
+      await Promise.all(
+        ['first', 'second', 'third'].map((name) => sending.send(message(`${name}@example.tn`))),
+      );
+    } finally {
+      watch.restore();
+    }
+
+    expect(smtp.received.map(({ envelopeTo }) => envelopeTo)).toEqual([
+      ['first@example.tn'],
+      ['second@example.tn'],
+      ['third@example.tn'],
+    ]);
+    expect(smtp.connectionsOpened()).toBe(1);
+    // Four writes in all: an envelope, each message with the next envelope, the last message.
+    const envelope = (to: string) =>
+      `MAIL FROM:<no-reply@agency.test>\r\nRCPT TO:<${to}>\r\nDATA\r\n`;
+    const mail = watch.writes.filter((write) => !/^(EHLO|QUIT)/.test(write));
+    expect(mail).toHaveLength(4);
+    expect(mail[0]).toBe(envelope('first@example.tn'));
+    expect(mail[1]).toMatch(/Hello first@example\.tn.*\r\n\.\r\n/s);
+    expect(mail[1]?.endsWith(`\r\n.\r\n${envelope('second@example.tn')}`)).toBe(true);
+    expect(mail[2]?.endsWith(`\r\n.\r\n${envelope('third@example.tn')}`)).toBe(true);
+    expect(mail[3]).toMatch(/Hello third@example\.tn.*\r\n\.\r\n$/s);
+  });
+
+  it('resets after a refused recipient, then sends the message given meanwhile', async () => {
+    smtp = await startSmtpSink({
+      refuseRecipient: (address) =>
+        address === 'gone@example.tn' ? { code: 550, message: '5.1.1 No such user' } : undefined,
+    });
+    relay = await recordingRelay(smtp);
+    transport = createCampaignTransport(relay.url, 1);
+    const sending = transport;
+
+    const [refusal] = await Promise.all([
+      sending.send(message('gone@example.tn')).catch((error: unknown) => error),
+      sending.send(message('here@example.tn')),
+    ]);
+
+    expect(refusal).toMatchObject({ code: 'EENVELOPE', responseCode: 550, command: 'RCPT TO' });
+    expect(smtp.received.map(({ envelopeTo }) => envelopeTo)).toEqual([['here@example.tn']]);
+    expect(commandChunks()).toEqual([
+      'MAIL FROM:<no-reply@agency.test>\r\nRCPT TO:<gone@example.tn>\r\nDATA\r\n',
+      'RSET\r\n',
+      'MAIL FROM:<no-reply@agency.test>\r\nRCPT TO:<here@example.tn>\r\nDATA\r\n',
+    ]);
+    expect(smtp.connectionsOpened()).toBe(1);
+  });
+
+  it('needs no reset after a refused message when the next envelope went with it', async () => {
+    smtp = await startSmtpSink({
+      responder: (mail) =>
+        mail.subject === 'Hello gone@example.tn'
+          ? { code: 550, message: '5.1.1 Recipient address rejected' }
+          : undefined,
+    });
+    relay = await recordingRelay(smtp);
+    transport = createCampaignTransport(relay.url, 1);
+    const sending = transport;
+
+    const [refusal] = await Promise.all([
+      sending.send(message('gone@example.tn')).catch((error: unknown) => error),
+      sending.send(message('here@example.tn')),
+    ]);
+
+    expect(refusal).toMatchObject({ code: 'EMESSAGE', responseCode: 550 });
+    expect(smtp.received.map(({ envelopeTo }) => envelopeTo)).toEqual([['here@example.tn']]);
+    expect(relay.chunks.join('')).not.toContain('RSET');
+  });
+
+  it('sends a message whose envelope went on a connection that then ended over another one, once', async () => {
+    smtp = await startSmtpSink({
+      responder: (mail) => {
+        if (mail.subject !== 'Hello busy@example.tn') return undefined;
+        setImmediate(() => smtp.dropConnections());
+        return { code: 421, message: '4.3.2 Service shutting down' };
+      },
+    });
+    relay = await recordingRelay(smtp);
+    transport = createCampaignTransport(relay.url, 1);
+    const sending = transport;
+
+    const [refusal] = await Promise.all([
+      sending.send(message('busy@example.tn')).catch((error: unknown) => error),
+      sending.send(message('next@example.tn')),
+    ]);
+
+    expect(isPermanentSmtpFailure(refusal)).toBe(false);
+    expect(smtp.received.map(({ envelopeTo }) => envelopeTo)).toEqual([['next@example.tn']]);
+    expect(smtp.connectionsOpened()).toBe(2);
+  });
+
   it('waits for each reply from a server without PIPELINING', async () => {
     smtp = await startSmtpSink({ withoutPipelining: true });
     relay = await recordingRelay(smtp);
@@ -114,6 +253,29 @@ describe("the campaign's SMTP session", () => {
     expect(commandChunks()).toEqual([
       'MAIL FROM:<no-reply@agency.test>\r\n',
       'RCPT TO:<one@example.tn>\r\n',
+      'DATA\r\n',
+    ]);
+  });
+
+  it('waits for a message’s reply before the next envelope without PIPELINING', async () => {
+    smtp = await startSmtpSink({ withoutPipelining: true });
+    relay = await recordingRelay(smtp);
+    transport = createCampaignTransport(relay.url, 1);
+    const sending = transport;
+
+    await Promise.all(['one', 'two'].map((name) => sending.send(message(`${name}@example.tn`))));
+
+    expect(smtp.received.map(({ envelopeTo }) => envelopeTo)).toEqual([
+      ['one@example.tn'],
+      ['two@example.tn'],
+    ]);
+    expect(smtp.connectionsOpened()).toBe(1);
+    expect(commandChunks()).toEqual([
+      'MAIL FROM:<no-reply@agency.test>\r\n',
+      'RCPT TO:<one@example.tn>\r\n',
+      'DATA\r\n',
+      'MAIL FROM:<no-reply@agency.test>\r\n',
+      'RCPT TO:<two@example.tn>\r\n',
       'DATA\r\n',
     ]);
   });

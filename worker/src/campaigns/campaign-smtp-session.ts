@@ -74,16 +74,44 @@ export function dotStuffed(body: Buffer): Buffer[] {
 }
 
 /**
+ * What a message that never went rejects with: the session ended before
+ * its body was written, so the server cannot have taken it, and it may go
+ * over another connection as it is (`cause` says why the session ended).
+ */
+export class MessageNotSentError extends Error {
+  constructor(override readonly cause: SmtpSessionError) {
+    super(`Message not sent: ${cause.message}`);
+  }
+}
+
+/** One message's transaction: its commands (the envelope, then DATA), its bytes, and who waits for it. */
+interface Transaction {
+  commands: readonly string[];
+  body: Buffer;
+  /** True once its body is in the socket: from then on it may have been taken. */
+  bodyWritten: boolean;
+  resolve(accepted: AcceptedMessage): void;
+  reject(error: Error): void;
+}
+
+/**
  * One SMTP session's mail transactions, over a connection Nodemailer has
  * opened, secured and signed in (`takeOverConnection`). It sends messages
- * already whole, one at a time: the envelope and DATA in one write when the
- * server offers PIPELINING (RFC 2920), else command by command; then the
- * message and its end in one more. Nodemailer's own transaction streams each
- * message through a dot-stuffing transform and handles each reply on a turn
- * of the event loop of its own: for a campaign's short messages that was a
- * quarter of the sender's CPU per message (docs/benchmarks.md).
+ * already whole. To a server that offers PIPELINING (RFC 2920) the
+ * envelope and DATA go in one write, and once the server has said 354 the
+ * message, its end and the next message's envelope go in one more: a
+ * message given while another is under way costs one write and one read.
+ * Without PIPELINING, each command waits for its reply. Nodemailer's own
+ * transaction streams each message through a dot-stuffing transform and
+ * handles each reply on a turn of the event loop of its own: for a
+ * campaign's short messages that was a quarter of the sender's CPU per
+ * message (docs/benchmarks.md).
  *
  * A campaign message has one recipient; a refused one refuses the message.
+ * After a refusal the session is reset (RSET) before the next message,
+ * unless that message's envelope already went; a session that cannot be
+ * reset, or whose connection ends, fails every message still under way,
+ * those whose body never went with `MessageNotSentError`.
  */
 export class CampaignSmtpSession {
   readonly #socket: Socket;
@@ -93,6 +121,15 @@ export class CampaignSmtpSession {
   #replyLines: string[] = [];
   readonly #waiters: ReplyWaiter[] = [];
   #closed: SmtpSessionError | undefined;
+  /** Messages given while the session could not write their envelope yet. */
+  readonly #queue: Transaction[] = [];
+  /** Messages written in part and not answered yet, in the order they went. */
+  readonly #underWay = new Set<Transaction>();
+  /**
+   * Nothing may be written: a DATA waits for its 354 (the server would read
+   * anything after it as the message), or a RSET for its reply.
+   */
+  #holding = false;
 
   constructor(socket: Socket, extensions: readonly string[]) {
     this.#socket = socket;
@@ -104,53 +141,155 @@ export class CampaignSmtpSession {
     );
   }
 
-  /** Sends one whole message; resolves with the server's acceptance, rejects with its refusal. */
-  async send(
-    envelope: { from: string; to: readonly string[] },
-    body: Buffer,
-  ): Promise<AcceptedMessage> {
-    const mailFrom = this.#mailFromCommand(envelope);
-    const commands = [mailFrom, ...envelope.to.map((to) => `RCPT TO:<${to}>`), 'DATA'];
-    const replies = this.#pipelining
-      ? await this.#pipelined(commands)
-      : await this.#oneByOne(commands);
-    const dataReply = replies[commands.length - 1];
-    const refused = replies.findIndex(
-      (reply, index) => index < commands.length - 1 && !isPositive(reply),
-    );
-    if (refused !== -1) {
-      // With PIPELINING, DATA was sent too; a server refuses it when no recipient was taken (RFC 2920, 3.1).
-      const reply = replies[refused] as Reply;
-      throw sessionError(
-        refused === 0 ? 'Mail command failed' : "Can't send mail - all recipients were rejected",
-        'EENVELOPE',
-        reply,
-        refused === 0 ? 'MAIL FROM' : 'RCPT TO',
-      );
-    }
-    if (dataReply?.code !== 354) {
-      throw sessionError('Data command failed', 'EENVELOPE', dataReply, 'DATA');
-    }
-    const accepted = this.#nextReply();
-    this.#socket.cork();
-    for (const piece of dotStuffed(body)) this.#socket.write(piece);
-    this.#socket.write(body.at(-1) === 0x0a ? END_AFTER_LINE : END_MID_LINE);
-    this.#socket.uncork();
-    const reply = await accepted;
-    if (!isPositive(reply)) throw sessionError('Message failed', 'EMESSAGE', reply, 'DATA');
-    return { response: reply.text };
+  /** False once the connection failed or closed: it carries no more messages. */
+  get usable(): boolean {
+    return this.#closed === undefined;
   }
 
-  /** RSET: the session is ready for the next message after a refused one. Rejects when it is not. */
-  async reset(): Promise<void> {
-    const reply = await this.#command('RSET');
-    if (!isPositive(reply))
-      throw sessionError('Could not reset session', 'EPROTOCOL', reply, 'RSET');
+  /**
+   * Sends one whole message; resolves with the server's acceptance, rejects
+   * with its refusal. Messages given at once go in the order given.
+   */
+  send(envelope: { from: string; to: readonly string[] }, body: Buffer): Promise<AcceptedMessage> {
+    return new Promise((resolve, reject) => {
+      const commands = [
+        this.#mailFromCommand(envelope),
+        ...envelope.to.map((to) => `RCPT TO:<${to}>`),
+        'DATA',
+      ];
+      const transaction: Transaction = { commands, body, bodyWritten: false, resolve, reject };
+      if (this.#closed) return reject(new MessageNotSentError(this.#closed));
+      this.#queue.push(transaction);
+      if (!this.#holding) this.#next();
+    });
   }
 
   /** Says goodbye and closes: the server hangs up after its 221. */
   quit(): void {
     if (!this.#closed) this.#socket.end('QUIT\r\n');
+  }
+
+  /** Starts the next message given, its envelope after `leading` (the last message's body) in one write. */
+  #next(leading: readonly Buffer[] = []): void {
+    const transaction = this.#queue.shift();
+    if (!transaction) {
+      this.#writeAll(leading);
+      return;
+    }
+    this.#underWay.add(transaction);
+    this.#holding = true;
+    if (this.#pipelining) {
+      const replies = transaction.commands.map(() => this.#nextReply());
+      this.#writeAll([...leading, Buffer.from(`${transaction.commands.join('\r\n')}\r\n`)]);
+      void Promise.all(replies).then(
+        (answered) => this.#afterEnvelope(transaction, answered),
+        () => undefined,
+      );
+    } else {
+      this.#writeAll(leading);
+      void this.#oneByOne(transaction.commands).then(
+        (answered) => this.#afterEnvelope(transaction, answered),
+        () => undefined,
+      );
+    }
+  }
+
+  /** The envelope answered: the message goes (with the next envelope), or the refusal is told. */
+  #afterEnvelope(transaction: Transaction, replies: readonly Reply[]): void {
+    const { commands } = transaction;
+    const dataReply = replies[commands.length - 1];
+    const refused = replies.findIndex(
+      (reply, index) => index < commands.length - 1 && !isPositive(reply),
+    );
+    if (refused !== -1 || dataReply?.code !== 354) {
+      const refusal =
+        refused === -1
+          ? sessionError('Data command failed', 'EENVELOPE', dataReply, 'DATA')
+          : // With PIPELINING, DATA was sent too; a server refuses it when no recipient was taken (RFC 2920, 3.1).
+            sessionError(
+              refused === 0
+                ? 'Mail command failed'
+                : "Can't send mail - all recipients were rejected",
+              'EENVELOPE',
+              replies[refused],
+              refused === 0 ? 'MAIL FROM' : 'RCPT TO',
+            );
+      this.#settle(transaction, refusal);
+      // A server that took DATA after refusing the only recipient reads on as the message: it cannot be told apart.
+      if (dataReply?.code === 354) {
+        this.#fail(
+          sessionError('Data accepted without a recipient', 'EPROTOCOL', dataReply, 'DATA'),
+        );
+        return;
+      }
+      this.#reset();
+      return;
+    }
+    const accepted = this.#nextReply();
+    const message = [
+      ...dotStuffed(transaction.body),
+      transaction.body.at(-1) === 0x0a ? END_AFTER_LINE : END_MID_LINE,
+    ];
+    transaction.bodyWritten = true;
+    if (this.#pipelining) {
+      this.#holding = false;
+      this.#next(message);
+    } else {
+      // Without PIPELINING the next MAIL FROM waits for the reply to this message.
+      this.#writeAll(message);
+    }
+    void accepted.then(
+      (reply) => this.#afterMessage(transaction, reply),
+      () => undefined,
+    );
+  }
+
+  /** The message answered: accepted, or refused and the session reset. */
+  #afterMessage(transaction: Transaction, reply: Reply): void {
+    if (isPositive(reply)) this.#settle(transaction, undefined, { response: reply.text });
+    else this.#settle(transaction, sessionError('Message failed', 'EMESSAGE', reply, 'DATA'));
+    if (this.#pipelining) {
+      // The next message's envelope, when it went with this one, began a new transaction already.
+      if (!isPositive(reply) && !this.#holding) this.#reset();
+      return;
+    }
+    if (isPositive(reply)) {
+      this.#holding = false;
+      this.#next();
+    } else {
+      this.#reset();
+    }
+  }
+
+  /** RSET after a refusal: the next message waits for it; a session that refuses it ends. */
+  #reset(): void {
+    this.#holding = true;
+    const reply = this.#nextReply();
+    this.#writeAll([Buffer.from('RSET\r\n')]);
+    void reply.then(
+      (answer) => {
+        if (!isPositive(answer)) {
+          this.#fail(sessionError('Could not reset session', 'EPROTOCOL', answer, 'RSET'));
+          return;
+        }
+        this.#holding = false;
+        this.#next();
+      },
+      () => undefined,
+    );
+  }
+
+  #settle(transaction: Transaction, error?: Error, accepted?: AcceptedMessage): void {
+    this.#underWay.delete(transaction);
+    if (error) transaction.reject(error);
+    else if (accepted) transaction.resolve(accepted);
+  }
+
+  #writeAll(pieces: readonly Buffer[]): void {
+    if (this.#closed || pieces.length === 0) return;
+    this.#socket.cork();
+    for (const piece of pieces) this.#socket.write(piece);
+    this.#socket.uncork();
   }
 
   #mailFromCommand({ from, to }: { from: string; to: readonly string[] }): string {
@@ -167,12 +306,6 @@ export class CampaignSmtpSession {
     return `MAIL FROM:<${from}>${international ? ' SMTPUTF8' : ''}`;
   }
 
-  #pipelined(commands: readonly string[]): Promise<Reply[]> {
-    const replies = commands.map(() => this.#nextReply());
-    this.#write(commands.map((command) => `${command}\r\n`).join(''));
-    return Promise.all(replies);
-  }
-
   /** Without PIPELINING: each command waits for the reply before; the first refusal ends the envelope. */
   async #oneByOne(commands: readonly string[]): Promise<Reply[]> {
     const replies: Reply[] = [];
@@ -186,12 +319,8 @@ export class CampaignSmtpSession {
 
   #command(command: string): Promise<Reply> {
     const reply = this.#nextReply();
-    this.#write(`${command}\r\n`);
+    this.#writeAll([Buffer.from(`${command}\r\n`)]);
     return reply;
-  }
-
-  #write(text: string): void {
-    if (!this.#closed) this.#socket.write(text);
   }
 
   #nextReply(): Promise<Reply> {
@@ -226,11 +355,17 @@ export class CampaignSmtpSession {
     this.#fail(sessionError('Unexpected response', 'EPROTOCOL', reply));
   }
 
-  /** Every reply still awaited fails with `error`, and so does anything asked later. */
+  /**
+   * Every message under way or given fails with `error` (one whose body
+   * never went, as not sent), and so does anything asked later.
+   */
   #fail(error: SmtpSessionError): void {
     if (this.#closed) return;
     this.#closed = error;
     for (const waiter of this.#waiters.splice(0)) waiter.reject(error);
+    for (const transaction of [...this.#underWay, ...this.#queue.splice(0)]) {
+      this.#settle(transaction, transaction.bodyWritten ? error : new MessageNotSentError(error));
+    }
     this.#socket.destroy();
   }
 }

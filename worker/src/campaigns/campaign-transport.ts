@@ -1,6 +1,10 @@
 import { Pool } from 'tarn';
 import { MessageRoom, type RawCampaignMessage } from './campaign-mime';
-import { CampaignSmtpSession, type AcceptedMessage } from './campaign-smtp-session';
+import {
+  CampaignSmtpSession,
+  MessageNotSentError,
+  type AcceptedMessage,
+} from './campaign-smtp-session';
 import {
   SMTPConnection,
   parseConnectionUrl,
@@ -31,9 +35,30 @@ interface Lease {
   sent: number;
   /** False once the connection failed, closed or must not carry another message. */
   usable: boolean;
-  /** The bytes of the message the connection carries, reused for the next one. */
+}
+
+/** A connection being opened or open, and how many of the pool's slots it carries. */
+interface SharedConnection {
+  lease: Promise<Lease>;
+  slots: number;
+}
+
+/**
+ * What the pool hands out: room for one message at a time on a connection
+ * that carries two, so the session can write one message's body and the
+ * next one's envelope together (`campaign-smtp-session.ts`).
+ */
+interface Slot {
+  shared: SharedConnection;
+  lease: Lease;
+  /** The bytes of the message the slot carries, reused for the next one. */
   room: MessageRoom;
 }
+
+/** Messages one connection carries at once: one answered while the next one's envelope goes. */
+const SLOTS_PER_CONNECTION = 2;
+/** A message the session never began goes over another connection, this many times in all at most. */
+const NOT_SENT_ATTEMPTS = 3;
 
 const DEFAULT_MAX_MESSAGES = 10_000;
 const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
@@ -46,7 +71,7 @@ function openLease(options: ConnectionUrlOptions): Promise<Lease> {
   return new Promise((resolve, reject) => {
     // The URL's settings (host, port, TLS, timeouts) are SMTPConnection's own options.
     const connection = new SMTPConnection(options as SMTPConnection.Options);
-    const lease: Lease = { connection, sent: 0, usable: true, room: new MessageRoom() };
+    const lease: Lease = { connection, sent: 0, usable: true };
     // The first failure is the one told (closing emits 'end' at once); once
     // the lease is handed out, a late one only retires it.
     const fail = (error: Error) => {
@@ -78,23 +103,47 @@ function sessionOf(lease: Lease): CampaignSmtpSession {
   return lease.session;
 }
 
-/**
- * After a refused message (4xx, 5xx) the session is reset for the next one;
- * a connection that cannot be (it failed, the server hung up) is retired.
- */
-async function resetSession(lease: Lease): Promise<void> {
-  try {
-    await sessionOf(lease).reset();
-  } catch {
-    lease.usable = false;
-  }
-}
-
 /** QUIT when the connection is still good, else just closed. */
 function endLease(lease: Lease): void {
-  if (lease.usable && lease.session) lease.session.quit();
+  if (lease.usable && lease.session?.usable) lease.session.quit();
   else lease.connection.close();
 }
+
+/**
+ * The pool's slots, two to a connection: a new slot joins a connection with
+ * one slot (opened or still opening) before another connection is opened,
+ * and a connection ends with its last slot.
+ */
+function sharedConnections(options: ConnectionUrlOptions) {
+  const connections = new Set<SharedConnection>();
+  return {
+    async create(): Promise<Slot> {
+      let shared = [...connections].find(({ slots }) => slots < SLOTS_PER_CONNECTION);
+      if (!shared) {
+        shared = { lease: openLease(options), slots: 0 };
+        connections.add(shared);
+      }
+      shared.slots += 1;
+      try {
+        return { shared, lease: await shared.lease, room: new MessageRoom() };
+      } catch (error) {
+        connections.delete(shared);
+        throw error;
+      }
+    },
+    /** A connection that failed or carried its maximum takes no new slot. */
+    retire(slot: Slot): void {
+      connections.delete(slot.shared);
+    },
+    destroy(slot: Slot): void {
+      connections.delete(slot.shared);
+      slot.shared.slots -= 1;
+      if (slot.shared.slots === 0) endLease(slot.lease);
+    },
+  };
+}
+
+const isUsable = ({ lease }: Slot) => lease.usable && (lease.session?.usable ?? false);
 
 /**
  * The campaign sends' own SMTP connections (`SMTP_URL`, apart from the
@@ -121,30 +170,46 @@ export function createCampaignTransport(
   const fromUrl = (name: string) => Number(searchParams.get(name)) || undefined;
   const messagesPerConnection =
     tuning.maxMessages ?? fromUrl('maxMessages') ?? DEFAULT_MAX_MESSAGES;
-  const pool = new Pool<Lease>({
-    create: () => openLease(options),
-    destroy: endLease,
-    validate: (lease) => lease.usable,
+  const slots = sharedConnections(options);
+  const pool = new Pool<Slot>({
+    create: () => slots.create(),
+    destroy: (slot) => slots.destroy(slot),
+    validate: isUsable,
     min: 0,
-    max: fromUrl('maxConnections') ?? connections,
+    max: (fromUrl('maxConnections') ?? connections) * SLOTS_PER_CONNECTION,
     idleTimeoutMillis: tuning.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     // The connection's own error (refused, timed out) reaches the send, not a retry loop.
     propagateCreateError: true,
   });
 
+  const sendOver = async (slot: Slot, message: RawCampaignMessage) => {
+    const { lease, room } = slot;
+    lease.sent += 1;
+    if (lease.sent >= messagesPerConnection) {
+      lease.usable = false;
+      slots.retire(slot);
+    }
+    try {
+      return await sessionOf(lease).send(message.envelope, room.layOut(message.pieces));
+    } catch (error) {
+      room.clear();
+      throw error;
+    } finally {
+      if (!isUsable(slot)) slots.retire(slot);
+      pool.release(slot);
+    }
+  };
+
   return {
     async send(message) {
-      const lease = await pool.acquire().promise;
-      try {
-        return await sessionOf(lease).send(message.envelope, lease.room.layOut(message.pieces));
-      } catch (error) {
-        lease.room.clear();
-        await resetSession(lease);
-        throw error;
-      } finally {
-        lease.sent += 1;
-        if (lease.sent >= messagesPerConnection) lease.usable = false;
-        pool.release(lease);
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await sendOver(await pool.acquire().promise, message);
+        } catch (error) {
+          // Never begun on a connection that ended: no server can have it, so it goes over another.
+          if (!(error instanceof MessageNotSentError)) throw error;
+          if (attempt >= NOT_SENT_ATTEMPTS) throw error.cause;
+        }
       }
     },
     async close() {
