@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mongo } from 'mongoose';
@@ -239,6 +239,36 @@ async function rebuildPart(lines: AsyncIterable<PartLine>): Promise<PeopleRefres
   return counts;
 }
 
+/** The parts' folder of a pass names its process, so a later pass can tell a dead one's apart. */
+const PARTS_FOLDER_PREFIX = 'agency-people-rebuild-';
+const PARTS_FOLDER_OF_PROCESS = /^agency-people-rebuild-(\d+)-/;
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * A worker killed during a pass (SIGKILL, out of memory, the host gone)
+ * left its parts' folder behind: the parts of every source, as large as
+ * the view. Each pass first removes the folders of processes no longer
+ * running; a running one's (another worker's pass on this host) stays.
+ */
+async function removeFoldersOfDeadPasses(folder: string): Promise<void> {
+  const names = await readdir(folder).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = PARTS_FOLDER_OF_PROCESS.exec(name)?.[1];
+    if (pid !== undefined && !isRunning(Number(pid))) {
+      await rm(join(folder, name), { recursive: true, force: true });
+    }
+  }
+}
+
 /**
  * Rebuilds the people view part by part; `signal` stops it between two
  * sources or two parts. `addressesPerPart` is the tests' to make several
@@ -251,7 +281,8 @@ export async function rebuildPeopleInParts(
   folder = tmpdir(),
 ): Promise<PeopleRefreshCounts> {
   const parts = await partsNeeded(addressesPerPart);
-  const partsFolder = await mkdtemp(join(folder, 'agency-people-rebuild-'));
+  await removeFoldersOfDeadPasses(folder);
+  const partsFolder = await mkdtemp(join(folder, `${PARTS_FOLDER_PREFIX}${process.pid}-`));
   try {
     const files = new PartFiles(partsFolder, parts);
     await partitionSources(files, signal);

@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Types } from 'mongoose';
@@ -225,6 +226,24 @@ describe.each(ON_AND_OFF)(
         stopping.abort();
         await expect(rebuildPeopleInParts(stopping.signal, 2, folder)).rejects.toThrow(/abort/i);
         expect(await readdir(folder)).toEqual([]);
+      } finally {
+        await rm(folder, { recursive: true, force: true });
+      }
+    });
+
+    it('removes the parts a killed pass left behind, and leaves a running one’s', async () => {
+      const folder = await mkdtemp(join(tmpdir(), 'people-parts-'));
+      // A process that has ended: its pid names no running process now.
+      const ended = spawnSync(process.execPath, ['-e', '0']).pid;
+      const left = join(folder, `agency-people-rebuild-${ended}-x1y2z3`);
+      const running = join(folder, `agency-people-rebuild-${process.ppid}-a1b2c3`);
+      const unrelated = join(folder, 'something-else');
+      try {
+        for (const path of [left, running, unrelated]) await mkdir(path);
+        await rebuildPeopleInParts(undefined, 2, folder);
+        expect((await readdir(folder)).sort()).toEqual(
+          [`agency-people-rebuild-${process.ppid}-a1b2c3`, 'something-else'].sort(),
+        );
       } finally {
         await rm(folder, { recursive: true, force: true });
       }
