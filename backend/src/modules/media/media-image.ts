@@ -136,9 +136,16 @@ function refuseTooManyPixels(header: Metadata): void {
   }
 }
 
-/** WebP is not shown by Outlook and older clients: PNG if it has transparency, else JPEG. */
+const isAnimation = (header: Metadata) => (header.pages ?? 1) > 1;
+
+/**
+ * WebP is not shown by Outlook and older clients: an animated one becomes
+ * an animated GIF (its frames kept, as an animated GIF's are), a still one
+ * PNG if it has transparency, else JPEG.
+ */
 function deliveredTypeOf(type: MediaAcceptedType, header: Metadata): MediaDeliveredType {
   if (type !== 'image/webp') return type;
+  if (isAnimation(header)) return 'image/gif';
   return header.hasAlpha ? 'image/png' : 'image/jpeg';
 }
 
@@ -184,7 +191,7 @@ export async function processImage(bytes: Buffer, declaredType: string): Promise
   const accepted = await acceptedTypeOf(header, declared, bytes);
   refuseTooManyPixels(header);
   const delivered = deliveredTypeOf(accepted, header);
-  const animated = accepted === 'image/gif' && (header.pages ?? 1) > 1;
+  const animated = delivered === 'image/gif' && isAnimation(header);
   try {
     const mail = await variant(bytes, animated, delivered, MEDIA_MAIL_WIDTH);
     // From the mail variant, not the upload: a second decode of a large

@@ -228,6 +228,22 @@ describe.each([filesystemCase, s3Case])('the media library on $name storage', (s
     expect(metadata.pages).toBe(3);
   });
 
+  it('delivers an animated WebP as an animated GIF, every frame kept', async () => {
+    const webp = await sharp(await animatedGif(), { animated: true })
+      .webp()
+      .toBuffer();
+    expect((await sharp(webp, { animated: true }).metadata()).pages).toBe(3);
+
+    const response = await upload(webp, 'image/webp');
+
+    expect(response.status).toBe(201);
+    expect(response.body.item).toMatchObject({ contentType: 'image/gif', width: 60, height: 40 });
+    const served = await fetchFile(response.body.item.url);
+    expect(served.headers['content-type']).toBe('image/gif');
+    const metadata = await sharp(served.body as Buffer, { animated: true }).metadata();
+    expect(metadata).toMatchObject({ format: 'gif', pages: 3 });
+  });
+
   it('stores the same file uploaded twice once', async () => {
     const bytes = await solid(70, 70, '#7b2cbf').png().toBuffer();
     const first = await upload(bytes, 'image/png', 'logo.png', 'Agency logo twice');
