@@ -19,11 +19,13 @@ export interface RecipientHead {
 /**
  * An address MimeNode writes as it is, and the envelope takes as it is:
  * ASCII only, no character its address parser reads as structure, and a
- * lower-case domain (it writes domains in lower case and in punycode).
+ * lower-case domain (it writes domains in lower case and in punycode) whose
+ * last label starts with a letter (it writes a domain of digits, `0.0`, as
+ * the IPv4 address it may stand for, `0.0.0.0`).
  * Stored addresses are nearly all of this kind.
  */
 const PLAIN_MAILBOX =
-  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9-]+\.)+[a-z][a-z0-9-]*$/;
 
 /** A header's line as MimeNode folds it (at 76 characters, at white space only). */
 const headerLine = (key: string, value: string) => foldLines(`${key}: ${value}`, 76);
