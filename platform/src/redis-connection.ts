@@ -4,6 +4,60 @@ import { withTimeout } from './timeout';
 
 export type { Redis };
 
+/**
+ * A connection that ends only when it is closed on purpose. ioredis ends a
+ * Sentinel connection for good ("Connection is closed.") when the Sentinels
+ * announce a new primary (failoverDetector) while it is asking them where the
+ * primary is: the announcement closes the search, which ioredis takes for a
+ * close of ours. After a primary dies that is just when the announcement
+ * comes, as the connection searches until the replica is promoted. An ended
+ * connection refuses every command from then on: a worker could neither
+ * finish, fail nor renew the lock of the batches in hand, nor look for
+ * stalled ones, and sending stalled until another worker's stalled-job check
+ * or the ledger's recovery took them up (45 s, or never when every worker's
+ * connection had ended). So it connects again, as after any other loss; the
+ * commands it refused fail as they would on any lost connection (a batch is
+ * tried again). BullMQ's own connections are its duplicates, and do the same.
+ */
+class LastingRedis extends Redis {
+  #closedOnPurpose = false;
+  #revivals = 0;
+
+  /** Without `url`, `options` say where (a duplicate's: ioredis skips an undefined URL). */
+  constructor(url: string | undefined, options: RedisOptions) {
+    super(url as string, options);
+    this.on('end', () => this.#connectAgainUnlessClosed());
+    this.on('connect', () => {
+      this.#revivals = 0;
+    });
+  }
+
+  override disconnect(reconnect = false): void {
+    if (!reconnect) this.#closedOnPurpose = true;
+    super.disconnect(reconnect);
+  }
+
+  override quit(callback?: Parameters<Redis['quit']>[0]): ReturnType<Redis['quit']> {
+    this.#closedOnPurpose = true;
+    return super.quit(callback);
+  }
+
+  override duplicate(override?: Partial<RedisOptions>): Redis {
+    return new LastingRedis(undefined, { ...this.options, ...override });
+  }
+
+  #connectAgainUnlessClosed(): void {
+    if (this.#closedOnPurpose) return;
+    // At once the first time: commands issued meanwhile would fail rather than wait.
+    const delay = this.#revivals === 0 ? 0 : retryStrategy(this.#revivals);
+    this.#revivals += 1;
+    setTimeout(() => {
+      // BullMQ may have connected it again already.
+      if (this.status === 'end' && !this.#closedOnPurpose) this.connect().catch(() => undefined);
+    }, delay);
+  }
+}
+
 /** How long an API request waits for any one Redis reply unless told otherwise. */
 export const DEFAULT_REDIS_REQUEST_TIMEOUT_MS = 500;
 
@@ -31,7 +85,7 @@ export function createRedisConnection(
   }: { commandTimeoutMs?: number; sentinel?: RedisSentinelConfig } = {},
 ): Redis {
   const producer = role === 'producer';
-  return new Redis(url, {
+  return new LastingRedis(url, {
     maxRetriesPerRequest: producer ? 1 : null,
     enableOfflineQueue: !producer,
     ...(producer ? { commandTimeout: commandTimeoutMs } : {}),
