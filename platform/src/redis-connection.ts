@@ -4,57 +4,42 @@ import { withTimeout } from './timeout';
 
 export type { Redis };
 
-/**
- * A connection that ends only when it is closed on purpose. ioredis ends a
- * Sentinel connection for good ("Connection is closed.") when the Sentinels
- * announce a new primary (failoverDetector) while it is asking them where the
- * primary is: the announcement closes the search, which ioredis takes for a
- * close of ours. After a primary dies that is just when the announcement
- * comes, as the connection searches until the replica is promoted. An ended
- * connection refuses every command from then on: a worker could neither
- * finish, fail nor renew the lock of the batches in hand, nor look for
- * stalled ones, and sending stalled until another worker's stalled-job check
- * or the ledger's recovery took them up (45 s, or never when every worker's
- * connection had ended). So it connects again, as after any other loss; the
- * commands it refused fail as they would on any lost connection (a batch is
- * tried again). BullMQ's own connections are its duplicates, and do the same.
- */
-class LastingRedis extends Redis {
-  #closedOnPurpose = false;
-  #revivals = 0;
+/** What a connection reaches of ioredis's Sentinel connector (ioredis 5): its failover detector. */
+interface SentinelConnectorParts {
+  failoverDetector?: { cleanup(): void };
+}
 
+/**
+ * A Sentinel connection that no failover announcement can end. ioredis's
+ * failover detector (the +switch-master subscription, made on each
+ * connection) outlives the connection it was made for: when a new primary
+ * is announced after the connection was lost, while it is asking the
+ * Sentinels where the primary is, the detector closes the search, and ioredis
+ * takes that for a close of ours. The connection then ends for good
+ * ("Connection is closed."), refusing every command queued meanwhile and from
+ * then on. After a primary dies that is just when the announcement comes: a
+ * worker could then neither finish, fail nor renew the lock of the batches in
+ * hand, nor look for stalled ones, and sending stalled until another worker's
+ * stalled-job check or the ledger's recovery took them up (45 s, or never
+ * when every worker's connection had ended). A lost connection has nothing
+ * left to leave, and asks the Sentinels afresh anyway: its detector is
+ * dropped when it closes, and the next connection subscribes again.
+ * BullMQ's connections are duplicates of this one, and alike.
+ */
+class SentinelFollowingRedis extends Redis {
   /** Without `url`, `options` say where (a duplicate's: ioredis skips an undefined URL). */
   constructor(url: string | undefined, options: RedisOptions) {
     super(url as string, options);
-    this.on('end', () => this.#connectAgainUnlessClosed());
-    this.on('connect', () => {
-      this.#revivals = 0;
-    });
-  }
-
-  override disconnect(reconnect = false): void {
-    if (!reconnect) this.#closedOnPurpose = true;
-    super.disconnect(reconnect);
-  }
-
-  override quit(callback?: Parameters<Redis['quit']>[0]): ReturnType<Redis['quit']> {
-    this.#closedOnPurpose = true;
-    return super.quit(callback);
+    this.on('close', () => this.#dropFailoverDetector());
   }
 
   override duplicate(override?: Partial<RedisOptions>): Redis {
-    return new LastingRedis(undefined, { ...this.options, ...override });
+    return new SentinelFollowingRedis(undefined, { ...this.options, ...override });
   }
 
-  #connectAgainUnlessClosed(): void {
-    if (this.#closedOnPurpose) return;
-    // At once the first time: commands issued meanwhile would fail rather than wait.
-    const delay = this.#revivals === 0 ? 0 : retryStrategy(this.#revivals);
-    this.#revivals += 1;
-    setTimeout(() => {
-      // BullMQ may have connected it again already.
-      if (this.status === 'end' && !this.#closedOnPurpose) this.connect().catch(() => undefined);
-    }, delay);
+  #dropFailoverDetector(): void {
+    const { connector } = this as unknown as { connector?: SentinelConnectorParts };
+    connector?.failoverDetector?.cleanup();
   }
 }
 
@@ -85,7 +70,7 @@ export function createRedisConnection(
   }: { commandTimeoutMs?: number; sentinel?: RedisSentinelConfig } = {},
 ): Redis {
   const producer = role === 'producer';
-  return new LastingRedis(url, {
+  return new SentinelFollowingRedis(url, {
     maxRetriesPerRequest: producer ? 1 : null,
     enableOfflineQueue: !producer,
     ...(producer ? { commandTimeout: commandTimeoutMs } : {}),

@@ -192,7 +192,7 @@ describe('Redis connections through Sentinels', () => {
     }
   }
 
-  it('keeps connecting when the new primary is announced while it asks the Sentinels', async () => {
+  it('keeps its commands when the new primary is announced while it asks the Sentinels', async () => {
     const { primary, replica, sentinel: announcer } = await primaryWithReplica();
     // Asked first and frozen while the connection searches: each holds the
     // search for the Sentinel command timeout (2 s), so the announcement
@@ -226,6 +226,8 @@ describe('Redis connections through Sentinels', () => {
     opened.push(admin);
     await admin.call('CLIENT', 'KILL', 'TYPE', 'normal');
     await until('the connection searches', () => consumer.status === 'connecting');
+    // Queued while it searches, as a worker's commands are: kept for the new primary.
+    const queued = consumer.set('written-meanwhile', 'kept');
     const failover = async (): Promise<unknown> =>
       asker.call('SENTINEL', 'FAILOVER', name).catch(async (error: Error) => {
         if (!error.message.startsWith('NOGOODSLAVE')) throw error;
@@ -238,7 +240,8 @@ describe('Redis connections through Sentinels', () => {
       'the connection reaches the new primary',
       () => consumer.status === 'ready' && consumer.stream.remotePort === replica.port,
     );
-    expect(await consumer.get('written-before')).toBe('kept');
+    await expect(queued).resolves.toBe('OK');
+    expect(await consumer.mget('written-before', 'written-meanwhile')).toEqual(['kept', 'kept']);
     await expect(consumer.set('written-after', 'on the new primary')).resolves.toBe('OK');
   }, 60_000);
 
