@@ -4,6 +4,45 @@ import { withTimeout } from './timeout';
 
 export type { Redis };
 
+/** What a connection reaches of ioredis's Sentinel connector (ioredis 5): its failover detector. */
+interface SentinelConnectorParts {
+  failoverDetector?: { cleanup(): void };
+}
+
+/**
+ * A Sentinel connection that no failover announcement can end. ioredis's
+ * failover detector (the +switch-master subscription, made on each
+ * connection) outlives the connection it was made for: when a new primary
+ * is announced after the connection was lost, while it is asking the
+ * Sentinels where the primary is, the detector closes the search, and ioredis
+ * takes that for a close of ours. The connection then ends for good
+ * ("Connection is closed."), refusing every command queued meanwhile and from
+ * then on. After a primary dies that is just when the announcement comes: a
+ * worker could then neither finish, fail nor renew the lock of the batches in
+ * hand, nor look for stalled ones, and sending stalled until another worker's
+ * stalled-job check or the ledger's recovery took them up (45 s, or never
+ * when every worker's connection had ended). A lost connection has nothing
+ * left to leave, and asks the Sentinels afresh anyway: its detector is
+ * dropped when it closes, and the next connection subscribes again.
+ * BullMQ's connections are duplicates of this one, and alike.
+ */
+class SentinelFollowingRedis extends Redis {
+  /** Without `url`, `options` say where (a duplicate's: ioredis skips an undefined URL). */
+  constructor(url: string | undefined, options: RedisOptions) {
+    super(url as string, options);
+    this.on('close', () => this.#dropFailoverDetector());
+  }
+
+  override duplicate(override?: Partial<RedisOptions>): Redis {
+    return new SentinelFollowingRedis(undefined, { ...this.options, ...override });
+  }
+
+  #dropFailoverDetector(): void {
+    const { connector } = this as unknown as { connector?: SentinelConnectorParts };
+    connector?.failoverDetector?.cleanup();
+  }
+}
+
 /** How long an API request waits for any one Redis reply unless told otherwise. */
 export const DEFAULT_REDIS_REQUEST_TIMEOUT_MS = 500;
 
@@ -31,7 +70,7 @@ export function createRedisConnection(
   }: { commandTimeoutMs?: number; sentinel?: RedisSentinelConfig } = {},
 ): Redis {
   const producer = role === 'producer';
-  return new Redis(url, {
+  return new SentinelFollowingRedis(url, {
     maxRetriesPerRequest: producer ? 1 : null,
     enableOfflineQueue: !producer,
     ...(producer ? { commandTimeout: commandTimeoutMs } : {}),

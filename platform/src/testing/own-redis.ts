@@ -101,6 +101,9 @@ export async function startOwnRedis(options: { replicaOf?: number } = {}): Promi
 
 export interface OwnSentinel {
   port: number;
+  /** SIGSTOP: it takes connections and answers nothing, like a hung Sentinel. */
+  freeze(): void;
+  thaw(): void;
   close(): Promise<void>;
 }
 
@@ -129,6 +132,12 @@ export async function startOwnSentinel(primaryPort: number, name: string): Promi
   const child = await launch([file, '--sentinel']);
   return {
     port,
+    freeze() {
+      child.kill('SIGSTOP');
+    },
+    thaw() {
+      child.kill('SIGCONT');
+    },
     async close() {
       await terminate(child);
       rmSync(dir, { recursive: true, force: true });

@@ -183,6 +183,68 @@ describe('Redis connections through Sentinels', () => {
     await expect(producer.incr('hits')).resolves.toBe(1);
   }, 40_000);
 
+  /** Until `check` holds, or fails the test after `ms`. */
+  async function until(what: string, check: () => boolean | Promise<boolean>, ms = 20_000) {
+    const deadline = Date.now() + ms;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  it('keeps its commands when the new primary is announced while it asks the Sentinels', async () => {
+    const { primary, replica, sentinel: announcer } = await primaryWithReplica();
+    // Asked first and frozen while the connection searches: each holds the
+    // search for the Sentinel command timeout (2 s), so the announcement
+    // comes in the middle of it, as it does when a dead primary is replaced.
+    const frozen = [
+      await startOwnSentinel(primary.port, name),
+      await startOwnSentinel(primary.port, name),
+    ];
+    closers.push(...frozen.map((sentinel) => sentinel.close));
+    const config = {
+      sentinels: [...frozen, announcer].map(({ port }) => ({ host: '127.0.0.1', port })),
+      name,
+    };
+    const consumer = connect('consumer', config);
+    await consumer.set('written-before', 'kept');
+    expect(await consumer.wait(1, 10_000)).toBe(1);
+    const asker = createRedisConnection(`redis://127.0.0.1:${announcer.port}`, 'consumer');
+    opened.push(asker);
+    await until('the Sentinel knows the replica', async () => {
+      const replicas = (await asker.call('SENTINEL', 'REPLICAS', name)) as string[][];
+      return replicas.some((fields) => fields.join(' ').includes('master-link-status ok'));
+    });
+    // The connection listens for announcements on every Sentinel.
+    await until('the connection listens to the Sentinel', async () =>
+      ((await asker.call('CLIENT', 'LIST')) as string).includes('sub=1'),
+    );
+
+    // The connection loses its primary, and searches again.
+    for (const sentinel of frozen) sentinel.freeze();
+    const admin = createRedisConnection(primary.url, 'consumer');
+    opened.push(admin);
+    await admin.call('CLIENT', 'KILL', 'TYPE', 'normal');
+    await until('the connection searches', () => consumer.status === 'connecting');
+    // Queued while it searches, as a worker's commands are: kept for the new primary.
+    const queued = consumer.set('written-meanwhile', 'kept');
+    const failover = async (): Promise<unknown> =>
+      asker.call('SENTINEL', 'FAILOVER', name).catch(async (error: Error) => {
+        if (!error.message.startsWith('NOGOODSLAVE')) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return failover();
+      });
+    await failover();
+
+    await until(
+      'the connection reaches the new primary',
+      () => consumer.status === 'ready' && consumer.stream.remotePort === replica.port,
+    );
+    await expect(queued).resolves.toBe('OK');
+    expect(await consumer.mget('written-before', 'written-meanwhile')).toEqual(['kept', 'kept']);
+    await expect(consumer.set('written-after', 'on the new primary')).resolves.toBe('OK');
+  }, 60_000);
+
   it('says which Sentinels it asked and why each failed when none can be reached', async () => {
     const [first, second] = [await freePort(), await freePort()];
     const config = {
