@@ -49,7 +49,8 @@ export async function keptAudience(
  * once the walk ends). On the embedded store a second walk only to count
  * costs as much as the send's own (about a third of the store's CPU per
  * mail at 20,000 recipients). Undefined when the figures cannot say: a send
- * to lists or segments (the figures do not keep them), or Redis not answering.
+ * to lists or segments (the figures do not keep them), Redis not answering,
+ * or figures that count nobody.
  */
 export async function keptAudienceTotal(
   kept: KeptCounts,
@@ -64,7 +65,12 @@ export async function keptAudienceTotal(
     if (error instanceof FiguresUnavailableError) return undefined;
     throw error;
   }
-  if (recipientType === 'subscribers') return audience.subscribers;
-  const withoutConsent = target.enquiryLawfulBasis ? audience.withoutConsent[recipientType] : 0;
-  return audience[recipientType] + withoutConsent;
+  const total =
+    recipientType === 'subscribers'
+      ? audience.subscribers
+      : audience[recipientType] +
+        (target.enquiryLawfulBasis ? audience.withoutConsent[recipientType] : 0);
+  // None counted: figures not recounted yet (people stored behind the API),
+  // or nobody to mail, which a walk then finds at once.
+  return total > 0 ? total : undefined;
 }

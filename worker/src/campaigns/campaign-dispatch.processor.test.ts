@@ -13,6 +13,7 @@ import {
   createLogger,
   keptAudienceTotal,
   reconcileStats,
+  statsKeys,
   type KeptCounts,
   listMemberId,
   markListDeleting,
@@ -325,6 +326,21 @@ describe('the campaign dispatch', () => {
     const { run, walks } = countingDispatch({
       keptAudienceTotal: (target) =>
         keptAudienceTotal(createKeptCounts(gone, figuresOptions()), target),
+    });
+
+    expect(await run(await dispatchJob(id))).toBe('dispatched');
+
+    expect(walks.counted).toBe(1);
+    expect(sendQueue.totalsAtAdds.every((total) => total === 5)).toBe(true);
+  });
+
+  it('walks the audience to count it when the kept figures count nobody yet', async () => {
+    // Stored behind the API, and not recounted: the figures know of nobody.
+    const id = await seededCampaign(5);
+    await ctx.redis.del(statsKeys(ctx.queuePrefix, 'UTC').counts);
+    const kept = createKeptCounts(ctx.redis, figuresOptions());
+    const { run, walks } = countingDispatch({
+      keptAudienceTotal: (target) => keptAudienceTotal(kept, target),
     });
 
     expect(await run(await dispatchJob(id))).toBe('dispatched');
