@@ -7,6 +7,7 @@ import {
 } from '@agency/contracts';
 import {
   createKeptCounts,
+  keptAudienceTotal,
   createMailQueues,
   erasureKeyOf,
   mailIdentityKey,
@@ -398,6 +399,7 @@ interface CampaignSending {
 async function startCampaignSending(
   options: WorkersOptions,
   mailDeps: MailDeps,
+  kept: KeptCounts,
 ): Promise<CampaignSending> {
   const { connection, queuePrefix, logger } = options;
   const { messenger, ...campaignSettings } = options.campaigns;
@@ -406,6 +408,7 @@ async function startCampaignSending(
     queuePrefix,
     messenger,
     store: mongoCampaignStore,
+    keptAudienceTotal: (target) => keptAudienceTotal(kept, target),
     messageIdDomain: mailDeps.messageIdDomain,
     identityKey: mailDeps.identityKey,
     logger,
@@ -518,7 +521,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     keptContactChanges: kept.contactChanges,
     stalePeople,
   });
-  const campaigns = await startCampaignSending(options, mailDeps);
+  const campaigns = await startCampaignSending(options, mailDeps, kept);
   const started = { relaySchedule, campaigns, workers, scheduled, relayQueue, relayTargets };
   return { close: () => closeWorkers(started) };
 }

@@ -9,7 +9,12 @@ import {
 } from '@agency/contracts';
 import {
   campaignLinkTable,
+  createKeptCounts,
   createLogger,
+  keptAudienceTotal,
+  reconcileStats,
+  statsKeys,
+  type KeptCounts,
   listMemberId,
   markListDeleting,
   withCampaignLock,
@@ -272,6 +277,98 @@ describe('the campaign dispatch', () => {
 
     expect(counts).toBe(1);
     expect(await ctx.campaign(id)).toMatchObject({ total: 3 });
+  });
+
+  /** A dispatch whose store counts its walks to count the audience. */
+  function countingDispatch(over: Partial<CampaignDispatchDeps> = {}) {
+    const walks = { counted: 0 };
+    const run = processor({
+      store: {
+        ...store,
+        countAudience(target) {
+          walks.counted += 1;
+          return store.countAudience(target);
+        },
+      },
+      ...over,
+    });
+    return { run, walks };
+  }
+
+  const figuresOptions = () => ({ prefix: ctx.queuePrefix, timeZone: 'UTC', logger });
+  /** The dashboard's kept figures, recounted from the store as the worker does at start. */
+  async function recountedFigures(): Promise<KeptCounts> {
+    await reconcileStats({ redis: ctx.redis, settleMs: 0, ...figuresOptions() });
+    return createKeptCounts(ctx.redis, figuresOptions());
+  }
+
+  it('takes the total shown while it queues from the kept figures, walking the audience only to send', async () => {
+    const id = await seededCampaign(43);
+    const kept = await recountedFigures();
+    // An enquiry stored behind the figures' back: they say 43, the walk finds 44.
+    await ctx.seedContacts([{ email: `late.${id}@example.tn`, firstName: 'Late', locale: 'en' }]);
+    const { run, walks } = countingDispatch({
+      keptAudienceTotal: (target) => keptAudienceTotal(kept, target),
+    });
+
+    expect(await run(await dispatchJob(id))).toBe('dispatched');
+
+    expect(walks.counted).toBe(0);
+    expect(sendQueue.totalsAtAdds).toEqual([43, 43, 43, 43, 43]);
+    // Once every batch is queued, the dispatch's own count is the total.
+    expect(await ctx.campaign(id)).toMatchObject({ total: 44, dispatchedRound: 1 });
+  });
+
+  it('walks the audience to count it when the kept figures cannot be read', async () => {
+    const id = await seededCampaign(5);
+    const gone = ctx.redis.duplicate();
+    await gone.quit();
+    const { run, walks } = countingDispatch({
+      keptAudienceTotal: (target) =>
+        keptAudienceTotal(createKeptCounts(gone, figuresOptions()), target),
+    });
+
+    expect(await run(await dispatchJob(id))).toBe('dispatched');
+
+    expect(walks.counted).toBe(1);
+    expect(sendQueue.totalsAtAdds.every((total) => total === 5)).toBe(true);
+  });
+
+  it('walks the audience to count it when the kept figures count nobody yet', async () => {
+    // Stored behind the API, and not recounted: the figures know of nobody.
+    const id = await seededCampaign(5);
+    await ctx.redis.del(statsKeys(ctx.queuePrefix, 'UTC').counts);
+    const kept = createKeptCounts(ctx.redis, figuresOptions());
+    const { run, walks } = countingDispatch({
+      keptAudienceTotal: (target) => keptAudienceTotal(kept, target),
+    });
+
+    expect(await run(await dispatchJob(id))).toBe('dispatched');
+
+    expect(walks.counted).toBe(1);
+    expect(sendQueue.totalsAtAdds.every((total) => total === 5)).toBe(true);
+  });
+
+  it('walks the audience to count a send to lists, which the kept figures do not keep', async () => {
+    const list = await MailingListModel.create({ name: 'Counted' });
+    await ListMemberModel.create({
+      _id: listMemberId(String(list._id), 'member@example.tn'),
+      list: list._id,
+      key: 'member@example.tn',
+      email: 'member@example.tn',
+      consent: { basis: 'import', at: new Date(), listName: list.name },
+    });
+    const id = await ctx.queueCampaign({ recipientType: 'lists', addDispatch: false });
+    await CampaignModel.updateOne({ _id: id }, { listIds: [list._id] });
+    const kept = await recountedFigures();
+    const { run, walks } = countingDispatch({
+      keptAudienceTotal: (target) => keptAudienceTotal(kept, target),
+    });
+
+    expect(await run(await dispatchJob(id))).toBe('dispatched');
+
+    expect(walks.counted).toBe(1);
+    expect(sendQueue.totalsAtAdds).toEqual([1]);
   });
 
   it('never bulks more than twenty batches at once', async () => {

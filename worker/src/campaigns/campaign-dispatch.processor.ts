@@ -21,6 +21,11 @@ export interface CampaignDispatchDeps extends RoundEndDeps {
   olderPassWaitMs: number;
   /** Builds the campaign's link table, as its mail renders, when its tracking starts. */
   messenger: Pick<CampaignMessenger, 'trackedLinks'>;
+  /**
+   * The audience as the dashboard's kept figures count it, without a walk;
+   * undefined when they cannot say (lists, segments, Redis not answering).
+   */
+  keptAudienceTotal?: (target: AudienceTarget) => Promise<number | undefined>;
 }
 
 /** Batches queued per bulk add at most, and per check that the campaign was not paused meanwhile. */
@@ -103,10 +108,15 @@ function audienceTargetOf(campaign: CampaignSendState): AudienceTarget {
  * The first round's audience, counted before its first batch is queued: the
  * progress bar reads "0 / 1,952" from the start, never the size of the batches
  * queued so far. Until this is written the total is 0, which the dashboard
- * shows as counting. One more walk of the audience, once per send.
+ * shows as counting. The kept figures give it for contacts, subscribers and
+ * everyone, as the dashboard showed it before the send; lists and segments
+ * (or figures that cannot be read) take one more walk of the audience. The
+ * dispatch's own count, written once every batch is queued, is exact.
  */
 async function recordAudienceTotal(deps: CampaignDispatchDeps, campaign: CampaignSendState) {
-  const total = await deps.store.countAudience(audienceTargetOf(campaign));
+  const target = audienceTargetOf(campaign);
+  const total =
+    (await deps.keptAudienceTotal?.(target)) ?? (await deps.store.countAudience(target));
   await deps.tracker.writeInTurn(campaign.id, () => deps.store.recordTotal(campaign.id, total));
 }
 

@@ -14,7 +14,10 @@ import {
   type Redis,
   type CampaignStore,
 } from '@agency/platform';
-import { campaignDispatchProcessor } from './campaign-dispatch.processor';
+import {
+  campaignDispatchProcessor,
+  type CampaignDispatchDeps,
+} from './campaign-dispatch.processor';
 import type { CampaignMessenger } from './campaign-messenger';
 import { campaignRecoveryProcessor } from './campaign-recovery.processor';
 import { campaignScheduleProcessor } from './campaign-schedule.processor';
@@ -74,6 +77,8 @@ export interface CampaignEngineOptions {
   settings: CampaignSendSettings;
   /** Where campaigns, their audience and their ledger are read and written: the composition root chooses. */
   store: CampaignStore;
+  /** The dashboard's kept figures' count of a send's audience: the progress bar's total without a walk. */
+  keptAudienceTotal?: CampaignDispatchDeps['keptAudienceTotal'];
 }
 
 export interface RunningCampaignEngine {
@@ -250,6 +255,7 @@ function startCampaignWorkers(
     sendJobOptions: sendJobOptions(settings),
     olderPassWaitMs: settings.lockDurationMs * 2,
     messenger,
+    ...(options.keptAudienceTotal ? { keptAudienceTotal: options.keptAudienceTotal } : {}),
   };
   return [
     startWorker(

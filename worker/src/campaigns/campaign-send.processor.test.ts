@@ -714,6 +714,35 @@ describe('a campaign send batch', () => {
     expect(await ctx.redis.exists(tracker.keys(id, 1).attempts)).toBe(0);
   });
 
+  it("shares its reads of the campaign's state between a worker's batches: about one a second for them all", async () => {
+    const batches = [0, 1, 2].map((group) =>
+      Array.from({ length: 16 }, (_, index) => person(`Shared${group}x${index}`)),
+    );
+    const id = await sendingCampaign(48);
+    let reads = 0;
+    // Three batches at once, each a mail at a time, each mail 150 ms: about 2.5 s each.
+    const worker = processor(1, new Semaphore(3), {
+      store: {
+        ...store,
+        sendState(campaignId) {
+          reads += 1;
+          return store.sendState(campaignId);
+        },
+      },
+    });
+    onSend = () => new Promise((resolve) => setTimeout(resolve, 150));
+    const jobs = await Promise.all(batches.map((recipients) => batch(id, recipients)));
+    const started = Date.now();
+
+    expect(await Promise.all(jobs.map((job) => worker(job)))).toEqual(['done', 'done', 'done']);
+
+    const seconds = (Date.now() - started) / SEND_STATE_READ_INTERVAL_MS;
+    expect(seconds).toBeGreaterThan(2);
+    // Each batch starts on a read of its own; alone, each would read again every second.
+    expect(reads - batches.length).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
+    expect(smtp.received).toHaveLength(48);
+  });
+
   describe("a campaign's own pace and window", () => {
     /** Everything but the date stays real: the stores, Redis and SMTP answer in their own time. */
     const realClock = [

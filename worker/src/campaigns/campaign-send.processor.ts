@@ -15,6 +15,7 @@ import { takePace, windowClosedUntil } from './campaign-pacing';
 import { sendTrackingOf } from './campaign-tracking-urls';
 import { settleRoundIfDone, type RoundEndDeps } from './round-end';
 import type { Answered, RoundProgress, Wave } from './round-tracker';
+import { sendStateReads, type SendStateRead, type SendStateReads } from './send-state-reads';
 
 export interface CampaignSendDeps extends RoundEndDeps {
   messenger: CampaignMessenger;
@@ -132,6 +133,8 @@ interface BatchState {
 /** One run of a batch: its job, its campaign's state and mail, and what it learns. */
 interface BatchRun {
   deps: CampaignSendDeps;
+  /** The worker's reads of the campaign's state, shared with its other batches. */
+  states: SendStateReads;
   job: Job<CampaignSendJob>;
   campaign: CampaignSendState;
   mail: PreparedCampaign;
@@ -145,8 +148,9 @@ interface BatchRun {
 /** The batch's recipients not settled in the ledger are its candidates; nothing is recorded yet. */
 function startBatchRun(
   deps: CampaignSendDeps,
+  states: SendStateReads,
   job: Job<CampaignSendJob>,
-  campaign: CampaignSendState,
+  { state: campaign, readAt }: SendStateRead & { state: CampaignSendState },
   mail: PreparedCampaign,
 ): BatchRun {
   const { campaignId, round, recipients } = job.data;
@@ -172,11 +176,11 @@ function startBatchRun(
     windowClosedAt: null,
     stopped: false,
     // The processor has just read it, to start the batch.
-    stateReadAt: Date.now(),
+    stateReadAt: readAt,
     connectionFailure: undefined,
     accepted: false,
   };
-  return { deps, job, campaign, mail, keys, recipientOf, record, lastAttempt, state };
+  return { deps, states, job, campaign, mail, keys, recipientOf, record, lastAttempt, state };
 }
 
 /** Sends one mail of a wave: its outcome, or nothing while it stays owed. */
@@ -222,10 +226,14 @@ async function sendOne(
  */
 export const SEND_STATE_READ_INTERVAL_MS = 1000;
 
-/** Reads the campaign's state again: a pause, a cancel or a new pass stops the batch. */
-async function readSendStateAgain({ deps, job, state }: BatchRun): Promise<void> {
-  state.stateReadAt = Date.now();
-  if (!isCurrent(await deps.store.sendState(job.data.campaignId), job.data)) state.stopped = true;
+/**
+ * Reads the campaign's state again, or takes another batch's read of it
+ * younger than the interval: a pause, a cancel or a new pass stops the batch.
+ */
+async function readSendStateAgain({ states, job, state }: BatchRun): Promise<void> {
+  const read = await states.recent(job.data.campaignId, SEND_STATE_READ_INTERVAL_MS);
+  state.stateReadAt = read.readAt;
+  if (!isCurrent(read.state, job.data)) state.stopped = true;
 }
 
 /** The mails the next wave may send: none once the batch stopped or its window closed. */
@@ -385,8 +393,11 @@ async function endBatch(
  */
 export function campaignSendProcessor(deps: CampaignSendDeps) {
   const prepared = preparedCampaigns(deps.store, deps.messenger);
+  const states = sendStateReads(deps.store);
   return async (job: Job<CampaignSendJob>, token?: string): Promise<BatchResult> => {
-    const campaign = await deps.store.sendState(job.data.campaignId);
+    // A batch starts on a read of its own: the others' reads then share it.
+    const read = await states.fresh(job.data.campaignId);
+    const campaign = read.state;
     // Paused, cancelled or resumed as a new pass: nothing is sent; the pass that goes on queues what is owed.
     if (!isCurrent(campaign, job.data)) return 'skipped';
     const closedUntil = windowClosedUntil(campaign, await deps.timeZone());
@@ -396,7 +407,7 @@ export function campaignSendProcessor(deps: CampaignSendDeps) {
     // Deleted between the two reads: there is nobody left to send it for.
     if (!mail) return 'skipped';
 
-    const run = startBatchRun(deps, job, campaign, mail);
+    const run = startBatchRun(deps, states, job, { state: campaign, readAt: read.readAt }, mail);
     const progress = await sendWaves(run);
     return endBatch(run, token, progress);
   };

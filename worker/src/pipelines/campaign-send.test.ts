@@ -1,7 +1,12 @@
 import type { ParsedMail } from 'mailparser';
 import { QUEUE_NAMES, TEST_SEND_SAMPLE_NAMES } from '@agency/contracts';
 import { campaignAudience, campaignControls } from '@agency/backend';
-import { createKeptCounts, createLogger, reconcileStats } from '@agency/platform';
+import {
+  createKeptCounts,
+  createLogger,
+  keptAudienceTotal,
+  reconcileStats,
+} from '@agency/platform';
 import { UserModel } from '@agency/platform/testing/users-models';
 import { createCampaignContext, type CampaignContext } from '../testing/campaign-context';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
@@ -109,6 +114,9 @@ describe('who a campaign is sent to', () => {
       // With a basis, the editor adds those it says were left out for lack of consent.
       const leftOut = enquiryLawfulBasis ? audience.withoutConsent[recipientType] : 0;
       expect(audience[recipientType] + leftOut).toBe(expected.length);
+      // ...and the total the progress bar shows while the dispatch walks it.
+      const target = { recipientType, listIds: [], enquiryLawfulBasis };
+      expect(await keptAudienceTotal(kept, target)).toBe(expected.length);
     },
   );
 

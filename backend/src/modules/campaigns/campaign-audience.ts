@@ -1,8 +1,8 @@
 import type { CampaignAudienceDto } from '@agency/contracts';
 import {
-  COUNT_FIELDS,
   countAudience,
   excludedKeys,
+  keptAudience,
   suppressedKeys,
   type KeptCounts,
 } from '@agency/platform';
@@ -11,13 +11,9 @@ import { readFigures } from '../stats';
 /**
  * How many distinct addresses each recipient type would reach if sent now,
  * as the send counts them, whoever unsubscribed or is on the suppression
- * list left out: the kept figures (@agency/platform's stats/kept-counts.ts),
- * less the suppressed addresses they still count. Enquiry contacts are
- * counted twice there: those whose enquiry ticked "send me news" (whom a
- * campaign mails) and all of them (whom a lawful basis lets it mail); the
- * difference is how many each leaves out for lack of consent. `lists` walks
- * the members of the lists asked for as the send does, and `segments` the
- * consenting people of the segments asked for.
+ * list left out: the kept figures (@agency/platform's stats/kept-audience.ts).
+ * `lists` walks the members of the lists asked for as the send does, and
+ * `segments` the consenting people of the segments asked for.
  */
 export async function campaignAudience(
   kept: KeptCounts,
@@ -32,9 +28,8 @@ export async function campaignAudience(
     suppressedKeys(),
     walks ? excludedKeys() : new Set<string>(),
   ]);
-  const [count, reach, lists, segments] = await Promise.all([
-    readFigures(() => kept.counts()),
-    readFigures(() => kept.audienceReach(suppressed)),
+  const [figures, lists, segments] = await Promise.all([
+    readFigures(() => keptAudience(kept, suppressed)),
     listIds.length > 0
       ? countAudience({ recipientType: 'lists', listIds: [...listIds] }, excluded)
       : 0,
@@ -45,18 +40,5 @@ export async function campaignAudience(
         )
       : 0,
   ]);
-  const reached = (field: string, suppressedAmong: number) => count(field) - suppressedAmong;
-  const contacts = reached(COUNT_FIELDS.audienceContactsConsented, reach.consentedContacts);
-  const all = reached(COUNT_FIELDS.audienceAllConsented, reach.consentedAll);
-  return {
-    contacts,
-    subscribers: reached(COUNT_FIELDS.subscribers('confirmed'), reach.subscribers),
-    all,
-    lists,
-    segments,
-    withoutConsent: {
-      contacts: reached(COUNT_FIELDS.audienceContacts, reach.contacts) - contacts,
-      all: reached(COUNT_FIELDS.audienceAll, reach.all) - all,
-    },
-  };
+  return { ...figures, lists, segments };
 }
