@@ -11,6 +11,7 @@ import {
   type TrackingUrls,
 } from '@agency/platform';
 import {
+  mimeNodeHead,
   recipientHeadWriter,
   type RecipientHead,
   type RecipientHeadFields,
@@ -205,17 +206,8 @@ export function compileCampaignMime(
   const closing = frameText('', `--${boundary}--`, '');
   const writeHead = recipientHeadWriter();
   // The recipient's own headers, as Nodemailer's `sendMail` would encode them.
-  const headOf = (fields: RecipientHeadFields): RecipientHead => {
-    const written = writeHead(fields);
-    if (written) return written;
-    const node = nodeOfFrame()
-      .setHeader('To', fields.to)
-      .setHeader('Subject', fields.subject)
-      .setHeader('Message-ID', fields.messageId)
-      .setHeader('List-Unsubscribe', `<${fields.listUnsubscribeUrl}>`)
-      .setHeader('Date', fields.date);
-    return { text: node.buildHeaders(), to: node.getEnvelope().to };
-  };
+  const headOf = (fields: RecipientHeadFields): RecipientHead =>
+    writeHead(fields) ?? mimeNodeHead(nodeOfFrame(), fields);
 
   return {
     build(parts) {

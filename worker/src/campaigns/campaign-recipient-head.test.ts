@@ -1,17 +1,15 @@
 import fc from 'fast-check';
-import { recipientHeadWriter, type RecipientHeadFields } from './campaign-recipient-head';
+import {
+  mimeNodeHead,
+  recipientHeadWriter,
+  type RecipientHeadFields,
+} from './campaign-recipient-head';
 import { MimeNode } from './nodemailer-internals';
 
 /** The same headers as a node of a campaign's frame writes them: what every mail carried before. */
 function nodemailers(fields: RecipientHeadFields) {
   const frame = new MimeNode('multipart/alternative', { baseBoundary: 'b' });
-  const node = new MimeNode(undefined, { rootNode: frame, baseBoundary: 'b' })
-    .setHeader('To', fields.to)
-    .setHeader('Subject', fields.subject)
-    .setHeader('Message-ID', fields.messageId)
-    .setHeader('List-Unsubscribe', `<${fields.listUnsubscribeUrl}>`)
-    .setHeader('Date', fields.date);
-  return { text: node.buildHeaders(), to: node.getEnvelope().to };
+  return mimeNodeHead(new MimeNode(undefined, { rootNode: frame, baseBoundary: 'b' }), fields);
 }
 
 const LONG_LINK = `https://agency.tn/api/newsletter/unsubscribe/one-click?token=${'t'.repeat(160)}`;

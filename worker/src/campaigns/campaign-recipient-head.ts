@@ -1,4 +1,4 @@
-import { foldLines, headerValueEncoder } from './nodemailer-internals';
+import { foldLines, headerValueEncoder, type MimeNode } from './nodemailer-internals';
 
 /** The headers that name one recipient, as each campaign mail carries them. */
 export interface RecipientHeadFields {
@@ -56,4 +56,19 @@ export function recipientHeadWriter(): (fields: RecipientHeadFields) => Recipien
     );
     return { text: lines.join('\r\n'), to: [to] };
   };
+}
+
+/**
+ * The same headers as MimeNode writes them, set on `node` (a node of the
+ * campaign's frame): for the addresses the writer leaves to it, and the
+ * measure the writer is held to.
+ */
+export function mimeNodeHead(node: MimeNode, fields: RecipientHeadFields): RecipientHead {
+  node
+    .setHeader('To', fields.to)
+    .setHeader('Subject', fields.subject)
+    .setHeader('Message-ID', fields.messageId)
+    .setHeader('List-Unsubscribe', `<${fields.listUnsubscribeUrl}>`)
+    .setHeader('Date', fields.date);
+  return { text: node.buildHeaders(), to: node.getEnvelope().to };
 }

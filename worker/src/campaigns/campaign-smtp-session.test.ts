@@ -124,6 +124,22 @@ describe("the campaign's SMTP session", () => {
   const commandChunks = () =>
     relay?.chunks.filter((chunk) => /^(MAIL|RCPT|DATA|RSET)/m.test(chunk)) ?? [];
 
+  /**
+   * Gives two messages at once to one connection, through the recording
+   * relay to `sink`: answers what the first was refused with.
+   */
+  async function twoAtOnce(sink: SmtpSink, first: string, second: string): Promise<unknown> {
+    smtp = sink;
+    relay = await recordingRelay(smtp);
+    transport = createCampaignTransport(relay.url, 1);
+    const sending = transport;
+    const [refusal] = await Promise.all([
+      sending.send(message(first)).catch((error: unknown) => error),
+      sending.send(message(second)),
+    ]);
+    return refusal;
+  }
+
   it('sends the envelope and DATA in one write to a server that offers PIPELINING', async () => {
     smtp = await startSmtpSink();
     relay = await recordingRelay(smtp);
@@ -176,18 +192,14 @@ describe("the campaign's SMTP session", () => {
   });
 
   it('resets after a refused recipient, then sends the message given meanwhile', async () => {
-    smtp = await startSmtpSink({
-      refuseRecipient: (address) =>
-        address === 'gone@example.tn' ? { code: 550, message: '5.1.1 No such user' } : undefined,
-    });
-    relay = await recordingRelay(smtp);
-    transport = createCampaignTransport(relay.url, 1);
-    const sending = transport;
-
-    const [refusal] = await Promise.all([
-      sending.send(message('gone@example.tn')).catch((error: unknown) => error),
-      sending.send(message('here@example.tn')),
-    ]);
+    const refusal = await twoAtOnce(
+      await startSmtpSink({
+        refuseRecipient: (address) =>
+          address === 'gone@example.tn' ? { code: 550, message: '5.1.1 No such user' } : undefined,
+      }),
+      'gone@example.tn',
+      'here@example.tn',
+    );
 
     expect(refusal).toMatchObject({ code: 'EENVELOPE', responseCode: 550, command: 'RCPT TO' });
     expect(smtp.received.map(({ envelopeTo }) => envelopeTo)).toEqual([['here@example.tn']]);
@@ -200,42 +212,34 @@ describe("the campaign's SMTP session", () => {
   });
 
   it('needs no reset after a refused message when the next envelope went with it', async () => {
-    smtp = await startSmtpSink({
-      responder: (mail) =>
-        mail.subject === 'Hello gone@example.tn'
-          ? { code: 550, message: '5.1.1 Recipient address rejected' }
-          : undefined,
-    });
-    relay = await recordingRelay(smtp);
-    transport = createCampaignTransport(relay.url, 1);
-    const sending = transport;
-
-    const [refusal] = await Promise.all([
-      sending.send(message('gone@example.tn')).catch((error: unknown) => error),
-      sending.send(message('here@example.tn')),
-    ]);
+    const refusal = await twoAtOnce(
+      await startSmtpSink({
+        responder: (mail) =>
+          mail.subject === 'Hello gone@example.tn'
+            ? { code: 550, message: '5.1.1 Recipient address rejected' }
+            : undefined,
+      }),
+      'gone@example.tn',
+      'here@example.tn',
+    );
 
     expect(refusal).toMatchObject({ code: 'EMESSAGE', responseCode: 550 });
     expect(smtp.received.map(({ envelopeTo }) => envelopeTo)).toEqual([['here@example.tn']]);
-    expect(relay.chunks.join('')).not.toContain('RSET');
+    expect(relay?.chunks.join('')).not.toContain('RSET');
   });
 
   it('sends a message whose envelope went on a connection that then ended over another one, once', async () => {
-    smtp = await startSmtpSink({
-      responder: (mail) => {
-        if (mail.subject !== 'Hello busy@example.tn') return undefined;
-        setImmediate(() => smtp.dropConnections());
-        return { code: 421, message: '4.3.2 Service shutting down' };
-      },
-    });
-    relay = await recordingRelay(smtp);
-    transport = createCampaignTransport(relay.url, 1);
-    const sending = transport;
-
-    const [refusal] = await Promise.all([
-      sending.send(message('busy@example.tn')).catch((error: unknown) => error),
-      sending.send(message('next@example.tn')),
-    ]);
+    const refusal = await twoAtOnce(
+      await startSmtpSink({
+        responder: (mail) => {
+          if (mail.subject !== 'Hello busy@example.tn') return undefined;
+          setImmediate(() => smtp.dropConnections());
+          return { code: 421, message: '4.3.2 Service shutting down' };
+        },
+      }),
+      'busy@example.tn',
+      'next@example.tn',
+    );
 
     expect(isPermanentSmtpFailure(refusal)).toBe(false);
     expect(smtp.received.map(({ envelopeTo }) => envelopeTo)).toEqual([['next@example.tn']]);
