@@ -43,9 +43,9 @@ export const WORKER_SEMI_SPACE_MB = 4;
  * the heap from the machine's memory and collects late, so an uncapped worker
  * held 200-250 MB after a 20,000-mail campaign; capped at 112 MB it peaked
  * near 135-145 MB, and with the smaller semi-spaces above near 110-130 MB
- * (docs/benchmarks.md, bench:mail). A dispatch keeps about
- * 75 bytes per recipient while it runs, so 112 MB leaves room for about a
- * million. V8 fixes both when the process starts: they cannot be set later.
+ * (docs/benchmarks.md, bench:mail). A dispatch holds one page of
+ * recipients whatever the audience's size (whom it met is kept in Redis).
+ * V8 fixes both when the process starts: they cannot be set later.
  * @param {NodeJS.ProcessEnv} env
  * @returns {string}
  */
