@@ -56,7 +56,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
-import { workerNodeOptions } from '../scripts/lib/app-env.mjs';
+import { workerProcessEnv } from '../scripts/lib/app-env.mjs';
 import { startServices } from '../scripts/lib/services.mjs';
 import {
   printReport,
@@ -114,6 +114,15 @@ const WORKERS = Number(args.workers);
 const REF_CONNECTIONS = Number(args['ref-connections']);
 const SINK = args.sink === 'smtp-server' ? 'smtp-server' : 'raw';
 const SCALE = Math.max(1, Math.round(Number(args.scale)) || 1);
+/** The workers' NODE_OPTIONS and allocator settings, as the title shows them. */
+function workerSettings() {
+  const { NODE_OPTIONS, ...allocator } = workerProcessEnv(process.env);
+  return [
+    NODE_OPTIONS,
+    ...Object.entries(allocator).map(([name, value]) => `${name}=${value}`),
+  ].join(' ');
+}
+
 /**
  * The campaign against its own send path in the same run, and listmonk's
  * single process's memory; against listmonk in the same sink (rates, CPU per
@@ -993,7 +1002,7 @@ async function main() {
       ),
       ...(listmonk ? peerRows(base, listmonk, check) : []),
     ];
-    const title = `bench:mail, ${RECIPIENTS} recipients, ${WORKERS} worker processes (${workerNodeOptions(process.env)}), concurrency ${args.concurrency}, batch ${args.batch}, batches in flight ${args['batches-in-flight']}, content ${(CONTENT.length / 1024).toFixed(1)} KB, sink ${sink.name}`;
+    const title = `bench:mail, ${RECIPIENTS} recipients, ${WORKERS} worker processes (${workerSettings()}), concurrency ${args.concurrency}, batch ${args.batch}, batches in flight ${args['batches-in-flight']}, content ${(CONTENT.length / 1024).toFixed(1)} KB, sink ${sink.name}`;
     if (SCALE === 1) {
       printReport(title, rows, missed);
       return;

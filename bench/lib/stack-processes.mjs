@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { workerNodeOptions } from '../../scripts/lib/app-env.mjs';
+import { workerProcessEnv } from '../../scripts/lib/app-env.mjs';
 import { until } from './bench-steps.mjs';
 import { startNode } from './processes.mjs';
 
@@ -74,13 +74,14 @@ export function startApi(env) {
 }
 
 /**
- * Starts a worker process with the heap cap and semi-spaces `npm start` and compose give it.
+ * Starts a worker process with the heap cap, semi-spaces and allocator
+ * settings `npm start` and compose give it.
  * @param {string} name @param {NodeJS.ProcessEnv} env
  */
 export function startWorker(name, env) {
   return startNode(name, 'worker/dist/index.js', {
     ...env,
-    NODE_OPTIONS: workerNodeOptions(process.env),
+    ...workerProcessEnv(process.env),
   });
 }
 

@@ -9,7 +9,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { workerNodeOptions } from '../lib/app-env.mjs';
+import { workerProcessEnv } from '../lib/app-env.mjs';
 import { startService, stopAll, waitUntilReady } from '../lib/processes.mjs';
 import { mongoServerEnv } from '../lib/mongo-server-env.mjs';
 import { mongoServerArgs } from '../lib/services.mjs';
@@ -328,7 +328,7 @@ export async function startProduct({ network, rootDir, env, verbose }) {
         `worker ${worker.name}`,
         process.execPath,
         ['worker/dist/index.js'],
-        { env: { ...env, NODE_OPTIONS: workerNodeOptions(env) }, cwd: rootDir },
+        { env: { ...env, ...workerProcessEnv(env) }, cwd: rootDir },
       );
       running.set(worker.name, service);
     }

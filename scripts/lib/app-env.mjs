@@ -43,9 +43,9 @@ export const WORKER_SEMI_SPACE_MB = 4;
  * the heap from the machine's memory and collects late, so an uncapped worker
  * held 200-250 MB after a 20,000-mail campaign; capped at 112 MB it peaked
  * near 135-145 MB, and with the smaller semi-spaces above near 110-130 MB
- * (docs/benchmarks.md, bench:mail). A dispatch keeps about
- * 75 bytes per recipient while it runs, so 112 MB leaves room for about a
- * million. V8 fixes both when the process starts: they cannot be set later.
+ * (docs/benchmarks.md, bench:mail). A dispatch holds one page of
+ * recipients whatever the audience's size (whom it met is kept in Redis).
+ * V8 fixes both when the process starts: they cannot be set later.
  * @param {NodeJS.ProcessEnv} env
  * @returns {string}
  */
@@ -61,6 +61,38 @@ export function workerNodeOptions(env) {
   ]
     .filter(Boolean)
     .join(' ');
+}
+
+/**
+ * glibc's allocator, as the worker's image and this machine run it, tuned
+ * for the worker. By default a thread that meets contention gets an arena
+ * of its own (up to 8 per core): V8's collector threads and libuv's pool
+ * fill several, and what they free mostly stays resident. And once a buffer
+ * past 128 KB (a reply of the store, a batch's rosters) is freed, glibc
+ * raises its mmap threshold, so that later ones are carved from an arena
+ * and seldom given back. Two arenas and a fixed threshold: both campaign
+ * workers together peaked 8-10 MB lower at 50,000 and 200,000 recipients
+ * (docs/benchmarks.md, bench:mail), at no more CPU per mail. The caller's
+ * own values, if any, win. docker-compose.yml repeats them.
+ */
+export const WORKER_MALLOC_DEFAULTS = Object.freeze({
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '131072',
+});
+
+/**
+ * What a worker process gets on top of its environment: its heap cap and
+ * semi-spaces (NODE_OPTIONS) and glibc's allocator settings.
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {Record<string, string>}
+ */
+export function workerProcessEnv(env) {
+  return {
+    MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX || WORKER_MALLOC_DEFAULTS.MALLOC_ARENA_MAX,
+    MALLOC_MMAP_THRESHOLD_:
+      env.MALLOC_MMAP_THRESHOLD_ || WORKER_MALLOC_DEFAULTS.MALLOC_MMAP_THRESHOLD_,
+    NODE_OPTIONS: workerNodeOptions(env),
+  };
 }
 
 /**

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import getPort from 'get-port';
-import { appEnvironment, workerNodeOptions } from './app-env.mjs';
+import { appEnvironment, workerProcessEnv } from './app-env.mjs';
 import { SetupError } from './console.mjs';
 import { startService, stopAll, waitUntilReady } from './processes.mjs';
 import { LOOPBACK, startServices } from './services.mjs';
@@ -74,9 +74,7 @@ function startApp({ rootDir, env, appEnv, apiUrl, webPort }) {
     });
   return [
     node('api', 'backend/dist/server.js', 'cyan'),
-    node('worker', 'worker/dist/index.js', 'magenta', {
-      NODE_OPTIONS: workerNodeOptions(appEnv),
-    }),
+    node('worker', 'worker/dist/index.js', 'magenta', workerProcessEnv(appEnv)),
     startService({
       name: 'web',
       command: vite ?? 'vite',

@@ -9,7 +9,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { parse } from 'yaml';
-import { WORKER_HEAP_MB_DEFAULT, WORKER_SEMI_SPACE_MB } from '../lib/app-env.mjs';
+import {
+  WORKER_HEAP_MB_DEFAULT,
+  WORKER_MALLOC_DEFAULTS,
+  WORKER_SEMI_SPACE_MB,
+} from '../lib/app-env.mjs';
 
 const repoRoot = resolve(__dirname, '..', '..');
 const composePath = join(repoRoot, 'docker-compose.yml');
@@ -129,6 +133,14 @@ describe('docker-compose.yml', () => {
     expect(workerEnv.NODE_OPTIONS).toBe(
       `--max-old-space-size=\${WORKER_HEAP_MB:-${WORKER_HEAP_MB_DEFAULT}} --max-semi-space-size=${WORKER_SEMI_SPACE_MB}`,
     );
+  });
+
+  it("tunes the worker's allocator as npm start does", () => {
+    const workerEnv = asMapping(service(readCompose(), 'worker').environment, 'worker.environment');
+    expect({
+      MALLOC_ARENA_MAX: workerEnv.MALLOC_ARENA_MAX,
+      MALLOC_MMAP_THRESHOLD_: workerEnv.MALLOC_MMAP_THRESHOLD_,
+    }).toEqual(WORKER_MALLOC_DEFAULTS);
   });
 
   it('gives every service but the worker a healthcheck', () => {

@@ -7,6 +7,7 @@ import {
   wantsDemoMode,
   WEB_PROXY_ADDRESS,
   workerNodeOptions,
+  workerProcessEnv,
 } from '../lib/app-env.mjs';
 import { redactCredentials } from '../lib/console.mjs';
 import {
@@ -125,6 +126,27 @@ describe("the worker's heap cap", () => {
     expect(workerNodeOptions({ WORKER_HEAP_MB: '64' })).toBe(
       '--max-old-space-size=64 --max-semi-space-size=4',
     );
+  });
+});
+
+describe("the worker's process settings", () => {
+  it("are its heap cap and glibc's two arenas and fixed mmap threshold, unless the caller set them", () => {
+    expect(workerProcessEnv({})).toEqual({
+      MALLOC_ARENA_MAX: '2',
+      MALLOC_MMAP_THRESHOLD_: '131072',
+      NODE_OPTIONS: '--max-old-space-size=112 --max-semi-space-size=4',
+    });
+    expect(
+      workerProcessEnv({
+        MALLOC_ARENA_MAX: '4',
+        MALLOC_MMAP_THRESHOLD_: '65536',
+        WORKER_HEAP_MB: '96',
+      }),
+    ).toEqual({
+      MALLOC_ARENA_MAX: '4',
+      MALLOC_MMAP_THRESHOLD_: '65536',
+      NODE_OPTIONS: '--max-old-space-size=96 --max-semi-space-size=4',
+    });
   });
 });
 

@@ -13,6 +13,7 @@ import { ListMemberModel } from './list-member.model';
 import { MailingListModel } from './mailing-list.model';
 import { segmentCandidates } from './segments/segment-people';
 import { SuppressionModel } from './suppression.model';
+import { firstMetOnly, walkKeysInMemory, type WalkKeys } from './walk-keys';
 
 /** The suppression list's addresses (normalised: they are its ids). */
 export async function suppressedKeys(): Promise<string[]> {
@@ -164,7 +165,9 @@ function confirmedSubscribers() {
  * one read, so a member of two lists counts under the list of whichever
  * membership the store returned first; for segments, each segment's
  * consenting people in turn, under the first segment that holds them.
- * Nothing more is read to choose.
+ * Nothing more is read to choose. Who was met already is asked of `met` a
+ * page at a time: the process's memory by default, which grows with the
+ * audience; the worker's send and count keep it in Redis instead.
  * Read in the store's own order: sorting costs the embedded store a sort of
  * the whole collection before the first document (465 ms at 20,000
  * contacts, against 38 ms unsorted), and nothing needs the order.
@@ -172,23 +175,20 @@ function confirmedSubscribers() {
 export async function* audienceRecipients(
   target: AudienceTarget,
   excluded?: ReadonlySet<string>,
+  met: WalkKeys = walkKeysInMemory(),
 ): AsyncGenerator<CampaignRecipient> {
   const left = excluded ?? (await excludedKeys());
-  const seen = new Set<string>();
-  for await (const recipient of candidates(target)) {
-    if (left.has(recipient.key) || seen.has(recipient.key)) continue;
-    seen.add(recipient.key);
-    yield recipient;
-  }
+  yield* firstMetOnly(candidates(target), met, left);
 }
 
 /** How many a send to `target` would mail now. */
 export async function countAudience(
   target: AudienceTarget,
   excluded?: ReadonlySet<string>,
+  met?: WalkKeys,
 ): Promise<number> {
   let count = 0;
-  for await (const recipient of audienceRecipients(target, excluded)) {
+  for await (const recipient of audienceRecipients(target, excluded, met)) {
     void recipient;
     count += 1;
   }

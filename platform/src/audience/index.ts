@@ -27,6 +27,7 @@ export * from './mailing-list-commands';
 export * from './mailing-list-queries';
 export type { MailingList } from './mailing-list.model';
 export * from './suppression-queries';
+export * from './walk-keys';
 export * from './suppression.service';
 export type { Suppression } from './suppression.model';
 

@@ -52,3 +52,25 @@ export async function expireRoundState(redis: Redis, keys: CampaignRoundKeys): P
     Object.values(keys).map((key) => redis.expire(key, CAMPAIGN_STATE_TTL_SECONDS)),
   );
 }
+
+/**
+ * One walk of a round's recipients (the dispatch's, or its count before the
+ * first batch): whom it met, in a set of its own. `walk` names this walk
+ * alone, so that two dispatches of one campaign (one taken over from a
+ * worker thought dead) never skip each other's recipients. The walk drops
+ * its set when it ends.
+ */
+export function campaignWalkKey(
+  prefix: string,
+  campaignId: string,
+  round: number,
+  walk: string,
+): string {
+  return `${prefix}:campaign:${campaignId}:r${round}:walk:${walk}`;
+}
+
+/**
+ * A walk's set outlives its last page by this long, should its worker die
+ * before dropping it: the addresses it holds leave Redis soon after.
+ */
+export const CAMPAIGN_WALK_TTL_SECONDS = 15 * 60;

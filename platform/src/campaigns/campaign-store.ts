@@ -7,6 +7,7 @@ import type {
   RecipientType,
   SendingWindow,
 } from '@agency/contracts';
+import type { WalkKeys } from '../audience/walk-keys';
 import type { CampaignMail } from './rendering/campaign.template';
 import type { TestRecipientRefusal } from './test-recipients';
 
@@ -118,10 +119,12 @@ export interface CampaignStore {
   /**
    * The recipients of a first send, one per normalised address, without the
    * suppressed and the unsubscribed: the walk the API counts before a send.
+   * `met` keeps who was met already (and may say so of whoever it was told
+   * of before the walk).
    */
-  audience(target: AudienceTarget): AsyncIterable<CampaignRecipient>;
+  audience(target: AudienceTarget, met: WalkKeys): AsyncIterable<CampaignRecipient>;
   /** How many `audience` would yield now: the first round's total, known before its first batch. */
-  countAudience(target: AudienceTarget): Promise<number>;
+  countAudience(target: AudienceTarget, met: WalkKeys): Promise<number>;
   /** Why a test send may not go to `email` (not staff nor allowed, suppressed, unsubscribed), or null. */
   testRecipientRefusal(email: string): Promise<TestRecipientRefusal | null>;
   /** The recipients of a resend: those whose mail failed in `round`, without the suppressed and the unsubscribed. */

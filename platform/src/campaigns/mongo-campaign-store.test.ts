@@ -15,6 +15,7 @@ import { CampaignBatchModel, CampaignOutcomeModel } from './campaign-batch.model
 import type { CampaignSendState, PositionedOutcome } from './campaign-store';
 import { CampaignTemplateModel } from './campaign-template.model';
 import { mongoCampaignStore as store } from './mongo-campaign-store';
+import { walkKeysInMemory } from '../audience/walk-keys';
 
 const recipient = (name: string, locale = 'en'): CampaignRecipient => ({
   key: `${name.toLowerCase()}@example.tn`,
@@ -83,13 +84,17 @@ describe("the campaign engine's store", () => {
     ] as const)(
       '%s: one recipient per normalised address, never the unsubscribed or unconfirmed',
       async (type, keys) => {
-        const walked = await collect(store.audience({ recipientType: type, listIds: [] }));
+        const walked = await collect(
+          store.audience({ recipientType: type, listIds: [] }, walkKeysInMemory()),
+        );
         expect(walked.map(({ key }) => key).sort()).toEqual(keys);
       },
     );
 
     it('takes a contact before a subscriber of the same address: it has a name', async () => {
-      const walked = await collect(store.audience({ recipientType: 'all', listIds: [] }));
+      const walked = await collect(
+        store.audience({ recipientType: 'all', listIds: [] }, walkKeysInMemory()),
+      );
       expect(walked.find(({ key }) => key === 'both@example.tn')).toEqual({
         key: 'both@example.tn',
         email: 'both@example.tn',

@@ -294,8 +294,8 @@ export const mongoCampaignStore: CampaignStore = {
     return started ? sendStateOf(started) : mongoCampaignStore.sendState(campaignId);
   },
 
-  audience: (target) => audienceRecipients(target),
-  countAudience: (target) => countAudience(target),
+  audience: (target, met) => audienceRecipients(target, undefined, met),
+  countAudience: (target, met) => countAudience(target, undefined, met),
   failedRecipients,
 
   roundBatches,

@@ -8,6 +8,7 @@ import {
   type CampaignStatus,
 } from '@agency/contracts';
 import {
+  WalkKeysLostError,
   campaignLinkTable,
   createKeptCounts,
   createLogger,
@@ -255,9 +256,9 @@ describe('the campaign dispatch', () => {
     const counting = processor({
       store: {
         ...store,
-        countAudience(target) {
+        countAudience(target, met) {
           counts += 1;
-          return store.countAudience(target);
+          return store.countAudience(target, met);
         },
       },
     });
@@ -285,9 +286,9 @@ describe('the campaign dispatch', () => {
     const run = processor({
       store: {
         ...store,
-        countAudience(target) {
+        countAudience(target, met) {
           walks.counted += 1;
-          return store.countAudience(target);
+          return store.countAudience(target, met);
         },
       },
       ...over,
@@ -369,6 +370,60 @@ describe('the campaign dispatch', () => {
 
     expect(walks.counted).toBe(1);
     expect(sendQueue.totalsAtAdds).toEqual([1]);
+  });
+
+  /** The Redis sets in which walks of the campaign's first round keep whom they met. */
+  const walkSets = (id: string) => ctx.redis.keys(`${ctx.queuePrefix}:campaign:${id}:r1:walk:*`);
+
+  it('keeps whom its walks met in Redis, not in the worker, and drops each set once its walk ends', async () => {
+    const id = await seededCampaign(5);
+    const metByWalk: number[] = [];
+    /** The walk's set, read once the store has yielded the whole audience. */
+    const noteWalkSet = async () => {
+      const sets = await walkSets(id);
+      expect(sets).toHaveLength(1);
+      metByWalk.push(await ctx.redis.scard(sets[0] as string));
+    };
+    const watched = processor({
+      store: {
+        ...store,
+        async countAudience(target, met) {
+          const total = await store.countAudience(target, met);
+          await noteWalkSet();
+          return total;
+        },
+        async *audience(target, met) {
+          yield* store.audience(target, met);
+          await noteWalkSet();
+        },
+      },
+    });
+
+    expect(await watched(await dispatchJob(id))).toBe('dispatched');
+
+    // The count, then the send's walk: each met the five, in a set of its own.
+    expect(metByWalk).toEqual([5, 5]);
+    expect(await walkSets(id)).toEqual([]);
+    expect(await ctx.campaign(id)).toMatchObject({ total: 5 });
+  });
+
+  it('fails rather than queue anyone twice when Redis loses its walk midway', async () => {
+    const id = await seededCampaign(3);
+    const losing = processor({
+      batchSize: 2,
+      store: {
+        ...store,
+        async *audience(target, met) {
+          // The first page is asked of the walk's set, which then vanishes.
+          await met.firstMet(['someone-else@example.tn']);
+          await Promise.all((await walkSets(id)).map((set) => ctx.redis.del(set)));
+          yield* store.audience(target, met);
+        },
+      },
+    });
+
+    await expect(losing(await dispatchJob(id))).rejects.toThrow(WalkKeysLostError);
+    expect(await sendJobs()).toHaveLength(0);
   });
 
   it('never bulks more than twenty batches at once', async () => {
@@ -577,6 +632,7 @@ describe('the campaign dispatch', () => {
     expect(await sendJobs()).toHaveLength(1);
     expect(await ctx.ledger(id)).toHaveLength(2);
     expect(await tracker.progress(keys(id))).toMatchObject({ dispatched: false });
+    expect(await walkSets(id)).toEqual([]);
     // The progress bar already showed the whole audience.
     expect(await ctx.campaign(id)).toMatchObject({
       status: 'paused',

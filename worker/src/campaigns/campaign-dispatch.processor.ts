@@ -6,7 +6,14 @@ import type {
   CampaignSendJob,
 } from '@agency/contracts';
 import { SENDING_STATUSES, campaignSourceKeyOf } from '@agency/contracts';
-import type { CampaignSendState, CampaignStore, LedgerBatch } from '@agency/platform';
+import {
+  firstMetOnly,
+  type CampaignSendState,
+  type CampaignStore,
+  type LedgerBatch,
+  type RedisWalkKeys,
+  type WalkKeys,
+} from '@agency/platform';
 import type { CampaignMessenger } from './campaign-messenger';
 import { startCampaignTracking } from './campaign-tracking-start';
 import { settleRoundIfDone, type RoundEndDeps } from './round-end';
@@ -104,6 +111,20 @@ function audienceTargetOf(campaign: CampaignSendState): AudienceTarget {
   };
 }
 
+/** Runs a walk of the round with its own set of met keys in Redis, dropped however the walk ends. */
+async function withWalkKeys<T>(
+  deps: CampaignDispatchDeps,
+  campaign: CampaignSendState,
+  walk: (met: RedisWalkKeys) => Promise<T>,
+): Promise<T> {
+  const met = deps.tracker.walkKeys(campaign.id, campaign.round);
+  try {
+    return await walk(met);
+  } finally {
+    await met.release();
+  }
+}
+
 /**
  * The first round's audience, counted before its first batch is queued: the
  * progress bar reads "0 / 1,952" from the start, never the size of the batches
@@ -116,14 +137,16 @@ function audienceTargetOf(campaign: CampaignSendState): AudienceTarget {
 async function recordAudienceTotal(deps: CampaignDispatchDeps, campaign: CampaignSendState) {
   const target = audienceTargetOf(campaign);
   const total =
-    (await deps.keptAudienceTotal?.(target)) ?? (await deps.store.countAudience(target));
+    (await deps.keptAudienceTotal?.(target)) ??
+    (await withWalkKeys(deps, campaign, (met) => deps.store.countAudience(target, met)));
   await deps.tracker.writeInTurn(campaign.id, () => deps.store.recordTotal(campaign.id, total));
 }
 
-function recipientsOf(store: CampaignStore, campaign: CampaignSendState) {
+/** The round's recipients, each once, but for those `met` knows already (the ledger's). */
+function recipientsOf(store: CampaignStore, campaign: CampaignSendState, met: WalkKeys) {
   return campaign.round === 1
-    ? store.audience(audienceTargetOf(campaign))
-    : store.failedRecipients(campaign.id, campaign.round - 1);
+    ? store.audience(audienceTargetOf(campaign), met)
+    : firstMetOnly(store.failedRecipients(campaign.id, campaign.round - 1), met);
 }
 
 /** The round's mails per source, as the report per list reads them (`campaignSourceKeyOf`). */
@@ -141,9 +164,12 @@ function sourceTally() {
 type BatchQueue = ReturnType<typeof batchQueue>;
 type SourceTally = ReturnType<typeof sourceTally>;
 
-/** What one dispatch learns as it goes: who is in the ledger, the next batch, the round's size. */
+/**
+ * What one dispatch learns as it goes: whom it met (the ledger's recipients
+ * first, then the walk's, kept in Redis), the next batch, the round's size.
+ */
 interface RoundWalk {
-  inLedger: Set<string>;
+  met: WalkKeys;
   nextSeq: number;
   total: number;
   mails: SourceTally;
@@ -159,10 +185,8 @@ async function requeueLedger(
   for await (const batch of deps.store.roundBatches(campaign.id, campaign.round)) {
     walk.nextSeq = Math.max(walk.nextSeq, batch.seq + 1);
     walk.total += batch.recipients.length;
-    for (const recipient of batch.recipients) {
-      walk.inLedger.add(recipient.key);
-      walk.mails.count(recipient);
-    }
+    await walk.met.firstMet(batch.recipients.map(({ key }) => key));
+    for (const recipient of batch.recipients) walk.mails.count(recipient);
     if (owes(batch) && !(await queue.requeue(batch))) return false;
   }
   return true;
@@ -176,8 +200,7 @@ async function queueNewRecipients(
   walk: RoundWalk,
 ): Promise<boolean> {
   let pending: CampaignRecipient[] = [];
-  for await (const recipient of recipientsOf(deps.store, campaign)) {
-    if (walk.inLedger.has(recipient.key)) continue;
+  for await (const recipient of recipientsOf(deps.store, campaign, walk.met)) {
     walk.total += 1;
     walk.mails.count(recipient);
     pending.push(recipient);
@@ -188,13 +211,29 @@ async function queueNewRecipients(
   return pending.length === 0 || queue.add(walk.nextSeq, pending);
 }
 
+/** Queues the round's batches: the ledger's owing mail, then the recipients not in it. Null once stopped. */
+async function queueRound(
+  deps: CampaignDispatchDeps,
+  campaign: CampaignSendState,
+  met: WalkKeys,
+): Promise<RoundWalk | null> {
+  const queue = batchQueue(deps, campaign);
+  const walk: RoundWalk = { met, nextSeq: 0, total: 0, mails: sourceTally() };
+  if (!(await requeueLedger(deps, campaign, queue, walk))) return null;
+  if (campaign.dispatchedRound !== campaign.round) {
+    if (!(await queueNewRecipients(deps, campaign, queue, walk))) return null;
+  }
+  return (await queue.flush()) ? walk : null;
+}
+
 /**
  * Expands a campaign's round into its send jobs. First the ledger: its
  * batches still owing mail are queued again (a resume, or a dispatch run
  * again after a crash), and whoever is in a batch is known. Then, unless the
  * round's whole audience is in the ledger already, the recipients are
- * streamed and every one not yet in a batch goes into a new one. Memory stays
- * flat and every id is deterministic: a dispatch that dies half-way and runs
+ * streamed and every one not yet in a batch goes into a new one. Whom the walk
+ * met is kept in Redis, a page of recipients at a time, so memory stays flat
+ * in the audience's size; and every id is deterministic: a dispatch that dies half-way and runs
  * again adds nothing twice. When the last batch is queued the round's total
  * is final, and so are its mails per source: every recipient of the round
  * was counted once, from the ledger or from the walk.
@@ -211,16 +250,11 @@ export function campaignDispatchProcessor(deps: CampaignDispatchDeps) {
     // Before any batch is queued: every mail of the campaign is signed under the key stored now.
     await startCampaignTracking(deps, campaignId);
     const { round } = campaign;
-    const queue = batchQueue(deps, campaign);
     if (round === 1 && campaign.dispatchedRound !== round)
       await recordAudienceTotal(deps, campaign);
 
-    const walk: RoundWalk = { inLedger: new Set(), nextSeq: 0, total: 0, mails: sourceTally() };
-    if (!(await requeueLedger(deps, campaign, queue, walk))) return 'stopped';
-    if (campaign.dispatchedRound !== round) {
-      if (!(await queueNewRecipients(deps, campaign, queue, walk))) return 'stopped';
-    }
-    if (!(await queue.flush())) return 'stopped';
+    const walk = await withWalkKeys(deps, campaign, (met) => queueRound(deps, campaign, met));
+    if (!walk) return 'stopped';
 
     const { total } = walk;
     await deps.tracker.writeInTurn(campaignId, () =>

@@ -1,7 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import {
   CAMPAIGN_RATE_TTL_SECONDS,
+  CAMPAIGN_WALK_TTL_SECONDS,
   campaignRateKey,
   campaignRoundKeys,
+  campaignWalkKey,
+  walkKeysInRedis,
   expireRoundState,
   withCampaignLock,
   withCampaignLockOrThrow,
@@ -9,6 +13,7 @@ import {
   type Redis,
   type LedgerOutcome,
   type RoundCounts,
+  type RedisWalkKeys,
 } from '@agency/platform';
 
 /**
@@ -181,6 +186,16 @@ export class RoundTracker {
       next.push({ key: String(picked[index]), attempts: Number(picked[index + 1]) });
     }
     return { progress: progressOf(counts), answered: already, picked: next, examined };
+  }
+
+  /**
+   * A new walk of the round's recipients: whom it met is kept in Redis, so
+   * that the worker holds one page of the audience, whatever its size.
+   * Release it when the walk ends.
+   */
+  walkKeys(campaignId: string, round: number): RedisWalkKeys {
+    const key = campaignWalkKey(this.prefix, campaignId, round, randomUUID());
+    return walkKeysInRedis(this.redis, key, CAMPAIGN_WALK_TTL_SECONDS);
   }
 
   /** Every batch is queued: the round's total is final. */
