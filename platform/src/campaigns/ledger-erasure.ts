@@ -9,9 +9,10 @@ import { CampaignActivityModel } from './results/campaign-results.model';
 /*
  * What the campaigns module holds of one address (its normalised `key`): the
  * ledger's rosters and outcomes, the round state in Redis, and the opens and
- * clicks of campaigns tracked by address. The ledger has no index on the
- * address (a send never looks one up), so these reads walk it: an erasure
- * or a download is rare, a send is not.
+ * clicks of campaigns tracked by address. The rosters are found by the
+ * multikey index on `recipients.key` on MongoDB (it serves the person page
+ * and the bounce checks too); the embedded store cannot use it on an array
+ * and walks them, which an erasure or a download, being rare, can afford.
  */
 
 type BatchRef = {
