@@ -1,24 +1,9 @@
-import { createLogger, type CampaignSendState } from '@agency/platform';
+import { createLogger } from '@agency/platform';
+import { sendingStateOf } from '../testing/campaign-send-state';
 import { counterFolds } from './counter-folds';
 import type { RoundProgress } from './round-tracker';
 
-const campaign = (id: string): CampaignSendState => ({
-  id,
-  status: 'sending',
-  recipientType: 'all',
-  listIds: [],
-  segmentIds: [],
-  enquiryLawfulBasis: null,
-  round: 1,
-  pass: 1,
-  roundBaseSent: 0,
-  countersVersion: 0,
-  dispatchedRound: 0,
-  queuedAt: null,
-  updatedAt: new Date(),
-  sendingWindow: null,
-  ratePerMinute: null,
-});
+const campaign = (id: string) => sendingStateOf(id, { dispatchedRound: 0 });
 const progress = (version: number): RoundProgress => ({
   sent: version,
   failed: 0,

@@ -1,23 +1,8 @@
 import type { CampaignSendState } from '@agency/platform';
+import { sendingStateOf } from '../testing/campaign-send-state';
 import { sendStateReads } from './send-state-reads';
 
-const stateOf = (id: string, pass: number): CampaignSendState => ({
-  id,
-  status: 'sending',
-  recipientType: 'all',
-  listIds: [],
-  segmentIds: [],
-  enquiryLawfulBasis: null,
-  round: 1,
-  pass,
-  roundBaseSent: 0,
-  countersVersion: 0,
-  dispatchedRound: 1,
-  queuedAt: null,
-  updatedAt: new Date(),
-  sendingWindow: null,
-  ratePerMinute: null,
-});
+const stateOf = (id: string, pass: number) => sendingStateOf(id, { pass });
 
 /**
  * Which reads of a campaign's state a worker's batches share. The reads are

@@ -116,6 +116,19 @@ describe('Redis connections', () => {
  * --sentinel) where the primary is, and follows it when they promote the
  * replica.
  */
+/**
+ * Has the Sentinel behind `asker` fail `name` over, asking again while it
+ * knows no replica it would promote (it learns of them from INFO every few
+ * seconds).
+ */
+async function sentinelFailover(asker: Redis, name: string): Promise<unknown> {
+  return asker.call('SENTINEL', 'FAILOVER', name).catch(async (error: Error) => {
+    if (!error.message.startsWith('NOGOODSLAVE')) throw error;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return sentinelFailover(asker, name);
+  });
+}
+
 describe('Redis connections through Sentinels', () => {
   const name = 'agency-primary';
   const opened: Redis[] = [];
@@ -159,13 +172,7 @@ describe('Redis connections through Sentinels', () => {
     // seconds: until then it has no replica it would promote.
     const asker = createRedisConnection(`redis://127.0.0.1:${sentinel.port}`, 'consumer');
     opened.push(asker);
-    const failover = async (): Promise<unknown> =>
-      asker.call('SENTINEL', 'FAILOVER', name).catch(async (error: Error) => {
-        if (!error.message.startsWith('NOGOODSLAVE')) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        return failover();
-      });
-    await failover();
+    await sentinelFailover(asker, name);
 
     // The old primary is demoted, not killed: its sockets stay open. The
     // Sentinels' announcement (+switch-master) moves the connections within
@@ -228,13 +235,7 @@ describe('Redis connections through Sentinels', () => {
     await until('the connection searches', () => consumer.status === 'connecting');
     // Queued while it searches, as a worker's commands are: kept for the new primary.
     const queued = consumer.set('written-meanwhile', 'kept');
-    const failover = async (): Promise<unknown> =>
-      asker.call('SENTINEL', 'FAILOVER', name).catch(async (error: Error) => {
-        if (!error.message.startsWith('NOGOODSLAVE')) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        return failover();
-      });
-    await failover();
+    await sentinelFailover(asker, name);
 
     await until(
       'the connection reaches the new primary',
