@@ -79,13 +79,33 @@ interface Finding {
   targets: string[];
 }
 
+/** A scan takes a few seconds; one that has not answered by then never will. */
+const SCAN_LIMIT_MS = 90_000;
+
+/** `work`'s result, or an error naming `what` once `limitMs` have passed without one. */
+async function withinTime<Result>(work: Promise<Result>, limitMs: number, what: string) {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, fail) => {
+    timer = setTimeout(() => fail(new Error(`${what} did not end within ${limitMs} ms`)), limitMs);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Runs axe on what the page shows now and returns its serious and critical violations. */
 async function scan(page: Page, where: string, include?: string): Promise<Finding[]> {
   // The campaign preview is the mail as recipients get it, shown in a frame
   // sandboxed without scripts: axe cannot run inside it (its scan never
   // returns), and its content is the author's mail, not a screen of ours.
   const builder = new AxeBuilder({ page }).withTags(WCAG_TAGS).exclude('iframe[sandbox=""]');
-  const { violations } = await (include ? builder.include(include) : builder).analyze();
+  const { violations } = await withinTime(
+    (include ? builder.include(include) : builder).analyze(),
+    SCAN_LIMIT_MS,
+    `axe-core's scan of ${where}`,
+  );
   return violations
     .filter((violation) => BLOCKING_IMPACTS.has(violation.impact ?? ''))
     .map((violation) => ({
@@ -155,8 +175,12 @@ async function navigateInApp(page: Page, path: string) {
     window.history.pushState(null, '', target);
     window.dispatchEvent(new PopStateEvent('popstate'));
     // Two frames: the router has rendered the new screen (or its loader).
+    // Half a second each at most, for a page that draws no frame.
     for (let frame = 0; frame < 2; frame++) {
-      await new Promise((done) => requestAnimationFrame(() => done(null)));
+      await new Promise((done) => {
+        requestAnimationFrame(() => done(null));
+        window.setTimeout(() => done(null), 500);
+      });
     }
   }, path);
 }
@@ -329,22 +353,25 @@ test.describe('axe-core finds no serious or critical WCAG 2.1 AA violation', () 
       const findings: Finding[] = [];
       for (const path of PUBLIC_PATHS) {
         const address = addressIn(path, language);
-        await page.setViewportSize(VIEWPORTS[0]);
-        await openPage(page, appUrl(address));
-        findings.push(
-          ...(await scanAtEachWidth(page, language, {
-            where: address,
-            before: async (shown) => {
-              await inLanguage(language)(shown);
-              // The sections below the fold are built as the visitor heads for them:
-              // from the top at each width, as a visitor who opened the page there.
-              if (path === '/') {
-                await shown.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
-                await scrollThroughPage(shown);
-              }
-            },
-          })),
-        );
+        // A step per page: a failure or a hang names the page it happened on.
+        await test.step(address, async () => {
+          await page.setViewportSize(VIEWPORTS[0]);
+          await openPage(page, appUrl(address));
+          findings.push(
+            ...(await scanAtEachWidth(page, language, {
+              where: address,
+              before: async (shown) => {
+                await inLanguage(language)(shown);
+                // The sections below the fold are built as the visitor heads for them:
+                // from the top at each width, as a visitor who opened the page there.
+                if (path === '/') {
+                  await shown.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+                  await scrollThroughPage(shown);
+                }
+              },
+            })),
+          );
+        });
       }
       expect(findings, report(findings)).toEqual([]);
     });

@@ -41,8 +41,16 @@ export async function scrollThroughPage(page: Page) {
     // At the bottom and no longer growing for a few frames: everything is built.
     stableRounds = bottom >= height - 2 && height === previousHeight ? stableRounds + 1 : 0;
     previousHeight = height;
-    // Each step lets the sections that came into view build (on a frame, not a clock).
-    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => done(null))));
+    // Each step lets the sections that came into view build (on a frame, not
+    // a clock). A page that draws no frame (hidden, or its renderer stalled)
+    // goes on after half a second rather than waiting for ever.
+    await page.evaluate(
+      () =>
+        new Promise((done) => {
+          requestAnimationFrame(() => done(null));
+          window.setTimeout(() => done(null), 500);
+        }),
+    );
   }
 }
 
