@@ -442,6 +442,7 @@ function mediaRouter({ config, redis, mediaStorage, imageProcessor }: AppDeps): 
     redis,
     queuePrefix: config.queuePrefix,
     uploadsPerHour: config.media.uploadsPerHour,
+    fileRateLimit: { max: config.rateLimit.mediaFileMax, windowMs: config.rateLimit.windowMs },
     uploadDir: config.media.uploadDir,
   });
 }

@@ -65,6 +65,12 @@ export const apiEnvSpec = {
   NEWSLETTER_ADDRESS_RATE_LIMIT_MAX: integer(1, 1_000_000)({ default: 3 }),
   NEWSLETTER_LINK_RATE_LIMIT_MAX: integer(1, 1_000_000)({ default: 60 }),
   ARCHIVE_RATE_LIMIT_MAX: integer(1, 1_000_000)({ default: 600 }),
+  /**
+   * Public image downloads per IP in one window. Mail clients and image
+   * proxies fetch them (Gmail's from a few shared addresses): a campaign's
+   * opens must never meet a 429 (docs/operations.md "Media storage").
+   */
+  MEDIA_FILE_RATE_LIMIT_MAX: integer(1, 10_000_000)({ default: 6000 }),
   /** Longest wait for any Redis reply on a request's path; past it the API carries on without. */
   REDIS_REQUEST_TIMEOUT_MS: integer(50, 10_000)({ default: 500 }),
   DEMO_MODE: bool({ default: false }),
@@ -149,6 +155,8 @@ export interface ApiConfig extends SharedConfig {
     newsletterLinksMax: number;
     /** Public archive reads (pages, feed, JSON) per IP in one window. */
     archiveMax: number;
+    /** Public image downloads per IP in one window; revalidations (304) have ten times as many. */
+    mediaFileMax: number;
     /** "Forgot password" requests per IP, and per e-mail address, in one window. */
     passwordResetMax: number;
     passwordResetAddressMax: number;
@@ -247,6 +255,7 @@ export function loadApiConfig(rawEnv: Env = process.env): ApiConfig {
       newsletterAddressMax: env.NEWSLETTER_ADDRESS_RATE_LIMIT_MAX,
       newsletterLinksMax: env.NEWSLETTER_LINK_RATE_LIMIT_MAX,
       archiveMax: env.ARCHIVE_RATE_LIMIT_MAX,
+      mediaFileMax: env.MEDIA_FILE_RATE_LIMIT_MAX,
       passwordResetMax: env.PASSWORD_RESET_RATE_LIMIT_MAX,
       passwordResetAddressMax: env.PASSWORD_RESET_ADDRESS_RATE_LIMIT_MAX,
       testSendsPerHour: env.CAMPAIGN_TEST_SENDS_PER_HOUR,

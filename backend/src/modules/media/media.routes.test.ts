@@ -481,6 +481,61 @@ describe("the library's pages, renaming and the activity log", () => {
   });
 });
 
+describe("the public files' limit per client", () => {
+  let ctx: TestContext;
+  let mediaDir: string;
+  let path: string;
+
+  beforeAll(async () => {
+    mediaDir = mkdtempSync(join(tmpdir(), 'media-limit-'));
+    ctx = await createTestContext({
+      env: { MEDIA_DIR: mediaDir, TRUST_PROXY: 'true', MEDIA_FILE_RATE_LIMIT_MAX: '3' },
+    });
+    const manager = await signedInUser(ctx, 'manager');
+    const uploaded = await request(ctx.app.callback())
+      .post(PATH)
+      .set('Authorization', `Bearer ${manager.token}`)
+      .attach('file', await solid(20, 20, '#abcdef').png().toBuffer(), {
+        filename: 'x.png',
+        contentType: 'image/png',
+      });
+    path = new URL((uploaded.body.item as MediaDto).url).pathname;
+  });
+  afterAll(async () => {
+    await ctx.close();
+    rmSync(mediaDir, { recursive: true, force: true });
+  });
+
+  /** A request from `ip` (an image proxy, a mail client) through the trusted proxy. */
+  const from = (ip: string, method: 'get' | 'head' = 'get') =>
+    request(ctx.app.callback())[method](path).set('X-Forwarded-For', ip);
+
+  it('answers 429 with Retry-After past the limit, other clients and revalidations unaffected', async () => {
+    const statuses = [];
+    for (const method of ['get', 'head', 'get'] as const) {
+      statuses.push((await from('198.51.100.7', method)).status);
+    }
+    const refused = await from('198.51.100.7');
+    expect([...statuses, refused.status]).toEqual([200, 200, 200, 429]);
+    expect(refused.body.error.code).toBe('RATE_LIMITED');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+
+    // Another reader's proxy still gets the image.
+    const other = await from('198.51.100.9');
+    expect(other.status).toBe(200);
+    const etag: string = other.headers.etag ?? '';
+    expect(etag).toBeTruthy();
+
+    // A copy already held is revalidated on its own, larger budget (ten per download).
+    const revalidations = [];
+    for (let i = 0; i < 31; i += 1) {
+      revalidations.push((await from('198.51.100.7').set('If-None-Match', etag)).status);
+    }
+    expect(revalidations.slice(0, 30)).toEqual(Array(30).fill(304));
+    expect(revalidations[30]).toBe(429);
+  });
+});
+
 describe('media uploads refused', () => {
   let ctx: TestContext;
   let manager: SignedInUser;

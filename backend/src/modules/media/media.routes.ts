@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import {
   API_ROUTES,
   MEDIA_ID_PATTERN,
@@ -14,7 +14,7 @@ import type { Redis } from '@agency/platform';
 import { audit } from '../../middleware/audit';
 import { sessionUser } from '../../middleware/authenticate';
 import { authorize } from '../../middleware/authorize';
-import { rateLimitBy } from '../../middleware/rate-limit';
+import { rateLimit, rateLimitBy } from '../../middleware/rate-limit';
 import { idParam, requestLocale, validateBody, validateQuery } from '../../middleware/validate';
 import { MediaRefusal } from './media-refusal';
 import type { MediaService } from './media.service';
@@ -22,6 +22,13 @@ import type { MediaStorage } from './media-storage';
 import { declaredTooLarge, discardUpload, readUpload, type UploadRequest } from './media-upload';
 
 const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * A revalidation (304) carries no image and mail clients send one on every
+ * open of a mail they have shown before: it gets this many times the
+ * downloads' budget, counted apart, so re-opens never use up the downloads.
+ */
+const REVALIDATIONS_PER_DOWNLOAD = 10;
 
 /** What the public file route serves: an image's mail variant or its thumbnail, nothing else. */
 const MEDIA_FILE_NAME = /^[a-f0-9]{64}(?:-thumb)?\.(?:jpg|png|gif)$/;
@@ -35,6 +42,8 @@ export interface MediaRoutesDeps {
   redis: Redis;
   queuePrefix: string;
   uploadsPerHour: number;
+  /** Public image downloads per client IP (MEDIA_FILE_RATE_LIMIT_MAX per RATE_LIMIT_WINDOW_SECONDS). */
+  fileRateLimit: { max: number; windowMs: number };
   /** Where uploads are kept while they are read and processed (MEDIA_UPLOAD_DIR). */
   uploadDir: string;
 }
@@ -119,14 +128,52 @@ function libraryRoutes(router: Router, deps: MediaRoutesDeps): void {
   });
 }
 
+const fileParam = (ctx: Context): string => (ctx.params as { file?: string }).file ?? '';
+
+/** Whether the client only asks if the copy it holds (its ETag is the file's name) is still good. */
+function asksOnlyToRevalidate(ctx: Context): boolean {
+  const file = fileParam(ctx);
+  return ctx
+    .get('If-None-Match')
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .some((tag) => tag === '*' || tag === `"${file}"`);
+}
+
+/**
+ * Per client IP, as the other public routes. The clients are mail programs
+ * and image proxies: Gmail's proxy fetches for every Gmail reader from a few
+ * shared addresses, and Apple's privacy relay prefetches each mail as it is
+ * delivered, so one address may stand for thousands of readers of one
+ * campaign. The default (6,000 downloads per 10 minutes, 10 a second) is
+ * twice what such an address asks when half of a 50,000-recipient campaign
+ * opens in its first hour, a third of them through it, each open fetching
+ * two images uncached; a single client is still held to 10 images a second.
+ */
+function fileRateLimit({ redis, queuePrefix, fileRateLimit: limit }: MediaRoutesDeps): Middleware {
+  const downloads = rateLimit({
+    redis,
+    name: `${queuePrefix}:ratelimit:media-file`,
+    ...limit,
+  });
+  const revalidations = rateLimit({
+    redis,
+    name: `${queuePrefix}:ratelimit:media-file-revalidation`,
+    max: limit.max * REVALIDATIONS_PER_DOWNLOAD,
+    windowMs: limit.windowMs,
+  });
+  return (ctx, next) => (asksOnlyToRevalidate(ctx) ? revalidations : downloads)(ctx, next);
+}
+
 /**
  * The public image files. Their names are content hashes, so a file never
  * changes: cached for a year. The headers make sure no browser ever takes
  * one for a page, whatever its bytes.
  */
-function fileRoutes(router: Router, { storage }: MediaRoutesDeps): void {
+function fileRoutes(router: Router, deps: MediaRoutesDeps): void {
+  const { storage } = deps;
   const serve = async (ctx: Context) => {
-    const file = (ctx.params as { file?: string }).file ?? '';
+    const file = fileParam(ctx);
     if (!MEDIA_FILE_NAME.test(file)) {
       ctx.status = 404;
       ctx.body = { error: { code: 'NOT_FOUND', message: 'No such image' } };
@@ -158,7 +205,7 @@ function fileRoutes(router: Router, { storage }: MediaRoutesDeps): void {
     }
     ctx.body = stored.body;
   };
-  router.get(API_ROUTES.mediaFile, serve);
+  router.get(API_ROUTES.mediaFile, fileRateLimit(deps), serve);
 }
 
 export function mediaRoutes(deps: MediaRoutesDeps): Router {
