@@ -275,7 +275,7 @@ async function uploadLibraryImage(request: APIRequestContext): Promise<void> {
 
 /** The media library's and the campaign editor's words the scan clicks, in `language`. */
 function mediaLabels(language: Language) {
-  const media = frontendLocale<{ deleteOf: string; picker: { title: string } }>(
+  const media = frontendLocale<{ deleteOf: string; renameOf: string; picker: { title: string } }>(
     language,
     'components',
     'admin',
@@ -289,6 +289,7 @@ function mediaLabels(language: Language) {
   return {
     // "Delete {{name}}": the start of each card's delete button's name.
     deleteButton: media.deleteOf.slice(0, media.deleteOf.indexOf('{{')).trim(),
+    renameButton: media.renameOf.slice(0, media.renameOf.indexOf('{{')).trim(),
     pickerTitle: media.picker.title,
     imageButton: campaigns.editor.image,
   };
@@ -498,6 +499,22 @@ test.describe('axe-core finds no serious or critical WCAG 2.1 AA violation', () 
           include: '[role="dialog"]',
           before: async (shown) => {
             await expect(shown.getByRole('dialog')).toBeVisible();
+          },
+        })),
+      );
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toBeHidden();
+      await page
+        .getByRole('main')
+        .getByRole('button', { name: new RegExp(`^${words.renameButton}`) })
+        .first()
+        .click();
+      findings.push(
+        ...(await scanAtEachWidth(page, language, {
+          where: '/admin/media rename dialog',
+          include: '[role="dialog"]',
+          before: async (shown) => {
+            await expect(shown.getByRole('dialog').getByRole('textbox')).toBeVisible();
           },
         })),
       );

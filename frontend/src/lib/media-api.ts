@@ -4,6 +4,7 @@ import {
   type KeysetPage,
   type MediaDto,
   type MediaListQuery,
+  type MediaUpdateInput,
 } from '@agency/contracts';
 import { api } from './api';
 
@@ -19,6 +20,15 @@ export const mediaApi = api.injectEndpoints({
       query: (params) => ({ url: API_ROUTES.media, params }),
       providesTags: ['Media'],
     }),
+    /** Renames an image: only its name in the library changes, never its file or its address. */
+    renameMedia: build.mutation<MediaDto, { id: string; body: MediaUpdateInput }>({
+      query: ({ id, body }) => ({
+        url: apiPath(API_ROUTES.mediaItem, { id }),
+        method: 'PATCH',
+        body,
+      }),
+      invalidatesTags: ['Media', 'ActivityLogs'],
+    }),
     /** Answers the image deleted; `force` only once staff confirmed deleting one that mails still show. */
     deleteMedia: build.mutation<MediaDto, { id: string; force?: boolean }>({
       query: ({ id, force }) => ({
@@ -31,4 +41,4 @@ export const mediaApi = api.injectEndpoints({
   }),
 });
 
-export const { useMediaListQuery, useDeleteMediaMutation } = mediaApi;
+export const { useMediaListQuery, useRenameMediaMutation, useDeleteMediaMutation } = mediaApi;

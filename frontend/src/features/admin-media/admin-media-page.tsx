@@ -25,14 +25,17 @@ import { useListParams } from '../../lib/use-list-params';
 import { useNamespace } from '../../lib/translations';
 import { MediaCard } from './components/media-card';
 import { MediaDeleteDialog } from './components/media-delete-dialog';
+import { MediaRenameDialog } from './components/media-rename-dialog';
 
 /** The grid of images, or why there is none. */
 function MediaGrid({
   browser,
+  onRename,
   onDelete,
   onUpload,
 }: {
   browser: ReturnType<typeof useMediaBrowser>;
+  onRename?: (item: MediaDto) => void;
   onDelete?: (item: MediaDto) => void;
   onUpload?: () => void;
 }) {
@@ -72,14 +75,14 @@ function MediaGrid({
     >
       {browser.items.map((item) => (
         <li key={item.id}>
-          <MediaCard item={item} onDelete={onDelete} />
+          <MediaCard item={item} onRename={onRename} onDelete={onDelete} />
         </li>
       ))}
     </Box>
   );
 }
 
-/** /admin/media: the images staff uploaded, searched, copied into mails and deleted. */
+/** /admin/media: the images staff uploaded, searched, renamed, copied into mails and deleted. */
 export function AdminMediaPage() {
   return (
     <RequirePermission permission="campaigns:read">
@@ -93,6 +96,7 @@ function MediaLibrary() {
   const canWrite = useAdminCan('campaigns:write');
   const browser = useMediaBrowser(useListParams(MEDIA_LIST_OPTIONS));
   const { entries, upload } = useMediaUploads();
+  const [renaming, setRenaming] = useState<MediaDto | null>(null);
   const [deleting, setDeleting] = useState<MediaDto | null>(null);
   const zone = useRef<{ open: () => void }>(null);
   const openChooser = () => zone.current?.open();
@@ -139,11 +143,13 @@ function MediaLibrary() {
         </Stack>
         <MediaGrid
           browser={browser}
+          onRename={canWrite ? setRenaming : undefined}
           onDelete={canWrite ? setDeleting : undefined}
           onUpload={canWrite ? openChooser : undefined}
         />
         <MediaPager browser={browser} />
       </Stack>
+      {renaming ? <MediaRenameDialog item={renaming} onClose={() => setRenaming(null)} /> : null}
       {deleting ? <MediaDeleteDialog item={deleting} onClose={() => setDeleting(null)} /> : null}
     </>
   );

@@ -84,6 +84,7 @@ describe('the media library screen', () => {
     await screen.findByRole('img', { name: 'Agency logo' }, SECTION_LOAD);
     expect(screen.queryByRole('button', { name: /upload/i })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Delete Agency logo' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Rename Agency logo' })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Copy URL of Agency logo' })).toBeInTheDocument();
   });
 
@@ -127,6 +128,79 @@ describe('the media library screen', () => {
     await waitFor(() => expect(deletes.calls).toHaveLength(1));
     expect(deletes.calls[0]?.url.searchParams.get('force')).toBe('true');
     expect(await screen.findByText('Image deleted')).toBeInTheDocument();
+  });
+
+  it('renames an image from its card: the name is sent and the card shows the new one', async () => {
+    const items = [LOGO];
+    const renames = recordAdminCalls('patch', `/media/${LOGO.id}`, (body) => {
+      const { name } = body as { name: string };
+      items[0] = { ...LOGO, name };
+      return HttpResponse.json(items[0]);
+    });
+    server.use(libraryOf(items).handler, renames.handler);
+    const { user } = await renderAdmin('/admin/media', { role: 'manager' });
+
+    const button = await screen.findByRole('button', { name: 'Rename Agency logo' }, SECTION_LOAD);
+    await user.click(button);
+    const dialog = await screen.findByRole('dialog', { name: 'Rename Agency logo' });
+    const field = within(dialog).getByRole('textbox', { name: 'Name' });
+    expect(field).toHaveValue('Agency logo');
+    expect(field).toHaveFocus();
+
+    // Escape leaves without a call, back on the button that opened the dialog.
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(button).toHaveFocus();
+    expect(renames.calls).toHaveLength(0);
+
+    await user.click(button);
+    const again = await screen.findByRole('dialog', { name: 'Rename Agency logo' });
+    await user.clear(within(again).getByRole('textbox', { name: 'Name' }));
+    await user.type(within(again).getByRole('textbox', { name: 'Name' }), 'Logo 2026{Enter}');
+
+    await waitFor(() => expect(renames.calls).toHaveLength(1));
+    expect(renames.calls[0]?.body).toEqual({ name: 'Logo 2026' });
+    expect(await screen.findByText('Image renamed')).toBeInTheDocument();
+    expect(await screen.findByRole('img', { name: 'Logo 2026' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Rename Logo 2026' })).toHaveFocus();
+  });
+
+  it("checks the new name with the API's schema, and shows the API's refusal on the field", async () => {
+    const renames = recordAdminCalls('patch', `/media/${LOGO.id}`, () =>
+      HttpResponse.json(
+        {
+          error: {
+            code: 'VALIDATION_FAILED',
+            message: 'The name was refused',
+            fields: { name: 'This name is not allowed here' },
+          },
+        },
+        { status: 400 },
+      ),
+    );
+    server.use(libraryOf([LOGO]).handler, renames.handler);
+    const { user } = await renderAdmin('/admin/media', { role: 'manager' });
+
+    await user.click(
+      await screen.findByRole('button', { name: 'Rename Agency logo' }, SECTION_LOAD),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Rename Agency logo' });
+    const field = within(dialog).getByRole('textbox', { name: 'Name' });
+    await user.clear(field);
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    // Empty: refused by the schema before any call.
+    expect(await within(dialog).findByText(VALIDATION_MESSAGES.en.required)).toBeInTheDocument();
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(renames.calls).toHaveLength(0);
+
+    await user.type(field, 'Forbidden');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(renames.calls).toHaveLength(1));
+    expect(await within(dialog).findByText('This name is not allowed here')).toBeInTheDocument();
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(field).toHaveValue('Forbidden');
+    // The card behind the open dialog keeps the stored name.
+    expect(screen.getByRole('img', { name: 'Agency logo', hidden: true })).toBeInTheDocument();
   });
 
   it('deletes an unused image without forcing it', async () => {

@@ -1,6 +1,7 @@
 import type { MediaDto } from '@agency/contracts';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import DeleteOutlinedIcon from '@mui/icons-material/DeleteOutlined';
+import DriveFileRenameOutlineIcon from '@mui/icons-material/DriveFileRenameOutline';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -15,6 +16,8 @@ import { MediaUsage } from './media-usage';
 
 export interface MediaCardProps {
   item: MediaDto;
+  /** Absent for a role that may not rename. */
+  onRename?: (item: MediaDto) => void;
   /** Absent for a role that may not delete. */
   onDelete?: (item: MediaDto) => void;
 }
@@ -34,7 +37,7 @@ function useCopyUrl() {
 }
 
 /** One image of the library: its thumbnail, name, size, where it is used, and what can be done with it. */
-export function MediaCard({ item, onDelete }: MediaCardProps) {
+export function MediaCard({ item, onRename, onDelete }: MediaCardProps) {
   const { t } = useNamespace(MEDIA_NAMESPACE);
   const format = useMediaFormat();
   const copyUrl = useCopyUrl();
@@ -71,6 +74,16 @@ export function MediaCard({ item, onDelete }: MediaCardProps) {
         >
           {t('copyUrl')}
         </Button>
+        {onRename ? (
+          <Button
+            size="small"
+            startIcon={<DriveFileRenameOutlineIcon fontSize="small" />}
+            aria-label={t('renameOf', { name: item.name })}
+            onClick={() => onRename(item)}
+          >
+            {t('rename')}
+          </Button>
+        ) : null}
         {onDelete ? (
           <Button
             size="small"
