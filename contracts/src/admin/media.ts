@@ -1,7 +1,7 @@
 import { boolean, object, string, type InferType } from 'yup';
 import { message, optionalText, text } from '../validation/fields';
 import { keysetListQuerySchema } from './list-query';
-import type { CampaignStatus } from './campaigns';
+import { UNFINISHED_STATUSES, type CampaignStatus } from './campaigns';
 
 /**
  * The media library: images staff upload for campaigns and templates. The
@@ -82,6 +82,16 @@ export const imageInsertSchema = object({
 export type ImageInsertInput = InferType<typeof imageInsertSchema>;
 
 /** One campaign or template whose content shows the image. */
+/**
+ * Campaigns with mails still to go out (scheduled, or a send under way):
+ * an image they show cannot be deleted, even forced, or those mails would
+ * lose it.
+ */
+export const MEDIA_DELETE_BLOCKING_STATUSES: readonly CampaignStatus[] = [
+  'scheduled',
+  ...UNFINISHED_STATUSES,
+];
+
 export interface MediaUseDto {
   kind: 'campaign' | 'template';
   id: string;

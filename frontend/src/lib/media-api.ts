@@ -20,6 +20,11 @@ export const mediaApi = api.injectEndpoints({
       query: (params) => ({ url: API_ROUTES.media, params }),
       providesTags: ['Media'],
     }),
+    /** One image as the API knows it now: where it is used, and by which campaigns in which state. */
+    mediaItem: build.query<MediaDto, string>({
+      query: (id) => apiPath(API_ROUTES.mediaItem, { id }),
+      providesTags: ['Media'],
+    }),
     /** Renames an image: only its name in the library changes, never its file or its address. */
     renameMedia: build.mutation<MediaDto, { id: string; body: MediaUpdateInput }>({
       query: ({ id, body }) => ({
@@ -41,4 +46,9 @@ export const mediaApi = api.injectEndpoints({
   }),
 });
 
-export const { useMediaListQuery, useRenameMediaMutation, useDeleteMediaMutation } = mediaApi;
+export const {
+  useMediaListQuery,
+  useLazyMediaItemQuery,
+  useRenameMediaMutation,
+  useDeleteMediaMutation,
+} = mediaApi;

@@ -6,8 +6,7 @@ import {
   type MediaDto,
   type MediaListQuery,
   type MediaUseDto,
-  UNFINISHED_STATUSES,
-  type CampaignStatus,
+  MEDIA_DELETE_BLOCKING_STATUSES,
 } from '@agency/contracts';
 import {
   DomainError,
@@ -73,11 +72,11 @@ function nameFromFile(fileName: string): string {
 const namesOf = (uses: readonly MediaUseDto[]) =>
   uses.map((use) => `${use.kind} "${use.name}"`).join(', ');
 
-/** Mails still to go out (scheduled, or a send under way) would lose the image: even forced, no. */
-const OWED_STATUSES: readonly CampaignStatus[] = ['scheduled', ...UNFINISHED_STATUSES];
-
+/** Mails still to go out would lose the image: even forced, no. */
 function refuseWhileOwed(uses: readonly MediaUseDto[]): void {
-  const owed = uses.filter((use) => use.status && OWED_STATUSES.includes(use.status));
+  const owed = uses.filter(
+    (use) => use.status && MEDIA_DELETE_BLOCKING_STATUSES.includes(use.status),
+  );
   if (owed.length === 0) return;
   const names = namesOf(owed);
   throw new DomainError(

@@ -203,6 +203,80 @@ describe('the media library screen', () => {
     expect(screen.getByRole('img', { name: 'Agency logo', hidden: true })).toBeInTheDocument();
   });
 
+  it('keeps an image a campaign still to be sent shows, naming the campaign, when the API refuses (409)', async () => {
+    await i18n.changeLanguage('fr');
+    // The list was read before the campaign was scheduled: it still says draft.
+    const scheduled: MediaDto = {
+      ...BANNER,
+      usedBy: [{ kind: 'campaign', id: 'c'.repeat(24), name: 'Spring sale', status: 'scheduled' }],
+    };
+    const deletes = recordAdminCalls('delete', `/media/${BANNER.id}`, () =>
+      HttpResponse.json(
+        {
+          error: {
+            code: 'CONFLICT',
+            message:
+              'This image is in mails still to be sent by campaign "Spring sale"; delete it once they are sent or cancelled',
+            fields: { usedBy: 'campaign "Spring sale"' },
+          },
+        },
+        { status: 409 },
+      ),
+    );
+    server.use(
+      libraryOf([BANNER]).handler,
+      deletes.handler,
+      http.get(`${ADMIN}/media/${BANNER.id}`, () => HttpResponse.json(scheduled)),
+    );
+    const { user } = await renderAdmin('/admin/media', { role: 'manager' });
+
+    await user.click(
+      await screen.findByRole('button', { name: 'Supprimer Spring banner' }, SECTION_LOAD),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Supprimer Spring banner ?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Supprimer quand même' }));
+    await waitFor(() => expect(deletes.calls).toHaveLength(1));
+    expect(deletes.calls[0]?.url.searchParams.get('force')).toBe('true');
+
+    const refusal = await within(dialog).findByRole('alert');
+    expect(refusal).toHaveTextContent(
+      'Cette image figure dans des courriels encore à envoyer par :',
+    );
+    expect(within(refusal).getByRole('link', { name: 'la campagne Spring sale' })).toHaveAttribute(
+      'href',
+      '/admin/campaigns',
+    );
+    expect(refusal).toHaveTextContent('reste dans la médiathèque');
+    expect(within(dialog).getByRole('button', { name: 'Supprimer quand même' })).toBeDisabled();
+    expect(screen.queryByText('Image supprimée')).not.toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Annuler' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByRole('img', { name: 'Spring banner' })).toBeInTheDocument();
+    expect(deletes.calls).toHaveLength(1);
+  });
+
+  it('offers no delete while the list already shows a campaign still to be sent', async () => {
+    const sending = buildMedia({
+      name: 'Launch hero',
+      usedBy: [{ kind: 'campaign', id: 'd'.repeat(24), name: 'Launch', status: 'sending' }],
+    });
+    const deletes = recordAdminCalls('delete', `/media/${sending.id}`, () =>
+      HttpResponse.json(null, { status: 200 }),
+    );
+    server.use(libraryOf([sending]).handler, deletes.handler);
+    const { user } = await renderAdmin('/admin/media', { role: 'manager' });
+
+    await user.click(
+      await screen.findByRole('button', { name: 'Delete Launch hero' }, SECTION_LOAD),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Launch hero?' });
+    expect(within(dialog).getByText('This image is in mails still to be sent by:')).toBeVisible();
+    expect(within(dialog).getByRole('link', { name: 'campaign Launch' })).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Delete anyway' })).toBeDisabled();
+    expect(deletes.calls).toHaveLength(0);
+  });
+
   it('deletes an unused image without forcing it', async () => {
     const deletes = recordAdminCalls('delete', `/media/${LOGO.id}`, () =>
       HttpResponse.json(null, { status: 200 }),
