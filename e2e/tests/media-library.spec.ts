@@ -107,6 +107,20 @@ async function expectImageInTestMail(
   expect(served.headers()['content-type']).toMatch(/^image\/(png|jpeg)$/);
 }
 
+/** Schedules the campaign a month ahead: it stays owed for the whole run, and never goes out. */
+async function scheduleLater(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  id: string,
+) {
+  const scheduledAt = new Date(Date.now() + 30 * 24 * 3600 * 1000).toISOString();
+  const response = await request.post(apiUrl(apiPath(API_ROUTES.campaignSchedule, { id })), {
+    headers,
+    data: { scheduledAt },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
 test.describe('The media library in the campaign editor', () => {
   test('at 1280 px an image dropped on the editor is uploaded, described, and shown in the mail', async ({
     page,
@@ -137,6 +151,24 @@ test.describe('The media library in the campaign editor', () => {
     });
     await expect(card).toContainText('640 × 400 px');
     await expect(card.getByRole('link', { name: `campaign ${name}` })).toBeVisible();
+
+    // Scheduled while the screen shows it as a draft: the API refuses the
+    // forced delete (409), and the dialog says why and keeps the image.
+    await scheduleLater(request, headers, id);
+    try {
+      await card.getByRole('button', { name: `Delete spring-${run}` }).click();
+      const confirm = page.getByRole('dialog', { name: `Delete spring-${run}?` });
+      await confirm.getByRole('button', { name: 'Delete anyway' }).click();
+      const refusal = confirm.getByRole('alert');
+      await expect(refusal).toContainText('This image is in mails still to be sent by:');
+      await expect(refusal.getByRole('link', { name: `campaign ${name}` })).toBeVisible();
+      await expect(confirm.getByRole('button', { name: 'Delete anyway' })).toBeDisabled();
+      await confirm.getByRole('button', { name: 'Cancel' }).click();
+      await expect(confirm).toBeHidden();
+      await expect(card).toBeVisible();
+    } finally {
+      await request.post(apiUrl(apiPath(API_ROUTES.campaignUnschedule, { id })), { headers });
+    }
   });
 
   test('at 375 px an image uploaded through the picker goes in the mail', async ({
