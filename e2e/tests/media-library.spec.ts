@@ -37,8 +37,19 @@ async function describeImage(page: Page, alt: string) {
   await expect(picker).toBeHidden();
 }
 
-/** Drops an image file on the editor, as one dragged from the desktop. */
-async function dropImage(page: Page, editor: Locator, png: Buffer, name: string) {
+/**
+ * Drops an image file on the editor, as one dragged from the desktop, at the
+ * end of the line of `target` (a block of the editor).
+ */
+async function dropImage(
+  page: Page,
+  editor: Locator,
+  target: Locator,
+  { png, name }: { png: Buffer; name: string },
+) {
+  const box = await target.boundingBox();
+  if (!box) throw new Error('the drop target is not on screen');
+  const point = { clientX: box.x + box.width - 4, clientY: box.y + box.height / 2 };
   const transfer = await page.evaluateHandle(
     ({ base64, fileName }) => {
       const bytes = Uint8Array.from(atob(base64), (character) => character.charCodeAt(0));
@@ -48,8 +59,19 @@ async function dropImage(page: Page, editor: Locator, png: Buffer, name: string)
     },
     { base64: png.toString('base64'), fileName: name },
   );
-  await editor.dispatchEvent('dragover', { dataTransfer: transfer });
-  await editor.dispatchEvent('drop', { dataTransfer: transfer });
+  await editor.dispatchEvent('dragover', { dataTransfer: transfer, ...point });
+  await editor.dispatchEvent('drop', { dataTransfer: transfer, ...point });
+}
+
+/** The editor's blocks in order: a paragraph by its text, an image as `image`. */
+function blocksOf(editor: Locator): Promise<string[]> {
+  return editor.evaluate((root) =>
+    Array.from(root.children).map((block) =>
+      block.matches('img') || block.querySelector('img')
+        ? 'image'
+        : (block.textContent ?? '').trim(),
+    ),
+  );
 }
 
 /** Uploads through the image picker: the toolbar's Image, its Upload tab, the file chooser. */
@@ -133,12 +155,23 @@ test.describe('The media library in the campaign editor', () => {
     const name = `Media drop ${run}`;
     const { dialog, editor } = await newCampaign(page, name);
 
-    await dropImage(page, editor, await solidPng(640, 400, `drop${run}`), `spring-${run}.png`);
+    // Two paragraphs, the cursor at the end of the second; the image is
+    // dropped on the first, and goes where it was dropped, not at the cursor.
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('See you soon');
+    await dropImage(page, editor, editor.locator('p').first(), {
+      png: await solidPng(640, 400, `drop${run}`),
+      name: `spring-${run}.png`,
+    });
     await describeImage(page, 'Spring flowers');
     await expect(editor.locator('img')).toHaveAttribute('src', LIBRARY_IMAGE);
     await expect(editor.locator('img')).toHaveAttribute('width', '600');
-    await page.keyboard.type('See you soon');
-    await expect(editor).toContainText('See you soon');
+    expect(await blocksOf(editor)).toEqual(['Our spring collection', 'image', 'See you soon']);
+    // The cursor waits right after the image.
+    await page.keyboard.type('Welcome. ');
+    await expect
+      .poll(() => blocksOf(editor))
+      .toEqual(['Our spring collection', 'image', 'Welcome. See you soon']);
 
     const id = await saveCampaign(page, dialog, request, headers, name);
     await expectImageInTestMail(request, headers, { id, name, alt: 'Spring flowers' });
