@@ -2,10 +2,11 @@
  * The media library's image process: the API forks it (media-image.pool.ts)
  * and hands it each upload as the file it was kept in. Here it is read,
  * hashed, checked and made mail-ready. Decoding a 12-megapixel photo keeps a
- * core busy for about 100 ms; here that work runs at the lowest priority,
- * so on a small server the scheduler always prefers the API's requests,
- * the store and Redis, and images take the cores they leave.
+ * core busy for about 100 ms; here that work runs only on cores nothing
+ * else wants, so on a small server the scheduler always prefers the API's
+ * requests, the store and Redis, and images take the cores they leave.
  */
+import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { constants, setPriority } from 'node:os';
@@ -28,6 +29,26 @@ function lowerOwnPriority(): void {
     } catch {
       // A thread that ended since the listing has nothing to lower.
     }
+  }
+  runOnlyWhenIdle();
+}
+
+/**
+ * On Linux, moves every thread to the SCHED_IDLE policy (util-linux's
+ * `chrt`; any process may lower its own). At nice 19 the image work still
+ * has a small share of a busy core, and a thread that wakes may wait for
+ * its turn; under SCHED_IDLE any other thread that wakes takes the core at
+ * once, so the image work fills the gaps between requests instead of
+ * delaying them. Without `chrt`, nice 19 stays.
+ */
+function runOnlyWhenIdle(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    execFileSync('chrt', ['--idle', '--all-tasks', '--pid', '0', String(process.pid)], {
+      stdio: 'ignore',
+    });
+  } catch {
+    // No chrt here: the threads keep the lowest nice value.
   }
 }
 
