@@ -153,7 +153,11 @@ describe("A person's page", () => {
     const { user, location } = await renderAdmin('/admin/people/nobody%40example.tn');
 
     expect(
-      screen.getByRole('heading', { level: 1, name: 'Nobody with this address is held' }),
+      await screen.findByRole(
+        'heading',
+        { level: 1, name: 'Nobody with this address is held' },
+        SECTION_LOAD,
+      ),
     ).toBeInTheDocument();
     await user.click(screen.getByRole('link', { name: 'Back to people' }));
     expect(location().pathname).toBe('/admin/people');
