@@ -21,10 +21,13 @@ function message(to: string, body = 'Hello'): RawCampaignMessage {
 /**
  * A TCP relay in front of the real SMTP server that keeps each chunk the
  * client wrote, as the server read it: what went out in one write, and what
- * waited for a reply.
+ * waited for a reply. With `repliesHeldMs`, the server's replies reach the
+ * client in one read per that long, as a busy server's pipelined replies do:
+ * one message's acceptance and the next one's 354 together.
  */
 async function recordingRelay(
   sink: SmtpSink,
+  { repliesHeldMs }: { repliesHeldMs?: number } = {},
 ): Promise<{ url: string; chunks: string[]; close(): Promise<void> }> {
   const { port, hostname } = new URL(sink.url);
   const chunks: string[] = [];
@@ -34,7 +37,8 @@ async function recordingRelay(
       chunks.push(chunk.toString('utf8'));
       server.write(chunk);
     });
-    server.pipe(client);
+    if (repliesHeldMs === undefined) server.pipe(client);
+    else holdReplies(server, client, repliesHeldMs);
     client.on('close', () => server.destroy());
     server.on('close', () => client.destroy());
     client.on('error', () => undefined);
@@ -48,6 +52,21 @@ async function recordingRelay(
     chunks,
     close: () => new Promise<void>((resolve) => relay.close(() => resolve())),
   };
+}
+
+/** Passes what `from` reads on to `to` in one write per `heldMs`. */
+function holdReplies(from: Socket, to: Socket, heldMs: number): void {
+  let held: Buffer[] = [];
+  from.on('data', (chunk: Buffer) => {
+    if (held.length === 0) {
+      setTimeout(() => {
+        to.write(Buffer.concat(held));
+        held = [];
+      }, heldMs);
+    }
+    held.push(chunk);
+  });
+  from.on('end', () => to.end());
 }
 
 type WritevChunks = Parameters<NonNullable<Socket['_writev']>>[0];
@@ -189,6 +208,35 @@ describe("the campaign's SMTP session", () => {
     expect(mail[1]?.endsWith(`\r\n.\r\n${envelope('second@example.tn')}`)).toBe(true);
     expect(mail[2]?.endsWith(`\r\n.\r\n${envelope('third@example.tn')}`)).toBe(true);
     expect(mail[3]).toMatch(/Hello third@example\.tn.*\r\n\.\r\n$/s);
+  });
+
+  it('writes a message with the envelope its sender gives next, once the previous one is accepted', async () => {
+    smtp = await startSmtpSink();
+    relay = await recordingRelay(smtp, { repliesHeldMs: 30 });
+    transport = createCampaignTransport(relay.url, 1);
+    const sending = transport;
+    const watch = socketWritesTo(Number(new URL(relay.url).port));
+    // Two senders on the connection's two slots, each giving its next message once its last is accepted.
+    const sender = async (name: string) => {
+      for (let index = 1; index <= 3; index += 1) {
+        await sending.send(message(`${name}${index}@example.tn`));
+      }
+    };
+
+    try {
+      await Promise.all([sender('a'), sender('b')]);
+    } finally {
+      watch.restore();
+    }
+
+    expect(smtp.received).toHaveLength(6);
+    const mail = watch.writes.filter((write) => !/^(EHLO|QUIT)/.test(write));
+    // One write per message: each body but the last goes with the envelope given after it.
+    expect(mail).toHaveLength(7);
+    const middle = mail.slice(1, -1);
+    expect(middle.every((write) => /\r\n\.\r\nMAIL FROM:[^]*\r\nDATA\r\n$/.test(write))).toBe(
+      true,
+    );
   });
 
   it('resets after a refused recipient, then sends the message given meanwhile', async () => {

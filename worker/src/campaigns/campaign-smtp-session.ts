@@ -101,6 +101,8 @@ interface Transaction {
  * envelope and DATA go in one write, and once the server has said 354 the
  * message, its end and the next message's envelope go in one more: a
  * message given while another is under way costs one write and one read.
+ * Writes wait for the end of the turn of the event loop, so a message given
+ * in the turn that accepted its sender's last one joins the write too.
  * Without PIPELINING, each command waits for its reply. Nodemailer's own
  * transaction streams each message through a dot-stuffing transform and
  * handles each reply on a turn of the event loop of its own: for a
@@ -130,6 +132,8 @@ export class CampaignSmtpSession {
    * anything after it as the message), or a RSET for its reply.
    */
   #holding = false;
+  /** What this turn gave to write: one write at its end (`#writeAll`). */
+  #unwritten: Buffer[] = [];
 
   constructor(socket: Socket, extensions: readonly string[]) {
     this.#socket = socket;
@@ -166,7 +170,9 @@ export class CampaignSmtpSession {
 
   /** Says goodbye and closes: the server hangs up after its 221. */
   quit(): void {
-    if (!this.#closed) this.#socket.end('QUIT\r\n');
+    if (this.#closed) return;
+    this.#flush();
+    this.#socket.end('QUIT\r\n');
   }
 
   /** Starts the next message given, its envelope after `leading` (the last message's body) in one write. */
@@ -285,12 +291,31 @@ export class CampaignSmtpSession {
     else if (accepted) transaction.resolve(accepted);
   }
 
+  /**
+   * Queues the pieces for one write at the end of this turn of the event
+   * loop. A reply read settles one message and, in the same turn, lets its
+   * sender give the next one: that message's envelope then goes in the same
+   * write as the body the next reply released, where it would otherwise
+   * cost a write (a system call, and on loopback the server's read) of its own.
+   */
   #writeAll(pieces: readonly Buffer[]): void {
     if (this.#closed || pieces.length === 0) return;
+    if (this.#unwritten.length === 0) process.nextTick(this.#flush);
+    this.#unwritten.push(...pieces);
+  }
+
+  /**
+   * Writes what this turn queued. Run after the promise jobs of the turn
+   * (a tick queued from one of them waits for all of them to end).
+   */
+  readonly #flush = (): void => {
+    const pieces = this.#unwritten;
+    this.#unwritten = [];
+    if (this.#closed) return;
     this.#socket.cork();
     for (const piece of pieces) this.#socket.write(piece);
     this.#socket.uncork();
-  }
+  };
 
   #mailFromCommand({ from, to }: { from: string; to: readonly string[] }): string {
     const addresses = [from, ...to];
