@@ -143,10 +143,9 @@ export function campaignMailIdentity(
   returnPathBase?: string,
 ): CampaignMailIdentity {
   const mailName = campaignMailName(campaignId, round);
-  const digest = digestMacOf(key)(`${mailName}\n${normalizeEmail(address)}`).toString(
-    'hex',
+  const digest = digestMacOf(key)(`${mailName}\n${normalizeEmail(address)}`, 'hex').slice(
     0,
-    DIGEST_HEX_LENGTH / 2,
+    DIGEST_HEX_LENGTH,
   );
   const at = returnPathBase ? returnPathBase.lastIndexOf('@') : -1;
   return {
