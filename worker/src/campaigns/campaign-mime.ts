@@ -128,18 +128,28 @@ function encodedBody(segments: Segments, escape: (value: string) => string) {
     };
   }
   // A slot met again (a tracked link repeated through a newsletter, a name
-  // said twice) takes the same value in one mail: encoded once per mail.
+  // said twice) takes the same value in one mail: encoded once per mail, and
+  // kept by the order its slot was first met in, in an array that each new
+  // slot extends (a Map per mail, grown and rehashed as it filled, was a
+  // tenth of what a mail with tracked links allocated).
+  const order = new Map<string, number>();
+  const parts = literals.map((part) => {
+    if (typeof part !== 'string') return part;
+    const first = order.get(part) ?? order.size;
+    order.set(part, first);
+    return { tag: part, first };
+  });
   return (values: SlotValues, pieces: (Buffer | string)[]): void => {
-    const encoded = new Map<string, string>();
-    for (const part of literals) {
-      if (typeof part !== 'string') {
+    const encoded: string[] = [];
+    for (const part of parts) {
+      if (Buffer.isBuffer(part)) {
         pieces.push(part);
         continue;
       }
-      let piece = encoded.get(part);
+      let piece = encoded[part.first];
       if (piece === undefined) {
-        piece = encode(part, values);
-        encoded.set(part, piece);
+        piece = encode(part.tag, values);
+        encoded.push(piece);
       }
       pieces.push(piece);
     }
