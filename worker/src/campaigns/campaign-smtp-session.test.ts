@@ -2,7 +2,7 @@ import { Socket, createConnection, createServer, type Server } from 'node:net';
 import { isPermanentSmtpFailure } from '../mail/smtp-failure';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
 import type { RawCampaignMessage } from './campaign-mime';
-import { dotStuffed } from './campaign-smtp-session';
+import { CampaignSmtpSession, dotStuffed } from './campaign-smtp-session';
 import { createCampaignTransport, type CampaignTransport } from './campaign-transport';
 
 function message(to: string, body = 'Hello'): RawCampaignMessage {
@@ -234,9 +234,7 @@ describe("the campaign's SMTP session", () => {
     // One write per message: each body but the last goes with the envelope given after it.
     expect(mail).toHaveLength(7);
     const middle = mail.slice(1, -1);
-    expect(middle.every((write) => /\r\n\.\r\nMAIL FROM:[^]*\r\nDATA\r\n$/.test(write))).toBe(
-      true,
-    );
+    expect(middle.every((write) => /\r\n\.\r\nMAIL FROM:[^]*\r\nDATA\r\n$/.test(write))).toBe(true);
   });
 
   it('resets after a refused recipient, then sends the message given meanwhile', async () => {
@@ -406,5 +404,77 @@ describe("the campaign's SMTP session", () => {
 
     expect(refusal).toMatchObject({ code: 'EENVELOPE' });
     expect(smtp.received).toHaveLength(0);
+  });
+});
+
+describe("the campaign's SMTP session reading replies", () => {
+  /**
+   * A server that answers an envelope and each message with `afterMessage`,
+   * written in the pieces given (a reply may arrive split anywhere, even
+   * inside a character), and a session over a connection to it.
+   */
+  async function sessionAgainst(afterMessage: Buffer[]) {
+    const server = createServer((socket) => {
+      let received = '';
+      socket.on('data', (chunk) => {
+        received += chunk.toString('latin1');
+        if (received.endsWith('DATA\r\n')) {
+          received = '';
+          socket.write('250 2.1.0 Ok\r\n250 2.1.5 Ok\r\n354 End data with <CR><LF>.<CR><LF>\r\n');
+        } else if (received.endsWith('\r\n.\r\n')) {
+          received = '';
+          afterMessage.forEach((piece, index) => setTimeout(() => socket.write(piece), index * 20));
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    if (typeof address !== 'object' || address === null) throw new Error('no port');
+    const socket = createConnection(address.port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    return {
+      session: new CampaignSmtpSession(socket, ['PIPELINING']),
+      close: () => {
+        socket.destroy();
+        return new Promise<void>((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+
+  const envelope = { from: 'no-reply@agency.test', to: ['amira@example.tn'] };
+  const body = Buffer.from('Subject: Hello\r\n\r\nHello\r\n');
+
+  it('reads a reply split across reads, inside a line and inside a character', async () => {
+    const reply = Buffer.from('250 2.0.0 Ok: queued as Ré1\r\n');
+    const split = reply.indexOf(0xa9);
+    const { session, close } = await sessionAgainst([
+      reply.subarray(0, 6),
+      reply.subarray(6, split),
+      reply.subarray(split),
+    ]);
+    try {
+      await expect(session.send(envelope, body)).resolves.toEqual({
+        response: '250 2.0.0 Ok: queued as Ré1',
+      });
+    } finally {
+      await close();
+    }
+  });
+
+  it('gives a refusal of several lines whole, in UTF-8, its line ends as LF', async () => {
+    const { session, close } = await sessionAgainst([
+      Buffer.from('550-5.7.1 Message refusé\r\n550-5.7.1 voir'),
+      Buffer.from(' https://example.tn/r\r\n550 5.7.1 Rejected\r\n'),
+    ]);
+    try {
+      await expect(session.send(envelope, body)).rejects.toMatchObject({
+        code: 'EMESSAGE',
+        responseCode: 550,
+        response:
+          '550-5.7.1 Message refusé\n550-5.7.1 voir https://example.tn/r\n550 5.7.1 Rejected',
+      });
+    } finally {
+      await close();
+    }
   });
 });

@@ -36,6 +36,9 @@ const LINE_THEN_DOT = Buffer.from('\n.');
 const END_AFTER_LINE = Buffer.from('.\r\n');
 const END_MID_LINE = Buffer.from('\r\n.\r\n');
 const NON_ASCII = /[\u0080-\uffff]/;
+/** A byte beyond ASCII in text read as latin1: part of a UTF-8 character. */
+const NON_ASCII_BYTE = /[\x80-\xff]/;
+const CR = 0x0d;
 const BREAKS_A_COMMAND = /[\r\n<>]/;
 
 function sessionError(
@@ -355,22 +358,38 @@ export class CampaignSmtpSession {
 
   /** Replies end with CRLF; a multiline reply's lines but the last have a hyphen after the code. */
   #read(chunk: Buffer): void {
-    this.#received += chunk.toString('latin1');
-    for (let end = this.#received.indexOf('\n'); end !== -1; end = this.#received.indexOf('\n')) {
-      const line = this.#received.slice(0, end).replace(/\r$/, '');
-      this.#received = this.#received.slice(end + 1);
-      this.#replyLines.push(line);
-      if (line.charAt(3) === '-') continue;
-      // Servers answer in UTF-8 more and more; the bytes were kept as they came.
-      const text = Buffer.from(this.#replyLines.join('\n'), 'latin1').toString('utf8');
-      this.#replyLines = [];
-      this.#answer({ code: Number(line.slice(0, 3)), text });
+    const received = this.#received + chunk.toString('latin1');
+    let start = 0;
+    for (let end = received.indexOf('\n'); end !== -1; end = received.indexOf('\n', start)) {
+      const line = received.slice(
+        start,
+        received.charCodeAt(end - 1) === CR && end > start ? end - 1 : end,
+      );
+      start = end + 1;
+      if (line.charAt(3) === '-') {
+        this.#replyLines.push(line);
+        continue;
+      }
+      this.#answer({ code: Number(line.slice(0, 3)), text: this.#replyText(line) });
     }
+    this.#received = received.slice(start);
     const held =
       this.#received.length + this.#replyLines.reduce((sum, line) => sum + line.length, 0);
     if (held > MAX_REPLY_CHARS) {
       this.#fail(sessionError('Server response exceeds maximum allowed size', 'EPROTOCOL'));
     }
+  }
+
+  /** A reply's text from its lines, read as latin1: servers answer in UTF-8 more and more. */
+  #replyText(lastLine: string): string {
+    let text = lastLine;
+    if (this.#replyLines.length > 0) {
+      this.#replyLines.push(lastLine);
+      text = this.#replyLines.join('\n');
+      this.#replyLines = [];
+    }
+    // ASCII, as nearly every reply is, reads the same either way.
+    return NON_ASCII_BYTE.test(text) ? Buffer.from(text, 'latin1').toString('utf8') : text;
   }
 
   #answer(reply: Reply): void {
