@@ -57,6 +57,8 @@ function sessionError(
   return error;
 }
 
+const ignoreEnd = (): void => undefined;
+
 const isPositive = (reply: Reply) => reply.code >= 200 && reply.code < 300;
 
 /**
@@ -188,12 +190,14 @@ export class CampaignSmtpSession {
     this.#underWay.add(transaction);
     this.#holding = true;
     if (this.#pipelining) {
-      const replies = transaction.commands.map(() => this.#nextReply());
-      this.#writeAll([...leading, Buffer.from(`${transaction.commands.join('\r\n')}\r\n`)]);
-      void Promise.all(replies).then(
-        (answered) => this.#afterEnvelope(transaction, answered),
-        () => undefined,
-      );
+      const { commands } = transaction;
+      const replies: Reply[] = [];
+      const collect = (reply: Reply) => {
+        if (replies.push(reply) === commands.length) this.#afterEnvelope(transaction, replies);
+      };
+      for (let index = 0; index < commands.length; index += 1) this.#onNextReply(collect);
+      this.#writeAll(leading);
+      this.#writeAll([Buffer.from(`${commands.join('\r\n')}\r\n`)]);
     } else {
       this.#writeAll(leading);
       void this.#oneByOne(transaction.commands).then(
@@ -234,11 +238,9 @@ export class CampaignSmtpSession {
       this.#reset();
       return;
     }
-    const accepted = this.#nextReply();
-    const message = [
-      ...dotStuffed(transaction.body),
-      transaction.body.at(-1) === 0x0a ? END_AFTER_LINE : END_MID_LINE,
-    ];
+    this.#onNextReply((reply) => this.#afterMessage(transaction, reply));
+    const message = dotStuffed(transaction.body);
+    message.push(transaction.body.at(-1) === 0x0a ? END_AFTER_LINE : END_MID_LINE);
     transaction.bodyWritten = true;
     if (this.#pipelining) {
       this.#holding = false;
@@ -247,10 +249,6 @@ export class CampaignSmtpSession {
       // Without PIPELINING the next MAIL FROM waits for the reply to this message.
       this.#writeAll(message);
     }
-    void accepted.then(
-      (reply) => this.#afterMessage(transaction, reply),
-      () => undefined,
-    );
   }
 
   /** The message answered: accepted, or refused and the session reset. */
@@ -303,14 +301,20 @@ export class CampaignSmtpSession {
    */
   #writeAll(pieces: readonly Buffer[]): void {
     if (this.#closed || pieces.length === 0) return;
-    if (this.#unwritten.length === 0) process.nextTick(this.#flush);
+    if (this.#unwritten.length === 0) queueMicrotask(this.#flushAfterTurn);
     this.#unwritten.push(...pieces);
   }
 
   /**
-   * Writes what this turn queued. Run after the promise jobs of the turn
-   * (a tick queued from one of them waits for all of them to end).
+   * A tick queued from a promise job runs once every promise job of the turn
+   * has run, the senders' included; queued straight from a read, it would run
+   * before them.
    */
+  readonly #flushAfterTurn = (): void => {
+    process.nextTick(this.#flush);
+  };
+
+  /** Writes what this turn queued. */
   readonly #flush = (): void => {
     const pieces = this.#unwritten;
     this.#unwritten = [];
@@ -349,6 +353,15 @@ export class CampaignSmtpSession {
     const reply = this.#nextReply();
     this.#writeAll([Buffer.from(`${command}\r\n`)]);
     return reply;
+  }
+
+  /**
+   * Hands the next reply to `onReply` as it is read, with no promise between:
+   * a message's envelope and its end are four replies. A session that ends
+   * first fails its messages itself (`#fail`), so nothing else is told.
+   */
+  #onNextReply(onReply: (reply: Reply) => void): void {
+    if (!this.#closed) this.#waiters.push({ resolve: onReply, reject: ignoreEnd });
   }
 
   #nextReply(): Promise<Reply> {
