@@ -274,6 +274,29 @@ describe("the campaign's SMTP session", () => {
     expect(relay?.chunks.join('')).not.toContain('RSET');
   });
 
+  it('says goodbye after the reset a refusal queued, when the transport closes meanwhile', async () => {
+    let closing: Promise<void> | undefined;
+    const under: { transport?: CampaignTransport } = {};
+    smtp = await startSmtpSink({
+      // The transport closes while the message is under way, before it is refused.
+      responder: () => {
+        closing ??= under.transport?.close();
+        return { code: 550, message: '5.7.1 Message refused' };
+      },
+    });
+    relay = await recordingRelay(smtp);
+    const sending = createCampaignTransport(relay.url, 1);
+    under.transport = sending;
+
+    const refusal = await sending.send(message('gone@example.tn')).catch((error: unknown) => error);
+    await closing;
+
+    expect(refusal).toMatchObject({ code: 'EMESSAGE', responseCode: 550 });
+    // What the relay read by now: the session's last words.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(relay.chunks.join('')).toMatch(/\r\n\.\r\nRSET\r\nQUIT\r\n$/);
+  });
+
   it('sends a message whose envelope went on a connection that then ended over another one, once', async () => {
     const refusal = await twoAtOnce(
       await startSmtpSink({
