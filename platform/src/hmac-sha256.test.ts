@@ -51,4 +51,25 @@ describe('hmacSha256Of', () => {
     expect(first.equals(copy)).toBe(true);
     expect(first).toHaveLength(32);
   });
+
+  it.each(['binary', 'base64url', 'hex'] as const)(
+    'gives the MAC as %s text, message after message of other lengths',
+    (encoding) => {
+      const key = Buffer.from('campaign key of thirty-two bytes');
+      const mac = hmacSha256Of(key);
+      for (const message of [
+        'one',
+        'x'.repeat(600),
+        '',
+        'rïm@exämple.tn',
+        'two',
+        'x'.repeat(600),
+      ]) {
+        const expected = createHmac('sha256', key).update(message).digest(encoding);
+        expect(mac(message, encoding)).toBe(expected);
+        expect(mac(Buffer.from(message), encoding)).toBe(expected);
+        expect(mac(message).equals(reference(key, message))).toBe(true);
+      }
+    },
+  );
 });

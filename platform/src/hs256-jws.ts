@@ -16,7 +16,7 @@ export function signHs256Jws(
   keyId?: string,
 ): string {
   const signed = `${headerOf(keyId)}.${base64urlOf(JSON.stringify(claims))}`;
-  return `${signed}.${mac(signed).toString('base64url')}`;
+  return `${signed}.${mac(signed, 'base64url')}`;
 }
 
 /** One entry without a key id, and one per manage-link period (90 days) a process lives through. */

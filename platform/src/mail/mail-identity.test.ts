@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import {
+  campaignMailIdentity,
   campaignMessageId,
   campaignReturnPath,
   legacyRecipientDigest,
@@ -109,5 +111,37 @@ describe('mail identities', () => {
     expect(mailsInMessageIds(`campaign-${'a'.repeat(1024 * 1024)}-k@x`)).toEqual([]);
     expect(mailsInReturnPaths(`+c${'0'.repeat(1024 * 1024)}`)).toEqual([]);
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("makes a campaign mail's Message-ID and return path from one digest, as each is made alone", () => {
+    const keys = [KEY, mailIdentityKey('another-secret-of-32-characters!!')];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...keys),
+        fc.stringMatching(/^[0-9a-f]{24}$/),
+        fc.integer({ min: 1, max: 999_999 }),
+        fc.oneof(fc.emailAddress(), fc.string({ unit: 'grapheme', maxLength: 40 })),
+        fc.stringMatching(/^[a-z0-9.-]{1,30}$/),
+        fc.stringMatching(/^[a-z0-9.+-]{1,20}@[a-z0-9.-]{1,20}$/),
+        (key, campaignId, round, address, domain, base) => {
+          expect(campaignMailIdentity(key, campaignId, round, address, domain, base)).toEqual({
+            messageId: campaignMessageId(key, campaignId, round, address, domain),
+            returnPath: campaignReturnPath(key, base, campaignId, round, address),
+          });
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('makes no return path for a campaign mail when none is set up', () => {
+    for (const base of [undefined, '']) {
+      expect(campaignMailIdentity(KEY, CAMPAIGN, 2, 'ana@example.tn', 'agency.test', base)).toEqual(
+        {
+          messageId: campaignMessageId(KEY, CAMPAIGN, 2, 'ana@example.tn', 'agency.test'),
+          returnPath: undefined,
+        },
+      );
+    }
   });
 });

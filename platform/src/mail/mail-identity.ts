@@ -1,5 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { derivedKeyBytes } from '../derived-key';
+import { hmacSha256Of, type HmacSha256 } from '../hmac-sha256';
 import { normalizeEmail } from './email-address';
 
 /**
@@ -108,6 +109,51 @@ export function campaignReturnPath(
   const at = base.lastIndexOf('@');
   const digest = keyedRecipientDigest(key, campaignMailName(campaignId, round), address);
   return `${base.slice(0, at)}+c${campaignId}.r${round}.${KEYED_MARK}${digest}${base.slice(at)}`;
+}
+
+/** One campaign mail's identities: its Message-ID, and its return path when bounces come back to one. */
+export interface CampaignMailIdentity {
+  messageId: string;
+  returnPath: string | undefined;
+}
+
+/** The identity key's HMAC, padded once per key: a campaign send signs a digest per mail. */
+const digestMacs = new WeakMap<MailIdentityKey, HmacSha256>();
+
+function digestMacOf(key: MailIdentityKey): HmacSha256 {
+  let mac = digestMacs.get(key);
+  if (!mac) {
+    mac = hmacSha256Of(key.digestKey);
+    digestMacs.set(key, mac);
+  }
+  return mac;
+}
+
+/**
+ * What `campaignMessageId` and `campaignReturnPath` (when `returnPathBase`
+ * is given) make for one recipient, from one digest: both name the same
+ * mail and recipient, and a campaign send makes both for every mail.
+ */
+export function campaignMailIdentity(
+  key: MailIdentityKey,
+  campaignId: string,
+  round: number,
+  address: string,
+  domain: string,
+  returnPathBase?: string,
+): CampaignMailIdentity {
+  const mailName = campaignMailName(campaignId, round);
+  const digest = digestMacOf(key)(`${mailName}\n${normalizeEmail(address)}`, 'hex').slice(
+    0,
+    DIGEST_HEX_LENGTH,
+  );
+  const at = returnPathBase ? returnPathBase.lastIndexOf('@') : -1;
+  return {
+    messageId: `<${mailName}-${KEYED_MARK}${digest}@${domain}>`,
+    returnPath: returnPathBase
+      ? `${returnPathBase.slice(0, at)}+c${campaignId}.r${round}.${KEYED_MARK}${digest}${returnPathBase.slice(at)}`
+      : undefined,
+  };
 }
 
 /** A mail an event names, as read from a Message-ID or a return path; not yet checked. */

@@ -3,7 +3,7 @@ import { isDeliverableAddress, type Locale } from '@agency/contracts';
 import {
   asIs,
   escapeHtml,
-  slotValue,
+  slotReaderOf,
   type CompiledCampaignMail,
   type Personalisation,
   type Segments,
@@ -117,29 +117,42 @@ function encodedBody(segments: Segments, escape: (value: string) => string) {
       : part,
   );
   // An empty piece (a placeholder at the very start, an empty first name)
-  // costs one empty soft-broken line, which decodes to nothing.
-  const encode = (tag: string, values: SlotValues) =>
-    quotedPrintableValue(escape(slotValue(tag, values)));
+  // costs one empty soft-broken line, which decodes to nothing. Each slot's
+  // tag is read once, here: a mail only reads its recipient's values.
+  const encoderOf = (tag: string) => {
+    const read = slotReaderOf(tag);
+    return (values: SlotValues) => quotedPrintableValue(escape(read(values)));
+  };
   const tags = segments.filter((_, index) => index % 2 === 1);
   if (new Set(tags).size === tags.length) {
-    return (values: SlotValues, pieces: (Buffer | string)[]): void => {
-      for (const part of literals)
-        pieces.push(typeof part === 'string' ? encode(part, values) : part);
+    const pieces = literals.map((part) => (typeof part === 'string' ? encoderOf(part) : part));
+    return (values: SlotValues, out: (Buffer | string)[]): void => {
+      for (const piece of pieces) out.push(Buffer.isBuffer(piece) ? piece : piece(values));
     };
   }
   // A slot met again (a tracked link repeated through a newsletter, a name
-  // said twice) takes the same value in one mail: encoded once per mail.
+  // said twice) takes the same value in one mail: encoded once per mail, and
+  // kept by the order its slot was first met in, in an array that each new
+  // slot extends (a Map per mail, grown and rehashed as it filled, was a
+  // tenth of what a mail with tracked links allocated).
+  const order = new Map<string, number>();
+  const parts = literals.map((part) => {
+    if (typeof part !== 'string') return part;
+    const first = order.get(part) ?? order.size;
+    order.set(part, first);
+    return { encode: encoderOf(part), first };
+  });
   return (values: SlotValues, pieces: (Buffer | string)[]): void => {
-    const encoded = new Map<string, string>();
-    for (const part of literals) {
-      if (typeof part !== 'string') {
+    const encoded: string[] = [];
+    for (const part of parts) {
+      if (Buffer.isBuffer(part)) {
         pieces.push(part);
         continue;
       }
-      let piece = encoded.get(part);
+      let piece = encoded[part.first];
       if (piece === undefined) {
-        piece = encode(part, values);
-        encoded.set(part, piece);
+        piece = part.encode(values);
+        encoded.push(piece);
       }
       pieces.push(piece);
     }

@@ -69,6 +69,66 @@ describe("a campaign mail's recipient headers", () => {
     expect(write(fieldsWith({ to }))).toBeUndefined();
   });
 
+  it.each([
+    ['a quote', 'Say "hello" to spring'],
+    ['an encoded word that is not one', '=?x?Q?ab c?= offers'],
+    ['an unfinished encoded word', 'Offers =?abc?='],
+    ['a line of 76 characters with a space', `${'x'.repeat(60)} spring`],
+  ])('writes what MimeNode writes for an ASCII subject with %s', (_what, subject) => {
+    const fields = fieldsWith({ subject });
+
+    expect(write(fields)).toEqual(nodemailers(fields));
+  });
+
+  it('writes what MimeNode writes for any ASCII subject', () => {
+    const ascii = fc.string({
+      unit: fc.oneof(
+        fc.constantFrom('=', '?', '"', ' ', 'Q', 'q', 'B', '\t'),
+        fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)),
+      ),
+      maxLength: 120,
+    });
+    fc.assert(
+      fc.property(ascii, (subject) => {
+        const fields = fieldsWith({ subject });
+        expect(write(fields)).toEqual(nodemailers(fields));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('writes what MimeNode writes for any Message-ID and any date, mail after mail', () => {
+    const messageId = fc.oneof(
+      fc.string({ maxLength: 90 }).map((id) => `<${id}>`),
+      fc.string({
+        unit: fc.constantFrom('a', '<', '>', ' ', '\r', '\n', '\t', '\x7f', 'é'),
+        maxLength: 30,
+      }),
+      fc.string({ maxLength: 90 }),
+    );
+    // Dates a few milliseconds apart share their second, as mails of one campaign do.
+    const date = fc
+      .integer({ min: 0, max: 4_000_000_000_000 })
+      .chain((start) =>
+        fc
+          .array(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 4 })
+          .map((steps) =>
+            steps.map(
+              (_, index) => new Date(start + steps.slice(0, index + 1).reduce((a, b) => a + b)),
+            ),
+          ),
+      );
+    fc.assert(
+      fc.property(fc.array(messageId, { minLength: 4, maxLength: 4 }), date, (ids, dates) => {
+        dates.forEach((sentAt, index) => {
+          const fields = fieldsWith({ messageId: ids[index] ?? '', date: sentAt });
+          expect(write(fields)).toEqual(nodemailers(fields));
+        });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('writes what MimeNode writes for any subject and any address it takes', () => {
     const localPart = fc.oneof(
       fc.stringMatching(/^[A-Za-z0-9_+-]{1,20}(\.[A-Za-z0-9_+-]{1,10}){0,2}$/),

@@ -1,4 +1,9 @@
-import { foldLines, headerValueEncoder, type MimeNode } from './nodemailer-internals';
+import {
+  foldLines,
+  headerValueEncoder,
+  type HeaderValueEncoder,
+  type MimeNode,
+} from './nodemailer-internals';
 
 /** The headers that name one recipient, as each campaign mail carries them. */
 export interface RecipientHeadFields {
@@ -27,8 +32,29 @@ export interface RecipientHead {
 const PLAIN_MAILBOX =
   /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9-]+\.)+[a-z][a-z0-9-]*$/;
 
-/** A header's line as MimeNode folds it (at 76 characters, at white space only). */
-const headerLine = (key: string, value: string) => foldLines(`${key}: ${value}`, 76);
+/** Where MimeNode folds a header's line. */
+const LINE_LENGTH = 76;
+
+/**
+ * A header's line as MimeNode folds it (at 76 characters, at white space
+ * only): a shorter line is as it is, and most of a campaign mail's are.
+ */
+function headerLine(key: string, value: string): string {
+  const line = `${key}: ${value}`;
+  return line.length < LINE_LENGTH ? line : foldLines(line, LINE_LENGTH);
+}
+
+/**
+ * A text header's value MimeNode's encoder gives back as it is: printable
+ * ASCII without the `"` it would encode, and no `=?`, which it reads as the
+ * start of an encoded word. Subjects are nearly all of this kind, and the
+ * List-Unsubscribe address always is.
+ */
+const PLAIN_TEXT = /^[\x20\x21\x23-\x7e]*$/;
+/** A Message-ID the encoder gives back as it is: printable ASCII between its `<>`. */
+const PLAIN_MESSAGE_ID = /^<[\x20-\x7e]*>$/;
+
+const isPlainText = (value: string) => PLAIN_TEXT.test(value) && !value.includes('=?');
 
 /**
  * A campaign mail's recipient headers, written as Nodemailer's MimeNode
@@ -36,25 +62,44 @@ const headerLine = (key: string, value: string) => foldLines(`${key}: ${value}`,
  * order) but without building a node per mail: setting five headers on a
  * node, its `buildHeaders` and its `getEnvelope`, which parses the address
  * twice, were about a tenth of the workers' CPU per mail (docs/benchmarks.md,
- * bench:mail). Each value is still encoded by MimeNode's own encoder; only
- * a plain address (`PLAIN_MAILBOX`) is written without its address parser.
- * Answers undefined for any other address: the caller then builds the node,
+ * bench:mail). A plain address (`PLAIN_MAILBOX`) is written without its
+ * address parser, and a value MimeNode's encoder would give back as it is
+ * (`PLAIN_TEXT`, `PLAIN_MESSAGE_ID`) without the encoder, whose header-name
+ * normalising alone cost more than the rest of the line; any other value
+ * goes through the encoder. Answers undefined for any other address: the caller then builds the node,
  * as before. `campaign-recipient-head.test.ts` holds both to the same bytes.
  */
 export function recipientHeadWriter(): (fields: RecipientHeadFields) => RecipientHead | undefined {
   const encode = headerValueEncoder();
+  const text = (key: string, value: string) => (isPlainText(value) ? value : encode(key, value));
+  const dateLine = dateLineWriter(encode);
   return ({ to, subject, messageId, listUnsubscribeUrl, date }) => {
     if (!PLAIN_MAILBOX.test(to)) return undefined;
-    const lines = [headerLine('To', to)];
-    const encodedSubject = encode('Subject', subject);
+    let head = headerLine('To', to);
+    const encodedSubject = text('Subject', subject);
     // MimeNode leaves out a header whose value is blank.
-    if (encodedSubject.trim()) lines.push(headerLine('Subject', encodedSubject));
-    lines.push(
-      headerLine('Message-ID', encode('Message-ID', messageId)),
-      headerLine('List-Unsubscribe', encode('List-Unsubscribe', `<${listUnsubscribeUrl}>`)),
-      headerLine('Date', encode('Date', date)),
-    );
-    return { text: lines.join('\r\n'), to: [to] };
+    if (encodedSubject.trim()) head += `\r\n${headerLine('Subject', encodedSubject)}`;
+    const id = PLAIN_MESSAGE_ID.test(messageId) ? messageId : encode('Message-ID', messageId);
+    head += `\r\n${headerLine('Message-ID', id)}`;
+    head += `\r\n${headerLine('List-Unsubscribe', text('List-Unsubscribe', `<${listUnsubscribeUrl}>`))}`;
+    return { text: `${head}\r\n${dateLine(date)}`, to: [to] };
+  };
+}
+
+/**
+ * The Date line, written again only when the second changes: the encoder
+ * writes a date to the second, and a campaign's mails of one second share it.
+ */
+function dateLineWriter(encode: HeaderValueEncoder): (date: Date) => string {
+  let second = Number.NaN;
+  let line = '';
+  return (date) => {
+    const now = Math.floor(date.getTime() / 1000);
+    if (now !== second) {
+      second = now;
+      line = headerLine('Date', encode('Date', date));
+    }
+    return line;
   };
 }
 

@@ -3,7 +3,7 @@ import type { Semaphore } from 'async-mutex';
 import type { CampaignRoundKeys, MailIdentityKey, Redis } from '@agency/platform';
 import type { CampaignRecipient, CampaignSendJob } from '@agency/contracts';
 import { SENDING_STATUSES } from '@agency/contracts';
-import { campaignMessageId, campaignReturnPath } from '@agency/platform';
+import { campaignMailIdentity } from '@agency/platform';
 import type { MailServerWatch } from '../mail/mail-server-watch';
 import {
   type CampaignSendState,
@@ -189,18 +189,17 @@ async function sendOne(
   { key, attempts }: { key: string; attempts: number },
 ): Promise<Answered | undefined> {
   const { campaignId, round } = job.data;
-  const messageId = campaignMessageId(
+  // Both name the recipient by the same digest, made once.
+  const { messageId, returnPath } = campaignMailIdentity(
     deps.identityKey,
     campaignId,
     round,
     key,
     deps.messageIdDomain,
+    deps.returnPath,
   );
   try {
-    const returnPath =
-      deps.returnPath &&
-      campaignReturnPath(deps.identityKey, deps.returnPath, campaignId, round, key);
-    await mail.send(recipientOf(key), messageId, returnPath || undefined);
+    await mail.send(recipientOf(key), messageId, returnPath);
     state.accepted = true;
     return { key, outcome: { state: 'sent', attempts } } as Answered;
   } catch (error) {

@@ -2,7 +2,7 @@ import { Socket, createConnection, createServer, type Server } from 'node:net';
 import { isPermanentSmtpFailure } from '../mail/smtp-failure';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink';
 import type { RawCampaignMessage } from './campaign-mime';
-import { dotStuffed } from './campaign-smtp-session';
+import { CampaignSmtpSession, dotStuffed } from './campaign-smtp-session';
 import { createCampaignTransport, type CampaignTransport } from './campaign-transport';
 
 function message(to: string, body = 'Hello'): RawCampaignMessage {
@@ -21,10 +21,13 @@ function message(to: string, body = 'Hello'): RawCampaignMessage {
 /**
  * A TCP relay in front of the real SMTP server that keeps each chunk the
  * client wrote, as the server read it: what went out in one write, and what
- * waited for a reply.
+ * waited for a reply. With `repliesHeldMs`, the server's replies reach the
+ * client in one read per that long, as a busy server's pipelined replies do:
+ * one message's acceptance and the next one's 354 together.
  */
 async function recordingRelay(
   sink: SmtpSink,
+  { repliesHeldMs }: { repliesHeldMs?: number } = {},
 ): Promise<{ url: string; chunks: string[]; close(): Promise<void> }> {
   const { port, hostname } = new URL(sink.url);
   const chunks: string[] = [];
@@ -34,7 +37,8 @@ async function recordingRelay(
       chunks.push(chunk.toString('utf8'));
       server.write(chunk);
     });
-    server.pipe(client);
+    if (repliesHeldMs === undefined) server.pipe(client);
+    else holdReplies(server, client, repliesHeldMs);
     client.on('close', () => server.destroy());
     server.on('close', () => client.destroy());
     client.on('error', () => undefined);
@@ -48,6 +52,21 @@ async function recordingRelay(
     chunks,
     close: () => new Promise<void>((resolve) => relay.close(() => resolve())),
   };
+}
+
+/** Passes what `from` reads on to `to` in one write per `heldMs`. */
+function holdReplies(from: Socket, to: Socket, heldMs: number): void {
+  let held: Buffer[] = [];
+  from.on('data', (chunk: Buffer) => {
+    if (held.length === 0) {
+      setTimeout(() => {
+        to.write(Buffer.concat(held));
+        held = [];
+      }, heldMs);
+    }
+    held.push(chunk);
+  });
+  from.on('end', () => to.end());
 }
 
 type WritevChunks = Parameters<NonNullable<Socket['_writev']>>[0];
@@ -191,6 +210,33 @@ describe("the campaign's SMTP session", () => {
     expect(mail[3]).toMatch(/Hello third@example\.tn.*\r\n\.\r\n$/s);
   });
 
+  it('writes a message with the envelope its sender gives next, once the previous one is accepted', async () => {
+    smtp = await startSmtpSink();
+    relay = await recordingRelay(smtp, { repliesHeldMs: 30 });
+    transport = createCampaignTransport(relay.url, 1);
+    const sending = transport;
+    const watch = socketWritesTo(Number(new URL(relay.url).port));
+    // Two senders on the connection's two slots, each giving its next message once its last is accepted.
+    const sender = async (name: string) => {
+      for (let index = 1; index <= 3; index += 1) {
+        await sending.send(message(`${name}${index}@example.tn`));
+      }
+    };
+
+    try {
+      await Promise.all([sender('a'), sender('b')]);
+    } finally {
+      watch.restore();
+    }
+
+    expect(smtp.received).toHaveLength(6);
+    const mail = watch.writes.filter((write) => !/^(EHLO|QUIT)/.test(write));
+    // One write per message: each body but the last goes with the envelope given after it.
+    expect(mail).toHaveLength(7);
+    const middle = mail.slice(1, -1);
+    expect(middle.every((write) => /\r\n\.\r\nMAIL FROM:[^]*\r\nDATA\r\n$/.test(write))).toBe(true);
+  });
+
   it('resets after a refused recipient, then sends the message given meanwhile', async () => {
     const refusal = await twoAtOnce(
       await startSmtpSink({
@@ -226,6 +272,29 @@ describe("the campaign's SMTP session", () => {
     expect(refusal).toMatchObject({ code: 'EMESSAGE', responseCode: 550 });
     expect(smtp.received.map(({ envelopeTo }) => envelopeTo)).toEqual([['here@example.tn']]);
     expect(relay?.chunks.join('')).not.toContain('RSET');
+  });
+
+  it('says goodbye after the reset a refusal queued, when the transport closes meanwhile', async () => {
+    let closing: Promise<void> | undefined;
+    const under: { transport?: CampaignTransport } = {};
+    smtp = await startSmtpSink({
+      // The transport closes while the message is under way, before it is refused.
+      responder: () => {
+        closing ??= under.transport?.close();
+        return { code: 550, message: '5.7.1 Message refused' };
+      },
+    });
+    relay = await recordingRelay(smtp);
+    const sending = createCampaignTransport(relay.url, 1);
+    under.transport = sending;
+
+    const refusal = await sending.send(message('gone@example.tn')).catch((error: unknown) => error);
+    await closing;
+
+    expect(refusal).toMatchObject({ code: 'EMESSAGE', responseCode: 550 });
+    // What the relay read by now: the session's last words.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(relay.chunks.join('')).toMatch(/\r\n\.\r\nRSET\r\nQUIT\r\n$/);
   });
 
   it('sends a message whose envelope went on a connection that then ended over another one, once', async () => {
@@ -358,5 +427,77 @@ describe("the campaign's SMTP session", () => {
 
     expect(refusal).toMatchObject({ code: 'EENVELOPE' });
     expect(smtp.received).toHaveLength(0);
+  });
+});
+
+describe("the campaign's SMTP session reading replies", () => {
+  /**
+   * A server that answers an envelope and each message with `afterMessage`,
+   * written in the pieces given (a reply may arrive split anywhere, even
+   * inside a character), and a session over a connection to it.
+   */
+  async function sessionAgainst(afterMessage: Buffer[]) {
+    const server = createServer((socket) => {
+      let received = '';
+      socket.on('data', (chunk) => {
+        received += chunk.toString('latin1');
+        if (received.endsWith('DATA\r\n')) {
+          received = '';
+          socket.write('250 2.1.0 Ok\r\n250 2.1.5 Ok\r\n354 End data with <CR><LF>.<CR><LF>\r\n');
+        } else if (received.endsWith('\r\n.\r\n')) {
+          received = '';
+          afterMessage.forEach((piece, index) => setTimeout(() => socket.write(piece), index * 20));
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    if (typeof address !== 'object' || address === null) throw new Error('no port');
+    const socket = createConnection(address.port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    return {
+      session: new CampaignSmtpSession(socket, ['PIPELINING']),
+      close: () => {
+        socket.destroy();
+        return new Promise<void>((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+
+  const envelope = { from: 'no-reply@agency.test', to: ['amira@example.tn'] };
+  const body = Buffer.from('Subject: Hello\r\n\r\nHello\r\n');
+
+  it('reads a reply split across reads, inside a line and inside a character', async () => {
+    const reply = Buffer.from('250 2.0.0 Ok: queued as Ré1\r\n');
+    const split = reply.indexOf(0xa9);
+    const { session, close } = await sessionAgainst([
+      reply.subarray(0, 6),
+      reply.subarray(6, split),
+      reply.subarray(split),
+    ]);
+    try {
+      await expect(session.send(envelope, body)).resolves.toEqual({
+        response: '250 2.0.0 Ok: queued as Ré1',
+      });
+    } finally {
+      await close();
+    }
+  });
+
+  it('gives a refusal of several lines whole, in UTF-8, its line ends as LF', async () => {
+    const { session, close } = await sessionAgainst([
+      Buffer.from('550-5.7.1 Message refusé\r\n550-5.7.1 voir'),
+      Buffer.from(' https://example.tn/r\r\n550 5.7.1 Rejected\r\n'),
+    ]);
+    try {
+      await expect(session.send(envelope, body)).rejects.toMatchObject({
+        code: 'EMESSAGE',
+        responseCode: 550,
+        response:
+          '550-5.7.1 Message refusé\n550-5.7.1 voir https://example.tn/r\n550 5.7.1 Rejected',
+      });
+    } finally {
+      await close();
+    }
   });
 });

@@ -36,6 +36,9 @@ const LINE_THEN_DOT = Buffer.from('\n.');
 const END_AFTER_LINE = Buffer.from('.\r\n');
 const END_MID_LINE = Buffer.from('\r\n.\r\n');
 const NON_ASCII = /[\u0080-\uffff]/;
+/** A byte beyond ASCII in text read as latin1: part of a UTF-8 character. */
+const NON_ASCII_BYTE = /[\x80-\xff]/;
+const CR = 0x0d;
 const BREAKS_A_COMMAND = /[\r\n<>]/;
 
 function sessionError(
@@ -53,6 +56,8 @@ function sessionError(
   if (command) error.command = command;
   return error;
 }
+
+const ignoreEnd = (): void => undefined;
 
 const isPositive = (reply: Reply) => reply.code >= 200 && reply.code < 300;
 
@@ -101,6 +106,8 @@ interface Transaction {
  * envelope and DATA go in one write, and once the server has said 354 the
  * message, its end and the next message's envelope go in one more: a
  * message given while another is under way costs one write and one read.
+ * Writes wait for the end of the turn of the event loop, so a message given
+ * in the turn that accepted its sender's last one joins the write too.
  * Without PIPELINING, each command waits for its reply. Nodemailer's own
  * transaction streams each message through a dot-stuffing transform and
  * handles each reply on a turn of the event loop of its own: for a
@@ -130,6 +137,8 @@ export class CampaignSmtpSession {
    * anything after it as the message), or a RSET for its reply.
    */
   #holding = false;
+  /** What this turn gave to write: one write at its end (`#writeAll`). */
+  #unwritten: Buffer[] = [];
 
   constructor(socket: Socket, extensions: readonly string[]) {
     this.#socket = socket;
@@ -166,7 +175,9 @@ export class CampaignSmtpSession {
 
   /** Says goodbye and closes: the server hangs up after its 221. */
   quit(): void {
-    if (!this.#closed) this.#socket.end('QUIT\r\n');
+    if (this.#closed) return;
+    this.#flush();
+    this.#socket.end('QUIT\r\n');
   }
 
   /** Starts the next message given, its envelope after `leading` (the last message's body) in one write. */
@@ -179,12 +190,14 @@ export class CampaignSmtpSession {
     this.#underWay.add(transaction);
     this.#holding = true;
     if (this.#pipelining) {
-      const replies = transaction.commands.map(() => this.#nextReply());
-      this.#writeAll([...leading, Buffer.from(`${transaction.commands.join('\r\n')}\r\n`)]);
-      void Promise.all(replies).then(
-        (answered) => this.#afterEnvelope(transaction, answered),
-        () => undefined,
-      );
+      const { commands } = transaction;
+      const replies: Reply[] = [];
+      const collect = (reply: Reply) => {
+        if (replies.push(reply) === commands.length) this.#afterEnvelope(transaction, replies);
+      };
+      for (let index = 0; index < commands.length; index += 1) this.#onNextReply(collect);
+      this.#writeAll(leading);
+      this.#writeAll([Buffer.from(`${commands.join('\r\n')}\r\n`)]);
     } else {
       this.#writeAll(leading);
       void this.#oneByOne(transaction.commands).then(
@@ -225,11 +238,9 @@ export class CampaignSmtpSession {
       this.#reset();
       return;
     }
-    const accepted = this.#nextReply();
-    const message = [
-      ...dotStuffed(transaction.body),
-      transaction.body.at(-1) === 0x0a ? END_AFTER_LINE : END_MID_LINE,
-    ];
+    this.#onNextReply((reply) => this.#afterMessage(transaction, reply));
+    const message = dotStuffed(transaction.body);
+    message.push(transaction.body.at(-1) === 0x0a ? END_AFTER_LINE : END_MID_LINE);
     transaction.bodyWritten = true;
     if (this.#pipelining) {
       this.#holding = false;
@@ -238,10 +249,6 @@ export class CampaignSmtpSession {
       // Without PIPELINING the next MAIL FROM waits for the reply to this message.
       this.#writeAll(message);
     }
-    void accepted.then(
-      (reply) => this.#afterMessage(transaction, reply),
-      () => undefined,
-    );
   }
 
   /** The message answered: accepted, or refused and the session reset. */
@@ -285,12 +292,37 @@ export class CampaignSmtpSession {
     else if (accepted) transaction.resolve(accepted);
   }
 
+  /**
+   * Queues the pieces for one write at the end of this turn of the event
+   * loop. A reply read settles one message and, in the same turn, lets its
+   * sender give the next one: that message's envelope then goes in the same
+   * write as the body the next reply released, where it would otherwise
+   * cost a write (a system call, and on loopback the server's read) of its own.
+   */
   #writeAll(pieces: readonly Buffer[]): void {
     if (this.#closed || pieces.length === 0) return;
+    if (this.#unwritten.length === 0) queueMicrotask(this.#flushAfterTurn);
+    this.#unwritten.push(...pieces);
+  }
+
+  /**
+   * A tick queued from a promise job runs once every promise job of the turn
+   * has run, the senders' included; queued straight from a read, it would run
+   * before them.
+   */
+  readonly #flushAfterTurn = (): void => {
+    process.nextTick(this.#flush);
+  };
+
+  /** Writes what this turn queued. */
+  readonly #flush = (): void => {
+    const pieces = this.#unwritten;
+    this.#unwritten = [];
+    if (this.#closed) return;
     this.#socket.cork();
     for (const piece of pieces) this.#socket.write(piece);
     this.#socket.uncork();
-  }
+  };
 
   #mailFromCommand({ from, to }: { from: string; to: readonly string[] }): string {
     const addresses = [from, ...to];
@@ -323,6 +355,15 @@ export class CampaignSmtpSession {
     return reply;
   }
 
+  /**
+   * Hands the next reply to `onReply` as it is read, with no promise between:
+   * a message's envelope and its end are four replies. A session that ends
+   * first fails its messages itself (`#fail`), so nothing else is told.
+   */
+  #onNextReply(onReply: (reply: Reply) => void): void {
+    if (!this.#closed) this.#waiters.push({ resolve: onReply, reject: ignoreEnd });
+  }
+
   #nextReply(): Promise<Reply> {
     if (this.#closed) return Promise.reject(this.#closed);
     return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
@@ -330,22 +371,38 @@ export class CampaignSmtpSession {
 
   /** Replies end with CRLF; a multiline reply's lines but the last have a hyphen after the code. */
   #read(chunk: Buffer): void {
-    this.#received += chunk.toString('latin1');
-    for (let end = this.#received.indexOf('\n'); end !== -1; end = this.#received.indexOf('\n')) {
-      const line = this.#received.slice(0, end).replace(/\r$/, '');
-      this.#received = this.#received.slice(end + 1);
-      this.#replyLines.push(line);
-      if (line.charAt(3) === '-') continue;
-      // Servers answer in UTF-8 more and more; the bytes were kept as they came.
-      const text = Buffer.from(this.#replyLines.join('\n'), 'latin1').toString('utf8');
-      this.#replyLines = [];
-      this.#answer({ code: Number(line.slice(0, 3)), text });
+    const received = this.#received + chunk.toString('latin1');
+    let start = 0;
+    for (let end = received.indexOf('\n'); end !== -1; end = received.indexOf('\n', start)) {
+      const line = received.slice(
+        start,
+        received.charCodeAt(end - 1) === CR && end > start ? end - 1 : end,
+      );
+      start = end + 1;
+      if (line.charAt(3) === '-') {
+        this.#replyLines.push(line);
+        continue;
+      }
+      this.#answer({ code: Number(line.slice(0, 3)), text: this.#replyText(line) });
     }
+    this.#received = received.slice(start);
     const held =
       this.#received.length + this.#replyLines.reduce((sum, line) => sum + line.length, 0);
     if (held > MAX_REPLY_CHARS) {
       this.#fail(sessionError('Server response exceeds maximum allowed size', 'EPROTOCOL'));
     }
+  }
+
+  /** A reply's text from its lines, read as latin1: servers answer in UTF-8 more and more. */
+  #replyText(lastLine: string): string {
+    let text = lastLine;
+    if (this.#replyLines.length > 0) {
+      this.#replyLines.push(lastLine);
+      text = this.#replyLines.join('\n');
+      this.#replyLines = [];
+    }
+    // ASCII, as nearly every reply is, reads the same either way.
+    return NON_ASCII_BYTE.test(text) ? Buffer.from(text, 'latin1').toString('utf8') : text;
   }
 
   #answer(reply: Reply): void {

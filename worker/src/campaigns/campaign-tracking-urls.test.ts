@@ -39,6 +39,24 @@ describe('recipientTrackingUrls', () => {
     ).toMatchObject({ recipientKey: recipientKeyOf(first.key, 'a@b.tn'), source: null });
   });
 
+  it("gives each of a mail's links its own address, the same each time it is asked", () => {
+    const urls = recipientTrackingUrls(SITE, SECRET)(
+      campaign('0123456789abcdef01234567'),
+      'a@b.tn',
+      'en',
+      0,
+    );
+    // Asked out of order and again, as a body's slots and the other body's ask.
+    const indexes = [2, 0, 5, 2, 1, 0, 5];
+    const first = new Map<number, string>();
+    for (const linkIndex of indexes) {
+      const url = urls.click(linkIndex);
+      expect(verifyClickToken(TOKEN_KEY, tokenOf(url, 'c'))).toMatchObject({ linkIndex });
+      expect(url).toBe(first.get(linkIndex) ?? url);
+      first.set(linkIndex, url);
+    }
+  });
+
   it("keys each campaign's recipients with that campaign's key, one campaign after another", () => {
     const urlsOf = recipientTrackingUrls(SITE, SECRET);
     const first = campaign('0123456789abcdef01234567');

@@ -75,13 +75,14 @@ export function recipientTrackingUrls(
         locale,
         source: source ?? null,
       }));
-    const clicks = new Map<number, string>();
+    // By link index: a campaign's indexes run from 0, a mail's links mostly in order.
+    const clicks: string[] = [];
     return {
       click(linkIndex) {
-        let url = clicks.get(linkIndex);
+        let url = clicks[linkIndex];
         if (url === undefined) {
           url = clickPrefix + tokensOfMail().click(linkIndex);
-          clicks.set(linkIndex, url);
+          clicks[linkIndex] = url;
         }
         return url;
       },

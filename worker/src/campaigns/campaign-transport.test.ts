@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { Pool } from 'tarn';
 import { isPermanentSmtpFailure, smtpFailureReason } from '../mail/smtp-failure';
 import { freePort } from '@agency/platform/testing/own-redis';
 import { startSmtpSink, type SmtpResponder, type SmtpSink } from '../testing/smtp-sink';
@@ -265,5 +266,60 @@ describe('the campaign transport', () => {
 
     expect(smtpFailureReason(error)).toMatch(/ECONNREFUSED/);
     expect(isPermanentSmtpFailure(error)).toBe(false);
+  });
+
+  it('gives the slot a message went over to the next message at once, without the pool', async () => {
+    smtp = await startSmtpSink();
+    transport = createCampaignTransport(smtp.url, 1);
+    const sending = transport;
+    const acquire = jest.spyOn(Pool.prototype, 'acquire');
+    const acquired = async () => {
+      try {
+        for (const to of addresses(5)) await sending.send(message(to));
+        return acquire.mock.calls.length;
+      } finally {
+        // Restoring forgets the calls: they are counted first.
+        acquire.mockRestore();
+      }
+    };
+
+    expect(await acquired()).toBe(1);
+    expect(smtp.received).toHaveLength(5);
+  });
+
+  it('hands a slot given back to a message waiting in the pool at once', async () => {
+    smtp = await startSmtpSink();
+    // One connection, two slots: four of the six messages wait in the pool.
+    transport = createCampaignTransport(smtp.url, 1);
+    const sending = transport;
+    const started = Date.now();
+
+    await Promise.all(addresses(6).map((to) => sending.send(message(to))));
+
+    expect(smtp.received).toHaveLength(6);
+    // A slot kept out of the pool meanwhile would come back only after a second.
+    expect(Date.now() - started).toBeLessThan(900);
+  });
+
+  it('closes at once, its slots kept for the next message or still under way', async () => {
+    let closed: Promise<void> | undefined;
+    const under: { transport?: CampaignTransport } = {};
+    smtp = await startSmtpSink({
+      responder: (mail) => {
+        // The second message is under way when the transport closes.
+        if (mail.subject === 'Hello r1@example.tn') closed ??= under.transport?.close();
+        return undefined;
+      },
+    });
+    const sending = createCampaignTransport(smtp.url, 1);
+    under.transport = sending;
+    const started = Date.now();
+
+    await sending.send(message('r0@example.tn'));
+    await sending.send(message('r1@example.tn'));
+    await closed;
+
+    expect(smtp.received).toHaveLength(2);
+    expect(Date.now() - started).toBeLessThan(900);
   });
 });

@@ -145,6 +145,51 @@ function sharedConnections(options: ConnectionUrlOptions) {
 
 const isUsable = ({ lease }: Slot) => lease.usable && (lease.session?.usable ?? false);
 
+/** How long a slot no send took again stays out of the pool, at most. */
+const KEPT_SLOT_MS = 1000;
+
+/**
+ * Slots a send gave back while no other waited, kept for the next send
+ * rather than put back in the pool: a batch sends its next wave within
+ * milliseconds, and tarn's acquire makes a timer and half a dozen promises
+ * per message. Whatever is kept goes back to the pool within `keptMs`, so
+ * its idle timeout still closes connections nobody uses.
+ */
+function keptSlots(pool: Pool<Slot>, keptMs: number) {
+  const kept: Slot[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let closing = false;
+  const handBack = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    for (const slot of kept.splice(0)) pool.release(slot);
+  };
+  return {
+    /** A kept slot still usable, if any; the others go back to the pool, which replaces them. */
+    take(): Slot | undefined {
+      for (let slot = kept.pop(); slot; slot = kept.pop()) {
+        if (isUsable(slot)) return slot;
+        pool.release(slot);
+      }
+      return undefined;
+    },
+    give(slot: Slot): void {
+      // A send waiting in the pool takes it there; a closing pool waits for it.
+      if (closing || pool.numPendingAcquires() > 0) {
+        pool.release(slot);
+        return;
+      }
+      kept.push(slot);
+      timer ??= setTimeout(handBack, keptMs).unref();
+    },
+    /** Every slot back in the pool, and those given later straight to it. */
+    close(): void {
+      closing = true;
+      handBack();
+    },
+  };
+}
+
 /**
  * The campaign sends' own SMTP connections (`SMTP_URL`, apart from the
  * enquiry mail's pool): each connection is opened, secured and signed in by
@@ -171,16 +216,18 @@ export function createCampaignTransport(
   const messagesPerConnection =
     tuning.maxMessages ?? fromUrl('maxMessages') ?? DEFAULT_MAX_MESSAGES;
   const slots = sharedConnections(options);
+  const idleTimeoutMs = tuning.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const pool = new Pool<Slot>({
     create: () => slots.create(),
     destroy: (slot) => slots.destroy(slot),
     validate: isUsable,
     min: 0,
     max: (fromUrl('maxConnections') ?? connections) * SLOTS_PER_CONNECTION,
-    idleTimeoutMillis: tuning.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    idleTimeoutMillis: idleTimeoutMs,
     // The connection's own error (refused, timed out) reaches the send, not a retry loop.
     propagateCreateError: true,
   });
+  const kept = keptSlots(pool, Math.min(KEPT_SLOT_MS, idleTimeoutMs / 2));
 
   const sendOver = async (slot: Slot, message: RawCampaignMessage) => {
     const { lease, room } = slot;
@@ -196,7 +243,7 @@ export function createCampaignTransport(
       throw error;
     } finally {
       if (!isUsable(slot)) slots.retire(slot);
-      pool.release(slot);
+      kept.give(slot);
     }
   };
 
@@ -204,7 +251,7 @@ export function createCampaignTransport(
     async send(message) {
       for (let attempt = 1; ; attempt += 1) {
         try {
-          return await sendOver(await pool.acquire().promise, message);
+          return await sendOver(kept.take() ?? (await pool.acquire().promise), message);
         } catch (error) {
           // Never begun on a connection that ended: no server can have it, so it goes over another.
           if (!(error instanceof MessageNotSentError)) throw error;
@@ -213,6 +260,7 @@ export function createCampaignTransport(
       }
     },
     async close() {
+      kept.close();
       await pool.destroy();
     },
   };

@@ -245,12 +245,17 @@ export function safeLink(value: string): string {
   return SAFE_LINK.test(trimmed) ? trimmed : '#';
 }
 
-/** The recipient's value of a slot, or its fallback when they have none. */
-function valueOrFallback(slot: string, values: SlotValues): string {
+/** How the recipient's value of a slot is read, or its fallback when they have none. */
+function valueOrFallbackOf(slot: string): (values: SlotValues) => string {
   const bar = slot.indexOf('|');
-  const own = values[(bar < 0 ? slot : slot.slice(0, bar)) as Slot] ?? '';
-  if (bar < 0 || own.trim() !== '') return own;
-  return decodeURIComponent(slot.slice(bar + 1));
+  if (bar < 0) return (values) => values[slot as Slot] ?? '';
+  const name = slot.slice(0, bar) as Slot;
+  const fallback = slot.slice(bar + 1);
+  return (values) => {
+    const own = values[name] ?? '';
+    // Decoded only when needed: a fallback no recipient needs never fails.
+    return own.trim() !== '' ? own : decodeURIComponent(fallback);
+  };
 }
 
 /** The recipient's tracking addresses: only a mail compiled with tracking asks, and then they are given. */
@@ -261,14 +266,24 @@ function trackingOf(values: SlotValues): TrackingUrls {
 
 /** The value a slot takes for this recipient, before the body's own escaping. */
 export function slotValue(tag: string, values: SlotValues): string {
+  return slotReaderOf(tag)(values);
+}
+
+/**
+ * How a slot's value is read from each recipient's values (`slotValue`),
+ * its tag read once: a campaign reads its slots for every mail.
+ */
+export function slotReaderOf(tag: string): (values: SlotValues) => string {
   if (tag.startsWith(LINK_PREFIX)) {
-    return safeLink(valueOrFallback(tag.slice(LINK_PREFIX.length), values));
+    const read = valueOrFallbackOf(tag.slice(LINK_PREFIX.length));
+    return (values) => safeLink(read(values));
   }
   if (tag.startsWith(TRACKED_LINK)) {
-    return trackingOf(values).click(Number(tag.slice(TRACKED_LINK.length)));
+    const linkIndex = Number(tag.slice(TRACKED_LINK.length));
+    return (values) => trackingOf(values).click(linkIndex);
   }
-  if (tag === OPEN_PIXEL) return trackingOf(values).open();
-  return valueOrFallback(tag, values);
+  if (tag === OPEN_PIXEL) return (values) => trackingOf(values).open();
+  return valueOrFallbackOf(tag);
 }
 
 /**

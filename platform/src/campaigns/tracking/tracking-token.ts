@@ -181,8 +181,8 @@ export function recipientTrackingTokens(
   shared[LOCALE_AT] = localeIndex(locale);
   shared[LOCALE_AT + 1] = sourceByte(source);
   return {
-    open: () => sealed(key, shared, KIND_BYTES.open, LAYOUT.bytes.open),
-    click: (linkIndex) => sealed(key, shared, KIND_BYTES.click, LAYOUT.bytes.click, linkIndex),
+    open: () => sealed(key, shared, 'open'),
+    click: (linkIndex) => sealed(key, shared, 'click', linkIndex),
   };
 }
 
@@ -232,20 +232,30 @@ function isLinkIndex(linkIndex: number): boolean {
   return Number.isInteger(linkIndex) && linkIndex >= 0 && linkIndex <= TRACKED_LINKS_MAX;
 }
 
-/** A token of `bytes` bytes: the shared fields, its kind, its link if any, then its MAC. */
+/** Room for one token of `bytes` bytes, and the part its MAC signs. */
+function tokenRoom(bytes: number): { token: Buffer; signed: Buffer } {
+  const token = Buffer.allocUnsafeSlow(bytes);
+  return { token, signed: token.subarray(0, bytes - MAC_BYTES) };
+}
+
+/**
+ * Where each token is laid out before it is written as text, reused: a
+ * token is made whole in one call, and a mail makes one per tracked link.
+ */
+const TOKEN_ROOMS = { open: tokenRoom(LAYOUT.bytes.open), click: tokenRoom(LAYOUT.bytes.click) };
+
+/** A token of its layout's length: the shared fields, its kind, its link if any, then its MAC. */
 function sealed(
   key: TrackingTokenKey,
   shared: Buffer,
-  kind: number,
-  bytes: number,
+  kind: TrackingTokenPayload['kind'],
   linkIndex?: number,
 ): string {
-  const token = Buffer.allocUnsafe(bytes);
+  const { token, signed } = TOKEN_ROOMS[kind];
   shared.copy(token);
-  token[1] = kind;
+  token[1] = KIND_BYTES[kind];
   if (linkIndex !== undefined) token.writeUInt16BE(checkedLinkIndex(linkIndex), LAYOUT.linkIndexAt);
-  const macAt = bytes - MAC_BYTES;
-  key.sign(token.subarray(0, macAt)).copy(token, macAt, 0, MAC_BYTES);
+  token.write(key.sign(signed, 'binary'), signed.length, MAC_BYTES, 'binary');
   return token.toString('base64url');
 }
 
