@@ -45,15 +45,27 @@ const DIGEST_HEX_LENGTH = 20;
 /** Marks a keyed digest; an earlier SHA-1 digest is 20 bare hex digits. */
 const KEYED_MARK = 'k';
 
+/** What the recipient digest signs: the mail's name and the normalised address. */
+const digestInputOf = (mailName: string, address: string) =>
+  `${mailName}\n${normalizeEmail(address)}`;
+
 export function keyedRecipientDigest(
   key: MailIdentityKey,
   mailName: string,
   address: string,
 ): string {
   return createHmac('sha256', key.digestKey)
-    .update(`${mailName}\n${normalizeEmail(address)}`)
+    .update(digestInputOf(mailName, address))
     .digest('hex')
     .slice(0, DIGEST_HEX_LENGTH);
+}
+
+const keyedMessageId = (mailName: string, digest: string, domain: string) =>
+  `<${mailName}-${KEYED_MARK}${digest}@${domain}>`;
+
+function keyedReturnPath(base: string, campaignId: string, round: number, digest: string): string {
+  const at = base.lastIndexOf('@');
+  return `${base.slice(0, at)}+c${campaignId}.r${round}.${KEYED_MARK}${digest}${base.slice(at)}`;
 }
 
 /** The unkeyed digest of earlier versions: SHA-1 of the normalised address. */
@@ -80,7 +92,7 @@ export function mailMessageId(
   address: string,
   domain: string,
 ): string {
-  return `<${mailName}-${KEYED_MARK}${keyedRecipientDigest(key, mailName, address)}@${domain}>`;
+  return keyedMessageId(mailName, keyedRecipientDigest(key, mailName, address), domain);
 }
 
 /** Stable per recipient and round: a duplicate is recognisable as one at the receiving end. */
@@ -106,9 +118,8 @@ export function campaignReturnPath(
   round: number,
   address: string,
 ): string {
-  const at = base.lastIndexOf('@');
   const digest = keyedRecipientDigest(key, campaignMailName(campaignId, round), address);
-  return `${base.slice(0, at)}+c${campaignId}.r${round}.${KEYED_MARK}${digest}${base.slice(at)}`;
+  return keyedReturnPath(base, campaignId, round, digest);
 }
 
 /** One campaign mail's identities: its Message-ID, and its return path when bounces come back to one. */
@@ -143,15 +154,14 @@ export function campaignMailIdentity(
   returnPathBase?: string,
 ): CampaignMailIdentity {
   const mailName = campaignMailName(campaignId, round);
-  const digest = digestMacOf(key)(`${mailName}\n${normalizeEmail(address)}`, 'hex').slice(
+  const digest = digestMacOf(key)(digestInputOf(mailName, address), 'hex').slice(
     0,
     DIGEST_HEX_LENGTH,
   );
-  const at = returnPathBase ? returnPathBase.lastIndexOf('@') : -1;
   return {
-    messageId: `<${mailName}-${KEYED_MARK}${digest}@${domain}>`,
+    messageId: keyedMessageId(mailName, digest, domain),
     returnPath: returnPathBase
-      ? `${returnPathBase.slice(0, at)}+c${campaignId}.r${round}.${KEYED_MARK}${digest}${returnPathBase.slice(at)}`
+      ? keyedReturnPath(returnPathBase, campaignId, round, digest)
       : undefined,
   };
 }
