@@ -12,6 +12,7 @@ import {
   addressIn,
   blockStockPhotos,
   LANGUAGES,
+  nextFrame,
   openPage,
   scrollThroughPage,
   type Language,
@@ -171,18 +172,13 @@ async function waitUntilStill(page: Page, quietMs = 400, limitMs = 5_000) {
  * loading the app again: the screens are checked in one page, quickly.
  */
 async function navigateInApp(page: Page, path: string) {
-  await page.evaluate(async (target) => {
+  await page.evaluate((target) => {
     window.history.pushState(null, '', target);
     window.dispatchEvent(new PopStateEvent('popstate'));
-    // Two frames: the router has rendered the new screen (or its loader).
-    // Half a second each at most, for a page that draws no frame.
-    for (let frame = 0; frame < 2; frame++) {
-      await new Promise((done) => {
-        requestAnimationFrame(() => done(null));
-        window.setTimeout(() => done(null), 500);
-      });
-    }
   }, path);
+  // Two frames: the router has rendered the new screen (or its loader).
+  await nextFrame(page);
+  await nextFrame(page);
 }
 
 /** One campaign with results per test worker, made by its first admin scan. */

@@ -41,17 +41,24 @@ export async function scrollThroughPage(page: Page) {
     // At the bottom and no longer growing for a few frames: everything is built.
     stableRounds = bottom >= height - 2 && height === previousHeight ? stableRounds + 1 : 0;
     previousHeight = height;
-    // Each step lets the sections that came into view build (on a frame, not
-    // a clock). A page that draws no frame (hidden, or its renderer stalled)
-    // goes on after half a second rather than waiting for ever.
-    await page.evaluate(
-      () =>
-        new Promise((done) => {
-          requestAnimationFrame(() => done(null));
-          window.setTimeout(() => done(null), 500);
-        }),
-    );
+    // Each step lets the sections that came into view build (on a frame, not a clock).
+    await nextFrame(page);
   }
+}
+
+/**
+ * Resolves once the page has drawn its next frame, or after half a second
+ * for a page that draws none (hidden, or its renderer stalled), rather than
+ * waiting for ever.
+ */
+export async function nextFrame(page: Page) {
+  await page.evaluate(
+    () =>
+      new Promise((done) => {
+        requestAnimationFrame(() => done(null));
+        window.setTimeout(() => done(null), 500);
+      }),
+  );
 }
 
 /** Saves a full-page screenshot as artifacts/screenshots/<language>/<name>-<width>.png. */
