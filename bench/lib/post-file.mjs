@@ -7,14 +7,17 @@
 import { request } from 'node:http';
 
 /**
- * @param {string} url @param {Record<string, string>} headers @param {Buffer} body
+ * The body may come as its parts, sent in one write without joining them.
+ * @param {string} url @param {Record<string, string>} headers @param {Buffer | Buffer[]} body
  * @returns {Promise<{ status: number, body: any }>}
  */
 export function postFile(url, headers, body) {
+  const parts = Array.isArray(body) ? body : [body];
+  const length = parts.reduce((sum, part) => sum + part.length, 0);
   return new Promise((resolve, reject) => {
     const sending = request(url, {
       method: 'POST',
-      headers: { ...headers, 'content-length': String(body.length) },
+      headers: { ...headers, 'content-length': String(length) },
     });
     let answered = false;
     sending.on('response', (response) => {
@@ -32,6 +35,8 @@ export function postFile(url, headers, body) {
     });
     // Once the server has answered it may close the connection mid-body.
     sending.on('error', (error) => (answered ? undefined : reject(error)));
-    sending.end(body);
+    sending.cork();
+    for (const part of parts) sending.write(part);
+    sending.end();
   });
 }
