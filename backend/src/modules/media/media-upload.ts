@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, rmSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import busboy from 'busboy';
@@ -42,9 +43,12 @@ export function declaredTooLarge(length: number | undefined): MediaRefusal | nul
   return length !== undefined && length > MEDIA_MAX_BYTES + ENVELOPE_BYTES ? tooLarge() : null;
 }
 
-/** Removes an upload's kept file; nothing to do when there is none. */
-export function discardUpload(file: Pick<UploadedFile, 'path'> | null): void {
-  if (file) rmSync(file.path, { force: true });
+/**
+ * Removes an upload's kept file; nothing to do when there is none. Off the
+ * event loop: unlinking 10 MB frees its pages, half a millisecond or more.
+ */
+export async function discardUpload(file: Pick<UploadedFile, 'path'> | null): Promise<void> {
+  if (file) await rm(file.path, { force: true });
 }
 
 /**
@@ -79,10 +83,8 @@ export function readUpload(request: IncomingMessage, uploadDir: string): Promise
       // The partial file goes once closed, before the refusal is answered.
       void written
         .catch(() => undefined)
-        .then(() => {
-          discardUpload(file);
-          reject(error);
-        });
+        .then(() => discardUpload(file))
+        .finally(() => reject(error));
     };
     parser.on('field', (name, value) => {
       if (!(name in fields)) fields[name] = value;
@@ -122,10 +124,10 @@ export function readUpload(request: IncomingMessage, uploadDir: string): Promise
     parser.on('close', () => {
       if (failed) return;
       written.then(
-        () => {
+        async () => {
           if (failed) return;
           if (file && file.size === 0) {
-            discardUpload(file);
+            await discardUpload(file).catch(() => undefined);
             file = null;
           }
           resolve({ file, fields });

@@ -93,7 +93,7 @@ function libraryRoutes(router: Router, deps: MediaRoutesDeps): void {
         if (error instanceof MediaRefusal) throw error.toHttpError(requestLocale(ctx));
         throw error;
       } finally {
-        discardUpload(upload.file);
+        await discardUpload(upload.file);
       }
       audit(ctx, 'media.upload', { type: 'media', id: answer.item.id, label: answer.item.name });
       ctx.status = answer.duplicate ? 200 : 201;

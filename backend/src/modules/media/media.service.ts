@@ -165,14 +165,15 @@ export function createMediaService({
       // The content id comes from the image process, which reads the bytes:
       // a file uploaded again is processed again, then found by its id.
       const processed = await images.process(file.path, file.declaredType);
-      const existing = await MediaModel.findOne({ hash: processed.hash }).lean<StoredMedia>();
-      if (existing) return { item: await one(existing), duplicate: true };
       const displayName = name ?? nameFromFile(file.fileName);
+      // Stored without a look first: the unique index on the hash says
+      // whether it was already there, so a new image costs no read by hash
+      // (which FerretDB serves by reading every image). Storing an image
+      // again writes the same bytes under the same names.
       try {
         const created = await store(processed, displayName, by);
         return { item: await one(created.toObject() as StoredMedia), duplicate: false };
       } catch (error) {
-        // The same file uploaded twice at once: the other upload stored it.
         if (!duplicateKeyOf(error)) throw error;
         return { item: await one(await findStored(processed.hash)), duplicate: true };
       }
