@@ -11,6 +11,10 @@ export function filesystemStorage(dir: string): MediaStorage {
   const root = resolve(dir);
   const pathOf = (name: string) => join(root, name);
   let ready: Promise<unknown> | undefined;
+  const fileStat = async (name: string) => {
+    const found = await stat(pathOf(name)).catch(() => null);
+    return found?.isFile() ? found : null;
+  };
   return {
     async put(name, bytes) {
       ready ??= mkdir(root, { recursive: true });
@@ -20,13 +24,16 @@ export function filesystemStorage(dir: string): MediaStorage {
       await rename(partial, pathOf(name));
     },
     async get(name) {
-      const found = await stat(pathOf(name)).catch(() => null);
-      if (!found?.isFile()) return null;
+      const found = await fileStat(name);
+      if (!found) return null;
       return {
         body: createReadStream(pathOf(name)),
         contentType: contentTypeOfName(name),
         length: found.size,
       };
+    },
+    async has(name) {
+      return (await fileStat(name)) !== null;
     },
     async delete(name) {
       await rm(pathOf(name), { force: true });

@@ -15,6 +15,8 @@ export interface MediaStorage {
   put(name: string, bytes: Buffer, contentType: string): Promise<void>;
   /** The file, or null when there is none by that name. */
   get(name: string): Promise<StoredFile | null>;
+  /** Whether a file by that name is there, without opening it (a revalidation's answer). */
+  has(name: string): Promise<boolean>;
   /** Removes the file; one already gone is no error. */
   delete(name: string): Promise<void>;
   /** Where the file is public without the API (a CDN in front of a bucket), if anywhere. */

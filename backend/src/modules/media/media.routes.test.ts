@@ -180,6 +180,9 @@ describe.each([filesystemCase, s3Case])('the media library on $name storage', (s
       .get(path)
       .set('If-None-Match', etag ?? '');
     expect(again.status).toBe(304);
+    expect(again.headers).toMatchObject({ etag, 'x-content-type-options': 'nosniff' });
+    const anyCopy = await request(ctx.app.callback()).get(path).set('If-None-Match', '*');
+    expect(anyCopy.status).toBe(304);
 
     const id = (body.item as MediaDto).id;
     for (const wrong of [`${id}.html`, `${id}.svg`, `${id.slice(1)}.png`, `${id}-thumb.png.html`]) {
@@ -189,6 +192,20 @@ describe.each([filesystemCase, s3Case])('the media library on $name storage', (s
     }
     const missing = await request(ctx.app.callback()).get(`/api/media/${'0'.repeat(64)}.png`);
     expect(missing.status).toBe(404);
+  });
+
+  it('answers a revalidation of a deleted image with 404, not 304', async () => {
+    const { body } = await upload(await solid(40, 40, '#654321').png().toBuffer(), 'image/png');
+    const item = body.item as MediaDto;
+    const path = new URL(item.url).pathname;
+    const etag = (await request(ctx.app.callback()).get(path)).headers.etag ?? '';
+    expect((await as(ctx, manager).delete(`${PATH}/${item.id}`)).status).toBe(204);
+    const again = await request(ctx.app.callback()).get(path).set('If-None-Match', etag);
+    expect(again.status).toBe(404);
+    const other = await request(ctx.app.callback())
+      .get(path)
+      .set('If-None-Match', '"another-file.png"');
+    expect(other.status).toBe(404);
   });
 
   it('makes a mail variant at most 1200 px wide and a thumbnail, never enlarging', async () => {

@@ -172,35 +172,37 @@ function fileRateLimit({ redis, queuePrefix, fileRateLimit: limit }: MediaRoutes
  */
 function fileRoutes(router: Router, deps: MediaRoutesDeps): void {
   const { storage } = deps;
-  const serve = async (ctx: Context) => {
-    const file = fileParam(ctx);
-    if (!MEDIA_FILE_NAME.test(file)) {
-      ctx.status = 404;
-      ctx.body = { error: { code: 'NOT_FOUND', message: 'No such image' } };
-      return;
-    }
-    const stored = await storage.get(file);
-    if (!stored) {
-      ctx.status = 404;
-      ctx.body = { error: { code: 'NOT_FOUND', message: 'No such image' } };
-      return;
-    }
+  const notFound = (ctx: Context) => {
+    ctx.status = 404;
+    ctx.body = { error: { code: 'NOT_FOUND', message: 'No such image' } };
+  };
+  const setFileHeaders = (ctx: Context, file: string) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
     ctx.set('Cross-Origin-Resource-Policy', 'cross-origin');
     ctx.etag = file;
-    ctx.type = stored.contentType;
-    // Koa judges freshness only on a success status.
-    ctx.status = 200;
-    if (ctx.fresh) {
-      stored.body.destroy();
+  };
+  const serve = async (ctx: Context) => {
+    const file = fileParam(ctx);
+    if (!MEDIA_FILE_NAME.test(file)) return notFound(ctx);
+    // The copy the client holds is the file (its ETag is the file's name):
+    // asked whether it is still there, not for its bytes, which a bucket
+    // would start sending.
+    if (asksOnlyToRevalidate(ctx)) {
+      if (!(await storage.has(file))) return notFound(ctx);
+      setFileHeaders(ctx, file);
       ctx.status = 304;
       return;
     }
+    const stored = await storage.get(file);
+    if (!stored) return notFound(ctx);
+    setFileHeaders(ctx, file);
+    ctx.type = stored.contentType;
     ctx.length = stored.length;
     if (ctx.method === 'HEAD') {
       stored.body.destroy();
+      ctx.status = 200;
       return;
     }
     ctx.body = stored.body;

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadObjectCommand,
   NoSuchKey,
   PutObjectCommand,
   S3Client,
@@ -56,6 +57,15 @@ export function s3Storage(settings: S3Settings): MediaStorage {
         };
       } catch (error) {
         if (isMissing(error)) return null;
+        throw error;
+      }
+    },
+    async has(name) {
+      try {
+        await client.send(new HeadObjectCommand({ Bucket, Key: name }));
+        return true;
+      } catch (error) {
+        if (isMissing(error)) return false;
         throw error;
       }
     },
