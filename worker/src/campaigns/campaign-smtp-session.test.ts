@@ -484,6 +484,35 @@ describe("the campaign's SMTP session reading replies", () => {
     }
   });
 
+  it('reads a reply whose lines end with a bare LF, as some servers write them', async () => {
+    const { session, close } = await sessionAgainst([
+      Buffer.from('250-2.0.0 First line\n250 2.0.0 Ok: queued as B1\n'),
+    ]);
+    try {
+      await expect(session.send(envelope, body)).resolves.toEqual({
+        response: '250-2.0.0 First line\n250 2.0.0 Ok: queued as B1',
+      });
+    } finally {
+      await close();
+    }
+  });
+
+  it.each([
+    ['one line that never ends', [Buffer.from(`250 ${'x'.repeat(70 * 1024)}`)]],
+    ['lines of a reply that never ends', [Buffer.from(`250-${'y'.repeat(60)}\r\n`.repeat(1200))]],
+  ])('ends the session when a reply grows past 64 KiB: %s', async (_kind, afterMessage) => {
+    const { session, close } = await sessionAgainst(afterMessage);
+    try {
+      await expect(session.send(envelope, body)).rejects.toMatchObject({
+        code: 'EPROTOCOL',
+        message: 'Server response exceeds maximum allowed size',
+      });
+      expect(session.usable).toBe(false);
+    } finally {
+      await close();
+    }
+  });
+
   it('gives a refusal of several lines whole, in UTF-8, its line ends as LF', async () => {
     const { session, close } = await sessionAgainst([
       Buffer.from('550-5.7.1 Message refusé\r\n550-5.7.1 voir'),
