@@ -81,10 +81,12 @@ export function readUpload(request: IncomingMessage, uploadDir: string): Promise
       request.unpipe(parser);
       request.resume();
       // The partial file goes once closed, before the refusal is answered.
+      // A file that cannot be removed is only disk space: the refusal still goes.
       void written
         .catch(() => undefined)
         .then(() => discardUpload(file))
-        .finally(() => reject(error));
+        .catch(() => undefined)
+        .then(() => reject(error));
     };
     parser.on('field', (name, value) => {
       if (!(name in fields)) fields[name] = value;
